@@ -1,0 +1,52 @@
+"""The ``livetable`` command: one entry point, one sub-command per job.
+
+Each sub-command lives in the module that owns the work and exposes
+``main(argv: list[str]) -> int``; this file only dispatches, importing the module
+lazily so that ``livetable replay`` never loads pygame or OpenCV.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+#: sub-command -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("controller.app", "run the table with the devices named in the config"),
+    "simulate": ("controller.simulate", "run a whole table with every device simulated"),
+    "replay": ("controller.engine.replay", "replay PHH hand histories through the engine"),
+    "equity": ("controller.engine.equity_cli", "print each player's equity as JSON"),
+    "history": ("controller.history_cli", "show the last hands step by step (game recall)"),
+    "shuffler-emulator": ("drivers.shuffler.emulator", "play the card shuffler on a pty"),
+    "recognize": ("vision.cli", "read the cards in photos; one JSON line per image"),
+    "vision": ("vision.cli_vision", "camera and deck tools: vision enroll, vision calibrate"),
+    "tablets": ("drivers.mqtt.provision", "seat tablet credentials: tablets provision"),
+    "display": ("display.app", "the overhead dealer display (pygame)"),
+    "wiring": ("drivers.seats.wiring", "print the GPIO wiring table from a config"),
+}
+
+
+def _usage() -> str:
+    width = max(len(c) for c in COMMANDS)
+    lines = ["usage: livetable COMMAND [options]", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "livetable COMMAND --help shows a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``livetable``; return the process exit code (0 ok, 2 usage error)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"livetable: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Shared test fixtures: where ../shared is, and a skip when it is absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = (REPO / ".." / "shared").resolve()
+
+
+def shared_path(*parts: str) -> Path:
+    """Return a path inside ../shared, skipping the test when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"test data {path} is absent (../shared beside the repo holds it)")
+    return path
+
+
+@pytest.fixture
+def shared() -> "type[Path]":
+    """The ../shared folder; the test is skipped when it is absent."""
+    return shared_path()
