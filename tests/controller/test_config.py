@@ -1,0 +1,59 @@
+"""Strict configuration: every mistake names its key (issue 9, L-2, T-2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.config import ConfigError, load_config, parse_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_example_config_loads():
+    cfg = load_config(REPO / "config" / "table.example.toml")
+    assert cfg.table.stakes.big_blind == 100
+    assert cfg.rake.caps == ((2, 100), (3, 200), (5, 300))
+    assert cfg.shuffler is not None and cfg.shuffler.port == "/dev/ttyUSB0"
+
+
+def test_t2_default_buy_ins():
+    nl = parse_config({"table": {"big_blind": 100}}).table
+    assert (nl.buy_in_min, nl.buy_in_max) == (2000, 10000)
+    fl = parse_config({"table": {"big_blind": 100, "limit": "fixed-limit", "small_bet": 100}}).table
+    assert (fl.buy_in_min, fl.buy_in_max) == (2000, None)
+    assert fl.stakes.big_bet == 200
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"table": {"big_blind": 100, "bigblind": 5}}, "table.bigblind"),
+        ({"table": {"big_blind": -5}}, "table.big_blind"),
+        ({"table": {"big_blind": "100"}}, "table.big_blind"),
+        ({"table": {"big_blind": 100, "game": "draw", "seats": 9}}, "table.seats"),
+        ({"table": {"big_blind": 100, "game": "stud"}}, "table.game"),
+        ({"table": {"big_blind": 100, "small_blind": 200}}, "table.small_blind"),
+        ({"table": {"big_blind": 100, "id": "t/1"}}, "table.id"),
+        ({"table": {"big_blind": 100}, "rake": {"caps": {"1": 5}}}, "rake.caps.1"),
+        ({"table": {"big_blind": 100}, "mqtt": {"port": 70000}}, "mqtt.port"),
+        ({"table": {"big_blind": 100}, "shuffler": {}}, "shuffler.port"),
+        ({"table": {"big_blind": 100}, "camera": {"source": True}}, "camera.source"),
+        ({"table": {"big_blind": 100}, "tabel": {}}, "tabel"),
+        ({"table": {}}, "table.big_blind"),
+    ],
+)
+def test_mistakes_name_the_key(data, key):
+    with pytest.raises(ConfigError) as err:
+        parse_config(data)
+    assert str(err.value).startswith(key + ":")
+
+
+def test_broken_toml_names_file_and_line(tmp_path):
+    p = tmp_path / "t.toml"
+    p.write_text("[table]\nbig_blind = = 3\n")
+    with pytest.raises(ConfigError, match=r"t\.toml: not valid TOML.*line 2"):
+        load_config(p)
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "missing.toml")
