@@ -1,0 +1,116 @@
+"""Score the recognizer on a labelled photo folder (default ../shared/data/vision/dev).
+
+Usage: .venv/bin/python tools/vision/evaluate.py [DIR] [--enroll FILE] [--only PREFIX] [-v]
+
+Prints, per scene type and overall: cards, correct, wrong, missed (not named) and their
+rates, and ms per image. A named card counts as correct when it is in the image's label
+multiset (each label used once); every other named card is wrong. ``unsure`` objects count
+as missed, never as wrong (issue 6: a wrong reading is worse than none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+
+from vision.recognizer import Recognizer  # noqa: E402
+
+DEFAULT_DIR = (REPO / ".." / "shared" / "data" / "vision" / "dev").resolve()
+
+
+def score_image(named: list[str], truth: list[str]) -> tuple[int, int, int]:
+    """Return ``(correct, wrong, missed)`` for one image (multiset match)."""
+    left = Counter(truth)
+    correct = wrong = 0
+    for c in named:
+        if left[c] > 0:
+            left[c] -= 1
+            correct += 1
+        else:
+            wrong += 1
+    return correct, wrong, len(truth) - correct
+
+
+def evaluate(folder: Path, recognizer: Recognizer, only: str | None = None,
+             files: list[str] | None = None, verbose: bool = False) -> dict:
+    """Run the recognizer over ``folder``; return ``{"scenes": {...}, "all": {...}}``.
+
+    Each entry holds ``cards, correct, wrong, missed, unsure, images, ms``.
+    """
+    labels = {r["file"]: r["cards"].split() for r in csv.DictReader(open(folder / "labels.csv"))}
+    scenes = {r["file"]: r["scene"] for r in csv.DictReader(open(folder / "meta.csv"))}
+    stats: dict[str, Counter] = defaultdict(Counter)
+    times = []
+    for f, truth in labels.items():
+        if only and not f.startswith(only):
+            continue
+        if files is not None and f not in files:
+            continue
+        img = cv2.imread(str(folder / f))
+        t = time.perf_counter()
+        reads = recognizer.recognize(img) if img is not None else []
+        ms = (time.perf_counter() - t) * 1000
+        times.append(ms)
+        named = [str(r.card) for r in reads if r.card is not None]
+        c, w, m = score_image(named, truth)
+        for key in (scenes.get(f, "?"), "all"):
+            s = stats[key]
+            s["cards"] += len(truth)
+            s["correct"] += c
+            s["wrong"] += w
+            s["missed"] += m
+            s["unsure"] += sum(1 for r in reads if r.card is None)
+            s["images"] += 1
+        if verbose and (w or m):
+            print(f"  {f}: truth={' '.join(truth)} named={' '.join(named)} wrong={w} missed={m} "
+                  f"unsure={[r.why for r in reads if r.card is None]}")
+    out = {k: dict(v) for k, v in stats.items()}
+    if times:
+        times.sort()
+        out["all"]["ms_median"] = round(times[len(times) // 2], 1)
+    return out
+
+
+def _row(name: str, s: dict) -> str:
+    n = max(s.get("cards", 0), 1)
+    return (f"{name:16s} images={s.get('images', 0):3d} cards={s.get('cards', 0):4d} "
+            f"correct={s.get('correct', 0):4d} ({100 * s.get('correct', 0) / n:5.1f}%) "
+            f"wrong={s.get('wrong', 0):3d} ({100 * s.get('wrong', 0) / n:4.1f}%) "
+            f"missed={s.get('missed', 0):4d} ({100 * s.get('missed', 0) / n:5.1f}%) unsure={s.get('unsure', 0)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry; prints a table (or JSON with --json)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", default=str(DEFAULT_DIR))
+    ap.add_argument("--enroll", help="an enrolment file written by `livetable vision enroll`")
+    ap.add_argument("--only", help="only files starting with this prefix")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    enr = None
+    if a.enroll:
+        from vision.enroll import Enrollment
+        enr = Enrollment.load(a.enroll)
+    res = evaluate(Path(a.folder), Recognizer(enrollment=enr), a.only, verbose=a.verbose)
+    if a.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    for k in sorted(res, key=lambda k: (k == "all", k)):
+        print(_row(k, res[k]))
+    print(f"median ms per image: {res.get('all', {}).get('ms_median')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

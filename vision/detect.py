@@ -1,0 +1,250 @@
+"""Find card faces in a frame: bright, low-saturation quadrilaterals on any table.
+
+A card face is whiter than the felt around it, whatever the felt is (green, blue, red,
+dark, wooden or light beige). :func:`find_cards` scores every pixel by *whiteness*
+(value minus saturation, corrected for uneven light by a large blur) and thresholds that
+score at several levels; every level gives contours, and every contour that looks like a
+card (convex enough, the right aspect ratio, four corners) becomes a candidate. Candidates
+found at several levels are merged by overlap. Blobs of cards touching each other are
+split along their convexity defects.
+
+Shapes: frames are ``uint8`` BGR arrays ``(H, W, 3)``; a quad is a ``float32`` array
+``(4, 2)`` of ``(x, y)`` pixel coordinates in the frame, ordered so that the first edge
+(corner 0 -> 1) is a short edge of the card (portrait order, clockwise).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["find_cards", "order_quad", "warp_card", "CARD_W", "CARD_H"]
+
+#: Canonical card size after the perspective warp, pixels (portrait; poker ratio ~1.4).
+CARD_W = 200
+CARD_H = 290
+
+_DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Return the 4 points ``(4, 2)`` clockwise, starting so that edge 0->1 is a short edge.
+
+    The start corner is the one of the two candidates nearest the image's top-left, so
+    an upright card starts at its top-left corner.
+    """
+    pts = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    e = [np.linalg.norm(pts[(i + 1) % 4] - pts[i]) for i in range(4)]
+    if e[0] + e[2] > e[1] + e[3]:  # edge 0->1 is long: start one corner later
+        pts = np.roll(pts, -1, axis=0)
+    # two orderings keep a short first edge: start at 0 or at 2; pick nearer top-left
+    if pts[2].sum() < pts[0].sum():
+        pts = np.roll(pts, -2, axis=0)
+    return pts.astype(np.float32)
+
+
+def warp_card(frame: np.ndarray, quad: np.ndarray, w: int = CARD_W, h: int = CARD_H) -> np.ndarray:
+    """Return the card inside ``quad`` warped to an upright ``(h, w, 3)`` image."""
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(order_quad(quad), dst)
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _whiteness(small: np.ndarray) -> np.ndarray:
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    s = hsv[:, :, 1].astype(np.int16)
+    v = hsv[:, :, 2].astype(np.int16)
+    w = np.clip(v - s, 0, 255).astype(np.uint8)
+    return w
+
+
+def _quad_from_contour(cnt: np.ndarray) -> np.ndarray | None:
+    peri = cv2.arcLength(cnt, True)
+    hull = cv2.convexHull(cnt)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    # rounded or clipped corners: fall back to the minimum-area rectangle
+    rect = cv2.minAreaRect(cnt)
+    return cv2.boxPoints(rect).astype(np.float32)
+
+
+def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray | None:
+    area = cv2.contourArea(cnt)
+    if area < min_area or area > max_area:
+        return None
+    hull = cv2.convexHull(cnt)
+    harea = cv2.contourArea(hull)
+    if harea <= 0 or area / harea < 0.90:
+        return None
+    quad = _quad_from_contour(cnt)
+    qarea = cv2.contourArea(quad)
+    if qarea <= 0 or not (0.85 < area / qarea < 1.12):
+        return None
+    q = order_quad(quad)
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    long_ = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    if short <= 0:
+        return None
+    ratio = long_ / short
+    if not (1.15 < ratio < 1.9):
+        return None
+    # reject strongly non-parallelogram quads (two cards, a card and a shadow ...)
+    if cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)) is False:
+        return None
+    return q
+
+
+def _split_merged(cnt: np.ndarray, mask_shape: tuple[int, int]) -> list[np.ndarray]:
+    """Cut a blob of touching cards along the line joining its two deepest defects."""
+    hull = cv2.convexHull(cnt, returnPoints=False)
+    if hull is None or len(hull) < 4:
+        return []
+    try:
+        defects = cv2.convexityDefects(cnt, hull)
+    except cv2.error:
+        return []
+    if defects is None or len(defects) < 2:
+        return []
+    d = defects.reshape(-1, 4)
+    order = np.argsort(-d[:, 3])
+    deep = [d[i] for i in order[:4] if d[i, 3] / 256.0 > 6]
+    if len(deep) < 2:
+        return []
+    out = []
+    m = np.zeros(mask_shape, np.uint8)
+    cv2.drawContours(m, [cnt], -1, 255, -1)
+    p1 = tuple(int(v) for v in cnt[deep[0][2]][0])
+    p2 = tuple(int(v) for v in cnt[deep[1][2]][0])
+    cv2.line(m, p1, p2, 0, 3)
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out.extend(cs)
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    ra = cv2.boundingRect(a.astype(np.float32))
+    rb = cv2.boundingRect(b.astype(np.float32))
+    x1, y1 = max(ra[0], rb[0]), max(ra[1], rb[1])
+    x2, y2 = min(ra[0] + ra[2], rb[0] + rb[2]), min(ra[1] + ra[3], rb[1] + rb[3])
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    ua = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / ua) if ua > 0 else 0.0
+
+
+def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6) -> list[np.ndarray]:
+    """Return the quads ``(4, 2)`` float32 of card faces found in ``frame`` (frame pixels).
+
+    ``min_frac``/``max_frac`` bound a card's area as a fraction of the frame's area.
+    An empty, black or flat frame gives ``[]``.
+
+    Raises:
+        ValueError: ``frame`` is not an ``(H, W, 3)`` uint8 image.
+    """
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("vision: a frame is an (H, W, 3) uint8 BGR image")
+    h, w = frame.shape[:2]
+    if h < 16 or w < 16:
+        return []
+    scale = min(1.0, _DETECT_SIDE / max(h, w))
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    sh, sw = small.shape[:2]
+    wh = _whiteness(small)
+    if int(wh.max()) < 90:  # nothing white enough to be a card face
+        return []
+    # uneven light: compare with the local table level
+    k = (max(sh, sw) // 6) | 1
+    bg = cv2.blur(cv2.erode(wh, np.ones((9, 9), np.uint8)), (k, k))
+    min_area = min_frac * sh * sw
+    max_area = max_frac * sh * sw
+    cands: list[tuple[np.ndarray, float]] = []
+    wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
+    kernel = np.ones((5, 5), np.uint8)
+    hi = float(np.percentile(wh_blur, 99.5))
+    levels = set()
+    for t in np.linspace(max(60.0, hi * 0.45), hi * 0.98, 10):
+        levels.add(("abs", int(t)))
+    for d in (12, 20, 30, 45, 70):
+        levels.add(("rel", d))
+    for kind, t in sorted(levels):
+        if kind == "abs":
+            m = (wh_blur >= t).astype(np.uint8) * 255
+        else:
+            m = ((wh_blur.astype(np.int16) - bg.astype(np.int16)) >= t).astype(np.uint8) * 255
+            m &= ((wh_blur >= 80).astype(np.uint8) * 255)
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in cs:
+            a = cv2.contourArea(c)
+            if a < min_area:
+                continue
+            q = _card_like(c, min_area, max_area)
+            if q is not None:
+                cands.append((q, a))
+            elif a > 1.6 * min_area:
+                for part in _split_merged(c, m.shape):
+                    q = _card_like(part, min_area, max_area)
+                    if q is not None:
+                        cands.append((q, cv2.contourArea(part)))
+    # edges: on light tables the outline is clearer than the whiteness step
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    for lo, hi_ in ((20, 60), (40, 120)):
+        e = cv2.Canny(grey, lo, hi_)
+        e = cv2.dilate(e, np.ones((3, 3), np.uint8))
+        cs, hier = cv2.findContours(e, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if hier is None:
+            continue
+        for c, hh in zip(cs, hier[0]):
+            if hh[3] < 0:  # an outer contour: the edge itself; its holes are regions
+                continue
+            a = cv2.contourArea(c)
+            if a < min_area:
+                continue
+            q = _card_like(c, min_area, max_area)
+            if q is not None:
+                # the hole lies inside the dilated outline: grow it back by ~2 px
+                cands.append((_grow(q, 2.0), a))
+    # merge candidates seen at several levels: keep the one seen most, then largest
+    groups: list[list[tuple[np.ndarray, float]]] = []
+    for q, a in cands:
+        for g in groups:
+            if _iou(g[0][0], q) > 0.6:
+                g.append((q, a))
+                break
+        else:
+            groups.append([(q, a)])
+    picked: list[np.ndarray] = []
+    for g in sorted(groups, key=lambda g: -len(g)):
+        if len(g) < 2 and len(groups) > 0:
+            # a shape seen at one level only is usually noise
+            if len(cands) > 3:
+                continue
+        areas = np.array([a for _, a in g])
+        q = g[int(np.argsort(areas)[len(areas) // 2])][0]  # median-area member
+        if any(_iou(q, p) > 0.3 or _contains(p, q) or _contains(q, p) for p in picked):
+            continue
+        picked.append(q)
+    out = [order_quad(q / scale) for q in picked]
+    out.sort(key=lambda q: (float(q[:, 0].mean())))
+    return out
+
+
+def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:
+    c = inner.mean(axis=0)
+    if cv2.pointPolygonTest(outer.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) < 0:
+        return False
+    return cv2.contourArea(inner) < 0.7 * cv2.contourArea(outer)
+
+
+def _grow(q: np.ndarray, d: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    v = q - c
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    return (q + v / np.maximum(n, 1e-6) * d * 1.41).astype(np.float32)

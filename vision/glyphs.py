@@ -1,0 +1,292 @@
+"""Synthetic corner-index glyphs: rank characters drawn from fonts, suit pips drawn as shapes.
+
+Nothing here comes from photographs. Rank characters (``A 2..9 10 J Q K``) are drawn with
+the OpenCV Hershey fonts and, when available, the TrueType fonts that ship with the system
+or with pygame (DejaVu Sans/Serif in several weights and widths, FreeSans Bold); suit pips
+are drawn from circles and polygons. Every drawing is augmented (stroke weight, rotation,
+shear, blur) and reduced to a feature vector by :func:`glyph_feature`.
+
+``tools/vision/make_glyphs.py`` writes the result to ``vision/data/glyphs.npz`` (a few
+hundred kB) so the recognizer loads it without fonts, pygame or network;
+:func:`build_glyph_bank` regenerates it (used when the file is missing).
+
+Shapes: a glyph image is a ``uint8`` ``(h, w)`` array, ink = 255; a feature is a ``float32``
+vector of length :data:`FEATURE_LEN`, zero-mean and unit-norm.
+"""
+
+from __future__ import annotations
+
+import glob
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "RANK_LABELS",
+    "SUIT_LABELS",
+    "GLYPH_W",
+    "GLYPH_H",
+    "FEATURE_LEN",
+    "GlyphBank",
+    "glyph_feature",
+    "draw_suit",
+    "draw_rank",
+    "build_glyph_bank",
+    "load_glyph_bank",
+]
+
+#: Rank labels as written on cards, and the card-room rank letter each one means.
+RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+RANK_LETTER = {"10": "T"}
+SUIT_LABELS = ["c", "d", "h", "s"]
+
+GLYPH_W = 20
+GLYPH_H = 28
+FEATURE_LEN = GLYPH_W * GLYPH_H + 1
+
+BANK_PATH = Path(__file__).resolve().parent / "data" / "glyphs.npz"
+
+_TTF_GLOBS = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif*.ttf",
+    "/usr/share/fonts/truetype/liberation*/*.ttf",
+    "/usr/share/fonts/truetype/freefont/*.ttf",
+]
+
+
+def glyph_feature(ink: np.ndarray) -> np.ndarray:
+    """Return the feature vector of a glyph image (ink > 0), cropped to its ink.
+
+    The ink's bounding box is stretched to ``GLYPH_W x GLYPH_H`` (so stroke shapes, not
+    sizes, are compared); the box's aspect ratio is appended as a last component.
+
+    Raises:
+        ValueError: the image has no ink.
+    """
+    ys, xs = np.nonzero(ink)
+    if len(xs) == 0:
+        raise ValueError("vision: empty glyph")
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    crop = ink[y0:y1, x0:x1].astype(np.float32)
+    small = cv2.resize(crop, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    v = small.ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    v = v / n if n > 0 else v
+    aspect = (x1 - x0) / float(y1 - y0)
+    return np.concatenate([v * 0.97, [min(aspect, 2.0) * 0.6]]).astype(np.float32)
+
+
+# --- suits drawn as shapes ----------------------------------------------------------------
+
+def draw_suit(suit: str, size: int = 96, variant: float = 0.0) -> np.ndarray:
+    """Return a ``(size, size)`` uint8 image of a suit pip (ink = 255).
+
+    ``variant`` in ``[-1, 1]`` changes the lobes' size and the stem's width so that the
+    many printed styles are covered.
+    """
+    s = size
+    im = np.zeros((s, s), np.uint8)
+    k = 1.0 + 0.12 * variant
+
+    def p(x: float, y: float) -> tuple[int, int]:
+        return int(round(x * s)), int(round(y * s))
+
+    if suit == "d":
+        w = 0.36 + 0.05 * variant
+        pts = []
+        for t in np.linspace(0, 1, 12):  # slightly concave sides
+            pts.append((0.5 + w * t, 0.04 + 0.46 * t))
+        for t in np.linspace(0, 1, 12):
+            pts.append((0.5 + w * (1 - t), 0.5 + 0.46 * t))
+        pts += [(1 - x, y) for x, y in reversed(pts)]
+        arr = np.array([p(x, y) for x, y in pts], np.int32)
+        cv2.fillPoly(im, [arr], 255)
+    elif suit in ("h", "s"):
+        r = 0.2 * k
+        cy = 0.32
+        for cx in (0.5 - r * 0.98, 0.5 + r * 0.98):
+            cv2.circle(im, p(cx, cy), int(r * s), 255, -1)
+        tri = np.array([p(0.5 - 2 * r * 0.98, cy + r * 0.25), p(0.5 + 2 * r * 0.98, cy + r * 0.25),
+                        p(0.5, 0.92)], np.int32)
+        cv2.fillPoly(im, [tri], 255)
+        if suit == "s":
+            im = cv2.flip(im, 0)
+            im = cv2.resize(im, (s, int(s * 0.82)))
+            im = np.vstack([im, np.zeros((s - im.shape[0], s), np.uint8)])
+            sw = 0.06 + 0.03 * variant
+            stem = np.array([p(0.5 - sw, 0.6), p(0.5 + sw, 0.6), p(0.5 + 0.16, 0.97), p(0.5 - 0.16, 0.97)], np.int32)
+            cv2.fillPoly(im, [stem], 255)
+    elif suit == "c":
+        r = 0.17 * k
+        cv2.circle(im, p(0.5, 0.25), int(r * s), 255, -1)
+        cv2.circle(im, p(0.5 - 0.2, 0.56), int(r * s), 255, -1)
+        cv2.circle(im, p(0.5 + 0.2, 0.56), int(r * s), 255, -1)
+        cv2.fillPoly(im, [np.array([p(0.5, 0.3), p(0.62, 0.5), p(0.5, 0.62), p(0.38, 0.5)], np.int32)], 255)
+        sw = 0.05 + 0.03 * variant
+        stem = np.array([p(0.5 - sw, 0.5), p(0.5 + sw, 0.5), p(0.5 + 0.16, 0.97), p(0.5 - 0.16, 0.97)], np.int32)
+        cv2.fillPoly(im, [stem], 255)
+    else:
+        raise ValueError(f"vision: unknown suit {suit!r}")
+    return im
+
+
+# --- ranks drawn from fonts ---------------------------------------------------------------
+
+_HERSHEY = [
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+]
+
+
+def _hershey(text: str, font: int, thick: int) -> np.ndarray:
+    scale = 3.0
+    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+    im = np.zeros((th + base + 20, tw + 20), np.uint8)
+    cv2.putText(im, text, (10, th + 10), font, scale, 255, thick, cv2.LINE_AA)
+    return im
+
+
+def _ttf_fonts() -> list[str]:
+    paths: list[str] = []
+    for g in _TTF_GLOBS:
+        paths += sorted(glob.glob(g))
+    try:  # pygame ships FreeSans Bold
+        import pygame  # noqa: PLC0415
+
+        paths.append(os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf"))
+    except ImportError:  # pragma: no cover
+        pass
+    keep = []
+    for p in paths:
+        name = os.path.basename(p).lower()
+        if "mono" in name or "math" in name or "extralight" in name or "oblique" in name or "italic" in name:
+            continue
+        keep.append(p)
+    return keep
+
+
+def _ttf(text: str, path: str) -> np.ndarray | None:
+    try:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        import pygame  # noqa: PLC0415
+
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = pygame.font.Font(path, 96)
+        surf = f.render(text, True, (255, 255, 255), (0, 0, 0))
+        arr = pygame.surfarray.array3d(surf)[:, :, 0].T.copy()
+        return np.pad(arr, 10)
+    except Exception:  # a font that will not load is skipped
+        return None
+
+
+def draw_rank(label: str, style: int = 0) -> list[np.ndarray]:
+    """Return drawings (ink = 255) of one rank label in every available font.
+
+    ``style`` 0 uses every font; 1 the Hershey fonts only (no pygame needed).
+    """
+    out = []
+    for font in _HERSHEY:
+        for thick in (3, 6, 9):
+            out.append(_hershey(label, font, thick))
+    if style == 0:
+        for path in _ttf_fonts():
+            im = _ttf(label, path)
+            if im is not None:
+                out.append(im)
+    return out
+
+
+def _augment(im: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    out = [im]
+    h, w = im.shape
+    pad = max(h, w) // 4
+    big = np.pad(im, pad)
+    H, W = big.shape
+    for _ in range(n):
+        ang = rng.uniform(-6, 6)
+        shear = rng.uniform(-0.12, 0.12)
+        sx = rng.uniform(0.75, 1.25)
+        m = cv2.getRotationMatrix2D((W / 2, H / 2), ang, 1.0)
+        m[0, 1] += shear
+        m[0, :] *= sx
+        m[0, 2] += (1 - sx) * W / 2
+        warped = cv2.warpAffine(big, m, (W, H))
+        k = int(rng.integers(-2, 3)) * max(1, max(h, w) // 60)
+        if k > 0:
+            warped = cv2.dilate(warped, np.ones((k, k), np.uint8))
+        elif k < 0:
+            warped = cv2.erode(warped, np.ones((-k, -k), np.uint8))
+        if rng.random() < 0.5:  # a low-resolution look
+            f = rng.uniform(0.1, 0.3)
+            small = cv2.resize(warped, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            warped = cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)
+        warped = (warped > 110).astype(np.uint8) * 255
+        if warped.any():
+            out.append(warped)
+    return out
+
+
+@dataclass(frozen=True)
+class GlyphBank:
+    """Glyph features and their labels.
+
+    ``rank_x``: ``(N, FEATURE_LEN)`` float32, ``rank_y``: ``(N,)`` int (index in
+    :data:`RANK_LABELS`); ``suit_x``/``suit_y`` likewise for :data:`SUIT_LABELS`.
+    """
+
+    rank_x: np.ndarray
+    rank_y: np.ndarray
+    suit_x: np.ndarray
+    suit_y: np.ndarray
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the bank to ``path`` (``.npz``, compressed)."""
+        np.savez_compressed(path, rank_x=self.rank_x.astype(np.float16), rank_y=self.rank_y.astype(np.int8),
+                            suit_x=self.suit_x.astype(np.float16), suit_y=self.suit_y.astype(np.int8))
+
+
+def build_glyph_bank(seed: int = 6, per_drawing: int = 6, style: int = 0) -> GlyphBank:
+    """Draw and augment every rank and suit glyph; return the :class:`GlyphBank`."""
+    rng = np.random.default_rng(seed)
+    rx, ry = [], []
+    for i, label in enumerate(RANK_LABELS):
+        for im in draw_rank(label, style):
+            for a in _augment(im, rng, per_drawing):
+                rx.append(glyph_feature(a))
+                ry.append(i)
+    sx, sy = [], []
+    for i, suit in enumerate(SUIT_LABELS):
+        for v in np.linspace(-1, 1, 5):
+            for a in _augment(draw_suit(suit, 96, float(v)), rng, 12):
+                sx.append(glyph_feature(a))
+                sy.append(i)
+    return GlyphBank(np.array(rx, np.float32), np.array(ry, np.int16), np.array(sx, np.float32), np.array(sy, np.int16))
+
+
+def load_glyph_bank(path: str | os.PathLike | None = None) -> GlyphBank:
+    """Load the shipped bank (``vision/data/glyphs.npz``); build a Hershey-only one if absent.
+
+    Raises:
+        ValueError: the file exists but is not a glyph bank.
+    """
+    p = Path(path) if path is not None else BANK_PATH
+    if not p.exists():
+        return build_glyph_bank(style=1)
+    try:
+        with np.load(p) as z:
+            return GlyphBank(z["rank_x"].astype(np.float32), z["rank_y"].astype(np.int16),
+                             z["suit_x"].astype(np.float32), z["suit_y"].astype(np.int16))
+    except (KeyError, OSError, ValueError) as e:
+        raise ValueError(f"vision: {p} is not a glyph bank: {e}") from e
+
+
