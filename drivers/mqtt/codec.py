@@ -1,0 +1,337 @@
+"""Payload codec for the table's MQTT topics (docs/mqtt.md, schema 1). Pure: no I/O, no clock.
+
+Inbound payloads (actions, chat, presence) are untrusted bytes from tablets: every decoder
+raises :class:`PayloadError` (a ``ValueError``) whose ``code`` is the protocol rule broken:
+
+- ``M-1`` not UTF-8 JSON text holding one object
+- ``M-2`` wrong schema: schema version, missing or unknown fields, wrong types or values
+- ``M-3`` too large (actions 1 KiB, chat 2 KiB)
+- ``M-4`` stale state sequence number (checked in :mod:`drivers.mqtt.guard`)
+- ``M-5`` action id already received (checked in :mod:`drivers.mqtt.guard`)
+- ``M-6`` wrong seat: the payload names another seat than its topic
+- ``M-7`` chat text that is not valid text, empty or too long (L-3)
+- ``M-8`` chat too fast (L-3, checked in :mod:`drivers.mqtt.guard`)
+
+Outbound views (public state, private seat view) are produced by ``controller/views.py``
+following docs/state.md; here they are only checked (never changed) before publishing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = 1
+MAX_ACTION_BYTES = 1024
+MAX_CHAT_BYTES = 2048
+MAX_CHAT_CHARS = 200
+MAX_CHIPS = 10**12
+
+#: Betting actions (A-1; keys of the private view's ``legal``), A-3 pre-selection and
+#: the seat's own requests (T-4 post or wait for the big blind, T-5, T-7, T-8).
+ACTIONS = frozenset({
+    "fold", "check", "call", "bet", "raise", "all_in", "draw",
+    "preselect",
+    "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
+})
+#: Actions that need an integer chip ``amount`` (bet/raise: the street total "to").
+AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up"})
+#: A-3 pre-selections; those in PRESELECT_AMOUNT carry the amount they were made for.
+PRESELECT_CHOICES = frozenset({
+    "none", "check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in",
+})
+PRESELECT_AMOUNT = frozenset({"call", "bet", "raise"})
+
+_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+_CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
+_ACTION_FIELDS = {"schema", "id", "seat", "seq", "action", "amount", "choice", "cards"}
+_CHAT_FIELDS = {"schema", "id", "seat", "text"}
+
+
+class PayloadError(ValueError):
+    """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-8``).
+
+    ``str(error)`` is ``"<code>: <detail>"``, the text sent as the refusal reason;
+    ``action_id`` is the payload's id when it could be read, else None.
+    """
+
+    def __init__(self, code: str, detail: str, action_id: str | None = None) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.action_id = action_id
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """A decoded, well-formed action payload (not yet checked for seq or replay)."""
+
+    action_id: str
+    seat: int
+    seq_seen: int
+    action: str
+    amount: int | None
+    choice: str | None
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """A decoded chat payload whose text passed :func:`clean_chat_text`."""
+
+    chat_id: str
+    seat: int
+    text: str
+
+
+def encode(obj: Any) -> bytes:
+    """Encode ``obj`` as compact UTF-8 JSON bytes (no NaN/Infinity: ``ValueError``)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode_object(payload: bytes, *, limit: int) -> dict[str, Any]:
+    """Decode ``payload`` (at most ``limit`` bytes) as one JSON object.
+
+    Raises :class:`PayloadError` M-3 when too large, M-1 when not UTF-8 JSON holding an
+    object (NaN and Infinity are not JSON), M-2 when ``schema`` is not 1.
+    """
+    if len(payload) > limit:
+        raise PayloadError("M-3", f"payload of {len(payload)} bytes is over the {limit} byte limit")
+    try:
+        obj = json.loads(payload.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise PayloadError("M-1", f"payload is not UTF-8 JSON ({type(exc).__name__})") from None
+    if not isinstance(obj, dict):
+        raise PayloadError("M-1", "payload is not a JSON object")
+    aid = obj.get("id") if isinstance(obj.get("id"), str) and _ID_RE.match(obj["id"]) else None
+    if obj.get("schema") != SCHEMA or isinstance(obj.get("schema"), bool):
+        raise PayloadError("M-2", f"schema must be {SCHEMA}", aid)
+    return obj
+
+
+def _int(obj: dict[str, Any], key: str, aid: str | None, *, lo: int, hi: int) -> int:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise PayloadError("M-2", f"{key!r} must be an integer in {lo}..{hi}", aid)
+    return value
+
+
+def _common(obj: dict[str, Any], fields: set[str], topic_seat: int) -> str:
+    aid = obj.get("id")
+    if not isinstance(aid, str) or not _ID_RE.match(aid):
+        raise PayloadError("M-2", "'id' must be 1..64 characters of A-Z a-z 0-9 _ . : -")
+    extra = set(obj) - fields
+    if extra:
+        raise PayloadError("M-2", f"unknown fields {sorted(extra)}", aid)
+    seat = _int(obj, "seat", aid, lo=1, hi=99)
+    if seat != topic_seat:
+        raise PayloadError("M-6", f"payload for seat {seat} sent on seat {topic_seat}'s topic", aid)
+    return aid
+
+
+def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
+    """Decode an action sent on ``livetable/<table>/seat/<seat>/action``.
+
+    Payload: ``{"schema": 1, "id": str, "seat": int, "seq": int, "action": str,
+    "amount": int | null, "choice": str | null, "cards": [card] | null}`` (docs/mqtt.md).
+    Raises :class:`PayloadError` M-1/M-2/M-3/M-6. Legality at the table (A-1, S-) is the
+    table's decision, not this function's.
+    """
+    obj = decode_object(payload, limit=MAX_ACTION_BYTES)
+    aid = _common(obj, _ACTION_FIELDS, seat)
+    seq = _int(obj, "seq", aid, lo=0, hi=2**53)
+    action = obj.get("action")
+    if action not in ACTIONS:
+        raise PayloadError("M-2", f"'action' must be one of {sorted(ACTIONS)}", aid)
+    amount = obj.get("amount")
+    if amount is not None:
+        amount = _int(obj, "amount", aid, lo=0, hi=MAX_CHIPS)
+    choice = obj.get("choice")
+    if action == "preselect":
+        if choice not in PRESELECT_CHOICES:
+            raise PayloadError("M-2", f"'choice' must be one of {sorted(PRESELECT_CHOICES)}", aid)
+        if choice in PRESELECT_AMOUNT and amount is None:
+            raise PayloadError("M-2", f"pre-selection {choice!r} needs an 'amount' (A-3)", aid)
+    elif choice is not None:
+        raise PayloadError("M-2", "'choice' is only for action 'preselect'", aid)
+    if action in AMOUNT_REQUIRED and amount is None:
+        raise PayloadError("M-2", f"action {action!r} needs an integer 'amount' in chips", aid)
+    cards = obj.get("cards")
+    if action == "draw":
+        if (not isinstance(cards, list) or len(cards) > 5 or len(set(map(str, cards))) != len(cards)
+                or not all(isinstance(c, str) and _CARD_RE.match(c) for c in cards)):
+            raise PayloadError("M-2", "'cards' must list 0..5 distinct cards to discard (G-3)", aid)
+    elif cards is not None:
+        raise PayloadError("M-2", "'cards' is only for action 'draw'", aid)
+    return ActionRequest(aid, seat, seq, action, amount, choice, tuple(cards or ()))
+
+
+def clean_chat_text(text: object) -> str:
+    """Return chat ``text`` stripped, or raise :class:`PayloadError` M-7 (L-3).
+
+    Valid text: a ``str`` of 1..200 characters after stripping, encodable as UTF-8 (no lone
+    surrogates), with no control or format characters (categories Cc, Cf, Cs, Co, Cn);
+    line breaks and tabs are refused too: one chat line is one line.
+    """
+    if not isinstance(text, str):
+        raise PayloadError("M-7", "chat 'text' must be a string (L-3)")
+    text = unicodedata.normalize("NFC", text.strip()) if _utf8_ok(text) else None  # type: ignore[assignment]
+    if text is None:
+        raise PayloadError("M-7", "chat text is not valid Unicode (L-3)")
+    if not text:
+        raise PayloadError("M-7", "chat text is empty (L-3)")
+    if len(text) > MAX_CHAT_CHARS:
+        raise PayloadError("M-7", f"chat text is over {MAX_CHAT_CHARS} characters (L-3)")
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")), None)
+    if bad is not None:
+        raise PayloadError("M-7", f"chat text holds control character U+{ord(bad):04X} (L-3)")
+    return text
+
+
+def _utf8_ok(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def decode_chat(payload: bytes, *, seat: int) -> ChatRequest:
+    """Decode a chat line sent on ``livetable/<table>/seat/<seat>/chat`` (L-3).
+
+    Payload: ``{"schema": 1, "id": str, "seat": int, "text": str}``.
+    Raises :class:`PayloadError` M-1/M-2/M-3/M-6/M-7.
+    """
+    obj = decode_object(payload, limit=MAX_CHAT_BYTES)
+    aid = _common(obj, _CHAT_FIELDS, seat)
+    try:
+        text = clean_chat_text(obj.get("text"))
+    except PayloadError as exc:
+        raise PayloadError(exc.code, str(exc).split(": ", 1)[1], aid) from None
+    return ChatRequest(aid, seat, text)
+
+
+def decode_presence(payload: bytes) -> bool:
+    """Decode a presence payload ``{"schema": 1, "online": bool}``; return ``online``.
+
+    Raises :class:`PayloadError` M-1/M-2/M-3 (limit 256 bytes).
+    """
+    obj = decode_object(payload, limit=256)
+    if not isinstance(obj.get("online"), bool):
+        raise PayloadError("M-2", "'online' must be true or false")
+    return bool(obj["online"])
+
+
+def presence_payload(online: bool) -> bytes:
+    """Encode a presence (birth / Last Will) payload."""
+    return encode({"schema": SCHEMA, "online": bool(online)})
+
+
+def reply_payload(*, table: str, seat: int, action_id: str | None, accepted: bool,
+                  reason: str | None, seq: int | None) -> bytes:
+    """Encode the answer to an action or chat line on ``.../seat/<n>/reply``.
+
+    ``reason`` (refusals only) starts with the rule id: ``"A-1: not your turn"``,
+    ``"M-4: ..."``; ``seq`` is the last public state seq the controller published.
+    Raises ``ValueError`` when a refusal has no reason or an acceptance has one.
+    """
+    if accepted == (reason is not None):
+        raise ValueError("a refusal needs a reason and an acceptance has none")
+    return encode({"schema": SCHEMA, "table": table, "seat": seat, "id": action_id,
+                   "accepted": bool(accepted), "reason": reason, "seq": seq})
+
+
+def action_payload(*, seat: int, seq: int, action: str, action_id: str, amount: int | None = None,
+                   choice: str | None = None, cards: list[str] | None = None) -> bytes:
+    """Encode an action as a tablet sends it (used by the tablet simulator and tests)."""
+    obj: dict[str, Any] = {"schema": SCHEMA, "id": action_id, "seat": seat, "seq": seq,
+                           "action": action, "amount": amount}
+    if choice is not None:
+        obj["choice"] = choice
+    if cards is not None:
+        obj["cards"] = cards
+    return encode(obj)
+
+
+def chat_input_payload(*, seat: int, text: str, chat_id: str) -> bytes:
+    """Encode a chat line as a tablet sends it."""
+    return encode({"schema": SCHEMA, "id": chat_id, "seat": seat, "text": text})
+
+
+class ViewError(ValueError):
+    """A view handed to the driver that does not follow docs/state.md; nothing is published."""
+
+
+def check_state(view: Any, table: str) -> int:
+    """Check a public state view (docs/state.md) for ``table``; return its ``seq``.
+
+    Checks what the driver relies on and what would leak a secret: ``schema`` 1, ``table``,
+    an integer ``seq`` >= 0, ``seats`` whose ``cards`` are counts, never card lists (hole
+    cards only ever go to the private topic). Raises :class:`ViewError`.
+    """
+    if not isinstance(view, dict) or view.get("schema") != SCHEMA or view.get("table") != table:
+        raise ViewError(f"state view must be a dict with schema {SCHEMA} and table {table!r}")
+    seq = view.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise ViewError("state view 'seq' must be an integer >= 0")
+    for s in view.get("seats") or []:
+        if not isinstance(s, dict) or isinstance(s.get("cards"), (list, tuple, str)):
+            raise ViewError("public seats carry a count of hole cards, never the cards")
+    return seq
+
+
+def check_private(view: Any, table: str, seat: int) -> None:
+    """Check a private seat view (docs/state.md) is for ``table`` and ``seat``.
+
+    Raises :class:`ViewError` when it is not a dict with schema 1 naming that table and seat,
+    so one seat's cards can never be published on another seat's topic.
+    """
+    if (not isinstance(view, dict) or view.get("schema") != SCHEMA or view.get("table") != table
+            or view.get("seat") != seat):
+        raise ViewError(f"private view must be a dict with schema {SCHEMA}, table {table!r}, seat {seat}")
+
+
+def lobby_summary(state: dict[str, Any], *, online: bool = True) -> dict[str, Any]:
+    """Project a public state (docs/state.md) into the lobby entry of its table (L-1).
+
+    Returns ``{"schema", "table", "name", "game", "limit", "stakes", "max_seats",
+    "players": [{"seat", "name"}] (occupied seats), "seated": int, "hand", "online"}``.
+    Raises ``KeyError`` when ``state`` lacks a field of docs/state.md.
+    """
+    players = [{"seat": s["seat"], "name": s["name"]} for s in state["seats"]
+               if s.get("status") != "empty" and s.get("name")]
+    return {"schema": SCHEMA, "table": state["table"], "name": state["name"], "game": state["game"],
+            "limit": state["limit"], "stakes": dict(state["stakes"]), "max_seats": state["max_seats"],
+            "players": players, "seated": len(players), "hand": state["hand"], "online": bool(online)}
+
+
+def history_views(hands: list[dict[str, Any]], *, keep: int = 10) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split hand summaries into the public and the seated players' history (P-4).
+
+    ``hands``: oldest first, each ``{"hand": int, ..., "seats": [{"seat", "name", "cards",
+    "showed", ...}]}`` with ``showed`` one of ``"shown"``, ``"mucked"``, ``"folded"``
+    (docs/mqtt.md). Only the last ``keep`` hands are kept. Public view: cards only of hands
+    shown. Seated view: also mucked hands (P-4). Folded hands' cards appear in neither.
+    Returns ``(public, seated)`` payload dicts ``{"schema", "hands": [...], "view"}``.
+    Raises ``ValueError`` when a seat's ``showed`` is not one of the three.
+    """
+    public, seated = [], []
+    for hand in hands[-keep:] if keep > 0 else []:
+        pub_seats, seat_seats = [], []
+        for s in hand.get("seats", []):
+            showed = s.get("showed")
+            if showed not in ("shown", "mucked", "folded"):
+                raise ValueError(f"P-4: seat {s.get('seat')} 'showed' must be shown, mucked or folded")
+            pub_seats.append({**s, "cards": s.get("cards") if showed == "shown" else None})
+            seat_seats.append({**s, "cards": s.get("cards") if showed != "folded" else None})
+        public.append({**hand, "seats": pub_seats})
+        seated.append({**hand, "seats": seat_seats})
+    return ({"schema": SCHEMA, "view": "public", "hands": public},
+            {"schema": SCHEMA, "view": "seated", "hands": seated})
+

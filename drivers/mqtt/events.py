@@ -1,0 +1,76 @@
+"""Events the MQTT driver posts to the controller's loop (issue 7).
+
+paho's network thread never touches table state: it stamps the time (the injected clock,
+Unix seconds as float) and posts one of these small frozen records through the ``post``
+callable given to :class:`drivers.mqtt.link.TableLink`. Malformed payloads never become
+events: the driver refuses them itself on the seat's reply topic (docs/mqtt.md, M- ids).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ActionReceived:
+    """A seat's tablet asked for an action (A-1, A-3, T-4..T-8).
+
+    ``seat`` 1..N comes from the topic (the broker's ACL guarantees the sender owns it);
+    ``action`` is one of ``drivers.mqtt.codec.ACTIONS``; ``amount`` in chips (bet/raise
+    "to", top-up amount, preselect amount) or None; ``action_id`` the tablet's unique id
+    (answer it with ``TableLink.reply``); ``seq_seen`` the public state seq the tablet saw
+    (never older than the last state published: stale ones are refused in the driver);
+    ``choice`` the pre-selection for ``action == "preselect"`` (A-3); ``cards`` the cards
+    discarded for ``action == "draw"`` (G-3, empty = stand pat); ``at`` Unix seconds.
+    """
+
+    seat: int
+    action: str
+    amount: int | None
+    action_id: str
+    seq_seen: int
+    at: float
+    choice: str | None = None
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReceived:
+    """A chat line from a seat (L-3), already checked for text, length and rate.
+
+    ``text`` is 1..200 characters of printable text (no control characters), stripped;
+    publish it with ``TableLink.publish_chat`` once the loop has added the player's name.
+    """
+
+    seat: int
+    text: str
+    chat_id: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TabletPresence:
+    """A seat's tablet came online (birth) or went away (Last Will or goodbye): A-4.
+
+    Posted only when the seat's presence changes, including the first reading after the
+    controller (re)connects and receives the retained presence messages.
+    """
+
+    seat: int
+    online: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerConnection:
+    """The controller's link to the broker went up or down (fault kind ``broker-lost``).
+
+    ``reason`` is the broker's or paho's reason text when going down or refused, else None.
+    """
+
+    up: bool
+    at: float
+    reason: str | None = None
+
+
+MqttEvent = ActionReceived | ChatReceived | TabletPresence | BrokerConnection
