@@ -1,0 +1,331 @@
+"""Inputs to the table session: small frozen facts in the past tense (issue 3).
+
+Every event carries ``at``: the time it happened in Unix seconds, stamped by the injected
+clock upstream; the table never reads a clock. Encode with ``to_json(event)`` and decode
+with ``from_json(payload)`` from :mod:`controller.engine.table.codec`; each class has a
+``kind`` such as ``"action-taken"``.
+
+Constructors check field types (``seat`` a whole number, amounts whole chips, ...) and
+raise :class:`~controller.engine.table.codec.CodecError` (a ``ValueError``) for a payload
+that is not even well-formed; whether an event is *allowed* is the table's decision, which
+answers a well-formed but illegal event with a ``Refuse`` effect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .codec import CodecError, register
+
+__all__ = [
+    "Event",
+    "PlayerSatDown",
+    "BoughtIn",
+    "ToppedUp",
+    "StoodUp",
+    "SatOut",
+    "SatIn",
+    "ActionTaken",
+    "PreselectSet",
+    "PreselectCleared",
+    "CardDealt",
+    "TimerExpired",
+    "TabletConnected",
+    "TabletDisconnected",
+    "SettingsChanged",
+    "HandStartRequested",
+    "HandVoided",
+    "ACTIONS",
+    "PRESELECTS",
+    "PRESELECT_AMOUNT",
+]
+
+#: A-1 (and G-3 ``draw``): the actions a player may take.
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "draw")
+#: A-3: the pre-selections a player may make while others act.
+PRESELECTS = ("check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in")
+#: A-3 pre-selections that carry an amount (call: chips to call; bet/raise: street total).
+PRESELECT_AMOUNT = ("call", "bet", "raise")
+
+
+def _int(name: str, value: Any, *, lo: int = 0, none: bool = False) -> None:
+    if value is None and none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise CodecError(f"{name} must be a whole number >= {lo}, got {value!r}")
+
+
+def _time(value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise CodecError(f"at must be Unix seconds, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of all table events: ``at`` is Unix seconds from the injected clock."""
+
+    at: float
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSatDown(Event):
+    """A player took the free ``seat`` (T-3); chips come with :class:`BoughtIn`.
+
+    ``player`` is the room's player id, ``name`` what the table shows. ``post`` says the
+    player wants to post one big blind and play at once rather than wait for the big blind
+    (T-4).
+    """
+
+    seat: int
+    player: str
+    name: str = ""
+    post: bool = False
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+        if not isinstance(self.player, str) or not self.player:
+            raise CodecError(f"player must be a non-empty id, got {self.player!r}")
+        if not isinstance(self.name, str):
+            raise CodecError(f"name must be text, got {self.name!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoughtIn(Event):
+    """The player in ``seat`` brought ``amount`` chips from their balance (T-2, T-3).
+
+    ``balance``, when given, is the player's balance before the buy-in; the table refuses a
+    buy-in above it.
+    """
+
+    seat: int
+    amount: int
+    balance: int | None = None
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+        _int("amount", self.amount, lo=1)
+        _int("balance", self.balance, none=True)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToppedUp(Event):
+    """The player in ``seat`` added ``amount`` chips between hands (T-7)."""
+
+    seat: int
+    amount: int
+    balance: int | None = None
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+        _int("amount", self.amount, lo=1)
+        _int("balance", self.balance, none=True)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoodUp(Event):
+    """The player in ``seat`` gave up the seat (T-8); mid-hand their hand is folded first."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SatOut(Event):
+    """The player in ``seat`` skips hands from the next one on (T-5)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SatIn(Event):
+    """The player in ``seat`` wants to play again (T-4, T-6, A-2).
+
+    ``post``: pay what they owe (missed blinds, or the new player's big blind) and be dealt
+    in at the next hand; ``False``: wait for the big blind.
+    """
+
+    seat: int
+    post: bool = False
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionTaken(Event):
+    """The player in ``seat`` acted (A-1): ``action`` is one of :data:`ACTIONS`.
+
+    ``amount`` is the street total "to" for ``bet``/``raise`` (as in PHH ``cbr``), else
+    ``None``. ``discards`` are the cards thrown in a five card draw ``draw`` (G-3).
+    ``seq`` is the public state ``seq`` the player saw; an action decided on a state from
+    before the current turn began is refused as stale (A-1). ``None``: not checked (a seat
+    button press, which always means the turn lit now). ``action_id`` is echoed in a refusal.
+    """
+
+    seat: int
+    action: str
+    amount: int | None = None
+    discards: tuple[str, ...] = ()
+    seq: int | None = None
+    action_id: str = ""
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+        if self.action not in ACTIONS:
+            raise CodecError(f"A-1: action must be one of {ACTIONS}, got {self.action!r}")
+        _int("amount", self.amount, none=True)
+        _int("seq", self.seq, none=True)
+        if not isinstance(self.discards, tuple) or not all(isinstance(c, str) for c in self.discards):
+            raise CodecError(f"discards must be card texts, got {self.discards!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreselectSet(Event):
+    """The player in ``seat`` pre-selected ``choice`` (one of :data:`PRESELECTS`, A-3).
+
+    ``amount``: the chips to call for ``call``, the street total for ``bet``/``raise``.
+    """
+
+    seat: int
+    choice: str
+    amount: int | None = None
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+        if self.choice not in PRESELECTS:
+            raise CodecError(f"A-3: pre-selection must be one of {PRESELECTS}, got {self.choice!r}")
+        _int("amount", self.amount, none=True)
+        if self.choice in PRESELECT_AMOUNT and self.amount is None:
+            raise CodecError(f"A-3: pre-selection {self.choice!r} needs an amount")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreselectCleared(Event):
+    """The player in ``seat`` cleared their pre-selection (A-3)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDealt(Event):
+    """The shuffler delivered ``card`` (``"As"``) for the deal the table asked for next."""
+
+    card: str
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        if not isinstance(self.card, str) or len(self.card) != 2:
+            raise CodecError(f"G-5: card must be like 'As', got {self.card!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimerExpired(Event):
+    """The timer ``timer`` started with sequence number ``seq`` ran out (A-2).
+
+    A timer whose ``seq`` is not the table's running one is stale and ignored.
+    """
+
+    timer: str = "action"
+    seq: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seq", self.seq)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TabletConnected(Event):
+    """The tablet of ``seat`` is online (A-4)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TabletDisconnected(Event):
+    """The tablet of ``seat`` went away (A-4)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SettingsChanged(Event):
+    """The floor changed table settings (L-2): ``changes`` maps field name to new value.
+
+    Applied between hands; asked for during a hand, they wait for the hand to end.
+    """
+
+    changes: dict[str, Any] = field(default_factory=dict)
+    by: str = ""
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        if not isinstance(self.changes, dict) or not self.changes:
+            raise CodecError(f"L-2: changes must be a non-empty object, got {self.changes!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandStartRequested(Event):
+    """Start the next hand (the orchestrator's "deal" moment).
+
+    ``button`` chooses the button seat for the table's first hand (e.g. drawn by high
+    card); later hands move it by T-1 and ignore it.
+    """
+
+    button: int | None = None
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("button", self.button, lo=1, none=True)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandVoided(Event):
+    """The floor voided the running hand (misdeal): every chip goes back where it came from."""
+
+    reason: str = ""
+    by: str = ""

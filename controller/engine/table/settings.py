@@ -1,0 +1,177 @@
+"""Table settings: the game, stakes, buy-in range, timer and rake of one table (L-2, T-2).
+
+:class:`TableSettings` is a frozen value; the table session changes it only between hands
+(a change asked for during a hand waits for the hand to end) and records every change.
+Field names follow ``[table]`` and ``[rake]`` of ``config/table.example.toml`` so the
+composition root maps its config 1:1 (``TableSettings(**fields)`` or ``from_json``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+__all__ = ["GAMES", "LIMITS", "MAX_SEATS", "HOLE_CARDS", "SettingsError", "TableSettings"]
+
+GAMES = ("holdem", "omaha", "draw")
+LIMITS = ("no-limit", "pot-limit", "fixed-limit")
+#: L-2: the most seats per game (Hold'em and Omaha 2-10, draw 2-5).
+MAX_SEATS = {"holdem": 10, "omaha": 10, "draw": 5}
+#: G-1..G-3: hole cards per player.
+HOLE_CARDS = {"holdem": 2, "omaha": 4, "draw": 5}
+
+
+class SettingsError(ValueError):
+    """A table setting is out of range; the message starts with the rule id (L-2, T-2...)."""
+
+
+def _whole(name: str, value: Any, lo: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise SettingsError(f"L-2: {name} must be a whole number of chips >= {lo}, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """The settings of one table (L-2, T-2, A-2, R-1..R-3, S-6).
+
+    Chips are integers; ``action_seconds`` is seconds. ``buy_in_min``/``buy_in_max`` left
+    ``None`` take the T-2 defaults: no/pot limit 20..100 big blinds; fixed limit at least ten
+    big bets and no maximum (``buy_in_max`` stays ``None``). ``big_bet`` defaults to twice
+    ``small_bet``, which defaults to the big blind. ``rake_caps`` is a sorted tuple of
+    ``(players dealt in at least, cap in chips)``; the cap for a hand is the entry with the
+    largest player count not above the number dealt in (no entry: no cap).
+
+    Raises:
+        SettingsError: (a ``ValueError``) an unknown game or limit, a seat count outside
+            L-2, non-positive blinds, a small blind above the big blind, a buy-in range that
+            is empty, or a rake percent outside 0..100.
+    """
+
+    game: str = "holdem"
+    limit: str = "no-limit"
+    seats: int = 9
+    small_blind: int = 50
+    big_blind: int = 100
+    ante: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    buy_in_min: int | None = None
+    buy_in_max: int | None = None
+    action_seconds: float = 30.0
+    cap_lifted_heads_up: bool = True
+    rake_percent: float = 0.0
+    rake_caps: tuple[tuple[int, int], ...] = ()
+    no_flop_no_drop: bool = True
+    draw_counts_as_flop: bool = True
+    id: str = "t1"
+    name: str = "Table 1"
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise SettingsError(f"L-2: game must be one of {GAMES}, got {self.game!r}")
+        if self.limit not in LIMITS:
+            raise SettingsError(f"L-2: limit must be one of {LIMITS}, got {self.limit!r}")
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int):
+            raise SettingsError(f"L-2: seats must be a whole number, got {self.seats!r}")
+        if not 2 <= self.seats <= MAX_SEATS[self.game]:
+            raise SettingsError(f"L-2: {self.game} seats 2..{MAX_SEATS[self.game]}, got {self.seats}")
+        _whole("big_blind", self.big_blind, 1)
+        _whole("small_blind", self.small_blind, 1)
+        _whole("ante", self.ante, 0)
+        if self.small_blind > self.big_blind:
+            raise SettingsError(f"S-1: small blind {self.small_blind} above big blind {self.big_blind}")
+        if self.limit == "fixed-limit":
+            if self.small_bet is None:
+                object.__setattr__(self, "small_bet", self.big_blind)
+            _whole("small_bet", self.small_bet, 1)
+            if self.big_bet is None:
+                object.__setattr__(self, "big_bet", 2 * self.small_bet)  # type: ignore[operator]
+            _whole("big_bet", self.big_bet, 1)
+        if self.buy_in_min is None:
+            object.__setattr__(self, "buy_in_min", self._default_min())
+        _whole("buy_in_min", self.buy_in_min, 1)
+        if self.buy_in_max is None and self.limit != "fixed-limit":
+            object.__setattr__(self, "buy_in_max", 100 * self.big_blind)
+        if self.buy_in_max is not None:
+            _whole("buy_in_max", self.buy_in_max, 1)
+            if self.buy_in_max < self.buy_in_min:  # type: ignore[operator]
+                raise SettingsError(f"T-2: buy_in_max {self.buy_in_max} below buy_in_min {self.buy_in_min}")
+        if not isinstance(self.action_seconds, (int, float)) or not 1 <= self.action_seconds <= 3600:
+            raise SettingsError(f"A-2: action_seconds must be 1..3600, got {self.action_seconds!r}")
+        if not isinstance(self.rake_percent, (int, float)) or not 0 <= self.rake_percent <= 100:
+            raise SettingsError(f"R-1: rake_percent must be 0..100, got {self.rake_percent!r}")
+        caps = tuple(sorted((int(n), int(c)) for n, c in self.rake_caps))
+        for n, c in caps:
+            if not 2 <= n <= 10 or c < 0:
+                raise SettingsError(f"R-1: rake cap ({n} players, {c} chips) out of range")
+        object.__setattr__(self, "rake_caps", caps)
+
+    def _default_min(self) -> int:
+        if self.limit == "fixed-limit":
+            return 10 * int(self.big_bet)  # type: ignore[arg-type]
+        return 20 * self.big_blind
+
+    @property
+    def hole_cards(self) -> int:
+        """Return how many hole cards each player gets (G-1..G-3)."""
+        return HOLE_CARDS[self.game]
+
+    def rake_cap(self, dealt_in: int) -> int | None:
+        """Return the rake cap in chips for a hand with ``dealt_in`` players, or None (R-1)."""
+        cap = None
+        for n, c in self.rake_caps:
+            if n <= dealt_in:
+                cap = c
+        return cap
+
+    def changed(self, **changes: Any) -> "TableSettings":
+        """Return a copy with ``changes``; buy-in defaults are recomputed when stakes change.
+
+        A buy-in bound that was the T-2 default follows new stakes unless it is given.
+
+        Raises:
+            SettingsError: unknown field, or the result is out of range.
+        """
+        names = {f.name for f in fields(self)}
+        for key in changes:
+            if key not in names:
+                raise SettingsError(f"L-2: unknown setting {key!r}")
+        base: dict[str, Any] = {}
+        fixed_now = self.limit == "fixed-limit"
+        if "buy_in_min" not in changes and self.buy_in_min == self._default_min():
+            base["buy_in_min"] = None
+        if "buy_in_max" not in changes and self.buy_in_max == (None if fixed_now else 100 * self.big_blind):
+            base["buy_in_max"] = None
+        if changes.get("limit", self.limit) != "fixed-limit":
+            base["small_bet"] = base["big_bet"] = None
+        elif not fixed_now or (self.small_bet == self.big_blind and self.big_bet == 2 * self.big_blind):
+            base["small_bet"] = base["big_bet"] = None
+        if "rake_caps" in changes:
+            caps = changes["rake_caps"]
+            if isinstance(caps, dict):
+                changes = {**changes, "rake_caps": tuple((int(k), int(v)) for k, v in caps.items())}
+        return replace(self, **{**base, **changes})
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the settings as a JSON-ready dict (``rake_caps`` as ``[[n, cap], ...]``)."""
+        d = asdict(self)
+        d["rake_caps"] = [list(x) for x in self.rake_caps]
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TableSettings":
+        """Return settings from :meth:`to_json` output (``rake_caps`` may also be a dict).
+
+        Raises:
+            SettingsError: unknown key or out-of-range value.
+        """
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise SettingsError(f"L-2: unknown setting {unknown[0]!r}")
+        d = dict(data)
+        caps = d.get("rake_caps", ())
+        if isinstance(caps, dict):
+            caps = caps.items()
+        d["rake_caps"] = tuple((int(n), int(c)) for n, c in caps)
+        return cls(**d)

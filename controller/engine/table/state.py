@@ -1,0 +1,163 @@
+"""The table's state: seats, rotation, the running hand, timer, ledger (issue 3).
+
+One :class:`TableState` value is the whole truth about a table; only
+:func:`controller.engine.table.step.step` makes a new one. Everything is immutable by
+convention (frozen dataclasses; the dicts and tuples inside are never changed in place) and
+JSON-serialisable with :meth:`TableState.to_json` / :meth:`TableState.from_json` (the
+running hand is stored as its start and the facts applied to it, and rebuilt by replaying
+them through the hand engine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .blinds import Rotation
+from .ledger import Ledger
+from .settings import TableSettings
+
+__all__ = ["Seat", "Timer", "Departure", "HandInfo", "TableState", "SIT_OUT_LIMIT", "RETURN_SECONDS"]
+
+#: T-5: a player is stood up after this many consecutive hands sat out.
+SIT_OUT_LIMIT = 10
+#: T-2: a player who left with more than the maximum and returns within this many seconds
+#: must buy in for at least what they left with.
+RETURN_SECONDS = 20 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One occupied seat.
+
+    ``stack`` chips behind (not counting bets in the running hand). ``sitting_out`` with
+    ``out_reason`` ``"request"`` (T-5), ``"timeout"`` (A-2) or ``"busted"`` (no chips);
+    ``hands_out`` counts consecutive hands dealt while sitting out (T-5). ``missed_sb`` /
+    ``missed_bb`` are the T-6 marks; ``new`` the T-4 state (not dealt in since sitting
+    down); ``post``: pay what is owed now instead of waiting for the big blind.
+    ``connected``: the seat's tablet is online (A-4). ``leaving``: stand up when the hand
+    ends (T-8). ``preselect``: ``(choice, amount)`` for this betting round (A-3).
+    """
+
+    seat: int
+    player: str
+    name: str
+    stack: int = 0
+    sitting_out: bool = False
+    out_reason: str = ""
+    hands_out: int = 0
+    missed_sb: bool = False
+    missed_bb: bool = False
+    new: bool = True
+    post: bool = False
+    connected: bool = True
+    leaving: bool = False
+    preselect: tuple[str, int | None] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready dict of the seat."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["preselect"] = list(self.preselect) if self.preselect else None
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Seat":
+        """Return the seat from :meth:`to_json` output."""
+        d = dict(d)
+        if d.get("preselect") is not None:
+            d["preselect"] = tuple(d["preselect"])
+        return cls(**d)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """The running action timer (A-2): number ``seq`` for ``seat``, from ``started`` to
+    ``deadline`` (Unix seconds)."""
+
+    seq: int
+    seat: int
+    started: float
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A player who left with ``amount`` chips at ``at`` (T-2 20-minute return rule)."""
+
+    player: str
+    at: float
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """The running (or last) hand as the table set it up.
+
+    ``number`` counts hands at this table from 1; ``button``/``sb_seat``/``bb_seat`` are
+    seat numbers (``sb_seat`` None when dead); ``dealt`` seats dealt in; ``start_stacks``
+    seat -> stack before posting; ``players`` seat -> player id; ``turn_seq`` the state
+    ``seq`` when the current turn began (A-1 stale actions); ``auto`` how the table acted
+    for players (``[seat, action, why]``).
+    """
+
+    number: int
+    button: int
+    sb_seat: int | None
+    bb_seat: int
+    dealt: tuple[int, ...]
+    start_stacks: dict[int, int]
+    players: dict[int, str]
+    started_at: float
+    turn_seq: int = 0
+    auto: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """The whole table.
+
+    ``seats`` has one entry per seat 1..N (index ``seat - 1``), ``None`` when free.
+    ``seq`` rises by one with every change (docs/state.md). ``hand`` is the hand engine's
+    running hand or None; ``info`` describes it (or the last hand while none runs).
+    ``rotation`` is the last hand's button and blinds (T-1). ``timer_seq`` numbers every
+    timer ever started; ``timer`` is the running one. ``pending_settings`` are changes
+    waiting for the hand to end; ``settings_log`` records each applied change as
+    ``{"hand": n, "at": t, "by": who, "changes": {...}}``. ``last_result`` is the last
+    finished hand's record (for the showdown view).
+    """
+
+    settings: TableSettings
+    seats: tuple[Seat | None, ...]
+    seq: int = 0
+    hands: int = 0
+    hand: Any = None
+    info: HandInfo | None = None
+    rotation: Rotation | None = None
+    timer_seq: int = 0
+    timer: Timer | None = None
+    ledger: Ledger = field(default_factory=Ledger)
+    departures: tuple[Departure, ...] = ()
+    pending_settings: dict[str, Any] | None = None
+    settings_log: tuple[dict[str, Any], ...] = ()
+    last_result: dict[str, Any] | None = None
+
+    @classmethod
+    def new(cls, settings: TableSettings) -> "TableState":
+        """Return an empty table with ``settings`` (no one seated, no hand)."""
+        return cls(settings=settings, seats=(None,) * settings.seats)
+
+    def seat(self, n: int) -> Seat | None:
+        """Return seat ``n`` (1..N) or None when free or out of range."""
+        if 1 <= n <= len(self.seats):
+            return self.seats[n - 1]
+        return None
+
+    def with_seat(self, n: int, seat: Seat | None) -> "TableState":
+        """Return a copy with seat ``n`` replaced."""
+        seats = list(self.seats)
+        seats[n - 1] = seat
+        return replace(self, seats=tuple(seats))
+
+    def occupied(self) -> list[Seat]:
+        """Return the occupied seats, seat 1 first."""
+        return [s for s in self.seats if s is not None]
