@@ -80,6 +80,17 @@ def topic(kind: Kind, table: str, seat: int | None = None) -> str:
     return f"{ROOT}/{table}/{kind.value}"
 
 
+def seat_filter(kind: Kind, table: str) -> str:
+    """Return the subscription filter for ``kind`` on every seat of ``table``.
+
+    >>> seat_filter(Kind.ACTION, "t1")
+    'livetable/t1/seat/+/action'
+    """
+    if kind not in SEAT_KINDS:
+        raise TopicError(f"M-6: {kind.name} is not a per-seat topic")
+    return f"{ROOT}/{check_table(table)}/" + kind.value.format(n="+")
+
+
 @dataclass(frozen=True, slots=True)
 class TopicRef:
     """A parsed topic: its kind, table id and seat (None for table-wide kinds)."""

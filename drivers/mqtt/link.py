@@ -1,0 +1,307 @@
+"""The controller's link to the seat tablets through Mosquitto (issue 7): paho-mqtt 2.x.
+
+One :class:`TableLink` per table. The loop's thread calls the ``publish_*`` methods and
+:meth:`TableLink.reply`; paho's network thread only decodes, refuses what is malformed
+(on the seat's reply topic, with an M- reason: the table is never bothered) and posts
+frozen events from :mod:`drivers.mqtt.events` through ``post``.
+
+Connection behaviour (DESIGN.md, paho / Home Assistant): MQTT 5 with a fixed client id and
+``clean_start=False`` plus a session expiry, so QoS 1 actions sent while the controller was
+away are queued by the broker and delivered once; subscriptions are made in ``on_connect``
+so every reconnect resubscribes; paho reconnects with exponential backoff
+(``reconnect_delay_set``); a retained "online" birth message and an "offline" Last Will on
+``livetable/<table>/presence/controller``; on every connect the last public state, private
+views, chat, history and lobby entry are republished (retained), so a broker that lost its
+store is whole again at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from drivers.mqtt import codec
+from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.events import ActionReceived, BrokerConnection, ChatReceived, MqttEvent, TabletPresence
+from drivers.mqtt.guard import ActionGuard, RateLimit
+from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, seat_filter, topic
+
+log = logging.getLogger(__name__)
+
+QOS = 1
+CHAT_KEEP = 30  # chat lines kept in the retained chat topic
+
+
+class LinkTimeout(TimeoutError):
+    """The link did not connect (or publish) within the timeout given."""
+
+
+class TableLink:
+    """Publish one table's views to its tablets and take their actions and chat back.
+
+    ``table_id``: the table (``t1``); ``host``/``port``: the broker; ``username``/``password``:
+    the ``controller`` user from provisioning; ``post(event)``: called from paho's thread with
+    :mod:`drivers.mqtt.events` records, must not block; ``clock()``: Unix seconds (float) for
+    the events' ``at``; ``max_seats``: seats 1..N accepted on topics; ``chat_rate``: at most
+    ``(count, seconds)`` chat lines per seat (L-3); ``backoff``: paho's reconnect delay
+    ``(min, max)`` seconds, doubling in between; ``session_expiry``: seconds the broker keeps
+    the controller's session and queued actions while it is away.
+    """
+
+    def __init__(self, table_id: str, *, host: str, port: int, username: str | None,
+                 password: str | None, post: Callable[[MqttEvent], None],
+                 clock: Callable[[], float] = time.time, max_seats: int = 10,
+                 client_id: str | None = None, transport: str = "tcp", keepalive: int = 15,
+                 chat_rate: tuple[int, float] = (5, 10.0), backoff: tuple[float, float] = (0.5, 30.0),
+                 session_expiry: int = 3600) -> None:
+        self.table = check_table(table_id)
+        self._post, self._clock, self._max_seats = post, clock, max_seats
+        self._host, self._port, self._keepalive = host, port, keepalive
+        self._guard = ActionGuard()
+        self._chat_rate = RateLimit(count=chat_rate[0], window=chat_rate[1])
+        self._lock = threading.Lock()
+        self._state: bytes | None = None
+        self._private: dict[int, bytes] = {}
+        self._history: tuple[bytes, bytes] | None = None
+        self._lobby: bytes | None = None
+        self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
+        self._presence: dict[int, bool] = {}
+        self._connected = threading.Event()
+        self._session_expiry = session_expiry
+        self.refused = 0  #: malformed payloads refused by the driver (count)
+
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
+                                   protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
+        if username is not None:
+            self._client.username_pw_set(username, password)
+        self._client.reconnect_delay_set(backoff[0], backoff[1])  # type: ignore[arg-type]
+        self._client.max_queued_messages_set(10000)
+        self._client.will_set(topic(Kind.CONTROLLER_PRESENCE, self.table), codec.presence_payload(False),
+                              qos=QOS, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._client.on_connect_fail = self._on_connect_fail
+        self._down_posted = False
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Start connecting in paho's thread (returns at once; see :meth:`wait_connected`)."""
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = self._session_expiry
+        self._client.connect_async(self._host, self._port, keepalive=self._keepalive,
+                                   clean_start=False, properties=props)
+        self._client.loop_start()
+
+    def wait_connected(self, timeout: float) -> None:
+        """Block until connected and subscribed; raise :class:`LinkTimeout` after ``timeout`` s."""
+        if not self._connected.wait(timeout):
+            raise LinkTimeout(f"no broker connection for table {self.table} within {timeout} s")
+
+    @property
+    def connected(self) -> bool:
+        """True while connected to the broker."""
+        return self._connected.is_set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Say "offline" (retained), disconnect cleanly and stop paho's thread."""
+        if self._connected.is_set():
+            info = self._client.publish(topic(Kind.CONTROLLER_PRESENCE, self.table),
+                                        codec.presence_payload(False), qos=QOS, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):
+                pass
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._connected.clear()
+
+    # -- outbound (loop thread) ------------------------------------------------------------
+    @property
+    def seq(self) -> int | None:
+        """The seq of the last public state published, or None."""
+        return self._guard.seq
+
+    def publish_state(self, view: dict[str, Any]) -> None:
+        """Publish the public state (docs/state.md) retained on ``livetable/<table>/state``.
+
+        Actions from then on must carry this ``seq`` (M-4). Raises
+        :class:`drivers.mqtt.codec.ViewError` for a view that is not this table's, has a lower
+        seq than the last one, or carries hole cards.
+        """
+        seq = codec.check_state(view, self.table)
+        payload = codec.encode(view)
+        with self._lock:
+            try:
+                self._guard.published(seq)
+            except ValueError as exc:
+                raise codec.ViewError(str(exc)) from None
+            self._state = payload
+        self._publish(topic(Kind.STATE, self.table), payload, retain=True)
+
+    def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
+        """Publish ``seat``'s private view retained, or clear it when ``view`` is None.
+
+        Raises :class:`drivers.mqtt.codec.ViewError` when the view names another table or
+        seat, :class:`drivers.mqtt.topics.TopicError` for a seat outside 1..max_seats.
+        """
+        check_seat(seat, self._max_seats)
+        if view is not None:
+            codec.check_private(view, self.table, seat)
+        payload = b"" if view is None else codec.encode(view)
+        with self._lock:
+            if view is None:
+                self._private.pop(seat, None)
+            else:
+                self._private[seat] = payload
+        self._publish(topic(Kind.PRIVATE, self.table, seat), payload, retain=True)
+
+    def reply(self, seat: int, action_id: str | None, accepted: bool, reason: str | None = None) -> None:
+        """Answer an action or chat line on ``.../seat/<seat>/reply`` (not retained).
+
+        ``reason`` (refusals only) starts with the rule id, e.g. ``"A-1: not your turn"``.
+        Raises ``ValueError`` when a refusal lacks a reason or an acceptance has one.
+        """
+        check_seat(seat, self._max_seats)
+        self._publish(topic(Kind.REPLY, self.table, seat),
+                      codec.reply_payload(table=self.table, seat=seat, action_id=action_id,
+                                          accepted=accepted, reason=reason, seq=self._guard.seq),
+                      retain=False)
+
+    def publish_chat(self, seat: int | None, name: str, text: str, *, chat_id: str | None = None,
+                     at: float | None = None) -> None:
+        """Add a chat line (L-3) and publish the last 30 lines retained on ``livetable/<table>/chat``.
+
+        ``seat`` None is the floor or the dealer. ``text`` is checked again (M-7 ``PayloadError``
+        for invalid text) since the loop may also post its own lines.
+        """
+        line = {"seat": seat, "name": str(name), "text": codec.clean_chat_text(text),
+                "id": chat_id, "at": self._clock() if at is None else at}
+        with self._lock:
+            self._chat.append(line)
+            payload = codec.encode({"schema": codec.SCHEMA, "table": self.table, "messages": list(self._chat)})
+        self._publish(topic(Kind.CHAT, self.table), payload, retain=True)
+
+    def publish_history(self, hands: list[dict[str, Any]], *, keep: int = 10) -> None:
+        """Publish the last ``keep`` hands: public (shown cards only) and seated (P-4) views.
+
+        ``hands``: hand summaries oldest first (docs/mqtt.md); see
+        :func:`drivers.mqtt.codec.history_views`. Raises ``ValueError`` for a bad ``showed``.
+        """
+        public, seated = codec.history_views(hands, keep=keep)
+        pair = (codec.encode({**public, "table": self.table}), codec.encode({**seated, "table": self.table}))
+        with self._lock:
+            self._history = pair
+        self._publish(topic(Kind.HISTORY, self.table), pair[0], retain=True)
+        self._publish(topic(Kind.HISTORY_SEATED, self.table), pair[1], retain=True)
+
+    def publish_lobby(self, summary: dict[str, Any]) -> None:
+        """Publish the table's lobby entry (L-1) retained on ``livetable/lobby/<table>``.
+
+        ``summary``: as :func:`drivers.mqtt.codec.lobby_summary` makes it. Raises
+        ``ValueError`` when it names another table.
+        """
+        if summary.get("table") != self.table:
+            raise ValueError(f"lobby summary is for {summary.get('table')!r}, not {self.table!r}")
+        payload = codec.encode(summary)
+        with self._lock:
+            self._lobby = payload
+        self._publish(topic(Kind.LOBBY, self.table), payload, retain=True)
+
+    def _publish(self, topic_str: str, payload: bytes, *, retain: bool) -> None:
+        # Retained views are republished on connect, so while down they are only cached.
+        if retain and not self._connected.is_set():
+            return
+        self._client.publish(topic_str, payload, qos=QOS, retain=retain)
+
+    # -- paho's thread ---------------------------------------------------------------------
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            self._post_down(str(reason))
+            return
+        self._down_posted = False
+        t = self.table
+        client.subscribe([(seat_filter(Kind.ACTION, t), QOS), (seat_filter(Kind.SEAT_CHAT, t), QOS),
+                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS)])
+        client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
+        with self._lock:
+            retained = [(topic(Kind.STATE, t), self._state)]
+            retained += [(topic(Kind.PRIVATE, t, s), p) for s, p in sorted(self._private.items())]
+            if self._chat:
+                retained.append((topic(Kind.CHAT, t), codec.encode(
+                    {"schema": codec.SCHEMA, "table": t, "messages": list(self._chat)})))
+            if self._history:
+                retained += [(topic(Kind.HISTORY, t), self._history[0]),
+                             (topic(Kind.HISTORY_SEATED, t), self._history[1])]
+            retained.append((topic(Kind.LOBBY, t), self._lobby))
+            self._connected.set()
+        for topic_str, payload in retained:
+            if payload is not None:
+                client.publish(topic_str, payload, qos=QOS, retain=True)
+        self._post(BrokerConnection(True, self._clock(), None))
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._connected.clear()
+        self._post_down(str(reason))
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self._post_down("broker unreachable")
+
+    def _post_down(self, reason: str) -> None:
+        # One "down" event per outage, however many reconnect attempts fail.
+        if not self._down_posted:
+            self._down_posted = True
+            self._post(BrokerConnection(False, self._clock(), reason))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        now = self._clock()
+        try:
+            ref = parse(msg.topic, self._max_seats)
+        except TopicError:
+            log.warning("ignored message on %r", msg.topic)
+            return
+        if ref.table != self.table or ref.seat is None:
+            return
+        try:
+            if ref.kind is Kind.ACTION:
+                self._take_action(ref.seat, msg.payload, now)
+            elif ref.kind is Kind.SEAT_CHAT:
+                self._take_chat(ref.seat, msg.payload, now)
+            elif ref.kind is Kind.SEAT_PRESENCE:
+                self._take_presence(ref.seat, msg.payload, now)
+        except PayloadError as exc:
+            self.refused += 1
+            log.info("refused seat %s on %s: %s", ref.seat, msg.topic, exc)
+            if ref.kind is not Kind.SEAT_PRESENCE:
+                self.reply(ref.seat, exc.action_id, False, str(exc))
+        except Exception:  # the table keeps running whatever a tablet sends
+            self.refused += 1
+            log.exception("error handling %s", msg.topic)
+
+    def _take_action(self, seat: int, payload: bytes, now: float) -> None:
+        req = codec.decode_action(payload, seat=seat)
+        self._guard.admit(seat, req.action_id, req.seq_seen)
+        self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
+                                  req.choice, req.cards))
+
+    def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
+        req = codec.decode_chat(payload, seat=seat)
+        if not self._chat_rate.allow(seat, now):
+            raise PayloadError("M-8", "chat too fast: wait a few seconds (L-3)", req.chat_id)
+        self._post(ChatReceived(seat, req.text, req.chat_id, now))
+
+    def _take_presence(self, seat: int, payload: bytes, now: float) -> None:
+        online = codec.decode_presence(payload) if payload else False
+        with self._lock:
+            changed = self._presence.get(seat) != online
+            self._presence[seat] = online
+        if changed:
+            self._post(TabletPresence(seat, online, now))

@@ -1,0 +1,203 @@
+"""A seat tablet simulator: a paho client that logs in as one seat (tests, bench, simulate).
+
+It follows the table's public state and its own seat's private view and replies, sends
+actions and chat as a real tablet would (docs/mqtt.md), and announces itself with a
+retained birth message and a Last Will on ``livetable/<table>/presence/seat/<n>``. Waits
+are on a condition with a timeout; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+import uuid
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from drivers.mqtt import codec
+from drivers.mqtt.topics import Kind, check_seat, check_table, topic
+
+
+class TabletTimeout(TimeoutError):
+    """What the tablet waited for did not arrive in time."""
+
+
+class Tablet:
+    """One seat's tablet. ``on_state(view, received_at)`` is called from paho's thread.
+
+    Public attributes, read under :attr:`cond` or after a wait: ``state`` (last public state
+    dict or None), ``private`` (own private view, None when cleared), ``replies``
+    (``{action_id: reply dict}``), ``chat`` (last chat payload), ``controller_online``,
+    ``states_received`` (count). ``transport`` ``"websockets"`` talks to the WebSockets
+    listener as a browser tablet does.
+    """
+
+    def __init__(self, table: str, seat: int, *, host: str, port: int, username: str | None,
+                 password: str | None, transport: str = "tcp", client_id: str | None = None,
+                 on_state: Callable[[dict[str, Any], float], None] | None = None,
+                 keepalive: int = 10) -> None:
+        self.table, self.seat = check_table(table), check_seat(seat)
+        self.cond = threading.Condition()
+        self.state: dict[str, Any] | None = None
+        self.private: dict[str, Any] | None = None
+        self.replies: dict[str | None, dict[str, Any]] = {}
+        self.chat: dict[str, Any] | None = None
+        self.controller_online: bool | None = None
+        self.states_received = 0
+        self.connected = False
+        self.all_replies: list[dict[str, Any]] = []
+        self.other: list[tuple[str, bytes, bool]] = []  # messages on extra subscriptions
+        self._extra: list[str] = []
+        self.subacks: dict[int, list[int]] = {}  # SUBACK mid -> reason codes (135: not authorised)
+        self._sub_mid: int | None = None
+        self._on_state = on_state
+        self._host, self._port, self._keepalive = host, port, keepalive
+        self._ids = itertools.count(1)
+        self._prefix = uuid.uuid4().hex[:8]
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                   client_id=client_id or f"tablet-{table}-{seat}-{self._prefix}",
+                                   protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
+        if username is not None:
+            self._client.username_pw_set(username, password)
+        self._client.reconnect_delay_set(0.1, 2)  # type: ignore[arg-type]
+        self._client.will_set(topic(Kind.SEAT_PRESENCE, table, seat), codec.presence_payload(False),
+                              qos=1, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._client.on_subscribe = self._on_subscribe
+
+    def start(self) -> "Tablet":
+        """Start connecting in paho's thread; see :meth:`wait_connected`."""
+        self._client.connect_async(self._host, self._port, keepalive=self._keepalive, clean_start=True)
+        self._client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        """Say goodbye (retained "offline"), disconnect cleanly and stop paho's thread."""
+        if self.connected:
+            self._client.publish(topic(Kind.SEAT_PRESENCE, self.table, self.seat),
+                                 codec.presence_payload(False), qos=1, retain=True).wait_for_publish(5)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def crash(self) -> None:
+        """Drop the connection without a goodbye, as a tablet whose battery dies (A-4).
+
+        The broker then publishes this tablet's Last Will.
+        """
+        sock = self._client.socket()
+        self._client.loop_stop()  # paho's thread ends without sending DISCONNECT
+        if sock is not None:
+            sock.close()
+
+    # -- sending ---------------------------------------------------------------------------
+    def new_id(self) -> str:
+        """Return a fresh action id (unique per tablet instance)."""
+        return f"s{self.seat}-{self._prefix}-{next(self._ids)}"
+
+    def send_action(self, action: str, amount: int | None = None, *, seq: int | None = None,
+                    action_id: str | None = None, choice: str | None = None,
+                    cards: list[str] | None = None) -> str:
+        """Send an action for this seat; return its id. ``seq`` defaults to the last state's."""
+        aid = action_id or self.new_id()
+        if seq is None:
+            with self.cond:
+                seq = self.state["seq"] if self.state else 0
+        self.send_raw(topic(Kind.ACTION, self.table, self.seat), codec.action_payload(
+            seat=self.seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards))
+        return aid
+
+    def send_chat(self, text: str, *, chat_id: str | None = None) -> str:
+        """Send a chat line (L-3); return its id."""
+        cid = chat_id or self.new_id()
+        self.send_raw(topic(Kind.SEAT_CHAT, self.table, self.seat),
+                      codec.chat_input_payload(seat=self.seat, text=text, chat_id=cid))
+        return cid
+
+    def send_raw(self, topic_str: str, payload: bytes, *, qos: int = 1) -> mqtt.MQTTMessageInfo:
+        """Publish any bytes on any topic (to test the broker's ACL and the driver's refusals)."""
+        return self._client.publish(topic_str, payload, qos=qos)
+
+    def subscribe(self, topic_filter: str) -> int | None:
+        """Subscribe to one more topic (messages land in :attr:`other`); return the SUBACK mid."""
+        self._extra.append(topic_filter)
+        return self._client.subscribe(topic_filter, qos=1)[1]
+
+    # -- waiting ---------------------------------------------------------------------------
+    def wait_for(self, predicate: Callable[["Tablet"], bool], timeout: float) -> None:
+        """Wait until ``predicate(self)`` holds; raise :class:`TabletTimeout` after ``timeout`` s."""
+        with self.cond:
+            if not self.cond.wait_for(lambda: predicate(self), timeout):
+                raise TabletTimeout(f"seat {self.seat}: condition not met within {timeout} s")
+
+    def wait_connected(self, timeout: float) -> None:
+        """Wait until connected and subscribed."""
+        self.wait_for(lambda t: t.connected, timeout)
+
+    def wait_seq(self, seq: int, timeout: float) -> dict[str, Any]:
+        """Wait for a public state with ``seq`` at least ``seq``; return it."""
+        self.wait_for(lambda t: t.state is not None and t.state["seq"] >= seq, timeout)
+        assert self.state is not None
+        return self.state
+
+    def wait_reply(self, action_id: str, timeout: float) -> dict[str, Any]:
+        """Wait for the controller's reply to ``action_id``; return it."""
+        self.wait_for(lambda t: action_id in t.replies, timeout)
+        return self.replies[action_id]
+
+    # -- paho's thread ---------------------------------------------------------------------
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            return
+        t, n = self.table, self.seat
+        subs = [topic(Kind.STATE, t), topic(Kind.PRIVATE, t, n), topic(Kind.REPLY, t, n),
+                topic(Kind.CHAT, t), topic(Kind.CONTROLLER_PRESENCE, t), *self._extra]
+        with self.cond:
+            self._sub_mid = client.subscribe([(s, 1) for s in subs])[1]
+        client.publish(topic(Kind.SEAT_PRESENCE, t, n), codec.presence_payload(True), qos=1, retain=True)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        with self.cond:
+            self.subacks[mid] = [int(c.value) for c in codes]
+            if mid == self._sub_mid:
+                self.connected = True
+                self.cond.notify_all()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        with self.cond:
+            self.connected = False
+            self.cond.notify_all()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        now = time.perf_counter()
+        t, n = self.table, self.seat
+        try:
+            data = json.loads(msg.payload) if msg.payload else None
+        except ValueError:
+            data = None
+        with self.cond:
+            if msg.topic == topic(Kind.STATE, t):
+                if data is None or (self.state is not None and data["seq"] <= self.state["seq"]
+                                    and not msg.retain):
+                    return
+                self.state = data
+                self.states_received += 1
+            elif msg.topic == topic(Kind.PRIVATE, t, n):
+                self.private = data
+            elif msg.topic == topic(Kind.REPLY, t, n):
+                self.replies[data.get("id")] = data
+                self.all_replies.append(data)
+            elif msg.topic == topic(Kind.CHAT, t):
+                self.chat = data
+            elif msg.topic == topic(Kind.CONTROLLER_PRESENCE, t):
+                self.controller_online = bool(data and data.get("online"))
+            else:
+                self.other.append((msg.topic, msg.payload, bool(msg.retain)))
+            self.cond.notify_all()
+        if msg.topic == topic(Kind.STATE, t) and self._on_state is not None and data is not None:
+            self._on_state(data, now)
