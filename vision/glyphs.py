@@ -79,7 +79,8 @@ def glyph_feature(ink: np.ndarray) -> np.ndarray:
     n = float(np.linalg.norm(v))
     v = v / n if n > 0 else v
     aspect = (x1 - x0) / float(y1 - y0)
-    return np.concatenate([v * 0.97, [min(aspect, 2.0) * 0.6]]).astype(np.float32)
+    out = np.concatenate([v, [min(aspect, 2.0) * 0.3]]).astype(np.float32)
+    return out / float(np.linalg.norm(out))
 
 
 # --- suits drawn as shapes ----------------------------------------------------------------

@@ -131,7 +131,7 @@ class Recognizer:
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
                  min_rank_margin: float = 0.06, min_suit_margin: float = 0.05,
-                 min_rank_score: float = 0.62, min_suit_score: float = 0.6) -> None:
+                 min_rank_score: float = 0.85, min_suit_score: float = 0.85) -> None:
         self.bank = bank or load_glyph_bank()
         self.enrollment = enrollment
         self.min_rank_margin = min_rank_margin
@@ -143,11 +143,9 @@ class Recognizer:
         self._suit_x = self.bank.suit_x
         self._suit_y = self.bank.suit_y.astype(np.int64)
         if enrollment is not None:
-            ex, ey, sx, sy = enrollment.features()  # type: ignore[attr-defined]
-            if len(ex):
-                self._rank_x, self._rank_y = ex, ey.astype(np.int64)
-            if len(sx):
-                self._suit_x, self._suit_y = sx, sy.astype(np.int64)
+            ex, ey, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
+            self._rank_x, self._rank_y = ex, ey.astype(np.int64)
+            self._suit_x, self._suit_y = sx, sy.astype(np.int64)
 
     # -- public ---------------------------------------------------------------------------
 
@@ -176,6 +174,7 @@ class Recognizer:
         """Read the card inside ``quad`` ``(4, 2)`` of ``frame``; return its :class:`Reading`."""
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
+        q = _shrink(q, 0.012)  # keep the table's edge out of the corner
         reads = []
         for k in (0, 2):
             card = self._warp(frame, np.roll(q, -k, axis=0))
@@ -192,7 +191,7 @@ class Recognizer:
         name = good[0].card()
         assert name is not None
         for r in other:  # a weak corner that reads a different card is a warning
-            if r.card() is not None and r.card() != name and r.rank_margin > 0.03 and r.rank_score > 0.7:
+            if r.card() is not None and r.card() != name and r.rank_margin > 0.03 and r.rank_score > 0.85:
                 return Reading(None, 0.0, outline, f"corners disagree: {names}")
         conf = max(_conf(r) for r in good)
         if len(good) == 2:
@@ -315,3 +314,11 @@ def _conf(r: CornerRead) -> float:
         return 0.0
     m = min(r.rank_margin / 0.2, 1.0) * 0.5 + min(r.suit_margin / 0.2, 1.0) * 0.3
     return float(max(0.0, min(1.0, 0.2 * r.rank_score + m)))
+
+
+def _shrink(q: np.ndarray, f: float) -> np.ndarray:
+    """Move each corner of ``q`` towards the opposite one by ``f`` of the diagonal."""
+    out = q.copy()
+    for i in range(4):
+        out[i] = q[i] + (q[(i + 2) % 4] - q[i]) * f
+    return out.astype(np.float32)

@@ -1,0 +1,120 @@
+"""``livetable vision enroll|calibrate``: house-deck enrolment and board calibration.
+
+- ``livetable vision enroll --out DECK.npz PHOTO... [--cards "As Kd" | --labels CSV] [--append]``
+  enrols the table's own deck. Each photo's cards come from ``--cards`` (one photo), from a
+  CSV with ``file,cards`` columns, or from the file name (``As.jpg``, ``Jh_8c_3d.png``).
+- ``livetable vision calibrate --out BOARD.json (IMAGE | --quad x,y,x,y,x,y,x,y --frame W,H)``
+  writes the board region, found from the cards laid out in IMAGE or given by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+
+import cv2
+import numpy as np
+
+__all__ = ["main"]
+
+
+def _cards_for(path: str, given: str | None, labels: dict[str, str]) -> str:
+    if given:
+        return given
+    base = os.path.basename(path)
+    if base in labels:
+        return labels[base]
+    stem = os.path.splitext(base)[0].replace("_", " ").replace("-", " ")
+    return stem
+
+
+def _enroll(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="livetable vision enroll", description="enrol the house deck")
+    ap.add_argument("photos", nargs="+", metavar="PHOTO")
+    ap.add_argument("--out", required=True, help="enrolment file to write (.npz)")
+    ap.add_argument("--cards", help="the cards in the photo, reading order (one photo)")
+    ap.add_argument("--labels", help="CSV with file,cards columns")
+    ap.add_argument("--append", action="store_true", help="add to an existing enrolment file")
+    a = ap.parse_args(argv)
+    from controller.engine.cards import CardError
+    from vision.enroll import Enrollment, EnrollError, enroll_image
+
+    labels: dict[str, str] = {}
+    if a.labels:
+        try:
+            with open(a.labels, newline="", encoding="utf-8") as f:
+                labels = {os.path.basename(r["file"]): r["cards"] for r in csv.DictReader(f)}
+        except (OSError, KeyError) as e:
+            print(f"livetable vision enroll: labels {a.labels}: {e}", file=sys.stderr)
+            return 2
+    enr = Enrollment.empty()
+    if a.append and os.path.exists(a.out):
+        enr = Enrollment.load(a.out)
+    bad = 0
+    for p in a.photos:
+        img = cv2.imread(p, cv2.IMREAD_COLOR)
+        if img is None:
+            print(f"{p}: not an image, skipped", file=sys.stderr)
+            bad += 1
+            continue
+        try:
+            n = enroll_image(enr, img, _cards_for(p, a.cards, labels))
+            print(f"{p}: {n} corner glyphs")
+        except (EnrollError, CardError) as e:
+            print(f"{p}: {e}, skipped", file=sys.stderr)
+            bad += 1
+    if enr.count == 0:
+        print("livetable vision enroll: nothing enrolled", file=sys.stderr)
+        return 1
+    enr.save(a.out)
+    print(f"wrote {a.out}: {enr.count} rank glyphs ({bad} photos skipped)")
+    return 0 if bad == 0 else 1
+
+
+def _calibrate(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="livetable vision calibrate", description="set the board region")
+    ap.add_argument("image", nargs="?", help="a frame with the board cards laid out")
+    ap.add_argument("--out", required=True, help="calibration file to write (.json)")
+    ap.add_argument("--quad", help="x,y,x,y,x,y,x,y in frame pixels, clockwise")
+    ap.add_argument("--frame", help="W,H of the frames (with --quad)")
+    a = ap.parse_args(argv)
+    from vision.calibration import BoardRegion, CalibrationError, calibrate_from_image
+
+    try:
+        if a.quad:
+            v = [float(x) for x in a.quad.split(",")]
+            fw, fh = (int(x) for x in (a.frame or "").split(","))
+            if len(v) != 8:
+                raise CalibrationError("vision: --quad needs 8 numbers")
+            region = BoardRegion(np.array(v, np.float32).reshape(4, 2), (fw, fh))
+        elif a.image:
+            img = cv2.imread(a.image, cv2.IMREAD_COLOR)
+            if img is None:
+                raise CalibrationError(f"vision: {a.image} is missing or not an image")
+            region = calibrate_from_image(img)
+        else:
+            raise CalibrationError("vision: give an IMAGE or --quad and --frame")
+    except (CalibrationError, ValueError) as e:
+        print(f"livetable vision calibrate: {e}", file=sys.stderr)
+        return 2
+    region.save(a.out)
+    print(region.to_json())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch ``enroll`` / ``calibrate``; return the exit code (2 on usage errors)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in ("enroll", "calibrate"):
+        print("usage: livetable vision enroll|calibrate [options]  (--help for each)", file=sys.stderr)
+        return 2
+    try:
+        return (_enroll if args[0] == "enroll" else _calibrate)(args[1:])
+    except SystemExit as e:  # argparse
+        return int(e.code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Synthetic board frames: what ``livetable simulate`` shows the recognizer (issue 6).
+
+:func:`render_board` draws the given cards face up in a row on a plain table colour, each
+with its rank and suit index in two opposite corners (Hershey font, drawn pips) and a centre
+pip. The recognizer reads these back; nothing here comes from a photograph.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from controller.engine.cards import Card, CardLike, parse_card
+from vision.glyphs import draw_suit
+
+__all__ = ["render_board", "render_card", "TABLES"]
+
+#: Named table colours (BGR).
+TABLES = {
+    "green": (60, 120, 30),
+    "blue": (130, 70, 20),
+    "red": (40, 30, 140),
+    "dark": (30, 30, 30),
+    "wood": (60, 105, 160),
+    "light": (180, 205, 220),
+}
+
+_RED = (40, 30, 200)
+_BLACK = (25, 25, 25)
+
+
+def _paste(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
+    h = min(src.shape[0], dst.shape[0] - y)
+    w = min(src.shape[1], dst.shape[1] - x)
+    if h > 0 and w > 0:
+        dst[y:y + h, x:x + w] = np.maximum(dst[y:y + h, x:x + w], src[:h, :w])
+
+
+def render_card(card: CardLike, width: int = 180) -> np.ndarray:
+    """Return an upright card face ``(round(width * 1.4), width, 3)`` uint8 BGR.
+
+    Raises:
+        CardError: ``card`` is not a card (G-5).
+    """
+    c = parse_card(card)
+    w, h = width, int(round(width * 1.4))
+    im = np.full((h, w, 3), 245, np.uint8)
+    color = _RED if c.suit in "dh" else _BLACK
+    label = "10" if c.rank == 10 else str(c)[0]
+    corner = np.full((int(h * 0.3), int(w * 0.2)), 0, np.uint8)
+    fs = w / 150.0
+    thick = max(2, int(round(w / 60)))
+    (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_DUPLEX, fs, thick)
+    scale_x = min(1.0, (corner.shape[1] - 4) / max(tw, 1))
+    txt = np.zeros((th + 8, tw + 8), np.uint8)
+    cv2.putText(txt, label, (4, th + 4), cv2.FONT_HERSHEY_DUPLEX, fs, 255, thick, cv2.LINE_AA)
+    txt = cv2.resize(txt, (max(1, int(txt.shape[1] * scale_x)), txt.shape[0]))
+    _paste(corner, txt, 2, 2)
+    ps = int(w * 0.13)
+    pip = cv2.resize(draw_suit(c.suit, 96), (ps, ps), interpolation=cv2.INTER_AREA)
+    y0 = 2 + txt.shape[0] + int(w * 0.02)
+    x0 = max(0, (txt.shape[1] - ps) // 2 + 2)
+    _paste(corner, pip, x0, y0)
+    ox, oy = int(w * 0.04), int(h * 0.03)
+    for flip in (False, True):
+        target = im if not flip else im[::-1, ::-1]
+        region = target[oy:oy + corner.shape[0], ox:ox + corner.shape[1]]
+        a = (corner.astype(np.float32) / 255.0)[:, :, None]
+        region[:] = (region * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
+    big = int(w * 0.4)
+    bp = cv2.resize(draw_suit(c.suit, 96), (big, big), interpolation=cv2.INTER_AREA)
+    cy, cx = (h - big) // 2, (w - big) // 2
+    reg = im[cy:cy + big, cx:cx + big]
+    a = (bp.astype(np.float32) / 255.0)[:, :, None]
+    reg[:] = (reg * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
+    cv2.rectangle(im, (0, 0), (w - 1, h - 1), (200, 200, 200), 1)
+    return im
+
+
+def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
+                 background: str | Sequence[int] = "green", angle: float = 0.0,
+                 noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    """Return a frame ``(height, width, 3)`` uint8 BGR with ``cards`` face up in a row.
+
+    ``size`` is ``(width, height)`` pixels; ``background`` a :data:`TABLES` name or a BGR
+    triple; ``angle`` rotates each card by that many degrees; ``noise`` adds Gaussian noise
+    of that standard deviation (grey levels).
+
+    Raises:
+        CardError: a card is not a card. ValueError: unknown table name.
+    """
+    cs = [parse_card(c) for c in cards]
+    wpx, hpx = int(size[0]), int(size[1])
+    if isinstance(background, str):
+        if background not in TABLES:
+            raise ValueError(f"vision: unknown table colour {background!r}; one of {sorted(TABLES)}")
+        bg = TABLES[background]
+    else:
+        bg = tuple(int(v) for v in background)
+    frame = np.zeros((hpx, wpx, 3), np.uint8)
+    frame[:] = bg
+    rng = np.random.default_rng(seed)
+    # gentle uneven light
+    yy, xx = np.mgrid[0:hpx, 0:wpx]
+    light = 0.85 + 0.15 * (xx / max(wpx - 1, 1))
+    frame = np.clip(frame * light[:, :, None], 0, 255).astype(np.uint8)
+    if cs:
+        n = max(len(cs), 3)
+        cw = int(min(wpx / (n * 1.35), hpx / 1.4 / 1.5))
+        gap = int(cw * 0.3)
+        total = len(cs) * cw + (len(cs) - 1) * gap
+        x = (wpx - total) // 2
+        ch = int(round(cw * 1.4))
+        y = (hpx - ch) // 2
+        for c in cs:
+            face = render_card(c, cw)
+            src = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float32)
+            ctr = np.array([x + cw / 2, y + ch / 2], np.float32)
+            t = np.deg2rad(angle)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+            dst = (src - np.array([cw / 2, ch / 2], np.float32)) @ rot.T + ctr
+            m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+            warped = cv2.warpPerspective(face, m, (wpx, hpx))
+            mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (wpx, hpx))
+            frame[mask > 127] = warped[mask > 127]
+            x += cw + gap
+    if noise > 0:
+        frame = np.clip(frame.astype(np.float32) + rng.normal(0, noise, frame.shape), 0, 255).astype(np.uint8)
+    return frame
