@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .cards import Card, CardError, parse_card
+from .cards import FULL_DECK, Card, CardError, parse_card
 from .errors import HandSetupError, IllegalAction, IllegalDeal
 from .pots import build_pots, split_pot, uncalled
 from .rake import rake_amount, take_rake
@@ -208,12 +208,17 @@ class HandResult:
         }
 
 
+_INDEX = {c: c.index for c in FULL_DECK}
+
+
 def _default_ranker(game: Game) -> Callable[[Sequence[Card], Sequence[Card]], int]:
     from . import evaluator  # the evaluator engineer's module (H-1..H-5)
 
     if game is Game.OMAHA:
         return evaluator.rank_omaha
-    return lambda hole, board: evaluator.rank_hand(tuple(hole) + tuple(board))
+    fast = evaluator.rank_indices
+    idx = _INDEX
+    return lambda hole, board: fast([idx[c] for c in hole] + [idx[c] for c in board])
 
 
 def _default_describe(rank: int) -> str:
@@ -256,7 +261,7 @@ class Hand:
         "seen", "dead", "returned", "events", "_ranker", "_describe", "_streets",
         "_street_no", "_first_left", "_order", "exposed", "mucked", "_sd_order",
         "_sd_pos", "drew", "discards", "_draw_pos", "_draw_need", "_result",
-        "_n_hole", "_posted", "_flop_seen", "_stub", "_reshuffled", "voided", "_muck_order",
+        "_n_hole", "_posted", "dead_in", "_flop_seen", "_stub", "_reshuffled", "voided", "_muck_order",
     )
 
     def __init__(
@@ -337,11 +342,12 @@ class Hand:
         self.n_able = n
         # forced posts: antes, then live posts, then dead posts (S-1, T-6)
         self._posted: list[int] = [0] * n
+        self.dead_in = [0] * n
         for i, p in enumerate(ps):
             ante = settings.ante if p.ante is None else p.ante
             a = min(ante, self.stack[i])
             self.stack[i] -= a
-            self.committed[i] += a
+            self.dead += a  # P-1: antes go to the main pot
             live = min(p.live_post, self.stack[i])
             self.stack[i] -= live
             self.bet[i] = live
@@ -350,6 +356,7 @@ class Hand:
             d = min(p.dead_post, self.stack[i])
             self.stack[i] -= d
             self.dead += d
+            self.dead_in[i] = a + d
             if self.stack[i] == 0 and (a or live or d or p.stack == 0):
                 self.allin[i] = True
                 self.n_able -= 1
@@ -609,7 +616,7 @@ class Hand:
             raise IllegalAction(f"S-8: seat {seat} has no chips")
         to = self.bet[i] + self.stack[i]
         if to <= self.current:
-            self.events.append({"t": "all_in", "seat": seat})
+            self.events.append({"t": "all_in", "seat": seat, "to": to, "raise": False})
             self._put(i, self.stack[i])
             self.acted[i] = True
             self.acted_at[i] = self.current
@@ -667,7 +674,8 @@ class Hand:
             chip = self.settings.smallest_chip
             if chip > 1 and to % chip:
                 raise IllegalAction(f"S-10: bets are multiples of {chip}, got {to}")
-        self.events.append({"t": kind, "seat": seat} if kind == "all_in" else {"t": "bet", "seat": seat, "to": to})
+        self.events.append({"t": kind, "seat": seat, "to": to, "raise": True} if kind == "all_in"
+                           else {"t": "bet", "seat": seat, "to": to})
         inc = to - cur
         if lim is Limit.FIXED_LIMIT:
             if 2 * (to - (self.full_level if cur else 0)) >= self._bet_size():
@@ -1181,7 +1189,8 @@ class Hand:
         """Return one seat's public state: stack, bet, committed, folded, all_in, cards, drew."""
         i = self.index[seat]
         return {
-            "seat": seat, "stack": self.stack[i], "bet": self.bet[i], "committed": self.committed[i],
+            "seat": seat, "stack": self.stack[i], "bet": self.bet[i],
+            "committed": self.committed[i] + (self.dead_in[i] if self.phase != _COMPLETE else 0),
             "folded": self.folded[i], "all_in": self.allin[i], "cards": len(self.hole[i]),
             "shown": [str(c) for c in self.hole[i]] if self.exposed[i] else None,
             "mucked": self.mucked[i], "drew": self.drew[i],

@@ -1,0 +1,394 @@
+"""Read and write Poker Hand History (PHH) files: the TOML format of PokerKit and the PHH dataset.
+
+Supported variants: ``NT`` (no-limit hold'em), ``PO`` (pot-limit Omaha), ``FT``
+(fixed-limit hold'em), plus this project's five card draw high extension ``N5CD``,
+``P5CD``, ``F5CD`` (see ``docs/phh-draw.md``). Other variants (``FO/8``, ``N2L1D``,
+``F2L3D``, stud...) are refused with :class:`~controller.engine.errors.NotSupported`
+("G-5: variant not supported: FO/8") rather than played wrongly.
+
+Seat order (PHH): ``p1`` is the first player dealt, left of the button: the small blind
+with three or more players, the big blind heads-up (where ``blinds_or_straddles =
+[sb, bb]`` is reversed: ``p2`` is the button and posts the small blind). Amounts may be
+decimals (Antonius-Blom): they are scaled to integer chips by the file's smallest
+decimal unit (``HandHistory.scale``) and scaled back for output.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from .errors import HandError, NotSupported
+from .hand import Hand
+from .settings import Game, HandSettings, Limit, PlayerSetup, Street
+
+__all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "play", "finishing_stacks", "dump"]
+
+#: PHH variant code -> (game, limit); the ``*5CD`` codes are this project's draw extension
+VARIANTS: dict[str, tuple[Game, Limit]] = {
+    "NT": (Game.HOLDEM, Limit.NO_LIMIT),
+    "PT": (Game.HOLDEM, Limit.POT_LIMIT),
+    "FT": (Game.HOLDEM, Limit.FIXED_LIMIT),
+    "NO": (Game.OMAHA, Limit.NO_LIMIT),
+    "PO": (Game.OMAHA, Limit.POT_LIMIT),
+    "FO": (Game.OMAHA, Limit.FIXED_LIMIT),
+    "N5CD": (Game.DRAW, Limit.NO_LIMIT),
+    "P5CD": (Game.DRAW, Limit.POT_LIMIT),
+    "F5CD": (Game.DRAW, Limit.FIXED_LIMIT),
+}
+_CODE = {v: k for k, v in VARIANTS.items()}
+
+
+class PHHError(HandError):
+    """A hand history that cannot be read or played: broken TOML, missing key, bad action.
+
+    Messages start with ``"PHH: "`` for format problems; rule errors raised while
+    playing keep their rule id (``"S-4: ..."``).
+    """
+
+
+@dataclass(slots=True)
+class HandHistory:
+    """One PHH hand, amounts already scaled to integer chips (``value * scale``).
+
+    ``variant`` the PHH code; ``antes``, ``blinds`` (``blinds_or_straddles``) and
+    ``starting_stacks`` per player p1..pN; ``min_bet`` (NL/PL), ``small_bet``/``big_bet``
+    (FL); ``actions`` the action strings (comments stripped); ``finishing_stacks``
+    (in the file's own units, not scaled: the Pluribus logs have half chips) or ``None``; ``scale`` the factor from file units to chips; ``extra`` every other key.
+    """
+
+    variant: str
+    antes: list[int]
+    blinds: list[int]
+    starting_stacks: list[int]
+    actions: list[str]
+    min_bet: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    finishing_stacks: list[int | float] | None = None
+    dead_posts: list[int] | None = None
+    scale: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        """Return the number of players (p1..pN)."""
+        return len(self.starting_stacks)
+
+    def unscale(self, chips: int) -> int | float:
+        """Return ``chips`` in the file's own units (an int when whole)."""
+        if self.scale == 1:
+            return chips
+        d = Decimal(chips) / self.scale
+        return int(d) if d == d.to_integral_value() else float(d)
+
+
+def _decimals(v: Any) -> int:
+    if isinstance(v, Decimal):
+        exp = v.normalize().as_tuple().exponent
+        return -exp if isinstance(exp, int) and exp < 0 else 0
+    return 0
+
+
+def _num(v: Any, key: str) -> Decimal:
+    if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
+        raise PHHError(f"PHH: {key} must be a number, got {v!r}")
+    return Decimal(v)
+
+
+def load(text: str) -> HandHistory:
+    """Return the :class:`HandHistory` in PHH TOML ``text``.
+
+    Raises:
+        PHHError: broken TOML, a missing or malformed key.
+        NotSupported: a variant the engine does not play (G-5).
+    """
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise PHHError(f"PHH: broken TOML: {exc}") from None
+    variant = data.get("variant")
+    if not isinstance(variant, str):
+        raise PHHError("PHH: missing key 'variant'")
+    if variant not in VARIANTS:
+        raise NotSupported(f"G-5: variant not supported: {variant}")
+    for key in ("starting_stacks", "actions", "blinds_or_straddles"):
+        if not isinstance(data.get(key), list):
+            raise PHHError(f"PHH: missing or malformed key {key!r} (a list)")
+    n = len(data["starting_stacks"])
+    if not 2 <= n <= 10:
+        raise PHHError(f"PHH: starting_stacks must list 2..10 players, got {n}")
+    antes = data.get("antes", [0] * n)
+    if isinstance(antes, (int, Decimal)) and not isinstance(antes, bool):
+        antes = [antes] * n
+    lists = {"antes": antes, "blinds_or_straddles": data["blinds_or_straddles"],
+             "starting_stacks": data["starting_stacks"]}
+    if "finishing_stacks" in data:
+        lists["finishing_stacks"] = data["finishing_stacks"]
+    if "dead_posts" in data:
+        lists["dead_posts"] = data["dead_posts"]
+    for k, v in lists.items():
+        if not isinstance(v, list) or len(v) != n:
+            raise PHHError(f"PHH: {k} must list {n} numbers, got {v!r}")
+    nums: dict[str, list[Decimal]] = {k: [_num(x, k) for x in v] for k, v in lists.items()}
+    singles = {k: _num(data[k], k) for k in ("min_bet", "small_bet", "big_bet") if k in data}
+    actions = []
+    for a in data["actions"]:
+        if not isinstance(a, str):
+            raise PHHError(f"PHH: an action must be a string, got {a!r}")
+        a = a.split("#", 1)[0].strip()
+        if a:
+            actions.append(a)
+    amounts: list[Decimal] = []
+    for a in actions:
+        w = a.split()
+        if len(w) == 3 and w[1] == "cbr":
+            try:
+                amounts.append(Decimal(w[2]))
+            except InvalidOperation:
+                raise PHHError(f"PHH: bad amount in action {a!r}") from None
+    places = max([_decimals(x) for k, v in nums.items() if k != "finishing_stacks" for x in v]
+                 + [_decimals(x) for x in singles.values()] + [_decimals(x) for x in amounts] + [0])
+    scale = 10 ** places
+
+    def sc(x: Decimal) -> int:
+        return int(x * scale)
+
+    hh = HandHistory(
+        variant=variant,
+        antes=[sc(x) for x in nums["antes"]],
+        blinds=[sc(x) for x in nums["blinds_or_straddles"]],
+        starting_stacks=[sc(x) for x in nums["starting_stacks"]],
+        actions=actions,
+        min_bet=sc(singles["min_bet"]) if "min_bet" in singles else None,
+        small_bet=sc(singles["small_bet"]) if "small_bet" in singles else None,
+        big_bet=sc(singles["big_bet"]) if "big_bet" in singles else None,
+        finishing_stacks=([_plain(x) for x in nums["finishing_stacks"]]
+                          if "finishing_stacks" in nums else None),
+        dead_posts=[sc(x) for x in nums["dead_posts"]] if "dead_posts" in nums else None,
+        scale=scale,
+        extra={k: v for k, v in data.items() if k not in (
+            "variant", "antes", "blinds_or_straddles", "starting_stacks", "actions", "min_bet",
+            "small_bet", "big_bet", "finishing_stacks", "dead_posts")},
+    )
+    if any(x < 0 for x in hh.antes + hh.blinds + hh.starting_stacks):
+        raise PHHError("PHH: stacks, antes and blinds must be >= 0")
+    if VARIANTS[variant][1] is Limit.FIXED_LIMIT and (hh.small_bet is None or hh.big_bet is None):
+        raise PHHError(f"PHH: fixed-limit variant {variant} needs small_bet and big_bet")
+    return hh
+
+
+def _plain(x: Decimal) -> int | float:
+    return int(x) if x == x.to_integral_value() else float(x)
+
+
+def load_file(path: str | Path) -> HandHistory:
+    """Return the :class:`HandHistory` in the PHH file at ``path``.
+
+    Raises:
+        PHHError: unreadable file (``OSError`` or not UTF-8) or bad content (see :func:`load`).
+        NotSupported: an unsupported variant.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PHHError(f"PHH: cannot read {path}: {exc}") from None
+    return load(text)
+
+
+def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, int]]:
+    game, limit = VARIANTS[hh.variant]
+    n = hh.players
+    blinds = list(hh.blinds)
+    if n == 2:
+        blinds = [blinds[1], blinds[0]]  # heads-up: p1 posts the big blind (README)
+        button, sb_seat, bb_seat = 2, 2, 1
+    else:
+        if any(blinds[2:]):
+            raise NotSupported("S-1: straddles are not supported")
+        button, sb_seat, bb_seat = n, 1, 2
+    bb = max(blinds) if any(blinds) else (hh.min_bet or 1)
+    sb = blinds[sb_seat - 1]
+    if sb == 0:
+        sb_seat = None  # type: ignore[assignment]
+    big = hh.min_bet if (limit is not Limit.FIXED_LIMIT and hh.min_bet) else bb
+    settings = HandSettings(
+        game=game, limit=limit, small_blind=sb, big_blind=max(big, 1),
+        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=1,
+    )
+    dead = hh.dead_posts or [0] * n
+    players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
+                           dead_post=dead[k], ante=hh.antes[k]) for k in range(n)]
+    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}  # type: ignore[dict-item]
+
+
+def _seat(word: str, n: int, action: str) -> int:
+    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or not 1 <= int(word[1:]) <= n:
+        raise PHHError(f"PHH: bad player {word!r} in action {action!r}")
+    return int(word[1:])
+
+
+def play(hh: HandHistory, **kw: Any) -> Hand:
+    """Replay ``hh`` through the engine and return the (usually finished) :class:`Hand`.
+
+    ``cc`` is a check or a call, ``cbr X`` a bet/raise to X (or an all-in to X),
+    ``sd`` a discard (stand pat with no cards), ``sm`` a show (with cards) or muck.
+    A show of a hand the engine already exposed (S-8) is checked and not repeated.
+
+    Raises:
+        PHHError: a malformed action; ``IllegalAction`` / ``IllegalDeal`` (rule ids)
+        when an action or card breaks the rules.
+    """
+    settings, players, where = _setup(hh)
+    hand = Hand(settings, players, **where, **kw)
+    n = hh.players
+    for a in hh.actions:
+        w = a.split()
+        if len(w) < 2:
+            raise PHHError(f"PHH: bad action {a!r}")
+        if w[0] == "d":
+            if w[1] == "dh" and len(w) == 4:
+                seat = _seat(w[2], n, a)
+                pend = hand.pending_deal()
+                if pend is not None and pend.kind == "draw":
+                    hand.deal_draw(seat, w[3])
+                else:
+                    hand.deal_hole(seat, w[3])
+            elif w[1] == "db" and len(w) == 3:
+                hand.deal_board(w[2])
+            else:
+                raise PHHError(f"PHH: bad dealer action {a!r}")
+            continue
+        seat = _seat(w[0], n, a)
+        op = w[1]
+        if op == "f":
+            hand.fold(seat)
+        elif op == "cc":
+            if hand.phase == 1 and hand.to_act >= 0 and hand.bet[hand.to_act] >= hand.current:
+                hand.check(seat)
+            else:
+                hand.call(seat)
+        elif op == "cbr":
+            if len(w) != 3:
+                raise PHHError(f"PHH: bad action {a!r}")
+            try:
+                amt = Decimal(w[2]) * hh.scale
+            except InvalidOperation:
+                raise PHHError(f"PHH: bad amount in action {a!r}") from None
+            hand.raise_to(seat, int(amt))
+        elif op == "sd":
+            hand.draw(seat, w[2] if len(w) > 2 else ())
+        elif op == "sm":
+            i = hand.index[seat]
+            if len(w) > 2:
+                if hand.exposed[i]:
+                    shown = " ".join(str(c) for c in hand.hole[i])
+                    if sorted(shown.split()) != sorted(_split_cards(w[2])):
+                        raise PHHError(f"PHH: {a!r} does not match the hand {shown}")
+                    continue
+                hand.show(seat, w[2])
+            elif hand.street is not Street.COMPLETE:
+                hand.muck(seat)
+        elif op == "pb":
+            raise NotSupported("G-5: bring-in (stud) is not supported")
+        else:
+            raise PHHError(f"PHH: unknown action {a!r}")
+    return hand
+
+
+def _split_cards(text: str) -> list[str]:
+    return [text[k:k + 2] for k in range(0, len(text), 2)]
+
+
+def finishing_stacks(hand: Hand, hh: HandHistory) -> list[int | float]:
+    """Return the stacks p1..pN in the file's units (final if the hand is over, else current)."""
+    return [hh.unscale(hand.stack[hand.index[k + 1]]) for k in range(hh.players)]
+
+
+def _fmt(v: int | float) -> str:
+    return repr(v)
+
+
+def dump(hand: Hand, **meta: Any) -> str:
+    """Return ``hand`` as PHH TOML text (p1 = first seat left of the button).
+
+    Dead posts (T-6) and seat numbers go to the extension keys ``dead_posts`` and
+    ``seats``; ``meta`` adds other keys (``event``, ``players``...). A finished hand
+    gets ``finishing_stacks``.
+    """
+    s = hand.settings
+    code = _CODE[(s.game, s.limit)]
+    order = hand._order
+    pno = {hand.seats[j]: k + 1 for k, j in enumerate(order)}
+    setup = {p.seat: p for p in hand.setup}
+    ps = [setup[hand.seats[j]] for j in order]
+    n = len(ps)
+    posts = [min(p.live_post, p.stack) for p in ps]
+    if n == 2:
+        posts = [posts[1], posts[0]]
+    lines = [f'variant = "{code}"']
+    lines.append("antes = [" + ", ".join(str(s.ante if p.ante is None else p.ante) for p in ps) + "]")
+    lines.append("blinds_or_straddles = [" + ", ".join(map(str, posts)) + "]")
+    if any(p.dead_post for p in ps):
+        lines.append("dead_posts = [" + ", ".join(str(p.dead_post) for p in ps) + "]")
+    if s.limit is Limit.FIXED_LIMIT:
+        lines.append(f"small_bet = {s.small_bet}")
+        lines.append(f"big_bet = {s.big_bet}")
+    else:
+        lines.append(f"min_bet = {s.big_blind}")
+    lines.append("starting_stacks = [" + ", ".join(str(p.stack) for p in ps) + "]")
+    lines.append("seats = [" + ", ".join(str(p.seat) for p in ps) + "]")
+    acts: list[str] = []
+    for e in hand.events:
+        t = e["t"]
+        p = f"p{pno[e['seat']]}" if "seat" in e else ""
+        cards = e.get("cards", "").replace(" ", "")
+        if t == "deal_hole" or t == "deal_draw":
+            acts.append(f"d dh {p} {cards}")
+        elif t == "deal_board":
+            acts.append(f"d db {cards}")
+        elif t == "fold":
+            acts.append(f"{p} f")
+        elif t in ("check", "call"):
+            acts.append(f"{p} cc")
+        elif t == "bet":
+            acts.append(f"{p} cbr {e['to']}")
+        elif t == "all_in":
+            acts.append(f"{p} {_all_in_word(e)}")
+        elif t == "draw":
+            acts.append(f"{p} sd {cards}".rstrip())
+        elif t == "show":
+            acts.append(f"{p} sm {cards}")
+        elif t == "muck":
+            acts.append(f"{p} sm")
+        elif t == "void":
+            acts.append(f"# void: {e.get('reason', '')}")
+    lines.append("actions = [")
+    lines += [f'  "{a}",' if not a.startswith("#") else f"  {a}" for a in acts]
+    lines.append("]")
+    for k, v in meta.items():
+        lines.append(f"{k} = {_toml(v)}")
+    if hand.is_complete:
+        lines.append("finishing_stacks = [" + ", ".join(str(hand.stack[hand.index[p.seat]]) for p in ps) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _all_in_word(e: dict) -> str:
+    """An all-in that raised is ``cbr <street total>``; one that only calls is ``cc``."""
+    return f"cbr {e['to']}" if e.get("raise") else "cc"
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, Sequence):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    raise PHHError(f"PHH: cannot write {v!r}")
