@@ -31,15 +31,16 @@ class Tablet:
 
     Public attributes, read under :attr:`cond` or after a wait: ``state`` (last public state
     dict or None), ``private`` (own private view, None when cleared), ``replies``
-    (``{action_id: reply dict}``), ``chat`` (last chat payload), ``controller_online``,
+    (``{action_id: reply dict}``), ``chat`` (last chat payload), ``controller_online``, ``messages`` (every message received),
     ``states_received`` (count). ``transport`` ``"websockets"`` talks to the WebSockets
-    listener as a browser tablet does.
+    listener as a browser tablet does. ``presence`` False: no birth message and no Last Will
+    (a viewer logged in as someone who may not announce a seat: anonymous, display).
     """
 
     def __init__(self, table: str, seat: int, *, host: str, port: int, username: str | None,
                  password: str | None, transport: str = "tcp", client_id: str | None = None,
                  on_state: Callable[[dict[str, Any], float], None] | None = None,
-                 keepalive: int = 10) -> None:
+                 keepalive: int = 10, presence: bool = True) -> None:
         self.table, self.seat = check_table(table), check_seat(seat)
         self.cond = threading.Condition()
         self.state: dict[str, Any] | None = None
@@ -50,7 +51,7 @@ class Tablet:
         self.states_received = 0
         self.connected = False
         self.all_replies: list[dict[str, Any]] = []
-        self.other: list[tuple[str, bytes, bool]] = []  # messages on extra subscriptions
+        self.messages: list[tuple[str, bytes, bool]] = []  # every message: (topic, payload, retained)
         self._extra: list[str] = []
         self.subacks: dict[int, list[int]] = {}  # SUBACK mid -> reason codes (135: not authorised)
         self._sub_mid: int | None = None
@@ -64,8 +65,10 @@ class Tablet:
         if username is not None:
             self._client.username_pw_set(username, password)
         self._client.reconnect_delay_set(0.1, 2)  # type: ignore[arg-type]
-        self._client.will_set(topic(Kind.SEAT_PRESENCE, table, seat), codec.presence_payload(False),
-                              qos=1, retain=True)
+        self._presence = presence
+        if presence:
+            self._client.will_set(topic(Kind.SEAT_PRESENCE, table, seat), codec.presence_payload(False),
+                                  qos=1, retain=True)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
@@ -79,7 +82,7 @@ class Tablet:
 
     def stop(self) -> None:
         """Say goodbye (retained "offline"), disconnect cleanly and stop paho's thread."""
-        if self.connected:
+        if self.connected and self._presence:
             self._client.publish(topic(Kind.SEAT_PRESENCE, self.table, self.seat),
                                  codec.presence_payload(False), qos=1, retain=True).wait_for_publish(5)
         self._client.disconnect()
@@ -124,7 +127,7 @@ class Tablet:
         return self._client.publish(topic_str, payload, qos=qos)
 
     def subscribe(self, topic_filter: str) -> int | None:
-        """Subscribe to one more topic (messages land in :attr:`other`); return the SUBACK mid."""
+        """Subscribe to one more topic (messages land in :attr:`messages`); return the SUBACK mid."""
         self._extra.append(topic_filter)
         return self._client.subscribe(topic_filter, qos=1)[1]
 
@@ -159,7 +162,8 @@ class Tablet:
                 topic(Kind.CHAT, t), topic(Kind.CONTROLLER_PRESENCE, t), *self._extra]
         with self.cond:
             self._sub_mid = client.subscribe([(s, 1) for s in subs])[1]
-        client.publish(topic(Kind.SEAT_PRESENCE, t, n), codec.presence_payload(True), qos=1, retain=True)
+        if self._presence:
+            client.publish(topic(Kind.SEAT_PRESENCE, t, n), codec.presence_payload(True), qos=1, retain=True)
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
         with self.cond:
@@ -196,8 +200,7 @@ class Tablet:
                 self.chat = data
             elif msg.topic == topic(Kind.CONTROLLER_PRESENCE, t):
                 self.controller_online = bool(data and data.get("online"))
-            else:
-                self.other.append((msg.topic, msg.payload, bool(msg.retain)))
+            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
             self.cond.notify_all()
         if msg.topic == topic(Kind.STATE, t) and self._on_state is not None and data is not None:
             self._on_state(data, now)

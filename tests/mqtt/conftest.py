@@ -60,6 +60,17 @@ def next_event(q: "queue.Queue[MqttEvent]", kind: type, timeout: float = WAIT) -
             return event
 
 
+def events_until(q: "queue.Queue[MqttEvent]", kind: type, timeout: float = WAIT) -> list[Any]:
+    """Return every event up to and including the next one of type ``kind``."""
+    out = []
+    while not out or not isinstance(out[-1], kind):
+        try:
+            out.append(q.get(timeout=timeout))
+        except queue.Empty:
+            pytest.fail(f"no {kind.__name__} within {timeout} s; got {out}")
+    return out
+
+
 def drain(q: "queue.Queue[MqttEvent]", kind: type) -> list[Any]:
     """Return the events of type ``kind`` already queued (no waiting)."""
     out = []
@@ -104,7 +115,8 @@ class Rig:
         elif user == "display":
             password = self.creds["display"]["password"]
         tab = Tablet(TABLE, seat, host="127.0.0.1", port=self.broker.ws_port if ws else self.broker.mqtt_port,
-                     username=username, password=password, transport="websockets" if ws else "tcp")
+                     username=username, password=password, transport="websockets" if ws else "tcp",
+                     presence=user == "seat")
         self._stops.append(tab.stop)
         tab.start()
         if wait:
