@@ -1,0 +1,189 @@
+"""Exact equity (S-8; G-1 Hold'em, G-2 Omaha): numbers, oracles and errors."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.engine.cards import FULL_DECK, SUITS, Card
+from controller.engine.equity import EquityError, equity_fractions
+
+phevaluator = pytest.importorskip("phevaluator")
+
+SPADES_HEARTS = [c for c in FULL_DECK if c.suit in "hs"]
+
+
+def brute_force(holes, board, dead=()) -> list[Fraction]:
+    """Deal every board one by one and rank with phevaluator (the test oracle)."""
+    H = [[c.index for c in h] for h in holes]
+    B = [c.index for c in board]
+    used = {i for h in H for i in h} | set(B) | {c.index for c in dead}
+    deck = [i for i in range(52) if i not in used]
+    acc = [0] * len(H)
+    n = 0
+    omaha = len(H[0]) == 4
+    for rest in itertools.combinations(deck, 5 - len(B)):
+        b = B + list(rest)
+        n += 1
+        if omaha:
+            v = [phevaluator.evaluate_omaha_cards(*b, *h) for h in H]
+        else:
+            v = [phevaluator.evaluate_cards(*b, *h) for h in H]
+        best = min(v)
+        winners = [i for i in range(len(H)) if v[i] == best]
+        for i in winners:
+            acc[i] += Fraction(1, len(winners))
+    return [a / n for a in acc]
+
+
+def test_s8_ak_suited_vs_queens_preflop_is_0_462145() -> None:
+    from controller.engine import equity
+
+    e = equity(["AsKs", "QdQh"])
+    assert round(e[0], 6) == 0.462145
+    assert round(e[1], 6) == round(1 - 0.462145, 6)
+
+
+def test_equity_importable_from_the_package_even_after_the_module() -> None:
+    import controller.engine as engine
+    import controller.engine.equity as module  # rebinds the package attribute to the module
+
+    assert callable(module)
+    from controller.engine import equity
+
+    assert equity(["AsKs", "QdQh"], board="Jh 8c 3d") == engine.equity(
+        [["As", "Ks"], ["Qd", "Qh"]], board=["Jh", "8c", "3d"])
+
+
+@pytest.mark.parametrize("use_numpy", [True, False])
+def test_random_flop_turn_river_spots_match_brute_force(use_numpy: bool) -> None:
+    rng = random.Random(20261129)
+    for trial in range(60):
+        omaha = trial % 3 == 0
+        players = rng.randint(2, 4 if omaha else 6)
+        k = 4 if omaha else 2
+        nb = rng.choice([3, 4, 5])
+        pool = SPADES_HEARTS if trial % 2 else list(FULL_DECK)  # odd trials: flush-heavy
+        cards = rng.sample(pool, players * k + nb)
+        rest = [c for c in FULL_DECK if c not in cards]
+        dead = rng.sample(rest, rng.randint(0, 4))
+        holes = [cards[i * k:(i + 1) * k] for i in range(players)]
+        board = cards[players * k:]
+        got = equity_fractions(holes, board, dead, use_numpy=use_numpy)
+        assert got == brute_force(holes, board, dead), (holes, board, dead)
+        assert sum(got) == 1
+
+
+@pytest.mark.parametrize("omaha", [False, True])
+def test_preflop_with_many_dead_cards_matches_brute_force(omaha: bool) -> None:
+    """Pre-flop (whole board enumerated) on a reduced deck, both implementations."""
+    rng = random.Random(7 + omaha)
+    k = 4 if omaha else 2
+    cards = rng.sample(SPADES_HEARTS, 3 * k)
+    holes = [cards[i * k:(i + 1) * k] for i in range(3)]
+    rest = [c for c in FULL_DECK if c not in cards]
+    dead = rng.sample(rest, 52 - 3 * k - 22)  # 22 cards left: 26,334 boards
+    expected = brute_force(holes, (), dead)
+    assert equity_fractions(holes, (), dead) == expected
+    assert equity_fractions(holes, (), dead, use_numpy=False) == expected
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [["AhAd", "KsKc", "8h7h"], ["AhKh", "QcQd", "JsTc", "9d9s"],
+     ["AhKhQdJd", "8s8c7s6c"]],
+)
+def test_preflop_numpy_and_pure_python_agree_exactly(hands: list[str]) -> None:
+    a = equity_fractions(hands)
+    assert a == equity_fractions(hands, use_numpy=False)
+    assert sum(a) == 1 and all(0 < x < 1 for x in a)
+
+
+def test_river_is_the_showdown() -> None:
+    from controller.engine import equity
+
+    assert equity(["AsKs", "QdQh"], board="Jh 8c 3d 2s 4c") == [0.0, 1.0]
+    # H-5: the board plays, everyone splits
+    assert equity(["2c3d", "2h3s", "AhKd"], board="5c 6d 7h 8s 9c") == pytest.approx(
+        [1 / 3, 1 / 3, 1 / 3])
+    # R38 (G-2): one heart in hand is no flush in Omaha
+    e = equity(["QhQsJdTc", "5h3h8c8d", "KdKs7c7d"], board="Ah 9h 6h 2h Kc")
+    assert e == [0.0, 1.0, 0.0]
+
+
+def test_detects_omaha_from_four_hole_cards_and_game_can_be_forced() -> None:
+    hands = ["AsKsQsJs", "2c2d3c3d"]
+    board = "Ts 9s 4h"
+    assert equity_fractions(hands, board) == equity_fractions(hands, board, game="omaha")
+    with pytest.raises(EquityError, match="G-1"):
+        equity_fractions(hands, board, game="holdem")
+
+
+@pytest.mark.parametrize(
+    "hands, board, dead, message",
+    [
+        (["AsKs", "AsQh"], (), (), "G-5: card As appears twice"),
+        (["AsKs", "QdQh"], "Jh 8c As", (), "G-5: card As appears twice"),
+        (["AsKs", "QdQh"], (), "Qh", "G-5: card Qh appears twice"),
+        (["AsKs", "QdQh"], "Jh 8c 3d 2s 4c 5c", (), "at most 5"),
+        (["AsKs"], (), (), "2 to 10 players"),
+        ([f"{r}c{r}d" for r in "23456789TJQ"], (), (), "2 to 10 players"),
+        (["AsKsQs", "QdQh"], (), (), "G-1"),
+        (["AsKsQsJs", "QdQh"], (), (), "G-1"),
+        (["AsKsQsJs", "QdQhTc"], (), (), "G-2"),
+        (["AsKx", "QdQh"], (), (), "G-5"),
+        ("AsKs QdQh", (), (), "one hand"),
+        ([f"{r}c{r}d{r}h{r}s" for r in "23456789TJ"], "Qc Qd Qh",
+         "Ac Ad Ah Kc Kd Kh Ks Qs", "left to deal"),
+    ],
+)
+def test_bad_input_raises_value_error_with_rule_id(hands, board, dead, message) -> None:
+    from controller.engine import equity
+
+    with pytest.raises(EquityError, match=message) as info:
+        equity(hands, board, dead)
+    assert isinstance(info.value, ValueError)
+
+
+# ----------------------------------------------------------------------------- properties
+
+flop_spots = st.lists(st.sampled_from(FULL_DECK), min_size=7, max_size=11, unique=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(flop_spots, st.permutations(SUITS), st.randoms(use_true_random=False))
+def test_equity_sums_to_one_and_ignores_suit_names_and_seat_order(
+    cards: list[Card], perm: list[str], rnd: random.Random
+) -> None:
+    players = (len(cards) - 3) // 2
+    holes = [cards[2 * i:2 * i + 2] for i in range(players)]
+    board = cards[2 * players:2 * players + 3]
+    base = equity_fractions(holes, board)
+    assert sum(base) == 1
+    mapping = dict(zip(SUITS, perm))
+    moved = equity_fractions(
+        [[Card(c.rank, mapping[c.suit]) for c in h] for h in holes],
+        [Card(c.rank, mapping[c.suit]) for c in board],
+    )
+    assert moved == base
+    order = list(range(players))
+    rnd.shuffle(order)
+    shuffled = equity_fractions([holes[i] for i in order], board)
+    assert shuffled == [base[i] for i in order]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(FULL_DECK), min_size=9, max_size=9, unique=True))
+def test_turn_equity_is_the_average_of_the_rivers(cards: list[Card]) -> None:
+    holes = [cards[0:2], cards[2:4]]
+    board = cards[4:8]
+    dead = cards[8:]
+    turn = equity_fractions(holes, board, dead)
+    rivers = [equity_fractions(holes, board + [c], dead)
+              for c in FULL_DECK if c not in cards]
+    assert turn == [sum(r[p] for r in rivers) / len(rivers) for p in range(2)]
