@@ -143,6 +143,8 @@ class Emulator:
         self._stopping = False
         self._lock = threading.Lock()
         self._physical: list[tuple[P.Target, Card]] = []
+        self._idle = threading.Event()
+        self._idle.set()
         self._timers: list[tuple[float, int, Callable[[], None]]] = []
         self._tick = itertools.count()
         self._power_on()
@@ -171,6 +173,8 @@ class Emulator:
         self._work: deque[_Work] = deque()
         self._dealing = False
         self._timers = []
+        if hasattr(self, "_idle"):
+            self._idle.set()
 
     # --- public control -------------------------------------------------------------------
 
@@ -246,6 +250,10 @@ class Emulator:
     def status(self) -> P.DeviceStatus:
         """Return the machine's status as STATUS would report it."""
         return self._call(self._status)  # type: ignore[return-value]
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until no shuffle or deal is in progress; return False on timeout."""
+        return self._idle.wait(timeout)
 
     def physical_log(self) -> list[tuple[P.Target, Card]]:
         """Return every card that physically left the machine, in order, with its real identity."""
@@ -459,6 +467,7 @@ class Emulator:
         if self._shuffling or self._work:
             return P.ErrorCode.BUSY
         self._shuffling = True
+        self._idle.clear()
         self._fault = P.Fault.NONE
         self._later(self.shuffle_time, self._finish_shuffle)
         return None
@@ -475,6 +484,7 @@ class Emulator:
         self._stub, self._deck_no, self._dealt, self._reported = deck, (self._deck_no + 1) & 0xFFFF, 0, []
         self._shuffling = False
         self._report_deck()
+        self._idle.set()
 
     def _report_deck(self) -> None:
         stub = sorted(self._stub or (), key=lambda c: c.index)
@@ -515,6 +525,7 @@ class Emulator:
         if not self._stub:
             return P.ErrorCode.EMPTY
         self._work.append(_Work(frame.seq, target, count, draw))
+        self._idle.clear()
         if not self._dealing:
             self._dealing = True
             self._later(self.deal_time, self._deal_one)
@@ -527,10 +538,13 @@ class Emulator:
             und = w.count - w.delivered
             self._emit(typ, lambda n, w=w, und=und: P.pack_stop_event(
                 P.StopEvent(n, w.cmd_seq, w.target, deck_no, ordinal, und)))
+        self._idle.set()
 
     def _deal_one(self) -> None:
         self._dealing = False
         if not self._work or self._door or self._fault != P.Fault.NONE or self._stub is None:
+            if not self._work:
+                self._idle.set()
             return
         f = self.faults
         ordinal = self._dealt + 1
@@ -567,6 +581,8 @@ class Emulator:
         if self._work:
             self._dealing = True
             self._later(self.deal_time, self._deal_one)
+        else:
+            self._idle.set()
 
     def _cmd_reset(self, frame: Frame) -> P.ErrorCode | None:
         if len(frame.payload) != 1 or frame.payload[0] > 1:
@@ -579,6 +595,7 @@ class Emulator:
         heapq.heapify(self._timers)
         if not keep:
             self._stub = None
+        self._idle.set()
         return None
 
     def _set_door(self, is_open: bool) -> None:

@@ -288,7 +288,7 @@ class DeviceStatus:
 
 
 def pack_status(s: DeviceStatus) -> bytes:
-    """Return the STATUS reply payload of ``s`` (15 bytes)."""
+    """Return the STATUS reply payload of ``s`` (14 bytes)."""
     return struct.pack(_STATUS, s.state, s.fault, int(s.door_open), s.deck_no, s.dealt, s.left,
                        s.last_seq, s.last_code, s.last_event, s.queued)
 
