@@ -278,9 +278,10 @@ class Hand:
         game = settings.game
         ps = sorted(players, key=lambda p: p.seat)
         n = len(ps)
-        if not 2 <= n <= game.max_players:
+        most = settings.max_players or game.max_players
+        if not 2 <= n <= most:
             rule = "G-3" if game is Game.DRAW else ("G-2" if game is Game.OMAHA else "G-1")
-            raise HandSetupError(f"{rule}: {game.value} needs 2..{game.max_players} players, got {n}")
+            raise HandSetupError(f"{rule}: {game.value} needs 2..{most} players, got {n}")
         seats = [p.seat for p in ps]
         if len(set(seats)) != n:
             raise HandSetupError(f"T-3: a seat appears twice in {seats}")
@@ -769,15 +770,15 @@ class Hand:
     def _next_street(self) -> None:
         no = self._street_no + 1
         streets = self._streets
+        if no >= len(streets):
+            self._start_showdown()
+            return
         self.current = 0
         self.min_inc = self.settings.big_blind
         self.full_level = 0
         self.bet_count = 0
         self.capped = False
         self.last_aggr = -1
-        if no >= len(streets):
-            self._start_showdown()
-            return
         self._street_no = no
         self.street = streets[no]
         if self.settings.game is Game.DRAW:

@@ -125,6 +125,8 @@ class HandSettings:
     multiples of it (except all-ins) and splits are made to it. ``rake`` is ``None``
     for an unraked game. ``burns``: whether the dealer burns before board cards and
     the draw (G-1, G-4); the burn card itself is optional information.
+    ``max_players`` overrides the game's player limit (G-1..G-3: 10, draw 5), e.g. for
+    a house that deals six-handed draw, where the deck can run out (G-4).
 
     Raises:
         HandSetupError: a missing or non-positive stake (message names the field).
@@ -142,6 +144,7 @@ class HandSettings:
     smallest_chip: int = 1
     rake: RakeSettings | None = None
     burns: bool = True
+    max_players: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
@@ -159,6 +162,8 @@ class HandSettings:
                 raise HandSetupError(f"S-6: small_bet and big_bet must be > 0, got {sb}, {bb}")
             object.__setattr__(self, "small_bet", sb)
             object.__setattr__(self, "big_bet", bb)
+        if self.max_players is not None and not 2 <= self.max_players <= 10:
+            raise HandSetupError(f"G-3: max_players must be 2..10, got {self.max_players}")
         if self.cap_bets < 1:
             raise HandSetupError(f"S-6: cap_bets must be >= 1, got {self.cap_bets}")
 
@@ -176,6 +181,7 @@ class HandSettings:
             "cap_lifted_heads_up": self.cap_lifted_heads_up,
             "smallest_chip": self.smallest_chip,
             "burns": self.burns,
+            "max_players": self.max_players,
             "rake": None,
         }
         if self.rake is not None:
