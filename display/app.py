@@ -1,0 +1,252 @@
+"""``livetable display``: the overhead dealer display (issue 8).
+
+Two ways to run it::
+
+    livetable display --snapshot STATE.json OUT.png [--size 1280x720] [--elapsed S]
+    livetable display --table t1 [--host 127.0.0.1] [--port 1883] [--fullscreen] [--fps N]
+                      [--size WxH] [--credentials FILE]
+
+The live display runs in its own process, fed by the retained public state on MQTT
+(:mod:`display.feed`), so a crash of the display never stops a hand and a restarted display
+catches up at once from the retained message. On the Pi it runs on the console with
+``SDL_VIDEODRIVER=kmsdrm`` (systemd/livetable-display.service); tests use SDL's ``dummy``.
+
+:class:`DisplayLoop` is one frame step: it repaints the whole screen when the feed has
+something new (state, presence, connection) and otherwise only the timer area when the bar
+moved by a pixel, changed colour or the seconds ticked (A-2); else nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main", "DisplayLoop", "render_state", "snapshot", "parse_size"]
+
+log = logging.getLogger("livetable.display")
+
+DEFAULT_SIZE = (1280, 720)
+DEFAULT_FPS = 15
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse ``"1280x720"`` into ``(1280, 720)``.
+
+    Raises:
+        ValueError: not ``WIDTHxHEIGHT`` with both at least 320x240.
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"size must be WIDTHxHEIGHT, e.g. 1280x720, got {text!r}") from None
+    if w < 320 or h < 240:
+        raise ValueError(f"size {w}x{h} is too small (at least 320x240)")
+    return w, h
+
+
+def render_state(state: dict[str, Any], size: tuple[int, int], *, now: float,
+                 notices: tuple[str, ...] = (), renderer: Any = None) -> tuple[Any, Any]:
+    """Render one public state off-screen; return ``(pygame.Surface, Layout)``.
+
+    ``now`` (Unix seconds) places the timer bar. Needs no video mode, only ``pygame.font``.
+    Raises :class:`display.layout.LayoutError` for a screen or table it cannot lay out.
+    """
+    import pygame
+
+    from display.layout import layout
+    from display.render import Renderer
+
+    renderer = renderer or Renderer()
+    surface = pygame.Surface(size)
+    lay = layout(state, size, measure=renderer.measure, notices=notices)
+    renderer.draw(surface, lay, now)
+    return surface, lay
+
+
+def snapshot(state_path: Path, out_path: Path, size: tuple[int, int] = DEFAULT_SIZE, *,
+             elapsed: float = 0.0, notices: tuple[str, ...] = ()) -> Any:
+    """Render the state in ``state_path`` (JSON) to the PNG ``out_path``; return the Layout.
+
+    The timer bar is drawn ``elapsed`` seconds into the turn (0: full). Raises OSError for
+    unreadable/unwritable files, :class:`display.state.StateError` for a bad state.
+    """
+    import pygame
+
+    from display.state import StateError, check_state
+
+    try:
+        state = check_state(json.loads(Path(state_path).read_text(encoding="utf-8")))
+    except json.JSONDecodeError as exc:
+        raise StateError(f"{state_path}: not JSON: {exc}") from None
+    turn = state.get("turn") if isinstance(state.get("turn"), dict) else None
+    now = float(turn.get("started") or 0.0) + elapsed if turn else 0.0
+    surface, lay = render_state(state, size, now=now, notices=notices)
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(out_path))
+    return lay
+
+
+class DisplayLoop:
+    """Draw the feed on ``surface`` one step at a time, repainting only what changed.
+
+    ``source()`` returns a :class:`display.feed.FeedSnapshot`; ``clock()`` the time in Unix
+    seconds (injected so tests and the bench control the timer). :meth:`step` returns the
+    boxes it repainted: the whole screen, the timer area, or nothing.
+    """
+
+    def __init__(self, surface: Any, source: Callable[[], Any], *, clock: Callable[[], float] = time.time,
+                 renderer: Any = None, waiting: tuple[str, str] = ("LIVETABLE", "Waiting for the table")) -> None:
+        from display.render import Renderer
+
+        self.surface = surface
+        self.source = source
+        self.clock = clock
+        self.renderer = renderer or Renderer()
+        self.waiting = waiting
+        self.layout: Any = None
+        self._version: int | None = None
+        self.full_redraws = 0
+        self.timer_redraws = 0
+
+    def invalidate(self) -> None:
+        """Force a full repaint at the next step (after a resize or expose)."""
+        self._version = None
+
+    def step(self) -> list[Any]:
+        """Repaint what changed; return the repainted boxes (``[]`` when nothing)."""
+        from display.layout import Box, layout
+
+        snap = self.source()
+        now = self.clock()
+        w, h = self.surface.get_size()
+        if snap.version != self._version:
+            self._version = snap.version
+            if snap.state is None:
+                title, message = self.waiting
+                if snap.notices:
+                    message = " \u00b7 ".join(snap.notices)
+                self.renderer.draw_message(self.surface, title, message)
+                self.layout = None
+                self.full_redraws += 1
+                return [Box(0, 0, w, h)]
+            try:
+                lay = layout(snap.state, (w, h), measure=self.renderer.measure, notices=snap.notices)
+                self.renderer.draw(self.surface, lay, now)
+            except Exception:  # a state we cannot draw must not take the display down
+                log.exception("cannot draw state seq %s; keeping the last frame", snap.state.get("seq"))
+                return []
+            self.layout = lay
+            self.full_redraws += 1
+            return [Box(0, 0, w, h)]
+        if self.layout is not None and self.layout.timer is not None:
+            area = self.renderer.draw_timer(self.surface, self.layout, now)
+            if area is not None:
+                self.timer_redraws += 1
+                return [area]
+        return []
+
+
+def _run_live(args: argparse.Namespace) -> int:
+    import pygame
+
+    from display.feed import MqttFeed, load_credentials
+
+    username = password = None
+    if args.credentials:
+        username, password = load_credentials(Path(args.credentials))
+    feed = MqttFeed(args.table, args.host, args.port, username=username, password=password)
+    pygame.display.init()
+    pygame.font.init()
+    flags = pygame.FULLSCREEN if args.fullscreen else 0
+    size = args.size or ((0, 0) if args.fullscreen else DEFAULT_SIZE)
+    screen = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption(f"livetable {args.table}")
+    pygame.mouse.set_visible(False)
+    loop = DisplayLoop(screen, feed.feed.snapshot, clock=time.time,
+                       waiting=(f"TABLE {args.table.upper()}", f"Waiting for the table on {args.host}:{args.port}"))
+    stop = {"now": False}
+
+    def on_term(signum: int, frame: Any) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+    feed.start()
+    tick = pygame.time.Clock()
+    try:
+        while not stop["now"]:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    stop["now"] = True
+                elif event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
+                    stop["now"] = True
+                elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWEXPOSED, pygame.WINDOWSIZECHANGED):
+                    loop.invalidate()
+            boxes = loop.step()
+            if boxes:
+                pygame.display.update([pygame.Rect(b.as_tuple()) for b in boxes])
+            tick.tick(args.fps)
+    finally:
+        feed.stop()
+        pygame.quit()
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="livetable display", description="The overhead dealer display (issue 8).")
+    p.add_argument("--snapshot", nargs=2, metavar=("STATE.json", "OUT.png"),
+                   help="render one public state to a PNG and exit")
+    p.add_argument("--size", type=_size_arg, help="screen size WIDTHxHEIGHT (snapshot default 1280x720; "
+                   "live: the console's size with --fullscreen)")
+    p.add_argument("--elapsed", type=float, default=0.0,
+                   help="snapshot: seconds into the turn to draw the timer bar at (default 0: full)")
+    p.add_argument("--table", help="table id to follow (live display)")
+    p.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=1883, help="MQTT broker port (default 1883)")
+    p.add_argument("--credentials", help="provisioning JSON with the 'display' user (livetable tablets provision)")
+    p.add_argument("--fullscreen", action="store_true", help="take the whole screen (on the Pi console)")
+    p.add_argument("--fps", type=int, default=DEFAULT_FPS, help=f"frames per second (default {DEFAULT_FPS})")
+    p.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    return p
+
+
+def _size_arg(text: str) -> tuple[int, int]:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def main(argv: list[str]) -> int:
+    """Run ``livetable display``; return 0, 1 on a bad state or file, 2 on a usage error."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.snapshot:
+        from display.layout import LayoutError
+        from display.state import StateError
+
+        try:
+            lay = snapshot(Path(args.snapshot[0]), Path(args.snapshot[1]), args.size or DEFAULT_SIZE,
+                           elapsed=args.elapsed)
+        except (OSError, StateError, LayoutError) as exc:
+            print(f"livetable display: {exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.snapshot[1]} ({lay.size[0]}x{lay.size[1]}, {len(lay.seats)} seats)")
+        return 0
+    if not args.table:
+        parser.print_usage(sys.stderr)
+        print("livetable display: give --snapshot STATE.json OUT.png or --table TABLE", file=sys.stderr)
+        return 2
+    if not 1 <= args.fps <= 60:
+        print("livetable display: --fps must be 1..60", file=sys.stderr)
+        return 2
+    return _run_live(args)

@@ -1,0 +1,202 @@
+"""The pure layout (issue 8): boxes on screen, seats apart, every text fits, seats clockwise."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import display_states as S
+from display.fontmetrics import approx_measure
+from display.layout import MIN_FONT, Box, Layout, LayoutError, fit_size, layout
+
+SIZES = [(800, 480), (1024, 600), (1024, 768), (1280, 720), (1280, 800), (1366, 768), (1920, 1080)]
+
+
+def all_boxes(lay: Layout) -> list[tuple[str, Box]]:
+    """Every box of a layout with a name for the failure message."""
+    out = [("header", lay.header), ("center", lay.center), ("pots", lay.pots)]
+    if lay.banner:
+        out.append(("banner", lay.banner))
+    if lay.board:
+        out.append(("board", lay.board))
+    if lay.timer:
+        out += [("timer", lay.timer.area), ("timer-bar", lay.timer.bar)]
+    out += [(f"text {t.text!r}", t.box) for t in lay.texts()]
+    out += [(f"card {c.card!r}", c.box) for c in lay.cards()]
+    for s in lay.seats:
+        out.append((f"seat {s.seat}", s.box))
+        out += [(f"seat {s.seat} marker {m.label}", m.box) for m in s.markers]
+    return out
+
+
+def check_invariants(lay: Layout, measure) -> None:
+    """Assert the three promises of the layout, plus texts and cards staying in their seat."""
+    screen = lay.screen
+    for name, box in all_boxes(lay):
+        assert box.inside(screen), f"{name} {box} leaves the {screen.w}x{screen.h} screen"
+        assert box.w >= 0 and box.h >= 0, name
+    seats = lay.seats
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            assert not a.box.overlaps(b.box), f"seats {a.seat} and {b.seat} overlap: {a.box} {b.box}"
+        assert not a.box.overlaps(lay.center), f"seat {a.seat} covers the centre"
+        assert not a.box.overlaps(lay.header), f"seat {a.seat} covers the header"
+        if lay.banner:
+            assert not a.box.overlaps(lay.banner), f"seat {a.seat} is under the banner"
+        for t in a.texts:
+            assert t.box.inside(a.box), f"seat {a.seat} text {t.text!r} outside its seat"
+        for c in a.cards:
+            assert c.box.inside(a.box), f"seat {a.seat} card outside its seat"
+        for m in a.markers:
+            assert m.box.inside(a.box)
+            for t in a.texts:
+                assert not t.box.overlaps(m.box), f"seat {a.seat} marker {m.label} covers {t.text!r}"
+    for t in lay.texts():
+        assert t.size >= MIN_FONT, f"{t.text!r} at {t.size}px"
+        w, h = measure(t.text, t.size)
+        assert w <= t.box.w and h <= t.box.h, f"{t.text!r} {w}x{h} at {t.size}px overflows {t.box}"
+    for c in lay.cards():
+        w, h = measure("10", c.rank_size)
+        assert w <= c.box.w and h <= c.box.h, f"rank at {c.rank_size}px overflows card {c.box}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("n", range(2, 11))
+def test_layout_fits_every_table_and_screen(n: int, size: tuple[int, int]) -> None:
+    state = S.with_seats(n)
+    check_invariants(layout(state, size), approx_measure)
+    state["fault"] = {"kind": "board-mismatch", "message": "The camera reads 7h, the shuffler dealt 7d " * 2,
+                      "since": S.T0}
+    state["paused"] = True
+    lay = layout(state, size, notices=("TABLE OFFLINE",))
+    assert lay.banner is not None and "BOARD MISMATCH" in lay.banner_texts[0].text
+    check_invariants(lay, approx_measure)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("builder", [S.preflop_blinds, S.three_way_all_in, S.split_showdown,
+                                     S.fault_banner, S.ten_seats, S.draw_game])
+def test_layout_with_pygame_fonts(builder, size, renderer) -> None:
+    """What the display really does: measure with pygame's font, then everything must fit."""
+    check_invariants(layout(builder(), size, measure=renderer.measure), renderer.measure)
+
+
+def test_approx_measure_never_under_measures_the_real_font(renderer) -> None:
+    rng = random.Random(8)
+    alphabet = "AaBbWwMmiIl1.,:;0123456789 -\u2014\u2026\u00b7'JjQqKkTtÉéüß%/+"
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        size = rng.randint(MIN_FONT, 160)
+        aw, ah = approx_measure(text, size)
+        rw, rh = renderer.measure(text, size)
+        assert aw >= rw and ah >= rh, f"{text!r} at {size}: approx {aw}x{ah} < real {rw}x{rh}"
+
+
+def test_approx_measure_rejects_bad_sizes() -> None:
+    with pytest.raises(ValueError):
+        approx_measure("Ann", 0)
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_seats_go_clockwise_from_the_dealers_left(n: int) -> None:
+    lay = layout(S.with_seats(n), (1280, 720))
+    centre = lambda b: (b.x + b.w / 2, b.y + b.h / 2)  # noqa: E731
+    first, last = lay.seat(1).box, lay.seat(n).box
+    assert centre(first)[0] < 640 < centre(last)[0], "seat 1 on the left, the last seat on the right"
+    assert first.y == last.y and first.w == last.w, "the ring is symmetric about the dealer"
+    left = [s.box for s in lay.seats if centre(s.box)[0] < lay.center.x]
+    assert first.y == max(b.y for b in left), "seat 1 is the lowest seat of the left side"
+    # clockwise from the dealer (bottom): the angle from "down", turning through left, top,
+    # right, keeps increasing with the seat number (screen y points down)
+    cx, cy = centre(lay.center)
+    angles = [math.atan2(-(centre(s.box)[0] - cx), centre(s.box)[1] - cy) % (2 * math.pi)
+              for s in lay.seats]
+    assert angles == sorted(angles), f"seats not clockwise: {angles}"
+
+
+def test_seat_positions_do_not_depend_on_names_or_chips() -> None:
+    a = layout(S.with_seats(9), (1024, 600))
+    b = layout(S.with_seats(9, long_names=False), (1024, 600))
+    assert [s.box for s in a.seats] == [s.box for s in b.seats]
+
+
+def test_long_names_are_cut_with_an_ellipsis_not_shrunk_to_nothing() -> None:
+    state = S.with_seats(10)
+    state["seats"][0]["name"] = "W" * 60
+    lay = layout(state, (800, 480))
+    name = next(t for t in lay.seat(1).texts if t.role == "name")
+    assert name.text.endswith("\u2026") and name.text.startswith("WW")
+    other = next(t for t in lay.seat(2).texts if t.role == "name")
+    assert other.size == name.size, "one font size for all names"
+
+
+def test_header_always_shows_game_limit_stakes_and_hand() -> None:
+    for size in ((800, 480), (1920, 1080)):
+        lay = layout(S.draw_game(), size)
+        texts = [t.text for t in lay.header_texts]
+        assert "FL 5-Card Draw 100/200" in texts
+        assert any("Hand 57" in t for t in texts)
+        state = S.preflop_blinds()
+        state["stakes"]["ante"] = 25
+        assert "NL Hold'em 50/100 ante 25" in [t.text for t in layout(state, size).header_texts]
+
+
+def test_seat_marks_button_blinds_status_and_missed_blind() -> None:
+    lay = layout(S.preflop_blinds(), (1280, 720))
+    assert [m.label for m in lay.seat(3).markers] == ["D"]
+    assert [m.label for m in lay.seat(4).markers] == ["SB"]
+    assert [m.label for m in lay.seat(5).markers] == ["BB"]
+    info = {s.seat: next((t.text for t in s.texts if t.role == "info"), "") for s in lay.seats}
+    assert info[4] == "BET 50" and info[5] == "BET 100"
+    assert info[2] == "FOLDED" and info[8] == "OPEN" and info[9] == "WAITING"
+    assert info[7] == "SAT OUT \u00b7 MISSED BB"
+    assert lay.seat(6).acting and not lay.seat(5).acting
+    assert lay.timer is not None and lay.timer.seat == 6 and "Farouk" in lay.timer.label.text
+    assert [t.text for t in lay.pot_texts] == ["Total 150"]
+    assert [c.card for c in lay.board_cards] == [""] * 5, "five empty board places before the flop"
+
+
+def test_all_in_shows_cards_equity_and_every_pot() -> None:
+    lay = layout(S.three_way_all_in(), (1280, 720))
+    assert [t.text for t in lay.pot_texts] == ["Main pot 4,050", "Side pot 1 6,000", "Side pot 2 6,000"]
+    eq = {s.seat: next((t.text for t in s.texts if t.role == "equity"), None) for s in lay.seats}
+    assert eq == {1: "46%", 2: "25%", 3: "18%", 4: "10%", 5: None, 6: None}
+    assert [c.card for c in lay.seat(1).cards] == ["As", "Ah"]
+    assert lay.seat(5).cards == (), "a folded seat shows no cards"
+    assert [c.card for c in lay.board_cards] == ["Jh", "8c", "3d", "", ""]
+    assert lay.timer is None
+
+
+def test_showdown_names_winners_shares_and_hands() -> None:
+    lay = layout(S.split_showdown(), (1280, 720))
+    texts = [t.text for t in lay.pot_texts]
+    assert texts == ["Main pot 2,400: Ann 1,200, Bob 1,200", "Straight, ace high",
+                     "Side pot 1 800: Bob", "Straight, ace high"]
+    assert lay.seat(1).winner and lay.seat(2).winner and not lay.seat(3).winner
+    wins = {s.seat: next(t.text for t in s.texts if t.role == "info") for s in lay.seats if s.winner}
+    assert wins == {1: "WINS 1,200", 2: "WINS 2,000"}
+
+
+def test_draw_game_has_no_board_and_shows_draws() -> None:
+    lay = layout(S.draw_game(), (1024, 600))
+    assert lay.board is None and lay.board_cards == ()
+    side = {s.seat: next((t.text for t in s.texts if t.role == "equity"), None) for s in lay.seats}
+    assert side[1] == "DREW 2" and side[2] == "PAT" and side[3] is None
+    assert len(lay.seat(1).cards) == 5
+
+
+def test_fit_size_is_the_largest_that_fits() -> None:
+    size = fit_size(["Main pot 4,050"], 300, 60, approx_measure)
+    assert approx_measure("Main pot 4,050", size)[0] <= 300
+    assert approx_measure("Main pot 4,050", size + 1)[0] > 300 or approx_measure("x", size + 1)[1] > 60
+
+
+def test_layout_refuses_tiny_screens_and_eleven_seats() -> None:
+    with pytest.raises(LayoutError):
+        layout(S.preflop_blinds(), (200, 100))
+    state = S.preflop_blinds()
+    state["seats"].append(S.seat(11))
+    with pytest.raises(LayoutError):
+        layout(state, (1280, 720))
