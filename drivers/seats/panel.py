@@ -351,6 +351,12 @@ class SeatPanel:
                     self._refresh_locked(self._clock())
 
     def _close_devices(self) -> None:
+        # Like gpiozero's own _threads_shutdown: signal every hold thread first, then join
+        # them one by one (each would otherwise take up to 0.1 s to notice).
+        for button in self._buttons.values():
+            hold_thread = getattr(button, "_hold_thread", None)
+            if hold_thread is not None:
+                hold_thread.stopping.set()
         for button in self._buttons.values():
             button.close()
         for led in self._leds.values():
