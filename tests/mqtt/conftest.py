@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from drivers.mqtt.broker import MOSQUITTO, BrokerProcess
-from drivers.mqtt.events import MqttEvent
+from drivers.mqtt.events import BrokerConnection, MqttEvent
 from drivers.mqtt.link import TableLink
 from drivers.mqtt.provision import provision
 from drivers.mqtt.tablet import Tablet
@@ -57,6 +57,14 @@ def next_event(q: "queue.Queue[MqttEvent]", kind: type, timeout: float = WAIT) -
         except queue.Empty:
             pytest.fail(f"no {kind.__name__} within {timeout} s")
         if isinstance(event, kind):
+            return event
+
+
+def next_connection(q: "queue.Queue[MqttEvent]", up: bool, timeout: float = WAIT) -> BrokerConnection:
+    """Return the next BrokerConnection event whose ``up`` is ``up`` (skipping the others)."""
+    while True:
+        event = next_event(q, BrokerConnection, timeout)
+        if event.up is up:
             return event
 
 

@@ -1,0 +1,275 @@
+"""The controller's TableLink against a real Mosquitto: actions, refusals, chat, presence (A-4),
+reconnects and broker restarts (issue 7)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from drivers.mqtt import codec
+from drivers.mqtt.codec import ViewError
+from drivers.mqtt.events import ActionReceived, ChatReceived, TabletPresence
+from drivers.mqtt.link import TableLink
+from drivers.mqtt.topics import Kind, topic
+
+from .conftest import TABLE, WAIT, Rig, events_until, next_connection, next_event, private_view, state_view
+
+pytestmark = pytest.mark.broker
+
+
+class FakeClock:
+    """A clock the test moves by hand (Unix seconds)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_action_reaches_the_table_once_and_the_reply_reaches_the_tablet(rig: Rig) -> None:
+    clock = FakeClock()
+    link, events = rig.link(clock=clock)
+    link.publish_state(state_view(41))
+    tab = rig.tablet(3)
+    tab.wait_seq(41, WAIT)
+    aid = tab.send_action("raise", 600)
+    got = next_event(events, ActionReceived)
+    assert got == ActionReceived(3, "raise", 600, aid, 41, clock.now)
+    link.reply(3, aid, True)
+    assert tab.wait_reply(aid, WAIT)["accepted"] is True
+    late = tab.send_action("fold")
+    next_event(events, ActionReceived)
+    link.reply(3, late, False, "A-1: it is not your turn")  # out of turn: decided by the table
+    reply = tab.wait_reply(late, WAIT)
+    assert (reply["accepted"], reply["reason"], reply["seq"]) == (False, "A-1: it is not your turn", 41)
+
+
+def test_draw_and_preselect_actions_carry_cards_and_choice(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(1))
+    tab = rig.tablet(3)
+    tab.wait_seq(1, WAIT)
+    tab.send_action("draw", cards=["2c", "7d"])
+    tab.send_action("preselect", 100, choice="call")
+    first, second = next_event(events, ActionReceived), next_event(events, ActionReceived)
+    assert first.cards == ("2c", "7d") and (second.choice, second.amount) == ("call", 100)
+
+
+def _bad_payloads(seq: int) -> dict[str, bytes]:
+    good = {"schema": 1, "id": "x", "seat": 3, "seq": seq, "action": "fold", "amount": None}
+    return {
+        "M-1": b"\x00\x01 not json",
+        "M-2": json.dumps({**good, "id": "b2", "action": "steal"}).encode(),
+        "M-3": json.dumps({**good, "id": "b3", "pad": "x" * 10_000}).encode(),
+        "M-6": json.dumps({**good, "id": "b6", "seat": 5}).encode(),
+        "M-4": json.dumps({**good, "id": "b4", "seq": seq - 1}).encode(),
+    }
+
+
+def test_malformed_payloads_are_refused_on_the_reply_topic_and_change_nothing(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(9))
+    tab = rig.tablet(3)
+    tab.wait_seq(9, WAIT)
+    bad = _bad_payloads(9)
+    for payload in bad.values():
+        tab.send_raw(topic(Kind.ACTION, TABLE, 3), payload)
+    tab.send_raw(topic(Kind.SEAT_CHAT, TABLE, 3), b"{oops")
+    aid = tab.send_action("check")
+    got = events_until(events, ActionReceived)
+    assert [e for e in got if isinstance(e, (ActionReceived, ChatReceived))] == [got[-1]]
+    assert got[-1].action_id == aid
+    tab.wait_for(lambda t: len(t.all_replies) >= len(bad) + 1, WAIT)
+    codes = [r["reason"].split(":")[0] for r in tab.all_replies]
+    assert codes == [*bad, "M-1"]
+    assert all(r["accepted"] is False and r["seq"] == 9 for r in tab.all_replies)
+    assert link.refused == len(bad) + 1 and link.connected
+
+
+def test_a_replayed_action_id_is_refused_and_never_reaches_the_table_twice(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(3))
+    tab = rig.tablet(3)
+    tab.wait_seq(3, WAIT)
+    tab.send_action("call", action_id="same-id")
+    tab.send_action("call", action_id="same-id")
+    marker = tab.send_action("check")
+    got = [e for e in events_until(events, ActionReceived) + events_until(events, ActionReceived)
+           if isinstance(e, ActionReceived)]
+    assert [e.action_id for e in got] == ["same-id", marker]
+    reply = tab.wait_reply("same-id", WAIT)
+    assert reply["accepted"] is False and reply["reason"].startswith("M-5")
+
+
+def test_an_action_decided_on_an_older_state_is_refused_m4(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(3))
+    tab = rig.tablet(3)
+    tab.wait_seq(3, WAIT)
+    link.publish_state(state_view(4))
+    stale = tab.send_action("call", seq=3)
+    reply = tab.wait_reply(stale, WAIT)
+    assert reply["reason"].startswith("M-4") and "seq 4" in reply["reason"]
+    tab.wait_seq(4, WAIT)
+    fresh = tab.send_action("call")
+    assert next_event(events, ActionReceived).action_id == fresh
+
+
+def test_views_that_break_the_contract_are_not_published(rig: Rig) -> None:
+    link, _ = rig.link()
+    link.publish_state(state_view(5))
+    with pytest.raises(ViewError):
+        link.publish_state(state_view(4))
+    with pytest.raises(ViewError):
+        link.publish_private(3, private_view(5, 5, ["As", "Kd"]))
+    with pytest.raises(ValueError):
+        link.publish_lobby({"table": "t2"})
+    assert link.seq == 5
+
+
+def test_chat_is_checked_rate_limited_and_published_with_names_l3(rig: Rig) -> None:
+    clock = FakeClock()
+    link, events = rig.link(clock=clock, chat_rate=(3, 10.0))
+    link.publish_state(state_view(1))
+    tab, other = rig.tablet(3), rig.tablet(6)
+    ids = [tab.send_chat(f"line {n}") for n in range(4)]
+    bad = tab.send_chat("\x1b[31mred")
+    got = [next_event(events, ChatReceived) for _ in range(3)]
+    assert [(e.seat, e.text, e.chat_id) for e in got] == [(3, f"line {n}", ids[n]) for n in range(3)]
+    assert tab.wait_reply(ids[3], WAIT)["reason"].startswith("M-8")
+    assert tab.wait_reply(bad, WAIT)["reason"].startswith("M-7")
+    clock.now += 10.0
+    again = tab.send_chat("line 4")
+    assert next_event(events, ChatReceived).chat_id == again
+    link.publish_chat(3, "Player 3", "line 0", chat_id=ids[0])
+    other.wait_for(lambda t: t.chat is not None, WAIT)
+    assert other.chat["messages"][-1] == {"seat": 3, "name": "Player 3", "text": "line 0", "id": ids[0],
+                                          "at": clock.now}
+
+
+def test_the_private_view_is_cleared_after_the_hand(rig: Rig) -> None:
+    link, _ = rig.link()
+    link.publish_state(state_view(1))
+    link.publish_private(3, private_view(3, 1, ["As", "Kd"]))
+    tab = rig.tablet(3)
+    tab.wait_for(lambda t: t.private is not None, WAIT)
+    link.publish_private(3, None)
+    tab.wait_for(lambda t: t.private is None, WAIT)
+    link.publish_state(state_view(2))
+    late = rig.tablet(3)
+    late.wait_seq(2, WAIT)
+    assert late.private is None
+    assert topic(Kind.PRIVATE, TABLE, 3) not in {t for t, _, _ in late.messages}
+
+
+def test_a_tablet_that_reconnects_gets_the_current_state_at_once(rig: Rig) -> None:
+    link, _ = rig.link()
+    link.publish_state(state_view(1))
+    link.publish_private(3, private_view(3, 1, ["As", "Kd"]))
+    rig.tablet(3).stop()
+    witness = rig.tablet(6)
+    for seq in (2, 3):
+        link.publish_state(state_view(seq))
+    link.publish_private(3, private_view(3, 4, ["As", "Kd"]))
+    link.publish_state(state_view(4))
+    witness.wait_seq(4, WAIT)  # the broker has routed everything up to seq 4
+    back = rig.tablet(3)
+    back.wait_seq(4, WAIT)
+    back.wait_for(lambda t: t.private is not None, WAIT)
+    assert back.states_received == 1 and back.private["seq"] == 4
+
+
+def test_a_tablet_last_will_reports_it_offline_for_a4(rig: Rig) -> None:
+    clock = FakeClock()
+    link, events = rig.link(clock=clock)
+    link.publish_state(state_view(1))
+    tab = rig.tablet(4)
+    assert next_event(events, TabletPresence) == TabletPresence(4, True, clock.now)
+    clock.now += 5
+    tab.crash()
+    assert next_event(events, TabletPresence) == TabletPresence(4, False, clock.now)
+
+
+def test_presence_is_reported_on_change_only_even_after_the_controller_reconnects(rig: Rig) -> None:
+    link, events = rig.link()
+    rig.tablet(4)
+    assert next_event(events, TabletPresence).online is True
+    link.stop()
+    again, events2 = rig.link()  # retained presence: the new link learns seat 4 is online
+    first = next_event(events2, TabletPresence)
+    assert (first.seat, first.online) == (4, True)
+    rig.tablet(4).stop()  # a second tablet on seat 4 comes and says goodbye
+    assert next_event(events2, TabletPresence).online is False
+
+
+def test_tablets_see_the_controller_go_offline_by_goodbye_or_last_will(rig: Rig) -> None:
+    link, _ = rig.link()
+    tab = rig.tablet(3)
+    tab.wait_for(lambda t: t.controller_online is True, WAIT)
+    link.stop()
+    tab.wait_for(lambda t: t.controller_online is False, WAIT)
+    crashing, _ = rig.link()
+    tab.wait_for(lambda t: t.controller_online is True, WAIT)
+    sock = crashing._client.socket()  # drop the TCP connection without DISCONNECT: a crash
+    crashing._client.loop_stop()
+    sock.close()
+    tab.wait_for(lambda t: t.controller_online is False, WAIT)
+
+
+def test_broker_restart_mid_hand_loses_no_action_and_delivers_it_once(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(20))
+    link.publish_private(3, private_view(3, 20, ["As", "Kd"]))
+    tab = rig.tablet(3)
+    tab.wait_seq(20, WAIT)
+    rig.broker.stop()
+    next_connection(events, False)
+    tab.wait_for(lambda t: not t.connected, WAIT)
+    aid = tab.send_action("call")  # queued in the tablet while the broker is down
+    rig.broker.start()
+    next_connection(events, True)
+    got = next_event(events, ActionReceived)
+    assert (got.action_id, got.seq_seen) == (aid, 20)
+    tab.send_action("call", action_id=aid)  # a duplicate delivery after a lost PUBACK
+    marker = tab.send_action("check")
+    later = [e for e in events_until(events, ActionReceived) if isinstance(e, ActionReceived)]
+    assert [e.action_id for e in later] == [marker]
+    assert tab.wait_reply(aid, WAIT)["reason"].startswith("M-5")
+
+
+def test_actions_queued_for_a_restarting_controller_survive_a_broker_restart(rig: Rig) -> None:
+    link, events = rig.link(client_id="ctl-t1")
+    link.publish_state(state_view(30))
+    tab = rig.tablet(3)
+    tab.wait_seq(30, WAIT)
+    link.stop()  # the controller goes away; its persistent session stays in the broker
+    aid = "queued-1"
+    tab.send_raw(topic(Kind.ACTION, TABLE, 3), codec.action_payload(
+        seat=3, seq=30, action="fold", action_id=aid)).wait_for_publish(WAIT)  # PUBACK: queued for the controller
+    rig.broker.restart()  # persistence keeps the queued action
+    back, events2 = rig.link(client_id="ctl-t1", start=False)
+    back.publish_state(state_view(30))  # recovered from the journal before connecting
+    back.start()
+    got = next_event(events2, ActionReceived)
+    assert (got.action_id, got.seat) == (aid, 3)
+    marker = tab.send_action("check")
+    assert next_event(events2, ActionReceived).action_id == marker
+
+
+def test_the_controller_republishes_its_retained_views_to_a_broker_that_lost_them(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(50))
+    link.publish_private(3, private_view(3, 50, ["As", "Kd"]))
+    link.publish_chat(None, "Floor", "Welcome")
+    rig.broker.stop()
+    next_connection(events, False)
+    shutil.rmtree(rig.broker.data_dir)  # the broker comes back with an empty store
+    rig.broker.start()
+    next_connection(events, True)
+    fresh = rig.tablet(3)
+    fresh.wait_seq(50, WAIT)
+    fresh.wait_for(lambda t: t.private is not None and t.chat is not None and t.controller_online, WAIT)
+    assert fresh.private["cards"] == ["As", "Kd"] and fresh.chat["messages"][0]["text"] == "Welcome"
