@@ -24,6 +24,7 @@ __all__ = [
     "Refuse",
     "HandFinished",
     "PayOut",
+    "TakeChips",
     "SeatFreed",
     "DEAL_TARGETS",
 ]
@@ -122,6 +123,17 @@ class HandFinished(Effect):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PayOut(Effect):
     """Credit ``amount`` chips back to ``player``'s balance (cash-out on leaving, T-8)."""
+
+    player: str
+    amount: int
+    seat: int
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeChips(Effect):
+    """Debit ``amount`` chips from ``player``'s balance: the table accepted a buy-in or
+    top-up of that size for ``seat`` (T-2, T-7)."""
 
     player: str
     amount: int

@@ -40,6 +40,8 @@ class TableSettings:
     ``small_bet``, which defaults to the big blind. ``rake_caps`` is a sorted tuple of
     ``(players dealt in at least, cap in chips)``; the cap for a hand is the entry with the
     largest player count not above the number dealt in (no entry: no cap).
+    ``smallest_chip`` (S-10, P-3): bets, buy-ins and splits are whole multiples of it; the
+    blinds and ante must be multiples of it.
 
     Raises:
         SettingsError: (a ``ValueError``) an unknown game or limit, a seat count outside
@@ -63,6 +65,7 @@ class TableSettings:
     rake_caps: tuple[tuple[int, int], ...] = ()
     no_flop_no_drop: bool = True
     draw_counts_as_flop: bool = True
+    smallest_chip: int = 1
     id: str = "t1"
     name: str = "Table 1"
 
@@ -78,6 +81,10 @@ class TableSettings:
         _whole("big_blind", self.big_blind, 1)
         _whole("small_blind", self.small_blind, 1)
         _whole("ante", self.ante, 0)
+        _whole("smallest_chip", self.smallest_chip, 1)
+        for name in ("small_blind", "big_blind", "ante"):
+            if getattr(self, name) % self.smallest_chip:
+                raise SettingsError(f"S-10: {name} must be a multiple of the smallest chip {self.smallest_chip}")
         if self.small_blind > self.big_blind:
             raise SettingsError(f"S-1: small blind {self.small_blind} above big blind {self.big_blind}")
         if self.limit == "fixed-limit":

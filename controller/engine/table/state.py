@@ -17,7 +17,8 @@ from .blinds import Rotation
 from .ledger import Ledger
 from .settings import TableSettings
 
-__all__ = ["Seat", "Timer", "Departure", "HandInfo", "TableState", "SIT_OUT_LIMIT", "RETURN_SECONDS"]
+__all__ = ["Seat", "Timer", "Departure", "Dealing", "HandInfo", "TableState", "SIT_OUT_LIMIT",
+           "RETURN_SECONDS"]
 
 #: T-5: a player is stood up after this many consecutive hands sat out.
 SIT_OUT_LIMIT = 10
@@ -90,6 +91,23 @@ class Departure:
 
 
 @dataclass(frozen=True, slots=True)
+class Dealing:
+    """Cards the table asked the shuffler for and is collecting (one hand ``DealRequest``).
+
+    ``kind`` is the hand's request kind (``hole``, ``board``, ``draw``) for ``seat``;
+    ``batches`` the ``(target, count)`` steps announced one by one with ``DealCards``
+    (e.g. ``(("burn", 1), ("board", 3))``); ``reshuffle_at`` the batch index before
+    which the stub is rebuilt (G-4); ``cards`` what arrived so far.
+    """
+
+    kind: str
+    seat: int | None
+    batches: tuple[tuple[str, int], ...]
+    reshuffle_at: int | None = None
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class HandInfo:
     """The running (or last) hand as the table set it up.
 
@@ -97,7 +115,9 @@ class HandInfo:
     seat numbers (``sb_seat`` None when dead); ``dealt`` seats dealt in; ``start_stacks``
     seat -> stack before posting; ``players`` seat -> player id; ``turn_seq`` the state
     ``seq`` when the current turn began (A-1 stale actions); ``auto`` how the table acted
-    for players (``[seat, action, why]``).
+    for players (``[seat, action, why]``). ``prior_rotation`` / ``prior_marks`` (seat ->
+    ``(player, missed_sb, missed_bb, new, post, hands_out)``) undo the hand's seat
+    bookkeeping when the floor voids it.
     """
 
     number: int
@@ -110,6 +130,8 @@ class HandInfo:
     started_at: float
     turn_seq: int = 0
     auto: tuple[tuple[int, str, str], ...] = ()
+    prior_rotation: Rotation | None = None
+    prior_marks: dict[int, tuple[str, bool, bool, bool, bool, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +157,7 @@ class TableState:
     rotation: Rotation | None = None
     timer_seq: int = 0
     timer: Timer | None = None
+    dealing: Dealing | None = None
     ledger: Ledger = field(default_factory=Ledger)
     departures: tuple[Departure, ...] = ()
     pending_settings: dict[str, Any] | None = None

@@ -1,0 +1,535 @@
+"""Running hands at the table: start, deal, turns, timers, automation, finish (issue 3).
+
+Internal to :mod:`controller.engine.table.step`: every function works on a :class:`Ctx`
+that holds the state being built and the effects so far. The hand itself is the hand
+engine's :class:`~controller.engine.hand.Hand` (mutable); the table copies it before the
+first change in a step, so an old :class:`TableState` never changes (step stays pure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .. import evaluator
+from ..errors import HandError
+from ..hand import Hand
+from ..settings import Game, HandSettings, PlayerSetup, RakeSettings
+from . import effects as fx
+from .blinds import Candidate, plan_hand
+from .preselect import resolve
+from .settings import TableSettings
+from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer
+
+__all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
+           "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
+           "smallest_chip"]
+
+_MISSING = object()
+
+
+class Ctx:
+    """One step in progress: ``state`` (replaced as the step goes), ``effects``, ``at``."""
+
+    __slots__ = ("state", "effects", "at", "own_hand", "event")
+
+    def __init__(self, state: TableState, event: Any) -> None:
+        self.state = state
+        self.effects: list[fx.Effect] = []
+        self.at = float(event.at)
+        self.own_hand = False
+        self.event = event
+
+    def emit(self, effect: fx.Effect) -> None:
+        """Append one effect."""
+        self.effects.append(effect)
+
+    def hand(self) -> Hand:
+        """Return the running hand, copied once per step before it is changed."""
+        st = self.state
+        if not self.own_hand:
+            self.state = st = replace(st, hand=clone_hand(st.hand))
+            self.own_hand = True
+        return st.hand  # type: ignore[no-any-return]
+
+    def set_seat(self, seat: Seat) -> None:
+        """Replace one seat in the state."""
+        self.state = self.state.with_seat(seat.seat, seat)
+
+
+def refuse(ctx: Ctx, rule: str, reason: str) -> None:
+    """Emit a :class:`~.effects.Refuse` for the step's event; ``reason`` starts with ``rule``."""
+    ev = ctx.event
+    ctx.emit(fx.Refuse(event=ev.kind, rule=rule, reason=reason, seat=getattr(ev, "seat", None),
+                       action_id=getattr(ev, "action_id", "")))
+
+
+def smallest_chip(s: TableSettings) -> int:
+    """Return the table's smallest chip (S-10)."""
+    return s.smallest_chip
+
+
+def hand_settings(s: TableSettings) -> HandSettings:
+    """Return the hand engine's settings for table settings ``s`` (L-2, R-1..R-3, S-6)."""
+    rake = None
+    if s.rake_percent:
+        rake = RakeSettings(percent=str(s.rake_percent), caps=s.rake_caps,
+                            no_flop_no_drop=s.no_flop_no_drop,
+                            draw_counts_as_flop=s.draw_counts_as_flop)
+    return HandSettings(game=Game(s.game), limit=s.limit, small_blind=s.small_blind,
+                        big_blind=s.big_blind, ante=s.ante, small_bet=s.small_bet,
+                        big_bet=s.big_bet, cap_lifted_heads_up=s.cap_lifted_heads_up,
+                        smallest_chip=smallest_chip(s), rake=rake)
+
+
+def clone_hand(hand: Hand) -> Hand:
+    """Return an independent copy of ``hand`` (lists, nested lists, sets and dicts copied)."""
+    new = object.__new__(Hand)
+    for name in Hand.__slots__:
+        v = getattr(hand, name, _MISSING)
+        if v is _MISSING:
+            continue
+        t = type(v)
+        if t is list:
+            v = [x[:] if type(x) is list else x for x in v]
+        elif t is set or t is dict:
+            v = v.copy()
+        setattr(new, name, v)
+    return new
+
+
+def in_hand(state: TableState, seat: int) -> bool:
+    """Return whether ``seat`` is dealt into the running hand."""
+    return state.hand is not None and seat in state.hand.index
+
+
+# ---------------------------------------------------------------------------- start
+
+def start_hand(ctx: Ctx, button_hint: int | None) -> None:
+    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
+    st = ctx.state
+    if st.hand is not None:
+        refuse(ctx, "T-3", "T-3: a hand is already running")
+        return
+    players: dict[int, Candidate] = {}
+    out: list[int] = []
+    for s in st.seats:
+        if s is None:
+            continue
+        if s.stack > 0 and not s.sitting_out and not s.leaving:
+            players[s.seat] = Candidate(s.seat, s.new, s.missed_sb, s.missed_bb, s.post)
+        else:
+            out.append(s.seat)
+    cfg = st.settings
+    plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=st.rotation,
+                     small_blind=cfg.small_blind, big_blind=cfg.big_blind, button_hint=button_hint)
+    if plan is None:
+        refuse(ctx, "T-3", f"T-3: a hand needs two players in the game, {len(players)} ready")
+        return
+    setups = []
+    for seat in plan.dealt:
+        live, dead = plan.posts.get(seat, (0, 0))
+        setups.append(PlayerSetup(seat, st.seats[seat - 1].stack, live, dead))  # type: ignore[union-attr]
+    try:
+        hand = Hand(hand_settings(cfg), setups, button=plan.button, sb_seat=plan.sb_seat,
+                    bb_seat=plan.bb_seat)
+    except HandError as exc:
+        refuse(ctx, exc.rule or "T-3", str(exc))
+        return
+    prior = {}
+    seats = list(st.seats)
+    dealt = set(plan.dealt)
+    for i, s in enumerate(seats):
+        if s is None:
+            continue
+        prior[s.seat] = (s.player, s.missed_sb, s.missed_bb, s.new, s.post, s.hands_out)
+        if s.seat in dealt:
+            s = replace(s, new=False, post=False, missed_sb=False, missed_bb=False, hands_out=0,
+                        preselect=None)
+        else:
+            if s.seat in plan.missed_sb:
+                s = replace(s, missed_sb=True)
+            if s.seat in plan.missed_bb:
+                s = replace(s, missed_bb=True)
+            if s.sitting_out:
+                s = replace(s, hands_out=s.hands_out + 1)
+        seats[i] = s
+    number = st.hands + 1
+    info = HandInfo(
+        number=number, button=plan.button, sb_seat=plan.sb_seat, bb_seat=plan.bb_seat,
+        dealt=plan.dealt, start_stacks={p.seat: p.stack for p in setups},
+        players={seat: seats[seat - 1].player for seat in plan.dealt},  # type: ignore[union-attr]
+        started_at=ctx.at, turn_seq=0, prior_rotation=st.rotation, prior_marks=prior,
+    )
+    ctx.state = replace(st, seats=tuple(seats), hands=number, hand=hand, info=info,
+                        rotation=plan.rotation, last_result=None, dealing=None, timer=None)
+    ctx.own_hand = True
+    drive(ctx)
+
+
+# ---------------------------------------------------------------------------- flow
+
+def drive(ctx: Ctx) -> None:
+    """Move the hand on until it needs a card or a person: deal requests, automatic
+    actions (A-2, A-3, A-4, T-8, P-2), the action timer, and the end of the hand."""
+    for _ in range(200):
+        st = ctx.state
+        hand = st.hand
+        if hand is None:
+            return
+        if hand.is_complete:
+            finish_hand(ctx)
+            return
+        req = hand.pending_deal()
+        if req is not None:
+            if st.dealing is None:
+                _ask_cards(ctx, req)
+            return
+        seat = hand.seat_to_act
+        if seat is None or st.timer is not None:
+            return
+        legal = hand.legal()
+        auto = _auto(ctx, seat, legal)
+        if auto is None:
+            _start_timer(ctx, seat)
+            return
+        name, amount, why = auto
+        _act(ctx, seat, name, amount, (), why=why)
+    raise RuntimeError("table: the hand did not settle")  # pragma: no cover - a bug guard
+
+
+def _ask_cards(ctx: Ctx, req: Any) -> None:
+    if req.kind == "hole":
+        batches: tuple[tuple[str, int], ...] = (("seat", req.count),)
+        reshuffle_at = None
+    elif req.kind == "board":
+        batches = ((("burn", 1),) if req.burn else ()) + (("board", req.count),)
+        reshuffle_at = None
+    else:  # draw (G-3, G-4)
+        head = (("burn", 1),) if req.burn else ()
+        if req.reshuffle_after is not None:
+            first = req.reshuffle_after
+            parts = ((("draw", first),) if first else ()) + (("draw", req.count - first),)
+            batches = head + parts
+            reshuffle_at = len(batches) - 1
+        else:
+            batches = head + (("draw", req.count),)
+            reshuffle_at = None
+    ctx.state = replace(ctx.state, dealing=Dealing(req.kind, req.seat, batches, reshuffle_at))
+    _announce(ctx, 0)
+
+
+def _announce(ctx: Ctx, index: int) -> None:
+    d = ctx.state.dealing
+    assert d is not None
+    target, count = d.batches[index]
+    seat = d.seat if target in ("seat", "draw") else None
+    ctx.emit(fx.DealCards(target=target, count=count, seat=seat,
+                          reshuffle=d.reshuffle_at == index))
+
+
+def deal_card(ctx: Ctx, card: str) -> None:
+    """Take one card from the shuffler for the deal in progress (G-1..G-5)."""
+    st = ctx.state
+    d = st.dealing
+    if st.hand is None or d is None:
+        refuse(ctx, "G-5", f"G-5: no card is due now, got {card}")
+        return
+    cards = d.cards + (card,)
+    total = sum(c for _, c in d.batches)
+    if len(cards) < total:
+        ctx.state = replace(st, dealing=replace(d, cards=cards))
+        done = 0
+        for i, (_, c) in enumerate(d.batches):
+            done += c
+            if len(cards) == done:
+                _announce(ctx, i + 1)
+        return
+    has_burn = d.batches[0][0] == "burn"
+    burn = cards[0] if has_burn else None
+    body = list(cards[1:] if has_burn else cards)
+    hand = ctx.hand()
+    try:
+        if d.kind == "hole":
+            hand.deal_hole(d.seat, body)
+        elif d.kind == "board":
+            hand.deal_board(body, burn=burn)
+        else:
+            hand.deal_draw(d.seat, body, burn=burn)
+    except HandError as exc:
+        # the cards already asked for are kept; the floor decides (void or fix the deck)
+        refuse(ctx, exc.rule or "G-5", str(exc))
+        ctx.state = st  # nothing else changed in this step
+        ctx.own_hand = False
+        return
+    ctx.state = replace(ctx.state, dealing=None)
+    drive(ctx)
+
+
+def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None:
+    """Return the action the table takes for ``seat`` now, or None to wait for the player."""
+    st = ctx.state
+    s = st.seats[seat - 1]
+    assert s is not None
+    if legal.show or legal.muck:
+        return ("show", None, "P-2") if _can_win(st.hand, seat) else ("muck", None, "P-2")
+    if legal.draw is not None:
+        if s.leaving or not s.connected:
+            return ("draw", None, "T-8" if s.leaving else "A-4")
+        return None
+    if s.leaving:
+        return ("check", None, "T-8") if legal.check else ("fold", None, "T-8")
+    if s.preselect is not None:
+        choice, amount = s.preselect
+        ctx.set_seat(replace(s, preselect=None))
+        picked = resolve(choice, amount, legal)
+        if picked is not None:
+            return (picked[0], picked[1], "A-3")
+    if not s.connected and legal.check:
+        return ("check", None, "A-4")
+    return None
+
+
+def _can_win(hand: Hand, seat: int) -> bool:
+    """P-2: whether ``seat`` beats or ties every hand already shown in some pot it can win."""
+    i = hand.index[seat]
+    board = [c for c in hand.board if c is not None]
+    mine = _rank(hand, i, board)
+    if mine is None:
+        return True
+    for pot in hand.pots() or [None]:
+        elig = pot.eligible if pot is not None else tuple(hand.seats)
+        if seat not in elig:
+            continue
+        best = -1
+        for other in elig:
+            j = hand.index[other]
+            if j != i and hand.exposed[j] and not hand.mucked[j] and not hand.folded[j]:
+                r = _rank(hand, j, board)
+                if r is not None and r > best:
+                    best = r
+        if mine >= best:
+            return True
+    return False
+
+
+def _rank(hand: Hand, i: int, board: list[Any]) -> int | None:
+    hole = hand.hole[i]
+    if any(c is None for c in hole):
+        return None
+    try:
+        if hand.settings.game is Game.OMAHA:
+            return evaluator.rank_omaha(hole, board)
+        return evaluator.rank_hand(list(hole) + board)
+    except ValueError:
+        return None
+
+
+def _start_timer(ctx: Ctx, seat: int) -> None:
+    st = ctx.state
+    seq = st.timer_seq + 1
+    secs = float(st.settings.action_seconds)
+    ctx.state = replace(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
+                        info=replace(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
+    ctx.emit(fx.StartTimer(timer="action", seq=seq, seconds=secs, seat=seat))
+
+
+def _stop_timer(ctx: Ctx) -> None:
+    st = ctx.state
+    if st.timer is not None:
+        ctx.emit(fx.CancelTimer(timer="action", seq=st.timer.seq))
+        ctx.state = replace(st, timer=None)
+
+
+def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str, ...],
+         *, why: str = "") -> bool:
+    """Apply one action to the hand; return False (and refuse) when it is illegal."""
+    old = ctx.state.hand
+    street = old.street
+    hand = ctx.hand()
+    try:
+        if name == "draw":
+            hand.act(seat, "draw", cards=discards if discards else (amount or 0))
+        else:
+            hand.act(seat, name, amount)
+    except HandError as exc:
+        if why:  # pragma: no cover - automation only picks legal moves
+            raise
+        refuse(ctx, exc.rule or "A-1", str(exc))
+        return False
+    _stop_timer(ctx)
+    st = ctx.state
+    s = st.seats[seat - 1]
+    if s is not None and s.preselect is not None:
+        ctx.set_seat(replace(s, preselect=None))
+    if why:
+        info = ctx.state.info
+        ctx.state = replace(ctx.state, info=replace(info, auto=info.auto + ((seat, name, why),)))
+    _refresh_preselects(ctx, street)
+    return True
+
+
+def _refresh_preselects(ctx: Ctx, street: Any) -> None:
+    """A-3: drop every pre-selection when the round ends, and a "call X" whose X changed."""
+    st = ctx.state
+    hand = st.hand
+    new_round = hand.street is not street or hand.is_complete
+    for s in st.seats:
+        if s is None or s.preselect is None:
+            continue
+        if new_round:
+            ctx.set_seat(replace(s, preselect=None))
+        elif s.preselect[0] == "call":
+            i = hand.index.get(s.seat)
+            if i is None or to_call(hand, i) != s.preselect[1]:
+                ctx.set_seat(replace(s, preselect=None))
+
+
+def to_call(hand: Hand, i: int) -> int:
+    """Return the chips player index ``i`` needs to call now (capped at the stack)."""
+    c = hand.current - hand.bet[i]
+    if c < 0:
+        c = 0
+    st = hand.stack[i]
+    return c if c < st else st
+
+
+def apply_action(ctx: Ctx, ev: Any) -> None:
+    """A player's own action (A-1); refused when not their turn or stale."""
+    st = ctx.state
+    hand = st.hand
+    if hand is None:
+        refuse(ctx, "A-1", "A-1: no hand is running")
+        return
+    if hand.seat_to_act != ev.seat or st.dealing is not None:
+        refuse(ctx, "A-1", f"A-1: it is not seat {ev.seat}'s turn")
+        return
+    if ev.seq is not None and ev.seq < st.info.turn_seq:  # type: ignore[union-attr]
+        refuse(ctx, "A-1", f"A-1: stale action: decided on state {ev.seq}, the turn began at "
+                           f"{st.info.turn_seq}")  # type: ignore[union-attr]
+        return
+    if _act(ctx, ev.seat, ev.action, ev.amount, ev.discards):
+        drive(ctx)
+
+
+def timer_expired(ctx: Ctx, ev: Any) -> None:
+    """A-2: on time out check if possible, else fold (draw: stand pat); sit the player out."""
+    st = ctx.state
+    t = st.timer
+    if ev.timer != "action" or t is None or t.seq != ev.seq or st.hand is None:
+        return  # stale: ignored, not refused
+    seat = t.seat
+    legal = st.hand.legal()
+    if legal.draw is not None:
+        name = "draw"
+    else:
+        name = "check" if legal.check else "fold"
+    _act(ctx, seat, name, None, (), why="A-2")
+    s = ctx.state.seats[seat - 1]
+    if s is not None and not s.sitting_out:
+        ctx.set_seat(replace(s, sitting_out=True, out_reason="timeout"))
+    drive(ctx)
+
+
+def auto_current(ctx: Ctx) -> None:
+    """Re-decide the current turn after a seat change (disconnect A-4, stand up T-8)."""
+    st = ctx.state
+    hand = st.hand
+    if hand is None or st.dealing is not None or st.timer is None:
+        return
+    seat = hand.seat_to_act
+    if seat is None:
+        return
+    auto = _auto(ctx, seat, hand.legal())
+    if auto is not None:
+        _act(ctx, seat, auto[0], auto[1], (), why=auto[2])
+        drive(ctx)
+
+
+# ---------------------------------------------------------------------------- finish
+
+def void_hand(ctx: Ctx, reason: str) -> None:
+    """The floor voids the running hand: chips back, rotation and marks as before it."""
+    st = ctx.state
+    if st.hand is None:
+        refuse(ctx, "A-1", "A-1: no hand is running")
+        return
+    ctx.hand().void(reason or "misdeal")
+    info = st.info
+    assert info is not None
+    seats = list(ctx.state.seats)
+    for i, s in enumerate(seats):
+        if s is None:
+            continue
+        p = info.prior_marks.get(s.seat)
+        if p is not None and p[0] == s.player:
+            seats[i] = replace(s, missed_sb=p[1], missed_bb=p[2], new=p[3], post=p[4], hands_out=p[5])
+    ctx.state = replace(ctx.state, seats=tuple(seats), rotation=info.prior_rotation, dealing=None)
+    finish_hand(ctx)
+
+
+def _rake_shares(res: Any) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for award in res.awards:
+        r = award.rake
+        if not r:
+            continue
+        winners = list(award.winners) or list(award.shares)
+        total = sum(award.shares.get(w, 0) for w in winners)
+        given = 0
+        for w in winners:
+            part = (r * award.shares.get(w, 0)) // total if total else 0
+            out[w] = out.get(w, 0) + part
+            given += part
+        if winners:
+            out[winners[0]] = out.get(winners[0], 0) + r - given
+    return out
+
+
+def finish_hand(ctx: Ctx) -> None:
+    """Book the finished hand: stacks, ledger, busts, leavers, T-5, pending settings."""
+    from .seating import apply_settings, leave  # noqa: PLC0415 - seating imports play
+
+    _stop_timer(ctx)
+    st = ctx.state
+    hand = st.hand
+    info = st.info
+    assert hand is not None and info is not None
+    res = hand.result()
+    rake_of = _rake_shares(res)
+    results: dict[str, tuple[int, int]] = {}
+    seats = list(st.seats)
+    for seat in info.dealt:
+        s = seats[seat - 1]
+        assert s is not None
+        final = res.stacks[seat]
+        results[s.player] = (final - info.start_stacks[seat], rake_of.get(seat, 0))
+        s = replace(s, stack=final, preselect=None)
+        if final == 0 and not s.sitting_out:
+            s = replace(s, sitting_out=True, out_reason="busted")
+        seats[seat - 1] = s
+    record = {
+        "hand": info.number, "table": st.settings.id, "game": st.settings.game,
+        "limit": st.settings.limit, "started": info.started_at, "ended": ctx.at,
+        "button": info.button, "sb_seat": info.sb_seat, "bb_seat": info.bb_seat,
+        "players": {str(seat): {"player": info.players[seat], "start": info.start_stacks[seat]}
+                    for seat in info.dealt},
+        "auto": [list(a) for a in info.auto],
+        "hand_record": hand.snapshot(),
+        "result": res.to_json(),
+        "voided": res.voided,
+    }
+    ctx.state = replace(st, seats=tuple(seats), ledger=st.ledger.hand(results, res.rake),
+                        hand=None, dealing=None, timer=None, last_result=record)
+    ctx.own_hand = False
+    ctx.emit(fx.HandFinished(hand=info.number, record=record))
+    ctx.emit(fx.PublishPrivate(seats=info.dealt, clear=True))
+    for s in ctx.state.seats:
+        if s is None:
+            continue
+        if s.leaving:
+            leave(ctx, s.seat, "T-8")
+        elif s.sitting_out and s.hands_out >= SIT_OUT_LIMIT:
+            leave(ctx, s.seat, "T-5")
+    if ctx.state.pending_settings:
+        apply_settings(ctx, ctx.state.pending_settings, by="pending")

@@ -1,0 +1,217 @@
+"""Seats and chips: sitting down, buying in, topping up, standing up, sitting out and in,
+tablets coming and going, and settings changes (T-2..T-8, A-4, L-2).
+
+Internal to :mod:`controller.engine.table.step`; each handler works on a
+:class:`~controller.engine.table.play.Ctx`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import effects as fx
+from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
+from .settings import SettingsError
+from .state import RETURN_SECONDS, Departure, Seat
+
+__all__ = ["sit_down", "buy_in", "top_up", "stand_up", "sit_out", "sit_in", "connected",
+           "change_settings", "apply_settings", "leave", "buy_in_range"]
+
+
+def _seat(ctx: Ctx, n: int) -> Seat | None:
+    s = ctx.state.seat(n)
+    if s is None:
+        refuse(ctx, "T-3", f"T-3: seat {n} is not taken")
+    return s
+
+
+def sit_down(ctx: Ctx, ev: Any) -> None:
+    """T-3: take a free seat; chips come with a buy-in."""
+    st = ctx.state
+    if not 1 <= ev.seat <= len(st.seats):
+        refuse(ctx, "L-2", f"L-2: this table has seats 1..{len(st.seats)}, not {ev.seat}")
+        return
+    if st.seats[ev.seat - 1] is not None:
+        refuse(ctx, "T-3", f"T-3: seat {ev.seat} is taken")
+        return
+    for s in st.seats:
+        if s is not None and s.player == ev.player:
+            refuse(ctx, "T-3", f"T-3: {ev.player} already sits in seat {s.seat}")
+            return
+    ctx.set_seat(Seat(seat=ev.seat, player=ev.player, name=ev.name or ev.player, post=ev.post))
+
+
+def buy_in_range(ctx: Ctx, player: str) -> tuple[int, int | None]:
+    """Return ``(min, max)`` chips for ``player``'s buy-in now (T-2; max None: no maximum).
+
+    A player who left with more than the maximum less than 20 minutes ago must bring at
+    least what they left with.
+    """
+    cfg = ctx.state.settings
+    lo, hi = int(cfg.buy_in_min), cfg.buy_in_max  # type: ignore[arg-type]
+    for d in ctx.state.departures:
+        if d.player == player and ctx.at - d.at < RETURN_SECONDS:
+            lo = max(lo, d.amount)
+            if hi is not None:
+                hi = max(hi, d.amount)
+    return lo, hi
+
+
+def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
+    chip = smallest_chip(ctx.state.settings)
+    if ev.amount % chip:
+        refuse(ctx, "S-10", f"S-10: chips come in multiples of {chip}, got {ev.amount}")
+        return False
+    if ev.balance is not None and ev.amount > ev.balance:
+        refuse(ctx, rule, f"{rule}: {ev.amount} is more than the balance {ev.balance}")
+        return False
+    return True
+
+
+def buy_in(ctx: Ctx, ev: Any) -> None:
+    """T-2/T-3: bring chips to an empty stack (first buy-in, or again after busting)."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if s.stack > 0 or in_hand(ctx.state, s.seat):
+        refuse(ctx, "T-7", f"T-7: seat {s.seat} has chips; add more with a top-up between hands")
+        return
+    lo, hi = buy_in_range(ctx, s.player)
+    if ev.amount < lo or (hi is not None and ev.amount > hi):
+        top = "no maximum" if hi is None else f"at most {hi}"
+        refuse(ctx, "T-2", f"T-2: buy-in must be at least {lo} and {top}, got {ev.amount}")
+        return
+    if not _chips_ok(ctx, ev, "T-2"):
+        return
+    if s.out_reason == "busted":
+        s = replace(s, sitting_out=False, out_reason="", hands_out=0)
+    ctx.set_seat(replace(s, stack=ev.amount))
+    ctx.state = replace(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
+    ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def top_up(ctx: Ctx, ev: Any) -> None:
+    """T-7: add chips between hands, up to the buy-in maximum."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if in_hand(ctx.state, s.seat):
+        refuse(ctx, "T-7", f"T-7: seat {s.seat} is in the hand; top up between hands")
+        return
+    if s.stack == 0:
+        refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in again")
+        return
+    hi = ctx.state.settings.buy_in_max
+    if hi is not None and s.stack + ev.amount > hi:
+        refuse(ctx, "T-7", f"T-7: at most {hi} on the table; seat {s.seat} has {s.stack}, "
+                           f"may add {max(0, hi - s.stack)}")
+        return
+    if not _chips_ok(ctx, ev, "T-7"):
+        return
+    ctx.set_seat(replace(s, stack=s.stack + ev.amount))
+    ctx.state = replace(ctx.state, ledger=ctx.state.ledger.top_up(s.player, ev.amount))
+    ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def leave(ctx: Ctx, seat: int, rule: str) -> None:
+    """Free ``seat``: pay the stack back to the player's balance (T-8; T-5 after 10 hands)."""
+    st = ctx.state
+    s = st.seats[seat - 1]
+    assert s is not None
+    deps = tuple(d for d in st.departures if ctx.at - d.at < RETURN_SECONDS and d.player != s.player)
+    hi = st.settings.buy_in_max
+    if hi is not None and s.stack > hi:
+        deps += (Departure(s.player, ctx.at, s.stack),)
+    ledger = st.ledger.cash_out(s.player, s.stack)
+    ctx.state = replace(st.with_seat(seat, None), ledger=ledger, departures=deps)
+    if s.stack:
+        ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
+    ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
+
+
+def stand_up(ctx: Ctx, ev: Any) -> None:
+    """T-8: give up the seat; mid-hand the hand is folded first (check when free) and the
+    player leaves when the hand ends."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if in_hand(ctx.state, s.seat):
+        ctx.set_seat(replace(s, leaving=True, preselect=None))
+        auto_current(ctx)
+        return
+    leave(ctx, s.seat, "T-8")
+
+
+def sit_out(ctx: Ctx, ev: Any) -> None:
+    """T-5: skip hands from the next one on."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if s.sitting_out:
+        refuse(ctx, "T-5", f"T-5: seat {s.seat} is already sitting out")
+        return
+    ctx.set_seat(replace(s, sitting_out=True, out_reason="request"))
+
+
+def sit_in(ctx: Ctx, ev: Any) -> None:
+    """T-4/T-6/A-2: play again; ``post`` pays what is owed now, else wait for the big blind."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if s.stack == 0 and not in_hand(ctx.state, s.seat):
+        refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in first")
+        return
+    ctx.set_seat(replace(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
+
+
+def connected(ctx: Ctx, ev: Any, online: bool) -> None:
+    """A-4: the seat's tablet came or went; a gone player is checked for when possible."""
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if s.connected == online:
+        return
+    ctx.set_seat(replace(s, connected=online))
+    if not online:
+        auto_current(ctx)
+
+
+def change_settings(ctx: Ctx, ev: Any) -> None:
+    """L-2: validate a settings change; apply it now or when the running hand ends."""
+    st = ctx.state
+    merged = {**(st.pending_settings or {}), **ev.changes}
+    try:
+        new = st.settings.changed(**merged)
+    except (SettingsError, TypeError) as exc:
+        msg = str(exc)
+        refuse(ctx, msg.split(":", 1)[0] if ":" in msg[:6] else "L-2", msg)
+        return
+    taken = max((s.seat for s in st.occupied()), default=0)
+    if new.seats < taken:
+        refuse(ctx, "L-2", f"L-2: seat {taken} is taken; cannot shrink the table to {new.seats}")
+        return
+    if st.hand is not None:
+        ctx.state = replace(st, pending_settings=merged)
+        return
+    apply_settings(ctx, ev.changes, by=ev.by)
+
+
+def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
+    """Apply settings ``changes`` between hands and record them (L-2)."""
+    st = ctx.state
+    try:
+        new = st.settings.changed(**changes)
+    except (SettingsError, TypeError) as exc:  # pragma: no cover - checked when asked
+        refuse(ctx, "L-2", str(exc))
+        ctx.state = replace(st, pending_settings=None)
+        return
+    seats = st.seats
+    if new.seats != len(seats):
+        seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
+    rotation = st.rotation
+    if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
+        rotation = None
+    entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
+    ctx.state = replace(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
+                        settings_log=st.settings_log + (entry,))

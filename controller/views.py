@@ -1,0 +1,193 @@
+"""Pure projections of the table state into the JSON of docs/state.md (issue 3).
+
+- :func:`public_view`: the retained public state every tablet and the display draw.
+- :func:`private_view`: one seat's hole cards, hand in words (H-6), legal actions (A-1) and
+  pre-selection (A-3); ``None`` when the seat holds no cards (the topic is cleared).
+- :func:`lights`: a small per-seat projection for the seat LEDs: whose turn, the fraction of
+  the action time left (A-2) and who sits out (T-5).
+
+No I/O, no clock (``now`` is passed in), no randomness; the state is never changed.
+Chips are integers; times are Unix seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.engine import evaluator
+from controller.engine.cards import RANKS
+from controller.engine.table.state import Seat, TableState
+
+__all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
+
+SCHEMA = 1
+
+_NAMES = {"2": ("deuce", "deuces"), "3": ("three", "threes"), "4": ("four", "fours"),
+          "5": ("five", "fives"), "6": ("six", "sixes"), "7": ("seven", "sevens"),
+          "8": ("eight", "eights"), "9": ("nine", "nines"), "T": ("ten", "tens"),
+          "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
+          "A": ("ace", "aces")}
+
+
+def seat_status(state: TableState, seat: Seat) -> str:
+    """Return the docs/state.md status of an occupied seat.
+
+    In the hand: ``acting`` (its turn), ``folded`` (also mucked), ``all-in`` or ``active``.
+    Not in the hand: ``sitting-out`` (T-5, A-2, busted), ``waiting`` (a new player or one
+    owing missed blinds, T-4/T-6; or any player not dealt into the running hand), else
+    ``active``.
+    """
+    hand = state.hand
+    if hand is not None and seat.seat in hand.index:
+        i = hand.index[seat.seat]
+        if hand.folded[i] or hand.mucked[i]:
+            return "folded"
+        if hand.seat_to_act == seat.seat and state.dealing is None:
+            return "acting"
+        if hand.allin[i]:
+            return "all-in"
+        return "active"
+    if seat.sitting_out or seat.stack == 0:
+        return "sitting-out"
+    if hand is not None or seat.new or seat.missed_bb or seat.missed_sb:
+        return "waiting"
+    return "active"
+
+
+def _seat_json(state: TableState, n: int) -> dict[str, Any]:
+    s = state.seats[n - 1]
+    if s is None:
+        return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
+                "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
+                "connected": False, "posted_dead": 0}
+    hand = state.hand
+    out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
+           "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
+           "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0}
+    if hand is not None and n in hand.index:
+        i = hand.index[n]
+        out["stack"] = hand.stack[i]
+        out["bet"] = hand.bet[i]
+        out["cards"] = 0 if (hand.folded[i] or hand.mucked[i]) else len(hand.hole[i])
+        if hand.exposed[i] and not hand.mucked[i]:
+            out["shown"] = ["??" if c is None else str(c) for c in hand.hole[i]]
+        out["drew"] = hand.drew[i]
+        out["posted_dead"] = hand.setup[i].dead_post
+    return out
+
+
+def public_view(state: TableState, *, fault: dict[str, Any] | None = None, paused: bool = False,
+                equity: dict[str, float] | None = None) -> dict[str, Any]:
+    """Return the public state (docs/state.md, schema 1) of ``state``.
+
+    ``fault`` / ``paused`` / ``equity`` come from the orchestrator (faults, S-8 equity);
+    they are copied into ``fault``, ``paused`` and ``all_in_equity``.
+    """
+    cfg = state.settings
+    hand = state.hand
+    info = state.info
+    view: dict[str, Any] = {
+        "schema": SCHEMA, "table": cfg.id, "name": cfg.name, "seq": state.seq,
+        "hand": state.hands, "game": cfg.game, "limit": cfg.limit,
+        "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante,
+                   "small_bet": cfg.small_bet, "big_bet": cfg.big_bet},
+        "max_seats": cfg.seats,
+        "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
+        "board": [], "pots": [],
+        "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],
+        "turn": None, "showdown": None, "all_in_equity": equity, "fault": fault,
+        "paused": paused, "rake": 0,
+    }
+    if hand is not None and info is not None:
+        view["street"] = hand.street.value
+        view["button"] = info.button
+        view["sb_seat"] = info.sb_seat
+        view["bb_seat"] = info.bb_seat
+        view["board"] = ["??" if c is None else str(c) for c in hand.board]
+        view["pots"] = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
+        t = state.timer
+        if t is not None:
+            view["turn"] = {"seat": t.seat, "started": t.started, "deadline": t.deadline,
+                            "seconds": cfg.action_seconds}
+    elif state.last_result is not None:
+        res = state.last_result["result"]
+        if not res.get("voided"):
+            view["showdown"] = [
+                {"pot": a["pot"], "amount": a["amount"], "winners": a["winners"],
+                 "shares": a["shares"], "hand": a["hand"]} for a in res["awards"]]
+            view["rake"] = res["rake"]
+            view["board"] = [c for c in state.last_result["hand_record"]["board"] if c]
+    return view
+
+
+def _words(game: str, hole: list[str], board: list[str]) -> str | None:
+    """H-6: the player's hand in words, or None when it cannot be said yet."""
+    try:
+        if game == "draw":
+            return evaluator.describe(evaluator.rank_hand(hole)) if len(hole) == 5 else None
+        if len(board) >= 3:
+            if game == "omaha":
+                return evaluator.describe(evaluator.rank_omaha(hole, board))
+            return evaluator.describe(evaluator.rank_hand(hole + board))
+    except ValueError:
+        return None
+    if game == "holdem" and len(hole) == 2:
+        a, b = sorted((h[0] for h in hole), key=RANKS.index, reverse=True)
+        if a == b:
+            return f"Pair of {_NAMES[a][1]}"
+        return f"High card, {_NAMES[a][0]}"
+    return None
+
+
+def private_view(state: TableState, seat: int) -> dict[str, Any] | None:
+    """Return seat ``seat``'s private view (docs/state.md), or None when it holds no cards.
+
+    ``legal`` is set only on the seat's turn (betting: fold/check/call/bet/raise/all_in;
+    draw: the most cards it may discard). ``preselect`` is ``{"choice", "amount"}`` or None.
+    """
+    hand = state.hand
+    s = state.seat(seat)
+    if hand is None or s is None or seat not in hand.index:
+        return None
+    i = hand.index[seat]
+    hole = ["??" if c is None else str(c) for c in hand.hole[i]]
+    known = [h for h in hole if h != "??"]
+    board = [str(c) for c in hand.board if c is not None]
+    to_act = hand.seat_to_act == seat and state.dealing is None
+    legal = None
+    if to_act:
+        lg = hand.legal()
+        if lg.draw is not None:
+            legal = {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+                     "all_in": None, "draw": lg.draw}
+        elif not (lg.show or lg.muck):
+            legal = {"fold": lg.fold, "check": lg.check, "call": lg.call or None,
+                     "bet": None if lg.bet is None else {"min": lg.bet[0], "max": lg.bet[1]},
+                     "raise": None if lg.raise_ is None else {"min": lg.raise_[0], "max": lg.raise_[1]},
+                     "all_in": lg.all_in, "draw": None}
+    pre = None if s.preselect is None else {"choice": s.preselect[0], "amount": s.preselect[1]}
+    words = None
+    if len(known) == len(hole) and not hand.folded[i]:
+        words = _words(state.settings.game, known, board)
+    return {"schema": SCHEMA, "table": state.settings.id, "seat": seat, "seq": state.seq,
+            "hand": state.hands, "cards": hole, "hand_words": words, "to_act": to_act,
+            "legal": legal, "preselect": pre}
+
+
+def lights(state: TableState, now: float) -> dict[int, dict[str, Any]]:
+    """Return ``{seat: {"turn": bool, "fraction_left": float | None, "sitting_out": bool}}``
+    for every occupied seat; ``fraction_left`` is 1.0 .. 0.0 of the action time on the
+    seat's turn (A-2), else None."""
+    t = state.timer
+    out: dict[int, dict[str, Any]] = {}
+    for s in state.seats:
+        if s is None:
+            continue
+        turn = t is not None and t.seat == s.seat
+        frac = None
+        if turn:
+            span = t.deadline - t.started  # type: ignore[union-attr]
+            left = t.deadline - now  # type: ignore[union-attr]
+            frac = 0.0 if span <= 0 else max(0.0, min(1.0, left / span))
+        out[s.seat] = {"turn": turn, "fraction_left": frac, "sitting_out": s.sitting_out}
+    return out
