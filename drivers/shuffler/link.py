@@ -402,6 +402,10 @@ class ShufflerDriver:
             self._post(E.RequestFailed, req.id, req.name, "no-verified-deck",
                        "G-5: no deck has been verified as 52 distinct cards; shuffle first")
             return
+        if req.cmd in (P.Cmd.SHUFFLE, P.Cmd.DECK_CHECK):
+            self._deck_req = req.id  # its DECK event may overtake a slow or lost reply
+        if req.cmd == P.Cmd.SHUFFLE or (req.cmd == P.Cmd.RESET and req.payload == b"\x00"):
+            self.tracker.forget()  # once sent, the old deck may be gone: deal nothing from it
         if req.cmd in P.PHYSICAL_COMMANDS:
             reply = self._physical(req)  # on _LinkDown, _inflight names it for LinkLost/Restored
             self._inflight = None
@@ -419,10 +423,6 @@ class ShufflerDriver:
 
     def _settle(self, req: _Req, reply: Frame) -> None:
         if reply.type == P.Rsp.ACK:
-            if req.cmd in (P.Cmd.SHUFFLE, P.Cmd.DECK_CHECK):
-                self._deck_req = req.id
-            if req.cmd == P.Cmd.SHUFFLE or (req.cmd == P.Cmd.RESET and req.payload == b"\x00"):
-                self.tracker.forget()
             self._post(E.RequestAccepted, req.id, req.name)
             return
         if reply.type == P.Rsp.NAK and len(reply.payload) >= 1:

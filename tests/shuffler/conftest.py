@@ -67,6 +67,11 @@ class Rig:
         rid = self.driver.shuffle()
         return self.events.wait_for(E.DeckReady, request_id=rid)
 
+    def sync(self) -> None:
+        """Finish the driver's pending work (event acknowledgements) with a STATUS round trip."""
+        rid = self.driver.status()
+        self.events.wait_for(E.StatusReport, request_id=rid)
+
     def deal(self, target: object, count: int = 1) -> list[E.CardDelivered]:
         """Deal and wait for DealDone; return this request's CardDelivered events."""
         rid = self.driver.deal(target, count)
