@@ -269,9 +269,20 @@ def _units_python(pr: _Problem) -> list[int]:
 
 
 class _NP:
-    """numpy tables, built on first use."""
+    """numpy tables, built on first use (about 0.1 s) and kept in memory."""
 
     ready = False
+
+
+def _np_multisets(np: Any, n: int, pow5: Any) -> tuple[Any, Any, Any]:
+    """All multisets of n ranks (at most four of each): (sorted ranks, counts, keys)."""
+    if n == 0:
+        return np.zeros((1, 0), np.int64), np.zeros((1, 13), np.int64), np.zeros(1, np.int64)
+    arr = np.array(list(combinations_with_replacement(range(13), n)), dtype=np.int64)
+    counts = (arr[:, :, None] == np.arange(13)).sum(1)
+    keep = counts.max(1) <= 4
+    arr, counts = arr[keep], counts[keep]
+    return arr, counts, counts @ pow5
 
 
 def _np_setup() -> Any:
@@ -279,41 +290,57 @@ def _np_setup() -> Any:
 
     if _NP.ready:
         return np
-    t = tables(complete=True)
-    keys = np.fromiter(t.nonflush.keys(), dtype=np.int64, count=len(t.nonflush))
-    vals = np.fromiter(t.nonflush.values(), dtype=np.int32, count=len(t.nonflush))
-    order = np.argsort(keys)
-    _NP.nf_keys = keys[order]
-    _NP.nf_vals = vals[order]
-    _NP.flush = np.asarray(t.flush, dtype=np.int32)
+    t = tables()
     pow5 = np.array(t.pow5, dtype=np.int64)
     _NP.pow5 = pow5
+    _NP.flush = np.asarray(t.flush, dtype=np.int32)
     masks = np.arange(8192, dtype=np.int64)
     bits = (masks[:, None] >> np.arange(13)) & 1
     _NP.mask_key = bits @ pow5
     pop = bits.sum(1)
     _NP.masks_by_pop = [masks[pop == j] for j in range(14)]
+    # multi[n] = (sorted ranks, counts, keys, argsort of keys, sorted keys)
     _NP.multi = []
-    for n in range(6):
-        ms = _rank_multisets(n)
-        counts = np.zeros((len(ms), 13), dtype=np.int64)
-        for row, combo in enumerate(ms):
-            for r in combo:
-                counts[row, r] += 1
-        _NP.multi.append((counts, counts @ pow5, ms))
-    # trio keys of every five-rank board multiset (for Omaha), in multi[5] order
-    ms5 = _NP.multi[5][2]
-    _NP.board5_keys = _NP.multi[5][1]
-    order5 = np.argsort(_NP.board5_keys)
-    _NP.board5_sorted = _NP.board5_keys[order5]
-    _NP.board5_order = order5
-    _NP.trio_keys = np.array(
-        [[t.pow5[a] + t.pow5[b] + t.pow5[c] for a, b, c in combinations(combo, 3)]
-         for combo in ms5], dtype=np.int64)
+    for n in range(8):
+        arr, counts, keys = _np_multisets(np, n, pow5)
+        order = np.argsort(keys)
+        _NP.multi.append((arr, counts, keys, order, keys[order]))
+    # non-flush rank of every 5-, 6- and 7-rank multiset, in multi[n] order: the best
+    # five of n cards is the best five of one of its (n-1)-card parts
+    nf = {5: np.array([t.nonflush[int(k)] for k in _NP.multi[5][2]], dtype=np.int32)}
+    for n in (6, 7):
+        _, counts, keys, _, _ = _NP.multi[n]
+        _, _, _, order_prev, sorted_prev = _NP.multi[n - 1]
+        cand = keys[:, None] - pow5[None, :]
+        pos = np.minimum(np.searchsorted(sorted_prev, cand), sorted_prev.size - 1)
+        vals = np.where(counts > 0, nf[n - 1][order_prev[pos]], 0)
+        nf[n] = vals.max(1).astype(np.int32)
+    _NP.nf = nf
+    arr5 = _NP.multi[5][0]
+    _NP.trio_keys = np.stack(
+        [pow5[arr5[:, a]] + pow5[arr5[:, b]] + pow5[arr5[:, c]]
+         for a, b, c in combinations(range(5), 3)], axis=1)
     _NP.combt = np.array([[comb(a, c) for c in range(5)] for a in range(5)], dtype=np.int64)
     _NP.omaha_flush: dict[int, Any] = {}
+    _NP.join: dict[tuple[int, int], Any] = {}
     _NP.ready = True
     return np
+
+
+def _np_index(np: Any, n: int, keys: Any) -> Any:
+    """Positions in multi[n] order of the multisets with the given keys (all valid)."""
+    _, _, _, order, sorted_keys = _NP.multi[n]
+    return order[np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)]
+
+
+def _np_join(np: Any, j: int, n: int) -> Any:
+    """J[f, o]: index in multi[j+n] of (j distinct ranks masks_by_pop[j][f]) + multi[n][o]."""
+    got = _NP.join.get((j, n))
+    if got is None:
+        keys = _NP.mask_key[_NP.masks_by_pop[j]][:, None] + _NP.multi[n][2][None, :]
+        got = _np_index(np, j + n, keys).astype(np.int32)
+        _NP.join[(j, n)] = got
+    return got
 
 
 def _np_omaha_flush_table(np: Any, pair_mask: int) -> Any:
@@ -328,49 +355,51 @@ def _np_omaha_flush_table(np: Any, pair_mask: int) -> Any:
     return table
 
 
+def _np_units(np: Any, ranks: Any, w: Any) -> Any:
+    """Per player, the sum over groups of w * (pot share in 1/2520 units).
+
+    ``ranks`` is (P, G) (player-major: reductions run over contiguous rows), ``w`` (G,).
+    """
+    best = ranks[0].copy()
+    for row in ranks[1:]:
+        np.maximum(best, row, out=best)
+    win = ranks == best
+    k = win[0].astype(np.int64)
+    for row in win[1:]:
+        k += row
+    share = (_UNITS // k) * w
+    return np.array([np.dot(row, share) for row in win], dtype=np.int64)
+
+
 def _units_numpy(pr: _Problem) -> list[int]:
     """As :func:`_units_python`, with the groups evaluated as numpy arrays."""
     np = _np_setup()
-    nf_keys, nf_vals = _NP.nf_keys, _NP.nf_vals
     P = len(pr.holes)
-    hole_pairs = [list(combinations(h, 2)) for h in pr.holes]
-    pow5 = tables().pow5
-    pair_keys = [[pow5[a >> 2] + pow5[b >> 2] for a, b in hp] for hp in hole_pairs]
-
-    def lookup(keys: Any) -> Any:
-        return nf_vals[np.searchsorted(nf_keys, keys)]
-
-    def nf_ranks(dkeys: Any) -> Any:
-        out = np.empty((dkeys.shape[0], P), dtype=np.int32)
-        if not pr.omaha:
-            base = dkeys + pr.board_key
-            for p in range(P):
-                out[:, p] = lookup(base + pr.hole_keys[p])
-            return out
-        bkeys = dkeys + pr.board_key
-        idx = _NP.board5_order[np.searchsorted(_NP.board5_sorted, bkeys)]
-        trios = _NP.trio_keys[idx]
-        for p in range(P):
-            pk = np.array(pair_keys[p], dtype=np.int64)
-            out[:, p] = lookup(trios[:, :, None] + pk).reshape(len(dkeys), -1).max(1)
-        return out
-
-    def units(ranks: Any, w: Any) -> Any:
-        win = ranks == ranks.max(1)[:, None]
-        share = (_UNITS // win.sum(1)) * w
-        return (win * share[:, None]).sum(0)
-
+    m = pr.m
+    _, counts_m, keys_m, _, _ = _NP.multi[m]
     avail = np.array(pr.avail, dtype=np.int64)
     combt = _NP.combt
 
-    def weighted(n: int, av: Any) -> tuple[Any, Any]:
-        counts, keys, _ = _NP.multi[n]
-        w = combt[av[None, :], counts].prod(1)
-        keep = w > 0
-        return keys[keep], w[keep]
+    # T[p, g]: player p's non-flush rank when the dealt ranks are multiset g of multi[m]
+    T = np.empty((P, keys_m.size), dtype=np.int32)
+    if not pr.omaha:
+        nf7 = _NP.nf[7]
+        for p in range(P):
+            T[p] = nf7[_np_index(np, 7, keys_m + (pr.board_key + pr.hole_keys[p]))]
+    else:
+        pow5 = tables().pow5
+        nf5 = _NP.nf[5]
+        trios = _NP.trio_keys[_np_index(np, 5, keys_m + pr.board_key)]
+        for p, h in enumerate(pr.holes):
+            best = np.zeros(keys_m.size, dtype=np.int32)
+            for a, b in combinations(h, 2):
+                v = nf5[_np_index(np, 5, trios + (pow5[a >> 2] + pow5[b >> 2]))].max(1)
+                np.maximum(best, v, out=best)
+            T[p] = best
 
-    dkeys, w = weighted(pr.m, avail)
-    acc = units(nf_ranks(dkeys), w).astype(np.int64)
+    w = combt[avail[None, :], counts_m].prod(1)
+    keep = np.flatnonzero(w)
+    acc = _np_units(np, T[:, keep], w[keep])
 
     for s in range(4):
         js = pr.dealt_suited_range(s)
@@ -381,35 +410,43 @@ def _units_numpy(pr: _Problem) -> list[int]:
         b0m = pr.board_suit[s]
         if pr.omaha:
             tabs = [[_np_omaha_flush_table(np, (1 << (a >> 2)) | (1 << (b >> 2)))
-                     for a, b in hp if a & 3 == s and b & 3 == s] for hp in hole_pairs]
+                     for a, b in combinations(h, 2) if a & 3 == s and b & 3 == s]
+                    for h in pr.holes]
         for j in js:
-            fm = _NP.masks_by_pop[j]
-            fm = fm[(fm & ~avs) == 0]
-            okeys, ow = weighted(pr.m - j, av_ns)
-            if fm.size == 0 or okeys.size == 0:
+            fsel = np.flatnonzero((_NP.masks_by_pop[j] & ~avs) == 0)
+            ow = combt[av_ns[None, :], _NP.multi[m - j][1]].prod(1)
+            osel = np.flatnonzero(ow)
+            if fsel.size == 0 or osel.size == 0:
                 continue
-            board_masks = fm | b0m
-            fl = np.zeros((fm.size, P), dtype=np.int32)
+            board_masks = _NP.masks_by_pop[j][fsel] | b0m
+            fl = np.zeros((P, fsel.size), dtype=np.int32)
             for p in range(P):
                 if pr.omaha:
                     for tab in tabs[p]:
-                        np.maximum(fl[:, p], tab[board_masks], out=fl[:, p])
+                        np.maximum(fl[p], tab[board_masks], out=fl[p])
                 else:
-                    fl[:, p] = _NP.flush[board_masks | pr.hole_suit[p][s]]
-            live = fl.any(1)
-            if not live.any():
+                    fl[p] = _NP.flush[board_masks | pr.hole_suit[p][s]]
+            flushers = [p for p in range(P) if fl[p].any()]
+            if not flushers:
                 continue
-            fm, fl = fm[live], fl[live]
-            nO = okeys.size
-            dk = (_NP.mask_key[fm][:, None] + okeys[None, :]).ravel()
-            base = nf_ranks(dk)
-            flb = np.repeat(fl, nO, axis=0)
-            changed = (flb > base).any(1)
-            if not changed.any():
+            live = np.flatnonzero(np.any(fl[flushers], axis=0))
+            fsel, fl = fsel[live], fl[:, live]
+            groups = _np_join(np, j, m - j)[fsel][:, osel].ravel()  # (F*O,) into multi[m]
+            base = T[:, groups]  # (P, F*O)
+            nO = osel.size
+            flb = np.repeat(fl[flushers], nO, axis=1)  # (len(flushers), F*O)
+            changed = flb[0] > base[flushers[0]]
+            for i, p in enumerate(flushers[1:], 1):
+                changed |= flb[i] > base[p]
+            rows = np.flatnonzero(changed)
+            if rows.size == 0:
                 continue
-            base, flb = base[changed], flb[changed]
-            ww = np.tile(ow, fm.size)[changed]
-            acc += units(np.maximum(base, flb), ww) - units(base, ww)
+            b = base[:, rows]
+            a = b.copy()
+            for i, p in enumerate(flushers):
+                np.maximum(a[p], flb[i, rows], out=a[p])
+            ww = np.tile(ow[osel], fsel.size)[rows]
+            acc += _np_units(np, a, ww) - _np_units(np, b, ww)
     return [int(x) for x in acc]
 
 
