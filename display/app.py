@@ -145,6 +145,7 @@ class DisplayLoop:
                 return []
             self.layout = lay
             self.full_redraws += 1
+            log.debug("drew state seq %s with notices %s", snap.state.get("seq"), snap.notices)
             return [Box(0, 0, w, h)]
         if self.layout is not None and self.layout.timer is not None:
             area = self.renderer.draw_timer(self.surface, self.layout, now)

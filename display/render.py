@@ -22,7 +22,7 @@ import pygame
 from display.layout import Box, CardSlot, Layout, Marker, SeatView, Text, card_label
 from display.timer import AMBER, GREEN, RED, TimerFrame, timer_frame
 
-__all__ = ["Renderer", "FONT_PATH", "COLOURS", "SUIT_COLOURS", "TIMER_COLOURS"]
+__all__ = ["Renderer", "FONT_PATH", "COLOURS", "SUIT_COLOURS", "TIMER_COLOURS", "draw_suit", "suit_box"]
 
 FONT_PATH = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
@@ -235,9 +235,13 @@ class Renderer:
         top = Box(b.x, b.y + b.h // 20, b.w, int(b.h * 0.52))
         self._text(surface, Text(top, rank, slot.rank_size, "center"), colour)
         if suit:
-            side = int(min(b.w * 0.62, b.h * 0.38))
-            suit_box = Box(b.x + (b.w - side) // 2, b.bottom - side - b.h // 12, side, side)
-            draw_suit(surface, suit, suit_box, colour)
+            draw_suit(surface, suit, suit_box(b), colour)
+
+
+def suit_box(card: Box) -> Box:
+    """Return the square a card's suit symbol fills, under the rank."""
+    side = int(min(card.w * 0.62, card.h * 0.38))
+    return Box(card.x + (card.w - side) // 2, card.bottom - side - card.h // 12, side, side)
 
 
 def draw_suit(surface: Any, suit: str, box: Box, colour: RGB) -> None:

@@ -55,6 +55,6 @@ def timer_frame(started: float, deadline: float, now: float, bar_width: int) -> 
     pixel; the seconds are rounded up (``0.2`` s left shows ``1``).
     """
     f = fraction_left(started, deadline, now)
-    width = min(bar_width, math.ceil(f * bar_width - 1e-9))
-    seconds = max(0, math.ceil(deadline - now - 1e-9)) if deadline > started else 0
+    width = min(bar_width, math.ceil(f * bar_width - 1e-6))
+    seconds = max(0, math.ceil(deadline - now - 1e-6)) if deadline > started else 0
     return TimerFrame(width=max(0, width), colour=bar_colour(f), seconds=seconds)
