@@ -11,8 +11,11 @@ Use (the orchestrator of issue 9 composes it)::
 ``post`` receives :mod:`drivers.seats.events` records from gpiozero's threads; it must be
 quick and thread-safe (``queue.Queue.put``, ``loop.call_soon_threadsafe``...).
 
-Inputs. One gpiozero ``Button`` per wired button (``pull_up=True``: the button shorts the pin
-to ground; ``bounce_time`` and ``hold_time`` from the pin map, ``hold_repeat=False``). The
+Inputs. One gpiozero input per wired button, ``pull_up=True`` (the button shorts the pin to
+ground), ``bounce_time`` from the pin map: a ``Button`` (``hold_time`` from the pin map,
+``hold_repeat=False``) for the sit buttons, which act on a hold, and a plain
+``DigitalInputDevice`` for the others, which act on the press (gpiozero gives every ``Button``
+a hold thread that wakes ten times a second; 19 of them would only cost CPU on a Pi). The
 callbacks only stamp the time with ``clock``, judge the press against the last
 :class:`~drivers.seats.lights.PanelView` and either post an event or start an error blink:
 
@@ -51,7 +54,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gpiozero import LED, PWMLED, Button
+from gpiozero import LED, PWMLED, Button, DigitalInputDevice
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins import Factory
 
@@ -100,7 +103,7 @@ class SeatPanel:
         self._applied: dict[LightKey, LightPattern] = {}
         self._last_edge: dict[ButtonKey, float] = {}
         self._sit_held: dict[int, bool] = {}
-        self._buttons: dict[ButtonKey, Button] = {}
+        self._buttons: dict[ButtonKey, DigitalInputDevice] = {}
         self._leds: dict[LightKey, LED | PWMLED] = {}
         try:
             self._build()
@@ -123,11 +126,15 @@ class SeatPanel:
         except (GPIOZeroError, ValueError) as exc:
             raise ConfigError(pin.key, f"{pin.name} (header pin {pin.header}): {exc}") from exc
 
-    def _make_button(self, key: ButtonKey, pin: Pin) -> Button:
-        button = self._device(lambda: Button(
-            pin.name, pull_up=True, bounce_time=self.pin_map.bounce_time or None,
-            hold_time=self.pin_map.hold_time, hold_repeat=False,
-            pin_factory=self._factory), pin)
+    def _make_button(self, key: ButtonKey, pin: Pin, *, hold: bool) -> DigitalInputDevice:
+        bounce = self.pin_map.bounce_time or None
+        if hold:
+            button = self._device(lambda: Button(
+                pin.name, pull_up=True, bounce_time=bounce, hold_time=self.pin_map.hold_time,
+                hold_repeat=False, pin_factory=self._factory), pin)
+        else:
+            button = self._device(lambda: DigitalInputDevice(
+                pin.name, pull_up=True, bounce_time=bounce, pin_factory=self._factory), pin)
         self._buttons[key] = button
         return button
 
@@ -138,18 +145,20 @@ class SeatPanel:
     def _build(self) -> None:
         for seat in self.pin_map.seats:
             for name, pin in seat.buttons.items():
-                button = self._make_button((seat.seat, name.value), pin)
-                button.when_pressed = self._seat_callback(self._on_seat_press, seat.seat, name)
-                button.when_released = self._seat_callback(self._on_seat_release,
-                                                           seat.seat, name)
+                button = self._make_button((seat.seat, name.value), pin,
+                                           hold=name is SeatButton.SIT)
+                button.when_activated = self._seat_callback(self._on_seat_press, seat.seat,
+                                                            name)
+                button.when_deactivated = self._seat_callback(self._on_seat_release,
+                                                              seat.seat, name)
                 if name is SeatButton.SIT:
                     button.when_held = self._seat_callback(self._on_seat_held, seat.seat, name)
             if seat.led is not None:
                 self._make_led(seat.seat, seat.led)
         for name, pin in self.pin_map.console.buttons.items():
-            button = self._make_button((CONSOLE, name.value), pin)
-            button.when_pressed = self._console_callback(name)
-            button.when_released = self._console_release_callback(name)
+            button = self._make_button((CONSOLE, name.value), pin, hold=False)
+            button.when_activated = self._console_callback(name)
+            button.when_deactivated = self._console_release_callback(name)
         if self.pin_map.console.led is not None:
             self._make_led(CONSOLE, self.pin_map.console.led)
 
@@ -211,9 +220,11 @@ class SeatPanel:
         with self._lock:
             return dict(self._applied)
 
-    def button(self, seat: int | str, name: SeatButton | ConsoleButton | str) -> Button:
-        """The gpiozero ``Button`` of a seat (``seat`` 1..N) or the console (``"console"``);
-        ``KeyError`` when that button is not wired. Simulators drive ``.pin`` of it."""
+    def button(self, seat: int | str, name: SeatButton | ConsoleButton | str
+               ) -> DigitalInputDevice:
+        """The gpiozero input of a seat's (``seat`` 1..N) or the console's (``"console"``)
+        button: a ``Button`` for ``sit``, else a ``DigitalInputDevice``. ``KeyError`` when
+        that button is not wired. Simulators press it with ``.pin.drive_low()``."""
         return self._buttons[(seat, str(name))]
 
     def led(self, key: LightKey) -> LED | PWMLED:
@@ -334,9 +345,15 @@ class SeatPanel:
         elif kind is PatternKind.ON:
             led.on()
         elif kind is PatternKind.PULSE and isinstance(led, PWMLED):
+            # A pulse fades in from dark: go dark now, in this thread, so the change shows
+            # without waiting for gpiozero's pulse thread to be scheduled.
+            led.off()
             led.pulse(fade_in_time=pattern.on_time, fade_out_time=pattern.off_time,
                       n=pattern.count, background=True)
         else:
+            # A blink starts with its on phase: light up now, in this thread (the blink
+            # thread's first write is then no change), then hand the timing to gpiozero.
+            led.on()
             led.blink(on_time=pattern.on_time, off_time=pattern.off_time, n=pattern.count,
                       background=True)
 
