@@ -18,6 +18,7 @@ from .ledger import Ledger
 from .settings import TableSettings
 
 __all__ = ["Seat", "Timer", "Departure", "Dealing", "HandInfo", "TableState", "SIT_OUT_LIMIT",
+           "state_to_json", "state_from_json",
            "RETURN_SECONDS"]
 
 #: T-5: a player is stood up after this many consecutive hands sat out.
@@ -184,3 +185,107 @@ class TableState:
     def occupied(self) -> list[Seat]:
         """Return the occupied seats, seat 1 first."""
         return [s for s in self.seats if s is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the state as JSON-ready data (see :func:`state_to_json`)."""
+        return state_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TableState":
+        """Return the state saved by :meth:`to_json` (see :func:`state_from_json`)."""
+        return state_from_json(data)
+
+
+def _rotation_json(r: Rotation | None) -> list[Any] | None:
+    return None if r is None else [r.button, r.sb, r.bb, r.heads_up]
+
+
+def _rotation(d: Any) -> Rotation | None:
+    return None if d is None else Rotation(d[0], d[1], d[2], bool(d[3]))
+
+
+def _info_json(i: HandInfo | None) -> dict[str, Any] | None:
+    if i is None:
+        return None
+    return {
+        "number": i.number, "button": i.button, "sb_seat": i.sb_seat, "bb_seat": i.bb_seat,
+        "dealt": list(i.dealt), "start_stacks": {str(k): v for k, v in i.start_stacks.items()},
+        "players": {str(k): v for k, v in i.players.items()}, "started_at": i.started_at,
+        "turn_seq": i.turn_seq, "auto": [list(a) for a in i.auto],
+        "prior_rotation": _rotation_json(i.prior_rotation),
+        "prior_marks": {str(k): list(v) for k, v in i.prior_marks.items()},
+    }
+
+
+def _info(d: dict[str, Any] | None) -> HandInfo | None:
+    if d is None:
+        return None
+    return HandInfo(
+        number=d["number"], button=d["button"], sb_seat=d["sb_seat"], bb_seat=d["bb_seat"],
+        dealt=tuple(d["dealt"]), start_stacks={int(k): v for k, v in d["start_stacks"].items()},
+        players={int(k): v for k, v in d["players"].items()}, started_at=d["started_at"],
+        turn_seq=d["turn_seq"], auto=tuple(tuple(a) for a in d["auto"]),  # type: ignore[misc]
+        prior_rotation=_rotation(d["prior_rotation"]),
+        prior_marks={int(k): tuple(v) for k, v in d["prior_marks"].items()},  # type: ignore[misc]
+    )
+
+
+def state_to_json(state: TableState) -> dict[str, Any]:
+    """Return the whole table state as JSON-ready data (the running hand as its record).
+
+    :func:`state_from_json` rebuilds an equal state; the hand is rebuilt by replaying its
+    recorded facts through the hand engine.
+    """
+    t = state.timer
+    d = state.dealing
+    return {
+        "settings": state.settings.to_json(),
+        "seats": [None if s is None else s.to_json() for s in state.seats],
+        "seq": state.seq, "hands": state.hands,
+        "hand": None if state.hand is None else state.hand.snapshot(),
+        "info": _info_json(state.info),
+        "rotation": _rotation_json(state.rotation),
+        "timer_seq": state.timer_seq,
+        "timer": None if t is None else [t.seq, t.seat, t.started, t.deadline],
+        "dealing": None if d is None else {
+            "kind": d.kind, "seat": d.seat, "batches": [list(b) for b in d.batches],
+            "reshuffle_at": d.reshuffle_at, "cards": list(d.cards)},
+        "ledger": state.ledger.to_json(),
+        "departures": [[x.player, x.at, x.amount] for x in state.departures],
+        "pending_settings": state.pending_settings,
+        "settings_log": list(state.settings_log),
+        "last_result": state.last_result,
+    }
+
+
+def state_from_json(data: dict[str, Any]) -> TableState:
+    """Return the :class:`TableState` saved by :func:`state_to_json`.
+
+    Raises:
+        ValueError: the data is not a saved table state (SettingsError, HandError, KeyError
+            wrapped), e.g. a hand record the hand engine cannot replay.
+    """
+    from ..hand import Hand
+
+    try:
+        t = data["timer"]
+        d = data["dealing"]
+        return TableState(
+            settings=TableSettings.from_json(data["settings"]),
+            seats=tuple(None if s is None else Seat.from_json(s) for s in data["seats"]),
+            seq=data["seq"], hands=data["hands"],
+            hand=None if data["hand"] is None else Hand.from_snapshot(data["hand"]),
+            info=_info(data["info"]), rotation=_rotation(data["rotation"]),
+            timer_seq=data["timer_seq"],
+            timer=None if t is None else Timer(t[0], t[1], t[2], t[3]),
+            dealing=None if d is None else Dealing(
+                d["kind"], d["seat"], tuple((b[0], b[1]) for b in d["batches"]),
+                d["reshuffle_at"], tuple(d["cards"])),
+            ledger=Ledger.from_json(data["ledger"]),
+            departures=tuple(Departure(p, a, m) for p, a, m in data["departures"]),
+            pending_settings=data["pending_settings"],
+            settings_log=tuple(data["settings_log"]),
+            last_result=data["last_result"],
+        )
+    except (KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"not a saved table state: {exc!r}") from exc
