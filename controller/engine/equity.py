@@ -274,15 +274,15 @@ class _NP:
     ready = False
 
 
-def _np_multisets(np: Any, n: int, pow5: Any) -> tuple[Any, Any, Any]:
-    """All multisets of n ranks (at most four of each): (sorted ranks, counts, keys)."""
-    if n == 0:
-        return np.zeros((1, 0), np.int64), np.zeros((1, 13), np.int64), np.zeros(1, np.int64)
-    arr = np.array(list(combinations_with_replacement(range(13), n)), dtype=np.int64)
-    counts = (arr[:, :, None] == np.arange(13)).sum(1)
-    keep = counts.max(1) <= 4
-    arr, counts = arr[keep], counts[keep]
-    return arr, counts, counts @ pow5
+def _np_all_counts(np: Any, most: int) -> Any:
+    """Every 13-rank count vector (counts 0..4) with at most ``most`` cards, (N, 13)."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    for _ in range(13):
+        total = rows.sum(1)
+        parts = [np.hstack([rows[total + c <= most], np.full(((total + c <= most).sum(), 1), c)])
+                 for c in range(5)]
+        rows = np.vstack(parts)
+    return rows
 
 
 def _np_setup() -> Any:
@@ -300,10 +300,14 @@ def _np_setup() -> Any:
     pop = bits.sum(1)
     _NP.masks_by_pop = [masks[pop == j] for j in range(14)]
     # multi[n] = (sorted ranks, counts, keys, argsort of keys, sorted keys)
+    every = _np_all_counts(np, 7)
+    sizes = every.sum(1)
     _NP.multi = []
     for n in range(8):
-        arr, counts, keys = _np_multisets(np, n, pow5)
+        counts = every[sizes == n]
+        keys = counts @ pow5
         order = np.argsort(keys)
+        arr = np.repeat(np.tile(np.arange(13), counts.shape[0]), counts.ravel()).reshape(counts.shape[0], n)
         _NP.multi.append((arr, counts, keys, order, keys[order]))
     # non-flush rank of every 5-, 6- and 7-rank multiset, in multi[n] order: the best
     # five of n cards is the best five of one of its (n-1)-card parts
@@ -311,10 +315,12 @@ def _np_setup() -> Any:
     for n in (6, 7):
         _, counts, keys, _, _ = _NP.multi[n]
         _, _, _, order_prev, sorted_prev = _NP.multi[n - 1]
-        cand = keys[:, None] - pow5[None, :]
-        pos = np.minimum(np.searchsorted(sorted_prev, cand), sorted_prev.size - 1)
-        vals = np.where(counts > 0, nf[n - 1][order_prev[pos]], 0)
-        nf[n] = vals.max(1).astype(np.int32)
+        row, col = np.nonzero(counts)
+        parts = keys[row] - pow5[col]
+        vals = nf[n - 1][order_prev[np.searchsorted(sorted_prev, parts)]]
+        best = np.zeros(keys.size, dtype=np.int32)
+        np.maximum.at(best, row, vals)
+        nf[n] = best
     _NP.nf = nf
     arr5 = _NP.multi[5][0]
     _NP.trio_keys = np.stack(
