@@ -9,7 +9,9 @@ Use (the orchestrator of issue 9 composes it)::
     panel.close()                                # or use it as a context manager
 
 ``post`` receives :mod:`drivers.seats.events` records from gpiozero's threads; it must be
-quick and thread-safe (``queue.Queue.put``, ``loop.call_soon_threadsafe``...).
+quick and thread-safe (``queue.Queue.put``, ``loop.call_soon_threadsafe``...). If it raises,
+the panel logs the error and flashes the error pattern (the press is lost; the player sees
+it was not taken); nothing is raised into gpiozero's threads.
 
 Inputs. One gpiozero input per wired button, ``pull_up=True`` (the button shorts the pin to
 ground), ``bounce_time`` from the pin map: a ``Button`` (``hold_time`` from the pin map,
@@ -274,7 +276,7 @@ class SeatPanel:
                          name.value, self._view.seq)
                 self._error_locked(seat, now)
         if event is not None:
-            self._post(event)
+            self._send(event)
 
     def _on_seat_release(self, seat: int, name: SeatButton) -> None:
         now = self._clock()
@@ -300,7 +302,7 @@ class SeatPanel:
                 log.info("seat %s: %s held when not legal: ignored", seat, name.value)
                 self._error_locked(seat, now)
         if event is not None:
-            self._post(event)
+            self._send(event)
 
     def _on_console_press(self, name: ConsoleButton) -> None:
         now = self._clock()
@@ -314,7 +316,18 @@ class SeatPanel:
                 log.info("console: %s pressed when not legal: ignored", name.value)
                 self._error_locked(CONSOLE, now)
         if event is not None:
+            self._send(event)
+
+    def _send(self, event: PanelEvent) -> None:
+        """Post ``event``; if the loop's ``post`` fails the press is lost, so say so: log it
+        and flash the error pattern (the player presses again). Never raises into gpiozero."""
+        try:
             self._post(event)
+        except Exception:
+            log.exception("seat panel: could not post %r", event)
+            key: LightKey = getattr(event, "seat", CONSOLE)
+            with self._lock:
+                self._error_locked(key, self._clock())
 
     # -- lights -------------------------------------------------------------------------
 
