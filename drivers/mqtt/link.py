@@ -29,6 +29,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from drivers.mqtt import codec
+from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.codec import PayloadError
 from drivers.mqtt.events import ActionReceived, BrokerConnection, ChatReceived, MqttEvent, TabletPresence
 from drivers.mqtt.guard import ActionGuard, RateLimit
@@ -89,6 +90,7 @@ class TableLink:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = set_nodelay
         self._client.on_connect_fail = self._on_connect_fail
         self._down_posted = False
 

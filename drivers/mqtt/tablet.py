@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.mqtt import codec
+from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.topics import Kind, check_seat, check_table, topic
 
 
@@ -72,6 +73,7 @@ class Tablet:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._client.on_socket_open = set_nodelay
         self._client.on_subscribe = self._on_subscribe
 
     def start(self) -> "Tablet":
