@@ -430,7 +430,7 @@ class Emulator:
                 self._last_seq, self._last_type, self._last_reply = 0, -1, None
                 self._unacked = []
             self._session = True
-            self._event_tx_at = time.monotonic()
+            self._event_tx_at = 0.0  # resend what is unacknowledged right after this reply
             hello = P.Hello(P.PROTOCOL_VERSION, self.boot_id, self._event_no, self.device, self.firmware)
             return self._reply(frame, P.Rsp.HELLO, P.pack_hello(hello), record=False)
         if not self._session:
