@@ -68,8 +68,10 @@ from drivers.seats.pinmap import ConfigError, LedKind, Pin, PinMap
 
 log = logging.getLogger(__name__)
 
-#: Longest the ticker sleeps between refreshes, seconds (survives wall-clock jumps).
-TICK_CAP = 1.0
+#: Longest the ticker sleeps between refreshes, real seconds. The wait until the next
+#: threshold is computed in ``clock`` seconds; the cap keeps the lights in step when the clock
+#: is not real time (``livetable simulate --speed N``'s ScaledClock, a wall-clock jump).
+TICK_CAP = 0.25
 
 ButtonKey = tuple[int | str, str]  # (seat number or CONSOLE, button value)
 
