@@ -10,7 +10,7 @@ import pytest
 
 from drivers.mqtt import codec
 from drivers.mqtt.codec import ViewError
-from drivers.mqtt.events import ActionReceived, ChatReceived, TabletPresence
+from drivers.mqtt.events import ActionReceived, BrokerConnection, ChatReceived, TabletPresence
 from drivers.mqtt.link import TableLink
 from drivers.mqtt.topics import Kind, topic
 
@@ -273,3 +273,47 @@ def test_the_controller_republishes_its_retained_views_to_a_broker_that_lost_the
     fresh.wait_seq(50, WAIT)
     fresh.wait_for(lambda t: t.private is not None and t.chat is not None and t.controller_online, WAIT)
     assert fresh.private["cards"] == ["As", "Kd"] and fresh.chat["messages"][0]["text"] == "Welcome"
+
+
+def test_a_packet_over_the_brokers_limit_drops_that_tablet_not_the_table(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(1))
+    rogue, honest = rig.tablet(3), rig.tablet(4)
+    honest.wait_seq(1, WAIT)
+    rogue.send_raw(topic(Kind.ACTION, TABLE, 3), b"{" + b" " * 300_000 + b"}")  # over max_packet_size
+    rogue.wait_for(lambda t: not t.connected, WAIT)
+    aid = honest.send_action("check")
+    got = events_until(events, ActionReceived)
+    assert got[-1].action_id == aid and not [e for e in got[:-1] if isinstance(e, ActionReceived)]
+    assert link.connected
+
+
+def test_a_garbled_presence_message_is_ignored(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(1))
+    tab = rig.tablet(5)
+    assert next_event(events, TabletPresence).online is True
+    tab.send_raw(topic(Kind.SEAT_PRESENCE, TABLE, 5), b'{"schema": 1, "online": "maybe"}')
+    aid = tab.send_action("fold")
+    got = events_until(events, ActionReceived)
+    assert got[-1].action_id == aid and not [e for e in got if isinstance(e, TabletPresence)]
+    assert tab.all_replies == []  # presence is not answered
+
+
+def test_one_down_event_per_outage_and_a_refused_login_is_reported(rig: Rig) -> None:
+    link, events = rig.link()
+    rig.broker.stop()
+    next_connection(events, False)
+    rig.broker.start()
+    got = events_until(events, BrokerConnection)
+    assert [e.up for e in got if isinstance(e, BrokerConnection)] == [True]
+    bad = TableLink(TABLE, host="127.0.0.1", port=rig.broker.mqtt_port, username="controller",
+                    password="wrong", post=events.put, client_id="bad-login", backoff=(5.0, 5.0))
+    bad.start()
+    try:
+        down = next_connection(events, False)
+        assert down.reason is not None and not bad.connected
+        with pytest.raises(TimeoutError):
+            bad.wait_connected(0.05)
+    finally:
+        bad.stop()
