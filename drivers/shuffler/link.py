@@ -152,6 +152,7 @@ class ShufflerDriver:
         self._inflight: tuple[int, _Req] | None = None
         self._stray: dict[int, Frame] = {}
         self._lost = False
+        self._expected_at_loss = 1
         self._last_rx = 0.0
         self._connected = threading.Event()
         self.device: P.Hello | None = None
@@ -546,6 +547,7 @@ class ShufflerDriver:
         except (serial.SerialException, OSError, ValueError) as exc:
             if not self._lost:
                 self._lost = True
+                self._expected_at_loss = self._expected
                 self._post(E.LinkLost, f"cannot open {self.url}: {exc}")
             return False
         try:
@@ -554,6 +556,7 @@ class ShufflerDriver:
             self._close_port()
             if not self._lost:
                 self._lost = True
+                self._expected_at_loss = self._expected
                 self._post(E.LinkLost, f"no handshake on {self.url}: {exc}")
             return False
         return True
@@ -569,7 +572,7 @@ class ShufflerDriver:
             raise _LinkDown(str(exc)) from None
         rebooted = resume and hello.boot_id != self._boot_id
         if not resume or rebooted:
-            self._expected = hello.last_event + 1
+            self._expected = self._expected_at_loss = hello.last_event + 1
             self.tracker.forget()
         self._boot_id = hello.boot_id
         self.device = hello
@@ -594,10 +597,9 @@ class ShufflerDriver:
                 not_executed.append(req.id)
                 self._post(E.RequestFailed, req.id, req.name, "link-down",
                            f"the link was lost before the shuffler took {req.name}; it did not do it")
-        before = self._expected
         if self._expected <= st.last_event:
             self._await(lambda r: self._expected > st.last_event, self.timing.catchup)
-        replayed = self._expected - before
+        replayed = self._expected - self._expected_at_loss
         self._lost = False
         self._connected.set()
         self._post(E.LinkRestored, st, replayed, rebooted, tuple(executed), tuple(not_executed))
@@ -607,6 +609,7 @@ class ShufflerDriver:
         pending = () if self._inflight is None else (self._inflight[1].id,)
         if not self._lost:
             self._lost = True
+            self._expected_at_loss = self._expected
             self._post(E.LinkLost, reason, pending)
         while self._backlog:
             item = self._backlog.popleft()
