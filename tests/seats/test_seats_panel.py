@@ -38,6 +38,15 @@ def tap(panel: SeatPanel, clock: FakeClock, seat, name) -> float:
     return at
 
 
+def assert_phases(states, seconds: float) -> None:
+    """Each recorded phase lasted ``seconds``: never less (gpiozero waits at least that long)
+    and, in the median, less than 1.8 times that (a loaded machine may stretch a phase; the
+    median still tells the error flash 0.05 s from the fast blink 0.125 s from the slow 0.5 s)."""
+    phases = sorted(s.timestamp for s in states)
+    assert phases[0] >= seconds - 0.005, phases
+    assert phases[len(phases) // 2] < seconds * 1.8, phases
+
+
 def test_A1_a_legal_press_posts_one_event_stamped_by_the_clock(make_panel, clock, recorder):
     panel = make_panel()
     panel.update(public_state(seq=41, turn_seat=2, now=clock.now), {2: private_view(2)})
@@ -68,8 +77,7 @@ def test_A1_an_illegal_press_is_ignored_with_an_error_blink(make_panel, clock, r
     lit = bool(led.states[0].state)
     states = led.wait_states(6 if lit else 7)
     assert [bool(s.state) for s in states] == [lit] + [True, False][lit:] + [True, False] * 2
-    for s in states[2:]:
-        assert s.timestamp == pytest.approx(0.05, abs=0.04)
+    assert_phases(states[2:], 0.05)
     clock.advance(0.31)
     panel.tick()
     assert panel.patterns()[seat] == (TURN if seat == 2 else OFF)
@@ -211,8 +219,7 @@ def test_A2_fast_blink_timing_on_the_pin(make_panel, clock):
     pin = panel.led(1).pin
     states = pin.wait_states(6)
     assert [bool(s.state) for s in states[1:6]] == [True, False, True, False, True]
-    for s in states[2:6]:
-        assert s.timestamp == pytest.approx(0.125, abs=0.06)
+    assert_phases(states[2:6], 0.125)
 
 
 def test_T5_sat_out_blip_on_the_pin(make_panel, clock):
@@ -221,7 +228,7 @@ def test_T5_sat_out_blip_on_the_pin(make_panel, clock):
     assert panel.patterns()[1] == SAT_OUT
     states = panel.led(1).pin.wait_states(3)
     assert [bool(s.state) for s in states[1:3]] == [True, False]
-    assert states[2].timestamp == pytest.approx(0.1, abs=0.06)
+    assert_phases(states[2:3], 0.1)
 
 
 def test_pwm_lights_breathe_when_sat_out(factory, clock, recorder):
