@@ -4,7 +4,7 @@ from a chosen deck, and the chip/ledger audit after every event."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from controller.engine.cards import FULL_DECK
@@ -28,7 +28,8 @@ class Bench:
     """
 
     def __init__(self, settings: TableSettings, *, rng: random.Random | None = None,
-                 check: bool = True, t0: float = 1_700_000_000.0) -> None:
+                 check: bool = True, t0: float = 1_700_000_000.0,
+                 clock: Callable[[], float] | None = None) -> None:
         self.state = TableState.new(settings)
         self.initial = self.state
         self.t = t0
@@ -42,6 +43,8 @@ class Bench:
         self._holes: dict[int, list[str]] = {}
         self._board: list[str] = []
         self._spare: list[str] = []
+        self.clock = clock
+        self.durations: list[float] = []
 
     # -- time and events
     def tick(self, seconds: float = 1.0) -> None:
@@ -51,7 +54,12 @@ class Bench:
     def send(self, event: ev.Event) -> list[fx.Effect]:
         """Step one event, audit, answer deal requests; return this event's effects."""
         self.log.append(event)
-        self.state, out = step(self.state, event)
+        if self.clock is not None:
+            t0 = self.clock()
+            self.state, out = step(self.state, event)
+            self.durations.append(self.clock() - t0)
+        else:
+            self.state, out = step(self.state, event)
         self.effects.extend(out)
         for e in out:
             if isinstance(e, fx.HandFinished):

@@ -153,3 +153,23 @@ def test_fresh_restart_when_rotation_cannot_deal_two():
     plan = _plan(_players(5, s3={"new": True}), last)
     assert plan is not None and plan.fresh and plan.dealt == (3, 5)
     assert (plan.button, plan.sb_seat, plan.bb_seat) == (3, 3, 5)
+
+
+def test_three_to_two_when_the_button_leaves_the_small_blind_does_not_pay_big_twice():
+    # 3-handed: 3 button, 4 SB, 5 BB; the button (3) leaves
+    plan = _plan(_players(4, 5), Rotation(3, 4, 5))
+    assert (plan.button, plan.sb_seat, plan.bb_seat) == (5, 5, 4)
+
+
+def test_dead_small_blind_hand_then_heads_up_big_blind_moves_on():
+    # last hand: button 1, dead small blind at seat 2, big blind 3; now only 3 and a newcomer in 2
+    plan = _plan(_players(3, s2={"new": True}), Rotation(1, 2, 3))
+    assert plan.bb_seat == 2 and (plan.button, plan.sb_seat) == (3, 3)
+
+
+def test_fresh_heads_up_start_does_not_give_the_last_big_blind_the_big_blind_again():
+    # button 4, SB 5, BB 3 last hand; now a newcomer (waiting) in 3 and a regular in 6:
+    # the rotation deals only seat 6, so the table starts fresh, and the big blind does
+    # not go back to seat 3's position
+    plan = _plan(_players(6, s3={"new": True}), Rotation(4, 5, 3))
+    assert plan.fresh and (plan.button, plan.sb_seat, plan.bb_seat) == (3, 3, 6)

@@ -156,11 +156,11 @@ def _rotate(
     sb_seat = sb_pos if sb_pos in players and sb_pos != bb_seat and not players[sb_pos].new else None
     button = last.sb
     if button in (bb_seat, sb_pos):
-        # only after heads-up (button was the small blind): the seat before the small blind
+        # after heads-up (the button was the small blind): the seat before the small blind
         button = sb_pos - 1 if sb_pos > 1 else seats
-        if button == bb_seat:
-            return None
-    zone = {button, *between(button, bb_seat, seats)}
+    # no place for a button: only heads-up can be dealt (S-3 fixes the button below)
+    conflict = button == bb_seat
+    zone = set(range(1, seats + 1)) if conflict else {button, *between(button, bb_seat, seats)}
     dealt: list[int] = []
     posts: dict[int, tuple[int, int]] = {}
     waiting: list[int] = []
@@ -181,7 +181,7 @@ def _rotate(
             live = bb if (cand.new or cand.missed_bb) else 0
             dead = sb if (not cand.new and (cand.missed_sb or cand.missed_bb)) else 0
             posts[seat] = (live, dead)
-    if len(dealt) < 2:
+    if len(dealt) < 2 or (conflict and len(dealt) > 2):
         return None
     missed_sb = (sb_pos,) if sb_pos in sitting_out else ()
     missed_bb = tuple(s for s in between(last.bb, bb_seat, seats) if s in sitting_out)
@@ -220,6 +220,8 @@ def _fresh(
     if len(dealt) == 2:
         bb_seat = _next_in(button, players, seats)
         assert bb_seat is not None
+        if last is not None and bb_seat == last.bb:  # nobody pays the big blind twice running
+            button, bb_seat = bb_seat, button
         rot = Rotation(button, button, bb_seat, True)
         return Plan(button, button, bb_seat, dealt, {button: (sb, 0), bb_seat: (bb, 0)},
                     (), (), (), rot, fresh=True)

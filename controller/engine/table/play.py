@@ -194,7 +194,9 @@ def drive(ctx: Ctx) -> None:
             _start_timer(ctx, seat)
             return
         name, amount, why = auto
-        _act(ctx, seat, name, amount, (), why=why)
+        if not _act(ctx, seat, name, amount, (), why=why):
+            _start_timer(ctx, seat)  # a pre-selection the hand refused is dropped
+            return
     raise RuntimeError("table: the hand did not settle")  # pragma: no cover - a bug guard
 
 
@@ -353,7 +355,9 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
         else:
             hand.act(seat, name, amount)
     except HandError as exc:
-        if why:  # pragma: no cover - automation only picks legal moves
+        if why == "A-3":
+            return False
+        if why:  # pragma: no cover - the other automation only picks legal moves
             raise
         refuse(ctx, exc.rule or "A-1", str(exc))
         return False
@@ -441,8 +445,7 @@ def auto_current(ctx: Ctx) -> None:
     if seat is None:
         return
     auto = _auto(ctx, seat, hand.legal())
-    if auto is not None:
-        _act(ctx, seat, auto[0], auto[1], (), why=auto[2])
+    if auto is not None and _act(ctx, seat, auto[0], auto[1], (), why=auto[2]):
         drive(ctx)
 
 

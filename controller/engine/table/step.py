@@ -36,6 +36,10 @@ def _preselect(ctx: Ctx, e: ev.PreselectSet) -> None:
     if hand.seat_to_act == e.seat and st.dealing is None:
         play.refuse(ctx, "A-3", f"A-3: it is seat {e.seat}'s turn; act now")
         return
+    chip = st.settings.smallest_chip
+    if e.amount is not None and e.amount % chip:
+        play.refuse(ctx, "S-10", f"S-10: amounts are multiples of {chip}, got {e.amount}")
+        return
     if e.choice == "call" and play.to_call(hand, i) != e.amount:
         play.refuse(ctx, "A-3", f"A-3: the call is {play.to_call(hand, i)}, not {e.amount}")
         return
