@@ -5,6 +5,7 @@ Two ways to run it::
     livetable display --snapshot STATE.json OUT.png [--size 1280x720] [--elapsed S]
     livetable display --table t1 [--host 127.0.0.1] [--port 1883] [--fullscreen] [--fps N]
                       [--size WxH] [--credentials FILE]
+    livetable display --config /etc/livetable/table.toml --fullscreen     (as the systemd unit)
 
 The live display runs in its own process, fed by the retained public state on MQTT
 (:mod:`display.feed`), so a crash of the display never stops a hand and a restarted display
@@ -34,6 +35,8 @@ log = logging.getLogger("livetable.display")
 
 DEFAULT_SIZE = (1280, 720)
 DEFAULT_FPS = 15
+#: exit status when the config disables the display (the unit does not restart it)
+DISABLED = 3
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -155,24 +158,66 @@ class DisplayLoop:
         return []
 
 
-def _run_live(args: argparse.Namespace) -> int:
+def _settings(args: argparse.Namespace) -> dict[str, Any] | int:
+    """Resolve table, broker, credentials and size from the options and ``--config``.
+
+    Options win over the config file. Returns the settings, or an exit code: 1 for an
+    unreadable config or credentials, 2 for no table, ``DISABLED`` when the config says
+    ``display.enabled = false``.
+    """
+    out: dict[str, Any] = {"table": args.table, "host": args.host, "port": args.port, "size": args.size,
+                           "username": None, "password": None}
+    try:
+        if args.config:
+            from controller.config import load_config
+
+            cfg = load_config(args.config)
+            if not cfg.display.enabled:
+                print(f"livetable display: {args.config} says display.enabled = false", file=sys.stderr)
+                return DISABLED
+            out["table"] = out["table"] or cfg.table.id
+            out["host"] = out["host"] or cfg.mqtt.host
+            out["port"] = out["port"] or cfg.mqtt.port
+            if out["size"] is None and cfg.display.size:
+                out["size"] = parse_size(cfg.display.size)
+            if cfg.mqtt.username:
+                out["username"] = cfg.mqtt.username
+                if cfg.mqtt.password_file:
+                    out["password"] = Path(cfg.mqtt.password_file).read_text(encoding="utf-8").strip()
+        if args.credentials:
+            from display.feed import load_credentials
+
+            out["username"], out["password"] = load_credentials(Path(args.credentials))
+    except (OSError, ValueError) as exc:  # ConfigError is a ValueError
+        print(f"livetable display: {exc}", file=sys.stderr)
+        return 1
+    if not out["table"]:
+        print("livetable display: give --snapshot STATE.json OUT.png, --table TABLE or --config FILE",
+              file=sys.stderr)
+        return 2
+    out["host"] = out["host"] or "127.0.0.1"
+    out["port"] = out["port"] or 1883
+    return out
+
+
+def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     import pygame
 
-    from display.feed import MqttFeed, load_credentials
+    from display.feed import MqttFeed
 
-    username = password = None
-    if args.credentials:
-        username, password = load_credentials(Path(args.credentials))
-    feed = MqttFeed(args.table, args.host, args.port, username=username, password=password)
+    table, host, port = settings["table"], settings["host"], settings["port"]
+    feed = MqttFeed(table, host, port, username=settings["username"], password=settings["password"])
     pygame.display.init()
     pygame.font.init()
     flags = pygame.FULLSCREEN if args.fullscreen else 0
-    size = args.size or ((0, 0) if args.fullscreen else DEFAULT_SIZE)
+    size = settings["size"] or ((0, 0) if args.fullscreen else DEFAULT_SIZE)
     screen = pygame.display.set_mode(size, flags)
-    pygame.display.set_caption(f"livetable {args.table}")
+    pygame.display.set_caption(f"livetable {table}")
     pygame.mouse.set_visible(False)
+    log.info("display %dx%d on SDL %s, following table %s on %s:%s at %d fps",
+             *screen.get_size(), pygame.display.get_driver(), table, host, port, args.fps)
     loop = DisplayLoop(screen, feed.feed.snapshot, clock=time.time,
-                       waiting=(f"TABLE {args.table.upper()}", f"Waiting for the table on {args.host}:{args.port}"))
+                       waiting=(f"TABLE {table.upper()}", f"Waiting for the table on {host}:{port}"))
     stop = {"now": False}
 
     def on_term(signum: int, frame: Any) -> None:
@@ -209,9 +254,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--elapsed", type=float, default=0.0,
                    help="snapshot: seconds into the turn to draw the timer bar at (default 0: full)")
     p.add_argument("--table", help="table id to follow (live display)")
-    p.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=1883, help="MQTT broker port (default 1883)")
-    p.add_argument("--credentials", help="provisioning JSON with the 'display' user (livetable tablets provision)")
+    p.add_argument("--host", help="MQTT broker host (default: the config's, else 127.0.0.1)")
+    p.add_argument("--port", type=int, help="MQTT broker port (default: the config's, else 1883)")
+    p.add_argument("--config", help="the table's TOML config: table.id, mqtt.*, display.size/enabled")
+    p.add_argument("--credentials", help="provisioning JSON with the 'display' user (livetable tablets provision); "
+                   "overrides the config's mqtt user")
     p.add_argument("--fullscreen", action="store_true", help="take the whole screen (on the Pi console)")
     p.add_argument("--fps", type=int, default=DEFAULT_FPS, help=f"frames per second (default {DEFAULT_FPS})")
     p.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
@@ -226,7 +273,8 @@ def _size_arg(text: str) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    """Run ``livetable display``; return 0, 1 on a bad state or file, 2 on a usage error."""
+    """Run ``livetable display``; return 0, 1 on a bad state or file, 2 on a usage error,
+    3 (``DISABLED``) when the config turns the display off."""
     parser = _parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -243,11 +291,10 @@ def main(argv: list[str]) -> int:
             return 1
         print(f"wrote {args.snapshot[1]} ({lay.size[0]}x{lay.size[1]}, {len(lay.seats)} seats)")
         return 0
-    if not args.table:
-        parser.print_usage(sys.stderr)
-        print("livetable display: give --snapshot STATE.json OUT.png or --table TABLE", file=sys.stderr)
-        return 2
     if not 1 <= args.fps <= 60:
         print("livetable display: --fps must be 1..60", file=sys.stderr)
         return 2
-    return _run_live(args)
+    settings = _settings(args)
+    if isinstance(settings, int):
+        return settings
+    return _run_live(args, settings)
