@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seats_support import FakeClock, private_view, public_state
+from seats_support import WAIT, FakeClock, private_view, public_state
 
 from drivers.seats.events import (ConsoleButton, ConsoleButtonPressed, SeatButton,
                                   SeatButtonHeld, SeatButtonPressed)
@@ -343,3 +343,54 @@ def test_a_post_that_raises_is_logged_and_flashed_not_raised(make_panel, clock, 
         assert len(calls) == 2
     finally:
         panel.close()
+
+
+def test_a_pin_the_board_does_not_have_names_its_key(clock, recorder):
+    """A Pi 1 (26-pin header) has GPIO4 but no GPIO20: the factory's board is checked too."""
+    old_pi = MockFactory(revision="0002", pin_class=MockPin)
+    pin_map = parse_pin_map({"seats": {"1": {"fold": "GPIO4"}}, "console": {"start": "GPIO20"}})
+    with pytest.raises(ConfigError, match=r"^gpio\.console\.start: GPIO20 \(header pin 38\)"):
+        SeatPanel(pin_map, old_pi, recorder, clock, auto_refresh=False)
+
+
+def test_presses_racing_state_changes_are_judged_against_the_seq_they_carry(factory, recorder):
+    """Four threads hammer buttons while the loop moves the turn around: every posted press
+    was legal in the state whose ``seq`` it carries (legality and seq are read together)."""
+    import threading
+    import time
+
+    pin_map = parse_pin_map({"bounce_time": 0, "seats": {
+        str(n): {"fold": f"GPIO{4 + n}", "check_call": f"GPIO{16 + n}"} for n in (1, 2, 3, 4)}})
+    views = {}
+    with SeatPanel(pin_map, factory, recorder, time.time, auto_refresh=False) as panel:
+        stop = threading.Event()
+
+        def hammer(seat):
+            pins = [panel.button(seat, FOLD).pin, panel.button(seat, CALL).pin]
+            while not stop.is_set():
+                for pin in pins:
+                    pin.drive_low()
+                    pin.drive_high()
+
+        threads = [threading.Thread(target=hammer, args=(n,)) for n in (1, 2, 3, 4)]
+        for t in threads:
+            t.start()
+        try:
+            seq = 0
+            while len(recorder.events) < 200 and seq < 20_000:
+                seq += 1
+                turn = 1 + seq % 4
+                state = public_state(seq=seq, turn_seat=turn, now=time.time(),
+                                     statuses={n: "acting" if n == turn else "active"
+                                               for n in (1, 2, 3, 4)})
+                private = {turn: private_view(turn, check=seq % 3 == 0, call=None)}
+                panel.update(state, private)
+                views[seq] = panel.view
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(WAIT)
+    events = list(recorder.events)
+    assert len(events) >= 200, "the presses raced enough state changes"
+    for event in events:
+        assert views[event.seq].seat_legal(event.seat, event.button), event
