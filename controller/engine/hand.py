@@ -491,11 +491,20 @@ class Hand:
             return min_to, max(min_to, cur + pot + to_call)
         return min_to, self.bet[i] + self.stack[i]
 
+    def _others_can_call(self, i: int) -> bool:
+        """Return whether another live player has chips beyond the current bet (S-8)."""
+        cur = self.current
+        folded, allin, bet, stack = self.folded, self.allin, self.bet, self.stack
+        for j in range(self.n):
+            if j != i and not folded[j] and not allin[j] and bet[j] + stack[j] > cur:
+                return True
+        return False
+
     def _raise_open(self, i: int) -> bool:
         """Return whether player i may bet or raise (S-6 cap, S-7 reopening, S-8)."""
         if self.stack[i] <= self.current - self.bet[i]:
             return False
-        if self.n_able < 2:  # nobody else could call (S-8)
+        if not self._others_can_call(i):  # nobody could call a raise (S-8)
             return False
         if self.acted[i]:
             if self.settings.limit is Limit.FIXED_LIMIT:
@@ -651,7 +660,7 @@ class Hand:
         if to > allmax:
             raise IllegalAction(f"S-8: seat {seat} can {word} to at most {allmax} (all-in), got {to}")
         if not self._raise_open(i):
-            if self.n_able < 2:
+            if not self._others_can_call(i):
                 why = "S-8: no opponent has chips to call a raise"
             elif self.acted[i] and not (self.settings.limit is Limit.FIXED_LIMIT
                                         and self.bet_count >= self.settings.cap_bets):

@@ -26,7 +26,8 @@ from .errors import HandError, NotSupported
 from .hand import Hand
 from .settings import Game, HandSettings, Limit, PlayerSetup, Street
 
-__all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "play", "finishing_stacks", "dump"]
+__all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
+           "finishing_stacks", "dump"]
 
 #: PHH variant code -> (game, limit); the ``*5CD`` codes are this project's draw extension
 VARIANTS: dict[str, tuple[Game, Limit]] = {
@@ -232,6 +233,19 @@ def _seat(word: str, n: int, action: str) -> int:
     return int(word[1:])
 
 
+def new_hand(hh: HandHistory, **kw: Any) -> Hand:
+    """Return a fresh :class:`Hand` set up as ``hh`` says (players p1..pN = seats 1..N).
+
+    With three or more players seat N is the button, seat 1 the small blind and seat 2
+    the big blind; heads-up seat 2 is the button and small blind, seat 1 the big blind.
+
+    Raises:
+        NotSupported: straddles; HandSetupError: impossible stakes or players.
+    """
+    settings, players, where = _setup(hh)
+    return Hand(settings, players, **where, **kw)
+
+
 def play(hh: HandHistory, **kw: Any) -> Hand:
     """Replay ``hh`` through the engine and return the (usually finished) :class:`Hand`.
 
@@ -243,8 +257,7 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
         PHHError: a malformed action; ``IllegalAction`` / ``IllegalDeal`` (rule ids)
         when an action or card breaks the rules.
     """
-    settings, players, where = _setup(hh)
-    hand = Hand(settings, players, **where, **kw)
+    hand = new_hand(hh, **kw)
     n = hh.players
     for a in hh.actions:
         w = a.split()
