@@ -158,7 +158,7 @@ class ShufflerDriver:
         self.device: P.Hello | None = None
         self.stats = dict.fromkeys(("tx", "rx", "resends", "timeouts", "status_queries",
                                     "reconnects", "duplicate_events", "stray_replies",
-                                    "bad_payloads"), 0)
+                                    "bad_payloads", "noise_bytes"), 0)
 
     # --- public API (any thread; non-blocking) -------------------------------------------
 
@@ -297,6 +297,10 @@ class ShufflerDriver:
             return None
         if kind == "porterr":
             raise _LinkDown(f"serial port failed: {item[2]}")
+        if kind == "noise":
+            self.stats["noise_bytes"] += item[2]
+            self._log.debug("RX noise: %d bytes dropped while hunting for frames", item[2])
+            return None
         frame: Frame = item[2]
         self._last_rx = time.monotonic()
         self.stats["rx"] += 1
@@ -520,9 +524,12 @@ class ShufflerDriver:
                 if not stop.is_set():
                     put(("porterr", gen, f"{type(exc).__name__}: {exc}"))
                 return
+            dropped = dec.dropped
             frames = dec.feed(data) if data else dec.expire() if dec.pending else ()
             for f in frames:
                 put(("frame", gen, f))
+            if dec.dropped != dropped:
+                put(("noise", gen, dec.dropped - dropped))
 
     def _close_port(self) -> None:
         port, self._port = self._port, None

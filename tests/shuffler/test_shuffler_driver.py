@@ -312,3 +312,26 @@ def test_device_reboot_while_away_drops_the_deck(make_rig) -> None:
     rid = rig.driver.deal(1)
     assert rig.events.wait_for(E.RequestFailed, request_id=rid).code == "no-verified-deck"
     assert rig.new_deck().deck_no == 1
+
+
+def test_idle_heartbeat_notices_a_silent_device(make_rig) -> None:
+    from dataclasses import replace
+
+    from .conftest import FAST
+    rig = make_rig(timing=replace(FAST, heartbeat=0.05))
+    rig.emu.set_faults(drop_rx=10_000)
+    lost = rig.events.wait_for(E.LinkLost)
+    assert lost.pending == () and "STATUS" in lost.reason
+    rig.emu.set_faults(drop_rx=0)
+    rig.events.wait_for(E.LinkRestored)
+
+
+def test_wire_log_records_frames_and_noise(rig: Rig, caplog) -> None:
+    caplog.set_level("DEBUG", logger="livetable.shuffler.wire")
+    rig.emu.set_faults(garbage_tx=2)
+    rig.new_deck()
+    rig.sync()
+    text = caplog.text
+    assert "TX seq=" in text and "type=0x03" in text  # the SHUFFLE went out
+    assert "RX seq=" in text and "type=0xc2" in text  # the DECK event came in
+    assert "noise" in text and rig.driver.stats["noise_bytes"] > 0
