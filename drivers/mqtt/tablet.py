@@ -108,11 +108,16 @@ class Tablet:
     def send_action(self, action: str, amount: int | None = None, *, seq: int | None = None,
                     action_id: str | None = None, choice: str | None = None,
                     cards: list[str] | None = None) -> str:
-        """Send an action for this seat; return its id. ``seq`` defaults to the last state's."""
+        """Send an action for this seat; return its id. ``seq`` defaults to the last state's.
+
+        Raises ``ValueError`` when ``seq`` is None and no state has arrived yet.
+        """
         aid = action_id or self.new_id()
         if seq is None:
             with self.cond:
-                seq = self.state["seq"] if self.state else 0
+                if self.state is None:
+                    raise ValueError("no table state received yet: wait_seq() first or pass seq")
+                seq = self.state["seq"]
         self.send_raw(topic(Kind.ACTION, self.table, self.seat), codec.action_payload(
             seat=self.seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards))
         return aid

@@ -292,6 +292,7 @@ def test_a_garbled_presence_message_is_ignored(rig: Rig) -> None:
     link, events = rig.link()
     link.publish_state(state_view(1))
     tab = rig.tablet(5)
+    tab.wait_seq(1, WAIT)
     assert next_event(events, TabletPresence).online is True
     tab.send_raw(topic(Kind.SEAT_PRESENCE, TABLE, 5), b'{"schema": 1, "online": "maybe"}')
     aid = tab.send_action("fold")
