@@ -97,7 +97,9 @@ class Faults:
                 raise ValueError(f"shuffler emulator: unknown fault {key!r} (known: {', '.join(types)})")
             kind = types[key]
             if isinstance(value, str):
-                if kind == "bool":
+                if "None" in kind and value.lower() == "none":
+                    value = None
+                elif kind == "bool":
                     value = value.lower() not in ("0", "false", "no", "")
                 elif kind == "float":
                     value = float(value)
@@ -522,7 +524,7 @@ class Emulator:
             return err
         if self._shuffling:
             return P.ErrorCode.BUSY
-        if not self._stub:
+        if not self._stub or self._fault == P.Fault.EMPTY:
             return P.ErrorCode.EMPTY
         self._work.append(_Work(frame.seq, target, count, draw))
         self._idle.clear()
@@ -555,6 +557,7 @@ class Emulator:
         if not self._stub or f.empty_at == ordinal:
             if f.empty_at == ordinal:
                 f.empty_at = None
+            self._fault = P.Fault.EMPTY
             return self._stop_work(P.Evt.EMPTY)
         w = self._work[0]
         card = self._stub.pop(0)

@@ -415,6 +415,7 @@ class ShufflerDriver:
             reply = self._physical(req)  # on _LinkDown, _inflight names it for LinkLost/Restored
             self._inflight = None
             self._settle(req, reply)
+            self._check_session(reply)
             return
         try:
             if req.cmd == P.Cmd.STATUS:
@@ -425,6 +426,11 @@ class ShufflerDriver:
             self._fail_down(req)
             raise
         self._settle(req, reply)
+        self._check_session(reply)
+
+    def _check_session(self, reply: Frame) -> None:
+        if reply.type == P.Rsp.NAK and reply.payload[:1] == bytes((P.ErrorCode.NO_SESSION,)):
+            raise _LinkDown("the shuffler lost the session (it restarted); reconnecting")
 
     def _settle(self, req: _Req, reply: Frame) -> None:
         if reply.type == P.Rsp.ACK:
@@ -561,6 +567,7 @@ class ShufflerDriver:
             self._handshake()
         except _LinkDown as exc:
             self._close_port()
+            self._fail_backlog()
             if not self._lost:
                 self._lost = True
                 self._expected_at_loss = self._expected
@@ -618,6 +625,9 @@ class ShufflerDriver:
             self._lost = True
             self._expected_at_loss = self._expected
             self._post(E.LinkLost, reason, pending)
+        self._fail_backlog()
+
+    def _fail_backlog(self) -> None:
         while self._backlog:
             item = self._backlog.popleft()
             if item[0] == "cmd":

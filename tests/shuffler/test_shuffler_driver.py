@@ -335,3 +335,15 @@ def test_wire_log_records_frames_and_noise(rig: Rig, caplog) -> None:
     assert "TX seq=" in text and "type=0x03" in text  # the SHUFFLE went out
     assert "RX seq=" in text and "type=0xc2" in text  # the DECK event came in
     assert "noise" in text and rig.driver.stats["noise_bytes"] > 0
+
+
+def test_device_restart_on_a_live_link_is_noticed_and_resumed(rig: Rig) -> None:
+    rig.new_deck()
+    rig.emu.reboot()  # the port stays open; the device forgot the session
+    rid = rig.driver.deal(1)
+    assert rig.events.wait_for(E.RequestFailed, request_id=rid).code == "no-session"
+    restored = rig.events.wait_for(E.LinkRestored)
+    assert restored.rebooted and restored.status.state == DeviceState.NO_DECK
+    assert rig.emu.physical_log() == []
+    rig.new_deck()
+    assert len(rig.deal(1)) == 1
