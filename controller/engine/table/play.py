@@ -8,7 +8,6 @@ first change in a step, so an old :class:`TableState` never changes (step stays 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .. import evaluator
@@ -19,7 +18,7 @@ from . import effects as fx
 from .blinds import Candidate, plan_hand
 from .preselect import resolve
 from .settings import TableSettings
-from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer
+from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, evolve
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
@@ -48,7 +47,7 @@ class Ctx:
         """Return the running hand, copied once per step before it is changed."""
         st = self.state
         if not self.own_hand:
-            self.state = st = replace(st, hand=clone_hand(st.hand))
+            self.state = st = evolve(st, hand=clone_hand(st.hand))
             self.own_hand = True
         return st.hand  # type: ignore[no-any-return]
 
@@ -83,19 +82,23 @@ def hand_settings(s: TableSettings) -> HandSettings:
 
 
 def clone_hand(hand: Hand) -> Hand:
-    """Return an independent copy of ``hand`` (lists, nested lists, sets and dicts copied)."""
+    """Return an independent copy of ``hand`` (lists, lists of lists, sets and dicts copied)."""
     new = object.__new__(Hand)
-    for name in Hand.__slots__:
+    for name in _HAND_SLOTS:
         v = getattr(hand, name, _MISSING)
         if v is _MISSING:
             continue
         t = type(v)
         if t is list:
-            v = [x[:] if type(x) is list else x for x in v]
+            v = [x[:] for x in v] if v and type(v[0]) is list else v[:]
         elif t is set or t is dict:
             v = v.copy()
-        setattr(new, name, v)
+        _setattr(new, name, v)
     return new
+
+
+_HAND_SLOTS = Hand.__slots__
+_setattr = object.__setattr__
 
 
 def in_hand(state: TableState, seat: int) -> bool:
@@ -144,15 +147,15 @@ def start_hand(ctx: Ctx, button_hint: int | None) -> None:
             continue
         prior[s.seat] = (s.player, s.missed_sb, s.missed_bb, s.new, s.post, s.hands_out)
         if s.seat in dealt:
-            s = replace(s, new=False, post=False, missed_sb=False, missed_bb=False, hands_out=0,
+            s = evolve(s, new=False, post=False, missed_sb=False, missed_bb=False, hands_out=0,
                         preselect=None)
         else:
             if s.seat in plan.missed_sb:
-                s = replace(s, missed_sb=True)
+                s = evolve(s, missed_sb=True)
             if s.seat in plan.missed_bb:
-                s = replace(s, missed_bb=True)
+                s = evolve(s, missed_bb=True)
             if s.sitting_out:
-                s = replace(s, hands_out=s.hands_out + 1)
+                s = evolve(s, hands_out=s.hands_out + 1)
         seats[i] = s
     number = st.hands + 1
     info = HandInfo(
@@ -161,7 +164,7 @@ def start_hand(ctx: Ctx, button_hint: int | None) -> None:
         players={seat: seats[seat - 1].player for seat in plan.dealt},  # type: ignore[union-attr]
         started_at=ctx.at, turn_seq=0, prior_rotation=st.rotation, prior_marks=prior,
     )
-    ctx.state = replace(st, seats=tuple(seats), hands=number, hand=hand, info=info,
+    ctx.state = evolve(st, seats=tuple(seats), hands=number, hand=hand, info=info,
                         rotation=plan.rotation, last_result=None, dealing=None, timer=None)
     ctx.own_hand = True
     drive(ctx)
@@ -217,7 +220,7 @@ def _ask_cards(ctx: Ctx, req: Any) -> None:
         else:
             batches = head + (("draw", req.count),)
             reshuffle_at = None
-    ctx.state = replace(ctx.state, dealing=Dealing(req.kind, req.seat, batches, reshuffle_at))
+    ctx.state = evolve(ctx.state, dealing=Dealing(req.kind, req.seat, batches, reshuffle_at))
     _announce(ctx, 0)
 
 
@@ -240,7 +243,7 @@ def deal_card(ctx: Ctx, card: str) -> None:
     cards = d.cards + (card,)
     total = sum(c for _, c in d.batches)
     if len(cards) < total:
-        ctx.state = replace(st, dealing=replace(d, cards=cards))
+        ctx.state = evolve(st, dealing=evolve(d, cards=cards))
         done = 0
         for i, (_, c) in enumerate(d.batches):
             done += c
@@ -264,7 +267,7 @@ def deal_card(ctx: Ctx, card: str) -> None:
         ctx.state = st  # nothing else changed in this step
         ctx.own_hand = False
         return
-    ctx.state = replace(ctx.state, dealing=None)
+    ctx.state = evolve(ctx.state, dealing=None)
     drive(ctx)
 
 
@@ -283,7 +286,7 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
         return ("check", None, "T-8") if legal.check else ("fold", None, "T-8")
     if s.preselect is not None:
         choice, amount = s.preselect
-        ctx.set_seat(replace(s, preselect=None))
+        ctx.set_seat(evolve(s, preselect=None))
         picked = resolve(choice, amount, legal)
         if picked is not None:
             return (picked[0], picked[1], "A-3")
@@ -331,8 +334,8 @@ def _start_timer(ctx: Ctx, seat: int) -> None:
     st = ctx.state
     seq = st.timer_seq + 1
     secs = float(st.settings.action_seconds)
-    ctx.state = replace(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
-                        info=replace(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
+    ctx.state = evolve(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
+                        info=evolve(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
     ctx.emit(fx.StartTimer(timer="action", seq=seq, seconds=secs, seat=seat))
 
 
@@ -340,7 +343,7 @@ def _stop_timer(ctx: Ctx) -> None:
     st = ctx.state
     if st.timer is not None:
         ctx.emit(fx.CancelTimer(timer="action", seq=st.timer.seq))
-        ctx.state = replace(st, timer=None)
+        ctx.state = evolve(st, timer=None)
 
 
 def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str, ...],
@@ -365,10 +368,10 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
     st = ctx.state
     s = st.seats[seat - 1]
     if s is not None and s.preselect is not None:
-        ctx.set_seat(replace(s, preselect=None))
+        ctx.set_seat(evolve(s, preselect=None))
     if why:
         info = ctx.state.info
-        ctx.state = replace(ctx.state, info=replace(info, auto=info.auto + ((seat, name, why),)))
+        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, name, why),)))
     _refresh_preselects(ctx, street)
     return True
 
@@ -382,11 +385,11 @@ def _refresh_preselects(ctx: Ctx, street: Any) -> None:
         if s is None or s.preselect is None:
             continue
         if new_round:
-            ctx.set_seat(replace(s, preselect=None))
+            ctx.set_seat(evolve(s, preselect=None))
         elif s.preselect[0] == "call":
             i = hand.index.get(s.seat)
             if i is None or to_call(hand, i) != s.preselect[1]:
-                ctx.set_seat(replace(s, preselect=None))
+                ctx.set_seat(evolve(s, preselect=None))
 
 
 def to_call(hand: Hand, i: int) -> int:
@@ -431,7 +434,7 @@ def timer_expired(ctx: Ctx, ev: Any) -> None:
     _act(ctx, seat, name, None, (), why="A-2")
     s = ctx.state.seats[seat - 1]
     if s is not None and not s.sitting_out:
-        ctx.set_seat(replace(s, sitting_out=True, out_reason="timeout"))
+        ctx.set_seat(evolve(s, sitting_out=True, out_reason="timeout"))
     drive(ctx)
 
 
@@ -466,8 +469,8 @@ def void_hand(ctx: Ctx, reason: str) -> None:
             continue
         p = info.prior_marks.get(s.seat)
         if p is not None and p[0] == s.player:
-            seats[i] = replace(s, missed_sb=p[1], missed_bb=p[2], new=p[3], post=p[4], hands_out=p[5])
-    ctx.state = replace(ctx.state, seats=tuple(seats), rotation=info.prior_rotation, dealing=None)
+            seats[i] = evolve(s, missed_sb=p[1], missed_bb=p[2], new=p[3], post=p[4], hands_out=p[5])
+    ctx.state = evolve(ctx.state, seats=tuple(seats), rotation=info.prior_rotation, dealing=None)
     finish_hand(ctx)
 
 
@@ -507,9 +510,9 @@ def finish_hand(ctx: Ctx) -> None:
         assert s is not None
         final = res.stacks[seat]
         results[s.player] = (final - info.start_stacks[seat], rake_of.get(seat, 0))
-        s = replace(s, stack=final, preselect=None)
+        s = evolve(s, stack=final, preselect=None)
         if final == 0 and not s.sitting_out:
-            s = replace(s, sitting_out=True, out_reason="busted")
+            s = evolve(s, sitting_out=True, out_reason="busted")
         seats[seat - 1] = s
     record = {
         "hand": info.number, "table": st.settings.id, "game": st.settings.game,
@@ -518,11 +521,17 @@ def finish_hand(ctx: Ctx) -> None:
         "players": {str(seat): {"player": info.players[seat], "start": info.start_stacks[seat]}
                     for seat in info.dealt},
         "auto": [list(a) for a in info.auto],
-        "hand_record": hand.snapshot(),
+        "hand_record": {  # replayable by Hand.from_snapshot (settings, players, events)
+            "settings": hand.settings.to_json(),
+            "players": [p.to_json() for p in hand.setup],
+            "button": hand.button, "sb_seat": hand.sb_seat, "bb_seat": hand.bb_seat,
+            "events": hand.events,
+            "board": [None if c is None else str(c) for c in hand.board],
+        },
         "result": res.to_json(),
         "voided": res.voided,
     }
-    ctx.state = replace(st, seats=tuple(seats), ledger=st.ledger.hand(results, res.rake),
+    ctx.state = evolve(st, seats=tuple(seats), ledger=st.ledger.hand(results, res.rake),
                         hand=None, dealing=None, timer=None, last_result=record)
     ctx.own_hand = False
     ctx.emit(fx.HandFinished(hand=info.number, record=record))

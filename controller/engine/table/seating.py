@@ -7,13 +7,12 @@ Internal to :mod:`controller.engine.table.step`; each handler works on a
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from . import effects as fx
 from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
 from .settings import SettingsError
-from .state import RETURN_SECONDS, Departure, Seat
+from .state import RETURN_SECONDS, Departure, Seat, evolve
 
 __all__ = ["sit_down", "buy_in", "top_up", "stand_up", "sit_out", "sit_in", "connected",
            "change_settings", "apply_settings", "leave", "buy_in_range"]
@@ -85,9 +84,9 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
     if not _chips_ok(ctx, ev, "T-2"):
         return
     if s.out_reason == "busted":
-        s = replace(s, sitting_out=False, out_reason="", hands_out=0)
-    ctx.set_seat(replace(s, stack=ev.amount))
-    ctx.state = replace(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
+        s = evolve(s, sitting_out=False, out_reason="", hands_out=0)
+    ctx.set_seat(evolve(s, stack=ev.amount))
+    ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
@@ -109,8 +108,8 @@ def top_up(ctx: Ctx, ev: Any) -> None:
         return
     if not _chips_ok(ctx, ev, "T-7"):
         return
-    ctx.set_seat(replace(s, stack=s.stack + ev.amount))
-    ctx.state = replace(ctx.state, ledger=ctx.state.ledger.top_up(s.player, ev.amount))
+    ctx.set_seat(evolve(s, stack=s.stack + ev.amount))
+    ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
@@ -124,7 +123,7 @@ def leave(ctx: Ctx, seat: int, rule: str) -> None:
     if hi is not None and s.stack > hi:
         deps += (Departure(s.player, ctx.at, s.stack),)
     ledger = st.ledger.cash_out(s.player, s.stack)
-    ctx.state = replace(st.with_seat(seat, None), ledger=ledger, departures=deps)
+    ctx.state = evolve(st.with_seat(seat, None), ledger=ledger, departures=deps)
     if s.stack:
         ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
     ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
@@ -137,7 +136,7 @@ def stand_up(ctx: Ctx, ev: Any) -> None:
     if s is None:
         return
     if in_hand(ctx.state, s.seat):
-        ctx.set_seat(replace(s, leaving=True, preselect=None))
+        ctx.set_seat(evolve(s, leaving=True, preselect=None))
         auto_current(ctx)
         return
     leave(ctx, s.seat, "T-8")
@@ -151,7 +150,7 @@ def sit_out(ctx: Ctx, ev: Any) -> None:
     if s.sitting_out:
         refuse(ctx, "T-5", f"T-5: seat {s.seat} is already sitting out")
         return
-    ctx.set_seat(replace(s, sitting_out=True, out_reason="request"))
+    ctx.set_seat(evolve(s, sitting_out=True, out_reason="request"))
 
 
 def sit_in(ctx: Ctx, ev: Any) -> None:
@@ -162,7 +161,7 @@ def sit_in(ctx: Ctx, ev: Any) -> None:
     if s.stack == 0 and not in_hand(ctx.state, s.seat):
         refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in first")
         return
-    ctx.set_seat(replace(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
+    ctx.set_seat(evolve(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
 
 
 def connected(ctx: Ctx, ev: Any, online: bool) -> None:
@@ -172,7 +171,7 @@ def connected(ctx: Ctx, ev: Any, online: bool) -> None:
         return
     if s.connected == online:
         return
-    ctx.set_seat(replace(s, connected=online))
+    ctx.set_seat(evolve(s, connected=online))
     if not online:
         auto_current(ctx)
 
@@ -192,7 +191,7 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
         refuse(ctx, "L-2", f"L-2: seat {taken} is taken; cannot shrink the table to {new.seats}")
         return
     if st.hand is not None:
-        ctx.state = replace(st, pending_settings=merged)
+        ctx.state = evolve(st, pending_settings=merged)
         return
     apply_settings(ctx, ev.changes, by=ev.by)
 
@@ -204,7 +203,7 @@ def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
         new = st.settings.changed(**changes)
     except (SettingsError, TypeError) as exc:  # pragma: no cover - checked when asked
         refuse(ctx, "L-2", str(exc))
-        ctx.state = replace(st, pending_settings=None)
+        ctx.state = evolve(st, pending_settings=None)
         return
     seats = st.seats
     if new.seats != len(seats):
@@ -213,5 +212,5 @@ def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
     if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
         rotation = None
     entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
-    ctx.state = replace(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
+    ctx.state = evolve(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
                         settings_log=st.settings_log + (entry,))

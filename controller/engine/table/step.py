@@ -10,14 +10,13 @@ Replaying the same events from the same start gives the same state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from . import effects as fx
 from . import events as ev
 from . import play, seating
 from .play import Ctx
-from .state import TableState
+from .state import TableState, evolve
 
 __all__ = ["step", "run"]
 
@@ -43,7 +42,7 @@ def _preselect(ctx: Ctx, e: ev.PreselectSet) -> None:
     if e.choice == "call" and play.to_call(hand, i) != e.amount:
         play.refuse(ctx, "A-3", f"A-3: the call is {play.to_call(hand, i)}, not {e.amount}")
         return
-    ctx.set_seat(replace(s, preselect=(e.choice, e.amount)))
+    ctx.set_seat(evolve(s, preselect=(e.choice, e.amount)))
 
 
 def _preselect_clear(ctx: Ctx, e: ev.PreselectCleared) -> None:
@@ -52,7 +51,7 @@ def _preselect_clear(ctx: Ctx, e: ev.PreselectCleared) -> None:
         play.refuse(ctx, "A-3", f"A-3: seat {e.seat} is not taken")
         return
     if s.preselect is not None:
-        ctx.set_seat(replace(s, preselect=None))
+        ctx.set_seat(evolve(s, preselect=None))
 
 
 _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
@@ -94,7 +93,7 @@ def step(state: TableState, event: ev.Event) -> tuple[TableState, list[fx.Effect
     new = ctx.state
     if new is state:
         return state, ctx.effects
-    new = replace(new, seq=state.seq + 1)
+    new = evolve(new, seq=state.seq + 1)
     out = ctx.effects
     out.append(fx.PublishPublic())
     if new.hand is not None:
