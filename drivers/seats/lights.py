@@ -158,14 +158,29 @@ class PanelView:
 
 
 def _seat_number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
-def _legal_from_private(legal: Mapping[str, Any] | None) -> frozenset[SeatButton]:
-    if not legal:
+def _float(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _chips(value: Any) -> int:
+    return _seat_number(value) or 0
+
+
+def _legal_from_private(legal: Any) -> frozenset[SeatButton]:
+    if not isinstance(legal, Mapping):
         return frozenset()
     buttons = set()
     if legal.get("fold"):
@@ -180,10 +195,10 @@ def _legal_from_private(legal: Mapping[str, Any] | None) -> frozenset[SeatButton
 def _legal_from_public(seat: Mapping[str, Any], seats: list[Mapping[str, Any]]) -> frozenset[SeatButton]:
     # No private view: fold and check/call are always possible for the player to act; a
     # bet/raise needs chips beyond the call. The orchestrator re-checks every press anyway.
-    top = max((int(s.get("bet") or 0) for s in seats), default=0)
-    to_call = top - int(seat.get("bet") or 0)
+    top = max((_chips(s.get("bet")) for s in seats), default=0)
+    to_call = top - _chips(seat.get("bet"))
     buttons = {SeatButton.FOLD, SeatButton.CHECK_CALL}
-    if int(seat.get("stack") or 0) > to_call:
+    if _chips(seat.get("stack")) > to_call:
         buttons.add(SeatButton.BET_RAISE)
     return frozenset(buttons)
 
@@ -198,7 +213,7 @@ def project(public: Mapping[str, Any] | None,
     ``turn`` it is, while the table is neither paused nor faulted, and as its private view's
     ``legal`` says (A-1): fold if ``fold``; check/call if ``check`` or ``call``; bet/raise if
     ``bet`` or ``raise``. The sit button is legal for any seated player (T-5).
-    Missing keys are read as their empty value; it never raises on a partial state.
+    Missing or malformed values are read as empty; it never raises on a partial state.
     """
     if not public:
         return PanelView()
@@ -207,15 +222,16 @@ def project(public: Mapping[str, Any] | None,
     fault = public.get("fault") is not None
     raw_turn = public.get("turn") or None
     turn = None
-    if raw_turn and _seat_number(raw_turn.get("seat")) is not None:
-        deadline = raw_turn.get("deadline")
-        seconds = raw_turn.get("seconds")
-        if seconds is None and deadline is not None and raw_turn.get("started") is not None:
-            seconds = float(deadline) - float(raw_turn["started"])
-        turn = Turn(seat=int(raw_turn["seat"]),
-                    deadline=None if deadline is None else float(deadline),
-                    seconds=None if seconds is None else float(seconds))
-    raw_seats = [s for s in public.get("seats") or [] if isinstance(s, Mapping)]
+    if isinstance(raw_turn, Mapping) and _seat_number(raw_turn.get("seat")) is not None:
+        deadline = _float(raw_turn.get("deadline"))
+        seconds = _float(raw_turn.get("seconds"))
+        started = _float(raw_turn.get("started"))
+        if seconds is None and deadline is not None and started is not None:
+            seconds = deadline - started
+        turn = Turn(seat=int(raw_turn["seat"]), deadline=deadline, seconds=seconds)
+    listed = public.get("seats")
+    raw_seats = [s for s in listed if isinstance(s, Mapping)] if isinstance(
+        listed, (list, tuple)) else []
     seats: dict[int, SeatView] = {}
     for raw in raw_seats:
         number = _seat_number(raw.get("seat"))
@@ -229,14 +245,14 @@ def project(public: Mapping[str, Any] | None,
                   and status in IN_HAND)
         if acting:
             view = private.get(number)
-            if view is not None:
+            if isinstance(view, Mapping):
                 legal |= _legal_from_private(view.get("legal"))
             else:
                 legal |= _legal_from_public(raw, raw_seats)
         seats[number] = SeatView(seat=number, status=status, legal=frozenset(legal))
-    seq = public.get("seq")
-    return PanelView(seq=None if seq is None else int(seq), street=str(public.get("street") or
-                     "waiting"), paused=paused, fault=fault, turn=turn, seats=seats)
+    street = str(public.get("street") or "waiting")
+    return PanelView(seq=_seat_number(public.get("seq")), street=street, paused=paused,
+                     fault=fault, turn=turn, seats=seats)
 
 
 def _active(errors: Mapping[LightKey, float] | None, key: LightKey, now: float) -> bool:

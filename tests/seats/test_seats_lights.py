@@ -172,3 +172,37 @@ def test_partial_states_project_without_raising() -> None:
                     "turn": {"seat": 1}})
     assert view.seq == 3 and view.seats[1].status == "empty"
     assert seat_light(view, 1, NOW) == OFF
+    junk = project({"seq": "x", "turn": {"seat": 2, "deadline": "soon", "seconds": None},
+                    "seats": [{"seat": 2, "status": "acting", "bet": "lots", "stack": None}]})
+    assert junk.seq is None and junk.turn.deadline is None
+    assert seat_light(junk, 2, NOW) == TURN
+    assert junk.seats[2].legal >= {SeatButton.FOLD, SeatButton.CHECK_CALL}
+    assert project({"seats": 7}).seats == {}
+    odd = project(public_state(turn_seat=2), {2: "junk", "x": None})
+    assert odd.seats[2].legal >= {SeatButton.FOLD}  # judged from the public state
+    assert project(public_state(turn_seat=2), {2: {"legal": [1]}}).seats[2].legal == {
+        SeatButton.SIT}
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | st.floats()
+    | st.sampled_from(["acting", "active", "sitting-out", "empty", "waiting", "x"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seat", "status", "bet", "stack", "turn", "deadline", "seconds",
+                         "started", "seq", "seats", "legal", "fold", "check", "call", "bet",
+                         "raise", "paused", "fault", "street"]), inner, max_size=6),
+    max_leaves=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(public=_json, private=st.dictionaries(st.integers(0, 5) | st.text(max_size=2), _json,
+                                             max_size=3))
+def test_project_never_raises_on_malformed_views(public, private) -> None:
+    if not isinstance(public, dict):
+        public = {"seats": public, "turn": public}
+    view = project(public, private)
+    for seat in list(view.seats) + [1]:
+        seat_light(view, seat, NOW)
+    next_change(view, NOW)
+    for button in ConsoleButton:
+        view.console_legal(button)
