@@ -703,7 +703,7 @@ def layout(
     roles: list[str] = []
     if state.get("showdown"):
         lines = []
-        for who, hand in showdown_lines(state)[:3]:
+        for who, hand in showdown_lines(state)[:5]:
             lines.append(who)
             roles.append("showdown")
             if hand:
@@ -720,13 +720,26 @@ def layout(
             lines.append(f"Total {chips(total)}")
         if not lines:
             lines = ["Waiting for the next hand"] if (state.get("street") or "waiting") == "waiting" else ["Main pot 0"]
-    lines = lines[:6]
-    line_h = r_pots.h // max(2, len(lines))
-    pot_size = fit_size(lines, r_pots.w, line_h, measure, hi=max(MIN_FONT, int(line_h * 0.8)))
-    y0 = r_pots.y + (r_pots.h - line_h * len(lines)) // 2
+    lines = lines[:10]
+    roles += [role] * (len(lines) - len(roles))
+    # one column, or two when that gives bigger text (a showdown pot's two lines stay together)
+
+    def pot_grid(columns: int) -> tuple[int, int, int, int, int]:
+        per_col = -(-len(lines) // columns)
+        if role == "showdown" and per_col % 2:
+            per_col += 1
+        col_gap = gap * 2 if columns > 1 else 0
+        col_w = (r_pots.w - col_gap * (columns - 1)) // columns
+        line_h = r_pots.h // max(2, per_col)
+        size = fit_size(lines, col_w, line_h, measure, hi=max(MIN_FONT, int(line_h * 0.8)))
+        return size, per_col, col_gap, col_w, line_h
+
+    pot_size, per_col, col_gap, col_w, line_h = max(
+        (pot_grid(c) for c in ((1, 2) if len(lines) > 2 else (1,))), key=lambda g: g[0])
+    y0 = r_pots.y + (r_pots.h - line_h * per_col) // 2
     pot_texts = tuple(
-        _text(Box(r_pots.x, y0 + i * line_h, r_pots.w, line_h), line, pot_size, measure,
-              align="center", role=roles[i] if i < len(roles) else role)
+        _text(Box(r_pots.x + (i // per_col) * (col_w + col_gap), y0 + (i % per_col) * line_h, col_w, line_h),
+              line, pot_size, measure, align="center", role=roles[i])
         for i, line in enumerate(lines)
     )
 

@@ -196,10 +196,10 @@ class Renderer:
         for t in seat.texts:
             if dim:
                 col = COLOURS["dim"]
-            elif t.role == "info" and seat.status == "all-in":
-                col = COLOURS["all-in"]
             elif t.role == "info" and seat.winner:
                 col = COLOURS["winner"]
+            elif t.role == "info" and seat.status == "all-in":
+                col = COLOURS["all-in"]
             else:
                 col = COLOURS.get({"seatno": "dim", "equity": "equity"}.get(t.role, ""), None) or (
                     COLOURS["info"] if t.role == "info" else COLOURS["text"])

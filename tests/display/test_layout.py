@@ -200,3 +200,26 @@ def test_layout_refuses_tiny_screens_and_eleven_seats() -> None:
     state["seats"].append(S.seat(11))
     with pytest.raises(LayoutError):
         layout(state, (1280, 720))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_many_pots_and_a_three_pot_showdown_fit(size: tuple[int, int]) -> None:
+    state = S.three_way_all_in()
+    state["pots"] += [{"amount": 4_410, "eligible": [3, 4]}, {"amount": 999_999, "eligible": [4]}]
+    state["seats"][3]["bet"] = 500
+    lay = layout(state, size)
+    check_invariants(lay, approx_measure)
+    total = sum(p["amount"] for p in state["pots"]) + 500
+    assert [t.text for t in lay.pot_texts][-1] == f"Total {total:,}"
+    sizes = {t.size for t in lay.pot_texts}
+    assert len(sizes) == 1 and min(sizes) >= 14, "six pot lines, one size, readable (two columns if bigger)"
+    state = S.split_showdown()
+    state["showdown"].append({"pot": 2, "amount": 300, "winners": [3], "shares": {"3": 300},
+                              "hand": "Three of a kind, kings"})
+    lay = layout(state, size)
+    check_invariants(lay, approx_measure)
+    texts = [t.text for t in lay.pot_texts]
+    assert texts[4:] == ["Side pot 2 300: Carla", "Three of a kind, kings"]
+    assert all(not t.endswith("\u2026") for t in texts), "showdown lines are not cut"
+    info = next(t for t in lay.seat(3).texts if t.role == "info")
+    assert info.text == "WINS 300"
