@@ -139,6 +139,7 @@ class ShufflerDriver:
         self._backlog: deque[tuple] = deque()
         self._ids = itertools.count(1)
         self._seq = 0
+        self._device_last = 0
         self._port: serial.SerialBase | None = None
         self._gen = 0
         self._reader: threading.Thread | None = None
@@ -342,7 +343,11 @@ class ShufflerDriver:
         self.stats["tx"] += 1
 
     def _next_seq(self) -> int:
+        # Skip the SEQ of the device's last executed request: after a wrap, a new request with
+        # that SEQ would be taken for a resend (at most once) and STATUS could not tell them apart.
         self._seq = self._seq % 255 + 1
+        if self._seq == self._device_last:
+            self._seq = self._seq % 255 + 1
         self._stray.pop(self._seq, None)
         return self._seq
 
@@ -367,9 +372,11 @@ class ShufflerDriver:
         if reply.type != P.Rsp.STATUS:
             raise _LinkDown(f"STATUS answered with type 0x{reply.type:02x}")
         try:
-            return P.unpack_status(reply.payload)
+            st = P.unpack_status(reply.payload)
         except P.PayloadError as exc:
             raise _LinkDown(str(exc)) from None
+        self._device_last = st.last_seq
+        return st
 
     def _physical(self, req: _Req) -> Frame:
         """Send a physical command; never resend it without asking STATUS what the device did."""
@@ -433,6 +440,8 @@ class ShufflerDriver:
             raise _LinkDown("the shuffler lost the session (it restarted); reconnecting")
 
     def _settle(self, req: _Req, reply: Frame) -> None:
+        if reply.type in (P.Rsp.ACK, P.Rsp.NAK):
+            self._device_last = reply.seq  # the device records every request but HELLO/STATUS
         if reply.type == P.Rsp.ACK:
             self._post(E.RequestAccepted, req.id, req.name)
             return
@@ -587,6 +596,7 @@ class ShufflerDriver:
         rebooted = resume and hello.boot_id != self._boot_id
         if not resume or rebooted:
             self._expected = self._expected_at_loss = hello.last_event + 1
+            self._device_last = 0
             self.tracker.forget()
         self._boot_id = hello.boot_id
         self.device = hello

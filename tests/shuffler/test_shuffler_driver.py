@@ -347,3 +347,17 @@ def test_device_restart_on_a_live_link_is_noticed_and_resumed(rig: Rig) -> None:
     assert rig.emu.physical_log() == []
     rig.new_deck()
     assert len(rig.deal(1)) == 1
+
+
+def test_seq_wrap_never_reuses_the_last_executed_seq(rig: Rig) -> None:
+    # After 255 requests the SEQ wraps. If a new deal reused the SEQ of the last deal the
+    # device executed, a lost deal would look done to STATUS (and a real one like a resend).
+    rig.new_deck()
+    rig.deal(1)
+    last = rig.emu.status().last_seq
+    while rig.driver._seq % 255 + 1 != last:  # walk the SEQ round to just before it
+        rig.sync()
+    rig.emu.set_faults(drop_rx=1)  # and lose the next deal on the way
+    cards = rig.deal(2)
+    assert len(cards) == 1 and reported(rig) == rig.emu.physical_log()
+    assert rig.emu.status().last_seq != last
