@@ -5,7 +5,7 @@ Exports, loaded lazily so that ``import controller.engine`` stays fast:
 - ``equity(hole_cards, board=(), dead=())`` -- each player's share of the pot by exact
   enumeration of the remaining board (see :mod:`controller.engine.equity`).
 - ``rank_hand``, ``rank_omaha``, ``best_five``, ``best_five_omaha``, ``describe``,
-  ``category`` -- hand ranking H-1..H-6 (see :mod:`controller.engine.evaluator`).
+  ``describe_hand``, ``category`` -- hand ranking H-1..H-6 (see :mod:`controller.engine.evaluator`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from typing import Any
 _LAZY = {
     "equity": "controller.engine.equity",
     "EquityError": "controller.engine.equity",
+    "equity_fractions": "controller.engine.equity",
     "rank_hand": "controller.engine.evaluator",
     "rank_omaha": "controller.engine.evaluator",
     "best_five": "controller.engine.evaluator",
     "best_five_omaha": "controller.engine.evaluator",
     "describe": "controller.engine.evaluator",
+    "describe_hand": "controller.engine.evaluator",
     "category": "controller.engine.evaluator",
     "HandError": "controller.engine.evaluator",
 }

@@ -44,6 +44,7 @@ __all__ = [
     "equity",
     "equity_fractions",
     "parse_equity_input",
+    "prepare",
 ]
 
 #: Largest number of players (G-1, G-2: 2..10 at a table).
@@ -471,6 +472,18 @@ def _units(hole_cards: Any, board: Any, dead: Any, game: str | None,
             use_numpy = False
     acc = _units_numpy(pr) if use_numpy else _units_python(pr)
     return acc, pr.total
+
+
+def prepare() -> bool:
+    """Build every table equity needs now (numpy import included; about 0.3 s), so the
+    first all-in of a session (S-8) does not wait for it. Returns True when the numpy
+    fast path is available. Safe to call any number of times."""
+    tables(complete=False)
+    try:
+        _np_setup()
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        return False
+    return True
 
 
 def equity_fractions(

@@ -13,6 +13,7 @@ texts such as ``"As"``):
 - :func:`rank_omaha` -- exactly two of four hole cards and three of the board (G-2).
 - :func:`best_five`, :func:`best_five_omaha` -- the five cards that play.
 - :func:`describe` -- the hand in words for H-6 (``"Two pair, kings and fives"``).
+- :func:`describe_hand` -- the words for any number of cards (pre-flop too).
 - :func:`category` -- the H-1 category (``"full house"``).
 - :func:`rank_indices` -- the fast path over dense card indices 0..51.
 
@@ -43,6 +44,7 @@ __all__ = [
     "best_five",
     "best_five_omaha",
     "describe",
+    "describe_hand",
     "category",
     "category_index",
 ]
@@ -316,12 +318,21 @@ def rank_omaha(hole: str | Iterable[CardLike], board: str | Iterable[CardLike]) 
         HandError (ValueError): not 4 hole cards, not 3..5 board cards, a card twice.
     """
     h, b = _omaha_cards(hole, board)
-    hi = [c.index for c in h]
-    bi = [c.index for c in b]
+    t = tables()
+    w, nf, flush = t.weight, t.nonflush, t.flush
+    trios = [(w[x] + w[y] + w[z], (x, y, z))
+             for x, y, z in combinations([c.index for c in b], 3)]
     best = 0
-    for pair in combinations(hi, 2):
-        for trio in combinations(bi, 3):
-            v = rank_indices(pair + trio)
+    for x, y in combinations([c.index for c in h], 2):
+        pw = w[x] + w[y]
+        for tw, trio in trios:
+            s = pw + tw
+            v = nf[s & _LOW32]
+            if ((s >> 32) + 0x3333) & 0x8888:  # all five of one suit
+                mask = 0
+                for i in (x, y) + trio:
+                    mask |= 1 << (i >> 2)
+                v = flush[mask]
             if v > best:
                 best = v
     return best
@@ -440,6 +451,57 @@ def describe(rank: int) -> str:
     if cat == _PAIR:
         return f"Pair of {_PLURAL[r[0]]}"
     return f"High card, {_SINGULAR[r[0]]}"
+
+
+def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike] = (),
+                  game: str = "holdem") -> str:
+    """Return a player's hand in words at any point of the hand (H-6).
+
+    With five or more cards this is ``describe`` of the best hand (G-1; Omaha: two hole
+    and three board cards, G-2). With fewer cards (Hold'em pre-flop; Omaha before the
+    flop) it names what the cards make so far: ``"Pair of aces"``, ``"High card, king"``
+    (in Omaha only two hole cards can count, so a pair at most).
+
+    Raises:
+        HandError (ValueError): bad cards, a card twice (G-5), more than 7 Hold'em
+            cards, not 4 Omaha hole cards, an Omaha board of 1..2 or more than 5 cards.
+    """
+    h = _cards(hole, "hole cards")
+    b = _cards(board, "board")
+    if set(h) & set(b):
+        raise HandError(f"G-5: card {sorted(set(h) & set(b))[0]} appears twice "
+                        "(hole cards and board)")
+    if game == "omaha":
+        if b:
+            return describe(rank_omaha(h, b))
+        if len(h) != 4:
+            raise HandError(f"G-2: an Omaha hand has 4 hole cards, got {len(h)}")
+        ranks = sorted((c.rank for c in h), reverse=True)
+        pairs = [r for r in set(ranks) if ranks.count(r) >= 2]
+        if pairs:
+            return f"Pair of {_PLURAL[max(pairs) - 2]}"
+        return f"High card, {_SINGULAR[ranks[0] - 2]}"
+    if game != "holdem":
+        raise HandError(f"G-1: game must be 'holdem' or 'omaha', got {game!r}")
+    cards = h + b
+    if len(cards) >= 5:
+        return describe(rank_hand(cards))
+    if not cards:
+        raise HandError("G-1: no cards to describe")
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    n, r = groups[0]
+    if n == 4:
+        return f"Four of a kind, {_PLURAL[r - 2]}"
+    if n == 3:
+        return f"Three of a kind, {_PLURAL[r - 2]}"
+    if n == 2 and len(groups) > 1 and groups[1][0] == 2:
+        return f"Two pair, {_PLURAL[r - 2]} and {_PLURAL[groups[1][1] - 2]}"
+    if n == 2:
+        return f"Pair of {_PLURAL[r - 2]}"
+    return f"High card, {_SINGULAR[r - 2]}"
 
 
 #: The worst and best ranks (7-5-4-3-2 offsuit; royal flush).

@@ -94,13 +94,13 @@ def test_preflop_with_many_dead_cards_matches_brute_force(omaha: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "hands",
-    [["AhAd", "KsKc", "8h7h"], ["AhKh", "QcQd", "JsTc", "9d9s"],
-     ["AhKhQdJd", "8s8c7s6c"]],
+    "hands, board",
+    [(["AhAd", "KsKc", "8h7h"], ""), (["AhKh", "QcQd", "JsTc", "9d9s"], ""),
+     (["AhKhQdJd", "8s8c7s6c", "9h9d2c3c"], "Th 4h 4c")],
 )
-def test_preflop_numpy_and_pure_python_agree_exactly(hands: list[str]) -> None:
-    a = equity_fractions(hands)
-    assert a == equity_fractions(hands, use_numpy=False)
+def test_numpy_and_pure_python_agree_exactly(hands: list[str], board: str) -> None:
+    a = equity_fractions(hands, board)
+    assert a == equity_fractions(hands, board, use_numpy=False)
     assert sum(a) == 1 and all(0 < x < 1 for x in a)
 
 

@@ -20,6 +20,7 @@ from controller.engine.evaluator import (
     best_five_omaha,
     category,
     describe,
+    describe_hand,
     rank_hand,
     rank_indices,
     rank_omaha,
@@ -48,10 +49,12 @@ def test_h1_every_five_card_hand_agrees_with_phevaluator() -> None:
     """All 2,598,960 five-card hands: same ties and same strict order as phevaluator."""
     combos = itertools.combinations(range(52), 5)
     ours = np.fromiter(map(rank_indices, combos), dtype=np.int32, count=2598960)
+    # phevaluator's C five-card function (the same one evaluate_cards calls), driven by
+    # starmap to keep this exhaustive test quick
+    five = getattr(getattr(phevaluator, "_pheval", None), "evaluate_5cards",
+                   phevaluator.evaluate_cards)
     combos = itertools.combinations(range(52), 5)
-    theirs = np.fromiter(
-        itertools.starmap(phevaluator.evaluate_cards, combos), dtype=np.int32, count=2598960
-    )
+    theirs = np.fromiter(itertools.starmap(five, combos), dtype=np.int32, count=2598960)
     assert len(np.unique(ours)) == 7462  # H-1..H-4: exactly 7,462 distinct hand values
     assert ours.min() == WORST_RANK and ours.max() == BEST_RANK
     _assert_same_order(ours, theirs)
@@ -101,6 +104,34 @@ def test_h6_describe_and_h1_category(cards: str, words: str, cat: str) -> None:
     r = rank_hand(cards)
     assert describe(r) == words
     assert category(r) == cat
+
+
+@pytest.mark.parametrize(
+    "hole, board, game, words",
+    [
+        ("As Ad", "", "holdem", "Pair of aces"),
+        ("As Kd", "", "holdem", "High card, ace"),
+        ("7s 2d", "", "holdem", "High card, seven"),
+        ("As Kd", "Ah Kc 2d", "holdem", "Two pair, aces and kings"),
+        ("As Kd", "Ah Kc 2d Kh", "holdem", "Full house, kings full of aces"),
+        ("Ks Qs", "Js Ts 9s 2d 2c", "holdem", "Straight flush, king high"),
+        ("Qs Qd Jd Tc", "", "omaha", "Pair of queens"),
+        ("As Kd Qh Jc", "", "omaha", "High card, ace"),
+        ("Qh Qs Jd Tc", "Ah 9h 6h 2h Kc", "omaha", "Pair of queens"),
+        ("5h 3h 8c 8d", "Ah 9h 6h 2h Kc", "omaha", "Flush, ace high"),
+    ],
+)
+def test_h6_describe_hand_at_any_street(hole: str, board: str, game: str, words: str) -> None:
+    assert describe_hand(hole, board, game) == words
+
+
+def test_h6_describe_hand_rejects_bad_cards() -> None:
+    with pytest.raises(HandError, match="G-5"):
+        describe_hand("As Kd", "As 2c 3d")
+    with pytest.raises(HandError, match="G-2"):
+        describe_hand("As Kd Qh", "", "omaha")
+    with pytest.raises(HandError, match="G-1"):
+        describe_hand("As Kd", "", "stud")
 
 
 def test_h1_category_order() -> None:
