@@ -11,7 +11,8 @@ Public API (see each module's docstring):
 - :mod:`drivers.seats.panel`: ``SeatPanel(pin_map, pin_factory, post, clock)`` with
   ``update(public, private)``, ``tick()``, ``close()``.
 - :mod:`drivers.seats.factory`: ``mock_pin_factory()``, ``real_pin_factory()``.
-- :mod:`drivers.seats.wiring`: ``livetable wiring`` (the README wiring table).
+- :mod:`drivers.seats.wiring`: ``livetable wiring`` (the README wiring table, ``--probe``).
+- :mod:`drivers.seats.probe`: ``probe(pin_map, factory, prompt)``, the installer's check.
 """
 
 from drivers.seats.events import (ConsoleButton, ConsoleButtonPressed, PanelEvent, SeatButton,

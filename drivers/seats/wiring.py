@@ -5,11 +5,13 @@ Usage::
     livetable wiring [--markdown] [--config FILE]   # print the table (Markdown)
     livetable wiring --update-readme [--readme README.md] [--config FILE]
     livetable wiring --check [--readme README.md]   # exit 1 when README.md has drifted
+    livetable wiring --probe [--config FILE] [--timeout 10]   # on the Pi: check the wires
 
 The README's section between ``<!-- wiring:start -->`` and ``<!-- wiring:end -->`` is this
 output for the default pin map (:data:`~drivers.seats.pinmap.DEFAULT_PIN_MAP`); a test fails
 when they differ, so the document cannot drift from the code. Exit codes: 0 ok, 1 README out of
-date (``--check``), 2 bad arguments, config or README.
+date (``--check``) or a wiring fault found (``--probe``), 2 bad arguments, config, README or no
+GPIO here.
 """
 
 from __future__ import annotations
@@ -147,12 +149,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when the README's wiring section is out of date")
     parser.add_argument("--readme", type=Path, default=README, help="README to update/check")
+    parser.add_argument("--probe", action="store_true",
+                        help="on the Pi: light each light, ask for each button, report faults")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds to wait for each button with --probe")
     args = parser.parse_args(argv)
     try:
         pin_map = load_pin_map(args.config) if args.config else DEFAULT_PIN_MAP
     except (ConfigError, OSError) as exc:
         print(f"livetable wiring: {exc}", file=sys.stderr)
         return 2
+    if args.probe:
+        return _probe(pin_map, args.timeout)
     body = markdown(pin_map)
     if not (args.update_readme or args.check):
         sys.stdout.write(body)
@@ -173,6 +181,25 @@ def main(argv: list[str]) -> int:
     args.readme.write_text(replace_section(text, body), encoding="utf-8")
     print(f"{args.readme}: wiring section updated")
     return 0
+
+
+def _probe(pin_map: PinMap, timeout: float) -> int:
+    from drivers.seats.factory import GpioUnavailable, real_pin_factory
+    from drivers.seats.probe import probe
+
+    try:
+        factory = real_pin_factory()
+    except GpioUnavailable as exc:
+        print(f"livetable wiring --probe: {exc}", file=sys.stderr)
+        return 2
+    results = probe(pin_map, factory, lambda step: print(step.prompt(), flush=True),
+                    press_timeout=timeout)
+    faults = [r for r in results if r.ok is False]
+    for r in results:
+        mark = {True: "ok  ", False: "FAIL", None: "seen"}[r.ok]
+        print(f"{mark} {r.key:<24} {r.pin:<7} {r.detail}")
+    print(f"{len(faults)} fault(s) in {len(results)} pins")
+    return 1 if faults else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
