@@ -69,10 +69,7 @@ class TableLink:
         self._guard = ActionGuard()
         self._chat_rate = RateLimit(count=chat_rate[0], window=chat_rate[1])
         self._lock = threading.Lock()
-        self._state: bytes | None = None
-        self._private: dict[int, bytes] = {}
-        self._history: tuple[bytes, bytes] | None = None
-        self._lobby: bytes | None = None
+        self._retained: dict[str, bytes] = {}  # topic -> last retained payload, for republishing
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self._presence: dict[int, bool] = {}
         self._connected = threading.Event()
@@ -146,8 +143,7 @@ class TableLink:
                 self._guard.published(seq)
             except ValueError as exc:
                 raise codec.ViewError(str(exc)) from None
-            self._state = payload
-        self._publish(topic(Kind.STATE, self.table), payload, retain=True)
+            self._retain(topic(Kind.STATE, self.table), payload)
 
     def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
         """Publish ``seat``'s private view retained, or clear it when ``view`` is None.
@@ -159,12 +155,8 @@ class TableLink:
         if view is not None:
             codec.check_private(view, self.table, seat)
         payload = b"" if view is None else codec.encode(view)
-        with self._lock:
-            if view is None:
-                self._private.pop(seat, None)
-            else:
-                self._private[seat] = payload
-        self._publish(topic(Kind.PRIVATE, self.table, seat), payload, retain=True)
+        with self._lock:  # an empty payload is kept too: a reconnect clears a stale copy
+            self._retain(topic(Kind.PRIVATE, self.table, seat), payload)
 
     def reply(self, seat: int, action_id: str | None, accepted: bool, reason: str | None = None) -> None:
         """Answer an action or chat line on ``.../seat/<seat>/reply`` (not retained).
@@ -173,10 +165,9 @@ class TableLink:
         Raises ``ValueError`` when a refusal lacks a reason or an acceptance has one.
         """
         check_seat(seat, self._max_seats)
-        self._publish(topic(Kind.REPLY, self.table, seat),
-                      codec.reply_payload(table=self.table, seat=seat, action_id=action_id,
-                                          accepted=accepted, reason=reason, seq=self._guard.seq),
-                      retain=False)
+        payload = codec.reply_payload(table=self.table, seat=seat, action_id=action_id,
+                                      accepted=accepted, reason=reason, seq=self._guard.seq)
+        self._client.publish(topic(Kind.REPLY, self.table, seat), payload, qos=QOS)  # paho queues it while down
 
     def publish_chat(self, seat: int | None, name: str, text: str, *, chat_id: str | None = None,
                      at: float | None = None) -> None:
@@ -189,8 +180,8 @@ class TableLink:
                 "id": chat_id, "at": self._clock() if at is None else at}
         with self._lock:
             self._chat.append(line)
-            payload = codec.encode({"schema": codec.SCHEMA, "table": self.table, "messages": list(self._chat)})
-        self._publish(topic(Kind.CHAT, self.table), payload, retain=True)
+            self._retain(topic(Kind.CHAT, self.table), codec.encode(
+                {"schema": codec.SCHEMA, "table": self.table, "messages": list(self._chat)}))
 
     def publish_history(self, hands: list[dict[str, Any]], *, keep: int = 10) -> None:
         """Publish the last ``keep`` hands: public (shown cards only) and seated (P-4) views.
@@ -201,9 +192,8 @@ class TableLink:
         public, seated = codec.history_views(hands, keep=keep)
         pair = (codec.encode({**public, "table": self.table}), codec.encode({**seated, "table": self.table}))
         with self._lock:
-            self._history = pair
-        self._publish(topic(Kind.HISTORY, self.table), pair[0], retain=True)
-        self._publish(topic(Kind.HISTORY_SEATED, self.table), pair[1], retain=True)
+            self._retain(topic(Kind.HISTORY, self.table), pair[0])
+            self._retain(topic(Kind.HISTORY_SEATED, self.table), pair[1])
 
     def publish_lobby(self, summary: dict[str, Any]) -> None:
         """Publish the table's lobby entry (L-1) retained on ``livetable/lobby/<table>``.
@@ -215,14 +205,14 @@ class TableLink:
             raise ValueError(f"lobby summary is for {summary.get('table')!r}, not {self.table!r}")
         payload = codec.encode(summary)
         with self._lock:
-            self._lobby = payload
-        self._publish(topic(Kind.LOBBY, self.table), payload, retain=True)
+            self._retain(topic(Kind.LOBBY, self.table), payload)
 
-    def _publish(self, topic_str: str, payload: bytes, *, retain: bool) -> None:
-        # Retained views are republished on connect, so while down they are only cached.
-        if retain and not self._connected.is_set():
-            return
-        self._client.publish(topic_str, payload, qos=QOS, retain=retain)
+    def _retain(self, topic_str: str, payload: bytes) -> None:
+        # Under self._lock, as is the republish in _on_connect: so a newer view is never
+        # overtaken by an older one. While down the view is only cached (newest wins).
+        self._retained[topic_str] = payload
+        if self._connected.is_set():
+            self._client.publish(topic_str, payload, qos=QOS, retain=True)
 
     # -- paho's thread ---------------------------------------------------------------------
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -235,19 +225,9 @@ class TableLink:
                           (seat_filter(Kind.SEAT_PRESENCE, t), QOS)])
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
-            retained = [(topic(Kind.STATE, t), self._state)]
-            retained += [(topic(Kind.PRIVATE, t, s), p) for s, p in sorted(self._private.items())]
-            if self._chat:
-                retained.append((topic(Kind.CHAT, t), codec.encode(
-                    {"schema": codec.SCHEMA, "table": t, "messages": list(self._chat)})))
-            if self._history:
-                retained += [(topic(Kind.HISTORY, t), self._history[0]),
-                             (topic(Kind.HISTORY_SEATED, t), self._history[1])]
-            retained.append((topic(Kind.LOBBY, t), self._lobby))
-            self._connected.set()
-        for topic_str, payload in retained:
-            if payload is not None:
+            for topic_str, payload in self._retained.items():
                 client.publish(topic_str, payload, qos=QOS, retain=True)
+            self._connected.set()
         self._post(BrokerConnection(True, self._clock(), None))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:

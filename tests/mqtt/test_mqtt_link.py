@@ -318,3 +318,23 @@ def test_one_down_event_per_outage_and_a_refused_login_is_reported(rig: Rig) -> 
             bad.wait_connected(0.05)
     finally:
         bad.stop()
+
+
+def test_a_private_view_cleared_while_the_broker_was_down_does_not_come_back(rig: Rig) -> None:
+    link, events = rig.link()
+    link.publish_state(state_view(1))
+    link.publish_lobby(codec.lobby_summary(state_view(1)))
+    link.publish_private(3, private_view(3, 1, ["As", "Kd"]))
+    rig.tablet(3).wait_for(lambda t: t.private is not None, WAIT)
+    rig.broker.stop()  # the private view is in the broker's persistent store
+    next_connection(events, False)
+    link.publish_private(3, None)  # the hand ends while the broker is away
+    link.publish_state(state_view(2))
+    rig.broker.start()
+    next_connection(events, True)
+    witness = rig.tablet(6)
+    witness.wait_seq(2, WAIT)  # the republished views have been routed
+    late = rig.tablet(3)
+    late.subscribe(topic(Kind.LOBBY, TABLE))  # a second SUBSCRIBE: its retained message comes last
+    late.wait_for(lambda t: topic(Kind.LOBBY, TABLE) in {x for x, _, _ in t.messages}, WAIT)
+    assert late.private is None
