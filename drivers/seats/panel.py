@@ -36,12 +36,14 @@ Races. A press is judged against the newest state the panel was given; the event
 state's ``seq``. A press that crosses a state change (the turn moved on between the state and
 the press reaching the loop) can therefore be posted for a turn that has just ended, or be
 refused for a turn that has just begun (the player sees the error blink and presses again).
-The orchestrator is the single writer and re-checks every posted press against the current
-state (A-1), dropping it when ``seq`` is older or the action is no longer legal; the panel's
-check only spares it obvious junk and gives the player immediate feedback.
+The orchestrator is the single writer and must re-check every posted press against the
+current state (A-1), dropping it when the action is no longer legal (``seq`` tells it how old
+the panel's judgement was); the panel's check only spares it obvious junk and gives the player
+immediate feedback.
 
-Lights. Each seat's light (and the optional console light) is a pure function of the view and
-the time (:func:`drivers.seats.lights.lights`); the panel applies a pattern to the gpiozero
+Lights. Each seat's light (and the optional console light) is a pure function of the view, the
+time and the panel's own error-blink deadlines (device-private, not table state:
+:func:`drivers.seats.lights.lights`); the panel applies a pattern to the gpiozero
 ``LED``/``PWMLED`` only when it changes (``on()``, ``off()``, ``blink()``, ``pulse()``). A
 small ticker thread re-applies at the moments :func:`~drivers.seats.lights.next_change`
 names (timer thresholds, end of an error blink); with ``auto_refresh=False`` (tests with a
