@@ -64,3 +64,16 @@ def test_livetable_command_dispatches_to_equity() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["equity"] == [0.0, 1.0]
+
+
+def test_importing_the_engine_stays_light() -> None:
+    """``import controller.engine`` loads neither numpy nor the evaluator tables."""
+    code = (
+        "import sys, controller.engine as e; "
+        "print('numpy' in sys.modules, 'controller.engine.evaluator' in sys.modules, "
+        "'controller.engine.equity' in sys.modules, callable(e.equity))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False", "False", "True"]
