@@ -8,15 +8,23 @@ the reply; we time from the tablet's publish to the state's arrival at each of t
 other tablets. Prints median / p99 / max (ms), the ratio of p99 to the 10 ms goal (< 1 is
 met), and the size of the state and private messages in bytes.
 
-    .venv/bin/python bench/bench_mqtt.py [--actions 500] [--websockets]
+    .venv/bin/python bench/bench_mqtt.py [--actions 500] [--websockets | --c-receivers | --same-process]
+
+Receivers: by default each tablet is our Python simulator in its own process (as on its own
+device, but here ten Python processes share this machine's cores with the broker and the
+controller); ``--c-receivers`` uses ``mosquitto_sub`` (C) logged in as each seat, stamping
+arrival itself, which isolates what the Pi does (controller + broker); ``--same-process``
+puts the ten simulators in the controller's process (one GIL: a worst case).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import queue
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,10 +34,14 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import paho.mqtt.client as mqtt  # noqa: E402
+from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
+
 from drivers.mqtt import codec  # noqa: E402
 from drivers.mqtt.broker import BrokerProcess  # noqa: E402
 from drivers.mqtt.events import ActionReceived  # noqa: E402
 from drivers.mqtt.link import TableLink  # noqa: E402
+from drivers.mqtt.net import set_nodelay  # noqa: E402
 from drivers.mqtt.provision import provision  # noqa: E402
 from drivers.mqtt.tablet import Tablet  # noqa: E402
 
@@ -76,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--websockets", action="store_true", help="tablets use the WebSockets listener")
     ap.add_argument("--same-process", action="store_true",
                     help="run the tablets in the controller's process (they then share its GIL)")
+    ap.add_argument("--c-receivers", action="store_true",
+                    help="receive with mosquitto_sub (C) stamping %%U on arrival: the controller and broker "
+                         "path without Python tablets competing for the CPU")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         creds = provision(Path(tmp), TABLE, SEATS)
@@ -84,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             sizes: dict[str, list[int]] = {"state": [], "private": []}
             link, stop_loop = start_controller(broker.mqtt_port, creds, sizes)
             try:
-                if args.same_process:
+                if args.c_receivers:
+                    result = drive_c_receivers(broker.mqtt_port, creds, args.actions)
+                elif args.same_process:
                     result = drive_tablets(port, creds, args.actions, args.websockets)
                 else:
                     result = drive_tablet_processes(port, creds, args.actions, args.websockets)
@@ -238,12 +255,69 @@ def drive_tablet_processes(port: int, creds: dict[str, Any], actions: int, webso
     return latencies
 
 
+def drive_c_receivers(port: int, creds: dict[str, Any], actions: int) -> list[float] | str:
+    """Each seat's state arrives at a ``mosquitto_sub`` logged in as that seat, which stamps it
+    (``%U``, CLOCK_REALTIME); actions go out from plain paho clients stamped with time.time()."""
+    subs = {}
+    arrivals: dict[int, dict[int, float]] = {}
+    cond = threading.Condition()
+
+    def read(seat: int, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            stamp, _, payload = line.partition(" ")
+            if payload.strip():
+                with cond:
+                    arrivals.setdefault(json.loads(payload)["seq"], {})[seat] = float(stamp)
+                    cond.notify_all()
+
+    senders = {}
+    try:
+        for n in range(1, SEATS + 1):
+            subs[n] = subprocess.Popen(
+                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-u", f"{TABLE}-seat{n}",
+                 "-P", creds["seat_users"][str(n)]["password"], "-q", "1", "-t", f"livetable/{TABLE}/state",
+                 "-F", "%U %p"], stdout=subprocess.PIPE, text=True)
+            threading.Thread(target=read, args=(n, subs[n]), daemon=True).start()
+            client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+            client.username_pw_set(f"{TABLE}-seat{n}", creds["seat_users"][str(n)]["password"])
+            client.on_socket_open = set_nodelay
+            client.connect("127.0.0.1", port)
+            client.loop_start()
+            senders[n] = client
+        with cond:
+            if not cond.wait_for(lambda: len(arrivals.get(1, {})) == SEATS, 10):
+                return "mosquitto_sub receivers did not all get the first state"
+        latencies: list[float] = []
+        seq = 1
+        for i in range(actions):
+            seat = i % SEATS + 1
+            payload = codec.action_payload(seat=seat, seq=seq, action="call", action_id=f"c{i}")
+            t0 = time.time()
+            senders[seat].publish(f"livetable/{TABLE}/seat/{seat}/action", payload, qos=1)
+            seq += 1
+            others = [n for n in senders if n != seat]
+            with cond:
+                if not cond.wait_for(lambda: all(n in arrivals.get(seq, {}) for n in others), 10):
+                    return f"round {i}: state {seq} did not reach every receiver within 10 s"
+                latencies += [(arrivals[seq][n] - t0) * 1000 for n in others]
+        return latencies
+    finally:
+        for client in senders.values():
+            client.disconnect()
+            client.loop_stop()
+        for proc in subs.values():
+            proc.terminate()
+            proc.wait(5)
+
+
 def report(latencies: list[float], sizes: dict[str, list[int]], args: argparse.Namespace) -> None:
     """Print the figures and the ratio of the p99 to the goal."""
     med, p99, worst = statistics.median(latencies), percentile(latencies, 99), max(latencies)
-    where = "the controller's process" if args.same_process else "one process each"
+    where = ("mosquitto_sub (C) receivers" if args.c_receivers else
+             "tablets in the controller's process" if args.same_process else "tablets in one process each")
     print(f"bench_mqtt: {args.actions} actions x {SEATS - 1} tablets = {len(latencies)} deliveries; "
-          f"{'websockets' if args.websockets else 'mqtt'} on loopback, tablets in {where}, "
+          f"{'websockets' if args.websockets else 'mqtt'} on loopback, {where}, "
           f"mosquitto from mosquitto/livetable.conf")
     print(f"  action -> new state at the other tablets: median {med:.2f} ms, p99 {p99:.2f} ms, max {worst:.2f} ms")
     st, pv = sizes["state"], sizes["private"]
