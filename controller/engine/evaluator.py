@@ -457,14 +457,16 @@ def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike
                   game: str = "holdem") -> str:
     """Return a player's hand in words at any point of the hand (H-6).
 
-    With five or more cards this is ``describe`` of the best hand (G-1; Omaha: two hole
-    and three board cards, G-2). With fewer cards (Hold'em pre-flop; Omaha before the
+    ``game``: ``"holdem"`` (G-1), ``"omaha"`` (G-2) or ``"draw"`` (G-3: the five hole
+    cards, no board). With five or more cards this is ``describe`` of the best hand
+    (Omaha: two hole and three board cards). With fewer cards (Hold'em pre-flop; Omaha before the
     flop) it names what the cards make so far: ``"Pair of aces"``, ``"High card, king"``
     (in Omaha only two hole cards can count, so a pair at most).
 
     Raises:
         HandError (ValueError): bad cards, a card twice (G-5), more than 7 Hold'em
-            cards, not 4 Omaha hole cards, an Omaha board of 1..2 or more than 5 cards.
+            cards, not 4 Omaha hole cards, an Omaha board of 1..2 or more than 5 cards,
+            a board in draw (G-3), an unknown game.
     """
     h = _cards(hole, "hole cards")
     b = _cards(board, "board")
@@ -481,8 +483,10 @@ def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike
         if pairs:
             return f"Pair of {_PLURAL[max(pairs) - 2]}"
         return f"High card, {_SINGULAR[ranks[0] - 2]}"
-    if game != "holdem":
-        raise HandError(f"G-1: game must be 'holdem' or 'omaha', got {game!r}")
+    if game == "draw" and b:
+        raise HandError("G-3: five card draw has no board")
+    if game not in ("holdem", "draw"):
+        raise HandError(f"G-1: game must be 'holdem', 'omaha' or 'draw', got {game!r}")
     cards = h + b
     if len(cards) >= 5:
         return describe(rank_hand(cards))

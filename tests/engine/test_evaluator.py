@@ -119,6 +119,8 @@ def test_h6_describe_and_h1_category(cards: str, words: str, cat: str) -> None:
         ("As Kd Qh Jc", "", "omaha", "High card, ace"),
         ("Qh Qs Jd Tc", "Ah 9h 6h 2h Kc", "omaha", "Pair of queens"),
         ("5h 3h 8c 8d", "Ah 9h 6h 2h Kc", "omaha", "Flush, ace high"),
+        ("Kh Kd 5c 5s 5d", "", "draw", "Full house, fives full of kings"),
+        ("Kh Kd 5c", "", "draw", "Pair of kings"),
     ],
 )
 def test_h6_describe_hand_at_any_street(hole: str, board: str, game: str, words: str) -> None:
@@ -132,6 +134,8 @@ def test_h6_describe_hand_rejects_bad_cards() -> None:
         describe_hand("As Kd Qh", "", "omaha")
     with pytest.raises(HandError, match="G-1"):
         describe_hand("As Kd", "", "stud")
+    with pytest.raises(HandError, match="G-3"):
+        describe_hand("As Kd 2c 3c 4c", "5d", "draw")
 
 
 def test_h1_category_order() -> None:
