@@ -20,9 +20,11 @@ value, which depends only on the ranks of one suit. So
 The arithmetic is in integers (shares in units of 1/2520, the least common multiple
 of 1..10 ways to split a pot), so the result is exact until the final division.
 
-With numpy available the groups are evaluated as arrays (the fast path, about
-20 ms heads-up pre-flop on the development machine); without numpy the same
-algorithm runs in plain Python (slower, same results). numpy is imported lazily.
+With numpy available the groups are evaluated as arrays (the fast path: about 5 ms
+of CPU for a heads-up pre-flop spot on the development machine, against 440 ms for
+a phevaluator loop over the 1,712,304 boards); without numpy the same algorithm runs
+in plain Python (about 0.6 s heads-up pre-flop, same results). numpy is imported
+lazily, on the first call or by :func:`prepare`.
 """
 
 from __future__ import annotations

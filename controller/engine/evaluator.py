@@ -19,11 +19,13 @@ texts such as ``"As"``):
 
 How it works: every card index has a weight ``5**rank + 16**suit << 32``. The sum
 of the weights of a hand carries, in its low 32 bits, a base-5 count of each rank
-(a perfect key for the rank multiset, looked up in a table of all 74,775 multisets
+(a perfect key for the rank multiset, looked up in a table of the 73,775 multisets
 of five to seven cards) and in its high bits a count per suit, from which a flush
 is detected with one addition and one mask; flushes are then looked up by the
-13-bit rank mask of the flush suit. The tables are built on first use (about a
-quarter of a second) and kept in memory. Standard library only.
+13-bit rank mask of the flush suit. The five-card tables are built from the rules
+on first use (about 0.1 s); six- and seven-card entries are filled when first met
+(the best five of n cards is the best five of one of its n-1 card parts).
+Standard library only.
 """
 
 from __future__ import annotations
