@@ -108,6 +108,9 @@ def markdown(pin_map: PinMap) -> str:
         f"its cathode to ground. Ground pins: {', '.join(map(str, _ground_pins()))}.",
         "",
         f"Reserved: {'; '.join(held)}. Free: {', '.join(free) if free else 'none'}.",
+        "",
+        "Larger tables, the `[gpio]` keys and `livetable wiring --probe` (an installer's check "
+        "on the Pi): see `docs/wiring.md`.",
     ]
     return "\n".join(lines) + "\n"
 
