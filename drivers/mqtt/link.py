@@ -54,7 +54,8 @@ class TableLink:
     the events' ``at``; ``max_seats``: seats 1..N accepted on topics; ``chat_rate``: at most
     ``(count, seconds)`` chat lines per seat (L-3); ``backoff``: paho's reconnect delay
     ``(min, max)`` seconds, doubling in between; ``session_expiry``: seconds the broker keeps
-    the controller's session and queued actions while it is away.
+    the controller's session and queued actions while it is away; ``auto_lobby``: keep the
+    lobby entry (L-1) in step with the public state.
     """
 
     def __init__(self, table_id: str, *, host: str, port: int, username: str | None,
@@ -62,7 +63,7 @@ class TableLink:
                  clock: Callable[[], float] = time.time, max_seats: int = 10,
                  client_id: str | None = None, transport: str = "tcp", keepalive: int = 15,
                  chat_rate: tuple[int, float] = (5, 10.0), backoff: tuple[float, float] = (0.5, 30.0),
-                 session_expiry: int = 3600) -> None:
+                 session_expiry: int = 3600, auto_lobby: bool = True) -> None:
         self.table = check_table(table_id)
         self._post, self._clock, self._max_seats = post, clock, max_seats
         self._host, self._port, self._keepalive = host, port, keepalive
@@ -74,6 +75,7 @@ class TableLink:
         self._presence: dict[int, bool] = {}
         self._connected = threading.Event()
         self._session_expiry = session_expiry
+        self._auto_lobby = auto_lobby
         self.refused = 0  #: malformed payloads refused by the driver (count)
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
@@ -132,7 +134,9 @@ class TableLink:
     def publish_state(self, view: dict[str, Any]) -> None:
         """Publish the public state (docs/state.md) retained on ``livetable/<table>/state``.
 
-        Actions from then on must carry this ``seq`` (M-4). Raises
+        Actions from then on must carry this ``seq`` (M-4). Unless ``auto_lobby`` is False,
+        the lobby entry (L-1, :func:`drivers.mqtt.codec.lobby_summary`) is republished
+        whenever it changes. Raises
         :class:`drivers.mqtt.codec.ViewError` for a view that is not this table's, has a lower
         seq than the last one, or carries hole cards.
         """
@@ -144,6 +148,14 @@ class TableLink:
             except ValueError as exc:
                 raise codec.ViewError(str(exc)) from None
             self._retain(topic(Kind.STATE, self.table), payload)
+            if self._auto_lobby:
+                try:
+                    lobby = codec.encode(codec.lobby_summary(view))
+                except (KeyError, TypeError):  # a view without the L-1 fields: no lobby entry
+                    lobby = None
+                lobby_topic = topic(Kind.LOBBY, self.table)
+                if lobby is not None and self._retained.get(lobby_topic) != lobby:
+                    self._retain(lobby_topic, lobby)
 
     def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
         """Publish ``seat``'s private view retained, or clear it when ``view`` is None.

@@ -106,8 +106,12 @@ def test_anonymous_reads_the_lobby_and_nothing_private(rig: Rig) -> None:
     link.publish_chat(3, "Player 3", "gl all")
     anon = rig.tablet(3, user=None)
     anon.subscribe("#")
-    link.publish_lobby(lobby_summary(state_view(1)))
-    anon.wait_for(lambda t: topic(Kind.LOBBY, TABLE) in topics_seen(t), WAIT)
+    view = state_view(2)
+    view["seats"][0]["name"] = "Newcomer"
+    link.publish_state(view)  # the lobby entry follows the state (L-1)
+    anon.wait_for(lambda t: any(b"Newcomer" in p for _, p, _ in t.messages), WAIT)
+    entry = next(p for t, p, _ in anon.messages if b"Newcomer" in p)
+    assert json.loads(entry) == lobby_summary(view)
     assert topics_seen(anon) <= {topic(Kind.LOBBY, TABLE), topic(Kind.CONTROLLER_PRESENCE, TABLE)}
     assert anon.state is None and anon.private is None and anon.chat is None
     anon.send_raw(topic(Kind.ACTION, TABLE, 3), b'{"schema": 1}').wait_for_publish(WAIT)
