@@ -299,7 +299,7 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
             i = hand.index[seat]
             if len(w) > 2:
                 if hand.exposed[i]:
-                    shown = " ".join(str(c) for c in hand.hole[i])
+                    shown = " ".join(str(c) for c in hand.hole_cards(seat))
                     if sorted(shown.split()) != sorted(_split_cards(w[2])):
                         raise PHHError(f"PHH: {a!r} does not match the hand {shown}")
                     continue

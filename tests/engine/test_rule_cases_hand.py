@@ -127,8 +127,7 @@ class Driver:
         if verb == "raise_to" or verb == "bet":
             h.raise_to(seat, int(rest[0]))
         elif verb == "draw":
-            i = h.index[seat]
-            h.draw(seat, h.hole[i][: int(rest[0])])
+            h.draw(seat, h.hole_cards(seat)[: int(rest[0])])
             need = h.pending_deal()
             if need is not None and need.kind == "draw":
                 self.deal_draw(need)
@@ -142,9 +141,8 @@ class Driver:
             cards = [self.deck.pop() for _ in range(need.count)]
         else:
             cards = [self.deck.pop() for _ in range(need.reshuffle_after)]
-            me = h.index[need.seat]
-            pool = [c for j in range(h.n) if j != me for c in h.discards[j]]
-            self.deck = sorted(pool + [c for c in h.burns if c is not None], key=str)
+            pool = [c for s in h.seats if s != need.seat for c in h.discarded(s)]
+            self.deck = sorted(pool + [c for c in h.burn_cards() if c is not None], key=str)
             cards += [self.deck.pop() for _ in range(need.count - need.reshuffle_after)]
         h.deal_draw(need.seat, cards)
 
@@ -317,7 +315,7 @@ def test_r29_draw_deck_exhaustion() -> None:
     for text in case["actions"][:k]:
         d.step(text)
     h = d.hand
-    mine = list(h.hole[h.index[1]][:3])
+    mine = list(h.hole_cards(1)[:3])
     h.draw(1, mine)
     need = h.pending_deal()
     assert need.kind == "draw" and need.seat == 1 and need.count == 3
