@@ -10,7 +10,8 @@ raises :class:`PayloadError` (a ``ValueError``) whose ``code`` is the protocol r
 - ``M-5`` action id already received (checked in :mod:`drivers.mqtt.guard`)
 - ``M-6`` wrong seat: the payload names another seat than its topic
 - ``M-7`` chat text that is not valid text, empty or too long (L-3)
-- ``M-8`` chat too fast (L-3, checked in :mod:`drivers.mqtt.guard`)
+- ``M-8`` chat too fast (L-3, checked in :mod:`drivers.mqtt.link`)
+- ``M-9`` actions too fast from one seat (checked in :mod:`drivers.mqtt.link`)
 
 Outbound views (public state, private seat view) are produced by ``controller/views.py``
 following docs/state.md; here they are only checked (never changed) before publishing.
@@ -52,7 +53,7 @@ _CHAT_FIELDS = {"schema", "id", "seat", "text"}
 
 
 class PayloadError(ValueError):
-    """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-8``).
+    """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-9``).
 
     ``str(error)`` is ``"<code>: <detail>"``, the text sent as the refusal reason;
     ``action_id`` is the payload's id when it could be read, else None.

@@ -52,7 +52,8 @@ class TableLink:
     the ``controller`` user from provisioning; ``post(event)``: called from paho's thread with
     :mod:`drivers.mqtt.events` records, must not block; ``clock()``: Unix seconds (float) for
     the events' ``at``; ``max_seats``: seats 1..N accepted on topics; ``chat_rate``: at most
-    ``(count, seconds)`` chat lines per seat (L-3); ``backoff``: paho's reconnect delay
+    ``(count, seconds)`` chat lines per seat (L-3); ``action_rate``: at most that many actions
+    per seat (M-9: a tablet stuck in a loop cannot flood the table); ``backoff``: paho's reconnect delay
     ``(min, max)`` seconds, doubling in between; ``session_expiry``: seconds the broker keeps
     the controller's session and queued actions while it is away; ``auto_lobby``: keep the
     lobby entry (L-1) in step with the public state.
@@ -62,13 +63,14 @@ class TableLink:
                  password: str | None, post: Callable[[MqttEvent], None],
                  clock: Callable[[], float] = time.time, max_seats: int = 10,
                  client_id: str | None = None, transport: str = "tcp", keepalive: int = 15,
-                 chat_rate: tuple[int, float] = (5, 10.0), backoff: tuple[float, float] = (0.5, 30.0),
+                 chat_rate: tuple[int, float] = (5, 10.0), action_rate: tuple[int, float] = (10, 1.0), backoff: tuple[float, float] = (0.5, 30.0),
                  session_expiry: int = 3600, auto_lobby: bool = True) -> None:
         self.table = check_table(table_id)
         self._post, self._clock, self._max_seats = post, clock, max_seats
         self._host, self._port, self._keepalive = host, port, keepalive
         self._guard = ActionGuard()
         self._chat_rate = RateLimit(count=chat_rate[0], window=chat_rate[1])
+        self._action_rate = RateLimit(count=action_rate[0], window=action_rate[1])
         self._lock = threading.Lock()
         self._retained: dict[str, bytes] = {}  # topic -> last retained payload, for republishing
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
@@ -282,6 +284,8 @@ class TableLink:
 
     def _take_action(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_action(payload, seat=seat)
+        if not self._action_rate.allow(seat, now):
+            raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
         self._guard.admit(seat, req.action_id, req.seq_seen)
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
                                   req.choice, req.cards))

@@ -338,3 +338,18 @@ def test_a_private_view_cleared_while_the_broker_was_down_does_not_come_back(rig
     late.subscribe(topic(Kind.LOBBY, TABLE))  # a second SUBSCRIBE: its retained message comes last
     late.wait_for(lambda t: topic(Kind.LOBBY, TABLE) in {x for x, _, _ in t.messages}, WAIT)
     assert late.private is None
+
+
+def test_a_tablet_flooding_actions_is_refused_m9(rig: Rig) -> None:
+    clock = FakeClock()
+    link, events = rig.link(clock=clock, action_rate=(3, 1.0))
+    link.publish_state(state_view(1))
+    tab = rig.tablet(3)
+    tab.wait_seq(1, WAIT)
+    ids = [tab.send_action("check") for _ in range(4)]
+    got = [next_event(events, ActionReceived).action_id for _ in range(3)]
+    assert got == ids[:3]
+    assert tab.wait_reply(ids[3], WAIT)["reason"].startswith("M-9")
+    clock.now += 1.0
+    again = tab.send_action("check")
+    assert next_event(events, ActionReceived).action_id == again
