@@ -13,6 +13,8 @@ Public API (see each module's docstring):
 - :mod:`drivers.seats.factory`: ``mock_pin_factory()``, ``real_pin_factory()``.
 - :mod:`drivers.seats.wiring`: ``livetable wiring`` (the README wiring table, ``--probe``).
 - :mod:`drivers.seats.probe`: ``probe(pin_map, factory, prompt)``, the installer's check.
+- :mod:`drivers.seats.simulated`: ``SimulatedHands(panel).press(seat, button)`` / ``.hold()``
+  for ``livetable simulate`` (mock pins only).
 """
 
 from drivers.seats.events import (ConsoleButton, ConsoleButtonPressed, PanelEvent, SeatButton,
