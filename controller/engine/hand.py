@@ -56,6 +56,7 @@ _BY_ID = {id(c): k for k, c in enumerate(FULL_DECK)}
 _BY_TEXT = {str(c): k for k, c in enumerate(FULL_DECK)}
 
 Ranker = Callable[[Sequence[Card], Sequence[Card]], int]
+_setattr = object.__setattr__
 
 
 def _idx(c: Any) -> int | None:
@@ -271,6 +272,23 @@ class Hand:
         self._draw_pos = 0
         self._draw_need = 0
         self.phase = _DEAL_HOLE
+
+    def copy(self) -> "Hand":
+        """Return an independent copy (for a table that keeps old states unchanged).
+
+        Lists (and lists of lists), sets and dicts are copied; settings, setup, the
+        result and event tuples are immutable and shared. Much cheaper than replaying.
+        """
+        new = object.__new__(Hand)
+        for name in Hand.__slots__:
+            v = getattr(self, name)
+            t = type(v)
+            if t is list:
+                v = [x[:] for x in v] if v and type(v[0]) is list else v[:]
+            elif t is set or t is dict:
+                v = v.copy()
+            _setattr(new, name, v)
+        return new
 
     # ------------------------------------------------------------------ queries
     @property
