@@ -99,6 +99,9 @@ class Tablet:
         self._client.loop_stop()  # paho's thread ends without sending DISCONNECT
         if sock is not None:
             sock.close()
+        with self.cond:
+            self.connected = False
+            self.cond.notify_all()
 
     # -- sending ---------------------------------------------------------------------------
     def new_id(self) -> str:
