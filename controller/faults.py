@@ -15,6 +15,9 @@ exit               meaning
 ``void``           the hand is cancelled; every wager is returned (malfunction practice)
 =================  ==========================================================================
 
+The dealer's console ``pause`` opens a ``paused`` fault, ended by ``resume``, ``misdeal``
+or ``void`` like the others.
+
 The machine is pure: it never reads a clock (times come in as arguments) and returns new
 values; :class:`FaultBook` is a frozen value the orchestrator keeps in its state.
 """
@@ -39,6 +42,7 @@ class FaultKind(str, Enum):
     BROKER_LOST = "broker-lost"
     JOURNAL_ERROR = "journal-error"
     MISREAD = "misread"
+    PAUSED = "paused"
 
 
 class FaultExit(str, Enum):
@@ -63,6 +67,7 @@ ALLOWED_EXITS: dict[FaultKind, frozenset[FaultExit]] = {
     FaultKind.BROKER_LOST: frozenset({_R}),
     FaultKind.JOURNAL_ERROR: frozenset({_R, _V}),
     FaultKind.MISREAD: frozenset({_C, _M, _V}),
+    FaultKind.PAUSED: frozenset({_R, _M, _V}),
 }
 
 #: Kinds the system itself may end with ``resume`` when the device comes back.

@@ -1,0 +1,85 @@
+"""Simulated players for empty seats (``livetable simulate``, tests, the crash test).
+
+A :class:`SimPlayers` listens to the orchestrator: whenever the seat to act is one of its
+seats, it posts a random *legal* action (A-1) taken from the seat's private view, the same
+view a tablet gets. Its randomness comes from its own seeded generator, never the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from controller import views
+from controller.engine.table import events as ev
+
+__all__ = ["SimPlayers", "choose_action"]
+
+
+def choose_action(legal: dict[str, Any], cards: list[str], rng: random.Random) -> dict[str, Any]:
+    """Return a random legal action ``{"action", "amount", "discards"}`` for a private view.
+
+    Betting: fold rarely (never when checking is free), check/call most often, bet or raise
+    sometimes (between the minimum and the maximum, weighted to small), all-in seldom.
+    Draw: discard 0..3 random cards (stand pat included).
+    """
+    if legal.get("draw") is not None:
+        n = rng.choice([0, 0, 1, 2, 3][: legal["draw"] + 2])
+        n = min(n, legal["draw"], len(cards))
+        return {"action": "draw", "amount": None, "discards": tuple(rng.sample(cards, n))}
+    r = rng.random()
+    can_check = bool(legal.get("check"))
+    call = legal.get("call")
+    aggressive = legal.get("raise") or legal.get("bet")
+    if r < 0.12 and not can_check and legal.get("fold"):
+        return {"action": "fold", "amount": None, "discards": ()}
+    if r < 0.30 and aggressive:
+        lo, hi = aggressive["min"], aggressive["max"]
+        amount = lo if rng.random() < 0.6 else rng.randint(lo, max(lo, min(hi, lo * 3)))
+        name = "raise" if legal.get("raise") else "bet"
+        return {"action": name, "amount": amount, "discards": ()}
+    if r < 0.32 and legal.get("all_in"):
+        return {"action": "all_in", "amount": None, "discards": ()}
+    if can_check:
+        return {"action": "check", "amount": None, "discards": ()}
+    if call:
+        return {"action": "call", "amount": None, "discards": ()}
+    if legal.get("all_in"):
+        return {"action": "all_in", "amount": None, "discards": ()}
+    return {"action": "fold", "amount": None, "discards": ()}
+
+
+class SimPlayers:
+    """Random players in ``seats``; attach with ``orchestrator.listeners.append(players)``.
+
+    Args:
+        seats: the seat numbers these players own.
+        post: where their actions go (the orchestrator's ``post``).
+        clock: stamps each action.
+        seed: the generator's seed (same seed, same decisions for the same states).
+    """
+
+    def __init__(self, seats: Iterable[int], post: Callable[[Any], None], clock: Callable[[], float],
+                 seed: int = 0) -> None:
+        self.seats = set(seats)
+        self.post, self.clock = post, clock
+        self.rng = random.Random(f"players:{seed}")
+        self._asked: tuple[int, int] | None = None  # (state seq, seat) already answered
+
+    def __call__(self, orch: Any, effects: list[Any]) -> None:
+        state = orch.state
+        hand = state.hand
+        if hand is None or state.dealing is not None or orch.faults.paused:
+            return
+        seat = hand.seat_to_act
+        if seat not in self.seats or self._asked == (state.seq, seat):
+            return
+        view = views.private_view(state, seat)
+        if view is None or view.get("legal") is None:
+            return
+        self._asked = (state.seq, seat)
+        choice = choose_action(view["legal"], [c for c in view["cards"] if c != "??"], self.rng)
+        self.post(ev.ActionTaken(at=self.clock(), seat=seat, action=choice["action"],
+                                 amount=choice["amount"], discards=choice["discards"],
+                                 seq=state.seq))

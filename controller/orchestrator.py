@@ -1,0 +1,505 @@
+"""The orchestrator: the table's single writer (issue 9).
+
+Every input reaches one queue (:meth:`Orchestrator.post`, safe from any thread): driver
+events from the shuffler, the seat panel, the MQTT link and the camera; the floor's
+decisions; expired timers. The loop thread takes them one at a time and, for each:
+
+1. translates it into a table event (``controller.engine.table.events``) or a fault
+   operation, or drops it (with a refusal to the player where one is due);
+2. appends it to the :class:`~controller.journal.Journal` - durable before anything acts on it;
+   a journal that cannot be written raises the ``journal-error`` fault and nothing is acted on;
+3. steps the table (``step(state, event) -> (state, effects)``);
+4. carries out the effects through the :class:`Ports`: cards asked of the dealer (the
+   shuffler), timers, lights, views published to the tablets and the display, refusals,
+   finished hands written to the history.
+
+While a fault is open the table is paused: players' actions are refused (``F-1: the table
+is paused``), timers stop, nothing is dealt; the floor ends the fault with one of its exits
+(:mod:`controller.faults`), and a ``misdeal``/``void`` exit voids the hand with every wager
+returned. Recovery after a crash is a replay of the journal (:meth:`Orchestrator.recover`).
+
+Nothing here reads a clock except through the injected ``clock``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from controller import views
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.engine.table.codec import from_json as event_from_json
+from controller.engine.table.codec import to_json as event_to_json
+from controller.engine.table.state import TableState
+from controller.engine.table.step import step
+from controller.faults import FaultBook, FaultError, FaultExit, FaultKind
+from controller.journal import Journal, JournalError
+
+__all__ = ["Orchestrator", "Ports", "FloorDecision", "ManualPause", "NullPorts", "Dealer"]
+
+log = logging.getLogger("livetable.orchestrator")
+
+
+class Dealer(Protocol):
+    """Where cards come from: the shuffler driver, or the internal dealer of a simulation.
+
+    ``deal(target, count, seat, reshuffle)`` asks for cards; they arrive later as
+    ``CardDealt`` events through the orchestrator's inbox.
+    """
+
+    def deal(self, *, target: str, count: int, seat: int | None, reshuffle: bool, hand: int) -> None: ...
+
+
+class Ports:
+    """What the orchestrator drives; every method is optional (default: nothing).
+
+    Subclass or set attributes; each is called from the loop thread only.
+    """
+
+    dealer: Dealer | None = None
+
+    def publish_public(self, view: dict[str, Any]) -> None:
+        """Publish the public state (docs/state.md) to tablets and the display."""
+
+    def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
+        """Publish (or clear, with None) a seat's private view."""
+
+    def reply(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:
+        """Tell a seat's tablet its action was accepted or refused (with the rule-id reason)."""
+
+    def lights(self, public: dict[str, Any], privates: dict[int, dict[str, Any]]) -> None:
+        """Project the state onto the seat lights."""
+
+    def hand_finished(self, hand: int, record: dict[str, Any]) -> None:
+        """A hand ended: write its history, publish it."""
+
+    def fault_changed(self, book: FaultBook) -> None:
+        """The open faults changed (the public view already carries the current one)."""
+
+
+NullPorts = Ports
+
+
+@dataclass(frozen=True, slots=True)
+class FloorDecision:
+    """The dealer or the floor ends an open fault: ``kind``, ``exit``, ``by`` whom."""
+
+    kind: str
+    exit: str
+    by: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ManualPause:
+    """The dealer paused the table by hand (console ``pause``); resumed by a FloorDecision."""
+
+    reason: str = "paused by the dealer"
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseFault:
+    """A device reported trouble: open fault ``kind`` with ``message``."""
+
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceBack:
+    """A device recovered: end fault ``kind`` by ``resume``, decided by the system."""
+
+    kind: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    pass
+
+
+@dataclass
+class _Timers:
+    """Running timers by name: (seq, deadline in clock seconds)."""
+
+    running: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+    def next_due(self, now: float) -> list[tuple[str, int]]:
+        due = [(name, seq) for name, (seq, at) in self.running.items() if at <= now]
+        for name, _ in due:
+            del self.running[name]
+        return due
+
+
+class Orchestrator:
+    """The single writer of one table.
+
+    Args:
+        state: the table state to start from (``TableState.new(settings)`` or recovered).
+        journal: the durable event journal (or None in pure unit tests: nothing is written).
+        clock: Unix seconds; stamps every event (``controller.clock``).
+        ports: the devices and publishers (:class:`Ports`).
+        translate: optional ``f(orchestrator, driver_event) -> list`` that turns driver events
+            into table events / :class:`RaiseFault` / :class:`DeviceBack` / :class:`FloorDecision`
+            (see ``controller.adapters``); table events and those records pass unchanged.
+        snapshot_every: write a state snapshot into the journal after this many hands.
+
+    Thread model: :meth:`post` from any thread; everything else from the loop thread
+    (:meth:`run`) or, in tests, by calling :meth:`pump`.
+    """
+
+    def __init__(
+        self,
+        state: TableState,
+        *,
+        journal: Journal | None,
+        clock: Callable[[], float],
+        ports: Ports | None = None,
+        translate: Callable[["Orchestrator", Any], list[Any]] | None = None,
+        snapshot_every: int = 1,
+    ) -> None:
+        self.state = state
+        self.journal = journal
+        self.clock = clock
+        self.ports = ports or Ports()
+        self.translate = translate
+        self.faults = FaultBook()
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.timers = _Timers()
+        self.snapshot_every = max(1, snapshot_every)
+        self.events_handled = 0
+        self.hands_finished = 0
+        self.listeners: list[Callable[["Orchestrator", list[Any]], None]] = []
+        self._stopping = threading.Event()
+        self._last_public: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ inputs
+    def post(self, item: Any) -> None:
+        """Queue a driver event, table event or floor decision (thread-safe, never blocks)."""
+        self.inbox.put(item)
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return after the event in hand."""
+        self._stopping.set()
+        self.inbox.put(_Stop())
+
+    def run(self, *, poll: float = 0.02, on_idle: Callable[[], None] | None = None) -> None:
+        """Handle events until :meth:`stop`; fire timers as the clock passes their deadline.
+
+        ``on_idle`` is called at least every ``poll`` seconds (the watchdog is fed there).
+        """
+        while not self._stopping.is_set():
+            try:
+                item = self.inbox.get(timeout=poll)
+            except queue.Empty:
+                item = None
+            if item is not None and not isinstance(item, _Stop):
+                self.handle(item)
+            self.fire_timers()
+            if on_idle is not None:
+                on_idle()
+
+    def pump(self, limit: int = 1_000_000) -> int:
+        """Handle every queued item (and due timers) without waiting; return how many."""
+        n = 0
+        while n < limit:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if not isinstance(item, _Stop):
+                self.handle(item)
+            n += 1
+            self.fire_timers()
+        self.fire_timers()
+        return n
+
+    def fire_timers(self) -> None:
+        """Post ``TimerExpired`` for every running timer whose deadline has passed."""
+        if self.faults.paused or not self.timers.running:
+            return
+        now = self.clock()
+        for name, seq in self.timers.next_due(now):
+            self.handle(ev.TimerExpired(at=now, timer=name, seq=seq))
+
+    # ------------------------------------------------------------------ the loop body
+    def handle(self, item: Any) -> None:
+        """Translate, journal, step and carry out one input (loop thread only)."""
+        items = [item]
+        if self.translate is not None and not isinstance(
+            item, (ev.Event, FloorDecision, ManualPause, RaiseFault, DeviceBack)
+        ):
+            items = self.translate(self, item)
+        for one in items:
+            self._handle_one(one)
+
+    def _handle_one(self, item: Any) -> None:
+        now = self.clock()
+        if isinstance(item, RaiseFault):
+            self._fault_raise(item.kind, item.message, now)
+            return
+        if isinstance(item, ManualPause):
+            self._fault_raise(FaultKind.PAUSED.value, item.reason, now)
+            return
+        if isinstance(item, DeviceBack):
+            if any(f.kind.value == item.kind for f in self.faults.open):
+                self._fault_end(item.kind, "resume", "system", item.note, now)
+            return
+        if isinstance(item, FloorDecision):
+            self._fault_end(item.kind, item.exit, item.by, item.note, now)
+            return
+        if not isinstance(item, ev.Event):
+            log.warning("dropped an input the table does not know: %r", item)
+            return
+        if self.faults.paused and not self._allowed_while_paused(item):
+            self._refuse_paused(item)
+            return
+        self._apply(item)
+
+    def _allowed_while_paused(self, event: ev.Event) -> bool:
+        # Cards already on their way are facts; the floor may void; seats may change
+        # between hands. Players' decisions and timers wait.
+        if isinstance(event, (ev.CardDealt, ev.HandVoided, ev.TabletConnected, ev.TabletDisconnected)):
+            return True
+        if self.state.hand is None and not isinstance(event, (ev.HandStartRequested, ev.TimerExpired)):
+            return True
+        return False
+
+    def _refuse_paused(self, event: ev.Event) -> None:
+        seat = getattr(event, "seat", None)
+        action_id = getattr(event, "action_id", "")
+        if isinstance(event, ev.ActionTaken) and seat is not None:
+            fault = self.faults.current
+            what = fault.message if fault else "a fault"
+            self.ports.reply(seat, action_id, False, f"F-1: the table is paused ({what})")
+
+    def _apply(self, event: ev.Event) -> None:
+        payload = event_to_json(event)
+        if not self._journal("table", payload, event.at):
+            return
+        try:
+            self.state, effects = step(self.state, event)
+        except Exception as exc:  # a bug must not stop the room: pause and keep the state
+            log.exception("the table step failed on %s", payload)
+            self._fault_raise("journal-error", f"internal error on {payload.get('kind')}: {exc}", event.at)
+            return
+        self.events_handled += 1
+        self._carry_out(effects, event)
+        for listener in list(self.listeners):
+            listener(self, effects)
+
+    def _journal(self, kind: str, payload: dict[str, Any], at: float) -> bool:
+        if self.journal is None:
+            return True
+        try:
+            self.journal.append(kind, payload, at)
+            return True
+        except JournalError as exc:
+            log.error("journal write failed: %s", exc)
+            # Not journalled: the fault is still raised in memory so the table stops acting.
+            self.faults = self.faults.raise_fault(FaultKind.JOURNAL_ERROR, str(exc), at)
+            self._publish_all()
+            return False
+
+    # ------------------------------------------------------------------ faults
+    def _fault_raise(self, kind: str, message: str, now: float) -> None:
+        book = self.faults.raise_fault(kind, message, now)
+        if book is self.faults:
+            return
+        if not self._journal("fault-raised", {"kind": kind, "message": message}, now):
+            return
+        self.faults = book
+        log.warning("fault %s: %s (table paused)", kind, message)
+        self.timers.running.clear()
+        self.ports.fault_changed(self.faults)
+        self._publish_all()
+
+    def _fault_end(self, kind: str, exit: str, by: str, note: str, now: float) -> None:
+        try:
+            book, ending = self.faults.end(kind, exit, by=by, at=now, note=note)
+        except (FaultError, ValueError) as exc:
+            log.warning("fault decision refused: %s", exc)
+            return
+        if not self._journal("fault-ended", ending.to_json(), now):
+            return
+        self.faults = book
+        log.warning("fault %s ended by %s (%s)", kind, exit, by)
+        self.ports.fault_changed(self.faults)
+        if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID) and self.state.hand is not None:
+            self._apply(ev.HandVoided(at=now, reason=f"{ending.exit.value}: {ending.message}", by=by))
+        else:
+            self._rearm_timer()
+        self._publish_all()
+
+    # ------------------------------------------------------------------ effects
+    def _carry_out(self, effects: list[Any], event: ev.Event) -> None:
+        publish_public = False
+        private: dict[int, bool] = {}
+        light = False
+        for effect in effects:
+            if isinstance(effect, fx.DealCards):
+                dealer = self.ports.dealer
+                if dealer is not None:
+                    hand = self.state.info.number if self.state.info else 0
+                    try:
+                        dealer.deal(target=effect.target, count=effect.count, seat=effect.seat,
+                                    reshuffle=effect.reshuffle, hand=hand)
+                    except Exception as exc:  # the dealer refused: pause, never guess a card
+                        log.error("dealer refused %s: %s", effect, exc)
+                        self._fault_raise("jam", f"the dealer could not deal: {exc}", event.at)
+            elif isinstance(effect, fx.StartTimer):
+                self.timers.running[effect.timer] = (effect.seq, event.at + effect.seconds)
+            elif isinstance(effect, fx.CancelTimer):
+                running = self.timers.running.get(effect.timer)
+                if running and running[0] == effect.seq:
+                    del self.timers.running[effect.timer]
+            elif isinstance(effect, fx.PublishPublic):
+                publish_public = True
+            elif isinstance(effect, fx.PublishPrivate):
+                for seat in effect.seats:
+                    private[seat] = private.get(seat, False) or effect.clear
+            elif isinstance(effect, fx.LightSeats):
+                light = True
+            elif isinstance(effect, fx.Refuse):
+                if effect.seat is not None:
+                    self.ports.reply(effect.seat, effect.action_id, False, effect.reason)
+            elif isinstance(effect, fx.HandFinished):
+                self.hands_finished += 1
+                self.ports.hand_finished(effect.hand, effect.record)
+                if self.journal is not None and self.hands_finished % self.snapshot_every == 0:
+                    self._snapshot(event.at)
+        if isinstance(event, ev.ActionTaken) and event.action_id and not any(
+            isinstance(e, fx.Refuse) for e in effects
+        ):
+            self.ports.reply(event.seat, event.action_id, True, None)
+        if not (publish_public or light or private):
+            return
+        privates = self._private_views()
+        for seat, clear in sorted(private.items()):
+            self.ports.publish_private(seat, None if clear else privates.get(seat))
+        public = self.public_view()
+        if publish_public:
+            self.ports.publish_public(public)
+        self.ports.lights(public, privates)
+
+    def _private_views(self) -> dict[int, dict[str, Any]]:
+        out: dict[int, dict[str, Any]] = {}
+        if self.state.hand is not None and self.state.info is not None:
+            for seat in self.state.info.dealt:
+                view = views.private_view(self.state, seat)
+                if view is not None:
+                    out[seat] = view
+        return out
+
+    def _publish_all(self) -> None:
+        """Publish the public view, every private view and the lights (after a fault change)."""
+        public = self.public_view()
+        privates = self._private_views()
+        self.ports.publish_public(public)
+        for seat, view in privates.items():
+            self.ports.publish_private(seat, view)
+        self.ports.lights(public, privates)
+
+    def public_view(self) -> dict[str, Any]:
+        """Return the public state of docs/state.md, with the open fault and pause."""
+        fault = self.faults.current
+        return views.public_view(
+            self.state, fault=fault.to_json() if fault else None, paused=self.faults.paused,
+            equity=self.equity(),
+        )
+
+    def equity(self) -> dict[str, float] | None:
+        """Return each live seat's equity when no more betting is possible (S-8), else None.
+
+        Override point: ``controller.simulate``/``app`` set :attr:`equity_fn`.
+        """
+        fn = getattr(self, "equity_fn", None)
+        return fn(self.state) if fn is not None else None
+
+    def _rearm_timer(self) -> None:
+        timer = getattr(self.state, "timer", None)
+        if timer is not None and not self.faults.paused:
+            # After a pause the player gets their whole time again, from now.
+            seconds = max(0.0, timer.deadline - timer.started)
+            self.timers.running["action"] = (timer.seq, self.clock() + seconds)
+
+    def _snapshot(self, at: float) -> None:
+        assert self.journal is not None
+        try:
+            self.journal.snapshot(
+                {"table": self.state.to_json(), "faults": [f.to_json() for f in self.faults.open]}, at
+            )
+        except JournalError as exc:
+            self._fault_raise("journal-error", str(exc), at)
+
+    # ------------------------------------------------------------------ recovery
+    @classmethod
+    def recover(
+        cls, journal: Journal, fresh: Callable[[], TableState], **kwargs: Any
+    ) -> "Orchestrator":
+        """Rebuild the orchestrator from ``journal``: newest snapshot, then replay the rest.
+
+        ``fresh()`` gives the state for an empty journal. Open faults are restored. Effects of
+        replayed events are not carried out again (the cards are already on the table); the
+        caller then decides whether an interrupted hand resumes (:meth:`resume_after_recovery`)
+        or is voided (:meth:`void_interrupted_hand`).
+
+        Raises:
+            JournalError: the journal fails its check (the table must not start on it).
+        """
+        problems = journal.check()
+        if problems:
+            raise JournalError("journal check failed: " + "; ".join(problems[:5]))
+        snap = journal.latest_snapshot()
+        if snap is None:
+            state, after, book = fresh(), 0, FaultBook()
+        else:
+            after, data = snap
+            state = TableState.from_json(data["table"])
+            book = FaultBook()
+            for f in data.get("faults", []):
+                book = book.raise_fault(f["kind"], f["message"], f["since"])
+        for entry in journal.entries(after=after):
+            if entry.kind == "table":
+                state, _ = step(state, event_from_json(entry.payload))
+            elif entry.kind == "fault-raised":
+                book = book.raise_fault(entry.payload["kind"], entry.payload["message"], entry.at)
+            elif entry.kind == "fault-ended":
+                p = entry.payload
+                try:
+                    book, _ = book.end(p["kind"], p["exit"], by=p["by"], at=p["at"], note=p.get("note", ""))
+                except FaultError:
+                    pass
+        orch = cls(state, journal=journal, **kwargs)
+        orch.faults = book
+        return orch
+
+    @property
+    def hand_running(self) -> bool:
+        """Return True while a hand is in progress."""
+        return self.state.hand is not None
+
+    def void_interrupted_hand(self, reason: str, *, by: str = "system: recovery") -> None:
+        """Void the running hand (every wager returned) after a crash the cards cannot survive."""
+        if self.state.hand is not None:
+            self._apply(ev.HandVoided(at=self.clock(), reason=reason, by=by))
+
+    def resume_after_recovery(self) -> None:
+        """Re-arm the running timer and ask again for cards still owed; publish everything."""
+        self._rearm_timer()
+        dealing = getattr(self.state, "dealing", None)
+        if dealing is not None and self.ports.dealer is not None:
+            done = len(dealing.cards)
+            n = 0
+            for target, count in dealing.batches:
+                remaining = min(count, max(0, n + count - done))
+                n += count
+                if remaining:
+                    self.ports.dealer.deal(target=target, count=remaining, seat=dealing.seat,
+                                           reshuffle=False, hand=self.state.info.number if self.state.info else 0)
+        self._publish_all()

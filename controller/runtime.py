@@ -1,0 +1,165 @@
+"""The table runtime shared by ``livetable run`` and ``livetable simulate`` (issue 9).
+
+:func:`open_table` opens (or creates) the journal, checks it, recovers the orchestrator by
+replaying it, and decides what becomes of a hand the crash interrupted:
+
+- **resume** when the physical cards can be trusted: no card was on its way when the
+  controller stopped, and the dealer can carry on from the same place in the same deck;
+- **void** otherwise: every wager is returned (card-room practice: a hand interrupted by a
+  malfunction is void), logged with ``by="system: recovery"``.
+
+:class:`HandPacer` starts the next hand (new deck, then ``HandStartRequested``) when the
+table is idle and not paused, and lets simulated players buy in again when they bust.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.journal import Journal
+from controller.orchestrator import Orchestrator, Ports
+
+__all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand"]
+
+log = logging.getLogger("livetable.runtime")
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What start-up found: ``events`` replayed, the interrupted ``hand`` (or None), and
+    ``outcome``: ``"fresh"``, ``"clean"`` (between hands), ``"resumed"`` or ``"voided"``."""
+
+    events: int
+    hand: int | None
+    outcome: str
+    reason: str = ""
+
+
+def settings_from_config(cfg: Any) -> TableSettings:
+    """Return the table's :class:`TableSettings` for a :class:`controller.config.Config`."""
+    t, r = cfg.table, cfg.rake
+    return TableSettings(
+        id=t.id, name=t.name, game=t.game, limit=t.limit, seats=t.seats,
+        small_blind=t.stakes.small_blind, big_blind=t.stakes.big_blind, ante=t.stakes.ante,
+        small_bet=t.stakes.small_bet, big_bet=t.stakes.big_bet,
+        buy_in_min=t.buy_in_min, buy_in_max=t.buy_in_max, action_seconds=t.action_seconds,
+        cap_lifted_heads_up=t.cap_lifted_heads_up, rake_percent=r.percent, rake_caps=r.caps,
+        no_flop_no_drop=r.no_flop_no_drop, draw_counts_as_flop=r.draw_counts_as_flop,
+    )
+
+
+def cards_dealt_this_hand(hand: Any) -> int:
+    """Return how many cards the running ``hand`` has taken from the deck (hole cards,
+    draw discards and replacements, board and burns)."""
+    return (sum(len(h) for h in hand.hole) + sum(len(d) for d in hand.discards)
+            + sum(1 for c in hand.board if c is not None) + len(hand.burns))
+
+
+def open_table(
+    journal_path: str | Path,
+    settings: TableSettings,
+    *,
+    clock: Callable[[], float],
+    ports: Ports | None = None,
+    can_resume: Callable[[Orchestrator], tuple[bool, str]] | None = None,
+) -> tuple[Orchestrator, Recovery]:
+    """Open the journal, replay it and settle an interrupted hand; return the orchestrator.
+
+    Args:
+        can_resume: ``f(orch) -> (ok, reason)``: whether the dealer can carry on the hand
+            where it stopped. Default: yes unless a card was on its way.
+
+    Raises:
+        controller.journal.JournalError: the journal cannot be opened or fails its check.
+    """
+    journal = Journal(journal_path)
+    fresh_start = journal.last_seq == 0
+    orch = Orchestrator.recover(journal, lambda: TableState.new(settings), clock=clock, ports=ports)
+    replayed = journal.last_seq
+    problems = audit(orch.state)
+    if problems:
+        log.error("the recovered table does not balance: %s", problems)
+    if fresh_start:
+        return orch, Recovery(0, None, "fresh")
+    if orch.state.hand is None:
+        return orch, Recovery(replayed, None, "clean")
+    number = orch.state.info.number if orch.state.info else None
+    ok, reason = (True, "")
+    if orch.state.dealing is not None:
+        ok, reason = False, "a card was on its way when the controller stopped"
+    if ok and can_resume is not None:
+        ok, reason = can_resume(orch)
+    if ok:
+        orch.resume_after_recovery()
+        return orch, Recovery(replayed, number, "resumed")
+    orch.void_interrupted_hand(f"void after restart: {reason}")
+    return orch, Recovery(replayed, number, "voided", reason)
+
+
+class HandPacer:
+    """Start the next hand when the table is idle; re-buy busted simulated players.
+
+    Attach with ``orch.listeners.append(pacer)`` and call :meth:`kick` once at start.
+
+    Args:
+        post: the orchestrator's ``post``.
+        clock: stamps events.
+        new_deck: ``f(hand_number)`` asks the dealer for a new, checked deck; the dealer's
+            "deck ready" must end in :meth:`deck_ready` (the internal dealer's is immediate).
+        rebuy: seats whose busted players buy in again (simulated players), or empty.
+        max_hands: stop starting hands after this many (None: never stop).
+    """
+
+    def __init__(self, post: Callable[[Any], None], clock: Callable[[], float], *,
+                 new_deck: Callable[[int], None] | None = None, rebuy: set[int] | None = None,
+                 max_hands: int | None = None) -> None:
+        self.post, self.clock = post, clock
+        self.new_deck = new_deck
+        self.rebuy = rebuy or set()
+        self.max_hands = max_hands
+        self.waiting_deck = False
+        self.refusals = 0
+        self.refused_seq: int | None = None
+
+    def kick(self, orch: Orchestrator) -> None:
+        """Ask for the next hand if none runs (call after start-up and after a fault ends)."""
+        self(orch, [])
+
+    def __call__(self, orch: Orchestrator, effects: list[Any]) -> None:
+        state = orch.state
+        for e in effects:
+            if isinstance(e, fx.Refuse) and e.event == "hand-start-requested":
+                # Not enough players (or the like): wait until the table changes.
+                self.refused_seq = state.seq
+                self.refusals += 1
+                return
+        if state.hand is not None or orch.faults.paused or self.waiting_deck:
+            return
+        if self.max_hands is not None and orch.hands_finished >= self.max_hands:
+            return
+        for seat in state.seats:
+            if seat is not None and seat.seat in self.rebuy and seat.stack == 0:
+                amount = state.settings.buy_in_min or 20 * state.settings.big_blind
+                self.post(ev.BoughtIn(at=self.clock(), seat=seat.seat, amount=amount))
+                return  # the buy-in's step calls us again
+        if self.refused_seq == state.seq:
+            return
+        self.waiting_deck = True
+        if self.new_deck is not None:
+            self.new_deck(state.hands + 1)
+        else:
+            self.deck_ready()
+
+    def deck_ready(self) -> None:
+        """The dealer holds a new checked deck: ask the table for the next hand."""
+        self.waiting_deck = False
+        self.post(ev.HandStartRequested(at=self.clock()))

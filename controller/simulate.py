@@ -1,0 +1,200 @@
+"""``livetable simulate``: the whole table with every device simulated (issue 9).
+
+The same orchestrator, journal and table as ``livetable run``, with:
+
+- the shuffler emulator on a pty driven by the real shuffler driver (``--devices all``,
+  the default), or the internal seeded dealer (``--devices none``: no pty, no broker);
+- gpiozero's MockFactory pins for the seat buttons and lights;
+- the real local Mosquitto for the tablets and the display (``--mqtt-host/--mqtt-port``);
+- a camera that sees frames drawn of the board cards the shuffler dealt, read by the real
+  recognizer and checked against the shuffler;
+- the dealer display in its own process unless ``--headless``;
+- simulated players in every seat except those left to tablets (``--tablet-seats 3,5``).
+
+``livetable simulate --hands N --headless`` plays N hands and prints a JSON summary
+(hands, pots, rake, faults, recovery) and exits non-zero if an invariant broke (chips not
+conserved, the ledger not balancing). With ``--journal FILE`` an existing journal is
+recovered first: the crash test kills this process and starts it again on the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from controller.clock import ScaledClock, system_clock
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
+from controller.engine.table.settings import SettingsError, TableSettings
+from controller.orchestrator import Orchestrator, Ports
+from controller.runtime import HandPacer, cards_dealt_this_hand, open_table
+
+__all__ = ["main", "build_parser", "Summary"]
+
+log = logging.getLogger("livetable.simulate")
+
+GAMES = ("holdem", "omaha", "draw")
+LIMITS = ("no-limit", "pot-limit", "fixed-limit")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``livetable simulate`` argument parser."""
+    p = argparse.ArgumentParser(prog="livetable simulate", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", choices=GAMES, default="holdem")
+    p.add_argument("--limit", choices=LIMITS, default="no-limit")
+    p.add_argument("--seats", type=int, default=None, help="seats at the table (default 6, draw 5)")
+    p.add_argument("--players", type=int, default=None, help="simulated players (default: every seat)")
+    p.add_argument("--sb", type=int, default=50, help="small blind in chips")
+    p.add_argument("--bb", type=int, default=100, help="big blind in chips")
+    p.add_argument("--ante", type=int, default=0)
+    p.add_argument("--rake", type=float, default=5.0, help="rake percent (R-1)")
+    p.add_argument("--rake-cap", type=int, default=300, help="rake cap in chips (R-1)")
+    p.add_argument("--hands", type=int, default=None, help="stop after N hands (default: run until killed)")
+    p.add_argument("--headless", action="store_true", help="no display window")
+    p.add_argument("--speed", type=float, default=None,
+                   help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
+    p.add_argument("--devices", choices=("all", "none"), default="all",
+                   help="all: shuffler emulator on a pty, mock pins, MQTT, camera; none: internal dealer only")
+    p.add_argument("--table", default="sim", help="the table id (MQTT topics)")
+    p.add_argument("--mqtt-host", default="127.0.0.1")
+    p.add_argument("--mqtt-port", type=int, default=1883)
+    p.add_argument("--tablet-seats", default="", help="seats left for real tablets, e.g. 3,5")
+    p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+class Summary:
+    """Counts for the end-of-run summary (hands, pots, rake, faults)."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.voided = 0
+        self.pots = 0
+        self.showdowns = 0
+        self.rake = 0
+        self.faults: list[dict[str, Any]] = []
+        self.invariant_errors: list[str] = []
+
+    def __call__(self, orch: Orchestrator, effects: list[Any]) -> None:
+        for e in effects:
+            if isinstance(e, fx.HandFinished):
+                res = (e.record or {}).get("result") or {}
+                if res.get("voided"):
+                    self.voided += 1
+                else:
+                    self.hands += 1
+                    awards = res.get("awards") or []
+                    self.pots += len(awards)
+                    self.rake += int(res.get("rake") or 0)
+        problems = audit(orch.state)
+        if problems and len(self.invariant_errors) < 20:
+            self.invariant_errors.extend(f"event {orch.events_handled}: {p}" for p in problems)
+
+    def to_json(self, orch: Orchestrator, recovery: Any, seconds: float) -> dict[str, Any]:
+        led = orch.state.ledger
+        return {
+            "hands": self.hands, "voided": self.voided, "pots": self.pots, "rake": self.rake,
+            "room": {"total_in": led.total_in, "total_out": led.total_out, "rake": led.rake},
+            "faults": [f.to_json() for f in orch.faults.endings]
+            + [dict(f.to_json(), open=True) for f in orch.faults.open],
+            "recovery": {"outcome": recovery.outcome, "hand": recovery.hand, "reason": recovery.reason,
+                         "events_replayed": recovery.events},
+            "events": orch.events_handled, "seconds": round(seconds, 3),
+            "invariant_errors": self.invariant_errors,
+        }
+
+
+def _settings(args: argparse.Namespace) -> TableSettings:
+    seats = args.seats or (5 if args.game == "draw" else 6)
+    kw: dict[str, Any] = dict(
+        id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
+        seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
+        rake_percent=args.rake, rake_caps=((2, args.rake_cap),) if args.rake_cap else (),
+        action_seconds=30.0,
+    )
+    return TableSettings(**kw)
+
+
+def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: TableSettings) -> None:
+    amount = settings.buy_in_max or (settings.buy_in_min or 20 * settings.big_blind) * 2
+    for s in seats:
+        if orch.state.seat(s) is None:
+            orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"sim{s}", name=f"Player {s}"))
+            orch.post(ev.BoughtIn(at=clock(), seat=s, amount=amount))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``livetable simulate``; return 0, 1 if an invariant broke, 2 on bad options."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        settings = _settings(args)
+    except SettingsError as exc:
+        print(f"livetable simulate: {exc}", file=sys.stderr)
+        return 2
+    tablet_seats = {int(x) for x in args.tablet_seats.split(",") if x.strip()}
+    n_players = args.players if args.players is not None else settings.seats - len(tablet_seats)
+    bot_seats = [s for s in range(1, settings.seats + 1) if s not in tablet_seats][:n_players]
+    speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
+    journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="livetable-sim-"), "journal.sqlite")
+    clock = system_clock
+
+    from controller import simdevices
+
+    rig = simdevices.Rig(args, settings, clock=clock, bot_seats=bot_seats, speed=speed)
+    orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
+                                can_resume=rig.can_resume)
+    summary = Summary()
+    rig.attach(orch)
+    orch.listeners.append(summary)
+    pacer = HandPacer(orch.post, clock, new_deck=rig.new_deck(orch), rebuy=set(bot_seats),
+                      max_hands=None)
+    rig.pacer = pacer
+    orch.listeners.append(pacer)
+    if recovery.outcome == "resumed" and orch.state.hand is not None:
+        rig.seek(orch.state.info.number, cards_dealt_this_hand(orch.state.hand))
+    log.info("journal %s: %s", journal, recovery)
+    _seat_players(orch, bot_seats, clock, settings)
+
+    stop = {"flag": False}
+
+    def _stop(*_: Any) -> None:
+        stop["flag"] = True
+        orch.stop()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    t0 = time.perf_counter()
+    target = args.hands
+
+    def idle() -> None:
+        rig.tick(orch)
+        if target is not None and summary.hands + summary.voided >= target and orch.state.hand is None:
+            orch.stop()
+
+    try:
+        orch.run(poll=0.01, on_idle=idle)
+    finally:
+        rig.close()
+    out = summary.to_json(orch, recovery, time.perf_counter() - t0)
+    out["journal"] = journal
+    print(json.dumps(out))
+    return 1 if summary.invariant_errors else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
