@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
+from controller.engine.table.play import card_texts
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -70,7 +71,7 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
         out["bet"] = hand.bet[i]
         out["cards"] = 0 if (hand.folded[i] or hand.mucked[i]) else len(hand.hole[i])
         if hand.exposed[i] and not hand.mucked[i]:
-            out["shown"] = ["??" if c is None else str(c) for c in hand.hole[i]]
+            out["shown"] = [c or "??" for c in card_texts(hand.hole[i])]
         out["drew"] = hand.drew[i]
         out["posted_dead"] = hand.setup[i].dead_post
     return out
@@ -103,7 +104,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         view["button"] = info.button
         view["sb_seat"] = info.sb_seat
         view["bb_seat"] = info.bb_seat
-        view["board"] = ["??" if c is None else str(c) for c in hand.board]
+        view["board"] = [c or "??" for c in card_texts(hand.board)]
         view["pots"] = [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots()]
         t = state.timer
         if t is not None:
@@ -150,9 +151,9 @@ def private_view(state: TableState, seat: int) -> dict[str, Any] | None:
     if hand is None or s is None or seat not in hand.index:
         return None
     i = hand.index[seat]
-    hole = ["??" if c is None else str(c) for c in hand.hole[i]]
+    hole = [c or "??" for c in card_texts(hand.hole[i])]
     known = [h for h in hole if h != "??"]
-    board = [str(c) for c in hand.board if c is not None]
+    board = [c for c in card_texts(hand.board) if c is not None]
     to_act = hand.seat_to_act == seat and state.dealing is None
     legal = None
     if to_act:

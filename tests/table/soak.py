@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 
 from controller.engine.table import events as ev
+from controller.engine.table.play import card_texts
 from controller.engine.table.settings import TableSettings
 
 from .harness import Bench
@@ -141,7 +142,8 @@ class Soak:
         if lg.draw is not None:
             i = hand.index[seat]
             k = rng.randrange(0, lg.draw + 1)
-            b.act(seat, "draw", discards=tuple(str(c) for c in rng.sample(hand.hole[i], k)))
+            cards = card_texts(hand.hole[i])
+            b.act(seat, "draw", discards=tuple(rng.sample(cards, k)))
             return
         options = []
         if lg.fold:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import evaluator
+from ..cards import FULL_DECK
 from ..errors import HandError
 from ..hand import Hand
 from ..settings import Game, HandSettings, PlayerSetup, RakeSettings
@@ -22,7 +23,7 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
-           "smallest_chip"]
+           "smallest_chip", "card_texts"]
 
 _MISSING = object()
 
@@ -99,6 +100,22 @@ def clone_hand(hand: Hand) -> Hand:
 
 _HAND_SLOTS = Hand.__slots__
 _setattr = object.__setattr__
+
+
+def card_texts(cards: Any) -> list[str | None]:
+    """Return the hand engine's cards (``Card``, dense index or None) as ``"As"`` / None."""
+    out: list[str | None] = []
+    for c in cards:
+        if c is None:
+            out.append(None)
+        elif type(c) is int:
+            out.append(_DECK_TEXT[c])
+        else:
+            out.append(str(c))
+    return out
+
+
+_DECK_TEXT = [str(c) for c in FULL_DECK]
 
 
 def in_hand(state: TableState, seat: int) -> bool:
@@ -298,7 +315,7 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
 def _can_win(hand: Hand, seat: int) -> bool:
     """P-2: whether ``seat`` beats or ties every hand already shown in some pot it can win."""
     i = hand.index[seat]
-    board = [c for c in hand.board if c is not None]
+    board = [c for c in card_texts(hand.board) if c is not None]
     mine = _rank(hand, i, board)
     if mine is None:
         return True
@@ -318,8 +335,8 @@ def _can_win(hand: Hand, seat: int) -> bool:
     return False
 
 
-def _rank(hand: Hand, i: int, board: list[Any]) -> int | None:
-    hole = hand.hole[i]
+def _rank(hand: Hand, i: int, board: list[str]) -> int | None:
+    hole = card_texts(hand.hole[i])
     if any(c is None for c in hole):
         return None
     try:
@@ -514,8 +531,17 @@ def finish_hand(ctx: Ctx) -> None:
         if final == 0 and not s.sitting_out:
             s = evolve(s, sitting_out=True, out_reason="busted")
         seats[seat - 1] = s
+    summary = []
+    for seat in info.dealt:
+        # P-4: mucked at showdown is recorded for the seated players; a folded hand (and an
+        # uncontested winner's, which was never shown) stays private
+        showed = "shown" if seat in res.shown else "mucked" if seat in res.mucked else "folded"
+        summary.append({"seat": seat, "name": seats[seat - 1].name,  # type: ignore[union-attr]
+                        "player": info.players[seat],
+                        "cards": [c or "??" for c in res.hole.get(seat, ())], "showed": showed,
+                        "start": info.start_stacks[seat], "end": res.stacks[seat]})
     record = {
-        "hand": info.number, "table": st.settings.id, "game": st.settings.game,
+        "hand": info.number, "table": st.settings.id, "seats": summary, "game": st.settings.game,
         "limit": st.settings.limit, "started": info.started_at, "ended": ctx.at,
         "button": info.button, "sb_seat": info.sb_seat, "bb_seat": info.bb_seat,
         "players": {str(seat): {"player": info.players[seat], "start": info.start_stacks[seat]}
@@ -526,7 +552,7 @@ def finish_hand(ctx: Ctx) -> None:
             "players": [p.to_json() for p in hand.setup],
             "button": hand.button, "sb_seat": hand.sb_seat, "bb_seat": hand.bb_seat,
             "events": hand.events,
-            "board": [None if c is None else str(c) for c in hand.board],
+            "board": card_texts(hand.board),
         },
         "result": res.to_json(),
         "voided": res.voided,
