@@ -149,13 +149,16 @@ class Text:
 class CardSlot:
     """One card place: ``card`` is a card text (``"As"``), ``None`` face down, ``""`` not dealt.
 
-    ``rank_size`` is the font size (px) for the rank so that ``"10"`` fits the card's upper
-    half; the renderer draws the suit as a shape below it.
+    ``rank`` is the rank as printed (``"10"`` for tens, ``"T"`` on cards too narrow for two
+    digits, ``""`` when the card is too small for any rank or shows no face) and
+    ``rank_size`` its font size (px), fitted to the card's upper half; the renderer draws
+    the suit as a shape below it.
     """
 
     box: Box
     card: str | None
     rank_size: int
+    rank: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,10 +397,23 @@ def _card_slots(
     total = k * cw + (k - 1) * cg
     x0 = area.x + (area.w - total) // 2 if align == "center" else area.x
     y0 = area.y + (area.h - ch) // 2
-    rank_size = fit_size(["10"], max(1, cw - 4), max(1, int(ch * 0.52)), measure)
-    return tuple(
-        CardSlot(Box(x0 + i * (cw + cg), y0, cw, ch), c, rank_size) for i, c in enumerate(cards)
-    )
+    rank_w, rank_h = max(1, cw - 4), max(1, int(ch * 0.52))
+    rank_size = fit_size(["10"], rank_w, rank_h, measure)
+
+    def fits(text: str) -> bool:
+        w, h = measure(text, rank_size)
+        return w <= rank_w and h <= rank_h
+
+    ten = "10" if fits("10") else "T" if fits("T") else ""
+    slots = []
+    for i, c in enumerate(cards):
+        rank = ""
+        if c:
+            printed, _ = card_label(c)
+            rank = ten if printed == "10" else printed
+            rank = rank if rank and fits(rank) else ""
+        slots.append(CardSlot(Box(x0 + i * (cw + cg), y0, cw, ch), c, rank_size, rank))
+    return tuple(slots)
 
 
 def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str, str]:

@@ -230,10 +230,10 @@ class Renderer:
             return
         pygame.draw.rect(surface, COLOURS["card"], b.as_tuple(), border_radius=radius)
         pygame.draw.rect(surface, COLOURS["card-edge"], b.as_tuple(), width=1, border_radius=radius)
-        rank, suit = card_label(slot.card)
+        _, suit = card_label(slot.card)
         colour = SUIT_COLOURS.get(suit, (0, 0, 0))
         top = Box(b.x, b.y + b.h // 20, b.w, int(b.h * 0.52))
-        self._text(surface, Text(top, rank, slot.rank_size, "center"), colour)
+        self._text(surface, Text(top, slot.rank, slot.rank_size, "center"), colour)
         if suit:
             draw_suit(surface, suit, suit_box(b), colour)
 

@@ -54,12 +54,15 @@ def check_invariants(lay: Layout, measure) -> None:
             for t in a.texts:
                 assert not t.box.overlaps(m.box), f"seat {a.seat} marker {m.label} covers {t.text!r}"
     for t in lay.texts():
+        if not t.text:
+            continue  # nothing is drawn
         assert t.size >= MIN_FONT, f"{t.text!r} at {t.size}px"
         w, h = measure(t.text, t.size)
         assert w <= t.box.w and h <= t.box.h, f"{t.text!r} {w}x{h} at {t.size}px overflows {t.box}"
     for c in lay.cards():
-        w, h = measure("10", c.rank_size)
-        assert w <= c.box.w and h <= c.box.h, f"rank at {c.rank_size}px overflows card {c.box}"
+        if c.rank:
+            w, h = measure(c.rank, c.rank_size)
+            assert w <= c.box.w and h <= c.box.h, f"rank {c.rank} at {c.rank_size}px overflows card {c.box}"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -129,6 +129,7 @@ def test_ten_seats_at_800x480(tmp_path, renderer) -> None:
     check_invariants(lay, renderer.measure)
     check_invariants(layout(state, (800, 480)), approx_measure)
     assert len(lay.seats) == 10
+    assert [c.rank for c in lay.board_cards[:4]] == ["10", "10", "9", "8"]
     names = {s.seat: next(t for t in s.texts if t.role == "name") for s in lay.seats}
     assert names[2].text == "Bartholomew", "a name that fits is not cut"
     assert min(t.size for t in names.values()) >= 12

@@ -1,0 +1,74 @@
+"""Any state the feed accepts lays out within the screen with every text fitting (hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from display.fontmetrics import approx_measure
+from display.layout import layout
+from display.state import SEAT_STATUSES, check_state
+from test_layout import check_invariants
+
+CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+chips = st.integers(min_value=0, max_value=10**10)
+names = st.one_of(st.none(), st.text(min_size=0, max_size=40),
+                  st.sampled_from(["Ann", "W" * 30, "José Ñúñez", "李小龍", "O'Brien-Smythe"]))
+
+
+@st.composite
+def states(draw) -> dict:
+    n = draw(st.integers(min_value=2, max_value=10))
+    seats = []
+    for i in range(1, n + 1):
+        if draw(st.booleans()) and i > 2:
+            continue  # seats missing from the list are drawn empty
+        shown = draw(st.one_of(st.none(), st.lists(st.sampled_from(CARDS + ["??", "Xx"]), max_size=5)))
+        seats.append({
+            "seat": i, "name": draw(names), "stack": draw(chips), "bet": draw(chips),
+            "status": draw(st.sampled_from(SEAT_STATUSES + ("weird",))),
+            "missed": {"sb": draw(st.booleans()), "bb": draw(st.booleans())},
+            "cards": draw(st.integers(0, 7)), "shown": shown,
+            "drew": draw(st.one_of(st.none(), st.integers(0, 5))), "posted_dead": draw(st.integers(0, 500)),
+        })
+    numbers = [s["seat"] for s in seats]
+    seat_no = st.sampled_from(numbers)
+    pots = draw(st.lists(st.fixed_dictionaries({"amount": chips, "eligible": st.just(numbers)}), max_size=7))
+    showdown = draw(st.one_of(st.none(), st.lists(st.fixed_dictionaries({
+        "pot": st.integers(0, 6), "amount": chips, "winners": st.lists(seat_no, min_size=1, max_size=4, unique=True),
+        "hand": st.one_of(st.just(""), st.text(max_size=60), st.just("Full house, kings over fives")),
+    }), max_size=6)))
+    if showdown:
+        for entry in showdown:
+            entry["shares"] = {str(w): entry["amount"] // len(entry["winners"]) for w in entry["winners"]}
+    turn = draw(st.one_of(st.none(), st.fixed_dictionaries({
+        "seat": st.integers(1, 10), "started": st.just(1e9), "deadline": st.sampled_from([1e9, 1e9 + 30, 1e9 + 999]),
+        "seconds": st.just(30)})))
+    return {
+        "schema": 1, "table": "t1", "name": draw(st.one_of(st.none(), st.text(max_size=50))), "seq": 1,
+        "hand": draw(st.one_of(st.none(), st.integers(0, 10**9))),
+        "game": draw(st.sampled_from(["holdem", "omaha", "draw", "stud"])),
+        "limit": draw(st.sampled_from(["no-limit", "pot-limit", "fixed-limit"])),
+        "stakes": {"sb": draw(chips), "bb": draw(chips), "ante": draw(st.integers(0, 10**6)),
+                   "small_bet": draw(st.one_of(st.none(), chips)), "big_bet": draw(st.one_of(st.none(), chips))},
+        "max_seats": n, "street": draw(st.sampled_from(["waiting", "preflop", "flop", "river", "showdown", "odd"])),
+        "button": draw(st.one_of(st.none(), seat_no)), "sb_seat": draw(st.one_of(st.none(), seat_no)),
+        "bb_seat": draw(st.one_of(st.none(), seat_no)),
+        "board": draw(st.lists(st.sampled_from(CARDS), max_size=6)), "pots": pots, "seats": seats,
+        "turn": turn, "showdown": showdown,
+        "all_in_equity": draw(st.one_of(st.none(), st.dictionaries(st.sampled_from([str(x) for x in numbers]),
+                                                                   st.floats(0, 1)))),
+        "fault": draw(st.one_of(st.none(), st.fixed_dictionaries({
+            "kind": st.sampled_from(["jam", "board-mismatch", "new-kind"]), "message": st.text(max_size=200),
+            "since": st.just(1e9)}))),
+        "paused": draw(st.booleans()), "rake": 0,
+    }
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=states(), size=st.sampled_from([(800, 480), (1024, 600), (1280, 720), (1920, 1080)]),
+       offline=st.booleans())
+def test_any_accepted_state_lays_out_cleanly(state: dict, size: tuple[int, int], offline: bool) -> None:
+    check_state(state)
+    lay = layout(state, size, notices=("TABLE OFFLINE",) if offline else ())
+    check_invariants(lay, approx_measure)
