@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import RANKS, SUITS
 from .codec import CodecError, register
 
 __all__ = [
@@ -54,6 +55,10 @@ def _int(name: str, value: Any, *, lo: int = 0, none: bool = False) -> None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < lo:
         raise CodecError(f"{name} must be a whole number >= {lo}, got {value!r}")
+
+
+def _is_card(text: str) -> bool:
+    return len(text) == 2 and text[0] in RANKS and text[1] in SUITS
 
 
 def _time(value: Any) -> None:
@@ -198,8 +203,9 @@ class ActionTaken(Event):
             raise CodecError(f"A-1: action must be one of {ACTIONS}, got {self.action!r}")
         _int("amount", self.amount, none=True)
         _int("seq", self.seq, none=True)
-        if not isinstance(self.discards, tuple) or not all(isinstance(c, str) for c in self.discards):
-            raise CodecError(f"discards must be card texts, got {self.discards!r}")
+        if not isinstance(self.discards, tuple) or not all(
+                isinstance(c, str) and _is_card(c) for c in self.discards):
+            raise CodecError(f"G-3: discards must be card texts like 'As', got {self.discards!r}")
 
 
 @register
@@ -245,8 +251,8 @@ class CardDealt(Event):
 
     def __post_init__(self) -> None:
         _time(self.at)
-        if not isinstance(self.card, str) or len(self.card) != 2:
-            raise CodecError(f"G-5: card must be like 'As', got {self.card!r}")
+        if not isinstance(self.card, str) or (self.card != "??" and not _is_card(self.card)):
+            raise CodecError(f"G-5: card must be like 'As' (or '??' unknown), got {self.card!r}")
 
 
 @register

@@ -171,7 +171,7 @@ def start_hand(ctx: Ctx, button_hint: int | None) -> None:
                 s = evolve(s, missed_sb=True)
             if s.seat in plan.missed_bb:
                 s = evolve(s, missed_bb=True)
-            if s.sitting_out:
+            if s.sitting_out or s.stack == 0:
                 s = evolve(s, hands_out=s.hands_out + 1)
         seats[i] = s
     number = st.hands + 1
@@ -278,9 +278,9 @@ def deal_card(ctx: Ctx, card: str) -> None:
             hand.deal_board(body, burn=burn)
         else:
             hand.deal_draw(d.seat, body, burn=burn)
-    except HandError as exc:
+    except ValueError as exc:  # IllegalDeal (a HandError), or a card the engine cannot read
         # the cards already asked for are kept; the floor decides (void or fix the deck)
-        refuse(ctx, exc.rule or "G-5", str(exc))
+        refuse(ctx, getattr(exc, "rule", "") or "G-5", str(exc))
         ctx.state = st  # nothing else changed in this step
         ctx.own_hand = False
         return
@@ -374,12 +374,12 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
             hand.act(seat, "draw", cards=discards if discards else (amount or 0))
         else:
             hand.act(seat, name, amount)
-    except HandError as exc:
+    except ValueError as exc:  # IllegalAction (a HandError), or cards the engine cannot read
         if why == "A-3":
             return False
         if why:  # pragma: no cover - the other automation only picks legal moves
             raise
-        refuse(ctx, exc.rule or "A-1", str(exc))
+        refuse(ctx, getattr(exc, "rule", "") or "A-1", str(exc))
         return False
     _stop_timer(ctx)
     st = ctx.state
@@ -567,7 +567,7 @@ def finish_hand(ctx: Ctx) -> None:
             continue
         if s.leaving:
             leave(ctx, s.seat, "T-8")
-        elif s.sitting_out and s.hands_out >= SIT_OUT_LIMIT:
+        elif (s.sitting_out or s.stack == 0) and s.hands_out >= SIT_OUT_LIMIT:
             leave(ctx, s.seat, "T-5")
     if ctx.state.pending_settings:
         apply_settings(ctx, ctx.state.pending_settings, by="pending")

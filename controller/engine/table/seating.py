@@ -11,7 +11,6 @@ from typing import Any
 
 from . import effects as fx
 from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
-from .settings import SettingsError
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
 __all__ = ["sit_down", "buy_in", "top_up", "stand_up", "sit_out", "sit_in", "connected",
@@ -182,7 +181,7 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
     merged = {**(st.pending_settings or {}), **ev.changes}
     try:
         new = st.settings.changed(**merged)
-    except (SettingsError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
         msg = str(exc)
         refuse(ctx, msg.split(":", 1)[0] if ":" in msg[:6] else "L-2", msg)
         return
@@ -201,7 +200,7 @@ def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
     st = ctx.state
     try:
         new = st.settings.changed(**changes)
-    except (SettingsError, TypeError) as exc:  # pragma: no cover - checked when asked
+    except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
         refuse(ctx, "L-2", str(exc))
         ctx.state = evolve(st, pending_settings=None)
         return
