@@ -30,6 +30,7 @@ lazily, on the first call or by :func:`prepare`.
 from __future__ import annotations
 
 import sys
+import threading
 import types
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -288,11 +289,21 @@ def _np_all_counts(np: Any, most: int) -> Any:
     return rows
 
 
+_NP_LOCK = threading.Lock()
+
+
 def _np_setup() -> Any:
     import numpy as np
 
     if _NP.ready:
         return np
+    with _NP_LOCK:  # two threads asking at once build once
+        if not _NP.ready:
+            _np_build(np)
+    return np
+
+
+def _np_build(np: Any) -> None:
     t = tables()
     pow5 = np.array(t.pow5, dtype=np.int64)
     _NP.pow5 = pow5
@@ -333,7 +344,6 @@ def _np_setup() -> Any:
     _NP.omaha_flush: dict[int, Any] = {}
     _NP.join: dict[tuple[int, int], Any] = {}
     _NP.ready = True
-    return np
 
 
 def _np_index(np: Any, n: int, keys: Any) -> Any:

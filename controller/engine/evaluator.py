@@ -30,6 +30,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 
@@ -225,6 +226,9 @@ def _build() -> None:
     _Tables.built = True
 
 
+_BUILD_LOCK = threading.Lock()
+
+
 def tables(complete: bool = False) -> type[_Tables]:
     """Return the built lookup tables (internal; used by the equity module).
 
@@ -232,15 +236,17 @@ def tables(complete: bool = False) -> type[_Tables]:
     entries) so that the non-flush table can be exported whole.
     """
     if not _Tables.built:
-        _build()
+        with _BUILD_LOCK:  # two threads asking at once build once
+            _build()
     if complete and not _Tables.complete:
-        nf = _Tables.nonflush
-        pow5 = _Tables.pow5
-        for n in (6, 7):
-            for combo in _rank_multisets(n):
-                key = _key(combo)
-                nf[key] = max(nf[key - pow5[r]] for r in set(combo))
-        _Tables.complete = True
+        with _BUILD_LOCK:
+            nf = _Tables.nonflush
+            pow5 = _Tables.pow5
+            for n in (6, 7):
+                for combo in _rank_multisets(n):
+                    key = _key(combo)
+                    nf[key] = max(nf[key - pow5[r]] for r in set(combo))
+            _Tables.complete = True
     return _Tables
 
 

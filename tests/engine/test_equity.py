@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.engine.cards import FULL_DECK, SUITS, Card
+from controller.engine.cards import FULL_DECK, SUITS, Card, parse_cards
 from controller.engine.equity import EquityError, equity_fractions
 
 phevaluator = pytest.importorskip("phevaluator")
@@ -187,3 +187,35 @@ def test_turn_equity_is_the_average_of_the_rivers(cards: list[Card]) -> None:
     rivers = [equity_fractions(holes, board + [c], dead)
               for c in FULL_DECK if c not in cards]
     assert turn == [sum(r[p] for r in rivers) / len(rivers) for p in range(2)]
+
+
+def test_first_calls_from_several_threads_build_the_tables_once() -> None:
+    """A fresh process; four threads ask at once while the tables are being built."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import threading
+from controller.engine.equity import equity_fractions
+from controller.engine.evaluator import rank_hand
+start = threading.Barrier(4)
+out = []
+def work(i):
+    start.wait()
+    out.append((equity_fractions(["AsKs", "QdQh"], "Jh 8c 3d", use_numpy=i % 2 == 0),
+                rank_hand("As Ks Qs Js Ts 2c 3d")))
+threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+for t in threads: t.start()
+for t in threads: t.join(60)
+print(len(out), len(set(map(repr, out))), *out[0][0], out[0][1])
+"""
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    n, distinct, eq0, eq1, royal = proc.stdout.split()
+    assert (n, distinct) == ("4", "1")
+    holes = [parse_cards("As Ks"), parse_cards("Qd Qh")]
+    assert [Fraction(eq0), Fraction(eq1)] == brute_force(holes, parse_cards("Jh 8c 3d"))
+    assert int(royal) == 7462
