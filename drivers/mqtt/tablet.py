@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.mqtt import codec
 from drivers.mqtt.net import set_nodelay
-from drivers.mqtt.topics import Kind, check_seat, check_table, topic
+from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, topic
 
 
 class TabletTimeout(TimeoutError):
@@ -28,26 +28,34 @@ class TabletTimeout(TimeoutError):
 
 
 class Tablet:
-    """One seat's tablet. ``on_state(view, received_at)`` is called from paho's thread.
+    """One seat's tablet, or with ``seat`` None a viewer (display, lobby screen: public topics only).
 
+    Callbacks, called from paho's thread: ``on_state(view, received_at)`` (``perf_counter``
+    seconds) for each newer public state, ``on_private(view_or_None)`` for the private view.
     Public attributes, read under :attr:`cond` or after a wait: ``state`` (last public state
     dict or None), ``private`` (own private view, None when cleared), ``replies``
-    (``{action_id: reply dict}``), ``chat`` (last chat payload), ``controller_online``, ``messages`` (every message received),
-    ``states_received`` (count). ``transport`` ``"websockets"`` talks to the WebSockets
-    listener as a browser tablet does. ``presence`` False: no birth message and no Last Will
-    (a viewer logged in as someone who may not announce a seat: anonymous, display).
+    (``{action_id: reply dict}``) and ``all_replies``, ``chat``, ``history``,
+    ``seated_history`` (P-4, seat users only), ``controller_online``, ``states_received``,
+    ``messages`` (every message: ``(topic, payload, retained)``), ``subacks``.
+    ``transport="websockets"`` talks to the WebSockets listener as a browser tablet does.
+    ``presence`` False (always for a viewer): no birth message and no Last Will.
     """
 
-    def __init__(self, table: str, seat: int, *, host: str, port: int, username: str | None,
+    def __init__(self, table: str, seat: int | None, *, host: str, port: int, username: str | None,
                  password: str | None, transport: str = "tcp", client_id: str | None = None,
                  on_state: Callable[[dict[str, Any], float], None] | None = None,
-                 keepalive: int = 10, presence: bool = True) -> None:
-        self.table, self.seat = check_table(table), check_seat(seat)
+                 keepalive: int = 10, presence: bool = True,
+                 on_private: Callable[[dict[str, Any] | None], None] | None = None) -> None:
+        self.table, self.seat = check_table(table), None if seat is None else check_seat(seat)
+        presence = presence and seat is not None
         self.cond = threading.Condition()
         self.state: dict[str, Any] | None = None
         self.private: dict[str, Any] | None = None
         self.replies: dict[str | None, dict[str, Any]] = {}
         self.chat: dict[str, Any] | None = None
+        self.history: dict[str, Any] | None = None
+        self.seated_history: dict[str, Any] | None = None
+        self._on_private = on_private
         self.controller_online: bool | None = None
         self.states_received = 0
         self.connected = False
@@ -61,7 +69,7 @@ class Tablet:
         self._ids = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                   client_id=client_id or f"tablet-{table}-{seat}-{self._prefix}",
+                                   client_id=client_id or f"tablet-{table}-{seat or 'viewer'}-{self._prefix}",
                                    protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
         if username is not None:
             self._client.username_pw_set(username, password)
@@ -115,22 +123,29 @@ class Tablet:
 
         Raises ``ValueError`` when ``seq`` is None and no state has arrived yet.
         """
+        seat = self._own_seat()
         aid = action_id or self.new_id()
         if seq is None:
             with self.cond:
                 if self.state is None:
                     raise ValueError("no table state received yet: wait_seq() first or pass seq")
                 seq = self.state["seq"]
-        self.send_raw(topic(Kind.ACTION, self.table, self.seat), codec.action_payload(
-            seat=self.seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards))
+        self.send_raw(topic(Kind.ACTION, self.table, seat), codec.action_payload(
+            seat=seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards))
         return aid
 
     def send_chat(self, text: str, *, chat_id: str | None = None) -> str:
         """Send a chat line (L-3); return its id."""
+        seat = self._own_seat()
         cid = chat_id or self.new_id()
-        self.send_raw(topic(Kind.SEAT_CHAT, self.table, self.seat),
-                      codec.chat_input_payload(seat=self.seat, text=text, chat_id=cid))
+        self.send_raw(topic(Kind.SEAT_CHAT, self.table, seat),
+                      codec.chat_input_payload(seat=seat, text=text, chat_id=cid))
         return cid
+
+    def _own_seat(self) -> int:
+        if self.seat is None:
+            raise ValueError("a viewer (seat None) cannot act or chat")
+        return self.seat
 
     def send_raw(self, topic_str: str, payload: bytes, *, qos: int = 1) -> mqtt.MQTTMessageInfo:
         """Publish any bytes on any topic (to test the broker's ACL and the driver's refusals)."""
@@ -168,8 +183,11 @@ class Tablet:
         if reason.is_failure:
             return
         t, n = self.table, self.seat
-        subs = [topic(Kind.STATE, t), topic(Kind.PRIVATE, t, n), topic(Kind.REPLY, t, n),
-                topic(Kind.CHAT, t), topic(Kind.CONTROLLER_PRESENCE, t), *self._extra]
+        subs = [topic(Kind.STATE, t), topic(Kind.CHAT, t), topic(Kind.CONTROLLER_PRESENCE, t),
+                topic(Kind.HISTORY, t)]
+        if n is not None:
+            subs += [topic(Kind.PRIVATE, t, n), topic(Kind.REPLY, t, n), topic(Kind.HISTORY_SEATED, t)]
+        subs += self._extra
         with self.cond:
             self._sub_mid = client.subscribe([(s, 1) for s in subs])[1]
         if self._presence:
@@ -189,28 +207,36 @@ class Tablet:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         now = time.perf_counter()
-        t, n = self.table, self.seat
         try:
             data = json.loads(msg.payload) if msg.payload else None
-        except ValueError:
-            data = None
+            ref = parse(msg.topic)
+        except (ValueError, TopicError):
+            data, ref = None, None
+        kind = ref.kind if ref is not None and ref.table == self.table and ref.seat in (None, self.seat) else None
+        fresh_state = False
         with self.cond:
-            if msg.topic == topic(Kind.STATE, t):
-                if data is None or (self.state is not None and data["seq"] <= self.state["seq"]
-                                    and not msg.retain):
-                    return
-                self.state = data
-                self.states_received += 1
-            elif msg.topic == topic(Kind.PRIVATE, t, n):
+            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+            if kind is Kind.STATE and isinstance(data, dict):
+                # docs/state.md: drop a state whose seq is not higher (a retained copy on
+                # resubscribing is taken as it is: it is the broker's current one).
+                if self.state is None or data["seq"] > self.state["seq"] or msg.retain:
+                    self.state, fresh_state = data, True
+                    self.states_received += 1
+            elif kind is Kind.PRIVATE:
                 self.private = data
-            elif msg.topic == topic(Kind.REPLY, t, n):
+            elif kind is Kind.REPLY and isinstance(data, dict):
                 self.replies[data.get("id")] = data
                 self.all_replies.append(data)
-            elif msg.topic == topic(Kind.CHAT, t):
+            elif kind is Kind.CHAT:
                 self.chat = data
-            elif msg.topic == topic(Kind.CONTROLLER_PRESENCE, t):
-                self.controller_online = bool(data and data.get("online"))
-            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+            elif kind is Kind.HISTORY:
+                self.history = data
+            elif kind is Kind.HISTORY_SEATED:
+                self.seated_history = data
+            elif kind is Kind.CONTROLLER_PRESENCE:
+                self.controller_online = bool(isinstance(data, dict) and data.get("online"))
             self.cond.notify_all()
-        if msg.topic == topic(Kind.STATE, t) and self._on_state is not None and data is not None:
-            self._on_state(data, now)
+        if fresh_state and self._on_state is not None:
+            self._on_state(data, now)  # type: ignore[arg-type]
+        if kind is Kind.PRIVATE and self._on_private is not None:
+            self._on_private(data)

@@ -122,7 +122,7 @@ class Rig:
             password = self.password(login)
         elif user == "display":
             password = self.creds["display"]["password"]
-        tab = Tablet(TABLE, seat, host="127.0.0.1", port=self.broker.ws_port if ws else self.broker.mqtt_port,
+        tab = Tablet(TABLE, None if user in (None, "display") else seat, host="127.0.0.1", port=self.broker.ws_port if ws else self.broker.mqtt_port,
                      username=username, password=password, transport="websockets" if ws else "tcp",
                      presence=user == "seat")
         self._stops.append(tab.stop)

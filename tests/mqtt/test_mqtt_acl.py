@@ -136,7 +136,10 @@ def test_display_reads_public_topics_but_no_hole_cards_or_mucked_hands(rig: Rig)
     display.wait_seq(2, WAIT)
     seen = topics_seen(display)
     assert topic(Kind.HISTORY_SEATED, TABLE) not in seen and topic(Kind.PRIVATE, TABLE, 3) not in seen
-    assert display.private is None
+    assert display.private is None and display.seated_history is None
+    assert [s["cards"] for s in display.history["hands"][0]["seats"]] == [None, ["Ah", "Ac"]]
+    with pytest.raises(ValueError):
+        display.send_action("fold")  # a viewer has no seat to act for
     history = next(json.loads(p) for t, p, _ in display.messages if t == topic(Kind.HISTORY, TABLE))
     assert [s["cards"] for s in history["hands"][0]["seats"]] == [None, ["Ah", "Ac"]]
 
@@ -146,10 +149,9 @@ def test_seated_players_review_mucked_hands_p4(rig: Rig) -> None:
     link.publish_state(state_view(1))
     link.publish_history([{"hand": 56, "seats": [{"seat": 2, "cards": ["Qs", "Qd"], "showed": "mucked"}]}])
     seat3 = rig.tablet(3)
-    seat3.subscribe(topic(Kind.HISTORY_SEATED, TABLE))
-    seat3.wait_for(lambda t: topic(Kind.HISTORY_SEATED, TABLE) in topics_seen(t), WAIT)
-    seated = next(json.loads(p) for t, p, _ in seat3.messages if t == topic(Kind.HISTORY_SEATED, TABLE))
-    assert seated["hands"][0]["seats"][0]["cards"] == ["Qs", "Qd"]
+    seat3.wait_for(lambda t: t.seated_history is not None and t.history is not None, WAIT)
+    assert seat3.seated_history["hands"][0]["seats"][0]["cards"] == ["Qs", "Qd"]
+    assert seat3.history["hands"][0]["seats"][0]["cards"] is None
 
 
 def test_a_browser_tablet_over_websockets_gets_state_and_its_cards(rig: Rig) -> None:
