@@ -63,7 +63,8 @@ class TableLink:
                  password: str | None, post: Callable[[MqttEvent], None],
                  clock: Callable[[], float] = time.time, max_seats: int = 10,
                  client_id: str | None = None, transport: str = "tcp", keepalive: int = 15,
-                 chat_rate: tuple[int, float] = (5, 10.0), action_rate: tuple[int, float] = (10, 1.0), backoff: tuple[float, float] = (0.5, 30.0),
+                 chat_rate: tuple[int, float] = (5, 10.0), action_rate: tuple[int, float] = (10, 1.0),
+                 backoff: tuple[float, float] = (0.5, 30.0),
                  session_expiry: int = 3600, auto_lobby: bool = True) -> None:
         self.table = check_table(table_id)
         self._post, self._clock, self._max_seats = post, clock, max_seats
@@ -76,6 +77,8 @@ class TableLink:
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self._presence: dict[int, bool] = {}
         self._connected = threading.Event()
+        self._ready = threading.Event()  # connected and the broker acknowledged our subscriptions
+        self._sub_mid: int | None = None
         self._session_expiry = session_expiry
         self._auto_lobby = auto_lobby
         self.refused = 0  #: malformed payloads refused by the driver (count)
@@ -93,6 +96,7 @@ class TableLink:
         self._client.on_message = self._on_message
         self._client.on_socket_open = set_nodelay
         self._client.on_connect_fail = self._on_connect_fail
+        self._client.on_subscribe = self._on_subscribe
         self._down_posted = False
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -106,7 +110,7 @@ class TableLink:
 
     def wait_connected(self, timeout: float) -> None:
         """Block until connected and subscribed; raise :class:`LinkTimeout` after ``timeout`` s."""
-        if not self._connected.wait(timeout):
+        if not self._ready.wait(timeout):
             raise LinkTimeout(f"no broker connection for table {self.table} within {timeout} s")
 
     @property
@@ -126,6 +130,7 @@ class TableLink:
         self._client.disconnect()
         self._client.loop_stop()
         self._connected.clear()
+        self._ready.clear()
 
     # -- outbound (loop thread) ------------------------------------------------------------
     @property
@@ -235,8 +240,8 @@ class TableLink:
             return
         self._down_posted = False
         t = self.table
-        client.subscribe([(seat_filter(Kind.ACTION, t), QOS), (seat_filter(Kind.SEAT_CHAT, t), QOS),
-                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS)])
+        self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), QOS), (seat_filter(Kind.SEAT_CHAT, t), QOS),
+                                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS)])[1]
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
             for topic_str, payload in self._retained.items():
@@ -244,8 +249,16 @@ class TableLink:
             self._connected.set()
         self._post(BrokerConnection(True, self._clock(), None))
 
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        if mid == self._sub_mid:
+            if any(c.is_failure for c in codes):
+                log.error("broker refused the controller's subscriptions: %s", codes)
+            else:
+                self._ready.set()
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._connected.clear()
+        self._ready.clear()
         self._post_down(str(reason))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
