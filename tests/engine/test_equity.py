@@ -219,3 +219,22 @@ print(len(out), len(set(map(repr, out))), *out[0][0], out[0][1])
     holes = [parse_cards("As Ks"), parse_cards("Qd Qh")]
     assert [Fraction(eq0), Fraction(eq1)] == brute_force(holes, parse_cards("Jh 8c 3d"))
     assert int(royal) == 7462
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(FULL_DECK), min_size=13, max_size=13, unique=True),
+       st.integers(2, 4), st.booleans())
+def test_river_equity_is_the_showdown_of_the_evaluator(cards: list[Card], players: int,
+                                                       omaha: bool) -> None:
+    """With five board cards, equity is exactly the pot split of rank_hand/rank_omaha."""
+    from controller.engine.evaluator import rank_hand, rank_omaha
+
+    k = 4 if omaha else 2
+    players = min(players, (13 - 5) // k)
+    holes = [cards[k * i:k * i + k] for i in range(players)]
+    board = cards[8:13]
+    ranks = [rank_omaha(h, board) if omaha else rank_hand(h + board) for h in holes]
+    winners = [p for p in range(players) if ranks[p] == max(ranks)]
+    expected = [Fraction(1, len(winners)) if p in winners else Fraction(0)
+                for p in range(players)]
+    assert equity_fractions(holes, board) == expected
