@@ -295,7 +295,7 @@ def layout(
     tag_size = min(role_size([(str(p.number), p.tag_box) for p in plans], 1.0), max(name_size, stack_size))
     info_size = role_size([(p.info, p.info_box) for p in plans], 0.5)
     side_size = role_size([(p.side, p.side_box) for p in plans], 0.5)
-    mark_h = min(p.info_row.h for p in plans)
+    mark_h = min([m.box.h for p in plans for m in p.markers] or [MIN_FONT + 4])
     mark_size = fit_size(["BB"], max(1, mark_h - 4), max(1, mark_h - 2), measure)
     seat_views = []
     for p in plans:
