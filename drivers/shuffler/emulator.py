@@ -618,8 +618,11 @@ def main(argv: list[str]) -> int:
 
     Returns 0 on SIGINT/SIGTERM (the end of stdin does not stop it), 2 on a bad fault option.
     """
-    ap = argparse.ArgumentParser(prog="livetable shuffler-emulator",
-                                 description="Play the card shuffler/dealer on a pty.")
+    ap = argparse.ArgumentParser(
+        prog="livetable shuffler-emulator", description="Play the card shuffler/dealer on a pty.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="faults: " + ", ".join(f.name for f in fields(Faults)) + "\n"
+               "stdin control lines: door open | door close | vanish SECONDS | reboot | fault KEY=VALUE")
     ap.add_argument("--seed", type=int, default=0, help="shuffle seed (default 0)")
     ap.add_argument("--fault", action="append", default=[], metavar="KEY[=VALUE]",
                     help="inject a fault, e.g. jam_at=5, drop_replies=1, duplicate, reply_delay=0.2")
