@@ -159,7 +159,7 @@ class Hand:
         "seen", "dead", "returned", "_log", "_ranker", "_describe", "_streets",
         "_street_no", "_first_left", "_order", "exposed", "mucked", "_sd_order",
         "_sd_pos", "drew", "discards", "_draw_pos", "_draw_need", "_result", "_n_hole",
-        "dead_in", "_flop_seen", "_stub", "_reshuffled", "voided", "_muck_order", "_dealt",
+        "dead_in", "_flop_seen", "_stub", "_reshuffles", "_stub_cards", "_muck", "voided", "_muck_order", "_dealt",
         "_limit", "_others",
     )
 
@@ -229,8 +229,10 @@ class Hand:
         self._n_hole = game.hole_cards
         self._dealt = 0  # players holding all their hole cards
         self._flop_seen = False
-        self._stub = 52
-        self._reshuffled = False
+        self._stub = 52  # cards left in the stub (G-4)
+        self._stub_cards: set[int] | None = None  # known cards of a reshuffled stub; None = the deck
+        self._muck: list[tuple[int, int | None]] = []  # (owner index or -1 for a burn, card) (G-4)
+        self._reshuffles = 0
         self.voided = False
         fl = 0  # the first player left of the button (the button seat may be empty)
         for i, s in enumerate(seats):
@@ -348,8 +350,7 @@ class Hand:
         need = self._draw_need
         burn = self.settings.burns and not self.burns
         stub = self._stub - (1 if burn else 0)
-        return DealRequest("draw", self.seats[self.to_act], need, burn,
-                           stub if (need > stub and not self._reshuffled) else None)
+        return DealRequest("draw", self.seats[self.to_act], need, burn, stub if need > stub else None)
 
     def legal(self) -> Legal:
         """Return the legal moves of the player to act (see :class:`Legal`).
@@ -834,6 +835,7 @@ class Hand:
         for j in sorted(idx, reverse=True):
             del hole[j]
         self.discards[i] = list(thrown)
+        self._muck.extend((i, c) for c in thrown)
         self.seen.update(c for c in thrown if c is not None)
         self.drew[i] = k
         if k:
@@ -861,12 +863,15 @@ class Hand:
     def deal_draw(self, seat: int, cards: Any, burn: Any = None) -> None:
         """Record the replacement cards dealt to ``seat`` after its discard (G-3, G-4).
 
-        Once the stub runs out (G-4) the cards may come from the other players'
-        discards and the burn card(s), never from this seat's own discards.
+        The first draw of the hand may come with the burn card. When the stub cannot
+        cover the draw (G-4, :attr:`DealRequest.reshuffle_after`), the first cards come
+        from the stub and the rest from a new stub made of the discards and burn cards
+        so far, except this seat's own discards, which it can never receive.
 
         Raises:
             IllegalDeal: no draw cards are due to this seat, wrong count, its own
-                discard (G-4), or a card that cannot be in the deck now (G-5).
+                discard (G-4), a card that cannot be in the stub now (G-5), or a stub
+                and discards that cannot cover the draw (G-4).
         """
         cs = _parse(cards)
         b = _parse([burn])[0] if burn is not None else None
@@ -875,34 +880,59 @@ class Hand:
         i = self.to_act
         if len(cs) != self._draw_need:
             raise IllegalDeal(f"G-3: seat {seat} discarded {self._draw_need}, got {len(cs)} cards")
-        burn_now = self.settings.burns and not self.burns
-        stub = self._stub - (1 if burn_now else 0)
-        allowed: set[int] | None = None
-        if len(cs) > stub or self._reshuffled:
-            allowed = {c for j in range(self.n) if j != i for c in self.discards[j] if c is not None}
-            allowed.update(c for c in self.burns if c is not None)
-            if b is not None:
-                allowed.add(b)
-        own = set(self.discards[i])
+        own = {c for c in self.discards[i] if c is not None}
         for c in cs:
             if c is not None and c in own:
                 raise IllegalDeal(f"G-4: seat {seat} cannot receive its own discard {_STR[c]}")
-        self._check_new(cs + ([b] if b is not None else []), allowed)
+        burn_now = self.settings.burns and not self.burns
+        stub = self._stub - (1 if burn_now else 0)
+        first, rest = (cs[:stub], cs[stub:]) if len(cs) > stub else (cs, [])
+        pool = self._stub_cards
+        self._check_stub(first + ([b] if burn_now and b is not None else []), pool)
+        new_pool: list[int | None] = []
+        if rest:
+            new_pool = [c for o, c in self._muck if o != i] + ([b] if burn_now else [])
+            if len(new_pool) < len(rest):
+                raise IllegalDeal(f"G-4: the stub and the discards cannot cover seat {seat}'s draw of {len(cs)}")
+            self._check_stub(rest, {c for c in new_pool if c is not None})
         self._log.append(("deal_draw", seat, tuple(cs), b))
         if burn_now:
             self.burns.append(b)
-            self._stub -= 1
-        if len(cs) > self._stub and not self._reshuffled:
-            self._reshuffled = True
-            self._stub = 0
-        else:
-            self._stub -= len(cs)
+            self._muck.append((-1, b))
+            if b is not None:
+                self.seen.add(b)
+                if pool is not None:
+                    pool.discard(b)
+        for c in first:
+            if c is not None:
+                self.seen.add(c)
+                if pool is not None:
+                    pool.discard(c)
+        self._stub = stub - len(first)
+        if rest:
+            self._reshuffles += 1
+            self._muck = [(o, c) for o, c in self._muck if o == i]
+            known = {c for c in new_pool if c is not None}
+            known.difference_update(c for c in rest if c is not None)
+            self._stub_cards = known
+            self._stub = len(new_pool) - len(rest)
+            self.seen.update(c for c in rest if c is not None)
         self.hole[i].extend(cs)
-        self.seen.update(c for c in cs if c is not None)
-        if b is not None:
-            self.seen.add(b)
         self._draw_pos += 1
         self._next_drawer()
+
+    def _check_stub(self, cards: list[int | None], pool: set[int] | None) -> None:
+        """G-4/G-5: cards come from the deck (unseen) or from the reshuffled ``pool``."""
+        if pool is None:
+            self._check_new(cards)
+            return
+        got: set[int] = set()
+        for c in cards:
+            if c is None:
+                continue
+            if c not in pool or c in got:
+                raise IllegalDeal(f"G-4: card {_STR[c]} is not in the reshuffled stub")
+            got.add(c)
 
     # ------------------------------------------------------------------ showdown
     def _start_showdown(self) -> None:

@@ -142,7 +142,7 @@ class Driver:
         else:
             cards = [self.deck.pop() for _ in range(need.reshuffle_after)]
             pool = [c for s in h.seats if s != need.seat for c in h.discarded(s)]
-            self.deck = sorted(pool + [c for c in h.burn_cards() if c is not None], key=str)
+            self.deck = sorted(pool + [c for c in h.burn_cards() if c is not None], key=str)  # one reshuffle
             cards += [self.deck.pop() for _ in range(need.count - need.reshuffle_after)]
         h.deal_draw(need.seat, cards)
 
