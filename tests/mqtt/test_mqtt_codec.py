@@ -193,3 +193,26 @@ def test_reply_needs_a_reason_exactly_when_refused() -> None:
     assert ok["accepted"] is True and ok["reason"] is None
     with pytest.raises(ValueError):
         codec.reply_payload(table="t1", seat=3, action_id="a", accepted=False, reason=None, seq=4)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12)
+FIELDS = st.fixed_dictionaries({}, optional={
+    "schema": st.sampled_from([1, 2, "1", True]), "id": st.sampled_from(["a-1", "", "x y", 7]),
+    "seat": st.sampled_from([3, 5, "3", None]), "seq": st.sampled_from([0, 10, -1, 2**60, 1.5]),
+    "action": st.sampled_from(sorted(codec.ACTIONS) + ["", "FOLD"]), "amount": JSON, "choice": JSON,
+    "cards": JSON, "text": JSON, "extra": JSON})
+
+
+@settings(max_examples=150)
+@given(FIELDS)
+def test_any_json_object_is_decoded_or_refused_with_a_rule_never_crashes(obj: dict) -> None:
+    payload = json.dumps(obj).encode()
+    for decode in (codec.decode_action, codec.decode_chat):
+        try:
+            req = decode(payload, seat=3)
+        except PayloadError as exc:
+            assert exc.code in {"M-1", "M-2", "M-3", "M-6", "M-7"}
+        else:
+            assert req.seat == 3 and obj["seat"] == 3 and obj["schema"] == 1
