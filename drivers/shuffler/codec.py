@@ -28,7 +28,7 @@ SYNC = 0x7E
 HEADER = 4
 #: Bytes of a frame that are not payload: header plus the CRC.
 OVERHEAD = HEADER + 2
-#: Largest payload in bytes (the deck check, 60 bytes, is the largest message).
+#: Largest payload in bytes (the deck check, 61 bytes, is the largest message).
 MAX_PAYLOAD = 80
 
 

@@ -170,6 +170,7 @@ class Emulator:
         self._dealt = 0
         self._reported: list[Card] = []
         self._shuffling = False
+        self._shuffle_seq = 0
         self._door = False
         self._fault = P.Fault.NONE
         self._work: deque[_Work] = deque()
@@ -469,6 +470,7 @@ class Emulator:
         if self._shuffling or self._work:
             return P.ErrorCode.BUSY
         self._shuffling = True
+        self._shuffle_seq = frame.seq
         self._idle.clear()
         self._fault = P.Fault.NONE
         self._later(self.shuffle_time, self._finish_shuffle)
@@ -485,13 +487,13 @@ class Emulator:
             deck.pop(self._rng.randrange(52))
         self._stub, self._deck_no, self._dealt, self._reported = deck, (self._deck_no + 1) & 0xFFFF, 0, []
         self._shuffling = False
-        self._report_deck()
+        self._report_deck(self._shuffle_seq)
         self._idle.set()
 
-    def _report_deck(self) -> None:
+    def _report_deck(self, cmd_seq: int) -> None:
         stub = sorted(self._stub or (), key=lambda c: c.index)
         deck_no, dealt = self._deck_no, self._dealt
-        self._emit(P.Evt.DECK, lambda n: P.pack_deck_event(P.DeckEvent(n, deck_no, dealt, tuple(stub))))
+        self._emit(P.Evt.DECK, lambda n: P.pack_deck_event(P.DeckEvent(n, cmd_seq, deck_no, dealt, tuple(stub))))
 
     def _cmd_deck_check(self, frame: Frame) -> P.ErrorCode | None:
         if frame.payload:
@@ -502,7 +504,7 @@ class Emulator:
             return P.ErrorCode.BUSY
         if self._door:
             return P.ErrorCode.DOOR_OPEN
-        self._later(0.0, self._report_deck)
+        self._later(0.0, lambda: self._report_deck(frame.seq))
         return None
 
     def _cmd_deal(self, frame: Frame) -> P.ErrorCode | None:

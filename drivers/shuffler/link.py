@@ -149,7 +149,6 @@ class ShufflerDriver:
         self._expected = 1
         self._boot_id: int | None = None
         self._seq_req: dict[int, int] = {}
-        self._deck_req: int | None = None
         self._inflight: tuple[int, _Req] | None = None
         self._stray: dict[int, Frame] = {}
         self._lost = False
@@ -351,9 +350,11 @@ class ShufflerDriver:
         self._stray.pop(self._seq, None)
         return self._seq
 
-    def _exchange(self, cmd: P.Cmd, payload: bytes, *, seq: int | None = None) -> Frame:
+    def _exchange(self, cmd: P.Cmd, payload: bytes, *, req_id: int | None = None) -> Frame:
         """Send an idempotent request, resending on timeout; return its reply or raise _LinkDown."""
-        frame = Frame(self._next_seq() if seq is None else seq, cmd, payload)
+        frame = Frame(self._next_seq(), cmd, payload)
+        if req_id is not None:
+            self._seq_req[frame.seq] = req_id  # its events may overtake a slow or lost reply
         timeout = self.timing.timeout
         for attempt in range(self.timing.retries + 1):
             self._send(frame)
@@ -414,8 +415,6 @@ class ShufflerDriver:
             self._post(E.RequestFailed, req.id, req.name, "no-verified-deck",
                        "G-5: no deck has been verified as 52 distinct cards; shuffle first")
             return
-        if req.cmd in (P.Cmd.SHUFFLE, P.Cmd.DECK_CHECK):
-            self._deck_req = req.id  # its DECK event may overtake a slow or lost reply
         if req.cmd == P.Cmd.SHUFFLE or (req.cmd == P.Cmd.RESET and req.payload == b"\x00"):
             self.tracker.forget()  # once sent, the old deck may be gone: deal nothing from it
         if req.cmd in P.PHYSICAL_COMMANDS:
@@ -428,7 +427,7 @@ class ShufflerDriver:
             if req.cmd == P.Cmd.STATUS:
                 self._post(E.StatusReport, req.id, self._query_status())
                 return
-            reply = self._exchange(req.cmd, req.payload)
+            reply = self._exchange(req.cmd, req.payload, req_id=req.id)
         except _LinkDown:
             self._fail_down(req)
             raise
@@ -499,9 +498,9 @@ class ShufflerDriver:
             d = P.unpack_deck_event(p)
             v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
             if v.ok:
-                self._post(E.DeckReady, self._deck_req, d.deck_no, v.count, v.dealt)
+                self._post(E.DeckReady, self._seq_req.get(d.cmd_seq), d.deck_no, v.count, v.dealt)
             else:
-                self._post(E.DeckCheckFailed, self._deck_req, d.deck_no, v.count, v.duplicates,
+                self._post(E.DeckCheckFailed, self._seq_req.get(d.cmd_seq), d.deck_no, v.count, v.duplicates,
                            v.missing, v.unreadable)
         elif t in (P.Evt.JAM, P.Evt.EMPTY):
             s = P.unpack_stop_event(p)

@@ -350,31 +350,33 @@ def unpack_card_event(payload: bytes) -> CardEvent:
 class DeckEvent:
     """DECK: the cards read in the stub of deck ``deck_no`` after ``dealt`` cards were dealt.
 
-    ``cards`` are sorted by index (the order never leaves the machine); ``None`` entries are
-    cards the reader could not read.
+    ``cmd_seq`` is the SEQ of the SHUFFLE or DECK_CHECK that asked for it. ``cards`` are sorted
+    by index (the order never leaves the machine); ``None`` entries are cards the reader could
+    not read.
     """
 
     event_no: int
+    cmd_seq: int
     deck_no: int
     dealt: int
     cards: tuple[Card | None, ...]
 
 
 def pack_deck_event(e: DeckEvent) -> bytes:
-    """Return a DECK payload (8 + len(cards) bytes)."""
-    return (struct.pack(">IHBB", e.event_no, e.deck_no, e.dealt, len(e.cards))
+    """Return a DECK payload (9 + len(cards) bytes)."""
+    return (struct.pack(">IBHBB", e.event_no, e.cmd_seq, e.deck_no, e.dealt, len(e.cards))
             + bytes(card_code(c) for c in e.cards))
 
 
 def unpack_deck_event(payload: bytes) -> DeckEvent:
     """Return the :class:`DeckEvent` of a DECK payload. Raises PayloadError."""
-    if len(payload) < 8:
-        raise PayloadError("shuffler protocol: DECK payload shorter than 8 bytes")
-    ev, deck, dealt, n = struct.unpack(">IHBB", payload[:8])
-    codes = payload[8:]
+    if len(payload) < 9:
+        raise PayloadError("shuffler protocol: DECK payload shorter than 9 bytes")
+    ev, seq, deck, dealt, n = struct.unpack(">IBHBB", payload[:9])
+    codes = payload[9:]
     if len(codes) != n:
         raise PayloadError(f"shuffler protocol: DECK announces {n} cards but carries {len(codes)}")
-    return DeckEvent(ev, deck, dealt, tuple(code_card(c) for c in codes))
+    return DeckEvent(ev, seq, deck, dealt, tuple(code_card(c) for c in codes))
 
 
 _STOP = ">IBBHBB"

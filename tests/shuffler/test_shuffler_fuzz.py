@@ -78,7 +78,7 @@ plausible = st.one_of(
     frames,
     st.builds(_event, st.sampled_from([int(e) for e in P.Evt]), st.integers(0, 4),
               st.binary(max_size=60)),
-    st.builds(lambda no, d, cards: _event(P.Evt.DECK, no, struct.pack(">HBB", d, 0, len(cards)) + bytes(cards)),
+    st.builds(lambda no, d, cards: _event(P.Evt.DECK, no, struct.pack(">BHBB", 2, d, 0, len(cards)) + bytes(cards)),
               st.integers(0, 4), st.integers(0, 3),
               st.lists(st.integers(0, 60), max_size=53)),
     st.builds(lambda no, seq, tgt, card, ordn, d: _event(P.Evt.CARD, no, struct.pack(">BBBBHB", seq, tgt, card, ordn, d, 0)),
@@ -104,7 +104,7 @@ def test_driver_frame_handling_survives_random_frames(fs: list[Frame]) -> None:
 def test_driver_accepts_a_proper_deck_and_cards_then_rejects_a_repeat() -> None:
     # The positive control for the fuzz test: the same entry point does accept sound input.
     drv, posted = _driver()
-    deck = _event(P.Evt.DECK, 1, struct.pack(">HBB", 1, 0, 52) + bytes(range(52)))
+    deck = _event(P.Evt.DECK, 1, struct.pack(">BHBB", 2, 1, 0, 52) + bytes(range(52)))
     card = _event(P.Evt.CARD, 2, struct.pack(">BBBBHB", 1, 3, 51, 1, 1, 0))
     again = _event(P.Evt.CARD, 3, struct.pack(">BBBBHB", 1, 4, 51, 2, 1, 0))
     for f in (deck, card, card, again):

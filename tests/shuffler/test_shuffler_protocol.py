@@ -21,9 +21,9 @@ def test_card_event_round_trip(no, seq, target, card, ordinal, deck, draw) -> No
     assert P.unpack_event_no(P.pack_card_event(e)) == no
 
 
-@given(u32, st.integers(0, 65535), st.integers(0, 52), st.lists(cards, max_size=52))
-def test_deck_event_round_trip(no, deck, dealt, cs) -> None:
-    e = P.DeckEvent(no, deck, dealt, tuple(cs))
+@given(u32, st.integers(0, 255), st.integers(0, 65535), st.integers(0, 52), st.lists(cards, max_size=52))
+def test_deck_event_round_trip(no, seq, deck, dealt, cs) -> None:
+    e = P.DeckEvent(no, seq, deck, dealt, tuple(cs))
     assert P.unpack_deck_event(P.pack_deck_event(e)) == e
 
 
@@ -45,7 +45,7 @@ def test_status_hello_stop_door_done_round_trip() -> None:
     (P.unpack_card_event, b"\x00" * 10),
     (P.unpack_card_event, b"\x00\x00\x00\x01\x01\x0b\x00\x01\x00\x01\x00"),  # target 11
     (P.unpack_card_event, b"\x00\x00\x00\x01\x01\x01\x34\x01\x00\x01\x00"),  # card 52
-    (P.unpack_deck_event, b"\x00\x00\x00\x01\x00\x01\x00\x03\x01\x02"),      # says 3, has 2
+    (P.unpack_deck_event, b"\x00\x00\x00\x01\x07\x00\x01\x00\x03\x01\x02"),  # says 3, has 2
     (P.unpack_hello, b"\x01\x00\x00\x00\x01\x00\x00\x00\x00\x05ab\x00"),
     (P.unpack_event_no, b"\x00\x01"),
 ])
