@@ -4,7 +4,7 @@ The dealer display draws every text in ``freesansbold.ttf`` (``pygame.font.get_d
 :func:`approx_measure` gives an upper bound of the pixel size pygame renders a text at, from
 the glyph advances and heights below (1/1000 em: what ``Font.size`` gives at 1000 px). It ignores kerning and
 adds 3 % plus a pixel per glyph for hinting and an eighth of the size for overhangs, so it never under-measures
-(``tests/display/test_layout.py`` checks that against the real font). Characters not in
+(``tests/display/test_display_layout.py`` checks that against the real font). Characters not in
 the table count as the widest glyph.
 
 Regenerate the table with ``python -m display.fontmetrics`` (prints the module body).

@@ -13,7 +13,7 @@ side, along the top and down the right side, so the last seat is at the dealer's
 Positions depend only on ``max_seats`` and the screen size, never on names or chips, so a
 seat never moves during a session. The layout holds for 2..10 seats and 800x480..1920x1080
 (and other sizes of similar shape): no box leaves the screen, no two seat boxes overlap and
-every text fits its box (``tests/display/test_layout.py`` checks all three).
+every text fits its box (``tests/display/test_display_layout.py`` checks all three).
 """
 
 from __future__ import annotations

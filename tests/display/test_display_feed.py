@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import uuid
 
 import paho.mqtt.client as mqtt
@@ -12,8 +11,8 @@ import pytest
 import display_states as S
 from display.feed import NO_BROKER, OFFLINE, FeedState, MqttFeed, load_credentials
 from display.state import StateError, check_state
+from display_checks import BROKER, broker
 
-BROKER = ("127.0.0.1", 1883)
 
 
 def payload(state: dict) -> bytes:
@@ -110,17 +109,6 @@ def test_credentials_from_the_provisioning_file(tmp_path) -> None:
 
 
 # ------------------------------------------------------------------ real broker
-
-
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(BROKER, timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-broker = pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
 
 
 class Publisher:

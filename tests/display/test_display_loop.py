@@ -20,7 +20,7 @@ import pytest
 import display_states as S
 from display.app import DisplayLoop
 from display.feed import OFFLINE, FeedState
-from test_feed import BROKER, broker
+from display_checks import BROKER, broker
 
 REPO = Path(__file__).resolve().parents[2]
 

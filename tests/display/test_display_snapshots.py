@@ -20,7 +20,7 @@ from display.fontmetrics import approx_measure
 from display.layout import Box, layout
 from display.render import COLOURS, SUIT_COLOURS, TIMER_COLOURS, suit_box
 from display.timer import AMBER, GREEN, RED
-from test_layout import check_invariants
+from display_checks import check_invariants
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "display"
 

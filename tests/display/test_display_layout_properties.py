@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from display.fontmetrics import approx_measure
 from display.layout import layout
 from display.state import SEAT_STATUSES, check_state
-from test_layout import check_invariants
+from display_checks import check_invariants
 
 CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 chips = st.integers(min_value=0, max_value=10**10)
