@@ -91,10 +91,12 @@ def phe_map(holes: list[list[int]], limit: int | None) -> tuple[float, float, in
 def ours(hands: list[str], repeat_n: int) -> tuple[float, float, list[float]]:
     """Return (median wall seconds, median CPU seconds, equity) over repeat_n calls."""
     from controller.engine import equity
+    from controller.engine.equity import clear_cache
 
     times, cpu = [], []
     result: list[float] = []
     for _ in range(repeat_n):
+        clear_cache()  # equity remembers recent answers; time the computation
         t0, c0 = time.perf_counter(), time.process_time()
         result = equity(hands)
         times.append(time.perf_counter() - t0)

@@ -34,11 +34,12 @@ import threading
 import types
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
-from .cards import Card, CardError, CardLike, format_cards, parse_cards
+from .cards import FULL_DECK, Card, CardError, CardLike, format_cards, parse_cards
 from .evaluator import tables
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_PLAYERS",
     "equity",
     "equity_fractions",
+    "clear_cache",
     "parse_equity_input",
     "prepare",
 ]
@@ -473,17 +475,35 @@ def _units_numpy(pr: _Problem) -> list[int]:
 
 
 def _units(hole_cards: Any, board: Any, dead: Any, game: str | None,
-           use_numpy: bool | None) -> tuple[list[int], int]:
+           use_numpy: bool | None) -> tuple[tuple[int, ...], int]:
     holes, b, d, g = parse_equity_input(hole_cards, board, dead, game)
-    pr = _Problem(holes, b, d, g == "omaha")
     if use_numpy is None:
         try:
             import numpy  # noqa: F401
             use_numpy = True
         except ImportError:  # pragma: no cover - numpy is a dependency, the fallback is spare
             use_numpy = False
+    # The same question is asked again and again while the table is all-in (every
+    # published state shows it, S-8): answers are kept for the last 64 questions.
+    # Dead cards are a set; the players' order and their cards' order are kept.
+    key = (tuple(tuple(c.index for c in h) for h in holes), tuple(c.index for c in b),
+           tuple(sorted(c.index for c in d)), g, use_numpy)
+    return _units_cached(key)
+
+
+@lru_cache(maxsize=64)
+def _units_cached(key: tuple[Any, ...]) -> tuple[tuple[int, ...], int]:
+    holes, board, dead, game, use_numpy = key
+    pr = _Problem([tuple(FULL_DECK[i] for i in h) for h in holes],
+                  tuple(FULL_DECK[i] for i in board), tuple(FULL_DECK[i] for i in dead),
+                  game == "omaha")
     acc = _units_numpy(pr) if use_numpy else _units_python(pr)
-    return acc, pr.total
+    return tuple(acc), pr.total
+
+
+def clear_cache() -> None:
+    """Forget the remembered answers (benchmarks call it so that every run computes)."""
+    _units_cached.cache_clear()
 
 
 def prepare() -> bool:

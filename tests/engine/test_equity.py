@@ -238,3 +238,20 @@ def test_river_equity_is_the_showdown_of_the_evaluator(cards: list[Card], player
     expected = [Fraction(1, len(winners)) if p in winners else Fraction(0)
                 for p in range(players)]
     assert equity_fractions(holes, board) == expected
+
+
+def test_remembered_answers_are_fresh_lists_and_follow_the_question() -> None:
+    from controller.engine.equity import clear_cache, equity
+
+    clear_cache()
+    first = equity(["AsKs", "QdQh"], "Jh 8c 3d", dead="2c 7d")
+    first[0] = 99.0  # the caller's list is theirs to change
+    again = equity(["As Ks", "Qd Qh"], ["Jh", "8c", "3d"], dead="7d 2c")
+    assert again[0] != 99.0 and sum(again) == pytest.approx(1.0)
+    swapped = equity(["QdQh", "AsKs"], "Jh 8c 3d", dead="2c 7d")
+    assert swapped == again[::-1]
+    no_dead = equity(["AsKs", "QdQh"], "Jh 8c 3d")
+    assert no_dead != again  # dead cards change the answer here
+    holes = [parse_cards("As Ks"), parse_cards("Qd Qh")]
+    assert [float(x) for x in brute_force(holes, parse_cards("Jh 8c 3d"),
+                                          parse_cards("2c 7d"))] == again
