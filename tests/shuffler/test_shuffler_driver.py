@@ -379,3 +379,39 @@ def test_full_deal_under_random_line_faults_loses_and_invents_nothing(rig: Rig, 
     assert_truthful(rig)
     assert len(reported(rig)) == 28
     assert not rig.events.of(E.CardFault) and not rig.events.of(E.RequestFailed)
+
+
+def test_door_opened_mid_deal_stops_it_and_accounts_for_every_card(make_rig) -> None:
+    rig = make_rig(deal_time=0.02)
+    rig.new_deck()
+    rid = rig.driver.deal(1, 8)
+    rig.events.wait_for(E.CardDelivered, request_id=rid)
+    rig.emu.open_door()
+    stopped = rig.events.wait_for(E.Jammed, request_id=rid)
+    rig.events.wait_for(E.DoorOpened)
+    assert rig.emu.wait_idle()
+    delivered = [e for e in rig.events.of(E.CardDelivered) if e.request_id == rid]
+    assert len(delivered) + stopped.undelivered == 8
+    assert reported(rig) == rig.emu.physical_log()
+    rig.emu.close_door()
+    rig.events.wait_for(E.DoorClosed)
+    assert len(rig.deal(1, 8 - len(delivered))) == stopped.undelivered
+
+
+def test_reset_takes_the_deck_out(rig: Rig) -> None:
+    rig.new_deck()
+    rig.deal(1, 2)
+    rid = rig.driver.reset()
+    rig.events.wait_for(E.RequestAccepted, request_id=rid)
+    assert rig.emu.status().state == DeviceState.NO_DECK
+    deal = rig.driver.deal(1)
+    assert rig.events.wait_for(E.RequestFailed, request_id=deal).code == "no-verified-deck"
+
+
+def test_deck_check_mid_hand_proves_stub_plus_dealt(rig: Rig) -> None:
+    rig.new_deck()
+    rig.deal(1, 2)
+    rig.deal("burn")
+    rid = rig.driver.deck_check()
+    ready = rig.events.wait_for(E.DeckReady, request_id=rid)
+    assert (ready.remaining, ready.dealt) == (49, 3)
