@@ -174,3 +174,13 @@ def test_draw_extension_round_trip() -> None:
     assert 'variant = "F5CD"' in text and '"p1 sd 7d"' in text and '"d dh p1 6c"' in text
     h2 = play(load(text))
     assert h2.result().stacks == h.result().stacks == {1: 560, 2: 460, 3: 480}
+
+
+def test_docs_draw_example_replays_to_its_finishing_stacks() -> None:
+    """The example in docs/phh-draw.md is a valid hand of our extension."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "phh-draw.md").read_text()
+    text = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    hh = load(text)
+    assert finishing_stacks(play(hh), hh) == hh.finishing_stacks
