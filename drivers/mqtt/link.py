@@ -76,6 +76,7 @@ class TableLink:
         self._retained: dict[str, bytes] = {}  # topic -> last retained payload, for republishing
         self._chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self._presence: dict[int, bool] = {}
+        self._early: deque[tuple[int, bytes, float]] = deque(maxlen=256)  # actions before any state
         self._connected = threading.Event()
         self._ready = threading.Event()  # connected and the broker acknowledged our subscriptions
         self._sub_mid: int | None = None
@@ -154,6 +155,7 @@ class TableLink:
                 self._guard.published(seq)
             except ValueError as exc:
                 raise codec.ViewError(str(exc)) from None
+            early, self._early = list(self._early), deque(maxlen=256)
             self._retain(topic(Kind.STATE, self.table), payload)
             if self._auto_lobby:
                 try:
@@ -163,6 +165,8 @@ class TableLink:
                 lobby_topic = topic(Kind.LOBBY, self.table)
                 if lobby is not None and self._retained.get(lobby_topic) != lobby:
                     self._retain(lobby_topic, lobby)
+        for seat, action, at in early:  # queued actions that arrived before this first state
+            self._handle(Kind.ACTION, seat, action, at)
 
     def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
         """Publish ``seat``'s private view retained, or clear it when ``view`` is None.
@@ -279,21 +283,31 @@ class TableLink:
             return
         if ref.table != self.table or ref.seat is None:
             return
+        if ref.kind is Kind.ACTION:
+            with self._lock:
+                if self._guard.seq is None:
+                    # Right after a controller restart the broker hands over queued actions
+                    # before the loop has published the recovered state: keep them until it has.
+                    self._early.append((ref.seat, msg.payload, now))
+                    return
+        self._handle(ref.kind, ref.seat, msg.payload, now)
+
+    def _handle(self, kind: Kind, seat: int, payload: bytes, now: float) -> None:
         try:
-            if ref.kind is Kind.ACTION:
-                self._take_action(ref.seat, msg.payload, now)
-            elif ref.kind is Kind.SEAT_CHAT:
-                self._take_chat(ref.seat, msg.payload, now)
-            elif ref.kind is Kind.SEAT_PRESENCE:
-                self._take_presence(ref.seat, msg.payload, now)
+            if kind is Kind.ACTION:
+                self._take_action(seat, payload, now)
+            elif kind is Kind.SEAT_CHAT:
+                self._take_chat(seat, payload, now)
+            elif kind is Kind.SEAT_PRESENCE:
+                self._take_presence(seat, payload, now)
         except PayloadError as exc:
             self.refused += 1
-            log.info("refused seat %s on %s: %s", ref.seat, msg.topic, exc)
-            if ref.kind is not Kind.SEAT_PRESENCE:
-                self.reply(ref.seat, exc.action_id, False, str(exc))
+            log.info("refused seat %s %s: %s", seat, kind.name, exc)
+            if kind is not Kind.SEAT_PRESENCE:
+                self.reply(seat, exc.action_id, False, str(exc))
         except Exception:  # the table keeps running whatever a tablet sends
             self.refused += 1
-            log.exception("error handling %s", msg.topic)
+            log.exception("error handling seat %s %s", seat, kind.name)
 
     def _take_action(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_action(payload, seat=seat)

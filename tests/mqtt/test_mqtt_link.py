@@ -250,9 +250,8 @@ def test_actions_queued_for_a_restarting_controller_survive_a_broker_restart(rig
     tab.send_raw(topic(Kind.ACTION, TABLE, 3), codec.action_payload(
         seat=3, seq=30, action="fold", action_id=aid)).wait_for_publish(WAIT)  # PUBACK: queued for the controller
     rig.broker.restart()  # persistence keeps the queued action
-    back, events2 = rig.link(client_id="ctl-t1", start=False)
-    back.publish_state(state_view(30))  # recovered from the journal before connecting
-    back.start()
+    back, events2 = rig.link(client_id="ctl-t1")  # the restarted controller connects first...
+    back.publish_state(state_view(30))  # ...and publishes the state recovered from its journal
     got = next_event(events2, ActionReceived)
     assert (got.action_id, got.seat) == (aid, 3)
     marker = tab.send_action("check")
