@@ -144,7 +144,9 @@ class TableLink:
 
         Actions from then on must carry this ``seq`` (M-4). Unless ``auto_lobby`` is False,
         the lobby entry (L-1, :func:`drivers.mqtt.codec.lobby_summary`) is republished
-        whenever it changes. Raises
+        whenever it changes. Actions that arrived before the first state (a restarted
+        controller's queued actions) are checked and posted now, from the caller's thread.
+        Raises
         :class:`drivers.mqtt.codec.ViewError` for a view that is not this table's, has a lower
         seq than the last one, or carries hole cards.
         """
