@@ -250,6 +250,16 @@ class Emulator:
         """Power-cycle the machine: new boot id, no deck, no session, event numbers restart."""
         self._call(self._power_on)
 
+    def send_raw(self, data: bytes) -> None:
+        """Put ``data`` on the line as it is (line noise, hand-made frames); no faults applied."""
+        def write() -> None:
+            if self._master is not None:
+                try:
+                    os.write(self._master, data)
+                except OSError:
+                    pass
+        self._call(write)
+
     def status(self) -> P.DeviceStatus:
         """Return the machine's status as STATUS would report it."""
         return self._call(self._status)  # type: ignore[return-value]

@@ -112,3 +112,24 @@ def test_driver_accepts_a_proper_deck_and_cards_then_rejects_a_repeat() -> None:
     kinds = [type(e).__name__ for e in posted]
     assert kinds == ["DeckReady", "CardDelivered", "CardFault"]
     assert posted[1].card == FULL_DECK[51] and posted[2].kind == "duplicate"
+
+
+def test_random_bytes_on_the_live_line_are_never_taken_for_frames(make_rig) -> None:
+    # The production path: random bytes from the device side of a real pty reach the driver's
+    # reader thread, codec and link thread. The driver keeps working and posts nothing false.
+    from .conftest import Rig  # noqa: PLC0415
+
+    rig: Rig = make_rig()
+    rig.new_deck()
+    baseline = len(rig.events.events)
+
+    @settings(derandomize=True, max_examples=25, deadline=None)
+    @given(st.binary(min_size=1, max_size=300))
+    def noise(data: bytes) -> None:
+        rig.emu.send_raw(data)
+        rig.sync()
+
+    noise()
+    extra = rig.events.events[baseline:]
+    assert extra and all(isinstance(e, E.StatusReport) for e in extra)
+    assert len(rig.deal(3, 2)) == 2 and rig.driver.stats["noise_bytes"] > 0
