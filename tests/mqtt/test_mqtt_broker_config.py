@@ -1,0 +1,48 @@
+"""The repo's mosquitto/livetable.conf and how tests and the bench run it (issue 7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from drivers.mqtt.broker import CONFIG, BrokerError, BrokerProcess, render_config
+
+
+def settings(text: str) -> list[list[str]]:
+    return [line.split() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_the_repo_config_has_mqtt_and_websockets_listeners_auth_acl_and_persistence() -> None:
+    lines = settings(CONFIG.read_text())
+    keys = {line[0]: line[1:] for line in lines}
+    listeners = [(line, nxt) for line, nxt in zip(lines, lines[1:]) if line[0] == "listener"]
+    assert [nxt for _, nxt in listeners] == [["protocol", "mqtt"], ["protocol", "websockets"]]
+    assert keys["per_listener_settings"] == ["false"] and keys["persistence"] == ["true"]
+    assert "password_file" in keys and "acl_file" in keys
+
+
+def test_render_swaps_only_ports_paths_and_log(tmp_path: Path) -> None:
+    text = CONFIG.read_text()
+    out = render_config(text, mqtt_port=1111, ws_port=2222, passwd=tmp_path / "pw", acl=tmp_path / "acl",
+                        data_dir=tmp_path / "data", log_file=tmp_path / "log")
+    rendered = settings(out)
+    assert ["listener", "1111", "127.0.0.1"] in rendered and ["listener", "2222", "127.0.0.1"] in rendered
+    assert ["acl_file", str(tmp_path / "acl")] in rendered
+    assert ["persistence_location", str(tmp_path / "data") + "/"] in rendered
+    kept = [line for line in settings(text) if line[0] not in
+            ("listener", "password_file", "acl_file", "persistence_location", "log_dest")]
+    assert all(line in rendered for line in kept)
+
+
+def test_render_refuses_a_config_without_both_listeners(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        render_config("listener 1883\nprotocol mqtt\n", mqtt_port=1, ws_port=2, passwd=tmp_path, acl=tmp_path,
+                      data_dir=tmp_path, log_file=tmp_path / "log")
+
+
+def test_a_broker_that_cannot_start_says_why(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conf"
+    bad.write_text(CONFIG.read_text() + "no_such_option 1\n")
+    with pytest.raises(BrokerError):
+        BrokerProcess(tmp_path, config=bad).start(timeout=5)
