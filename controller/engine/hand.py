@@ -480,17 +480,20 @@ class Hand:
             raise IllegalAction(f"A-1: it is seat {self.seats[self.to_act]}'s turn, not seat {seat}'s")
         return i
 
-    def fold(self, seat: int) -> None:
+    def fold(self, seat: int, *, when_check_is_free: bool = False) -> None:
         """Fold ``seat``'s hand (A-1).
 
+        Folding is not offered when checking is free (the table never folds for a
+        player who could check, A-2, A-4); ``when_check_is_free=True`` records such a
+        fold anyway when the player insists (or a hand history says so, PokerKit allows it).
+
         Raises:
-            IllegalAction: not this seat's turn, or checking is free (the table never
-                folds for a player who could check, A-2, A-4).
+            IllegalAction: not this seat's turn, or checking is free.
         """
         i = self._turn(seat, _BET)
-        if self.bet[i] >= self.current:
+        if self.bet[i] >= self.current and not when_check_is_free:
             raise IllegalAction(f"A-1: seat {seat} may check; folding is not offered when checking is free")
-        self._log.append(("fold", seat))
+        self._log.append(("fold", seat) if self.bet[i] < self.current else ("fold", seat, True))
         self.folded[i] = True
         self.n_live -= 1
         self.n_able -= 1
@@ -1218,7 +1221,7 @@ class Hand:
         t = event.get("t")
         seat = event.get("seat")
         if t == "fold":
-            self.fold(seat)  # type: ignore[arg-type]
+            self.fold(seat, when_check_is_free=bool(event.get("check_was_free")))  # type: ignore[arg-type]
         elif t == "check":
             self.check(seat)  # type: ignore[arg-type]
         elif t == "call":
@@ -1248,6 +1251,8 @@ class Hand:
 def _event_dict(e: tuple) -> dict:
     """Return the JSON-able dict of one logged event tuple."""
     t = e[0]
+    if t == "fold" and len(e) > 2:
+        return {"t": t, "seat": e[1], "check_was_free": True}
     if t in ("fold", "check", "call", "muck"):
         return {"t": t, "seat": e[1]}
     if t == "bet":

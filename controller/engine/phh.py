@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import HandError, NotSupported
 from .hand import Hand
-from .settings import Game, HandSettings, Limit, PlayerSetup, Street
+from .settings import Game, HandSettings, Limit, PlayerSetup
 
 __all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
            "finishing_stacks", "dump"]
@@ -279,7 +279,7 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
         seat = _seat(w[0], n, a)
         op = w[1]
         if op == "f":
-            hand.fold(seat)
+            hand.fold(seat, when_check_is_free=True)  # PokerKit allows it; a history is a fact
         elif op == "cc":
             if hand.phase == 1 and hand.to_act >= 0 and hand.bet[hand.to_act] >= hand.current:
                 hand.check(seat)
@@ -298,13 +298,14 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
         elif op == "sm":
             i = hand.index[seat]
             if len(w) > 2:
-                if hand.exposed[i]:
-                    shown = " ".join(str(c) for c in hand.hole_cards(seat))
-                    if sorted(shown.split()) != sorted(_split_cards(w[2])):
-                        raise PHHError(f"PHH: {a!r} does not match the hand {shown}")
+                if hand.exposed[i] or hand.is_complete:
+                    # already exposed (S-8) or the hand was settled without it (P-2): check only
+                    known = [str(c) for c in hand.hole_cards(seat) if c is not None]
+                    if any(c not in _split_cards(w[2]) for c in known):
+                        raise PHHError(f"PHH: {a!r} does not match the hand {' '.join(known)}")
                     continue
                 hand.show(seat, w[2])
-            elif hand.street is not Street.COMPLETE:
+            elif not hand.is_complete and not hand.mucked[i]:
                 hand.muck(seat)
         elif op == "pb":
             raise NotSupported("G-5: bring-in (stud) is not supported")

@@ -403,3 +403,15 @@ def test_setup_errors() -> None:
              sb_seat=2, bb_seat=3)
     with pytest.raises(HandSetupError, match="^S-1"):
         Hand(NL, [PlayerSetup(1, 100), PlayerSetup(2, 100)], button=1, sb_seat=2, bb_seat=5)
+
+
+def test_a2_fold_when_check_is_free_only_when_insisted_and_replays() -> None:
+    h = three()
+    h.call(1)
+    h.call(2)
+    with pytest.raises(IllegalAction, match="^A-1"):
+        h.fold(3)
+    h.fold(3, when_check_is_free=True)
+    assert h.folded[2] and h.events[-1] == {"t": "fold", "seat": 3, "check_was_free": True}
+    again = Hand.from_snapshot(h.snapshot())
+    assert again.snapshot() == h.snapshot()
