@@ -32,6 +32,7 @@ the engine is not told.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, Callable
 
 from .cards import FULL_DECK, Card, CardError, parse_card
@@ -976,16 +977,16 @@ class Hand:
 
         ``cards`` may be omitted when the engine knows the hand; when given they must
         match what it knows (unknown cards are filled in). A player may show before
-        their P-2 turn.
+        their P-2 turn, and a player who won without showing may show afterwards (P-2).
 
         Raises:
             IllegalAction: the betting is not over, the seat has no live hand, or the
                 cards do not match.
         """
         i = self.index.get(seat, -1)
-        if i < 0 or self.folded[i] or self.mucked[i] or self.phase == _COMPLETE:
+        if i < 0 or self.folded[i] or self.mucked[i] or self.voided:
             raise IllegalAction(f"P-2: seat {seat} has no live hand to show")
-        over = self.phase == _SHOWDOWN or (self.n_able < 2 and self.phase != _BET)
+        over = self.phase in (_SHOWDOWN, _COMPLETE) or (self.n_able < 2 and self.phase != _BET)
         if not over:
             raise IllegalAction(f"P-2: seat {seat} shows at the showdown, not during the betting")
         hole = self.hole[i]
@@ -1012,6 +1013,13 @@ class Hand:
         self._log.append(("show", seat, tuple(new)))
         self.hole[i] = new
         self.exposed[i] = True
+        if self.phase == _COMPLETE and self._result is not None:  # a winner may show (P-2)
+            shown = dict(self._result.shown)
+            shown[seat] = tuple(_STR[c] for c in new)  # type: ignore[index]
+            hole = dict(self._result.hole)
+            hole[seat] = shown[seat]
+            self._result = replace(self._result, shown=shown, hole=hole)
+            return
         if self.phase == _SHOWDOWN:
             if self.to_act == i:
                 self._sd_pos += 1

@@ -298,7 +298,7 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
         elif op == "sm":
             i = hand.index[seat]
             if len(w) > 2:
-                if hand.exposed[i] or hand.is_complete:
+                if hand.exposed[i] or (hand.is_complete and (hand.folded[i] or hand.mucked[i])):
                     # already exposed (S-8) or the hand was settled without it (P-2): check only
                     known = [str(c) for c in hand.hole_cards(seat) if c is not None]
                     if any(c not in _split_cards(w[2]) for c in known):

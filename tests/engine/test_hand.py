@@ -415,3 +415,16 @@ def test_a2_fold_when_check_is_free_only_when_insisted_and_replays() -> None:
     assert h.folded[2] and h.events[-1] == {"t": "fold", "seat": 3, "check_was_free": True}
     again = Hand.from_snapshot(h.snapshot())
     assert again.snapshot() == h.snapshot()
+
+
+def test_p2_uncalled_winner_may_show_afterwards() -> None:
+    h = three()
+    h.raise_to(1, 30)
+    h.fold(2)
+    h.fold(3)
+    assert h.result().shown == {}
+    h.show(1)
+    assert h.result().shown == {1: ("As", "Ks")} and h.result().stacks[1] == 1015
+    with pytest.raises(IllegalAction, match="^P-2"):
+        h.show(2)
+    assert Hand.from_snapshot(h.snapshot()).snapshot() == h.snapshot()
