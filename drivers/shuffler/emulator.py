@@ -21,7 +21,8 @@ prints the device path on stdout and runs until killed; lines on stdin control i
 (``door open``, ``door close``, ``vanish SECONDS``, ``reboot``, ``fault KEY=VALUE``).
 
 Faults (:class:`Faults`; counts are consumed as they fire, ``*_at`` positions are one-shot):
-``drop_rx`` (ignore the next N frames received), ``drop_replies`` (execute but do not send the
+``drop_rx`` (ignore the next N frames received), ``drop_commands`` (ignore the next N
+shuffle/deal/draw/reset frames, STATUS still answers), ``drop_replies`` (execute but do not send the
 next N replies), ``drop_events`` (do not send the next N event transmissions; they are resent),
 ``corrupt_tx`` (flip a byte in the next N frames sent), ``garbage_tx`` (send random bytes
 before the next N frames), ``reply_delay`` (seconds before each reply), ``jam_at`` /
@@ -39,7 +40,6 @@ import os
 import random
 import select
 import signal
-import struct
 import sys
 import tempfile
 import threading
@@ -63,6 +63,7 @@ class Faults:
     """Fault injection settings (mutable; change them through :meth:`Emulator.set_faults`)."""
 
     drop_rx: int = 0
+    drop_commands: int = 0
     drop_replies: int = 0
     drop_events: int = 0
     corrupt_tx: int = 0
@@ -426,6 +427,9 @@ class Emulator:
         self.frames_received += 1
         if self.faults.drop_rx > 0:
             self.faults.drop_rx -= 1
+            return
+        if self.faults.drop_commands > 0 and frame.type in P.PHYSICAL_COMMANDS:
+            self.faults.drop_commands -= 1
             return
         if frame.type == P.Cmd.EVENT_ACK:
             if len(frame.payload) == 4:

@@ -379,8 +379,12 @@ class ShufflerDriver:
         self._device_last = st.last_seq
         return st
 
-    def _physical(self, req: _Req) -> Frame:
-        """Send a physical command; never resend it without asking STATUS what the device did."""
+    def _physical(self, req: _Req) -> Frame | None:
+        """Send a physical command; never resend it without asking STATUS what the device did.
+
+        Returns the reply (real, or read from STATUS), or None when STATUS keeps answering but
+        the device never took the request; raises _LinkDown when STATUS does not answer.
+        """
         frame = Frame(self._next_seq(), req.cmd, req.payload)
         self._seq_req[frame.seq] = req.id
         self._inflight = (frame.seq, req)
@@ -408,7 +412,7 @@ class ShufflerDriver:
         if st.last_seq == frame.seq:
             code = st.last_code
             return Frame(frame.seq, P.Rsp.ACK) if code == 0 else Frame(frame.seq, P.Rsp.NAK, bytes((code,)))
-        raise _LinkDown(f"{req.name} got no reply after {self.timing.retries + 1} tries")
+        return None  # STATUS answers but the device never took this request: it did not do it
 
     def _execute(self, req: _Req) -> None:
         if req.cmd in (P.Cmd.DEAL, P.Cmd.DRAW) and not self.tracker.verified:
@@ -420,6 +424,11 @@ class ShufflerDriver:
         if req.cmd in P.PHYSICAL_COMMANDS:
             reply = self._physical(req)  # on _LinkDown, _inflight names it for LinkLost/Restored
             self._inflight = None
+            if reply is None:
+                self._post(E.RequestFailed, req.id, req.name, "timeout",
+                           f"the shuffler never took {req.name} in {self.timing.retries + 1} tries "
+                           "and says it did not do it")
+                return
             self._settle(req, reply)
             self._check_session(reply)
             return

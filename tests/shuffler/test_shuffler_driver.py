@@ -14,7 +14,7 @@ from drivers.shuffler.emulator import Faults
 from drivers.shuffler.link import ShufflerArgumentError
 from drivers.shuffler.protocol import BOARD, BURN, DeviceState, Target
 
-from .conftest import Rig
+from .conftest import FAST, Rig
 
 
 def reported(rig: Rig) -> list[tuple[Target, object]]:
@@ -415,3 +415,16 @@ def test_deck_check_mid_hand_proves_stub_plus_dealt(rig: Rig) -> None:
     rid = rig.driver.deck_check()
     ready = rig.events.wait_for(E.DeckReady, request_id=rid)
     assert (ready.remaining, ready.dealt) == (49, 3)
+
+
+def test_deal_the_device_never_takes_times_out_without_dealing(rig: Rig) -> None:
+    # Every DEAL frame is lost but STATUS answers: after the bounded tries the request fails
+    # with "timeout"; the link stays up, nothing was dealt, and the next deal works.
+    rig.new_deck()
+    rig.emu.set_faults(drop_commands=FAST.retries + 1)
+    rid = rig.driver.deal(1)
+    failed = rig.events.wait_for(E.RequestFailed, request_id=rid)
+    assert failed.code == "timeout"
+    assert rig.driver.stats["status_queries"] >= FAST.retries
+    assert rig.emu.physical_log() == [] and not rig.events.of(E.LinkLost)
+    assert len(rig.deal(1)) == 1
