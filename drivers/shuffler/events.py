@@ -174,10 +174,12 @@ class RequestAccepted(ShufflerEvent):
 class RequestFailed(ShufflerEvent):
     """Request ``request_id`` was refused or could not be delivered.
 
-    ``code`` is the device's :class:`ErrorCode` name in lower case (``"jammed"``,
-    ``"no-deck"``...) or a driver reason: ``"link-down"``, ``"no-verified-deck"``,
-    ``"timeout"`` (the device never confirmed it; it did not execute it as far as STATUS
-    shows, or the link was lost before we could ask), ``"stopped"``.
+    ``code`` is the device's :class:`ErrorCode` name in lower case with dashes (``"jammed"``,
+    ``"door-open"``, ``"empty"``, ``"busy"``, ``"no-deck"``, ``"no-session"``...) or a driver
+    reason: ``"link-down"`` (not sent, or lost with the link and not done by the device),
+    ``"no-verified-deck"`` (G-5: deal/draw before DeckReady), ``"timeout"`` (the device never
+    took it in the bounded tries and STATUS says it did not do it), ``"protocol"`` (an
+    unexpected reply). In every case the device did not act on the request.
     """
 
     request_id: int
