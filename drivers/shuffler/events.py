@@ -179,7 +179,8 @@ class RequestFailed(ShufflerEvent):
     reason: ``"link-down"`` (not sent, or lost with the link and not done by the device),
     ``"no-verified-deck"`` (G-5: deal/draw before DeckReady), ``"timeout"`` (the device never
     took it in the bounded tries and STATUS says it did not do it), ``"protocol"`` (an
-    unexpected reply). In every case the device did not act on the request.
+    unexpected reply: what the device did is unknown, ask ``status()``). In every other case
+    the device did not act on the request.
     """
 
     request_id: int
