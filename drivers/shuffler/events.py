@@ -179,8 +179,9 @@ class RequestFailed(ShufflerEvent):
     reason: ``"link-down"`` (not sent, or lost with the link and not done by the device),
     ``"no-verified-deck"`` (G-5: deal/draw before DeckReady), ``"timeout"`` (the device never
     took it in the bounded tries and STATUS says it did not do it), ``"protocol"`` (an
-    unexpected reply: what the device did is unknown, ask ``status()``). In every other case
-    the device did not act on the request.
+    unexpected reply: what the device did is unknown, ask ``status()``), ``"device-restarted"``
+    (the device rebooted while the request was in flight: unknown). In every other case the
+    device did not act on the request.
     """
 
     request_id: int
@@ -215,7 +216,9 @@ class LinkRestored(ShufflerEvent):
 
     ``status`` is the device's STATUS after reconnecting; ``replayed`` how many device events
     that happened while the link was down were posted before this event; ``rebooted`` is true
-    when the device restarted (its boot id changed: its deck and queued work are gone);
+    when the device restarted (its boot id changed: its deck, queued work and unsent events are
+    gone, so cards it may have delivered before the restart are unknown: the hand is fouled and
+    the floor decides);
     ``executed`` / ``not_executed`` split the requests that were pending when the link went
     down by what STATUS says the device did.
     """

@@ -625,6 +625,10 @@ class ShufflerDriver:
                 executed.append(req.id)
                 code = st.last_code
                 self._settle(req, Frame(seq, P.Rsp.ACK) if code == 0 else Frame(seq, P.Rsp.NAK, bytes((code,))))
+            elif rebooted:
+                not_executed.append(req.id)
+                self._post(E.RequestFailed, req.id, req.name, "device-restarted",
+                           f"the shuffler restarted; whether it did {req.name} before is unknown")
             else:
                 not_executed.append(req.id)
                 self._post(E.RequestFailed, req.id, req.name, "link-down",
