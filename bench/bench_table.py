@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _one(args: argparse.Namespace, name: str) -> None:
     clock = time.perf_counter if name == "wall" else time.process_time
-    soak = Soak(args.seed, settings=GAMES[args.game], check=args.audit, clock=clock)
+    soak = Soak(args.seed, settings=GAMES[args.game], check=args.audit, clock=clock, keep=False)
     t0 = time.perf_counter()
     bench = soak.run(args.hands)
     wall = time.perf_counter() - t0
@@ -56,7 +56,7 @@ def _one(args: argparse.Namespace, name: str) -> None:
     cfg = bench.state.settings
     print(f"[{name} clock] game: {cfg.game} {cfg.limit}, {cfg.seats} seats; seed {args.seed}; "
           f"audit {args.audit}")
-    print(f"hands: {bench.state.hands}  events: {n}  refused: {len(bench.refusals)}")
+    print(f"hands: {bench.state.hands}  events: {n}  refused: {bench.refused_count}")
     print(f"soak: {n / wall:,.0f} events/s overall ({wall:.1f} s incl. the random driver"
           f"{' and audit' if args.audit else ''}); step alone: {n / sum(d):,.0f} events/s")
     print(f"step latency: median {med:.3f} ms, p99 {p99:.3f} ms, max {worst:.3f} ms")

@@ -24,12 +24,13 @@ class Bench:
     ``deal(holes, board)`` sets the cards of the next hand (seat -> cards, board list);
     other cards come from a deck in a fixed (or ``rng``-shuffled) order. Every event is
     kept in ``log`` (for replays), every effect in ``effects``, finished hands in
-    ``hands`` (their records), refusals in ``refusals``.
+    ``hands`` (their records), refusals in ``refusals`` (``keep=False``: none of these
+    are kept, for long benchmarks; ``refused_count`` still counts).
     """
 
     def __init__(self, settings: TableSettings, *, rng: random.Random | None = None,
                  check: bool = True, t0: float = 1_700_000_000.0,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, keep: bool = True) -> None:
         self.state = TableState.new(settings)
         self.initial = self.state
         self.t = t0
@@ -45,6 +46,9 @@ class Bench:
         self._spare: list[str] = []
         self.clock = clock
         self.durations: list[float] = []
+        self.keep = keep
+        self.refused_count = 0
+        self.sent = 0
 
     # -- time and events
     def tick(self, seconds: float = 1.0) -> None:
@@ -53,19 +57,25 @@ class Bench:
 
     def send(self, event: ev.Event) -> list[fx.Effect]:
         """Step one event, audit, answer deal requests; return this event's effects."""
-        self.log.append(event)
+        self.sent += 1
+        if self.keep:
+            self.log.append(event)
         if self.clock is not None:
             t0 = self.clock()
             self.state, out = step(self.state, event)
             self.durations.append(self.clock() - t0)
         else:
             self.state, out = step(self.state, event)
-        self.effects.extend(out)
+        if self.keep:
+            self.effects.extend(out)
         for e in out:
             if isinstance(e, fx.HandFinished):
-                self.hands.append(e.record)
+                if self.keep:
+                    self.hands.append(e.record)
             elif isinstance(e, fx.Refuse):
-                self.refusals.append(e)
+                self.refused_count += 1
+                if self.keep:
+                    self.refusals.append(e)
         if self.check:
             problems = audit(self.state)
             assert not problems, (event, problems)

@@ -35,10 +35,10 @@ class Soak:
     """
 
     def __init__(self, seed: int, *, settings: TableSettings | None = None, check: bool = True,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, keep: bool = True) -> None:
         self.rng = random.Random(seed)
         cfg = settings or self.rng.choice(GAMES)
-        self.bench = Bench(cfg, rng=self.rng, check=check, clock=clock)
+        self.bench = Bench(cfg, rng=self.rng, check=check, clock=clock, keep=keep)
         self.next_player = 0
         self.counts: dict[str, int] = {}
 
@@ -170,7 +170,7 @@ class Soak:
     def run(self, hands: int, *, max_events: int = 10**8) -> Bench:
         """Play until ``hands`` hands have started; return the bench."""
         b = self.bench
-        while b.state.hands < hands and len(b.log) < max_events:
+        while b.state.hands < hands and b.sent < max_events:
             if b.state.hand is None:
                 self.between_hands()
                 if self.rng.random() < 0.01:
