@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.codec import from_json, to_json

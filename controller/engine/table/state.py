@@ -10,7 +10,7 @@ them through the hand engine).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .blinds import Rotation
