@@ -415,3 +415,38 @@ def test_ledger_books_rake_and_results():
     led = b.state.ledger
     assert led.rake == 3 and sum(a.rake for a in led.accounts.values()) == 3
     assert sum(a.won for a in led.accounts.values()) == -3
+
+
+# ------------------------------------------------------------------ five card draw (G-3)
+
+DRAW = TableSettings(game="draw", limit="fixed-limit", seats=5, small_blind=5, big_blind=10)
+
+
+def test_g3_draw_deals_replacements_and_timeout_stands_pat():
+    b = _bench(1, 2, 3, settings=DRAW)
+    b.start(1)
+    deals = [e for e in b.effects if isinstance(e, fx.DealCards)]
+    assert [d.target for d in deals] == ["seat"] * 15  # five rounds, one card at a time
+    assert [d.seat for d in deals[:3]] == [2, 3, 1]  # from the left of the button
+    b.act(1, "call")
+    b.act(2, "call")
+    b.act(3, "check")
+    assert b.state.hand.street.value == "draw" and b.to_act == 2
+    hole = private_view_cards(b, 2)
+    out = b.act(2, "draw", discards=tuple(hole[:2]))
+    deal = [e for e in out if isinstance(e, fx.DealCards)]
+    assert [(d.target, d.count) for d in deal[:2]] == [("burn", 1), ("draw", 2)]
+    assert b.state.hand.drew[b.state.hand.index[2]] == 2
+    assert b.to_act == 3
+    b.expire()  # G-3: stand pat on timeout, and sat out
+    h = b.state.hand
+    assert h.drew[h.index[3]] == 0 and (3, "draw", "A-2") in b.state.info.auto
+    b.do(ev.TabletDisconnected, seat=1)  # a gone player stands pat at once
+    assert h is not b.state.hand and b.state.hand.street.value == "postdraw"
+    assert (1, "draw", "A-4") in b.state.info.auto
+
+
+def private_view_cards(b: Bench, seat: int) -> list[str]:
+    from controller.views import private_view
+
+    return private_view(b.state, seat)["cards"]

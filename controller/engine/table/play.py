@@ -222,7 +222,8 @@ def drive(ctx: Ctx) -> None:
 
 def _ask_cards(ctx: Ctx, req: Any) -> None:
     if req.kind == "hole":
-        batches: tuple[tuple[str, int], ...] = (("seat", req.count),)
+        # one card at a time around the table, as a dealer pitches them (G-1..G-3)
+        batches: tuple[tuple[str, int], ...] = (("seat", 1),)
         reshuffle_at = None
     elif req.kind == "board":
         batches = ((("burn", 1),) if req.burn else ()) + (("board", req.count),)
