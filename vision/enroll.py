@@ -77,14 +77,15 @@ class Enrollment:
             self.suit_y = np.append(self.suit_y, SUIT_LABELS.index(card.suit)).astype(np.int16)
 
     def features(self, bank: GlyphBank | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Return ``(rank_x, rank_y, suit_x, suit_y)`` to match against.
+        """Return ``(rank_x, rank_y, suit_x, suit_y)`` to match against (ranks projected
+        into ``bank``'s space, see :meth:`vision.glyphs.GlyphBank.project`).
 
         A part (ranks, suits) that covers every label is used alone; a partial one is
         joined to the synthetic bank so that a card the enrolment never saw can still be
         read (and is not forced onto an enrolled label).
         """
         bank = bank or load_glyph_bank()
-        rx, ry, sx, sy = self.rank_x, self.rank_y, self.suit_x, self.suit_y
+        rx, ry, sx, sy = bank.project(self.rank_x), self.rank_y, self.suit_x, self.suit_y
         if len(set(ry.tolist())) < len(RANK_LABELS):
             rx, ry = np.vstack([rx, bank.rank_x]), np.concatenate([ry, bank.rank_y])
         if len(set(sy.tolist())) < len(SUIT_LABELS):

@@ -44,9 +44,10 @@ RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 RANK_LETTER = {"10": "T"}
 SUIT_LABELS = ["c", "d", "h", "s"]
 
+PROJ_DIM = 200
 GLYPH_W = 20
 GLYPH_H = 28
-FEATURE_LEN = GLYPH_W * GLYPH_H + 1
+FEATURE_LEN = 0  # set below from the HOG layout
 
 BANK_PATH = Path(__file__).resolve().parent / "data" / "glyphs.npz"
 
@@ -58,11 +59,36 @@ _TTF_GLOBS = [
 ]
 
 
+def _hog(img: np.ndarray, cell: int = 4, bins: int = 9) -> np.ndarray:
+    """Histograms of oriented gradients (unsigned, ``bins`` bins) over ``cell`` px cells,
+    each 2x2-cell block L2-normalised (Dalal-Triggs layout, no Gaussian window)."""
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * bins
+    b0 = np.floor(ang).astype(np.int32) % bins
+    w1 = ang - np.floor(ang)
+    ch, cw = img.shape[0] // cell, img.shape[1] // cell
+    hist = np.zeros((ch, cw, bins), np.float32)
+    cy = np.minimum(np.arange(img.shape[0]) // cell, ch - 1)
+    cx = np.minimum(np.arange(img.shape[1]) // cell, cw - 1)
+    yy, xx = np.meshgrid(cy, cx, indexing="ij")
+    np.add.at(hist, (yy, xx, b0), mag * (1 - w1))
+    np.add.at(hist, (yy, xx, (b0 + 1) % bins), mag * w1)
+    blocks = []
+    for y in range(ch - 1):
+        for x in range(cw - 1):
+            blk = hist[y:y + 2, x:x + 2].ravel()
+            blocks.append(blk / (float(np.linalg.norm(blk)) + 1e-3))
+    return np.concatenate(blocks)
+
+
 def glyph_feature(ink: np.ndarray) -> np.ndarray:
     """Return the feature vector of a glyph image (ink > 0), cropped to its ink.
 
     The ink's bounding box is stretched to ``GLYPH_W x GLYPH_H`` (so stroke shapes, not
-    sizes, are compared); the box's aspect ratio is appended as a last component.
+    sizes, are compared) and described by its gradient histograms (HOG) and its blurred
+    pixels; the box's aspect ratio is appended. The vector has unit norm.
 
     Raises:
         ValueError: the image has no ink.
@@ -74,14 +100,18 @@ def glyph_feature(ink: np.ndarray) -> np.ndarray:
     crop = ink[y0:y1, x0:x1].astype(np.float32)
     small = cv2.resize(crop, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0)
+    padded = np.pad(small, 2).astype(np.uint8)
+    h = _hog(padded.astype(np.float32))
+    h = h / (float(np.linalg.norm(h)) + 1e-6)
     v = small.ravel()
     v = v - v.mean()
-    n = float(np.linalg.norm(v))
-    v = v / n if n > 0 else v
+    v = v / (float(np.linalg.norm(v)) + 1e-6)
     aspect = (x1 - x0) / float(y1 - y0)
-    out = np.concatenate([v, [min(aspect, 2.0) * 0.3]]).astype(np.float32)
+    out = np.concatenate([h * 0.8, v * 0.6, [min(aspect, 2.0) * 0.25]]).astype(np.float32)
     return out / float(np.linalg.norm(out))
 
+
+FEATURE_LEN = len(glyph_feature(np.pad(np.ones((10, 10), np.uint8) * 255, 2)))
 
 # --- suits drawn as shapes ----------------------------------------------------------------
 
@@ -204,6 +234,31 @@ def draw_rank(label: str, style: int = 0) -> list[np.ndarray]:
             im = _ttf(label, path)
             if im is not None:
                 out.append(im)
+    if label == "10":  # cards print a tight, condensed "10": compose it from its digits
+        ones = draw_rank("1", style)
+        zeros = draw_rank("0", style)
+        for one, zero in zip(ones, zeros):
+            for gap in (-0.04, 0.03, 0.1):
+                out.append(_compose(one, zero, gap))
+    return out
+
+
+def _tight(im: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(im)
+    return im[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _compose(a: np.ndarray, b: np.ndarray, gap: float) -> np.ndarray:
+    a, b = _tight(a), _tight(b)
+    h = max(a.shape[0], b.shape[0])
+    a = cv2.resize(a, (max(1, int(a.shape[1] * h / a.shape[0])), h))
+    b = cv2.resize(b, (max(1, int(b.shape[1] * h / b.shape[0] * 0.8)), h))  # condensed 0
+    g = int(round(gap * h))
+    w = a.shape[1] + max(g, -a.shape[1] // 3) + b.shape[1]
+    out = np.zeros((h + 20, w + 20), np.uint8)
+    out[10:10 + h, 10:10 + a.shape[1]] = a
+    x = 10 + a.shape[1] + max(g, -a.shape[1] // 3)
+    out[10:10 + h, x:x + b.shape[1]] = np.maximum(out[10:10 + h, x:x + b.shape[1]], b)
     return out
 
 
@@ -241,19 +296,30 @@ def _augment(im: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarra
 class GlyphBank:
     """Glyph features and their labels.
 
-    ``rank_x``: ``(N, FEATURE_LEN)`` float32, ``rank_y``: ``(N,)`` int (index in
-    :data:`RANK_LABELS`); ``suit_x``/``suit_y`` likewise for :data:`SUIT_LABELS`.
+    ``rank_x``: ``(N, K)`` float32 rank features already mapped by :meth:`project`
+    (``K = PROJ_DIM``, or ``FEATURE_LEN`` when ``proj`` is None); ``rank_y``: ``(N,)`` int
+    (index in :data:`RANK_LABELS`); ``suit_x`` ``(M, FEATURE_LEN)``/``suit_y`` likewise for
+    :data:`SUIT_LABELS`; ``proj``: ``(FEATURE_LEN, K)`` or None.
     """
 
     rank_x: np.ndarray
     rank_y: np.ndarray
     suit_x: np.ndarray
     suit_y: np.ndarray
+    proj: np.ndarray | None = None
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the bank to ``path`` (``.npz``, compressed)."""
+        extra = {} if self.proj is None else {"proj": self.proj.astype(np.float16)}
         np.savez_compressed(path, rank_x=self.rank_x.astype(np.float16), rank_y=self.rank_y.astype(np.int8),
-                            suit_x=self.suit_x.astype(np.float16), suit_y=self.suit_y.astype(np.int8))
+                            suit_x=self.suit_x.astype(np.float16), suit_y=self.suit_y.astype(np.int8), **extra)
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        """Map rank features ``(N, FEATURE_LEN)`` to the bank's reduced space, unit rows."""
+        if self.proj is None:
+            return x
+        y = x @ self.proj
+        return (y / (np.linalg.norm(y, axis=-1, keepdims=True) + 1e-9)).astype(np.float32)
 
 
 def build_glyph_bank(seed: int = 6, per_drawing: int = 6, style: int = 0) -> GlyphBank:
@@ -271,7 +337,12 @@ def build_glyph_bank(seed: int = 6, per_drawing: int = 6, style: int = 0) -> Gly
             for a in _augment(draw_suit(suit, 96, float(v)), rng, 12):
                 sx.append(glyph_feature(a))
                 sy.append(i)
-    return GlyphBank(np.array(rx, np.float32), np.array(ry, np.int16), np.array(sx, np.float32), np.array(sy, np.int16))
+    rx_arr = np.array(rx, np.float32)
+    # principal directions of the rank glyphs: matching in PROJ_DIM dimensions is ~10x faster
+    _, _, vt = np.linalg.svd(rx_arr, full_matrices=False)
+    proj = vt[:PROJ_DIM].T.astype(np.float32)
+    bank = GlyphBank(rx_arr, np.array(ry, np.int16), np.array(sx, np.float32), np.array(sy, np.int16), proj)
+    return GlyphBank(bank.project(rx_arr), bank.rank_y, bank.suit_x, bank.suit_y, proj)
 
 
 def load_glyph_bank(path: str | os.PathLike | None = None) -> GlyphBank:
@@ -286,7 +357,8 @@ def load_glyph_bank(path: str | os.PathLike | None = None) -> GlyphBank:
     try:
         with np.load(p) as z:
             return GlyphBank(z["rank_x"].astype(np.float32), z["rank_y"].astype(np.int16),
-                             z["suit_x"].astype(np.float32), z["suit_y"].astype(np.int16))
+                             z["suit_x"].astype(np.float32), z["suit_y"].astype(np.int16),
+                             z["proj"].astype(np.float32) if "proj" in z.files else None)
     except (KeyError, OSError, ValueError) as e:
         raise ValueError(f"vision: {p} is not a glyph bank: {e}") from e
 

@@ -108,15 +108,132 @@ def _white_balance(card: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _ink(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (ink mask uint8 0/255, red chroma int16) of a white-balanced card."""
+def _ink(card_wb: np.ndarray, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Return (ink mask uint8 0/255, red chroma int16) of a white-balanced card crop.
+
+    Ink is whatever is darker than the paper or redder than it; the cut between ink and
+    paper is Otsu's on that "inkness" times ``scale``, never below a floor so blank paper
+    stays blank.
+    """
     b, g, r = (card_wb[:, :, i].astype(np.int16) for i in range(3))
     grey = (b + g + r) // 3
     chroma = r - np.maximum(g, b)
-    dark = grey < 135
-    red = (chroma > 55) & (grey < 200)
-    ink = (dark | red).astype(np.uint8) * 255
+    inkness = np.clip(np.maximum(230 - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    t = max(float(t) * scale, 45.0 * min(scale * 1.4, 1.0))
+    ink = (inkness > t).astype(np.uint8) * 255
     return ink, chroma
+
+
+@dataclass
+class PipRead:
+    """The centre pips: how many equal large pips, their area (fraction of the card), suit."""
+
+    count: int = 0
+    area: float = 0.0
+    suit: str | None = None
+    suit_margin: float = 0.0
+    red: bool | None = None
+    picture: float = 0.0  # fraction of the card's centre in non-red colours (court cards)
+
+
+@dataclass
+class Params:
+    """Thresholds of :func:`decide` (cosine similarities and margins)."""
+
+    strong_score: float = 0.86   # one index alone
+    strong_margin: float = 0.05
+    pair_score: float = 0.75     # both indices read the same rank
+    pair_margin: float = 0.03
+    pip_score: float = 0.55      # the index and the pip count (or court picture) agree
+    pip_margin: float = 0.01
+    suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
+    pair_suit_margin: float = 0.03
+    pip_suit_margin: float = 0.04  # a big pip's suit
+    picture: float = 0.16        # colourful centre fraction that means a court card
+
+
+_RANK_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, "10": 10}
+
+
+def _rank_value(rank: str) -> int:
+    return _RANK_VALUE.get(rank) or int(rank)
+
+
+def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str | None, float, str]:
+    """Name a card from its two index readings and its pips, or refuse.
+
+    Returns ``(card text or None, confidence 0..1, why-not text)``. The rank is named only
+    when a strong index reading, both indices, or an index and the pip count back it; the
+    suit when the colour agrees and the index and pip shapes together vote for it by a
+    margin. Any clear contradiction (two credible indices naming different ranks, a pip
+    count or a strong suit vote that disagrees) makes the card unsure (issue 6: never
+    guess).
+    """
+    rs = [r for r in reads if r.rank is not None]
+    if not rs:
+        return None, 0.0, "no index read"
+    # ---- rank
+    rs.sort(key=lambda r: -r.rank_score)
+    top = rs[0]
+    rank = top.rank
+    assert rank is not None
+    val = _rank_value(rank)
+    same = [r for r in rs if r.rank == rank]
+    for r in rs[1:]:
+        if r.rank != rank and r.rank_score >= p.pair_score and r.rank_margin >= p.pair_margin:
+            return None, 0.0, f"indices disagree: {rank} or {r.rank}"
+    both = len(same) == 2
+    court = pips.picture >= p.picture
+    if pips.count == 10 and pips.area >= 0.012 and rank != "10":
+        if top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin:
+            return None, 0.0, f"index says {rank}, 10 pips"
+        rank, val, top = "10", 10, CornerRead(rank="10", rank_score=p.pip_score, rank_margin=p.pip_margin)
+        same = [r for r in rs if r.rank in ("10", None)] or rs
+    pip_ok = (2 <= val <= 10 and pips.count == val) or (val >= 11 and court)
+    if val <= 10 and pips.picture >= 1.25 * p.picture:
+        return None, 0.0, f"index says {rank}, picture seen"
+    rank_ok = (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
+        (both and min(r.rank_score for r in same) >= p.pair_score
+         and min(r.rank_margin for r in same) >= p.pair_margin) or \
+        (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
+    if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
+        return None, 0.0, f"index says {rank}, {pips.count} pips"
+    if val == 1 and pips.count >= 2:
+        return None, 0.0, f"index says A, {pips.count} pips"
+    if val >= 11 and pips.count >= 5:
+        return None, 0.0, f"index says {rank}, {pips.count} pips"
+    if not rank_ok:
+        return None, 0.3, f"rank {rank} not sure enough ({top.rank_score:.2f}/{top.rank_margin:.2f})"
+    # ---- suit: colour first, then a signed vote within the colour
+    reds = [r.red for r in same if r.red is not None]
+    if pips.red is not None and pips.suit is not None:
+        reds.append(pips.red)
+    if not reds or len(set(reds)) > 1:
+        return None, 0.3, "ink colour unclear"
+    red = reds[0]
+    pair = ("h", "d") if red else ("s", "c")
+    vote = 0.0
+    votes = []
+    for r in same:
+        if r.suit in pair:
+            v = r.suit_margin if r.suit == pair[0] else -r.suit_margin
+            votes.append(v)
+            vote += v
+    if pips.suit in pair:
+        v = (pips.suit_margin if pips.suit == pair[0] else -pips.suit_margin) * 1.5
+        votes.append(v)
+        vote += v
+    if not votes:
+        return None, 0.3, "no suit read"
+    suit = pair[0] if vote > 0 else pair[1]
+    strong_against = [v for v in votes if (v > 0) != (vote > 0) and abs(v) >= 1.5 * p.suit_margin]
+    need = p.suit_margin if len(votes) == 1 else p.pair_suit_margin + p.suit_margin * 0.5
+    if abs(vote) < need or strong_against:
+        return None, 0.3, f"suit not sure enough ({vote:+.2f})"
+    text = ("T" if rank == "10" else rank) + suit
+    conf = 0.5 + 0.2 * min(top.rank_margin / 0.2, 1.0) + 0.1 * both + 0.1 * pip_ok + 0.1 * min(abs(vote) / 0.3, 1.0)
+    return text, min(conf, 1.0), ""
 
 
 class Recognizer:
@@ -127,25 +244,25 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         min_rank_margin / min_suit_margin: how far the best class must beat the second
             (cosine similarity) before the card is named.
+        min_rank_score: the similarity one index alone needs to name a card.
+        pair_rank_score: the similarity each index needs when both read the same card.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 min_rank_margin: float = 0.06, min_suit_margin: float = 0.05,
-                 min_rank_score: float = 0.85, min_suit_score: float = 0.85) -> None:
+                 min_rank_margin: float = 0.06, min_suit_margin: float = 0.04,
+                 min_rank_score: float = 0.86, pair_rank_score: float = 0.72) -> None:
         self.bank = bank or load_glyph_bank()
+        self.params = Params()
         self.enrollment = enrollment
         self.min_rank_margin = min_rank_margin
         self.min_suit_margin = min_suit_margin
         self.min_rank_score = min_rank_score
-        self.min_suit_score = min_suit_score
-        self._rank_x = self.bank.rank_x
-        self._rank_y = self.bank.rank_y.astype(np.int64)
-        self._suit_x = self.bank.suit_x
-        self._suit_y = self.bank.suit_y.astype(np.int64)
+        self.pair_rank_score = pair_rank_score
+        rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
-            ex, ey, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
-            self._rank_x, self._rank_y = ex, ey.astype(np.int64)
-            self._suit_x, self._suit_y = sx, sy.astype(np.int64)
+            rx, ry, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
+        self._ranks = _Matcher(rx, ry.astype(np.int64), RANK_LABELS)
+        self._suits = _Matcher(sx, sy.astype(np.int64), SUIT_LABELS)
 
     # -- public ---------------------------------------------------------------------------
 
@@ -160,6 +277,9 @@ class Recognizer:
             FrameError: the image is not an image (see :func:`as_frame`).
         """
         frame = as_frame(image)
+        sub = frame[::8, ::8].astype(np.int16)
+        colourless = int(np.abs(sub[:, :, 0] - sub[:, :, 1]).max(initial=0)) < 4 and \
+            int(np.abs(sub[:, :, 1] - sub[:, :, 2]).max(initial=0)) < 4
         out = []
         for quad in find_cards(frame):
             if region is not None:
@@ -167,7 +287,10 @@ class Recognizer:
                 if cv2.pointPolygonTest(np.asarray(region, np.float32).reshape(-1, 1, 2),
                                         (float(c[0]), float(c[1])), False) < 0:
                     continue
-            out.append(self.read_quad(frame, quad))
+            r = self.read_quad(frame, quad)
+            if colourless:  # a grey frame cannot tell hearts from spades: never guess
+                r = Reading(None, 0.0, r.outline, "frame has no colour")
+            out.append(r)
         return out
 
     def read_quad(self, frame: np.ndarray, quad: np.ndarray) -> Reading:
@@ -176,34 +299,68 @@ class Recognizer:
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
         reads = []
+        card = None
         for k in (0, 2):
             card = self._warp(frame, np.roll(q, -k, axis=0))
             reads.append(self.read_corner(card))
-        names = [r.card() for r in reads]
-        good = [r for r in reads if self._confident(r)]
-        if not good:
-            best = max(reads, key=lambda r: r.rank_score + r.suit_score)
-            return Reading(None, _conf(best), outline, "no confident corner")
-        named = {r.card() for r in good}
-        if len(named) > 1:
-            return Reading(None, 0.0, outline, f"corners disagree: {sorted(n for n in names if n)}")
-        other = [r for r in reads if r not in good]
-        name = good[0].card()
-        assert name is not None
-        for r in other:  # a weak corner that reads a different card is a warning
-            if r.card() is not None and r.card() != name and r.rank_margin > 0.03 and r.rank_score > 0.85:
-                return Reading(None, 0.0, outline, f"corners disagree: {names}")
-        conf = max(_conf(r) for r in good)
-        if len(good) == 2:
-            conf = min(1.0, conf + 0.1)
-        return Reading(parse_card(name), conf, outline)
+        pips = self.read_pips(card)
+        name, conf, why = decide(reads, pips, self.params)
+        return Reading(parse_card(name) if name else None, conf, outline, why)
+
+    def read_pips(self, card: np.ndarray) -> "PipRead":
+        """Count the large, solid, equal-sized pips of a warped card and read their suit.
+
+        Number cards show as many pips as their rank; the suit of a big pip is easier to
+        read than the small index one. Returns a :class:`PipRead`.
+        """
+        wb = _white_balance(card)
+        hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
+        hue, sat = hsv[:, :, 0], hsv[:, :, 1]
+        colourful = (sat > 100) & (hue > 18) & (hue < 140)  # yellow, green, blue: not pip red
+        picture = float(colourful.mean())
+        ink, chroma = _ink(wb)
+        ink[:4, :] = 0
+        ink[-4:, :] = 0
+        ink[:, :4] = 0
+        ink[:, -4:] = 0
+        n, lab, st, _ = cv2.connectedComponentsWithStats(ink, 8)
+        area = W * H
+        comps = []
+        for i in range(1, n):
+            x, y, w, h, a = st[i]
+            if a < 0.01 * area or a > 0.08 * area or w > 0.45 * W or h > 0.35 * H:
+                continue
+            m = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+            cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.contourArea(cv2.convexHull(max(cs, key=cv2.contourArea)))
+            if hull <= 0 or a / hull < 0.75:
+                continue
+            comps.append((int(a), i))
+        if not comps:
+            return PipRead(picture=picture)
+        areas = np.array([a for a, _ in comps])
+        best = (0, 0, 0)
+        for a, i in comps:
+            c = int(((areas >= 0.7 * a) & (areas <= 1.4 * a)).sum())
+            if (c, a) > best[:2]:
+                best = (c, a, i)
+        count, a, i = best
+        mask = (lab == i).astype(np.uint8) * 255
+        red = bool(np.median(chroma[mask > 0]) > 45)
+        allowed = ("d", "h") if red else ("c", "s")
+        # half the pips of a card are printed upside down: read the pip both ways up
+        suit, score, margin = max((self._suits(glyph_feature(m), allowed) for m in (mask, mask[::-1, ::-1])),
+                                  key=lambda t: t[1])
+        return PipRead(count, a / area, suit, margin, red, picture)
 
     # -- internals ------------------------------------------------------------------------
 
-    def _confident(self, r: CornerRead) -> bool:
+    def _confident(self, r: CornerRead, k: float, rank_score: float | None = None) -> bool:
+        """True when ``r`` names a card with margins at least ``k`` times the minimums."""
         return (r.rank is not None and r.suit is not None
-                and r.rank_score >= self.min_rank_score and r.rank_margin >= self.min_rank_margin
-                and r.suit_score >= self.min_suit_score and r.suit_margin >= self.min_suit_margin)
+                and r.rank_score >= (self.min_rank_score if rank_score is None else rank_score)
+                and r.rank_margin >= k * self.min_rank_margin
+                and r.suit_margin >= k * self.min_suit_margin)
 
     @staticmethod
     def _warp(frame: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -218,10 +375,19 @@ class Recognizer:
         character(s) and of the suit pip under them (None when not found), and whether the
         ink is red (None when unknown).
         """
-        wb = _white_balance(card)
         cw, ch = int(W * 0.24), int(H * 0.36)
-        crop = wb[:ch, :cw]
-        ink, chroma = _ink(crop)
+        crop = _white_balance(card[:ch, :cw])
+        out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
+        for scale in (1.0, 0.5):  # faint (pale red) indices need a lower cut
+            ink, chroma = _ink(crop, scale)
+            out = self._cut_index(ink, chroma, cw, ch)
+            if out[0] is not None and out[1] is not None:
+                return out
+        return out
+
+    @staticmethod
+    def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int
+                   ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         # a strip of table left in the warp: ignore a border band
         ink[:, :3] = 0
         ink[:3, :] = 0
@@ -258,7 +424,7 @@ class Recognizer:
         rmask = np.isin(lab, [c[0] for c in rank]).astype(np.uint8) * 255
         # suit: the nearest component below the rank, under it
         below = [c for c in comps if c not in rank and c[2] >= ry1 - 2 and c[2] - ry1 < 0.8 * rh
-                 and rx0 - 0.4 * rh <= c[1] + c[3] / 2 <= rx1 + 0.4 * rh
+                 and rx0 - 0.5 * rh <= c[1] + c[3] / 2 <= rx1 + 0.5 * rh
                  and 0.3 * rh <= c[4] <= 1.3 * rh]
         smask = None
         if below:
@@ -267,7 +433,7 @@ class Recognizer:
         pix = (rmask > 0) | (smask > 0 if smask is not None else False)
         red = None
         if pix.sum() >= 10:
-            red = bool(np.median(chroma[pix]) > 45)
+            red = bool(np.median(chroma[pix]) > 28)
         return rmask, smask, red
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
@@ -278,12 +444,12 @@ class Recognizer:
             return out
         f = glyph_feature(rmask)
         out.rank_feat = f
-        out.rank, out.rank_score, out.rank_margin = _classify(f, self._rank_x, self._rank_y, RANK_LABELS)
+        out.rank, out.rank_score, out.rank_margin = self._ranks(self.bank.project(f))
         if smask is not None and red is not None:
             g = glyph_feature(smask)
             out.suit_feat = g
             allowed = ("d", "h") if red else ("c", "s")
-            out.suit, out.suit_score, out.suit_margin = _classify(g, self._suit_x, self._suit_y, SUIT_LABELS, allowed)
+            out.suit, out.suit_score, out.suit_margin = self._suits(g, allowed)
         return out
 
     def timed(self, image: np.ndarray) -> tuple[list[Reading], float]:
@@ -293,20 +459,32 @@ class Recognizer:
         return r, (time.perf_counter() - t) * 1000.0
 
 
-def _classify(f: np.ndarray, x: np.ndarray, y: np.ndarray, labels: Sequence[str],
-              allowed: Sequence[str] | None = None) -> tuple[str | None, float, float]:
-    sims = x @ f
-    best = np.full(len(labels), -1.0, np.float32)
-    np.maximum.at(best, y, sims)
-    if allowed is not None:
-        for i, lab in enumerate(labels):
-            if lab not in allowed:
-                best[i] = -1.0
-    order = np.argsort(-best)
-    b, s = float(best[order[0]]), float(best[order[1]])
-    if b <= -1.0:
-        return None, 0.0, 0.0
-    return labels[order[0]], b, b - max(s, -1.0) if s > -1.0 else b
+class _Matcher:
+    """Nearest-glyph matcher: features sorted by label for a fast per-class maximum."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, labels: Sequence[str]) -> None:
+        order = np.argsort(y, kind="stable")
+        self.x = np.ascontiguousarray(x[order], dtype=np.float32)
+        y = y[order]
+        self.present = np.unique(y)
+        self.starts = np.searchsorted(y, self.present)
+        self.labels = list(labels)
+
+    def __call__(self, f: np.ndarray, allowed: Sequence[str] | None = None) -> tuple[str | None, float, float]:
+        """Return ``(label, best similarity, margin over the best other label)``."""
+        sims = self.x @ f
+        per = np.maximum.reduceat(sims, self.starts)
+        best = np.full(len(self.labels), -1.0, np.float32)
+        best[self.present] = per
+        if allowed is not None:
+            for i, lab in enumerate(self.labels):
+                if lab not in allowed:
+                    best[i] = -1.0
+        order = np.argsort(-best)
+        b, s = float(best[order[0]]), float(best[order[1]])
+        if b <= -1.0:
+            return None, 0.0, 0.0
+        return self.labels[order[0]], b, (b - s) if s > -1.0 else b
 
 
 def _conf(r: CornerRead) -> float:

@@ -1,0 +1,68 @@
+"""The recognizer on the real dev photos (../shared/data/vision/dev), issue 6.
+
+Wrong readings are the critical number: at most 0.5% of the cards may be named wrongly.
+The correct-rate floor is the honest level this recognizer reaches today (the issue's goal
+is 97%); raise it as the recognizer improves. Skipped when ../shared is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import shared_path
+from vision.enroll import Enrollment, enroll_image
+from vision.recognizer import Recognizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
+from evaluate import evaluate  # noqa: E402
+
+#: honest floor reached on the dev set (fraction of cards named correctly)
+CORRECT_FLOOR = 0.66
+WRONG_CEILING = 0.005
+
+
+@pytest.fixture(scope="module")
+def dev() -> Path:
+    return shared_path("data", "vision", "dev")
+
+
+def test_dev_set_wrong_rate_and_correct_floor(dev):
+    res = evaluate(dev, Recognizer())
+    for scene in sorted(res):
+        s = res[scene]
+        print(f"{scene:15s} cards={s['cards']:4d} correct={s['correct']:4d} wrong={s['wrong']:3d} "
+              f"missed={s['missed']:4d}")
+    total = res["all"]
+    assert total["cards"] == 337
+    assert total["wrong"] / total["cards"] <= WRONG_CEILING, res
+    assert total["correct"] / total["cards"] >= CORRECT_FLOOR, res
+    # the board scenes a table reader is judged on first
+    board = [res[k] for k in ("board", "grid", "spread") if k in res]
+    assert sum(s["wrong"] for s in board) == 0
+
+
+def test_enrolment_on_one_deck_reads_its_other_photos_without_a_wrong_card(dev, tmp_path):
+    import csv
+
+    import cv2
+
+    labels = {r["file"]: r["cards"] for r in csv.DictReader(open(dev / "labels.csv"))}
+    deck = sorted(f for f in labels if f.startswith("pstephenwille__"))
+    enrol, held_out = deck[::2], deck[1::2]
+    enr = Enrollment.empty()
+    for f in enrol:
+        enroll_image(enr, cv2.imread(str(dev / f)), labels[f])
+    path = tmp_path / "house-deck.npz"
+    enr.save(path)
+    assert path.stat().st_size > 0 and enr.count >= len(enrol)
+    plain = evaluate(dev, Recognizer(), files=held_out)["all"]
+    house = evaluate(dev, Recognizer(enrollment=Enrollment.load(path)), files=held_out)["all"]
+    print("held-out photos of the deck: plain", plain, "enrolled", house)
+    assert house["wrong"] == 0
+    assert house["correct"] >= plain["correct"]
+    assert house["correct"] >= 0.8 * house["cards"]
+    assert not any(os.path.basename(str(p)).endswith(".npz") for p in Path(__file__).parent.iterdir())
