@@ -140,6 +140,7 @@ class ShufflerDriver:
         self._ids = itertools.count(1)
         self._seq = 0
         self._device_last = 0
+        self._deck_seq: int | None = None
         self._port: serial.SerialBase | None = None
         self._gen = 0
         self._reader: threading.Thread | None = None
@@ -419,8 +420,6 @@ class ShufflerDriver:
             self._post(E.RequestFailed, req.id, req.name, "no-verified-deck",
                        "G-5: no deck has been verified as 52 distinct cards; shuffle first")
             return
-        if req.cmd == P.Cmd.SHUFFLE or (req.cmd == P.Cmd.RESET and req.payload == b"\x00"):
-            self.tracker.forget()  # once sent, the old deck may be gone: deal nothing from it
         if req.cmd in P.PHYSICAL_COMMANDS:
             reply = self._physical(req)  # on _LinkDown, _inflight names it for LinkLost/Restored
             self._inflight = None
@@ -451,6 +450,11 @@ class ShufflerDriver:
         if reply.type in (P.Rsp.ACK, P.Rsp.NAK):
             self._device_last = reply.seq  # the device records every request but HELLO/STATUS
         if reply.type == P.Rsp.ACK:
+            # The old deck is gone once a shuffle or a full reset is accepted; the new deck's
+            # DECK event may already have overtaken this reply (then keep that proven deck).
+            if (req.cmd == P.Cmd.SHUFFLE and self._deck_seq != reply.seq) or (
+                    req.cmd == P.Cmd.RESET and req.payload == b"\x00"):
+                self.tracker.forget()
             self._post(E.RequestAccepted, req.id, req.name)
             return
         if reply.type == P.Rsp.NAK and len(reply.payload) >= 1:
@@ -506,6 +510,7 @@ class ShufflerDriver:
         elif t == P.Evt.DECK:
             d = P.unpack_deck_event(p)
             v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
+            self._deck_seq = d.cmd_seq if v.ok else None
             if v.ok:
                 self._post(E.DeckReady, self._seq_req.get(d.cmd_seq), d.deck_no, v.count, v.dealt)
             else:

@@ -428,3 +428,24 @@ def test_deal_the_device_never_takes_times_out_without_dealing(rig: Rig) -> None
     assert rig.driver.stats["status_queries"] >= FAST.retries
     assert rig.emu.physical_log() == [] and not rig.events.of(E.LinkLost)
     assert len(rig.deal(1)) == 1
+
+
+def test_shuffle_refused_while_dealing_keeps_the_proven_deck(make_rig) -> None:
+    rig = make_rig(deal_time=0.02)
+    rig.new_deck()
+    deal = rig.driver.deal(1, 5)
+    shuffle = rig.driver.shuffle()
+    assert rig.events.wait_for(E.RequestFailed, request_id=shuffle).code == "busy"
+    rig.events.wait_for(E.DealDone, request_id=deal)
+    assert len(rig.deal(2, 1)) == 1  # still dealing from the proven deck
+    assert reported(rig) == rig.emu.physical_log()
+
+
+def test_slow_shuffle_reply_does_not_forget_the_new_deck(rig: Rig) -> None:
+    # The DECK event of the new deck overtakes the delayed ACK of the SHUFFLE.
+    rig.emu.set_faults(reply_delay=0.03)
+    rid = rig.driver.shuffle()
+    rig.events.wait_for(E.RequestAccepted, request_id=rid)
+    assert rig.events.of(E.DeckReady)
+    rig.emu.set_faults(reply_delay=0.0)
+    assert len(rig.deal(1, 2)) == 2
