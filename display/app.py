@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -207,11 +208,17 @@ def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
 
     table, host, port = settings["table"], settings["host"], settings["port"]
     feed = MqttFeed(table, host, port, username=settings["username"], password=settings["password"])
-    pygame.display.init()
-    pygame.font.init()
     flags = pygame.FULLSCREEN if args.fullscreen else 0
     size = settings["size"] or ((0, 0) if args.fullscreen else DEFAULT_SIZE)
-    screen = pygame.display.set_mode(size, flags)
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        screen = pygame.display.set_mode(size, flags)
+    except pygame.error as exc:  # no monitor, no DRM device, no permission
+        log.error("cannot open the screen with SDL_VIDEODRIVER=%s: %s",
+                  os.environ.get("SDL_VIDEODRIVER", "(default)"), exc)
+        pygame.quit()
+        return 1
     pygame.display.set_caption(f"livetable {table}")
     pygame.mouse.set_visible(False)
     log.info("display %dx%d on SDL %s, following table %s on %s:%s at %d fps",

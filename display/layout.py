@@ -328,7 +328,8 @@ def layout(
         slots: list[str | None] = list(board) + [""] * (5 - len(board))
         board_cards = card_slots(slots, r_board, measure, align="center")
 
-    if not (turn and isinstance(acting_seat, int)):  # no timer: the pots take its place
+    timed = bool(turn and isinstance(acting_seat, int) and 1 <= acting_seat <= n and not state.get("paused"))
+    if not timed:  # no timer (no turn, or paused: the clock is stopped): the pots take its place
         r_pots = Box(r_pots.x, r_pots.y, r_pots.w, r_timer.bottom - r_pots.y)
     roles: list[str] = []
     if state.get("showdown"):
@@ -374,7 +375,7 @@ def layout(
     )
 
     timer: TimerView | None = None
-    if turn and isinstance(acting_seat, int) and 1 <= acting_seat <= n:
+    if timed and turn is not None and isinstance(acting_seat, int):
         started = float(turn.get("started") or 0.0)
         deadline = float(turn.get("deadline") or started)
         digits = "8" * max(2, len(str(int(max(0.0, deadline - started)))))

@@ -176,3 +176,12 @@ def test_many_pots_and_a_three_pot_showdown_fit(size: tuple[int, int]) -> None:
     assert all(not t.endswith("\u2026") for t in texts), "showdown lines are not cut"
     info = next(t for t in lay.seat(3).texts if t.role == "info")
     assert info.text == "WINS 300"
+
+
+def test_a_paused_table_shows_no_running_timer() -> None:
+    state = S.preflop_blinds()
+    assert layout(state, (1280, 720)).timer is not None
+    state["paused"] = True
+    lay = layout(state, (1280, 720))
+    assert lay.timer is None and lay.banner_texts[0].text == "TABLE PAUSED"
+    assert lay.seat(6).acting, "whose turn it is still shows"

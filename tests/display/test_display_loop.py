@@ -132,3 +132,12 @@ def test_livetable_display_runs_live_and_stops_on_sigterm(tmp_path) -> None:
         pub.publish(topic, b"", qos=1, retain=True).wait_for_publish(5)
         pub.loop_stop()
         pub.disconnect()
+
+
+def test_no_screen_is_a_clear_error_not_a_traceback() -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "no-such-driver", "PYTHONUNBUFFERED": "1"}
+    res = subprocess.run([sys.executable, "-m", "controller.cli", "display", "--table", "t1"],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1, res.stderr
+    assert "cannot open the screen with SDL_VIDEODRIVER=no-such-driver" in res.stderr
+    assert "Traceback" not in res.stderr
