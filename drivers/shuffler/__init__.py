@@ -7,7 +7,8 @@ The wire protocol is ``docs/shuffler-protocol.md``. Modules:
 - :mod:`.events`     the frozen events the driver posts (``CardDelivered``, ``DeckReady`` ...).
 - :mod:`.integrity`  :class:`DeckTracker`: 52 distinct cards by identity, no card twice a hand.
 - :mod:`.link`       :class:`ShufflerDriver` on pyserial's ``serial_for_url``.
-- :mod:`.emulator`   :class:`Emulator` on a pty, and ``livetable shuffler-emulator``.
+- :mod:`.device`     :class:`Machine`: the emulated shuffler itself (state, commands, faults).
+- :mod:`.emulator`   :class:`Emulator`: the Machine on a pty, and ``livetable shuffler-emulator``.
 
 For the composition root (``controller/app.py``, ``controller/simulate.py``)::
 
