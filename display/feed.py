@@ -58,7 +58,8 @@ class FeedState:
     """Thread-safe holder of the newest public state and the controller's presence.
 
     Any thread may call the ``on_*`` methods; the display loop reads :meth:`snapshot`.
-    Counters ``accepted``, ``dropped_stale`` and ``rejected`` say what happened to payloads.
+    Counters ``accepted``, ``dropped_stale`` and ``rejected`` say what happened to payloads;
+    ``connections`` counts connections to the broker (reconnects included).
     """
 
     def __init__(self) -> None:
@@ -72,6 +73,7 @@ class FeedState:
         self.accepted = 0
         self.dropped_stale = 0
         self.rejected = 0
+        self.connections = 0
 
     def on_state_payload(self, payload: bytes) -> bool:
         """Take a payload from the state topic; return True if it became the shown state.
@@ -136,6 +138,7 @@ class FeedState:
         with self._cond:
             if connected != self._connected:
                 self._connected = connected
+                self.connections += connected
                 self._ever_connected = self._ever_connected or connected
                 self._bump()
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -179,5 +181,70 @@ def test_the_controllers_last_will_shows_table_offline(table) -> None:
         controller.socket().close()  # die without DISCONNECT: the broker sends the will
         assert feed.feed.wait_for(lambda s: OFFLINE in s.notices, 20), "Last Will not shown"
         assert feed.feed.snapshot().state["seq"] == 7, "the last state stays on screen"
+    finally:
+        feed.stop()
+
+
+# ------------------------------------------------------------------ private broker with the ACLs
+
+
+@pytest.fixture
+def acl_broker(tmp_path):
+    """A private Mosquitto with the repo's config, users and ACL (table t7, 6 seats)."""
+    from drivers.mqtt.broker import MOSQUITTO, BrokerProcess
+    from drivers.mqtt.provision import provision
+
+    if not Path(MOSQUITTO).exists() and shutil.which("mosquitto") is None:
+        pytest.skip("mosquitto is not installed (scripts/setup.sh installs it)")
+    creds = provision(tmp_path, "t7", 6)
+    broker = BrokerProcess(tmp_path).start()
+    try:
+        yield broker, creds, tmp_path / "credentials" / "t7.json"
+    finally:
+        broker.stop()
+
+
+def controller_client(port: int, creds: dict) -> mqtt.Client:
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-ctl-{uuid.uuid4().hex[:8]}")
+    c.username_pw_set(creds["controller"]["username"], creds["controller"]["password"])
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    return c
+
+
+@pytest.mark.broker
+def test_the_display_user_reads_the_state_and_reconnects_after_a_broker_restart(acl_broker) -> None:
+    broker, creds, cred_file = acl_broker
+    ctl = controller_client(broker.mqtt_port, creds)
+    state = with_seq(10)
+    state["table"] = "t7"
+    ctl.publish("livetable/t7/state", payload(state), qos=1, retain=True).wait_for_publish(5)
+    user, password = load_credentials(cred_file)
+    assert user == "display"
+    feed = MqttFeed("t7", "127.0.0.1", broker.mqtt_port, username=user, password=password)
+    feed.start()
+    try:
+        assert feed.feed.wait_for(lambda s: s.state is not None and s.connected, 10)
+        ctl.loop_stop()
+        broker.restart()
+        assert feed.feed.wait_for(lambda s: s.connected and feed.feed.connections == 2, 20), \
+            "no reconnect after the broker came back"
+        ctl = controller_client(broker.mqtt_port, creds)
+        state["seq"] = 11
+        ctl.publish("livetable/t7/state", payload(state), qos=1, retain=True).wait_for_publish(5)
+        assert feed.feed.wait_for(lambda s: s.state["seq"] == 11 and s.notices == (), 10)
+    finally:
+        feed.stop()
+        ctl.loop_stop()
+
+
+@pytest.mark.broker
+def test_a_wrong_password_never_connects(acl_broker) -> None:
+    broker, creds, _ = acl_broker
+    feed = MqttFeed("t7", "127.0.0.1", broker.mqtt_port, username="display", password="wrong")
+    feed.start()
+    try:
+        assert not feed.feed.wait_for(lambda s: s.connected, 2)
+        assert feed.feed.snapshot().state is None
     finally:
         feed.stop()
