@@ -244,7 +244,11 @@ class ShufflerDriver:
     # --- link thread ----------------------------------------------------------------------
 
     def _post(self, cls: type, *args: object, **kw: object) -> None:
-        self._post_fn(cls(self._clock(), *args, **kw))
+        event = cls(self._clock(), *args, **kw)
+        try:
+            self._post_fn(event)
+        except Exception:  # noqa: BLE001 - the table's post must not kill the link thread
+            logging.getLogger(__name__).exception("shuffler: post(%r) failed", event)
 
     def _run(self) -> None:
         delay = self.timing.reconnect
@@ -261,6 +265,11 @@ class ShufflerDriver:
                     self._serve_one()
                 except _LinkDown as exc:
                     self._link_down(str(exc))
+                except (_Stop, KeyboardInterrupt):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - a driver bug: log, reconnect, go on
+                    logging.getLogger(__name__).exception("shuffler link thread error")
+                    self._link_down(f"driver error: {type(exc).__name__}: {exc}")
         except _Stop:
             pass
         finally:

@@ -449,3 +449,30 @@ def test_slow_shuffle_reply_does_not_forget_the_new_deck(rig: Rig) -> None:
     assert rig.events.of(E.DeckReady)
     rig.emu.set_faults(reply_delay=0.0)
     assert len(rig.deal(1, 2)) == 2
+
+
+def test_request_in_flight_across_a_device_restart_is_unknown(make_rig) -> None:
+    rig = make_rig()
+    rig.new_deck()
+    rig.emu.set_faults(drop_rx=10_000)
+    rid = rig.driver.deal(1)
+    assert rig.events.wait_for(E.LinkLost).pending == (rid,)
+    rig.emu.reboot()
+    rig.emu.set_faults(drop_rx=0)
+    restored = rig.events.wait_for(E.LinkRestored)
+    assert restored.rebooted and restored.not_executed == (rid,)
+    assert rig.events.wait_for(E.RequestFailed, request_id=rid).code == "device-restarted"
+
+
+def test_a_failing_post_does_not_stop_the_driver(make_rig) -> None:
+    rig = make_rig()
+    real = rig.driver._post_fn
+
+    def flaky(event: E.ShufflerEvent) -> None:
+        if isinstance(event, E.StatusReport):
+            raise RuntimeError("the table's queue is broken")
+        real(event)
+
+    rig.driver._post_fn = flaky
+    rig.driver.status()
+    assert rig.new_deck().remaining == 52  # the link thread lived on
