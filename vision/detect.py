@@ -168,9 +168,9 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6
     kernel = np.ones((5, 5), np.uint8)
     hi = float(np.percentile(wh_blur, 99.5))
     levels = set()
-    for t in np.linspace(max(60.0, hi * 0.45), hi * 0.98, 10):
+    for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, 6):
         levels.add(("abs", int(t)))
-    for d in (12, 20, 30, 45, 70):
+    for d in (15, 30, 55):
         levels.add(("rel", d))
     for kind, t in sorted(levels):
         if kind == "abs":

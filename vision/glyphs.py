@@ -318,7 +318,7 @@ class GlyphBank:
         """Map rank features ``(N, FEATURE_LEN)`` to the bank's reduced space, unit rows."""
         if self.proj is None:
             return x
-        y = x @ self.proj
+        y = np.einsum("...i,ij->...j", x, self.proj)  # no BLAS threads
         return (y / (np.linalg.norm(y, axis=-1, keepdims=True) + 1e-9)).astype(np.float32)
 
 
