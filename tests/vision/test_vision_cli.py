@@ -27,7 +27,8 @@ def test_recognize_prints_one_json_object_per_image(tmp_path, capsys):
 
 
 def test_calibrate_from_image_then_recognize_inside_the_region(tmp_path, capsys):
-    frame = render_board(["Jh", "8c", "3d"], (1280, 720), "blue")
+    frame = render_board([], (1280, 720), "blue")
+    frame[400:700, 290:990] = render_board(["Jh", "8c", "3d"], (700, 300), "blue")
     img = tmp_path / "board.png"
     cv2.imwrite(str(img), frame)
     cal = tmp_path / "board.json"
@@ -35,11 +36,11 @@ def test_calibrate_from_image_then_recognize_inside_the_region(tmp_path, capsys)
     region = BoardRegion.load(cal)
     assert region.frame == (1280, 720)
     # a card outside the region (e.g. a player's card) is not part of the board
-    wide = frame.copy()
-    extra = render_board(["Ks"], (300, 200), "blue")
-    wide[0:200, 0:300] = extra
-    cv2.imwrite(str(img), wide)
+    frame[0:260, 0:500] = render_board(["Ks", "Qd", "2c"], (500, 260), "blue")
+    cv2.imwrite(str(img), frame)
     capsys.readouterr()
+    assert livetable(["recognize", str(img)]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["cards"]) == ["2c", "3d", "8c", "Jh", "Ks", "Qd"]
     assert livetable(["recognize", "--region", str(cal), str(img)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["cards"]) == ["3d", "8c", "Jh"]
