@@ -11,8 +11,9 @@ from drivers.shuffler import events as E
 from drivers.shuffler.emulator import Emulator, Faults
 from drivers.shuffler.link import LinkTiming, ShufflerDriver
 
-#: Short timings so fault tests finish fast: replies in ~1 ms on a pty, 50 ms is generous.
-FAST = LinkTiming(timeout=0.05, retries=3, backoff=1.5, reconnect=0.02, reconnect_max=0.1,
+#: Short timings so fault tests finish fast: replies take ~0.3 ms on a pty; the link is only
+#: declared lost after 1.55 s of silence, so a loaded CI machine does not fake a lost link.
+FAST = LinkTiming(timeout=0.05, retries=4, backoff=2.0, reconnect=0.02, reconnect_max=0.1,
                   heartbeat=None, catchup=1.0, quiet=0.02)
 WAIT = 5.0
 

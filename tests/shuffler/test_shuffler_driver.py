@@ -143,7 +143,7 @@ def test_line_faults_lose_and_invent_nothing(rig: Rig, fault: dict) -> None:
 def test_corrupted_handshake_replies_end_in_link_lost_then_connect(make_rig) -> None:
     # Every HELLO reply of the first attempt is corrupted: the driver reports the link lost,
     # retries, and restores it once the line is clean.
-    rig = make_rig(faults=Faults(corrupt_tx=4))
+    rig = make_rig(faults=Faults(corrupt_tx=FAST.retries + 1))
     assert rig.events.of(E.LinkLost)
     restored = rig.events.wait_for(E.LinkRestored)
     assert restored.status.state == DeviceState.NO_DECK and restored.replayed == 0
