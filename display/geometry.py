@@ -5,6 +5,7 @@ Pure: no SDL. Text is measured by an injected ``measure(text, size) -> (w, h)`` 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ __all__ = [
     "ELLIPSIS",
     "RINGS",
     "fit_size",
+    "clean_text",
     "clip_text",
     "place_text",
     "ring_geometry",
@@ -142,6 +144,20 @@ def fit_size(texts: list[str], w: int, h: int, measure: Measure, *, hi: int = MA
     return lo
 
 
+def clean_text(text: str) -> str:
+    """Return ``text`` fit to draw: line breaks and tabs become spaces, other control,
+    format, surrogate and private-use characters are dropped (pygame refuses NUL)."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch in "\n\r\t":
+            out.append(" ")
+        elif unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            out.append(ch)
+    return "".join(out)
+
+
 def clip_text(text: str, size: int, w: int, measure: Measure) -> str:
     """Return ``text`` cut with an ellipsis so that it is at most ``w`` px wide at ``size``."""
     if measure(text, size)[0] <= w:
@@ -155,6 +171,7 @@ def clip_text(text: str, size: int, w: int, measure: Measure) -> str:
 
 def place_text(box: Box, text: str, size: int, measure: Measure, *, align: str, role: str) -> Text:
     """Return a Text at ``size`` cut to fit ``box``; a box too low for the font gets no text."""
+    text = clean_text(text)
     if measure(text, size)[1] > box.h:
         text = ""
     return Text(box, clip_text(text, size, box.w, measure), size, align, role)
