@@ -138,7 +138,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6) -> list[np.ndarray]:
+def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.85) -> list[np.ndarray]:
     """Return the quads ``(4, 2)`` float32 of card faces found in ``frame`` (frame pixels).
 
     ``min_frac``/``max_frac`` bound a card's area as a fraction of the frame's area.
@@ -172,6 +172,10 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6
         levels.add(("abs", int(t)))
     for d in (15, 30, 55):
         levels.add(("rel", d))
+    table = float(np.median(wh_blur))  # most of the frame is table
+    for d in (10, 20):
+        if table + d < hi:
+            levels.add(("abs", int(table + d)))
     for kind, t in sorted(levels):
         if kind == "abs":
             m = (wh_blur >= t).astype(np.uint8) * 255
@@ -188,6 +192,8 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6
             q = _card_like(c, min_area, max_area)
             if q is not None:
                 cands.append((q, a))
+                if a / max(cv2.contourArea(q), 1.0) > 0.95:  # a clean rectangle counts twice
+                    cands.append((q, a))
             elif a > 1.6 * min_area:
                 for part in _split_merged(c, m.shape):
                     q = _card_like(part, min_area, max_area)
@@ -220,6 +226,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.6
                 break
         else:
             groups.append([(q, a)])
+    groups = _drop_merged_pairs(groups)
     picked: list[np.ndarray] = []
     for g in sorted(groups, key=lambda g: -len(g)):
         if len(g) < 2 and len(groups) > 0:
@@ -248,3 +255,23 @@ def _grow(q: np.ndarray, d: float) -> np.ndarray:
     v = q - c
     n = np.linalg.norm(v, axis=1, keepdims=True)
     return (q + v / np.maximum(n, 1e-6) * d * 1.41).astype(np.float32)
+
+
+def _drop_merged_pairs(groups: list[list[tuple[np.ndarray, float]]]) -> list[list[tuple[np.ndarray, float]]]:
+    """Drop a shape that is two touching cards seen as one.
+
+    Two portrait cards side by side make a landscape rectangle of about a card's aspect
+    ratio; when two separate card shapes fill it (seen at a stricter level), keep those.
+    """
+    reps = [g[len(g) // 2][0] for g in groups]
+    areas = [cv2.contourArea(q) for q in reps]
+    drop = set()
+    for i, big in enumerate(reps):
+        inside = [j for j in range(len(reps)) if j != i and areas[j] < 0.7 * areas[i]
+                  and _contains(big, reps[j]) and areas[j] > 0.3 * areas[i]]
+        for a in range(len(inside)):
+            for b in range(a + 1, len(inside)):
+                ja, jb = inside[a], inside[b]
+                if _iou(reps[ja], reps[jb]) < 0.1 and 0.75 * areas[i] < areas[ja] + areas[jb] < 1.1 * areas[i]:
+                    drop.add(i)
+    return [g for i, g in enumerate(groups) if i not in drop]

@@ -155,7 +155,7 @@ class Params:
     suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
     pair_suit_margin: float = 0.03
     pip_suit_margin: float = 0.04  # a big pip's suit
-    picture: float = 0.16        # colourful centre fraction that means a court card
+    picture: float = 0.04        # colourful centre fraction that means a court card
 
 
 _RANK_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, "10": 10}
@@ -320,8 +320,9 @@ class Recognizer:
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
-        hue, sat = hsv[:, :, 0], hsv[:, :, 1]
-        colourful = (sat > 100) & (hue > 18) & (hue < 140)  # yellow, green, blue: not pip red
+        hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
+        # yellow, green, blue (not pip red, not black ink whose hue is noise)
+        colourful = (sat > 90) & (hue > 18) & (hue < 140) & (val > 110)
         picture = float(colourful.mean())
         ink, chroma = _ink(wb)
         ink[:4, :] = 0
