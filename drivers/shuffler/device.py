@@ -45,6 +45,8 @@ class Faults:
     empty_at: int | None = None
     duplicate: bool = False
     missing: bool = False
+    vanish_at: int | None = None
+    vanish_for: float = 1.0
 
     @classmethod
     def parse(cls, items: list[str]) -> "Faults":
@@ -95,6 +97,7 @@ class Machine:
     ``shuffle_time`` (seconds a card / a shuffle takes), ``event_retry`` (seconds before
     unacknowledged events are sent again), ``device`` and ``firmware`` (reported in HELLO).
     ``line`` is the callable that puts bytes on the wire, or ``None`` while the cable is out;
+    ``on_vanish(seconds)`` pulls the cable for that long (the ``vanish_at`` fault);
     ``frames_received`` counts frames that reached the machine.
     """
 
@@ -107,6 +110,7 @@ class Machine:
         self.deal_time, self.shuffle_time, self.event_retry = deal_time, shuffle_time, event_retry
         self.device, self.firmware = device, firmware
         self.line: Callable[[bytes], None] | None = None
+        self.on_vanish: Callable[[float], None] | None = None
         self.frames_received = 0
         self._lock = threading.Lock()
         self._physical: list[tuple[P.Target, Card]] = []
@@ -418,6 +422,9 @@ class Machine:
         if reported is not None:
             self._reported.append(card)
         deck_no = self._deck_no
+        if f.vanish_at == ordinal and self.on_vanish is not None:
+            f.vanish_at = None
+            self.on_vanish(f.vanish_for)  # the cable falls out as this card leaves
         self._emit(typ, lambda n: P.pack_card_event(
             P.CardEvent(n, w.cmd_seq, w.target, reported, ordinal, deck_no, w.draw)))
         if w.delivered == w.count:

@@ -28,7 +28,9 @@ next N replies), ``drop_events`` (do not send the next N event transmissions; th
 before the next N frames), ``reply_delay`` (seconds before each reply), ``jam_at`` /
 ``misread_at`` / ``misreport_at`` / ``empty_at`` (the deck's N-th dealt card jams / is
 unreadable / is reported as a card already dealt / finds the stub empty), ``duplicate`` and
-``missing`` (the next shuffled deck holds one card twice and lacks another / lacks one card).
+``missing`` (the next shuffled deck holds one card twice and lacks another / lacks one card),
+``vanish_at`` / ``vanish_for`` (the cable falls out as the deck's N-th card is dealt and is
+plugged back ``vanish_for`` seconds later).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Emulator:
         self.machine = Machine(seed=seed, faults=faults, deal_time=deal_time, shuffle_time=shuffle_time,
                                event_retry=event_retry, device=device, firmware=firmware)
         self.faults = self.machine.faults
+        self.machine.on_vanish = self._vanish_for
         self.device, self.firmware = device, firmware
         self._link = Path(link_path) if link_path else None
         self._tmpdir: str | None = None
@@ -209,6 +212,11 @@ class Emulator:
             raise error[0]
 
     # --- pty ------------------------------------------------------------------------------
+
+    def _vanish_for(self, seconds: float) -> None:
+        """On the device thread: pull the cable now, plug it back after ``seconds``."""
+        self._close_pty()
+        self.machine._later(seconds, self._open_pty)
 
     def _line_write(self, raw: bytes) -> None:
         if self._master is None:

@@ -62,3 +62,40 @@ def test_cli_rejects_unknown_fault(capsys) -> None:
 def test_fault_parsing_converts_types() -> None:
     f = Faults.parse(["jam_at=5", "duplicate", "reply_delay=0.25", "drop-rx=2"])
     assert (f.jam_at, f.duplicate, f.reply_delay, f.drop_rx) == (5, True, 0.25, 2)
+
+
+def test_cli_cable_pulled_mid_deal_from_the_command_line() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "shuffler-emulator", "--seed", "8",
+         "--fault", "vanish_at=3", "--fault", "vanish_for=0.3", "--deal-time", "0.01",
+         "--shuffle-time", "0"],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        path = proc.stdout.readline().strip()
+        q: queue.Queue = queue.Queue()
+        drv = ShufflerDriver(path, post=q.put, timing=FAST)
+        drv.start()
+        seen: list = []
+        try:
+            def until(cls: type) -> E.ShufflerEvent:
+                while True:
+                    e = q.get(timeout=10)
+                    seen.append(e)
+                    if isinstance(e, cls):
+                        return e
+
+            drv.shuffle()
+            until(E.DeckReady)
+            rid = drv.deal(1, 6)
+            until(E.LinkLost)
+            restored = until(E.LinkRestored)  # cards 4..6 were dealt with the cable out
+            assert restored.status.dealt == 6 and restored.replayed >= 3
+            while not any(isinstance(e, E.DealDone) and e.request_id == rid for e in seen):
+                until(E.DealDone)
+            cards = [e.card for e in seen if isinstance(e, E.CardDelivered)]
+            assert len(cards) == len(set(cards)) == 6
+        finally:
+            drv.stop()
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=10) == 0
