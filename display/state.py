@@ -8,6 +8,7 @@ The display draws the public state JSON the controller publishes retained on
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 __all__ = [
@@ -61,56 +62,101 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_num(value: Any) -> bool:
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise StateError(message)
+
+
+def _opt(obj: dict[str, Any], key: str, test: Any, what: str, where: str = "state") -> None:
+    """Check that ``obj[key]`` is missing, null or passes ``test``."""
+    value = obj.get(key)
+    _check(value is None or test(value), f"{where} {key} must be {what} or null, got {value!r}"[:200])
+
+
+def _check_seat(s: Any, numbers: set[int]) -> None:
+    _check(isinstance(s, dict) and _is_int(s.get("seat")) and 1 <= s["seat"] <= 10,
+           f"each seat needs a seat number 1..10, got {s!r}"[:200])
+    n = s["seat"]
+    _check(n not in numbers, f"seat {n} appears twice")
+    numbers.add(n)
+    where = f"seat {n}"
+    for key in ("stack", "bet", "posted_dead", "cards", "drew"):
+        _opt(s, key, _is_int, "integer", where)
+    for key in ("name", "status"):
+        _opt(s, key, lambda v: isinstance(v, str), "text", where)
+    _opt(s, "shown", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
+         "a list of cards", where)
+    _opt(s, "missed", lambda v: isinstance(v, dict), "an object", where)
+
+
+def _check_showdown(entry: Any) -> None:
+    _check(isinstance(entry, dict), f"showdown entries must be objects, got {entry!r}"[:200])
+    _opt(entry, "pot", _is_int, "an integer", "showdown")
+    _opt(entry, "amount", _is_int, "integer chips", "showdown")
+    _opt(entry, "winners", lambda v: isinstance(v, list) and all(_is_int(w) for w in v),
+         "a list of seat numbers", "showdown")
+    _opt(entry, "shares", lambda v: isinstance(v, dict) and all(_is_int(c) for c in v.values()),
+         "an object of integer chips", "showdown")
+    _opt(entry, "hand", lambda v: isinstance(v, str), "text", "showdown")
+
+
 def check_state(obj: Any) -> dict[str, Any]:
     """Return ``obj`` if it is a drawable public state (schema 1), else raise.
 
-    Checks what the display relies on: a dict with ``schema == 1``, an integer ``seq``,
-    ``max_seats`` 2..10, a list of seat dicts with integer ``seat`` 1..10 and integer
-    ``stack``/``bet``, a list ``board`` of card texts, a list of pots with integer
-    ``amount``. Optional fields may be missing or ``null``; the layout uses defaults.
+    Checks the type of every field the display draws (docs/state.md): ``schema == 1``, an
+    integer ``seq``, ``max_seats`` 2..10, seats with distinct numbers 1..10 and integer chips,
+    cards as texts, pots and showdown entries with integer chips, finite Unix times in
+    ``turn`` and ``fault``, shares of equity as numbers. Optional fields may be missing or
+    ``null``; the layout then uses defaults. Anything accepted here can be laid out and drawn.
 
     Raises:
         StateError: the payload is not such a state (the message names the field).
     """
-    if not isinstance(obj, dict):
-        raise StateError(f"state must be a JSON object, got {type(obj).__name__}")
-    if obj.get("schema") != SCHEMA:
-        raise StateError(f"state schema must be {SCHEMA}, got {obj.get('schema')!r}")
-    if not _is_int(obj.get("seq")):
-        raise StateError(f"state seq must be an integer, got {obj.get('seq')!r}")
+    _check(isinstance(obj, dict), f"state must be a JSON object, got {type(obj).__name__}")
+    _check(obj.get("schema") == SCHEMA, f"state schema must be {SCHEMA}, got {obj.get('schema')!r}"[:200])
+    _check(_is_int(obj.get("seq")), f"state seq must be an integer, got {obj.get('seq')!r}"[:200])
     max_seats = obj.get("max_seats", 10)
-    if not _is_int(max_seats) or not 2 <= max_seats <= 10:
-        raise StateError(f"max_seats must be 2..10, got {max_seats!r}")
-    seats = obj.get("seats", [])
-    if not isinstance(seats, list):
-        raise StateError("seats must be a list")
-    numbers = set()
+    _check(_is_int(max_seats) and 2 <= max_seats <= 10, f"max_seats must be 2..10, got {max_seats!r}"[:200])
+    for key in ("table", "name", "game", "limit", "street"):
+        _opt(obj, key, lambda v: isinstance(v, str), "text")
+    for key in ("hand", "button", "sb_seat", "bb_seat", "rake"):
+        _opt(obj, key, _is_int, "an integer")
+    _opt(obj, "paused", lambda v: isinstance(v, bool), "true or false")
+    _opt(obj, "stakes", lambda v: isinstance(v, dict) and all(c is None or _is_int(c) for c in v.values()),
+         "an object of integer chips")
+    seats = obj.get("seats") or []
+    _check(isinstance(seats, list), "seats must be a list")
+    numbers: set[int] = set()
     for s in seats:
-        if not isinstance(s, dict) or not _is_int(s.get("seat")) or not 1 <= s["seat"] <= 10:
-            raise StateError(f"each seat needs a seat number 1..10, got {s!r}")
-        if s["seat"] in numbers:
-            raise StateError(f"seat {s['seat']} appears twice")
-        numbers.add(s["seat"])
-        for key in ("stack", "bet"):
-            if key in s and s[key] is not None and not _is_int(s[key]):
-                raise StateError(f"seat {s['seat']} {key} must be integer chips, got {s[key]!r}")
-        shown = s.get("shown")
-        if shown is not None and not (isinstance(shown, list) and all(isinstance(c, str) for c in shown)):
-            raise StateError(f"seat {s['seat']} shown must be a list of cards")
-    board = obj.get("board") or []
-    if not isinstance(board, list) or not all(isinstance(c, str) for c in board):
-        raise StateError("board must be a list of card texts")
-    pots = obj.get("pots") or []
-    if not isinstance(pots, list) or not all(isinstance(p, dict) and _is_int(p.get("amount")) for p in pots):
-        raise StateError("pots must be a list of {amount: int, eligible: [...]}")
-    for key in ("turn", "fault", "stakes"):
-        if obj.get(key) is not None and not isinstance(obj[key], dict):
-            raise StateError(f"{key} must be an object or null")
-    for key in ("showdown",):
-        if obj.get(key) is not None and not isinstance(obj[key], list):
-            raise StateError(f"{key} must be a list or null")
-    if obj.get("all_in_equity") is not None and not isinstance(obj["all_in_equity"], dict):
-        raise StateError("all_in_equity must be an object or null")
+        _check_seat(s, numbers)
+    _opt(obj, "board", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
+         "a list of card texts")
+    _opt(obj, "pots", lambda v: isinstance(v, list) and all(isinstance(p, dict) and _is_int(p.get("amount"))
+                                                           for p in v),
+         "a list of {amount: int, eligible: [...]}")
+    turn = obj.get("turn")
+    if turn is not None:
+        _check(isinstance(turn, dict), "turn must be an object or null")
+        _opt(turn, "seat", _is_int, "a seat number", "turn")
+        for key in ("started", "deadline", "seconds"):
+            _opt(turn, key, _is_num, "a finite number", "turn")
+    showdown = obj.get("showdown")
+    if showdown is not None:
+        _check(isinstance(showdown, list), "showdown must be a list or null")
+        for entry in showdown:
+            _check_showdown(entry)
+    _opt(obj, "all_in_equity", lambda v: isinstance(v, dict) and all(_is_num(e) for e in v.values()),
+         "an object of numbers")
+    fault = obj.get("fault")
+    if fault is not None:
+        _check(isinstance(fault, dict), "fault must be an object or null")
+        for key in ("kind", "message"):
+            _opt(fault, key, lambda v: isinstance(v, str), "text", "fault")
+        _opt(fault, "since", _is_num, "a finite number", "fault")
     return obj
 
 

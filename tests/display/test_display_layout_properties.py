@@ -94,3 +94,40 @@ def test_control_characters_never_reach_pygame(renderer) -> None:
     assert "Ann B" in texts, texts
     assert "line one line two" in texts
     assert all("\x00" not in t and "\n" not in t for t in texts)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@st.composite
+def mutated(draw) -> dict:
+    """A good state with one field, anywhere in it, replaced by any JSON value."""
+    state = draw(states())
+    node, path = state, []
+    while True:
+        keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = draw(st.sampled_from(keys))
+        path.append(key)
+        if isinstance(node[key], (dict, list)) and node[key] and draw(st.booleans()):
+            node = node[key]
+            continue
+        node[key] = draw(json_values)
+        break
+    return state
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(state=mutated())
+def test_whatever_the_feed_accepts_can_be_laid_out(state: dict) -> None:
+    """The contract between feed and screen: refuse a payload (StateError) or draw it."""
+    try:
+        check_state(state)
+    except ValueError:
+        return
+    check_invariants(layout(state, (1024, 600)), approx_measure)
