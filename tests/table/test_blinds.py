@@ -173,3 +173,56 @@ def test_fresh_heads_up_start_does_not_give_the_last_big_blind_the_big_blind_aga
     # not go back to seat 3's position
     plan = _plan(_players(6, s3={"new": True}), Rotation(4, 5, 3))
     assert plan.fresh and (plan.button, plan.sb_seat, plan.bb_seat) == (3, 3, 6)
+
+
+# ------------------------------------------------------------------ properties of any plan
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+N = 9
+_flags = st.fixed_dictionaries({"new": st.booleans(), "missed_sb": st.booleans(),
+                                "missed_bb": st.booleans(), "post": st.booleans()})
+
+
+@st.composite
+def _tables(draw):
+    seats = draw(st.lists(st.sampled_from(range(1, N + 1)), min_size=2, max_size=N, unique=True))
+    players = {}
+    for s in seats:
+        f = draw(_flags)
+        if f["new"]:
+            f["missed_sb"] = f["missed_bb"] = False
+        players[s] = Candidate(s, **f)
+    free = [s for s in range(1, N + 1) if s not in players]
+    out = draw(st.lists(st.sampled_from(free), unique=True)) if free else []
+    last = None
+    if draw(st.booleans()):
+        a, b, c = draw(st.lists(st.sampled_from(range(1, N + 1)), min_size=3, max_size=3, unique=True))
+        last = Rotation(*sorted((a, b, c), key=lambda x: (x - a) % N))
+    return players, out, last
+
+
+@settings(max_examples=400, deadline=None)
+@given(_tables())
+def test_any_plan_keeps_the_blind_rules(table):
+    players, out, last = table
+    plan = plan_hand(seats=N, players=players, sitting_out=out, last=last, small_blind=1,
+                     big_blind=2)
+    assert plan is not None  # two players in the game always get a hand
+    dealt = set(plan.dealt)
+    assert len(dealt) >= 2 and dealt <= set(players)
+    assert plan.bb_seat in dealt and plan.posts[plan.bb_seat] == (2, 0)
+    assert plan.sb_seat is None or (plan.sb_seat in dealt and plan.posts[plan.sb_seat] == (1, 0))
+    assert set(plan.posts) <= dealt and not (dealt & set(plan.waiting))
+    assert dealt | set(plan.waiting) == set(players)
+    if len(dealt) == 2:  # S-3
+        assert plan.button == plan.sb_seat and plan.sb_seat != plan.bb_seat
+    if not plan.fresh:
+        assert last is not None and plan.bb_seat != last.bb  # T-1: the big blind moves
+        assert plan.sb_seat is None or not players[plan.sb_seat].new or len(dealt) == 2
+        for s in dealt - {plan.bb_seat, plan.sb_seat}:
+            c = players[s]
+            if c.new or c.missed_bb or c.missed_sb:  # T-4/T-6: only by posting, never free
+                assert c.post and sum(plan.posts[s]) > 0
+    assert set(plan.missed_sb) | set(plan.missed_bb) <= set(out)
