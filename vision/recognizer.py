@@ -156,6 +156,9 @@ class Params:
     pair_suit_margin: float = 0.03
     pip_suit_margin: float = 0.04  # a big pip's suit
     picture: float = 0.04        # colourful centre fraction that means a court card
+    faint_picture: float = 0.01  # a pale court picture, enough when both indices agree:
+    court_pair_score: float = 0.65
+    court_pair_margin: float = 0.08
 
 
 _RANK_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, "10": 10}
@@ -198,7 +201,9 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     pip_ok = (2 <= val <= 10 and pips.count == val) or (val >= 11 and court)
     if val <= 10 and pips.picture >= 1.25 * p.picture:
         return None, 0.0, f"index says {rank}, picture seen"
-    rank_ok = (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
+    faint_court = val >= 11 and pips.picture >= p.faint_picture and both and \
+        min(r.rank_score for r in same) >= p.court_pair_score and min(r.rank_margin for r in same) >= p.court_pair_margin
+    rank_ok = faint_court or (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
         (both and min(r.rank_score for r in same) >= p.pair_score
          and min(r.rank_margin for r in same) >= p.pair_margin) or \
         (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
@@ -211,8 +216,10 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     if not rank_ok:
         return None, 0.3, f"rank {rank} not sure enough ({top.rank_score:.2f}/{top.rank_margin:.2f})"
     # ---- suit: colour first, then a signed vote within the colour
+    # a court card's "pips" are parts of its picture: their colour and shape say nothing
+    use_pips = val <= 10 and pips.suit is not None
     reds = [r.red for r in same if r.red is not None]
-    if pips.red is not None and pips.suit is not None:
+    if use_pips and pips.red is not None:
         reds.append(pips.red)
     if not reds or len(set(reds)) > 1:
         return None, 0.3, "ink colour unclear"
@@ -225,7 +232,7 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
             v = r.suit_margin if r.suit == pair[0] else -r.suit_margin
             votes.append(v)
             vote += v
-    if pips.suit in pair:
+    if use_pips and pips.suit in pair:
         v = (pips.suit_margin if pips.suit == pair[0] else -pips.suit_margin) * 1.5
         votes.append(v)
         vote += v
