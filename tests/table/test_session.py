@@ -137,9 +137,33 @@ def test_t7_top_up_between_hands_within_the_maximum():
     assert b.refused()[0].rule == "T-7"
     b.do(ev.ToppedUp, seat=1, amount=400)
     assert b.state.seats[0].stack == 1000 and b.state.ledger.accounts["p1"].topped_up == 400
+
+
+def test_t7_top_up_asked_during_the_hand_is_added_when_it_ends():
+    b = _bench(1, 2, 3, stack=600)
+    b.start(1)  # SB 2, BB 3
+    out = b.do(ev.ToppedUp, seat=2, amount=300)
+    assert not b.refused() and not [e for e in out if isinstance(e, fx.TakeChips)]
+    assert b.state.ledger.total_in == 1800  # not on the table yet
+    b.do(ev.ToppedUp, seat=3, amount=500)   # 600 - 10 + 500 would pass 1000: capped at the end
+    b.act(1, "fold")
+    b.act(2, "fold")  # seat 3 wins the small blind: 605
+    assert b.stacks() == {1: 600, 2: 895, 3: 1000}
+    took = [e for e in b.effects if isinstance(e, fx.TakeChips)][-2:]
+    assert [(t.seat, t.amount) for t in took] == [(2, 300), (3, 395)]
+    assert [r.rule for r in b.refusals][-1:] == ["T-7"] and "105 of the 500" in b.refusals[-1].reason
+    assert b.state.ledger.total_in == 1800 + 695
+
+
+def test_t7_top_up_of_a_player_who_busts_in_the_hand_is_refused():
+    b = _bench(1, 2, stack=200)
+    b.deal({1: ["7c", "2d"], 2: ["As", "Ad"]}, ["Kh", "9s", "4c", "3d", "Jh"])
     b.start(1)
-    b.do(ev.ToppedUp, seat=2, amount=100)
-    assert b.refused()[0].rule == "T-7"
+    b.do(ev.ToppedUp, seat=1, amount=100)
+    b.act(1, "all_in")
+    b.act(2, "call")
+    assert b.stacks()[1] == 0 and b.refusals[-1].rule == "T-2"
+    assert b.state.ledger.total_in == 400
 
 
 def test_t8_stand_up_mid_hand_folds_then_pays_out_after_the_hand():

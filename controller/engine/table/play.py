@@ -512,7 +512,7 @@ def _rake_shares(res: Any) -> dict[int, int]:
 
 def finish_hand(ctx: Ctx) -> None:
     """Book the finished hand: stacks, ledger, busts, leavers, T-5, pending settings."""
-    from .seating import apply_settings, leave  # noqa: PLC0415 - seating imports play
+    from .seating import apply_settings, leave, settle_topup  # noqa: PLC0415 - seating imports play
 
     _stop_timer(ctx)
     st = ctx.state
@@ -563,6 +563,9 @@ def finish_hand(ctx: Ctx) -> None:
     ctx.own_hand = False
     ctx.emit(fx.HandFinished(hand=info.number, record=record))
     ctx.emit(fx.PublishPrivate(seats=info.dealt, clear=True))
+    for s in ctx.state.seats:
+        if s is not None and s.topup:
+            settle_topup(ctx, s)
     for s in ctx.state.seats:
         if s is None:
             continue

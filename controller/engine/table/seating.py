@@ -13,7 +13,7 @@ from . import effects as fx
 from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "top_up", "stand_up", "sit_out", "sit_in", "connected",
+__all__ = ["sit_down", "buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
            "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
@@ -90,12 +90,20 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
 
 
 def top_up(ctx: Ctx, ev: Any) -> None:
-    """T-7: add chips between hands, up to the buy-in maximum."""
+    """T-7: add chips between hands, up to the buy-in maximum.
+
+    Asked for during a hand the player is in, the chips wait for the hand to end (then
+    the maximum is checked against the stack the player has then).
+    """
     s = _seat(ctx, ev.seat)
     if s is None:
         return
     if in_hand(ctx.state, s.seat):
-        refuse(ctx, "T-7", f"T-7: seat {s.seat} is in the hand; top up between hands")
+        if s.leaving:
+            refuse(ctx, "T-8", f"T-8: seat {s.seat} is leaving")
+            return
+        if _chips_ok(ctx, ev, "T-7"):
+            ctx.set_seat(evolve(s, topup=s.topup + ev.amount))
         return
     if s.stack == 0:
         refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in again")
@@ -110,6 +118,30 @@ def top_up(ctx: Ctx, ev: Any) -> None:
     ctx.set_seat(evolve(s, stack=s.stack + ev.amount))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def settle_topup(ctx: Ctx, seat: Seat) -> None:
+    """T-7: add the chips a player asked for during the hand that just ended.
+
+    Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
+    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
+    """
+    want = seat.topup
+    hi = ctx.state.settings.buy_in_max
+    if seat.leaving:
+        add, rule, why = 0, "T-8", "leaving the table"
+    elif seat.stack == 0:
+        add, rule, why = 0, "T-2", "no chips left; buy in again"
+    else:
+        add = want if hi is None else max(0, min(want, hi - seat.stack))
+        rule, why = "T-7", f"at most {hi} on the table"
+    ctx.set_seat(evolve(seat, topup=0, stack=seat.stack + add))
+    if add:
+        ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(seat.player, add))
+        ctx.emit(fx.TakeChips(player=seat.player, amount=add, seat=seat.seat))
+    if add < want:
+        ctx.emit(fx.Refuse(event="topped-up", rule=rule, seat=seat.seat,
+                           reason=f"{rule}: {want - add} of the {want} chips not added: {why}"))
 
 
 def leave(ctx: Ctx, seat: int, rule: str) -> None:

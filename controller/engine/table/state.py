@@ -57,6 +57,7 @@ class Seat:
     down); ``post``: pay what is owed now instead of waiting for the big blind.
     ``connected``: the seat's tablet is online (A-4). ``leaving``: stand up when the hand
     ends (T-8). ``preselect``: ``(choice, amount)`` for this betting round (A-3).
+    ``topup``: chips asked for during a hand the player is in, added when it ends (T-7).
     """
 
     seat: int
@@ -73,6 +74,7 @@ class Seat:
     connected: bool = True
     leaving: bool = False
     preselect: tuple[str, int | None] | None = None
+    topup: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the seat."""
