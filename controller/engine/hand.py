@@ -411,6 +411,8 @@ class Hand:
         min_to = cur + self.min_inc if cur else self.settings.big_blind
         if lim is _PL:
             pot = sum(self.committed) + self.dead
+            if self._street_no == 0 and self.settings.pl_small_blind_as_big and self.sb_seat is not None:
+                pot += max(0, self.settings.big_blind - self.committed[self.index[self.sb_seat]])
             mx = cur + pot + cur - self.bet[i]
             return min_to, mx if mx > min_to else min_to
         return min_to, self.bet[i] + self.stack[i]

@@ -125,6 +125,9 @@ class HandSettings:
     multiples of it (except all-ins) and splits are made to it. ``rake`` is ``None``
     for an unraked game. ``burns``: whether the dealer burns before board cards and
     the draw (G-1, G-4); the burn card itself is optional information.
+    ``pl_small_blind_as_big`` (pot limit, Robert's Rules PL rule 5, a house option; default
+    off): pre-flop a small blind smaller than the big blind counts as a full big blind
+    when the pot is measured (S-5), e.g. 5/10: maximum open 40 instead of 35.
     ``max_players`` overrides the game's player limit (G-1..G-3: 10, draw 5), e.g. for
     a house that deals six-handed draw, where the deck can run out (G-4).
 
@@ -145,6 +148,7 @@ class HandSettings:
     rake: RakeSettings | None = None
     burns: bool = True
     max_players: int | None = None
+    pl_small_blind_as_big: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
@@ -182,6 +186,7 @@ class HandSettings:
             "smallest_chip": self.smallest_chip,
             "burns": self.burns,
             "max_players": self.max_players,
+            "pl_small_blind_as_big": self.pl_small_blind_as_big,
             "rake": None,
         }
         if self.rake is not None:

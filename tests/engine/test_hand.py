@@ -428,3 +428,14 @@ def test_p2_uncalled_winner_may_show_afterwards() -> None:
     with pytest.raises(IllegalAction, match="^P-2"):
         h.show(2)
     assert Hand.from_snapshot(h.snapshot()).snapshot() == h.snapshot()
+
+
+def test_s5_house_option_small_blind_counts_as_big() -> None:
+    """R07 note (Robert's Rules PL rule 5): with the option the maximum open at 5/10 is 40."""
+    s = HandSettings(game="omaha", limit="pot-limit", small_blind=5, big_blind=10, pl_small_blind_as_big=True)
+    h = three(s)
+    assert h.legal().raise_ == (20, 40)
+    h.raise_to(1, 40)
+    h.fold(2)
+    h.fold(3)
+    assert h.result().stacks == {1: 1015, 2: 995, 3: 990}
