@@ -25,12 +25,14 @@ tracker and reconnection. Requests are sent one at a time (stop-and-wait).
 Reliability (see docs/shuffler-protocol.md, "Link"):
 
 - Every request waits ``timing.timeout`` for its reply, then is retried up to
-  ``timing.retries`` times, each wait ``timing.backoff`` times longer. A request is handled
-  within ``timeout * (1 + b + b^2 + ...)`` plus the STATUS queries below.
+  ``timing.retries`` times, each wait ``timing.backoff`` times longer
+  (:meth:`LinkTiming.worst_case`: 3.75 s with the defaults), plus for a physical command one
+  STATUS query before each retry. Requests queue behind each other (stop-and-wait).
 - A physical command (shuffle, deal, draw, reset) is never blindly resent: after a timeout the
   driver asks STATUS, and if the device's ``last_seq`` is the request's SEQ the device did it
   (its reply was lost) and the request counts as accepted; otherwise it is resent with the same
-  SEQ (the device executes a SEQ at most once).
+  SEQ (the device executes a SEQ at most once). If the device never takes it while STATUS keeps
+  answering, the request fails with code ``"timeout"`` and the link stays up.
 - Device events carry a u32 event number; the driver acknowledges each, drops duplicates and
   waits for the device to resend after a gap, so no card report is lost or doubled.
 - When the port fails or the device stays silent, the driver posts :class:`LinkLost` and
