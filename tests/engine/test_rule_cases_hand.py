@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -43,13 +44,30 @@ def _case(cid: str) -> dict:
     pytest.skip(f"case {cid} absent")
 
 
+def _rake(spec: object) -> RakeSettings:
+    """Read a case's rake: a dict with percent/cap/caps, or words such as R21's
+    "1 chip per full 10 chips in the pot, cap 3, no flop no drop"."""
+    if isinstance(spec, dict) and "percent" in spec:
+        return RakeSettings(percent=spec["percent"], cap=spec.get("cap"),
+                            caps=tuple((int(k), v) for k, v in dict(spec.get("caps", {})).items()),
+                            no_flop_no_drop=spec.get("no_flop_no_drop", True))
+    text = spec["rule"] if isinstance(spec, dict) else str(spec)
+    m = re.search(r"(\d+) chips? per (?:full )?(\d+)", text)
+    pct = re.search(r"(\d+(?:\.\d+)?)\s*%", text)
+    percent = 100 * int(m.group(1)) / int(m.group(2)) if m else (float(pct.group(1)) if pct else 0)
+    cap = re.search(r"cap (\d+)", text)
+    return RakeSettings(percent=percent, cap=int(cap.group(1)) if cap else None,
+                        no_flop_no_drop="no flop" in text.lower())
+
+
 def _settings(case: dict, **over) -> HandSettings:
     b = case["blinds"]
-    kw = dict(game=GAME[case["variant"]], limit=case["betting"], small_blind=b["sb"], big_blind=b["bb"])
+    kw = dict(game=GAME[case["variant"]], limit=case["betting"], small_blind=b["sb"], big_blind=b["bb"],
+              ante=b.get("ante", 0))
     if case["betting"] == "fixed-limit":
-        kw.update(small_bet=b["small_bet"], big_bet=b["big_bet"])
-    if "rake" in b:  # R21: "1 chip per full 10 chips in the pot, cap 3, no flop no drop"
-        kw["rake"] = RakeSettings(percent=10, cap=3, no_flop_no_drop=True)
+        kw.update(small_bet=b.get("small_bet", b["bb"]), big_bet=b.get("big_bet", 2 * b.get("small_bet", b["bb"])))
+    if "rake" in b:
+        kw["rake"] = _rake(b["rake"])
     if len(case["seats"]) > 5 and kw["game"] == "draw":
         kw["max_players"] = len(case["seats"])  # R29: six-handed draw to reach G-4
     kw.update(over)
@@ -69,35 +87,53 @@ def _norm_case_legal(items: list[str]) -> set[str]:
 
 
 class Driver:
-    """Plays a case's action strings on a :class:`Hand`."""
+    """Plays a case's action strings on a :class:`Hand`.
+
+    Posts (``post_sb``, ``post_bb``, ``post_dead``, ``post_ante``...) are collected until the
+    first other action, then the hand starts with those posts, the case's hole cards
+    (seeded random cards where the case gives none) and, as the dealer calls for them,
+    the case's board cards.
+    """
 
     def __init__(self, case: dict, settings: HandSettings | None = None) -> None:
         self.case = case
         self.settings = settings or _settings(case)
         self.stacks = {s["seat"]: s["stack"] for s in case["seats"]}
-        self.holes = {s["seat"]: s["hole_cards"] for s in case["seats"]}
+        self.holes = {s["seat"]: s.get("hole_cards") for s in case["seats"]}
         self.board = parse_cards(case["board"]) if case.get("board") else ()
         self.button = case["blinds"]["button"]
         self.hands: list[Hand] = []
         self.hand: Hand | None = None
-        self.posts: dict[int, int] = {}
-        self.sb_seat = self.bb_seat = None
         self.board_pos = 0
         self.deck: list = []
+        self._new_posts()
+
+    def _new_posts(self) -> None:
+        self.live: dict[int, int] = {}
+        self.dead: dict[int, int] = {}
+        self.antes: dict[int, int] = {}
+        self.sb_seat = self.bb_seat = None
 
     def _start(self) -> None:
-        players = [PlayerSetup(seat=s, stack=st, live_post=self.posts.get(s, 0))
-                   for s, st in self.stacks.items()]
+        players = [PlayerSetup(seat=s, stack=st, live_post=self.live.get(s, 0), dead_post=self.dead.get(s, 0),
+                               ante=self.antes.get(s)) for s, st in self.stacks.items()]
         h = Hand(self.settings, players, button=self.button, sb_seat=self.sb_seat, bb_seat=self.bb_seat)
         known = [c for v in self.holes.values() if v for c in parse_cards(v)] + list(self.board)
         self.deck = [c for c in FULL_DECK if c not in known]
         random.Random(7).shuffle(self.deck)
         while (need := h.pending_deal()) is not None and need.kind == "hole":
-            v = self.holes[need.seat]
+            v = self.holes.get(need.seat)
             h.deal_hole(need.seat, parse_cards(v) if v else [self.deck.pop() for _ in range(need.count)])
         self.hand = h
         self.hands.append(h)
         self.board_pos = 0
+
+    def _board(self, n: int) -> list:
+        cards = list(self.board[self.board_pos:self.board_pos + n])
+        self.board_pos += n
+        while len(cards) < n:  # the case does not give the whole board
+            cards.append(self.deck.pop())
+        return cards
 
     def step(self, text: str) -> None:
         who, verb, *rest = text.split()
@@ -105,34 +141,55 @@ class Driver:
             if verb == "new_hand":
                 self.finish()
                 self.stacks = dict(self.hand.result().stacks)
-                self.button = int(rest[0].split("=")[1])
-                self.hand, self.posts, self.sb_seat = None, {}, None
+                for arg in rest:
+                    k, _, v = arg.partition("=")
+                    if k == "button":
+                        self.button = int(v)
+                self.hand = None
+                self._new_posts()
                 self.holes = {s: None for s in self.stacks}
                 return
+            if self.hand is None:
+                self._start()
             if verb in ("flop", "turn", "river"):
-                n = 3 if verb == "flop" else 1
-                self.hand.deal_board(self.board[self.board_pos:self.board_pos + n])
-                self.board_pos += n
+                self.hand.deal_board(self._board(3 if verb == "flop" else 1))
+            elif verb in ("misdeal", "void"):
+                self.hand.void(verb)
             return  # "dealer draw" / "dealer showdown": the engine already knows
         seat = int(who[4:])
-        if verb in ("post_sb", "post_bb"):
-            self.posts[seat] = int(rest[0])
-            if verb == "post_sb":
-                self.sb_seat = seat
+        if verb.startswith("post"):
+            amount = int(rest[0]) if rest else 0
+            if "dead" in verb or "missed" in verb:
+                self.dead[seat] = self.dead.get(seat, 0) + amount
+            elif "ante" in verb:
+                self.antes[seat] = amount
             else:
-                self.bb_seat = seat
-                self._start()
+                self.live[seat] = amount
+                if verb == "post_sb" and self.sb_seat is None:
+                    self.sb_seat = seat
+                elif verb == "post_bb" and self.bb_seat is None:
+                    self.bb_seat = seat
             return
+        if self.hand is None:
+            self._start()
         h = self.hand
-        if verb == "raise_to" or verb == "bet":
+        if verb in ("raise_to", "bet", "raise"):
             h.raise_to(seat, int(rest[0]))
         elif verb == "draw":
-            h.draw(seat, h.hole_cards(seat)[: int(rest[0])])
-            need = h.pending_deal()
-            if need is not None and need.kind == "draw":
-                self.deal_draw(need)
-        else:
+            h.draw(seat, h.hole_cards(seat)[: int(rest[0])] if rest and rest[0].isdigit() else rest)
+            self._serve_draw()
+        elif verb in ("stand_pat", "discard"):
+            h.draw(seat, rest)
+            self._serve_draw()
+        elif verb in ("fold", "check", "call", "all_in", "show", "muck"):
             getattr(h, verb)(seat)
+        else:
+            pytest.skip(f"the case driver does not know the action {verb!r} ({self.case['id']})")
+
+    def _serve_draw(self) -> None:
+        need = self.hand.pending_deal()
+        if need is not None and need.kind == "draw":
+            self.deal_draw(need)
 
     def deal_draw(self, need) -> None:
         """Serve a draw like a dealer (G-4): the stub first, then the reshuffled discards."""
@@ -152,9 +209,7 @@ class Driver:
             need = h.pending_deal()
             if need is not None:
                 if need.kind == "board":
-                    n = need.count
-                    h.deal_board(self.board[self.board_pos:self.board_pos + n])
-                    self.board_pos += n
+                    h.deal_board(self._board(need.count))
                 else:  # pragma: no cover - cases list their draws
                     raise AssertionError(f"unexpected deal {need}")
             else:
@@ -169,6 +224,8 @@ class Driver:
         return self.hand
 
     def check(self, cp: dict) -> None:
+        if self.hand is None:
+            self._start()
         h = self.hand
         where = f"{self.case['id']} before action {cp['before_action']}"
         if "to_act" in cp:
