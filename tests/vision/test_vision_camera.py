@@ -125,3 +125,19 @@ def test_a_capture_that_raises_is_a_lost_camera_not_a_crash(rec):
         assert cam.running
     finally:
         cam.stop()
+
+
+def test_a_still_scene_reuses_its_reading_and_a_changed_card_is_read_again(rec):
+    cam = Camera(0, lambda ev: None, clock=lambda: 1.0, recognizer=rec)
+    rng = np.random.default_rng(3)
+    flop = render_board(["Jh", "8c", "3d"], (1280, 720), "green")
+
+    def noisy(img: np.ndarray) -> np.ndarray:
+        return np.clip(img.astype(np.int16) + rng.integers(-3, 4, img.shape), 0, 255).astype(np.uint8)
+
+    first = cam.read_frame(noisy(flop))[0]
+    again = cam.read_frame(noisy(flop))[0]
+    assert cam.reused == 1 and again.named == first.named and again.frame_no == first.frame_no + 1
+    turn = cam.read_frame(render_board(["Jh", "8c", "3s"], (1280, 720), "green"))[0]
+    assert cam.reused == 1
+    assert sorted(map(str, turn.named)) == ["3s", "8c", "Jh"]
