@@ -36,6 +36,7 @@ plugged back ``vanish_for`` seconds later).
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import select
 import signal
@@ -116,6 +117,7 @@ class Emulator:
             self._link = Path(self._tmpdir) / "tty"
         self._wake_r, self._wake_w = os.pipe()
         self._open_pty()
+        atexit.register(self._remove_files)  # a process that never calls stop() leaves no link
         self._thread = threading.Thread(target=self._run, name="shuffler-emulator", daemon=True)
         self._thread.start()
         return self.path
@@ -131,6 +133,16 @@ class Emulator:
         self._close_pty()
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
+        self._remove_files()
+        atexit.unregister(self._remove_files)
+
+    def _remove_files(self) -> None:
+        for path in (self._link, self._link.with_name(self._link.name + ".new") if self._link else None):
+            try:
+                if path is not None and path.is_symlink():
+                    path.unlink()
+            except OSError:
+                pass
         if self._tmpdir:
             try:
                 os.rmdir(self._tmpdir)
