@@ -221,7 +221,7 @@ class ShufflerDriver:
             tgt = P.Target.seat_no(seat)
         except ValueError as exc:
             raise ShufflerArgumentError(str(exc)) from None
-        self._check_count(count, 5)
+        self._check_count(count, 5, rule="G-3: a draw")
         return self._queue(P.Cmd.DRAW, bytes((tgt.code, count)))
 
     def status(self) -> int:
@@ -234,9 +234,9 @@ class ShufflerDriver:
         return self._queue(P.Cmd.RESET, bytes((1 if keep_deck else 0,)))
 
     @staticmethod
-    def _check_count(count: int, most: int) -> None:
+    def _check_count(count: int, most: int, *, rule: str = "shuffler protocol: DEAL") -> None:
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= most:
-            raise ShufflerArgumentError(f"shuffler: count must be 1..{most}, got {count!r}")
+            raise ShufflerArgumentError(f"{rule}: count must be 1..{most}, got {count!r}")
 
     def _queue(self, cmd: P.Cmd, payload: bytes) -> int:
         req = _Req(next(self._ids), cmd, payload)

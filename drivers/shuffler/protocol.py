@@ -146,7 +146,7 @@ class Target:
     def __post_init__(self) -> None:
         if self.kind == "seat":
             if not (isinstance(self.seat, int) and 1 <= self.seat <= MAX_SEAT):
-                raise ValueError(f"shuffler target: seat must be 1..{MAX_SEAT}, got {self.seat!r}")
+                raise ValueError(f"L-2: a seat is 1..{MAX_SEAT}, got {self.seat!r}")
         elif self.kind not in ("board", "burn") or self.seat != 0:
             raise ValueError(f"shuffler target: kind must be seat, board or burn, got {self.kind!r}")
 
