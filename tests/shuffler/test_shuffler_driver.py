@@ -85,8 +85,8 @@ def test_g5_deal_without_verified_deck_is_refused(rig: Rig) -> None:
 
 
 def test_bad_arguments_raise_value_errors_naming_the_rule(rig: Rig) -> None:
-    for call, rule in ((lambda: rig.driver.deal(11), "L-2"), (lambda: rig.driver.deal("river"), ""),
-                       (lambda: rig.driver.deal(1, 0), ""), (lambda: rig.driver.draw(1, 6), "G-3")):
+    for call, rule in ((lambda: rig.driver.deal(11), "L-2"), (lambda: rig.driver.deal("river"), "target"),
+                       (lambda: rig.driver.deal(1, 0), "count"), (lambda: rig.driver.draw(1, 6), "G-3")):
         with pytest.raises(ShufflerArgumentError, match=rule) as err:
             call()
         assert isinstance(err.value, ValueError)
