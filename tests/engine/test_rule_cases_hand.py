@@ -83,7 +83,7 @@ def _legal_names(hand: Hand) -> set[str]:
 
 
 def _norm_case_legal(items: list[str]) -> set[str]:
-    return {x.split(" ")[0] for x in items}
+    return {x.split(" ")[0].replace("-", "_") for x in items}
 
 
 class Driver:
