@@ -51,7 +51,8 @@ def test_cli_prints_path_and_injects_faults_from_the_command_line() -> None:
             drv.stop()
     finally:
         proc.terminate()
-        assert proc.wait(timeout=10) == 0
+        proc.communicate(timeout=10)  # reaps it and closes the pipes
+        assert proc.returncode == 0
 
 
 def test_cli_rejects_unknown_fault(capsys) -> None:
@@ -98,4 +99,5 @@ def test_cli_cable_pulled_mid_deal_from_the_command_line() -> None:
             drv.stop()
     finally:
         proc.terminate()
-        assert proc.wait(timeout=10) == 0
+        proc.communicate(timeout=10)  # reaps it and closes the pipes
+        assert proc.returncode == 0
