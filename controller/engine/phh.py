@@ -205,15 +205,24 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     game, limit = VARIANTS[hh.variant]
     n = hh.players
     blinds = list(hh.blinds)
+    ext = hh.extra
     if n == 2:
         blinds = [blinds[1], blinds[0]]  # heads-up: p1 posts the big blind (README)
         button, sb_seat, bb_seat = 2, 2, 1
     else:
-        if any(blinds[2:]):
+        if any(blinds[2:]) and "big_blind_player" not in ext:
             raise NotSupported("S-1: straddles are not supported")
         button, sb_seat, bb_seat = n, 1, 2
+    if "big_blind_player" in ext:  # our extension: dead small blind, posts out of position
+        try:
+            bb_seat = int(ext["big_blind_player"])
+            sb_seat = int(ext.get("small_blind_player", 0))
+        except (TypeError, ValueError):
+            raise PHHError("PHH: big_blind_player and small_blind_player must be player numbers") from None
+        if not 1 <= bb_seat <= n or not 0 <= sb_seat <= n:
+            raise PHHError(f"PHH: blind players must be 1..{n} (0 = dead small blind)")
     bb = max(blinds) if any(blinds) else (hh.min_bet or 1)
-    sb = blinds[sb_seat - 1]
+    sb = blinds[sb_seat - 1] if sb_seat else 0
     if sb == 0:
         sb_seat = None  # type: ignore[assignment]
     big = hh.min_bet if (limit is not Limit.FIXED_LIMIT and hh.min_bet) else bb
@@ -330,9 +339,11 @@ def _fmt(v: int | float) -> str:
 def dump(hand: Hand, **meta: Any) -> str:
     """Return ``hand`` as PHH TOML text (p1 = first seat left of the button).
 
-    Dead posts (T-6) and seat numbers go to the extension keys ``dead_posts`` and
-    ``seats``; ``meta`` adds other keys (``event``, ``players``...). A finished hand
-    gets ``finishing_stacks``.
+    Our extension keys (docs/phh-draw.md): ``seats`` (table seat of p1..pN), ``dead_posts``
+    (T-6) and, when the blinds are not the usual p1/p2 (dead small blind, a big blind
+    posted out of position, T-1/T-4), ``small_blind_player`` (0 = dead) and
+    ``big_blind_player``. ``meta`` adds other keys (``event``, ``players``...). A finished
+    hand gets ``finishing_stacks``.
     """
     s = hand.settings
     code = _CODE[(s.game, s.limit)]
@@ -356,6 +367,12 @@ def dump(hand: Hand, **meta: Any) -> str:
         lines.append(f"min_bet = {s.big_blind}")
     lines.append("starting_stacks = [" + ", ".join(str(p.stack) for p in ps) + "]")
     lines.append("seats = [" + ", ".join(str(p.seat) for p in ps) + "]")
+    standard = (n == 2 and pno[hand.bb_seat] == 1) or (
+        n > 2 and hand.sb_seat is not None and pno[hand.sb_seat] == 1 and pno[hand.bb_seat] == 2
+        and not any(p.live_post for p in ps[2:]))
+    if not standard:
+        lines.append(f"small_blind_player = {pno[hand.sb_seat] if hand.sb_seat is not None else 0}")
+        lines.append(f"big_blind_player = {pno[hand.bb_seat]}")
     acts: list[str] = []
     for e in hand.events:
         t = e["t"]

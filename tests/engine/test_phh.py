@@ -184,3 +184,28 @@ def test_docs_draw_example_replays_to_its_finishing_stacks() -> None:
     text = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     hh = load(text)
     assert finishing_stacks(play(hh), hh) == hh.finishing_stacks
+
+
+def test_dead_small_blind_and_out_of_position_post_round_trip() -> None:
+    """T-1/T-4/T-6 posts survive a write and read through the extension keys."""
+    s = HandSettings(small_blind=5, big_blind=10)
+    h = Hand(s, [PlayerSetup(2, 300), PlayerSetup(4, 300, live_post=10),
+                 PlayerSetup(6, 300, live_post=10, dead_post=5), PlayerSetup(9, 300)],
+             button=3, sb_seat=None, bb_seat=4)
+    for seat, c in ((4, "As Ad"), (6, "Ks Kd"), (9, "Qs Qd"), (2, "Js Jd")):
+        h.deal_hole(seat, c)
+    h.check(6) if h.legal().check else None
+    h.raise_to(9, 40)
+    h.fold(2)
+    h.call(4)
+    h.fold(6)
+    for board in ("2c 7d 9h", "Tc", "Jh"):
+        h.deal_board(board)
+        h.check(4)
+        h.check(9)
+    h.show(9)
+    h.show(4)
+    text = dump(h)
+    assert "small_blind_player = 0" in text and "big_blind_player = 1" in text
+    h2 = play(load(text))
+    assert list(h2.result().stacks.values()) == [h.result().stacks[s] for s in (4, 6, 9, 2)]
