@@ -68,6 +68,8 @@ class SimPlayers:
         self._asked: tuple[int, int] | None = None  # (state seq, seat) already answered
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
+        if any(getattr(e, "seat", None) in self.seats and type(e).__name__ == "Refuse" for e in effects):
+            self._asked = None  # refused (stale, raced a card): decide again on this state
         state = orch.state
         hand = state.hand
         if hand is None or state.dealing is not None or orch.faults.paused:

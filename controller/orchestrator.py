@@ -368,6 +368,11 @@ class Orchestrator:
             elif isinstance(effect, fx.Refuse):
                 if effect.seat is not None:
                     self.ports.reply(effect.seat, effect.action_id, False, effect.reason)
+                elif effect.event == "card-dealt":
+                    # The dealer reported a card the hand cannot take (a duplicate, a card
+                    # nobody asked for): never guess - pause for the floor.
+                    self._fault_raise("misread", f"the dealer reported a card the hand cannot take: "
+                                      f"{effect.reason}", event.at)
             elif isinstance(effect, fx.HandFinished):
                 self.hands_finished += 1
                 self.ports.hand_finished(effect.hand, effect.record)
@@ -478,6 +483,12 @@ class Orchestrator:
         orch = cls(state, journal=journal, **kwargs)
         orch.faults = book
         return orch
+
+    def nudge(self) -> None:
+        """Call every listener once with no effects (after start-up or recovery, so that
+        whoever acts next - a simulated player, the hand pacer - sees the current state)."""
+        for listener in list(self.listeners):
+            listener(self, [])
 
     @property
     def hand_running(self) -> bool:

@@ -91,18 +91,23 @@ def open_table(
     if fresh_start:
         return orch, Recovery(0, None, "fresh")
     if orch.state.hand is None:
-        return orch, Recovery(replayed, None, "clean")
-    number = orch.state.info.number if orch.state.info else None
-    ok, reason = (True, "")
-    if orch.state.dealing is not None:
-        ok, reason = False, "a card was on its way when the controller stopped"
-    if ok and can_resume is not None:
-        ok, reason = can_resume(orch)
-    if ok:
+        rec = Recovery(replayed, None, "clean")
+    else:
+        number = orch.state.info.number if orch.state.info else None
+        ok, reason = (True, "")
+        if orch.state.dealing is not None:
+            ok, reason = False, "a card was on its way when the controller stopped"
+        if ok and can_resume is not None:
+            ok, reason = can_resume(orch)
+        rec = Recovery(replayed, number, "resumed" if ok else "voided", "" if ok else reason)
+    # The floor sees every restart and what became of the hand in the journal.
+    journal.append("recovery", {"outcome": rec.outcome, "hand": rec.hand, "reason": rec.reason,
+                                "events_replayed": rec.events}, clock())
+    if rec.outcome == "resumed":
         orch.resume_after_recovery()
-        return orch, Recovery(replayed, number, "resumed")
-    orch.void_interrupted_hand(f"void after restart: {reason}")
-    return orch, Recovery(replayed, number, "voided", reason)
+    elif rec.outcome == "voided":
+        orch.void_interrupted_hand(f"void after restart: {rec.reason}")
+    return orch, rec
 
 
 class HandPacer:

@@ -158,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     rig = simdevices.Rig(args, settings, clock=clock, bot_seats=bot_seats, speed=speed)
     orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
                                 can_resume=rig.can_resume)
+    # The internal dealer's seed stands for the physical deck order: keep the journal's.
+    if orch.journal is not None:
+        stored = next(orch.journal.entries(kinds=("simulate",)), None)
+        if stored is None:
+            orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
+                                             "seats": settings.seats}, clock())
+        else:
+            args.seed = int(stored.payload.get("seed", args.seed))
     summary = Summary()
     rig.attach(orch)
     orch.listeners.append(summary)
@@ -169,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         rig.seek(orch.state.info.number, cards_dealt_this_hand(orch.state.hand))
     log.info("journal %s: %s", journal, recovery)
     _seat_players(orch, bot_seats, clock, settings)
+    orch.nudge()
 
     stop = {"flag": False}
 
