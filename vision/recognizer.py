@@ -67,6 +67,7 @@ class CornerRead:
     suit_score: float = 0.0
     suit_margin: float = 0.0
     red: bool | None = None
+    rank_scores: np.ndarray | None = field(default=None, repr=False)  # per RANK_LABELS
     rank_feat: np.ndarray | None = field(default=None, repr=False)
     suit_feat: np.ndarray | None = field(default=None, repr=False)
 
@@ -156,6 +157,7 @@ class Params:
     pair_suit_margin: float = 0.03
     pip_suit_margin: float = 0.04  # a big pip's suit
     picture: float = 0.04        # colourful centre fraction that means a court card
+    pip_rescue: float = 0.04     # how close the pip-count rank must score to the index's best
     faint_picture: float = 0.01  # a pale court picture, enough when both indices agree:
     court_pair_score: float = 0.65
     court_pair_margin: float = 0.08
@@ -208,7 +210,18 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
          and min(r.rank_margin for r in same) >= p.pair_margin) or \
         (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
     if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
-        return None, 0.0, f"index says {rank}, {pips.count} pips"
+        # the pips are counted right far more often than an index glyph is read right:
+        # take their count when the index finds that rank nearly as likely as its best
+        alt = str(pips.count)
+        k = RANK_LABELS.index(alt)
+        near = [r for r in rs if r.rank_scores is not None and r.rank_scores[k] >= p.pip_score
+                and r.rank_scores[k] >= r.rank_score - p.pip_rescue]
+        if pips.area < 0.012 or not near or any(
+                r.rank == rank and r.rank_margin >= p.strong_margin and r.rank_score >= p.strong_score for r in rs):
+            return None, 0.0, f"index says {rank}, {pips.count} pips"
+        rank, val = alt, pips.count
+        top = CornerRead(rank=alt, rank_score=max(float(r.rank_scores[k]) for r in near), rank_margin=p.pip_margin)
+        same = [r for r in rs if r in near]
     if val == 1 and pips.count >= 2:
         return None, 0.0, f"index says A, {pips.count} pips"
     if val >= 11 and pips.count >= 5:
@@ -298,6 +311,13 @@ class Recognizer:
                 c = quad.mean(axis=0)
                 if cv2.pointPolygonTest(np.asarray(region, np.float32).reshape(-1, 1, 2),
                                         (float(c[0]), float(c[1])), False) < 0:
+                    continue
+            halves = _seam_split(frame, quad)
+            if halves is not None:  # two touching cards seen as one: read each half
+                parts = [self.read_quad(frame, h) for h in halves]
+                if any(pr.card is not None for pr in parts):
+                    for pr in parts:
+                        out.append(Reading(None, 0.0, pr.outline, "colourless") if colourless else pr)
                     continue
             r = self.read_quad(frame, quad)
             if colourless:  # a grey frame cannot tell hearts from spades: never guess
@@ -458,6 +478,7 @@ class Recognizer:
         f = glyph_feature(rmask)
         out.rank_feat = f
         out.rank, out.rank_score, out.rank_margin = self._ranks(self.bank.project(f))
+        out.rank_scores = self._ranks.last.copy()
         if smask is not None and red is not None:
             g = glyph_feature(smask)
             out.suit_feat = g
@@ -493,6 +514,7 @@ class _Matcher:
             for i, lab in enumerate(self.labels):
                 if lab not in allowed:
                     best[i] = -1.0
+        self.last = best
         order = np.argsort(-best)
         b, s = float(best[order[0]]), float(best[order[1]])
         if b <= -1.0:
@@ -513,3 +535,29 @@ def _shrink(q: np.ndarray, f: float) -> np.ndarray:
     for i in range(4):
         out[i] = q[i] + (q[(i + 2) % 4] - q[i]) * f
     return out.astype(np.float32)
+
+
+def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the two halves of ``quad`` when it holds two touching cards, else None.
+
+    Two portrait cards side by side make a blob of about one card's aspect ratio; the line
+    where they meet crosses the blob's long axis at its middle as a straight edge from
+    side to side, which a single card does not have.
+    """
+    q = order_quad(quad)
+    w, h = 100, 140
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    grey = cv2.cvtColor(cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3))
+    inner = gy[:, 5:w - 5]
+    band = range(int(h * 0.42), int(h * 0.58))
+    best = 0.0
+    for y in band:
+        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 60).mean()
+        best = max(best, float(strong))
+    if best < 0.9:
+        return None
+    mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
+    mid_b = (q[1] + q[2]) / 2
+    return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision")
 from evaluate import evaluate  # noqa: E402
 
 #: honest floor reached on the dev set (fraction of cards named correctly)
-CORRECT_FLOOR = 0.76
+CORRECT_FLOOR = 0.78
 WRONG_CEILING = 0.005
 
 
