@@ -30,6 +30,7 @@ pokerkit = pytest.importorskip("pokerkit")
 
 from pokerkit import (  # noqa: E402
     Automation,
+    HandHistory,
     FixedLimitTexasHoldem,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
@@ -38,7 +39,8 @@ from pokerkit import (  # noqa: E402
 from controller.engine.cards import FULL_DECK  # noqa: E402
 from controller.engine.errors import IllegalAction  # noqa: E402
 from controller.engine.hand import Hand  # noqa: E402
-from controller.engine.phh import HandHistory, new_hand  # noqa: E402
+from controller.engine import phh  # noqa: E402
+from controller.engine.phh import new_hand  # noqa: E402
 from controller.engine.settings import HandSettings, Limit, PlayerSetup, Street  # noqa: E402
 
 AUTO = (
@@ -56,16 +58,20 @@ class KnownDifference(Exception):
     """The hand reached a situation where RULES.md deliberately differs from PokerKit."""
 
 
-def _pk_state(variant: str, n: int, stacks: list[int], sb: int, bb: int, ante: int):
+def _pk_game(variant: str, sb: int, bb: int, ante: int):
     if variant == "NT":
-        return NoLimitTexasHoldem.create_state(AUTO, False, ante, (sb, bb), bb, tuple(stacks), n)
+        return NoLimitTexasHoldem(AUTO, False, ante, (sb, bb), bb)
     if variant == "PO":
-        return PotLimitOmahaHoldem.create_state(AUTO, False, ante, (sb, bb), bb, tuple(stacks), n)
-    return FixedLimitTexasHoldem.create_state(AUTO, False, ante, (sb, bb), bb, 2 * bb, tuple(stacks), n)
+        return PotLimitOmahaHoldem(AUTO, False, ante, (sb, bb), bb)
+    return FixedLimitTexasHoldem(AUTO, False, ante, (sb, bb), bb, 2 * bb)
+
+
+def _pk_state(variant: str, n: int, stacks: list[int], sb: int, bb: int, ante: int):
+    return _pk_game(variant, sb, bb, ante)(tuple(stacks), n)
 
 
 def _ours(variant: str, n: int, stacks: list[int], sb: int, bb: int, ante: int) -> Hand:
-    hh = HandHistory(variant=variant, antes=[ante] * n, blinds=[sb, bb] + [0] * (n - 2),
+    hh = phh.HandHistory(variant=variant, antes=[ante] * n, blinds=[sb, bb] + [0] * (n - 2),
                      starting_stacks=list(stacks), actions=[], min_bet=bb,
                      small_bet=bb if variant == "FT" else None, big_bet=2 * bb if variant == "FT" else None)
     hand = new_hand(hh)
@@ -90,7 +96,9 @@ def play_random(rng: random.Random, variant: str) -> tuple[list[int], list[int],
     stacks = [rng.choice([rng.randint(bb + ante, 8 * bb), rng.randint(bb + ante, 200 * bb)]) for _ in range(n)]
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    pk = _pk_state(variant, n, stacks, sb, bb, ante)
+    game = _pk_game(variant, sb, bb, ante)
+    pk = game(tuple(stacks), n)
+    play_random.last_game, play_random.last_pk = game, pk
     hand = _ours(variant, n, stacks, sb, bb, ante)
     k = hand.settings.game.hole_cards
     for p in range(n):
@@ -194,6 +202,10 @@ def test_random_hands_match_pokerkit(variant: str, count: int) -> None:
             continue
         assert ours == theirs, f"hand {k}: {hand.events}"
         same += 1
+        if k % 4 == 0:  # PokerKit's own PHH of the hand replays here to the same stacks
+            hh = HandHistory.from_game_state(play_random.last_game, play_random.last_pk)
+            mine = phh.load(hh.dumps())
+            assert phh.finishing_stacks(phh.play(mine), mine) == ours
     assert same >= 0.9 * count, (same, skipped)
 
 
