@@ -1,0 +1,107 @@
+"""``livetable run``: READY only after recovery, watchdog, clean stop, bad config and journal (issue 9)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.journal import Journal
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _config(tmp_path: Path, port: str, *, table: str) -> Path:
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+id = "{table}"
+seats = 6
+big_blind = 100
+[shuffler]
+port = "{port}"
+[mqtt]
+host = "127.0.0.1"
+port = 1883
+[journal]
+path = "{tmp_path / 'journal.sqlite'}"
+history_dir = "{tmp_path / 'hands'}"
+""")
+    return cfg
+
+
+def _start(cfg: Path, sock_path: str, env_extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="400000", **(env_extra or {}))
+    return subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _messages(server: socket.socket, until: str, limit: int = 50) -> list[str]:
+    got: list[str] = []
+    for _ in range(limit):
+        msg = server.recv(4096).decode()
+        got.append(msg)
+        if until in msg:
+            break
+    return got
+
+
+@pytest.fixture
+def emulator():
+    from drivers.shuffler.emulator import Emulator
+
+    emu = Emulator(seed=3)
+    path = emu.start()
+    yield path
+    emu.stop()
+
+
+def test_ready_after_recovery_then_watchdog_then_clean_stop(tmp_path, emulator):
+    cfg = _config(tmp_path, emulator, table="runtest")
+    sock_path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(sock_path)
+        server.settimeout(60)
+        proc = _start(cfg, sock_path)
+        try:
+            msgs = _messages(server, "READY=1")
+            assert any("READY=1" in m for m in msgs), msgs
+            # READY comes after the journal was opened and checked.
+            with Journal(tmp_path / "journal.sqlite") as j:
+                assert j.check() == []
+            assert any("WATCHDOG=1" in m for m in _messages(server, "WATCHDOG=1"))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err.decode()[-3000:]
+
+
+def test_config_mistake_stops_before_any_device(tmp_path):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("[table]\nbig_blind = 100\nseets = 6\n")
+    res = subprocess.run([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2
+    assert "table.seets: unknown key" in res.stderr
+
+
+def test_damaged_journal_stops_start_up(tmp_path, emulator):
+    cfg = _config(tmp_path, emulator, table="runtest2")
+    with Journal(tmp_path / "journal.sqlite") as j:
+        j.append("table", {"kind": "x"}, 0)
+        j.append("table", {"kind": "y"}, 0)
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    db.execute("DELETE FROM events WHERE seq = 1")
+    db.commit()
+    db.close()
+    res = subprocess.run([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 3
+    assert "journal check failed" in res.stderr and "seq 1 missing" in res.stderr
