@@ -64,6 +64,35 @@ def cards_dealt_this_hand(hand: Any) -> int:
             + sum(1 for c in hand.board if c is not None) + len(hand.burns))
 
 
+def all_in_equity(state: Any) -> dict[str, float] | None:
+    """Return each live seat's equity when no more betting is possible (S-8), else None.
+
+    "No more betting": a hand runs, at least two players hold cards, and at most one of them
+    still has chips behind; Hold'em and Omaha only (``controller.engine.equity``).
+    """
+    hand = state.hand
+    if hand is None or state.settings.game not in ("holdem", "omaha"):
+        return None
+    live = [i for i in range(len(hand.seats)) if not hand.folded[i]]
+    if len(live) < 2 or sum(1 for i in live if not hand.allin[i]) > 1:
+        return None
+    if str(getattr(hand.street, "value", hand.street)) == "showdown":
+        return None
+    try:
+        from controller.engine.equity import equity
+        from controller.engine.table.play import card_texts
+
+        holes = [card_texts(hand.hole[i]) for i in live]
+        if any(not h or any(c is None for c in h) for h in holes):
+            return None
+        board = [c for c in card_texts(hand.board) if c is not None]
+        shares = equity(holes, board=board, game=state.settings.game)
+    except Exception as exc:  # the display's extra must never stop the table
+        log.warning("all-in equity not computed: %s", exc)
+        return None
+    return {str(hand.seats[i]): round(float(x), 4) for i, x in zip(live, shares)}
+
+
 def open_table(
     journal_path: str | Path,
     settings: TableSettings,
@@ -82,8 +111,15 @@ def open_table(
         controller.journal.JournalError: the journal cannot be opened or fails its check.
     """
     journal = Journal(journal_path)
+    try:  # build the evaluator's tables now, not at the first showdown a player waits on
+        from controller.engine import evaluator
+
+        evaluator.rank_hand(["As", "Ks", "Qs", "Js", "Ts"])
+    except Exception:  # pragma: no cover - a broken evaluator shows up at the showdown
+        pass
     fresh_start = journal.last_seq == 0
     orch = Orchestrator.recover(journal, lambda: TableState.new(settings), clock=clock, ports=ports)
+    orch.equity_fn = all_in_equity
     replayed = journal.last_seq
     problems = audit(orch.state)
     if problems:

@@ -1,0 +1,176 @@
+"""The orchestrator: journal before acting, pause and exits, timers from the clock, S-8 equity (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.bots import SimPlayers
+from controller.clock import ManualClock
+from controller.dealer import InternalDealer
+from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.journal import Journal, JournalError
+from controller.orchestrator import FloorDecision, ManualPause, Orchestrator, Ports, RaiseFault
+from controller.runtime import all_in_equity, open_table
+
+
+class Recorder(Ports):
+    def __init__(self) -> None:
+        self.public: list[dict] = []
+        self.replies: list[tuple] = []
+        self.finished: list[int] = []
+
+    def publish_public(self, view):
+        self.public.append(view)
+
+    def reply(self, seat, action_id, accepted, reason):
+        self.replies.append((seat, action_id, accepted, reason))
+
+    def hand_finished(self, hand, record):
+        self.finished.append(hand)
+
+
+def _table(tmp_path, *, seats=3, journal=True, clock=None):
+    clock = clock or ManualClock()
+    ports = Recorder()
+    settings = TableSettings(id="t", seats=seats, action_seconds=30)
+    j = Journal(tmp_path / "j.sqlite") if journal else None
+    orch = Orchestrator(TableState.new(settings), journal=j, clock=clock, ports=ports)
+    orch.equity_fn = all_in_equity
+    ports.dealer = InternalDealer(orch.post, clock, seed=5)
+    for s in range(1, seats + 1):
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
+    orch.pump()
+    return orch, ports, clock
+
+
+def _start(orch, clock):
+    orch.post(ev.HandStartRequested(at=clock()))
+    orch.pump()
+    assert orch.state.hand is not None and orch.state.dealing is None
+
+
+def test_every_event_is_journalled_before_the_table_acts(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    kinds = [e.payload["kind"] for e in orch.journal.entries(kinds=("table",))]
+    assert kinds.count("player-sat-down") == 3 and kinds.count("card-dealt") == 6
+    # Replaying the journal gives the very same state.
+    again = Orchestrator.recover(orch.journal, lambda: TableState.new(orch.state.settings), clock=clock)
+    assert again.state.to_json() == orch.state.to_json()
+
+
+def test_journal_failure_pauses_and_nothing_is_acted_on(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    seat = orch.state.hand.seat_to_act
+    before = orch.state
+
+    def broken(*a, **k):
+        raise JournalError("disk full")
+
+    orch.journal.append = broken
+    orch.post(ev.ActionTaken(at=clock(), seat=seat, action="fold"))
+    orch.pump()
+    assert orch.state is before
+    assert orch.faults.current.kind.value == "journal-error"
+    assert ports.public[-1]["paused"] is True and ports.public[-1]["fault"]["kind"] == "journal-error"
+
+
+def test_paused_table_refuses_actions_and_void_returns_every_wager(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    start = dict(orch.state.info.start_stacks)
+    seat = orch.state.hand.seat_to_act
+    orch.post(ev.ActionTaken(at=clock(), seat=seat, action="raise", amount=300))
+    orch.pump()
+    orch.post(ManualPause())
+    orch.pump()
+    nxt = orch.state.hand.seat_to_act
+    orch.post(ev.ActionTaken(at=clock(), seat=nxt, action="call", action_id="a1"))
+    orch.pump()
+    assert ports.replies[-1][:3] == (nxt, "a1", False) and ports.replies[-1][3].startswith("F-1")
+    # A person must decide; the dealer voids.
+    orch.post(FloorDecision("paused", "void", "floor:anna"))
+    orch.pump()
+    assert not orch.faults.paused and orch.state.hand is None
+    for s, stack in start.items():
+        assert orch.state.seat(s).stack == stack
+    assert audit(orch.state) == []
+    ending = orch.faults.endings[-1]
+    assert (ending.exit.value, ending.by) == ("void", "floor:anna")
+    ended = [e.payload for e in orch.journal.entries(kinds=("fault-ended",))]
+    assert ended[-1]["by"] == "floor:anna"
+
+
+def test_timer_fires_from_the_injected_clock_and_stops_while_paused(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    seat = orch.state.hand.seat_to_act
+    clock.advance(29)
+    orch.pump()
+    assert orch.state.hand.seat_to_act == seat
+    orch.post(RaiseFault("camera-lost", "camera unplugged"))
+    orch.pump()
+    clock.advance(120)
+    orch.pump()
+    assert orch.state.hand.seat_to_act == seat  # no timeout while paused
+    orch.post(FloorDecision("camera-lost", "resume", "system"))
+    orch.pump()
+    clock.advance(29)
+    orch.pump()
+    assert orch.state.hand.seat_to_act == seat  # the whole time again after a pause
+    clock.advance(2)
+    orch.pump()
+    assert orch.state.hand is None or orch.state.hand.seat_to_act != seat  # A-2: timed out
+    assert orch.state.seat(seat).sitting_out
+
+
+def test_all_in_hands_show_equity_s8(tmp_path):
+    orch, ports, clock = _table(tmp_path, seats=2)
+    _start(orch, clock)
+    a = orch.state.hand.seat_to_act
+    orch.post(ev.ActionTaken(at=clock(), seat=a, action="all_in"))
+    orch.pump()
+    b = orch.state.hand.seat_to_act
+    orch.post(ev.ActionTaken(at=clock(), seat=b, action="call"))
+    orch.pump()
+    views = [v for v in ports.public if v.get("all_in_equity")]
+    assert views, "no public state carried the S-8 equity"
+    eq = views[0]["all_in_equity"]
+    assert set(eq) == {str(a), str(b)} and abs(sum(eq.values()) - 1) < 1e-3
+
+
+def test_recovery_voids_a_hand_interrupted_mid_deal(tmp_path):
+    clock = ManualClock()
+    orch, ports, clock = _table(tmp_path, clock=clock)
+    orch.ports.dealer = None  # the deal never completes: a card is "on its way"
+    orch.post(ev.HandStartRequested(at=clock()))
+    orch.pump()
+    assert orch.state.dealing is not None
+    start = dict(orch.state.info.start_stacks)
+    orch.journal.close()
+    again, rec = open_table(tmp_path / "j.sqlite", orch.state.settings, clock=clock)
+    assert rec.outcome == "voided" and "on its way" in rec.reason
+    assert again.state.hand is None
+    for s, stack in start.items():
+        assert again.state.seat(s).stack == stack
+    assert audit(again.state) == []
+
+
+def test_simulated_players_finish_hands(tmp_path):
+    orch, ports, clock = _table(tmp_path, journal=False, seats=4)
+    orch.listeners.append(SimPlayers(range(1, 5), orch.post, clock, seed=2))
+    for _ in range(5):
+        orch.post(ev.HandStartRequested(at=clock()))
+        for _ in range(200):
+            if orch.state.hand is None:
+                break
+            if orch.pump() == 0:
+                clock.advance(31)
+        assert orch.state.hand is None
+        assert audit(orch.state) == []
+    assert len(ports.finished) == 5
