@@ -167,9 +167,9 @@ def test_simulated_players_finish_hands(tmp_path):
     for _ in range(5):
         orch.post(ev.HandStartRequested(at=clock()))
         for _ in range(200):
-            if orch.state.hand is None:
-                break
             if orch.pump() == 0:
+                if orch.state.hand is None:
+                    break
                 clock.advance(31)
         assert orch.state.hand is None
         assert audit(orch.state) == []
