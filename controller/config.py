@@ -312,8 +312,16 @@ def parse_config(data: dict[str, Any]) -> Config:
     )
     s.done()
     gpio = data.get("gpio")
-    if gpio is not None and not isinstance(gpio, dict):
-        raise ConfigError("gpio: must be a table ([gpio])")
+    if gpio is not None:
+        if not isinstance(gpio, dict):
+            raise ConfigError("gpio: must be a table ([gpio])")
+        from drivers.seats.pinmap import parse_pin_map  # the seat panel checks its own pins
+
+        try:
+            parse_pin_map(gpio)
+        except ValueError as exc:
+            msg = str(exc)
+            raise ConfigError(msg if msg.startswith("gpio") else f"gpio: {msg}") from exc
     return Config(table, rake, shuffler, gpio, camera, mqtt, display, journal)
 
 

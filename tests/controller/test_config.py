@@ -57,3 +57,12 @@ def test_broken_toml_names_file_and_line(tmp_path):
         load_config(p)
     with pytest.raises(ConfigError, match="no such config file"):
         load_config(tmp_path / "missing.toml")
+
+
+def test_gpio_pin_map_is_checked_at_load():
+    ok = parse_config({"table": {"big_blind": 100}, "gpio": {"seats": {"1": {"fold": "GPIO4", "led": "GPIO18"}}}})
+    assert ok.gpio is not None
+    with pytest.raises(ConfigError) as err:
+        parse_config({"table": {"big_blind": 100},
+                      "gpio": {"seats": {"1": {"fold": "GPIO4", "led": "GPIO4"}}}})
+    assert str(err.value).startswith("gpio.seats.1.")
