@@ -164,6 +164,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
     min_area = min_frac * sh * sw
     max_area = max_frac * sh * sw
     cands: list[tuple[np.ndarray, float]] = []
+    row_cands: list[np.ndarray] = []  # cards cut from a row of touching cards: a last resort
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
     kernel = np.ones((5, 5), np.uint8)
     hi = float(np.percentile(wh_blur, 99.5))
@@ -194,8 +195,10 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
                 cands.append((q, a))
                 if a / max(cv2.contourArea(q), 1.0) > 0.95:  # a clean rectangle counts twice
                     cands.append((q, a))
-            elif a > 1.6 * min_area:
-                for part in _split_merged(c, m.shape):
+            elif a > 2.5 * min_area:
+                row = _split_row(c)
+                row_cands.extend(row)
+                for part in ([] if row else _split_merged(c, m.shape)):
                     q = _card_like(part, min_area, max_area)
                     if q is not None:
                         cands.append((q, cv2.contourArea(part)))
@@ -238,6 +241,9 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
         if any(_iou(q, p) > 0.3 or _contains(p, q) or _contains(q, p) for p in picked):
             continue
         picked.append(q)
+    for q in row_cands:
+        if not any(_iou(q, p) > 0.2 or _contains(p, q) or _contains(q, p) for p in picked):
+            picked.append(q)
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
     return out
@@ -275,3 +281,34 @@ def _drop_merged_pairs(groups: list[list[tuple[np.ndarray, float]]]) -> list[lis
                 if _iou(reps[ja], reps[jb]) < 0.1 and 0.75 * areas[i] < areas[ja] + areas[jb] < 1.1 * areas[i]:
                     drop.add(i)
     return [g for i, g in enumerate(groups) if i not in drop]
+
+
+def _split_row(cnt: np.ndarray) -> list[np.ndarray]:
+    """Cut a rectangle of 3..7 cards touching side by side into one quad per card.
+
+    The rectangle's long side is k card widths (a card is 0.65..0.72 as wide as tall).
+    Returns [] when the blob is not such a rectangle.
+    """
+    rect = cv2.minAreaRect(cnt)
+    (w, h) = rect[1]
+    if min(w, h) <= 0 or cv2.contourArea(cnt) < 0.9 * w * h:
+        return []
+    long_, short = max(w, h), min(w, h)
+    r = long_ / short
+    for aspect in (0.714, 0.65):
+        k = int(round(r / aspect))
+        if 3 <= k <= 7 and abs(r / k - aspect) < 0.06:
+            break
+    else:
+        return []
+    box = order_quad(cv2.boxPoints(rect))  # edge 0->1 is a short edge: walk along 1->2
+    a0, a1, b1, b0 = box[0], box[1], box[2], box[3]
+    out = []
+    for i in range(k):
+        t0, t1 = i / k, (i + 1) / k
+        p0 = a0 + (b0 - a0) * t0
+        p1 = a1 + (b1 - a1) * t0
+        p2 = a1 + (b1 - a1) * t1
+        p3 = a0 + (b0 - a0) * t1
+        out.append(order_quad(np.array([p0, p1, p2, p3], np.float32)))
+    return out

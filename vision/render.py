@@ -81,12 +81,13 @@ def render_card(card: CardLike, width: int = 180) -> np.ndarray:
 
 def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
                  background: str | Sequence[int] = "green", angle: float = 0.0,
-                 noise: float = 0.0, seed: int = 0) -> np.ndarray:
+                 noise: float = 0.0, seed: int = 0, gap: float = 0.3) -> np.ndarray:
     """Return a frame ``(height, width, 3)`` uint8 BGR with ``cards`` face up in a row.
 
     ``size`` is ``(width, height)`` pixels; ``background`` a :data:`TABLES` name or a BGR
     triple; ``angle`` rotates each card by that many degrees; ``noise`` adds Gaussian noise
-    of that standard deviation (grey levels).
+    of that standard deviation (grey levels); ``gap`` is the space between cards as a
+    fraction of a card's width (0 = touching).
 
     Raises:
         CardError: a card is not a card. ValueError: unknown table name.
@@ -109,7 +110,7 @@ def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
     if cs:
         n = max(len(cs), 3)
         cw = int(min(wpx / (n * 1.35), hpx / 1.4 / 1.5))
-        gap = int(cw * 0.3)
+        gap = int(cw * gap)
         total = len(cs) * cw + (len(cs) - 1) * gap
         x = (wpx - total) // 2
         ch = int(round(cw * 1.4))
