@@ -60,3 +60,34 @@ def test_touching_cards_on_a_light_table_never_give_a_wrong_card(rec):
         frame = render_board(board, (1280, 720), "light", gap=0.0, angle=angle)
         named = [r.card for r in rec.recognize(frame) if r.card is not None]
         assert set(named) <= set(board) and len(named) >= 2
+
+
+def _hand(frame: np.ndarray, x: int, y: int) -> np.ndarray:
+    """Draw a skin-coloured hand (palm and fingers) reaching in at (x, y)."""
+    import cv2
+
+    out = frame.copy()
+    skin = (120, 150, 205)
+    cv2.ellipse(out, (x, y), (150, 110), 20, 0, 360, skin, -1)
+    for i in range(4):
+        cv2.ellipse(out, (x - 120 + 45 * i, y - 140), (22, 80), 10, 0, 360, skin, -1)
+    return out
+
+
+@pytest.mark.parametrize("table", ["green", "wood", "light"])
+def test_dealer_hand_over_a_card_never_gives_a_wrong_card(rec, table):
+    board = parse_cards("Jh 8c 3d 5s Kd")
+    frame = render_board(board, (1280, 720), table)
+    covered = _hand(frame, 1150, 560)  # over the last card
+    named = [r.card for r in rec.recognize(covered) if r.card is not None]
+    assert set(named) <= set(board)
+    assert len(named) >= 4
+
+
+def test_uneven_light_across_the_table(rec):
+    board = parse_cards("Ac Td 7s 4h Qd")
+    frame = render_board(board, (1280, 720), "blue").astype(np.float32)
+    ramp = np.linspace(0.45, 1.1, 1280, dtype=np.float32)[None, :, None]
+    dim = np.clip(frame * ramp, 0, 255).astype(np.uint8)
+    named = sorted(str(r.card) for r in rec.recognize(dim) if r.card is not None)
+    assert named == sorted(str(c) for c in board)
