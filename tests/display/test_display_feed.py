@@ -248,3 +248,39 @@ def test_a_wrong_password_never_connects(acl_broker) -> None:
         assert feed.feed.snapshot().state is None
     finally:
         feed.stop()
+
+
+@broker
+@pytest.mark.broker
+@pytest.mark.parametrize("game", ["holdem", "draw"])
+def test_every_state_the_simulated_table_publishes_is_accepted_and_drawn(game: str, renderer) -> None:
+    """The contract with controller/views.py: real published states pass check_state and lay out."""
+    import subprocess
+    import sys
+
+    from display.layout import layout
+    from display_checks import check_invariants
+
+    table = f"disp{uuid.uuid4().hex[:10]}"
+    feed = MqttFeed(table, *BROKER)
+    raw: list[bytes] = []
+    feed.client.on_message = lambda c, u, m: (
+        raw.append(m.payload) if m.topic == feed.state_topic else None, feed._on_message(c, u, m))
+    feed.start()
+    try:
+        assert feed.feed.wait_for(lambda s: s.connected, 10)
+        res = subprocess.run(
+            [sys.executable, "-m", "controller.cli", "simulate", "--hands", "3", "--headless", "--quiet",
+             "--table", table, "--game", game, "--camera", "off", "--mqtt-port", str(BROKER[1])],
+            cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=240)
+        if res.returncode != 0:
+            pytest.skip(f"livetable simulate failed (not the display's contract): {res.stderr[-300:]}")
+        assert feed.feed.wait_for(lambda s: s.state is not None and s.state.get("street") == "waiting"
+                                  and s.state.get("hand") == 3, 10)
+    finally:
+        feed.stop()
+        Publisher(table).close()
+    states = [json.loads(p) for p in raw if p]
+    assert len(states) > 20 and feed.feed.rejected == 0
+    for state in states[::5]:
+        check_invariants(layout(check_state(state), (1280, 720), measure=renderer.measure), renderer.measure)
