@@ -55,7 +55,10 @@ def _wait_then_kill(pid: int, journal: Path, target: int, alive) -> None:
             time.sleep(0.002)  # polling the journal file for progress, not a timing assumption
         assert alive(), "the controller exited by itself"
     finally:
-        os.kill(pid, signal.SIGKILL)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _cli_run_and_kill(journal: Path, rng: random.Random, seed: int) -> None:
@@ -66,6 +69,9 @@ def _cli_run_and_kill(journal: Path, rng: random.Random, seed: int) -> None:
     target = _events(journal) + rng.choice([1, 5, 13, 34])
     try:
         _wait_then_kill(proc.pid, journal, target, lambda: proc.poll() is None)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: exit {proc.poll()}, log: "
+                             f"{Path(str(journal) + '.cli.log').read_text()[-3000:]}") from None
     finally:
         proc.wait(10)
 
@@ -94,6 +100,10 @@ def _fork_run_and_kill(journal: Path, rng: random.Random, seed: int) -> None:
 
     try:
         _wait_then_kill(pid, journal, target, alive)
+    except AssertionError as exc:
+        log = Path(str(journal) + ".child.log")
+        raise AssertionError(f"{exc}: status {done['status']}, log: "
+                             f"{log.read_text()[-3000:] if log.exists() else ''}") from None
     finally:
         if done["status"] is None:
             os.waitpid(pid, 0)
