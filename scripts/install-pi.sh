@@ -16,8 +16,23 @@ usermod -a -G dialout,gpio,video,render,input livetable
 install -d -o livetable -g livetable -m 0750 /var/lib/livetable /var/lib/livetable/hands
 install -d -m 0755 /etc/livetable
 [ -f /etc/livetable/table.toml ] || install -m 0644 "$here/config/table.example.toml" /etc/livetable/table.toml
+# The broker: the repo's Mosquitto config with per-seat users and ACLs (docs/mqtt.md).
+table=$("$here/.venv/bin/python" -c 'import sys,tomllib; d=tomllib.load(open(sys.argv[1],"rb")); print(d.get("table",{}).get("id","t1"), d.get("table",{}).get("seats",5 if d.get("table",{}).get("game")=="draw" else 10))' /etc/livetable/table.toml)
+set -- $table
+"$here/.venv/bin/livetable" tablets provision --table "$1" --seats "$2" --dir /etc/livetable/mosquitto
+"$here/.venv/bin/python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["controller"]["password"])' \
+  "/etc/livetable/mosquitto/credentials/$1.json" > /etc/livetable/mqtt-password
+chgrp livetable /etc/livetable/mqtt-password && chmod 0640 /etc/livetable/mqtt-password
+chgrp -R mosquitto /etc/livetable/mosquitto 2>/dev/null || true
+install -d -o mosquitto -m 0750 /var/lib/livetable/mosquitto
+install -d /etc/systemd/system/mosquitto.service.d
+printf '[Service]\nExecStart=\nExecStart=/usr/sbin/mosquitto -c %s/mosquitto/livetable.conf\n' "$here" \
+  > /etc/systemd/system/mosquitto.service.d/livetable.conf
 install -m 0644 "$here"/systemd/*.service /etc/systemd/system/
 systemctl daemon-reload
 systemctl enable mosquitto.service
 for unit in "$here"/systemd/*.service; do systemctl enable "$(basename "$unit")"; done
-echo "install-pi: edit /etc/livetable/table.toml, then: systemctl start livetable.service"
+systemctl restart mosquitto.service
+echo "install-pi: edit /etc/livetable/table.toml (set [mqtt] username = \"controller\" and"
+echo "  password_file = \"/etc/livetable/mqtt-password\"), then: systemctl start livetable.service"
+echo "  Seat tablet logins: livetable tablets provision --table $1 --seats $2 --show"
