@@ -1,0 +1,90 @@
+"""``livetable history``: game recall for the floor, read from the table's journal (issue 9).
+
+    livetable history [--journal FILE] [--hands N] [--hand K] [--json] [--config FILE]
+
+Prints the last ``N`` finished hands (default 1), oldest first, plus the hand running now
+(marked IN PROGRESS, and PAUSED with the open fault when the table is paused), step by
+step: hand number, time (UTC), button and blinds, posts, every player's hole cards (mucked
+ones marked: this is the floor's tool, P-4), each action with its amount and the stack
+after, the board by street, pots and who won what with the hand in words, rake, and every
+fault, void and restart during the hand with who decided it. ``--hand K`` shows hand K
+only. ``--json`` prints ``{"hands": [...], "faults": [...], "last_seq": n}``.
+
+The journal (default ``$LIVETABLE_JOURNAL``, else ``/var/lib/livetable/journal.sqlite``)
+is opened read-only, so this runs beside the table. Exit codes: 0 shown, 2 usage error or
+a missing, unreadable or broken journal (a clear message on stderr), 1 when the journal
+holds no hand yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from controller.history import HistoryError, format_hand, recall
+
+__all__ = ["main", "DEFAULT_JOURNAL"]
+
+DEFAULT_JOURNAL = "/var/lib/livetable/journal.sqlite"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="livetable history",
+                                description="Show the last hands step by step from the table's journal "
+                                            "(game recall for the floor).")
+    p.add_argument("--journal", default=None,
+                   help=f"journal file (default $LIVETABLE_JOURNAL or {DEFAULT_JOURNAL})")
+    p.add_argument("--hands", type=int, default=1, help="the last N finished hands (default 1)")
+    p.add_argument("--hand", type=int, default=None, help="only hand number K")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--config", default=None,
+                   help="the table's config file, needed only while the journal is in its first hand")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Run ``livetable history``; return 0, 1 (no hand yet) or 2 (usage or journal error)."""
+    try:
+        ns = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if ns.hands < 1:
+        print("livetable history: --hands must be at least 1", file=sys.stderr)
+        return 2
+    if ns.hand is not None and ns.hand < 1:
+        print("livetable history: --hand must be at least 1", file=sys.stderr)
+        return 2
+    path = ns.journal or os.environ.get("LIVETABLE_JOURNAL") or DEFAULT_JOURNAL
+    settings = None
+    if ns.config:
+        try:
+            from controller.config import load_config
+            from controller.runtime import settings_from_config
+
+            settings = settings_from_config(load_config(ns.config))
+        except Exception as exc:  # noqa: BLE001 - any config problem is the user's to fix
+            print(f"livetable history: config {ns.config}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        found = recall(path, hands=ns.hands, hand=ns.hand, settings=settings)
+    except HistoryError as exc:
+        print(f"livetable history: {exc}", file=sys.stderr)
+        return 2
+    if ns.json:
+        print(json.dumps({"hands": [h.to_json() for h in found.hands], "faults": found.faults,
+                          "last_seq": found.last_seq}))
+        return 0 if found.hands else 1
+    if not found.hands:
+        print(f"livetable history: no hand in {path} yet", file=sys.stderr)
+        return 1
+    print("\n\n".join(format_hand(h) for h in found.hands))
+    if found.faults:
+        print("\nOpen faults (table paused): " + "; ".join(
+            f"{f.get('kind')}: {f.get('message')}" for f in found.faults))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))
