@@ -328,8 +328,11 @@ def layout(
         slots: list[str | None] = list(board) + [""] * (5 - len(board))
         board_cards = card_slots(slots, r_board, measure, align="center")
 
-    timed = bool(turn and isinstance(acting_seat, int) and 1 <= acting_seat <= n and not state.get("paused"))
-    if not timed:  # no timer (no turn, or paused: the clock is stopped): the pots take its place
+    # no timer without a turn, while paused (the clock is stopped) or when the display's own
+    # notices say the state may be stale (controller offline, broker lost): pots take its place
+    timed = bool(turn and isinstance(acting_seat, int) and 1 <= acting_seat <= n
+                 and not state.get("paused") and not notices)
+    if not timed:
         r_pots = Box(r_pots.x, r_pots.y, r_pots.w, r_timer.bottom - r_pots.y)
     roles: list[str] = []
     if state.get("showdown"):

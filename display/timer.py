@@ -56,5 +56,6 @@ def timer_frame(started: float, deadline: float, now: float, bar_width: int) -> 
     """
     f = fraction_left(started, deadline, now)
     width = min(bar_width, math.ceil(f * bar_width - 1e-6))
-    seconds = max(0, math.ceil(deadline - now - 1e-6)) if deadline > started else 0
+    left = min(deadline - now, deadline - started)  # clocks apart: never more than the turn
+    seconds = max(0, math.ceil(left - 1e-6)) if deadline > started else 0
     return TimerFrame(width=max(0, width), colour=bar_colour(f), seconds=seconds)

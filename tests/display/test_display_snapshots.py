@@ -120,6 +120,7 @@ def test_fault_banner(tmp_path, renderer) -> None:
                                 renderer=renderer)
     save(surface, "table_offline_800x480", tmp_path)
     assert lay.banner_texts[0].text == "TABLE OFFLINE"
+    assert lay.timer is None, "a stale turn's timer does not run on"
 
 
 def test_ten_seats_at_800x480(tmp_path, renderer) -> None:

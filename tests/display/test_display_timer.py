@@ -36,3 +36,8 @@ def test_frame_width_shrinks_by_pixels_and_seconds_round_up() -> None:
     assert timer_frame(T0, T0 + 30, T0 + 29.99, 300).width == 1, "any time left shows a pixel"
     # one pixel of a 300 px bar over 30 s is 0.1 s: distinct frames are about one per 0.1 s
     assert 280 <= len(set(frames)) <= 302
+
+
+def test_clocks_apart_never_show_more_seconds_than_the_turn() -> None:
+    early = timer_frame(T0, T0 + 30, T0 - 500, 300)
+    assert early.width == 300 and early.seconds == 30
