@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.engine import hand as hand_mod  # noqa: E402
+from controller.engine import hand_showdown as hand_mod  # noqa: E402
 from controller.engine.cards import FULL_DECK  # noqa: E402
 from controller.engine.hand import Hand  # noqa: E402
 from controller.engine.settings import HandSettings, PlayerSetup, Street  # noqa: E402
