@@ -1,0 +1,525 @@
+// The seat tablet (issue 10): MQTT over WebSockets to the table's Mosquitto with this seat's
+// credentials (docs/mqtt.md), drawing the public state and this seat's private view
+// (docs/state.md). Pure decisions live in logic.js; this file holds the DOM and the client.
+import * as L from './logic.js';
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, props = {}, ...kids) => {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') n.className = v;
+    else if (k === 'dataset') Object.assign(n.dataset, v);
+    else if (k === 'text') n.textContent = v;
+    else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid != null) n.append(kid);
+  return n;
+};
+
+const RETRY_MS = 3000; // docs/mqtt.md: no reply within 3 s -> send the very same payload again
+const NOTICE_MS = 7000;
+
+const app = {
+  cfg: null, client: null, topics: null,
+  everConnected: false, connected: false, caughtUp: false, controllerOnline: null,
+  state: null, priv: null, chat: null, history: null, lobby: {}, lobbyPresence: {},
+  replies: new Map(), pending: new Map(), prefix: '', counter: 0,
+  discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
+  tab: 'chat', received: [], refusals: [], noticeTimer: null, pickedTable: null,
+};
+
+// ------------------------------------------------------------------ start-up
+function start() {
+  const cfg = L.parseSettings(location.search, location.hostname, location.protocol === 'https:');
+  app.cfg = cfg;
+  if (cfg.errors.length) return showSetup(cfg);
+  app.topics = L.topics(cfg.table, cfg.seat);
+  const rnd = new Uint32Array(2);
+  crypto.getRandomValues(rnd);
+  app.prefix = rnd[0].toString(36) + rnd[1].toString(36);
+  wireUi();
+  connect();
+  setInterval(tick, 250);
+  render();
+}
+
+function showSetup(cfg) {
+  document.body.dataset.screen = 'setup';
+  const form = $('#setup');
+  form.hidden = false;
+  $('#setup-errors').textContent = location.search ? cfg.errors.join('\n') : 'Enter this seat\'s connection settings.';
+  for (const k of ['table', 'seat', 'user', 'pass', 'ws']) if (cfg[k]) form.elements[k].value = cfg[k];
+  if (!cfg.ws || cfg.errors.some((e) => e.startsWith('ws'))) form.elements.ws.value = cfg.ws || '';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const k of ['table', 'seat', 'user', 'pass', 'ws']) if (form.elements[k].value) q.set(k, form.elements[k].value.trim());
+    location.search = q.toString();
+  });
+  $('#banner').textContent = 'Set up this seat';
+}
+
+function connect() {
+  const { cfg, topics } = app;
+  const offline = JSON.stringify({ schema: L.SCHEMA, online: false });
+  // MQTT 5, clean start; subscriptions are made on every connect (resubscribe off) and the
+  // retained state and private view arrive at once: that is the catch-up after a drop.
+  app.client = window.mqtt.connect(cfg.ws, {
+    username: cfg.user, password: cfg.pass, protocolVersion: 5, clean: true,
+    clientId: `tablet-${cfg.table}-${cfg.seat}-${app.prefix}`, keepalive: 10,
+    reconnectPeriod: 1000, connectTimeout: 5000, resubscribe: false,
+    will: { topic: topics.presence, payload: offline, qos: 1, retain: true },
+  });
+  const c = app.client;
+  c.on('connect', () => {
+    app.connected = true;
+    app.everConnected = true;
+    app.caughtUp = false;
+    c.subscribe(L.subscriptions(cfg.table, cfg.seat).map((t) => t), { qos: 1 }, (err, granted) => {
+      if (err) return notice(`Could not subscribe: ${err.message}`);
+      const refused = (granted || []).filter((g) => g.qos >= 128);
+      if (refused.length) console.warn('subscriptions refused by the broker', refused);
+    });
+    c.publish(topics.presence, JSON.stringify({ schema: L.SCHEMA, online: true }), { qos: 1, retain: true });
+    for (const p of app.pending.values()) sendRaw(p); // not answered before the drop: same id, same seq
+    render();
+  });
+  c.on('reconnect', () => render());
+  c.on('close', () => { app.connected = false; render(); });
+  c.on('offline', () => { app.connected = false; render(); });
+  c.on('error', (err) => {
+    // Bad credentials: MQTT 5 reason 134/135. Say so instead of retrying silently.
+    if (err && (err.code === 134 || err.code === 135 || err.code === 4 || err.code === 5)) {
+      notice(`The broker refused this seat's login (${err.message}). Check user and password.`);
+    }
+  });
+  c.on('message', onMessage);
+  window.addEventListener('pagehide', () => {
+    if (app.connected) c.publish(topics.presence, offline, { qos: 1, retain: true });
+    c.end();
+  });
+}
+
+// ------------------------------------------------------------------ inbound
+function onMessage(topic, payload, packet) {
+  const t = app.topics;
+  let data = null;
+  if (payload && payload.length) {
+    try { data = JSON.parse(new TextDecoder().decode(payload)); } catch { data = undefined; }
+  }
+  app.received.push(topic);
+  if (app.received.length > 2000) app.received.splice(0, 1000);
+  if (data === undefined) return console.warn('not JSON on', topic);
+  const retained = !!packet.retain;
+  if (topic === t.state) {
+    if (data && L.acceptState(app.state, data, retained)) {
+      noteTurnClock(data, retained);
+      app.state = data;
+    }
+    app.caughtUp = true;
+  } else if (topic === t.private) {
+    // the discards picked stay only while this seat's draw is open (G-3); the chosen bet
+    // only while this very turn lasts
+    const drawing = (v) => !!(v && v.legal && Number.isInteger(v.legal.draw));
+    if (!drawing(data) || (app.priv && data.hand !== app.priv.hand)) app.discards = [];
+    if (!data || !data.to_act || !app.priv || !app.priv.to_act) app.sliderValue = null;
+    app.priv = data;
+  } else if (topic === t.reply) {
+    onReply(data);
+  } else if (topic === t.chat) {
+    app.chat = data;
+  } else if (topic === t.seatedHistory) {
+    app.history = data;
+  } else if (topic === t.controller) {
+    app.controllerOnline = !!(data && data.online);
+    if (!app.controllerOnline) app.caughtUp = true; // nothing more will come until it is back
+  } else if (topic.startsWith('livetable/lobby/')) {
+    const id = topic.slice('livetable/lobby/'.length);
+    if (data) app.lobby[id] = data; else delete app.lobby[id];
+  } else if (/^livetable\/[^/]+\/presence\/controller$/.test(topic)) {
+    app.lobbyPresence[topic.split('/')[1]] = !!(data && data.online);
+  }
+  render();
+}
+
+function noteTurnClock(view, retained) {
+  const turn = view.turn;
+  if (!turn) return;
+  const key = `${view.hand}:${turn.seat}:${turn.started}`;
+  if (key === app.lastTurnKey) return;
+  app.lastTurnKey = key;
+  const sample = Date.now() / 1000 - turn.started; // a fresh turn starts about when it is published
+  if (app.clockOffset === null || (!retained && sample < app.clockOffset)) app.clockOffset = sample;
+}
+
+function onReply(r) {
+  if (!r || typeof r !== 'object') return;
+  const first = !app.replies.has(r.id);
+  const pending = app.pending.get(r.id);
+  if (pending) { clearTimeout(pending.timer); app.pending.delete(r.id); }
+  if (!first && r.accepted) return; // a second acceptance of an id we have: ignore
+  app.replies.set(r.id, r);
+  if (r.accepted) return;
+  if (L.reasonRule(r.reason) === 'M-5' && !first) return; // our own retry's copy
+  if (pending && L.reasonRule(r.reason) === 'M-4' && L.RESEND_ON_STALE.has(pending.payload.action)
+      && pending.tries < 3 && app.state) {
+    return send(pending.payload.action, pending.payload, pending.tries + 1);
+  }
+  app.refusals.push(r);
+  notice(`Refused: ${r.reason || 'no reason given'}`);
+}
+
+// ------------------------------------------------------------------ outbound
+function newId() {
+  app.counter += 1;
+  return `s${app.cfg.seat}-${app.prefix}-${app.counter}`;
+}
+
+/** Send an action (docs/mqtt.md) with the seq of the state on screen; returns its id. */
+function send(action, extra = {}, tries = 1) {
+  if (!app.state) { notice('No table state yet: wait a moment.'); return null; }
+  const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
+    amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards });
+  const p = { payload, tries, timer: null };
+  app.pending.set(payload.id, p);
+  sendRaw(p);
+  return payload.id;
+}
+
+function sendRaw(p) {
+  if (!app.client) return;
+  clearTimeout(p.timer);
+  if (app.connected) app.client.publish(app.topics.action, JSON.stringify(p.payload), { qos: 1 });
+  p.timer = setTimeout(() => { if (app.pending.has(p.payload.id)) sendRaw(p); }, RETRY_MS);
+}
+
+function sendChat(text) {
+  let clean;
+  try { clean = L.cleanChat(text); } catch (e) { notice(e.message); return false; }
+  const body = { schema: L.SCHEMA, id: `c-${newId()}`, seat: app.cfg.seat, text: clean };
+  app.client.publish(app.topics.seatChat, JSON.stringify(body), { qos: 1 });
+  return true;
+}
+
+function notice(text, kind = 'error') {
+  const n = $('#notice');
+  n.textContent = text;
+  n.dataset.kind = kind;
+  n.hidden = false;
+  clearTimeout(app.noticeTimer);
+  app.noticeTimer = setTimeout(() => { n.hidden = true; }, NOTICE_MS);
+}
+
+// ------------------------------------------------------------------ UI wiring
+function wireUi() {
+  $('#actions').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-act]');
+    if (!b) return;
+    const amount = b.dataset.amount ? Number(b.dataset.amount) : null;
+    send(b.dataset.act, { amount: ['bet', 'raise'].includes(b.dataset.act) ? amount : null });
+  });
+  const slider = $('#amount-slider');
+  const input = $('#amount-input');
+  const setAmount = (v) => {
+    const sl = currentSlider();
+    if (!sl) return;
+    app.sliderValue = L.snapAmount(v, sl);
+    renderSlider(sl);
+  };
+  slider.addEventListener('input', () => setAmount(slider.value));
+  input.addEventListener('change', () => setAmount(input.value));
+  $('#shortcuts').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-amount]');
+    if (b) setAmount(Number(b.dataset.amount));
+  });
+  $('#bet-button').addEventListener('click', () => {
+    const sl = currentSlider();
+    if (sl) send(sl.action, { amount: app.sliderValue ?? sl.min });
+  });
+  $('#my-cards').addEventListener('click', (e) => {
+    const c = e.target.closest('.card.selectable');
+    const legal = app.priv && app.priv.legal;
+    if (!c || !legal || !Number.isInteger(legal.draw)) return;
+    app.discards = L.toggleDiscard(app.discards, c.dataset.card, legal.draw);
+    render();
+  });
+  $('#draw-button').addEventListener('click', () => {
+    send('draw', { cards: app.discards.slice() });
+  });
+  $('#showdown-box').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-act]');
+    if (b) send(b.dataset.act);
+  });
+  $('#preselects').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-choice]');
+    if (!b) return;
+    const on = b.getAttribute('aria-pressed') === 'true';
+    const amount = b.dataset.amount ? Number(b.dataset.amount) : null;
+    send('preselect', on ? { choice: 'none' } : { choice: b.dataset.choice, amount });
+  });
+  $('#sit-out').addEventListener('click', () => send('sit_out'));
+  $('#sit-in').addEventListener('click', () => send('sit_in'));
+  $('#post-bb').addEventListener('click', () => send('post_bb'));
+  $('#wait-bb').addEventListener('click', () => send('wait_bb'));
+  $('#topup-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const amount = Number.parseInt($('#topup-amount').value, 10);
+    const lim = L.topUpLimit(app.state, app.cfg.seat);
+    if (!Number.isInteger(amount) || amount < 1) return notice('T-7: enter the chips to add');
+    if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (buy-in maximum)`);
+    send('top_up', { amount });
+  });
+  $('#stand-up').addEventListener('click', () => {
+    if (window.confirm('Give up your seat? Your chips go back to your balance (T-8).')) send('stand_up');
+  });
+  $('#chat-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (sendChat($('#chat-input').value)) $('#chat-input').value = '';
+  });
+  $('#tabs').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-tab]');
+    if (!b) return;
+    app.tab = b.dataset.tab;
+    render();
+  });
+  $('#lobby').addEventListener('click', (e) => {
+    const row = e.target.closest('[data-table]');
+    if (!row) return;
+    app.pickedTable = app.pickedTable === row.dataset.table ? null : row.dataset.table;
+    render();
+  });
+}
+
+function currentSlider() {
+  const legal = app.priv && app.priv.to_act ? app.priv.legal : null;
+  return L.actionButtons(legal, app.state, app.cfg.seat).slider;
+}
+
+// ------------------------------------------------------------------ drawing
+function cardEl(text, extra = {}) {
+  const f = L.cardFace(text);
+  const n = el('span', { class: `card${f.back ? ' back' : ''}${f.red ? ' red' : ''}`, text: f.label,
+    dataset: { card: f.text } });
+  if (extra.selectable) n.classList.add('selectable');
+  if (extra.selected) n.classList.add('selected');
+  return n;
+}
+
+function tick() {
+  renderTimers();
+}
+
+function render() {
+  const screen = L.screenState({ settingsOk: true, everConnected: app.everConnected, connected: app.connected,
+    caughtUp: app.caughtUp, controllerOnline: app.controllerOnline, state: app.state, priv: app.priv });
+  document.body.dataset.screen = screen;
+  const conn = $('#conn');
+  conn.dataset.conn = !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')
+    : app.controllerOnline === false ? 'offline' : 'online';
+  conn.textContent = { connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Table offline',
+    online: 'Connected' }[conn.dataset.conn];
+  $('#banner').textContent = {
+    connecting: `Connecting to ${app.cfg.ws}…`,
+    reconnecting: 'Connection lost — reconnecting…',
+    'catching-up': 'Connected — catching up with the table…',
+    offline: 'Table offline — waiting for the table to come back',
+    paused: `Table paused${app.state && app.state.fault ? ': ' + app.state.fault.message : ''}`,
+    'your-turn': 'Your turn',
+    playing: '',
+  }[screen] ?? '';
+  renderHeader();
+  renderTable();
+  renderMe();
+  renderSide();
+  renderTimers();
+}
+
+function renderHeader() {
+  const s = app.state;
+  $('#table-name').textContent = s ? s.name : `Table ${app.cfg.table}`;
+  $('#game-line').textContent = s ? `${L.describeGame(s)} · Seat ${app.cfg.seat}` : `Seat ${app.cfg.seat}`;
+  $('#hand-no').textContent = s && s.hand ? `Hand #${s.hand}` : '';
+}
+
+function renderTable() {
+  const s = app.state;
+  const seats = $('#seats');
+  seats.replaceChildren();
+  $('#board').replaceChildren();
+  $('#pots').replaceChildren();
+  $('#showdown').textContent = '';
+  if (!s) return;
+  const n = s.max_seats || s.seats.length;
+  for (const seat of s.seats) {
+    const pos = L.seatPosition(seat.seat, app.cfg.seat, n);
+    const isMe = seat.seat === app.cfg.seat;
+    const marks = el('div', { class: 'marks' });
+    if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: 'Button' }));
+    if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB' }));
+    if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB' }));
+    const cards = el('div', { class: 'cards' });
+    if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c)));
+    else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
+    const extra = [];
+    if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
+    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
+    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}`, dataset: { seat: String(seat.seat) },
+      style: `left:${pos.x}%;top:${pos.y}%` },
+    seat.bet > 0 ? el('div', { class: 'bet', text: L.chips(seat.bet) }) : null,
+    marks,
+    el('div', { class: 'name', text: seat.status === 'empty' ? `Seat ${seat.seat}` : `${seat.name || 'Seat ' + seat.seat}${isMe ? ' (you)' : ''}` }),
+    seat.status === 'empty' ? null : el('div', { class: 'stack', text: L.chips(seat.stack) }),
+    el('div', { class: 'status', text: [L.statusWord(seat), ...extra].filter(Boolean).join(' · ') }),
+    cards,
+    s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null,
+    seat.status !== 'empty' && seat.connected === false ? el('div', { class: 'offline', text: 'tablet offline' }) : null);
+    seats.append(node);
+  }
+  for (const c of s.board || []) $('#board').append(cardEl(c));
+  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot',
+    text: `${i === 0 ? 'Main pot' : 'Side pot ' + i} ${L.chips(p.amount)}` })));
+  if (Array.isArray(s.showdown) && s.showdown.length) {
+    $('#showdown').textContent = s.showdown.map((p) =>
+      `${L.chips(p.amount)} to seat ${p.winners.join(', ')}${p.hand ? ' — ' + p.hand : ''}`).join(' · ');
+  }
+  if (s.all_in_equity) {
+    const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
+    $('#showdown').textContent += ` All-in: ${eq}`;
+  }
+}
+
+function renderMe() {
+  const p = app.priv;
+  const s = app.state;
+  const legal = p && p.to_act ? p.legal : null;
+  const ui = L.actionButtons(legal, s, app.cfg.seat);
+  const mine = $('#my-cards');
+  mine.replaceChildren();
+  if (p && Array.isArray(p.cards)) {
+    for (const c of p.cards) {
+      mine.append(cardEl(c, { selectable: !!ui.draw, selected: app.discards.includes(c) }));
+    }
+  }
+  $('#hand-words').textContent = p && p.hand_words ? p.hand_words : '';
+
+  const acts = $('#actions');
+  acts.replaceChildren();
+  for (const b of ui.buttons) {
+    if (ui.slider && b.action === ui.slider.action) continue; // the slider's own button bets
+    acts.append(el('button', { class: 'act', dataset: { act: b.action, amount: b.amount ?? '' }, text: b.label }));
+  }
+  $('#slider-box').hidden = !ui.slider;
+  if (ui.slider) renderSlider(ui.slider);
+
+  $('#draw-box').hidden = !ui.draw;
+  if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} (up to ${ui.draw.max})`;
+
+  $('#showdown-box').hidden = !(legal && (legal.show || legal.muck));
+
+  const pres = L.preselectOptions(s, p, app.cfg.seat);
+  const box = $('#preselects');
+  box.replaceChildren();
+  const current = p && p.preselect ? p.preselect.choice : null;
+  for (const o of pres) {
+    box.append(el('button', { class: 'pre', dataset: { choice: o.choice, amount: o.amount ?? '' },
+      'aria-pressed': String(current === o.choice), text: o.label }));
+  }
+  $('#preselect-box').hidden = pres.length === 0;
+}
+
+function renderSlider(sl) {
+  const v = app.sliderValue === null || app.sliderValue < sl.min || app.sliderValue > sl.max ? sl.min : app.sliderValue;
+  app.sliderValue = v;
+  const slider = $('#amount-slider');
+  slider.min = sl.min; slider.max = sl.max; slider.step = 1; slider.value = v;
+  const input = $('#amount-input');
+  input.min = sl.min; input.max = sl.max;
+  if (document.activeElement !== input) input.value = v;
+  $('#bet-button').textContent = `${sl.action === 'raise' ? 'Raise to' : 'Bet'} ${L.chips(v)}`;
+  $('#bet-button').dataset.act = sl.action;
+  $('#bet-button').dataset.amount = String(v);
+  const sc = $('#shortcuts');
+  if (sc.dataset.key !== JSON.stringify(sl.shortcuts)) {
+    sc.dataset.key = JSON.stringify(sl.shortcuts);
+    sc.replaceChildren(...sl.shortcuts.map((c) => el('button', { dataset: { amount: String(c.amount) },
+      text: `${c.label} ${L.chips(c.amount)}` })));
+  }
+}
+
+function renderTimers() {
+  const s = app.state;
+  const turn = s && s.turn;
+  const now = Date.now() / 1000;
+  const offset = app.clockOffset ?? 0;
+  const frac = L.timerFraction(turn, now, offset);
+  const level = frac === null ? '' : frac > 0.5 ? 'high' : frac > 0.2 ? 'mid' : 'low';
+  for (const t of document.querySelectorAll('[data-timer="seat"]')) {
+    t.dataset.level = level;
+    t.firstChild.style.width = `${Math.round((frac ?? 0) * 100)}%`;
+  }
+  const mine = $('#my-timer');
+  const myTurn = !!(turn && turn.seat === app.cfg.seat);
+  mine.hidden = !myTurn;
+  if (myTurn) {
+    mine.dataset.level = level;
+    mine.querySelector('.bar').style.width = `${Math.round((frac ?? 0) * 100)}%`;
+    mine.querySelector('.secs').textContent = `${L.timerSeconds(turn, now, offset)} s`;
+  }
+}
+
+function renderSide() {
+  for (const b of document.querySelectorAll('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === app.tab));
+  for (const name of ['chat', 'hands', 'seat', 'lobby']) $(`#panel-${name}`).hidden = app.tab !== name;
+  // chat (L-3)
+  const lines = $('#chat-lines');
+  const msgs = (app.chat && app.chat.messages) || [];
+  if (lines.dataset.count !== String(msgs.length) || lines.dataset.last !== String(msgs.length && msgs[msgs.length - 1].id)) {
+    lines.dataset.count = String(msgs.length);
+    lines.dataset.last = String(msgs.length && msgs[msgs.length - 1].id);
+    lines.replaceChildren(...msgs.map((m) => el('li', { class: m.seat === null ? 'floor' : '' },
+      el('span', { class: 'who', text: `${m.name || (m.seat ? 'Seat ' + m.seat : 'Floor')}: ` }), m.text)));
+    lines.scrollTop = lines.scrollHeight;
+  }
+  // last hands (P-4)
+  const rows = L.historyRows(app.history, app.cfg.seat);
+  $('#history').replaceChildren(...rows.map((r) => el('li', { dataset: { hand: String(r.hand) } },
+    el('div', {}, el('b', { text: `Hand #${r.hand} ` }), r.board.join(' '),
+      r.net === null ? null : el('span', { class: `net ${r.net >= 0 ? 'win' : 'loss'}`,
+        text: `  ${r.net >= 0 ? '+' : ''}${L.chips(r.net)}` })),
+    ...r.lines.map((t) => el('div', { class: 'line', text: t })))));
+  // my seat (T-4, T-5, T-7, T-8)
+  const me = L.seatOf(app.state, app.cfg.seat);
+  const seated = me && me.status !== 'empty';
+  $('#seat-info').textContent = !app.state ? '' : seated
+    ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
+    : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
+  $('#sit-out').disabled = !seated || me.status === 'sitting-out';
+  $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
+  $('#bb-choice').hidden = !(seated && me.status === 'waiting' && (me.missed.bb || me.missed.sb));
+  const lim = L.topUpLimit(app.state, app.cfg.seat);
+  $('#topup-button').disabled = !seated || !lim;
+  $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'
+    : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more (T-7)`;
+  if (lim && lim.max !== null) $('#topup-amount').max = lim.max;
+  $('#stand-up').disabled = !seated;
+  // lobby (L-1)
+  const groups = L.lobbyGroups(app.lobby, app.lobbyPresence);
+  $('#lobby').replaceChildren(...groups.flatMap((g) => [el('h3', { text: g.label }), ...g.tables.map((t) =>
+    el('div', { class: `lobby-table${t.table === app.cfg.table ? ' here' : ''}${t.online ? '' : ' off'}`,
+      dataset: { table: t.table } },
+    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${t.seated}/${t.max_seats} seated${t.online ? '' : ' · offline'}`),
+    app.pickedTable === t.table ? el('div', { class: 'players',
+      text: t.players.length ? t.players.map((p) => `Seat ${p.seat}: ${p.name}`).join(', ') : 'Nobody seated' }) : null))]));
+}
+
+// For end-to-end tests and the floor's debugging in a browser console: read-only views and
+// the same send() the buttons use.
+window.livetable = {
+  get state() { return app.state; }, get private() { return app.priv; },
+  get connected() { return app.connected; }, get received() { return app.received.slice(); },
+  get refusals() { return app.refusals.slice(); }, get replies() { return Object.fromEntries(app.replies); },
+  get client() { return app.client; }, send, sendChat,
+};
+
+start();

@@ -1,0 +1,392 @@
+// Pure logic of the seat tablet (issue 10): no DOM, no MQTT, no clock, no randomness.
+// Everything here takes plain JSON views (docs/state.md) and returns plain values, so it is
+// unit tested with `node --test tablet/tests/` and reused by app.js.
+// Chips are integers; seats 1..N; cards are written "As", "Td".
+
+export const SCHEMA = 1;
+export const ROOT = 'livetable';
+
+const TABLE_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const ID_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** Topics of one seat's tablet (docs/mqtt.md). Throws Error for a bad table id or seat. */
+export function topics(table, seat) {
+  if (typeof table !== 'string' || !TABLE_RE.test(table) || table === 'lobby') {
+    throw new Error(`M-6: table id ${JSON.stringify(table)} must match [a-z0-9][a-z0-9_-]* and not be 'lobby'`);
+  }
+  if (!Number.isInteger(seat) || seat < 1 || seat > 10) throw new Error(`M-6: seat ${seat} is not in 1..10`);
+  const t = `${ROOT}/${table}`;
+  return {
+    state: `${t}/state`, chat: `${t}/chat`, history: `${t}/history`, seatedHistory: `${t}/history/seated`,
+    controller: `${t}/presence/controller`, presence: `${t}/presence/seat/${seat}`,
+    private: `${t}/seat/${seat}/private`, reply: `${t}/seat/${seat}/reply`,
+    action: `${t}/seat/${seat}/action`, seatChat: `${t}/seat/${seat}/chat`,
+    lobby: `${ROOT}/lobby/+`, lobbyPresence: `${ROOT}/+/presence/controller`,
+  };
+}
+
+/** What a seat's tablet subscribes to (all QoS 1): its table's public topics, its own seat's
+ * private view and replies, the seated history (P-4) and the room's lobby (L-1). */
+export function subscriptions(table, seat) {
+  const t = topics(table, seat);
+  return [t.state, t.chat, t.seatedHistory, t.controller, t.private, t.reply, t.lobby, t.lobbyPresence];
+}
+
+/**
+ * Read the connection settings from a URL query string (docs/tablet.md).
+ * Returns {table, seat, user, pass, ws, errors}; `errors` lists what is missing or wrong.
+ * `ws` defaults to ws://<page host>:9001 (the broker's WebSockets listener).
+ */
+export function parseSettings(search, pageHost = 'localhost', secure = false) {
+  const q = new URLSearchParams(search || '');
+  const errors = [];
+  const table = (q.get('table') || '').trim();
+  const seat = Number.parseInt(q.get('seat') || '', 10);
+  if (!TABLE_RE.test(table) || table === 'lobby') errors.push('table: 1..32 characters of a-z 0-9 _ -');
+  if (!Number.isInteger(seat) || seat < 1 || seat > 10 || String(seat) !== (q.get('seat') || '').trim()) {
+    errors.push('seat: a number 1..10');
+  }
+  const user = q.get('user') || (errors.length ? '' : `${table}-seat${seat}`);
+  const pass = q.get('pass') || '';
+  if (!pass) errors.push('pass: the seat password from `livetable tablets provision`');
+  const ws = q.get('ws') || `${secure ? 'wss' : 'ws'}://${pageHost || 'localhost'}:9001`;
+  if (!/^wss?:\/\/[^/\s]+/.test(ws)) errors.push('ws: a ws:// or wss:// address');
+  return { table, seat: Number.isInteger(seat) ? seat : null, user, pass, ws, errors };
+}
+
+/** Parse a card text ("Td") into {rank, suit, text}; null for anything else ("??": face down). */
+export function parseCard(text) {
+  if (typeof text !== 'string' || !/^[2-9TJQKA][cdhs]$/.test(text)) return null;
+  return { rank: text[0], suit: text[1], text };
+}
+
+const SUIT_SYMBOL = { s: '\u2660', h: '\u2665', d: '\u2666', c: '\u2663' };
+const RANK_LABEL = { T: '10' };
+
+/** How a card is drawn: {label: "10♦", red: true}; a face-down card "??" gives {label: "", back: true}. */
+export function cardFace(text) {
+  const c = parseCard(text);
+  if (!c) return { label: '', back: true, red: false, text: String(text) };
+  return { label: (RANK_LABEL[c.rank] || c.rank) + SUIT_SYMBOL[c.suit], red: c.suit === 'h' || c.suit === 'd',
+    back: false, text };
+}
+
+/** Format integer chips with thin grouping: 12500 -> "12,500". Non-integers -> "?". */
+export function chips(n) {
+  if (!Number.isInteger(n)) return '?';
+  const s = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 ? `-${s}` : s;
+}
+
+const GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Five Card Draw' };
+const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', 'fixed-limit': 'Fixed Limit' };
+
+/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry. */
+export function describeGame(v) {
+  const game = GAME_NAMES[v.game] || v.game;
+  const limit = LIMIT_NAMES[v.limit] || v.limit;
+  const s = v.stakes || {};
+  let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
+  if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
+  if (Number.isInteger(s.ante) && s.ante > 0) stakes += ` ante ${chips(s.ante)}`;
+  return `${limit} ${game} ${stakes}`;
+}
+
+/** True when `incoming` should replace `current` (docs/state.md: drop a seq that is not
+ * higher; a retained copy, met on (re)subscribing, is the broker's current one and is taken). */
+export function acceptState(current, incoming, retained) {
+  if (!incoming || typeof incoming !== 'object' || !Number.isInteger(incoming.seq)) return false;
+  if (!current || retained) return true;
+  return incoming.seq > current.seq;
+}
+
+/** The seat's entry in the public state, or null. */
+export function seatOf(state, seat) {
+  return (state && Array.isArray(state.seats) && state.seats.find((s) => s.seat === seat)) || null;
+}
+
+/** Chips in the middle: pots already collected plus every bet of the current round. */
+export function potTotal(state) {
+  const pots = (state && state.pots) || [];
+  const bets = (state && state.seats) || [];
+  return pots.reduce((a, p) => a + (p.amount || 0), 0) + bets.reduce((a, s) => a + (s.bet || 0), 0);
+}
+
+/**
+ * S-5 pot-size bet or raise, as the street total "to" (what `legal.bet/raise` amounts are):
+ * call first, then raise by the pot after that call:
+ *   to = (my bet + call) + (pots + every bet on the table + call).
+ * `call` is the chips this seat must add to call (0 when nobody bet).
+ */
+export function potSizeTo(state, seat, call) {
+  const me = seatOf(state, seat);
+  const myBet = me ? me.bet || 0 : 0;
+  const c = Number.isInteger(call) ? call : 0;
+  return myBet + c + potTotal(state) + c;
+}
+
+/** Clamp n into [lo, hi] (integers). */
+export function clamp(n, lo, hi) {
+  return Math.max(lo, Math.min(hi, Math.round(n)));
+}
+
+/**
+ * Which buttons the seat sees on its turn (A-1), from the private view's `legal`:
+ * a list of {action, label, amount} in table order (fold, check, call, bet|raise, all_in),
+ * and `slider` for a bet or raise whose amount the player chooses (null when fixed, S-6).
+ * `draw` (G-3) is {max} when the seat must pick its discards, else null.
+ * Returns {buttons: [], slider: null, draw: null} when `legal` is null (not this seat's turn).
+ */
+export function actionButtons(legal, state, seat) {
+  const out = { buttons: [], slider: null, draw: null };
+  if (!legal) return out;
+  if (Number.isInteger(legal.draw)) {
+    out.draw = { max: legal.draw };
+    return out;
+  }
+  if (legal.fold) out.buttons.push({ action: 'fold', label: 'Fold', amount: null });
+  if (legal.check) out.buttons.push({ action: 'check', label: 'Check', amount: null });
+  if (Number.isInteger(legal.call) && legal.call > 0) {
+    out.buttons.push({ action: 'call', label: `Call ${chips(legal.call)}`, amount: legal.call });
+  }
+  const kind = legal.raise ? 'raise' : legal.bet ? 'bet' : null;
+  if (kind) {
+    const { min, max } = legal[kind];
+    const word = kind === 'raise' ? 'Raise to' : 'Bet';
+    out.buttons.push({ action: kind, label: `${word} ${chips(min)}`, amount: min });
+    if (max > min) out.slider = sliderBounds(legal, state, seat);
+  }
+  if (Number.isInteger(legal.all_in) && legal.all_in > 0 && !(kind && legal[kind].max === legal.all_in && !out.slider)) {
+    out.buttons.push({ action: 'all_in', label: `All-in ${chips(legal.all_in)}`, amount: legal.all_in });
+  }
+  return out;
+}
+
+/**
+ * The bet slider for no limit and pot limit (S-4, S-5): {action, min, max, step, shortcuts},
+ * `shortcuts` a list of {label, amount} within [min, max]: Min, ½ Pot, Pot, Max (duplicates
+ * dropped). `step` is the small blind (S-10: bets in whole chips of the table's unit).
+ * Returns null when `legal` has no bet or raise range.
+ */
+export function sliderBounds(legal, state, seat) {
+  if (!legal) return null;
+  const kind = legal.raise ? 'raise' : legal.bet ? 'bet' : null;
+  if (!kind) return null;
+  const { min, max } = legal[kind];
+  const call = Number.isInteger(legal.call) ? legal.call : 0;
+  const pot = potSizeTo(state, seat, call);
+  const me = seatOf(state, seat);
+  const myBet = me ? me.bet || 0 : 0;
+  const half = myBet + call + Math.floor((potTotal(state) + call) / 2);
+  const candidates = [
+    { label: 'Min', amount: min },
+    { label: '\u00bd Pot', amount: clamp(half, min, max) },
+    { label: 'Pot', amount: clamp(pot, min, max) },
+    { label: state && state.limit === 'pot-limit' ? 'Max (pot)' : 'All-in', amount: max },
+  ];
+  const seen = new Set();
+  const shortcuts = candidates.filter((c) => (seen.has(c.amount) ? false : (seen.add(c.amount), true)));
+  const sb = state && state.stakes && Number.isInteger(state.stakes.sb) && state.stakes.sb > 0 ? state.stakes.sb : 1;
+  return { action: kind, min, max, step: sb, shortcuts };
+}
+
+/** Snap a slider value to the step from `min`, kept within [min, max] (max is always reachable). */
+export function snapAmount(value, slider) {
+  const v = clamp(Number(value), slider.min, slider.max);
+  if (v === slider.max) return v;
+  const steps = Math.round((v - slider.min) / slider.step);
+  return clamp(slider.min + steps * slider.step, slider.min, slider.max);
+}
+
+/**
+ * The A-3 pre-selections offered while others act: a list of {choice, label, amount}.
+ * Offered only when the seat holds cards in a betting round, it is not its turn and it can
+ * still act (not all-in). "Call X" carries X, the chips to call now (the table drops it if
+ * the amount changes).
+ */
+export function preselectOptions(state, priv, seat) {
+  if (!state || !priv || priv.to_act || !Array.isArray(priv.cards) || priv.cards.length === 0) return [];
+  if (!['preflop', 'flop', 'turn', 'river', 'predraw', 'postdraw'].includes(state.street)) return [];
+  const me = seatOf(state, seat);
+  if (!me || !['active', 'acting'].includes(me.status) || me.stack <= 0) return [];
+  const high = Math.max(0, ...state.seats.map((s) => s.bet || 0));
+  const toCall = Math.min(high - (me.bet || 0), me.stack);
+  if (toCall > 0) {
+    return [
+      { choice: 'fold', label: 'Fold', amount: null },
+      { choice: 'call', label: `Call ${chips(toCall)}`, amount: toCall },
+      { choice: 'call_any', label: 'Call any', amount: null },
+      { choice: 'raise_any', label: 'Raise any', amount: null },
+      { choice: 'all_in', label: 'All-in', amount: null },
+    ];
+  }
+  return [
+    { choice: 'check_fold', label: 'Check/Fold', amount: null },
+    { choice: 'check', label: 'Check', amount: null },
+    { choice: 'call_any', label: 'Check/Call any', amount: null },
+    { choice: 'raise_any', label: 'Bet/Raise any', amount: null },
+    { choice: 'all_in', label: 'All-in', amount: null },
+  ];
+}
+
+/** G-3: toggle `card` in the discard selection, never beyond `max` cards; returns a new array. */
+export function toggleDiscard(selected, card, max) {
+  if (selected.includes(card)) return selected.filter((c) => c !== card);
+  if (selected.length >= max) return selected.slice();
+  return [...selected, card];
+}
+
+/** The draw button's label: "Stand pat" for none, else "Discard 2". */
+export function drawLabel(selected) {
+  return selected.length === 0 ? 'Stand pat' : `Discard ${selected.length}`;
+}
+
+/**
+ * The buy-in range of the table (T-2) for the top-up (T-7): {min, max} in chips, max null
+ * when there is none (fixed limit). The public state carries no buy-in fields yet, so the
+ * rule's defaults are used: no limit and pot limit 20..100 big blinds, fixed limit at
+ * least ten big bets. `buy_in` in the state ({min, max}) wins when present.
+ */
+export function buyInRange(state) {
+  if (!state) return null;
+  if (state.buy_in && Number.isInteger(state.buy_in.min)) {
+    return { min: state.buy_in.min, max: Number.isInteger(state.buy_in.max) ? state.buy_in.max : null };
+  }
+  const s = state.stakes || {};
+  if (state.limit === 'fixed-limit') {
+    const big = Number.isInteger(s.big_bet) ? s.big_bet : 2 * (s.small_bet || s.bb || 0);
+    return { min: 10 * big, max: null };
+  }
+  return { min: 20 * (s.bb || 0), max: 100 * (s.bb || 0) };
+}
+
+/** T-7: the most chips the seat may add now ({max: n}), or null when a top-up is not possible. */
+export function topUpLimit(state, seat) {
+  const me = seatOf(state, seat);
+  const range = buyInRange(state);
+  if (!me || me.status === 'empty' || !range) return null;
+  if (range.max === null) return { max: null };
+  const room = range.max - (me.stack || 0) - (me.bet || 0);
+  return room > 0 ? { max: room } : null;
+}
+
+/** A-2: the fraction (1..0) of the action time left, from the turn and the local clock.
+ * `offset` is local clock minus the table's clock in seconds (estimated by the app). */
+export function timerFraction(turn, nowLocal, offset = 0) {
+  if (!turn || !(turn.deadline > turn.started)) return null;
+  const left = turn.deadline - (nowLocal - offset);
+  return Math.max(0, Math.min(1, left / (turn.deadline - turn.started)));
+}
+
+/** Seconds left on the turn timer, rounded up (never negative); null without a turn. */
+export function timerSeconds(turn, nowLocal, offset = 0) {
+  if (!turn) return null;
+  return Math.max(0, Math.ceil(turn.deadline - (nowLocal - offset)));
+}
+
+/**
+ * The screen's headline state, most important first: 'setup' (no settings), 'connecting'
+ * (never connected yet), 'reconnecting' (lost the broker), 'catching-up' (connected, the
+ * retained state not back yet), 'offline' (the table's controller is offline), 'paused',
+ * 'your-turn', 'playing'.
+ */
+export function screenState({ settingsOk, everConnected, connected, caughtUp, controllerOnline, state, priv }) {
+  if (!settingsOk) return 'setup';
+  if (!connected) return everConnected ? 'reconnecting' : 'connecting';
+  if (!caughtUp) return 'catching-up';
+  if (controllerOnline === false) return 'offline';
+  if (state && state.paused) return 'paused';
+  if (priv && priv.to_act && priv.legal) return 'your-turn';
+  return 'playing';
+}
+
+/** The action payload a tablet sends (docs/mqtt.md); throws Error on a bad id or seat. */
+export function actionPayload({ id, seat, seq, action, amount = null, choice, cards }) {
+  if (!ID_RE.test(id)) throw new Error(`M-2: bad action id ${id}`);
+  if (!Number.isInteger(seat) || !Number.isInteger(seq)) throw new Error('M-2: seat and seq must be integers');
+  const obj = { schema: SCHEMA, id, seat, seq, action, amount: Number.isInteger(amount) ? amount : null };
+  if (action === 'preselect') obj.choice = choice;
+  if (action === 'draw') obj.cards = cards || [];
+  return obj;
+}
+
+/** Requests whose meaning does not depend on the state seen: after an M-4 (stale seq)
+ * refusal the tablet sends them again with a new id and the current seq. Betting actions
+ * are never resent on M-4: the player decides again on the new state. */
+export const RESEND_ON_STALE = new Set(['preselect', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up', 'stand_up']);
+
+/** The rule id a refusal reason starts with ("A-1: it is not your turn" -> "A-1"), or ''. */
+export function reasonRule(reason) {
+  const m = /^([A-Z]-\d+)\b/.exec(reason || '');
+  return m ? m[1] : '';
+}
+
+/** Chat text check before sending (L-3, M-7): returns the stripped text or throws Error. */
+export function cleanChat(text) {
+  const t = String(text || '').normalize('NFC').trim();
+  if (!t) throw new Error('M-7: chat text is empty (L-3)');
+  if (t.length > 200) throw new Error('M-7: chat text is over 200 characters (L-3)');
+  // control and format characters (Cc, Cf): one chat line is one line
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u.test(t)) throw new Error('M-7: chat text holds a control character (L-3)');
+  return t;
+}
+
+/**
+ * The room's lobby (L-1) from the retained lobby entries and controller presences:
+ * groups [{game, label, tables: [{table, name, line, seated, max_seats, players, online}]}]
+ * ordered Hold'em, Omaha, Draw; tables by name.
+ */
+export function lobbyGroups(entries, presence = {}) {
+  const order = ['holdem', 'omaha', 'draw'];
+  const rank = (g) => (order.includes(g) ? order.indexOf(g) : order.length);
+  const groups = new Map();
+  for (const e of Object.values(entries || {})) {
+    if (!e || typeof e !== 'object' || typeof e.table !== 'string') continue;
+    const online = presence[e.table] === undefined ? e.online !== false : presence[e.table] && e.online !== false;
+    const row = { table: e.table, name: e.name || e.table, line: describeGame(e), seated: e.seated || 0,
+      max_seats: e.max_seats || 0, players: (e.players || []).slice().sort((a, b) => a.seat - b.seat), online };
+    if (!groups.has(e.game)) groups.set(e.game, []);
+    groups.get(e.game).push(row);
+  }
+  return [...groups.entries()]
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .map(([game, tables]) => ({ game, label: GAME_NAMES[game] || game,
+      tables: tables.sort((a, b) => a.name.localeCompare(b.name)) }));
+}
+
+/**
+ * One line per past hand for the seat (P-4): newest first, {hand, board, net, lines}.
+ * `lines` gives each seat's cards as the history allows (shown, or mucked in the seated
+ * view) and the pots' winners.
+ */
+export function historyRows(history, seat) {
+  const hands = (history && Array.isArray(history.hands)) ? history.hands.slice().reverse() : [];
+  return hands.map((h) => {
+    const me = (h.seats || []).find((s) => s.seat === seat);
+    const lines = (h.seats || []).map((s) => {
+      const cards = Array.isArray(s.cards) ? s.cards.join(' ') : '';
+      return `Seat ${s.seat} ${s.name || ''}: ${s.showed}${cards ? ' ' + cards : ''} (${s.net >= 0 ? '+' : ''}${chips(s.net)})`;
+    });
+    for (const p of h.pots || []) {
+      lines.push(`Pot ${chips(p.amount)} to seat ${(p.winners || []).join(', ')}${p.hand ? ': ' + p.hand : ''}`);
+    }
+    return { hand: h.hand, board: h.board || [], net: me ? me.net : null, lines };
+  });
+}
+
+/**
+ * Where a seat sits on the drawn table, seen from `mySeat` (always bottom centre), going
+ * clockwise (T-1): {x, y} in percent of the table area. Seats 1..n.
+ */
+export function seatPosition(seat, mySeat, n) {
+  const r = (((seat - (mySeat || 1)) % n) + n) % n;
+  const a = Math.PI / 2 + (r * 2 * Math.PI) / n;
+  return { x: Math.round((50 + 44 * Math.cos(a)) * 10) / 10, y: Math.round((50 + 40 * Math.sin(a)) * 10) / 10 };
+}
+
+/** A short status word for a seat (docs/state.md statuses), '' for a plain active seat. */
+export function statusWord(s) {
+  const words = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
+    'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
+  return s ? (words[s.status] ?? s.status) : '';
+}
