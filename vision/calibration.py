@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.detect import find_cards
 
-__all__ = ["BoardRegion", "CalibrationError", "calibrate_from_image"]
+__all__ = ["BoardRegion", "CalibrationError", "calibrate_from_image", "load_region"]
 
 
 class CalibrationError(ValueError):
@@ -90,3 +90,12 @@ def calibrate_from_image(image: np.ndarray, margin: float = 0.6) -> BoardRegion:
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w - 1, x1), min(h - 1, y1)
     quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
     return BoardRegion(quad, (w, h))
+
+
+def load_region(path: str | os.PathLike) -> BoardRegion:
+    """Return the :class:`BoardRegion` of a calibration file (``BoardRegion.load``).
+
+    Raises:
+        CalibrationError: missing file, bad JSON, or a quad that is not 4 points.
+    """
+    return BoardRegion.load(path)

@@ -51,6 +51,9 @@ def test_calibrate_by_hand_and_bad_files(tmp_path):
     assert cli_vision.main(["calibrate", "--out", str(cal), "--quad", "10,10,500,10,500,300,10,300",
                             "--frame", "1280,720"]) == 0
     assert np.allclose(BoardRegion.load(cal).quad[2], [500, 300])
+    from vision.calibration import load_region
+
+    assert load_region(cal).frame == (1280, 720)
     bad = tmp_path / "bad.json"
     bad.write_text("{\"board\": [[0, 0]]}")
     assert livetable(["recognize", "--region", str(bad), str(cal)]) == 2
