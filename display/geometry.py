@@ -19,6 +19,7 @@ __all__ = [
     "RINGS",
     "fit_size",
     "clean_text",
+    "frame_width",
     "clip_text",
     "place_text",
     "ring_geometry",
@@ -142,6 +143,11 @@ def fit_size(texts: list[str], w: int, h: int, measure: Measure, *, hi: int = MA
         else:
             hi = mid - 1
     return lo
+
+
+def frame_width(box: Box) -> int:
+    """Return the width in px of the thick frame round an acting or winning seat's box."""
+    return max(3, min(box.w, box.h) // 20)
 
 
 def clean_text(text: str) -> str:

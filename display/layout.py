@@ -30,6 +30,7 @@ from display.geometry import (
     Text,
     choose_ring,
     fit_size,
+    frame_width,
     place_text,
     ring_geometry,
 )
@@ -274,7 +275,7 @@ def layout(
             markers_of.setdefault(state[key], []).append((kind, label))
 
     # per-seat rows, then one font size per row kind across all seats
-    pad = max(3, round(min(b.h for b in boxes) * 0.05))
+    pad = max(frame_width(b) for b in boxes) + max(2, round(min(b.h for b in boxes) * 0.02))  # clear of the frame
     plans = [
         plan_seat(number, box, by_seat.get(number, {"seat": number, "status": "empty"}), pad,
                    markers_of.get(number, []), won.get(number, 0), equity or {})

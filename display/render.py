@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from display.geometry import frame_width
 from display.layout import Box, CardSlot, Layout, Marker, SeatView, Text, card_label
 from display.timer import AMBER, GREEN, RED, TimerFrame, timer_frame
 
@@ -187,9 +188,9 @@ class Renderer:
         radius = max(6, min(b.w, b.h) // 10)
         pygame.draw.rect(surface, COLOURS["seat-dim" if dim else "seat"], b.as_tuple(), border_radius=radius)
         if seat.acting:
-            edge, colour = max(4, min(b.w, b.h) // 18), COLOURS["acting"]
+            edge, colour = frame_width(b), COLOURS["acting"]
         elif seat.winner:
-            edge, colour = max(4, min(b.w, b.h) // 18), COLOURS["winner"]
+            edge, colour = frame_width(b), COLOURS["winner"]
         else:
             edge, colour = 2, COLOURS["seat-border"]
         pygame.draw.rect(surface, colour, b.as_tuple(), width=edge, border_radius=radius)

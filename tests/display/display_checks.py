@@ -6,6 +6,7 @@ import socket
 
 import pytest
 
+from display.geometry import frame_width
 from display.layout import MIN_FONT, Box, Layout
 
 #: the Mosquitto every plain test may use
@@ -43,8 +44,9 @@ def check_invariants(lay: Layout, measure) -> None:
         assert not a.box.overlaps(lay.header), f"seat {a.seat} covers the header"
         if lay.banner:
             assert not a.box.overlaps(lay.banner), f"seat {a.seat} is under the banner"
+        clear = a.box.inset(frame_width(a.box))
         for t in a.texts:
-            assert t.box.inside(a.box), f"seat {a.seat} text {t.text!r} outside its seat"
+            assert t.box.inside(clear), f"seat {a.seat} text {t.text!r} outside its seat or under its frame"
         for c in a.cards:
             assert c.box.inside(a.box), f"seat {a.seat} card outside its seat"
         for m in a.markers:
