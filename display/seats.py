@@ -192,7 +192,7 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
     tag = Box(r_title.x, r_title.y, tag_w, r_title.h)
     name_box = Box(tag.right + pad, r_title.y, r_title.w - tag_w - pad, r_title.h)
     marks = marks if status != "empty" else []
-    m_side = min(r_info.h, max(8, int(inner.h * 0.2)))
+    m_side = min(r_info.h, max(8, int(inner.h * 0.26)))
     info_box = Box(r_info.x, r_info.y, max(1, r_info.w - len(marks) * (m_side + pad)), r_info.h)
     markers = tuple(
         Marker(Box(r_info.right - (i + 1) * m_side - i * pad, r_info.y + (r_info.h - m_side) // 2, m_side, m_side),
