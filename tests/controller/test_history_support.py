@@ -31,14 +31,16 @@ class RecordingPorts(Ports):
 
 
 class Table:
-    """One table on a journal file, played by simulated players in ``seats``."""
+    """One table on a journal file, played by simulated players in ``seats``; ``humans`` are
+    seated too but act only when a test posts for them (or their timer runs out)."""
 
     def __init__(self, path: Path, settings: TableSettings, *, seats: list[int], seed: int = 1,
                  stack: int | None = None, names: dict[int, str] | None = None,
-                 between: Callable[["Table", int], None] | None = None) -> None:
+                 between: Callable[["Table", int], None] | None = None,
+                 humans: list[int] = ()) -> None:  # type: ignore[assignment]
         self.clock = ManualClock()
         self.ports = RecordingPorts()
-        self.journal = Journal(path)
+        self.journal = Journal(path, durable=False)  # fsync per event is not what these tests check
         self.orch = Orchestrator(TableState.new(settings), journal=self.journal, clock=self.clock,
                                  ports=self.ports)
         self.ports.dealer = InternalDealer(self.orch.post, self.clock, seed=seed)
@@ -48,7 +50,7 @@ class Table:
         self.problems: list[str] = []
         self.orch.listeners += [self._between, self.players, self.pacer, self._audit]
         amount = stack or settings.buy_in_max or 20 * settings.big_blind
-        for s in seats:
+        for s in sorted([*seats, *humans]):
             name = (names or {}).get(s, f"Player {s}")
             self.orch.post(ev.PlayerSatDown(at=self.clock(), seat=s, player=f"p{s}", name=name))
             self.orch.post(ev.BoughtIn(at=self.clock(), seat=s, amount=amount))

@@ -1,0 +1,225 @@
+"""``livetable history`` (controller/history.py recall, controller/history_cli.py): game
+recall from real journals, beside a running table, paused by a fault, after a restart."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import history_cli
+from controller.clock import ManualClock
+from controller.engine.table import events as ev
+from controller.engine.table.settings import TableSettings
+from controller.history import HandRecall, HistoryError, recall
+from controller.orchestrator import FloorDecision, ManualPause
+from controller.runtime import open_table
+from tests.controller.test_history_support import Table
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _settings(game: str = "holdem", limit: str = "no-limit", **kw: Any) -> TableSettings:
+    base: dict[str, Any] = dict(id="t3", name="Table 3", game=game, limit=limit,
+                                seats=5 if game == "draw" else 6, small_blind=50, big_blind=100,
+                                action_seconds=30.0, rake_percent=5, rake_caps=((2, 300),))
+    base.update(kw)
+    return TableSettings(**base)
+
+
+def _check_against_record(h: HandRecall, rec: dict[str, Any]) -> None:
+    """The recall agrees with the table's own record, and its steps account for every chip:
+    start - posts - bets + returns + winnings = end, and each action's stack is the running one."""
+    assert h.number == rec["hand"] and not h.in_progress
+    assert h.button == rec["button"] and h.sb_seat == rec["sb_seat"] and h.bb_seat == rec["bb_seat"]
+    by_seat = {s["seat"]: s for s in rec["seats"]}
+    assert [s["seat"] for s in h.seats] == sorted(by_seat)
+    for s in h.seats:
+        r = by_seat[s["seat"]]
+        assert s["cards"] == r["cards"] and "??" not in s["cards"]  # every hole card, mucked too
+        assert s["start"] == r["start"] and s["end"] == r["end"]
+        assert s["status"] == r["showed"] or (s["status"] == "won" and r["showed"] == "folded")
+    running = {s["seat"]: s["start"] for s in h.seats}
+    for st in h.steps:
+        if st.kind in ("post", "action") and st.data.get("amount"):
+            running[st.seat] -= st.data["amount"]  # type: ignore[index]
+        if st.kind == "action":
+            assert st.data["stack"] == running[st.seat], st.text
+        if st.kind == "return":
+            running[st.seat] += st.data["amount"]  # type: ignore[index]
+        if st.kind == "pot":
+            for seat, won in st.data["shares"].items():
+                running[seat] += won
+    assert running == {s["seat"]: s["end"] for s in h.seats}
+    boards = [c for st in h.steps if st.kind == "board" for c in st.data["cards"]]
+    assert boards == [c for c in rec["hand_record"]["board"] if c]
+    assert h.rake == rec["result"]["rake"] == sum(st.data["rake"] for st in h.steps if st.kind == "pot")
+
+
+@pytest.mark.parametrize(("game", "limit"), [("holdem", "no-limit"), ("omaha", "pot-limit"),
+                                             ("draw", "fixed-limit")])
+def test_recall_matches_the_tables_records(tmp_path: Path, game: str, limit: str) -> None:
+    """The last N hands read back from the journal match the hand-finished records."""
+    path = tmp_path / "j.sqlite"
+    seats = [1, 2, 3, 4, 5] if game == "draw" else [1, 2, 3, 4, 5, 6]
+    table = Table(path, _settings(game, limit), seats=seats, seed=7)
+    records = table.play(6)
+    found = recall(path, hands=3)  # the writer still has the journal open
+    assert [h.number for h in found.hands] == [4, 5, 6]
+    for h, rec in zip(found.hands, records[3:6]):
+        _check_against_record(h, rec)
+    if game == "draw":
+        assert any(st.kind == "draw" for h in found.hands for st in h.steps)
+    one = recall(path, hand=2)
+    assert [h.number for h in one.hands] == [2]
+    _check_against_record(one.hands[0], records[1])
+    first = recall(path, hand=1)  # before the first snapshot: the table's settings from it
+    _check_against_record(first.hands[0], records[0])
+    table.close()
+
+
+def test_paused_hand_is_shown_in_progress_then_voided_by_the_floor(tmp_path: Path) -> None:
+    """A fault pauses the table mid-hand: the recall shows the hand so far, in progress and
+    paused; the floor voids it: the recall shows the fault, who decided, and the void."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3, 4], seed=9)
+    table.play_until(lambda o: o.hands_finished >= 2 and o.state.hand is not None
+                     and len(o.state.hand.board) == 3 and o.state.dealing is None)
+    number = table.orch.state.info.number
+    table.orch.handle(ManualPause("dealer: a card flipped"))
+    found = recall(path)
+    assert [h.number for h in found.hands] == [number - 1, number]
+    live = found.hands[-1]
+    assert live.in_progress and live.paused is not None and live.paused["kind"] == "paused"
+    assert any(st.kind == "fault" and "a card flipped" in st.text for st in live.steps)
+    assert [st.kind for st in live.steps if st.kind == "board"] == ["board"]  # the flop so far
+    assert all(len(s["cards"]) == 2 for s in live.seats)
+    text = history_cli_text(path)
+    assert f"Hand #{number} - IN PROGRESS, PAUSED by fault paused" in text
+
+    table.orch.handle(FloorDecision(kind="paused", exit="void", by="floor: Eva", note="card flipped"))
+    table.close()
+    h = recall(path, hand=number).hands[0]
+    assert h.voided and not h.in_progress
+    ended = [st for st in h.steps if st.kind == "fault-ended"]
+    assert ended and ended[0].data["by"] == "floor: Eva" and ended[0].data["exit"] == "void"
+    void = [st for st in h.steps if st.kind == "void"]
+    assert void and void[0].data["by"] == "floor: Eva"
+    assert all(s["end"] == s["start"] for s in h.seats)  # every wager returned
+    assert recall(path).faults == []
+
+
+def history_cli_text(path: Path, *args: str) -> str:
+    """Run ``livetable history`` in a subprocess (the real command) and return stdout."""
+    out = subprocess.run([sys.executable, "-m", "controller", "history", "--journal", str(path), *args],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_timeout_and_restart_are_in_the_recall(tmp_path: Path) -> None:
+    """A-2: the table acting for a player whose time ran out is marked; a restart mid-hand
+    (recovery) is in the hand with its outcome."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2], humans=[3], seed=4)
+    table.play_until(lambda o: o.state.hand is not None and o.state.hand.seat_to_act == 3
+                     and o.state.timer is not None)
+    table.clock.advance(31)
+    table.orch.fire_timers()
+    table.journal.close()
+    # the controller restarts on the same journal (between two events of the running hand)
+    settings = _settings()
+    orch, rec = open_table(path, settings, clock=ManualClock(table.clock() + 5))
+    orch.journal.close()
+    h = recall(path, hand=rec.hand).hands[0]
+    timed = [st for st in h.steps if st.seat == 3 and st.data.get("rule") == "A-2"]
+    assert timed and "time ran out (A-2)" in timed[0].text
+    restarts = [st for st in h.steps if st.kind == "recovery"]
+    assert restarts and restarts[0].data["outcome"] == rec.outcome
+    if rec.outcome == "resumed":
+        assert h.in_progress
+    else:  # a card was on its way: the system voided the hand
+        assert rec.outcome == "voided" and h.voided
+        assert [st.data["by"] for st in h.steps if st.kind == "void"] == ["system: recovery"]
+
+
+def test_cli_on_a_simulated_table_journal(tmp_path: Path) -> None:
+    """``livetable simulate`` writes the journal; ``livetable history`` (journal from
+    $LIVETABLE_JOURNAL) prints the last hands as text and JSON."""
+    path = tmp_path / "sim.sqlite"
+    sim = subprocess.run([sys.executable, "-m", "controller", "simulate", "--devices", "none", "--headless",
+                          "--hands", "4", "--journal", str(path), "--quiet", "--game", "omaha",
+                          "--limit", "pot-limit"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert sim.returncode == 0, sim.stderr
+    env = dict(os.environ, LIVETABLE_JOURNAL=str(path))
+    out = subprocess.run([sys.executable, "-m", "controller", "history", "--hands", "2", "--json"],
+                         cwd=REPO, capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    finished = [h for h in data["hands"] if not h["in_progress"]]
+    assert [h["hand"] for h in finished] == [3, 4]
+    for h in finished:
+        assert h["game"] == "omaha" and all(len(s["cards"]) == 4 for s in h["seats"])
+        assert any(st["kind"] == "pot" for st in h["steps"])
+    text = history_cli_text(path, "--hand", "3")
+    assert text.startswith("Hand #3\nTable sim - Omaha Pot Limit 50/100")
+    assert "posts the small blind 50" in text and "posts the big blind 100" in text
+    assert "Main pot" in text and "Rake" in text
+
+
+@pytest.mark.parametrize("kind", ["missing", "garbage", "empty-db", "other-db"])
+def test_bad_or_missing_journal_exits_2_with_a_message(tmp_path: Path, kind: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.sqlite"
+    if kind == "garbage":
+        path.write_bytes(b"this is not a database" * 100)
+    elif kind == "empty-db":
+        path.write_bytes(b"")
+    elif kind == "other-db":
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE t(x)")
+        db.commit()
+        db.close()
+    rc = history_cli.main(["--journal", str(path)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.startswith("livetable history: ") and str(path) in err
+    assert "Traceback" not in err
+
+
+def test_broken_event_and_unknown_hand_are_clear_errors(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3], seed=1)
+    table.play(2)
+    table.close()
+    with pytest.raises(HistoryError, match="hand 9 is not in the journal"):
+        recall(path, hand=9)
+    db = sqlite3.connect(path)
+    last = db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+    db.execute("INSERT INTO events(seq, at, kind, payload) VALUES(?, 0, 'table', '{\"kind\": \"no-such\"}')",
+               (last + 1,))
+    db.commit()
+    db.close()
+    assert history_cli.main(["--journal", str(path)]) == 2
+    assert f"journal event {last + 1}" in capsys.readouterr().err
+    assert history_cli.main(["--journal", str(path), "--hands", "0"]) == 2
+
+
+def test_first_hand_in_progress_needs_the_settings(tmp_path: Path) -> None:
+    """A journal still in its first hand has no snapshot: the settings must be given."""
+    path = tmp_path / "j.sqlite"
+    settings = _settings()
+    table = Table(path, settings, seats=[1, 2, 3], seed=1)
+    table.play_until(lambda o: o.state.hand is not None and len(o.state.hand.events) > 6)
+    with pytest.raises(HistoryError, match="--config"):
+        recall(path)
+    h = recall(path, settings=settings).hands[0]
+    assert h.number == 1 and h.in_progress and h.paused is None
+    table.close()
