@@ -326,6 +326,8 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
         if lim is _FL:
             to = (self.full_level if cur else 0) + self._bet_size()
             return to, to
+        # S-4: over an all-in opening bet below the big blind a raise is still at least
+        # one big blind (TDA; PokerKit agrees): 5 all-in at 5/10 -> raise to 15
         min_to = cur + self.min_inc if cur else self.settings.big_blind
         if lim is _PL:
             pot = sum(self.committed) + self.dead

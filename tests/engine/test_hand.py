@@ -439,3 +439,21 @@ def test_s5_house_option_small_blind_counts_as_big() -> None:
     h.fold(2)
     h.fold(3)
     assert h.result().stacks == {1: 1015, 2: 995, 3: 990}
+
+
+def test_s4_raise_over_a_short_all_in_opening_bet_is_at_least_a_big_blind() -> None:
+    """S-4: an opening all-in of 5 at 5/10 is not a full bet; a raise over it is at least one
+    big blind (to 15, as TDA and PokerKit); 10 is refused."""
+    h = three(stacks=(1000, 1000, 15))
+    h.call(1)
+    h.call(2)
+    h.check(3)
+    h.deal_board("2c 7d 9h")
+    h.check(2)
+    h.all_in(3)
+    lg = h.legal()
+    assert lg.seat == 1 and lg.call == 5 and lg.raise_ == (15, 990)
+    with pytest.raises(IllegalAction, match="^S-4: minimum raise is to 15, got 10"):
+        h.raise_to(1, 10)
+    h.raise_to(1, 15)
+    assert h.legal().raise_ == (25, 990)  # seat 2 checked, faces a full raise: reopened
