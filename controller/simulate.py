@@ -99,6 +99,13 @@ class Summary:
                     awards = res.get("awards") or []
                     self.pots += len(awards)
                     self.rake += int(res.get("rake") or 0)
+                    won = "; ".join(
+                        f"{'main pot' if a.get('pot', 0) == 0 else 'side pot %d' % a['pot']} "
+                        f"{a.get('amount')} to seat {', '.join(str(w) for w in a.get('winners', []))}"
+                        + (f" ({a['hand']})" if a.get("hand") else "")
+                        for a in awards)
+                    log.info("hand %s: %s%s", e.hand, won or "no pot",
+                             f", rake {res.get('rake')}" if res.get("rake") else "")
         problems = audit(orch.state)
         if problems and len(self.invariant_errors) < 20:
             self.invariant_errors.extend(f"event {orch.events_handled}: {p}" for p in problems)
@@ -150,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     n_players = args.players if args.players is not None else settings.seats - len(tablet_seats)
     bot_seats = [s for s in range(1, settings.seats + 1) if s not in tablet_seats][:n_players]
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
+    if not args.headless and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                                  or os.environ.get("SDL_VIDEODRIVER")):
+        log.info("no screen here (no DISPLAY): no display window; the table plays on at a live "
+                 "pace, one line per hand (--headless --speed 0 for full speed)")
+        args.headless = True
     journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="livetable-sim-"), "journal.sqlite")
     clock = system_clock
 
@@ -201,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         rig.close()
     out = summary.to_json(orch, recovery, time.perf_counter() - t0)
     out["journal"] = journal
+    out["devices"] = rig.stats()
     print(json.dumps(out))
     return 1 if summary.invariant_errors else 0
 
