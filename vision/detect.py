@@ -15,6 +15,8 @@ Shapes: frames are ``uint8`` BGR arrays ``(H, W, 3)``; a quad is a ``float32`` a
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -33,17 +35,17 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     The start corner is the one of the two candidates nearest the image's top-left, so
     an upright card starts at its top-left corner.
     """
-    pts = np.asarray(pts, dtype=np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
-    e = [np.linalg.norm(pts[(i + 1) % 4] - pts[i]) for i in range(4)]
+    p = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    cx, cy = float(p[:, 0].mean()), float(p[:, 1].mean())
+    order = sorted(range(4), key=lambda i: math.atan2(float(p[i, 1]) - cy, float(p[i, 0]) - cx))
+    p = p[order]  # clockwise in image coordinates (y down)
+    e = [math.hypot(float(p[(i + 1) % 4, 0] - p[i, 0]), float(p[(i + 1) % 4, 1] - p[i, 1])) for i in range(4)]
     if e[0] + e[2] > e[1] + e[3]:  # edge 0->1 is long: start one corner later
-        pts = np.roll(pts, -1, axis=0)
+        p = np.roll(p, -1, axis=0)
     # two orderings keep a short first edge: start at 0 or at 2; pick nearer top-left
-    if pts[2].sum() < pts[0].sum():
-        pts = np.roll(pts, -2, axis=0)
-    return pts.astype(np.float32)
+    if float(p[2, 0] + p[2, 1]) < float(p[0, 0] + p[0, 1]):
+        p = np.roll(p, -2, axis=0)
+    return np.ascontiguousarray(p, dtype=np.float32)
 
 
 def warp_card(frame: np.ndarray, quad: np.ndarray, w: int = CARD_W, h: int = CARD_H) -> np.ndarray:

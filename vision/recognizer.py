@@ -330,11 +330,9 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        reads = []
-        card = None
-        for k in (0, 2):
-            card = self._warp(frame, np.roll(q, -k, axis=0))
-            reads.append(self.read_corner(card))
+        card = self._warp(frame, q)
+        # the other index: the same card turned half round (what a warp from corner 2 gives)
+        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card, cv2.ROTATE_180))]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
         return Reading(parse_card(name) if name else None, conf, outline, why)
