@@ -109,7 +109,10 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
         if len(set(seats)) != n:
             raise HandSetupError(f"T-3: a seat appears twice in {seats}")
         for p in ps:
-            if min(p.stack, p.live_post, p.dead_post, p.ante or 0) < 0:
+            amounts = (p.stack, p.live_post, p.dead_post, p.ante or 0)
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in amounts):
+                raise HandSetupError(f"S-10: seat {p.seat}: chips are whole numbers, got {amounts}")
+            if min(amounts) < 0:
                 raise HandSetupError(f"S-1: seat {p.seat}: stack and posts must be >= 0")
         if bb_seat not in seats:
             raise HandSetupError(f"S-1: big blind seat {bb_seat} has no player in the hand")

@@ -457,3 +457,10 @@ def test_s4_raise_over_a_short_all_in_opening_bet_is_at_least_a_big_blind() -> N
         h.raise_to(1, 10)
     h.raise_to(1, 15)
     assert h.legal().raise_ == (25, 990)  # seat 2 checked, faces a full raise: reopened
+
+
+def test_s10_chips_are_whole_numbers() -> None:
+    with pytest.raises(HandSetupError, match="^S-10"):
+        Hand(NL, [PlayerSetup(1, 100.5), PlayerSetup(2, 100, live_post=10)], button=1, sb_seat=None, bb_seat=2)
+    with pytest.raises(HandSetupError, match="^S-1"):
+        Hand(NL, [PlayerSetup(1, -5), PlayerSetup(2, 100, live_post=10)], button=1, sb_seat=None, bb_seat=2)
