@@ -136,6 +136,8 @@ def equity_text(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SeatPlan:
+    """One seat's boxes and texts before the fonts are chosen (see :func:`plan_seat`)."""
+
     number: int
     box: Box
     status: str
