@@ -232,7 +232,7 @@ class HandRecall:
     ``number`` the table's hand number; ``seats`` per seat dealt in: ``seat``, ``name``,
     ``player``, ``start`` (stack before posting), ``end`` (None while running), ``cards``
     (every hole card known, ``"??"`` unknown), ``status`` (``folded``, ``mucked``,
-    ``shown``, ``won`` uncontested, ``live`` while running); ``steps`` in order;
+    ``shown``, ``won`` uncontested, ``live`` while running, ``void``); ``steps`` in order;
     ``in_progress`` True when the journal ends inside the hand; ``paused`` the open
     fault (``{"kind", "message", "since"}``) when the table is paused; ``record`` the
     ``hand-finished`` record when the hand ended.
@@ -311,29 +311,53 @@ def open_journal(path: str | Path) -> sqlite3.Connection:
     return db
 
 
-def _snapshots(db: sqlite3.Connection) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    for upto, text in db.execute("SELECT upto, state FROM snapshots ORDER BY upto"):
-        try:
-            out.append((int(upto), json.loads(text)))
-        except ValueError as exc:
-            raise HistoryError(f"journal snapshot at event {upto} is not JSON: {exc}") from None
-    return out
+def _snapshot_index(db: sqlite3.Connection) -> list[tuple[int, int, bool]]:
+    """Return ``(upto, hands, between_hands)`` of every snapshot, oldest first, reading only
+    those two fields of each (SQLite's JSON functions; the states can be large)."""
+    try:
+        rows = db.execute("SELECT upto, json_extract(state, '$.table.hands'), "
+                          "json_type(state, '$.table.hand') FROM snapshots ORDER BY upto").fetchall()
+        return [(int(u), int(h or 0), t in (None, "null")) for u, h, t in rows]
+    except sqlite3.OperationalError as exc:
+        if "malformed JSON" in str(exc):
+            raise HistoryError(f"a journal snapshot is not JSON: {exc}") from None
+        out = []  # an SQLite without JSON functions: read each state
+        for upto, text in db.execute("SELECT upto, state FROM snapshots ORDER BY upto"):
+            table = _load_snapshot_text(upto, text).get("table") or {}
+            out.append((int(upto), int(table.get("hands", 0)), table.get("hand") is None))
+        return out
 
 
-def _base(snaps: list[tuple[int, dict[str, Any]]], before_hand: int,
+def _load_snapshot_text(upto: int, text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise HistoryError(f"journal snapshot at event {upto} is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise HistoryError(f"journal snapshot at event {upto} is not a table state")
+    return data
+
+
+def _load_snapshot(db: sqlite3.Connection, upto: int) -> dict[str, Any]:
+    row = db.execute("SELECT state FROM snapshots WHERE upto = ?", (upto,)).fetchone()
+    return _load_snapshot_text(upto, row[0])
+
+
+def _base(db: sqlite3.Connection, index: list[tuple[int, int, bool]], before_hand: int,
           settings: TableSettings | None) -> tuple[int, TableState, list[dict[str, Any]]]:
     """Return (after seq, state, open faults) to replay from so that hand ``before_hand + 1``
-    and every later hand are rebuilt."""
-    for upto, snap in reversed(snaps):
-        table = snap.get("table") or {}
-        if table.get("hand") is None and int(table.get("hands", 0)) <= before_hand:
+    and every later hand are rebuilt: the newest snapshot taken between hands with at most
+    ``before_hand`` hands played, else an empty table (settings from ``settings`` or from
+    the first snapshot when no change was logged before it)."""
+    for upto, hands, between in reversed(index):
+        if between and hands <= before_hand:
+            snap = _load_snapshot(db, upto)
             try:
-                return upto, TableState.from_json(table), list(snap.get("faults") or [])
+                return upto, TableState.from_json(snap["table"]), list(snap.get("faults") or [])
             except (KeyError, TypeError, ValueError) as exc:
                 raise HistoryError(f"journal snapshot at event {upto} cannot be read: {exc}") from None
-    if settings is None and snaps:
-        first = snaps[0][1].get("table") or {}
+    if settings is None and index:
+        first = _load_snapshot(db, index[0][0]).get("table") or {}
         if not first.get("settings_log"):
             try:
                 settings = TableSettings.from_json(first["settings"])
@@ -524,9 +548,10 @@ class _Builder:
         for s in r.seats:
             n = s["seat"]
             s["end"] = final.get(n)
-            s["cards"] = [c or "??" for c in hole.get(n, s["cards"])]
+            known = hole.get(n) or [str(c) if c is not None else None for c in self.replica.hole_cards(n)]
+            s["cards"] = [c or "??" for c in known]
             i = self.replica.index[n]
-            s["status"] = ("shown" if n in shown else "mucked" if n in mucked
+            s["status"] = ("void" if r.voided else "shown" if n in shown else "mucked" if n in mucked
                            else "folded" if self.replica.folded[i] else "won" if n in winners else "folded")
         if r.voided:
             return
@@ -614,10 +639,10 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
             settings: TableSettings | None) -> Recall:
     if hands < 1:
         raise HistoryError(f"--hands must be at least 1, got {hands}")
-    snaps = _snapshots(db)
-    last_hands = int((snaps[-1][1].get("table") or {}).get("hands", 0)) if snaps else 0
+    index = _snapshot_index(db)
+    last_hands = index[-1][1] if index else 0
     before = (hand - 1) if hand is not None else max(0, last_hands - hands)
-    after, state, faults = _base(snaps, before, settings)
+    after, state, faults = _base(db, index, before, settings)
     open_faults: list[dict[str, Any]] = list(faults)
     built: list[HandRecall] = []
     cur: _Builder | None = None

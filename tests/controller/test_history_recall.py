@@ -15,7 +15,6 @@ import pytest
 
 from controller import history_cli
 from controller.clock import ManualClock
-from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.history import HandRecall, HistoryError, recall
 from controller.orchestrator import FloorDecision, ManualPause
@@ -112,6 +111,7 @@ def test_paused_hand_is_shown_in_progress_then_voided_by_the_floor(tmp_path: Pat
     void = [st for st in h.steps if st.kind == "void"]
     assert void and void[0].data["by"] == "floor: Eva"
     assert all(s["end"] == s["start"] for s in h.seats)  # every wager returned
+    assert all(len(s["cards"]) == 2 and s["status"] == "void" for s in h.seats)
     assert recall(path).faults == []
 
 

@@ -69,21 +69,22 @@ class Table:
         self.orch.nudge()
         for _ in range(100_000):
             self.clock.advance(0.5)
-            if self.orch.pump() == 0:
+            if self.orch.pump() == 0 and not self.orch.timers.running:
                 break
         assert self.orch.hands_finished >= hands, "the table stopped before the hands were played"
         assert not self.problems, self.problems[:3]
         return self.ports.records
 
     def play_until(self, cond: Callable[[Orchestrator], bool]) -> None:
-        """Handle one input at a time until ``cond(orch)`` holds."""
+        """Handle one input at a time, the clock moving 0.5 s per input (so action timers of
+        players nobody acts for run out, A-2), until ``cond(orch)`` holds."""
         self.pacer.max_hands = None
         self.orch.nudge()
         for _ in range(100_000):
             if cond(self.orch):
                 return
             self.clock.advance(0.5)
-            if self.orch.pump(limit=1) == 0:
+            if self.orch.pump(limit=1) == 0 and not self.orch.timers.running:
                 break
         assert cond(self.orch), "the condition was never met"
 
