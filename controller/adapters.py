@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import deque
 import subprocess
 import sys
 import threading
@@ -34,11 +35,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller import views
+from controller.engine.cards import FULL_DECK
 from controller.engine.table import events as ev
 from controller.faults import ALLOWED_EXITS, FaultExit, FaultKind
 from controller.orchestrator import DeviceBack, FloorDecision, ManualPause, Orchestrator, Ports, RaiseFault
 
-__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter"]
+__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter", "SimulatedCamera"]
 
 log = logging.getLogger("livetable.adapters")
 
@@ -92,18 +94,28 @@ class DevicePorts(Ports):
         self.panel: Any = None
         self.history: HistoryWriter | None = None
         self.on_board: Callable[[list[str]], None] | None = None
+        self.on_fault_changed: Callable[[Any], None] | None = None
+        self.observers: list[Callable[[dict[str, Any]], None]] = []
+        self.replies: deque[tuple[int, str, bool, str | None]] = deque(maxlen=500)
+
+    def fault_changed(self, book: Any) -> None:
+        if self.on_fault_changed is not None:
+            self.on_fault_changed(book)
 
     def publish_public(self, view: dict[str, Any]) -> None:
         if self.link is not None:
             self.link.publish_state(view)
         if self.on_board is not None:
             self.on_board(view.get("board") or [])
+        for observe in list(self.observers):
+            observe(view)
 
     def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
         if self.link is not None:
             self.link.publish_private(seat, view)
 
     def reply(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:
+        self.replies.append((seat, action_id, accepted, reason))
         if self.link is not None and action_id:
             self.link.reply(seat, action_id, accepted, reason)
 
@@ -119,47 +131,151 @@ class DevicePorts(Ports):
 
 
 class ShufflerDealer:
-    """The table's dealer port on the shuffler driver: DealCards -> deal/draw requests."""
+    """The table's dealer port on the shuffler driver: DealCards -> deal/draw requests.
+
+    :attr:`sent` maps each request id to what it asked, as the table's
+    ``(target, count, seat)`` (``target``: seat, draw, burn, board), so a request the link
+    lost can be asked again (:meth:`redo`).
+    """
 
     def __init__(self, driver: Any) -> None:
         self.driver = driver
+        self.sent: dict[int, tuple[str, int, int | None]] = {}
 
     def deal(self, *, target: str, count: int, seat: int | None, reshuffle: bool, hand: int) -> None:
         if target == "seat":
-            self.driver.deal(seat, count=count)
+            self.sent[self.driver.deal(seat, count=count)] = (target, count, seat)
         elif target == "draw":
-            self.driver.draw(seat, count=count)
+            self.sent[self.driver.draw(seat, count=count)] = (target, count, seat)
         elif target == "burn":
             for _ in range(count):
-                self.driver.deal("burn")
+                self.sent[self.driver.deal("burn")] = (target, 1, None)
         else:
-            self.driver.deal("board", count=count)
+            self.sent[self.driver.deal("board", count=count)] = ("board", count, None)
+        if len(self.sent) > 512:  # only the last hand's requests can matter
+            for rid in sorted(self.sent)[:256]:
+                del self.sent[rid]
+
+    def redo(self, request_id: int, hand: int) -> bool:
+        """Ask again what request ``request_id`` asked; return False if it is unknown."""
+        what = self.sent.pop(request_id, None)
+        if what is None:
+            return False
+        target, count, seat = what
+        self.deal(target=target, count=count, seat=seat, reshuffle=False, hand=hand)
+        return True
+
+
+class SimulatedCamera:
+    """The overhead camera of ``livetable simulate``: frames drawn of the board on the felt.
+
+    ``board()`` returns the cards lying on the board (what the shuffler dealt there); each
+    frame is :func:`vision.render.render_board` of them (1280x720, cached per board), at most
+    one every ``period`` seconds, read by the real :class:`vision.camera.Camera` and
+    recognizer. Faults for tests and demonstrations (any thread):
+
+    - :meth:`unplug` / :meth:`plug`: the camera stops giving frames (``camera-lost``) / is back;
+    - :meth:`swap` ``(dealt, seen)``: the felt shows ``seen`` where ``dealt`` lies (a card
+      that is not the one the shuffler reported: ``board-mismatch``);
+    - :meth:`hide` ``(card)``: that card is not visible (face down, covered: after the board
+      check's timeout, ``card-unreadable``); :meth:`clear_faults` undoes swaps and hides.
+    """
+
+    SIZE = (1280, 720)
+
+    def __init__(self, board: Callable[[], list[str]], period: float = 0.05) -> None:
+        self.board, self.period = board, period
+        self._lock = threading.Lock()
+        self._plugged = threading.Event()
+        self._plugged.set()
+        self._swaps: dict[str, str] = {}
+        self._hidden: set[str] = set()
+        self._cache: dict[tuple[str, ...], Any] = {}
+        self.frames = 0
+
+    def unplug(self) -> None:
+        """The cable falls out: no more frames until :meth:`plug`."""
+        self._plugged.clear()
+
+    def plug(self) -> None:
+        """Plug the camera back in."""
+        self._plugged.set()
+
+    def swap(self, dealt: str, seen: str) -> None:
+        """Show card ``seen`` where ``dealt`` lies (both card texts, e.g. ``"Jh"``, ``"3s"``)."""
+        with self._lock:
+            self._swaps[dealt] = seen
+
+    def hide(self, card: str) -> None:
+        """Hide ``card`` from the camera (it lies face down or covered)."""
+        with self._lock:
+            self._hidden.add(card)
+
+    def clear_faults(self) -> None:
+        """Show the felt as it is again."""
+        with self._lock:
+            self._swaps.clear()
+            self._hidden.clear()
+
+    def swap_first(self) -> None:
+        """Show a card that was not dealt in place of the board's first card (any board)."""
+        with self._lock:
+            self._swaps["*first*"] = "*other*"
+
+    def hide_first(self) -> None:
+        """Hide the board's first card from the camera (any board)."""
+        with self._lock:
+            self._hidden.add("*first*")
+
+    def frame(self) -> Any:
+        """Return the frame the camera sees now (a BGR ``(720, 1280, 3)`` uint8 array)."""
+        with self._lock:
+            board = list(self.board())
+            if board and "*first*" in self._swaps:
+                other = next(str(c) for c in FULL_DECK if str(c) not in board)
+                board[0] = other
+            if board and "*first*" in self._hidden:
+                board = board[1:]
+            cards = tuple(self._swaps.get(c, c) for c in board if c not in self._hidden)
+        img = self._cache.get(cards)
+        if img is None:
+            from vision.render import render_board
+
+            img = render_board(cards, size=self.SIZE, background="green")
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[cards] = img
+        self.frames += 1
+        return img
+
+    def capture(self, _source: Any = None) -> "_SimCapture":
+        """Return a ``cv2.VideoCapture`` stand-in (the :class:`Camera`'s ``capture_factory``)."""
+        return _SimCapture(self)
 
 
 class _SimCapture:
-    """A cv2.VideoCapture stand-in: frames drawn of the board the shuffler dealt."""
+    """A cv2.VideoCapture stand-in reading a :class:`SimulatedCamera`."""
 
-    def __init__(self, board: Callable[[], list[str]], period: float) -> None:
-        self.board, self.period = board, period
+    def __init__(self, cam: SimulatedCamera) -> None:
+        self.cam = cam
         self._last = 0.0
         self._stop = threading.Event()
 
     def isOpened(self) -> bool:  # noqa: N802 - cv2's name
-        return not self._stop.is_set()
+        return self.cam._plugged.is_set() and not self._stop.is_set()
 
     def read(self) -> tuple[bool, Any]:
         # The device's own frame pacing (a camera delivers frames at its rate).
-        wait = self._last + self.period - time.monotonic()
+        wait = self._last + self.cam.period - time.monotonic()
         if wait > 0:
             self._stop.wait(wait)
         self._last = time.monotonic()
-        from vision.render import render_board
-
-        cards = self.board()
-        return True, render_board(cards, size=(1280, 720), background="green")
+        if not self.cam._plugged.is_set() or self._stop.is_set():
+            return False, None
+        return True, self.cam.frame()
 
     def grab(self) -> bool:
-        return True
+        return self.isOpened()
 
     def release(self) -> None:
         self._stop.set()
@@ -185,9 +301,19 @@ class DriverAdapter:
         self.camera: Any = None
         self.boardcheck: Any = None
         self.display: subprocess.Popen[bytes] | None = None
+        self.sim_camera: SimulatedCamera | None = None
+        self.on_deck_failed: Callable[[], None] | None = None
+        self.decks = 0
+        self.board_checks = 0
+        self.boards = 0
+        self.boards_matched = 0
         self._on_deck: Callable[[], None] | None = None
         self._dealt_board: list[str] = []
         self._closers: list[Callable[[], None]] = []
+        self._request: tuple[int, str, int] | None = None
+        self._redo: list[int] = []
+        self._shuffler_stopped = False
+        self.ports.on_fault_changed = self._fault_changed
 
     # ------------------------------------------------------------------ translate
     def translate(self, orch: Orchestrator, item: Any) -> list[Any]:
@@ -212,27 +338,52 @@ class DriverAdapter:
         name = type(e).__name__
         if name == "CardDelivered":
             card = str(e.card)
-            if str(getattr(e.target, "name", e.target)).lower() == "board":
+            if getattr(e.target, "kind", None) == "board":
                 self._board_dealt(card)
             return [ev.CardDealt(at=e.at, card=card)]
         if name == "DeckReady":
             if self._on_deck is not None and e.dealt == 0:
                 cb, self._on_deck = self._on_deck, None
+                self.decks += 1
                 cb()
             return []
         if name == "DeckCheckFailed":
-            return [RaiseFault(FaultKind.DECK_CHECK.value, f"deck check failed: {_describe(e)}")]
+            self._deck_lost()
+            return [RaiseFault(FaultKind.DECK_CHECK.value, f"G-5: deck check failed: {_describe(e)}")]
         if name in ("Jammed", "Empty", "DoorOpened"):
+            self._shuffler_stopped = True
             return [RaiseFault(FaultKind.JAM.value, f"shuffler {name.lower()}: {_describe(e)}")]
         if name in ("Misread", "CardFault"):
             return [RaiseFault(FaultKind.MISREAD.value, f"{name.lower()}: {_describe(e)}")]
         if name == "RequestFailed":
-            return [RaiseFault(FaultKind.JAM.value, f"shuffler refused a request: {_describe(e)}")]
+            if e.command == "shuffle":
+                self._deck_lost()
+            if e.code in ("link-down", "device-restarted"):
+                if e.command in ("deal", "draw"):
+                    self._redo.append(e.request_id)  # not dealt: asked again on resume
+                return [RaiseFault(FaultKind.SHUFFLER_LOST.value,
+                                   f"the shuffler's serial link is lost ({e.command} not done: {e.code})")]
+            if e.command == "reset":
+                return []  # a reset refused (door still open...): the open fault says why
+            return [RaiseFault(FaultKind.JAM.value, f"shuffler refused {e.command}: {e.code}: {e.message}")]
         if name == "LinkLost":
-            return [RaiseFault(FaultKind.SHUFFLER_LOST.value, "the shuffler's serial link is lost")]
+            return [RaiseFault(FaultKind.SHUFFLER_LOST.value, f"the shuffler's serial link is lost: {e.reason}")]
         if name == "LinkRestored":
-            return [DeviceBack(FaultKind.SHUFFLER_LOST.value, f"link restored: {_describe(e)}")]
+            if e.rebooted:
+                self._deck_lost()
+                if self.orch.state.hand is not None:
+                    # Its deck and the cards it may have dealt are gone: only the floor decides.
+                    return []
+            return [DeviceBack(FaultKind.SHUFFLER_LOST.value,
+                               f"link restored ({e.replayed} events caught up)")]
         return []
+
+    def _deck_lost(self) -> None:
+        """The deck asked for will not come: let the hand pacer ask again after the fault."""
+        if self._on_deck is not None:
+            self._on_deck = None
+            if self.on_deck_failed is not None:
+                self.on_deck_failed()
 
     def _seats(self, e: Any) -> list[Any]:
         name = type(e).__name__
@@ -300,28 +451,58 @@ class DriverAdapter:
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
-        self._accept(e)
+        out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
-                return [ev.PreselectCleared(**common)]
-            return [ev.PreselectSet(**common, choice=e.choice, amount=e.amount)]
-        if a == "sit_out":
-            return [ev.SatOut(**common)]
-        if a in ("sit_in", "post_bb"):
-            return [ev.SatIn(**common, post=True)]
-        if a == "wait_bb":
-            return [ev.SatIn(**common, post=False)]
-        if a == "top_up":
-            return [ev.ToppedUp(**common, amount=int(e.amount or 0))]
-        if a == "stand_up":
-            return [ev.StoodUp(**common)]
-        return []
+                out = [ev.PreselectCleared(**common)]
+            else:
+                out = [ev.PreselectSet(**common, choice=e.choice, amount=e.amount)]
+        elif a == "sit_out":
+            out = [ev.SatOut(**common)]
+        elif a in ("sit_in", "post_bb"):
+            out = [ev.SatIn(**common, post=True)]
+        elif a == "wait_bb":
+            out = [ev.SatIn(**common, post=False)]
+        elif a == "top_up":
+            out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
+        elif a == "stand_up":
+            out = [ev.StoodUp(**common)]
+        if out and e.action_id:
+            self._settle_request()
+            self._request = (e.seat, e.action_id, self.orch.events_handled)
+        elif e.action_id:
+            self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
+        return out
 
-    def _accept(self, e: Any) -> None:
-        # Seat management requests are answered when received; a refusal from the table
-        # follows on the same reply topic with the rule id.
-        if self.ports.link is not None:
-            self.ports.link.reply(e.seat, e.action_id, True, None)
+    def _answer(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:
+        try:
+            self.ports.reply(seat, action_id, accepted, reason)
+        except Exception as exc:  # a reply must never stop the loop
+            log.warning("could not reply to seat %s: %s", seat, exc)
+
+    def _settle_request(self, effects: list[Any] | None = None) -> None:
+        """Answer the seat-management request in hand, once, after the table decided.
+
+        Called by :meth:`after_step` with the step's effects (the table took or refused it:
+        a ``Refuse`` for that seat carries the rule id), and by :meth:`tick` or the next
+        request when no step followed (the table was paused: ``F-1``, or the journal failed).
+        """
+        if self._request is None:
+            return
+        seat, action_id, before = self._request
+        if effects is None and self.orch.events_handled > before:
+            return  # stepped; after_step answers
+        self._request = None
+        if effects is None:
+            fault = self.orch.faults.current
+            what = fault.message if fault is not None else "not recorded"
+            self._answer(seat, action_id, False, f"F-1: the table is paused ({what})")
+            return
+        refusal = next((x for x in effects if type(x).__name__ == "Refuse" and x.seat == seat), None)
+        if refusal is not None:
+            self._answer(seat, action_id, False, refusal.reason)
+        else:
+            self._answer(seat, action_id, True, None)
 
     def _vision(self, e: Any) -> list[Any]:
         name = type(e).__name__
@@ -342,10 +523,10 @@ class DriverAdapter:
             elif kind == "BoardUnreadable":
                 out.append(RaiseFault(FaultKind.CARD_UNREADABLE.value,
                                       f"dealer: please straighten the board card(s): {_describe(r)}"))
-            elif kind == "BoardMatch" and any(
-                f.kind is FaultKind.CARD_UNREADABLE for f in self.orch.faults.open
-            ):
-                out.append(FloorDecision(FaultKind.CARD_UNREADABLE.value, "resume", "system: camera read it"))
+            elif kind == "BoardMatch":
+                self.board_checks += 1
+                if any(f.kind is FaultKind.CARD_UNREADABLE for f in self.orch.faults.open):
+                    out.append(FloorDecision(FaultKind.CARD_UNREADABLE.value, "resume", "system: camera read it"))
         return out
 
     def _board_dealt(self, card: str) -> None:
@@ -355,22 +536,98 @@ class DriverAdapter:
 
     # ------------------------------------------------------------------ per step / tick
     def after_step(self, orch: Orchestrator, effects: list[Any]) -> None:
-        """Reset the board check at a new hand (listener on the orchestrator)."""
-        if orch.state.hand is None and self._dealt_board:
-            self._dealt_board = []
-            if self.boardcheck is not None:
-                self.boardcheck.reset()
+        """Listener on the orchestrator: answer a seat-management request once the table
+        decided it (accepted, or refused with the rule id of the ``Refuse`` effect)."""
+        if self._request is not None and orch.events_handled == self._request[2] + 1:
+            self._settle_request(effects)
 
     def tick(self, now: float) -> None:
-        """Poll time-based checks (the board check's unreadable timeout)."""
+        """Poll time-based checks (loop thread, on idle): the board check's unreadable
+        timeout, and a seat request the table never stepped (refused ``F-1`` while paused)."""
+        self._settle_request()
         if self.boardcheck is not None and not self.orch.faults.paused:
             for item in self._board_events(self.boardcheck.poll()):
                 self.orch.post(item)
 
+    @property
+    def board_settled(self) -> bool:
+        """Return True unless the camera is still to read the board dealt (the next hand
+        waits, as a dealer waits for the board check before collecting the cards)."""
+        return self.boardcheck is None or self.boardcheck.state != "waiting"
+
     def new_deck(self, *, on_ready: Callable[[], None]) -> None:
-        """Ask the shuffler for a new, checked deck; call ``on_ready`` when it is proved."""
+        """Ask the shuffler for a new, checked deck (shuffle + deck check, G-5).
+
+        ``on_ready()`` is called (loop thread) on the shuffler's ``DeckReady``; if the deck
+        fails its check or the shuffle cannot be done, :attr:`on_deck_failed` is called
+        instead and the fault pauses the table. The camera's board is cleared (the cards
+        of the last hand are collected).
+        """
+        if self.boardcheck is not None:
+            if self._dealt_board:
+                self.boards += 1
+                self.boards_matched += self.boardcheck.state == "matched"
+            self.boardcheck.reset()
+        self._dealt_board = []
+        self._redo = []
         self._on_deck = on_ready
         self.shuffler.shuffle()
+
+    def _fault_changed(self, book: Any) -> None:
+        """A fault ended: put the shuffler back to work as the exit says.
+
+        ``resume`` of a jam/misread/shuffler-lost: clear the device's fault keeping the deck
+        (``reset(keep_deck=True)``) and ask again for the cards the hand is still owed;
+        ``misdeal``/``void``: take the deck out (``reset()``); the next hand shuffles anew.
+        """
+        if not book.endings or self.shuffler is None:
+            return
+        ending = book.endings[-1]
+        if getattr(self, "_seen_endings", 0) >= len(book.endings):
+            return
+        self._seen_endings = len(book.endings)
+        kinds = (FaultKind.JAM, FaultKind.MISREAD, FaultKind.SHUFFLER_LOST, FaultKind.DECK_CHECK)
+        if ending.kind not in kinds:
+            return
+        if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID):
+            self._redo = []
+            self._shuffler_stopped = False
+            self.shuffler.reset(keep_deck=False)
+            return
+        if ending.kind is FaultKind.SHUFFLER_LOST:
+            # The device kept dealing what it had taken (its cards were caught up before the
+            # link was declared back); only the requests the link lost are asked again.
+            redo, self._redo = self._redo, []
+            hand = self.orch.state.info.number if self.orch.state.info else 0
+            for rid in redo:
+                if self.orch.state.dealing is not None and hasattr(self.ports.dealer, "redo"):
+                    self.ports.dealer.redo(rid, hand)
+            return
+        if self._shuffler_stopped:
+            # A jam (or the door) stopped the machine: nothing after it was dealt.
+            self._shuffler_stopped = False
+            self._redo = []
+            self.shuffler.reset(keep_deck=True)
+            if self.orch.state.dealing is not None:
+                self._ask_owed()
+        elif ending.kind is FaultKind.MISREAD and ending.exit is FaultExit.CORRECTION:
+            # The unread card is taken out by the dealer; the machine deals one in its place.
+            if self.orch.state.dealing is not None:
+                self._ask_owed()
+
+    def _ask_owed(self) -> None:
+        """Ask the dealer again for the cards of the current deal not yet delivered."""
+        dealing = self.orch.state.dealing
+        dealer = self.ports.dealer
+        if dealing is None or dealer is None:
+            return
+        done, n = len(dealing.cards), 0
+        hand = self.orch.state.info.number if self.orch.state.info else 0
+        for target, count in dealing.batches:
+            remaining = min(count, max(0, n + count - done))
+            n += count
+            if remaining:
+                dealer.deal(target=target, count=remaining, seat=dealing.seat, reshuffle=False, hand=hand)
 
     # ------------------------------------------------------------------ composition
     def build_simulated(self, args: Any, settings: Any, *, headless: bool) -> None:
@@ -395,7 +652,9 @@ class DriverAdapter:
         except Exception as exc:  # the panel is optional in a simulation
             log.warning("seat panel not simulated: %s", exc)
 
-        self._start_mqtt(args.table, args.mqtt_host, args.mqtt_port, None, None, settings.seats)
+        # Simulated players may act many times a second: M-9's flood guard is for tablets.
+        self._start_mqtt(args.table, args.mqtt_host, args.mqtt_port, None, None, settings.seats,
+                         action_rate=(1000, 1.0))
         if getattr(args, "camera", "on") == "on":
             self._start_sim_camera()
         if not headless:
@@ -435,23 +694,24 @@ class DriverAdapter:
             self._closers.insert(0, self.camera.stop)
 
     def _start_mqtt(self, table: str, host: str, port: int, user: str | None, password: str | None,
-                    seats: int) -> None:
+                    seats: int, **options: Any) -> None:
         from drivers.mqtt.link import TableLink
 
         link = TableLink(table, host=host, port=port, username=user, password=password,
-                         post=self.orch.post, clock=self.clock, max_seats=seats)
+                         post=self.orch.post, clock=self.clock, max_seats=seats, **options)
         link.start()
         self.ports.link = link
         self._closers.insert(0, link.stop)
 
-    def _start_sim_camera(self) -> None:
+    def _start_sim_camera(self, *, timeout: float = 10.0, period: float = 0.05) -> None:
         from vision.boardcheck import BoardCheck
         from vision.camera import Camera
 
-        self.boardcheck = BoardCheck(self.clock, timeout=10.0)
+        self.boardcheck = BoardCheck(self.clock, timeout=timeout)
         board = lambda: list(self._dealt_board)  # noqa: E731 - what lies on the felt
-        self.camera = Camera("simulated", self.orch.post, self.clock,
-                             capture_factory=lambda _src: _SimCapture(board, period=0.5)).start()
+        self.sim_camera = SimulatedCamera(board, period=period)
+        self.camera = Camera("simulated", self.orch.post, self.clock, capture_factory=self.sim_camera.capture,
+                             reopen_backoff=0.1, max_backoff=0.5).start()
         self._closers.insert(0, self.camera.stop)
 
     def _start_display(self, table: str, host: str, port: int) -> None:

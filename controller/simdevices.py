@@ -16,15 +16,24 @@ import logging
 import random
 import subprocess
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from controller.adapters import DriverAdapter
 from controller.bots import SimPlayers
 from controller.dealer import InternalDealer
+from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Rig"]
+
+
+@dataclass(frozen=True, slots=True)
+class _StartHand:
+    """The hand pacer's start, posted when the deck is ready; becomes ``HandStartRequested``."""
+
+    at: float
 
 log = logging.getLogger("livetable.simulate")
 
@@ -56,33 +65,77 @@ class Rig:
         self.shuffler = None
         self.emulator = None
         self.internal: InternalDealer | None = None
+        self._start_pending = False
+        self._deck_wanted: int | None = None
+        self._was_paused = False
+        self.players: SimPlayers | None = None
 
     # -------------------------------------------------------------- composition
     def attach(self, orch: Orchestrator) -> None:
         """Build the devices around ``orch`` and start them."""
         self.orch = orch
         self.adapter = DriverAdapter(orch, self.ports, clock=self.clock)
-        orch.translate = self.adapter.translate
+        self.adapter.on_deck_failed = self._deck_failed
+        orch.translate = self._translate
         if self.args.devices == "none":
             self.internal = InternalDealer(orch.post, self.clock, seed=self.args.seed)
             self.ports.dealer = self.internal
         else:
             self.adapter.build_simulated(self.args, self.settings, headless=self.args.headless)
-        orch.listeners.append(SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.args.seed))
+        self.players = SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.args.seed)
+        orch.listeners.append(self.players)
         orch.listeners.append(self.adapter.after_step)
 
     def new_deck(self, orch: Orchestrator) -> Any:
-        """Return the pacer's ``new_deck(hand)``: a shuffle and deck check, then deck ready."""
+        """Return the pacer's ``new_deck(hand)``: a shuffle and deck check, then deck ready.
+
+        With the shuffler, the deck is asked for once the camera has read the last hand's
+        board (:attr:`DriverAdapter.board_settled`: cards are collected after the check), and
+        never while a hand start is already on its way (a second shuffle would take the
+        proven deck away from the hand about to be dealt: ``no-verified-deck``, G-5).
+        """
 
         def new_deck(hand: int) -> None:
+            if self._start_pending:
+                return  # the start of this very hand is queued; _translate clears the pacer
             if self.internal is not None:
                 self.internal.seek(hand, 0)
-                self.pacer.deck_ready()
+                self._deck_ready()
             else:
-                assert self.adapter is not None
-                self.adapter.new_deck(on_ready=self.pacer.deck_ready)
+                self._deck_wanted = hand
+                self._ask_deck()
 
         return new_deck
+
+    def _ask_deck(self) -> None:
+        assert self.adapter is not None
+        assert self.orch is not None
+        if self._deck_wanted is None or self.orch.faults.paused or not self.adapter.board_settled:
+            return
+        self._deck_wanted = None
+        self.adapter.new_deck(on_ready=self._deck_ready)
+
+    def _deck_ready(self) -> None:
+        """The dealer holds a checked deck: the hand start goes through the inbox."""
+        self._start_pending = True
+        assert self.orch is not None
+        self.orch.post(_StartHand(self.clock()))
+
+    def _deck_failed(self) -> None:
+        """The deck did not come (failed check, link lost): the pacer asks again after the fault."""
+        self._deck_wanted = None
+        if self.pacer is not None:
+            self.pacer.waiting_deck = False
+
+    def _translate(self, orch: Orchestrator, item: Any) -> list[Any]:
+        if isinstance(item, _StartHand):
+            # Handled now, in order: the start is applied, refused, or dropped while paused.
+            self._start_pending = False
+            if self.pacer is not None:
+                self.pacer.waiting_deck = False
+            return [ev.HandStartRequested(at=item.at)]
+        assert self.adapter is not None
+        return self.adapter.translate(orch, item)
 
     def seek(self, hand: int, position: int) -> None:
         """Continue hand ``hand`` at card ``position`` (internal dealer; after a crash)."""
@@ -100,26 +153,183 @@ class Rig:
         return False, "the shuffler's deck did not survive the restart"
 
     # -------------------------------------------------------------- pacing
+    def _camera_waiting(self) -> bool:
+        return self.adapter is not None and not self.adapter.board_settled
+
     def _post_later(self, item: Any) -> None:
-        if self.speed <= 0:
+        # Players look at the board before they act: while the camera has not yet read the
+        # cards just dealt, their decisions wait (so every street's board is checked).
+        if self.speed <= 0 and not self._camera_waiting():
             assert self.orch is not None
             self.orch.post(item)
             return
-        think = self.rng.uniform(0.4, 1.6) / self.speed
+        think = self.rng.uniform(0.4, 1.6) / self.speed if self.speed > 0 else 0.0
         heapq.heappush(self._later, (self.clock() + think, next(self._n), item))
 
     def tick(self, orch: Orchestrator) -> None:
-        """Release simulated players' decisions whose thinking time is over; poll devices."""
-        if self.pacer is not None and orch.state.hand is None:
+        """Poll the devices; release simulated players' decisions whose thinking time is
+        over (and, with the camera, once it has read the board); start the next hand.
+
+        When a fault ends, decisions held during the pause are dropped and the players
+        decide again on the state as it is now (a refused or unjournalled action is not
+        lost: the player acts again, as at a live table)."""
+        paused = orch.faults.paused
+        if self._was_paused and not paused:
+            self._later.clear()
+            if self.players is not None:
+                self.players._asked = None  # noqa: SLF001 - decide again after the pause
+                self.players(orch, [])
+        self._was_paused = paused
+        self._ask_deck()
+        if self.pacer is not None and orch.state.hand is None and not self._start_pending:
             self.pacer.kick(orch)
         now = self.clock()
-        while self._later and self._later[0][0] <= now:
+        while self._later and self._later[0][0] <= now and not paused and not self._camera_waiting():
             _, _, item = heapq.heappop(self._later)
             orch.post(item)
         if self.adapter is not None:
             self.adapter.tick(now)
 
+    def stats(self) -> dict[str, Any]:
+        """Return what the simulated devices did: ``decks`` shuffled and proved (G-5),
+        ``board_checks`` (boards, partial ones included, the camera read as dealt),
+        ``boards`` (hands that ended with cards on the board, counted at the next shuffle)
+        and ``boards_matched`` (of those, the final board the camera read as dealt),
+        ``camera_frames`` drawn; empty with ``--devices none``."""
+        a = self.adapter
+        if a is None or self.internal is not None:
+            return {}
+        return {"decks": a.decks, "board_checks": a.board_checks, "boards": a.boards,
+                "boards_matched": a.boards_matched,
+                "camera_frames": a.sim_camera.frames if a.sim_camera is not None else 0}
+
     def close(self) -> None:
         """Stop every device (drivers, emulator, display process)."""
         if self.adapter is not None:
             self.adapter.close()
+
+
+class SimTable:
+    """One simulated table run in-process, its loop in a thread (tests, demonstrations).
+
+    The same composition as ``livetable simulate`` (:class:`Rig`, the journal, the hand
+    pacer, simulated players), with hooks to watch and disturb it:
+
+    - :meth:`wait` ``(predicate, timeout)``: block until ``predicate(self)`` holds (checked
+      on the loop thread's idle turns and after every public view), else ``TimeoutError``;
+    - :attr:`views`: every public view published (docs/state.md), in order;
+    - :attr:`replies`: every ``(seat, action_id, accepted, reason)`` sent to a tablet;
+    - :attr:`stacks_before`: each seat's stack when the last hand started (before blinds);
+    - :attr:`rig` (its ``adapter.emulator``, ``adapter.sim_camera``, ``ports.panel`` ...).
+
+    Args:
+        argv: ``livetable simulate`` options (``--devices all`` by default).
+        journal: the journal file.
+        max_hands: the pacer starts no hand after this many have finished (None: no limit).
+        before_start: ``f(sim)`` called after the devices are built, before the first
+            shuffle (inject device faults there).
+
+    Raises:
+        controller.journal.JournalError: the journal cannot be opened.
+    """
+
+    def __init__(self, argv: list[str], journal: str, *, max_hands: int | None = None,
+                 before_start: Any = None) -> None:
+        import threading
+
+        from controller.runtime import HandPacer, open_table
+        from controller.simulate import _seat_players, _settings, build_parser
+
+        self.args = build_parser().parse_args(argv)
+        self.journal_path = journal
+        self.settings = _settings(self.args)
+        seats = list(range(1, self.settings.seats + 1))
+        tablets = {int(x) for x in self.args.tablet_seats.split(",") if x.strip()}
+        n = self.args.players if self.args.players is not None else len(seats) - len(tablets)
+        bots = [s for s in seats if s not in tablets][:n]
+        self.cond = threading.Condition()
+        self.views: list[dict[str, Any]] = []
+        self.stacks_before: dict[int, int] = {}
+        self._idle_stacks: dict[int, int] | None = None
+        self.rig = Rig(self.args, self.settings, clock=_clock, bot_seats=bots, speed=0.0)
+        self.orch, self.recovery = open_table(journal, self.settings, clock=_clock, ports=self.rig.ports,
+                                              can_resume=self.rig.can_resume)
+        self.rig.attach(self.orch)
+        self.rig.ports.observers.append(self._seen)
+        self.orch.listeners.append(self._after)
+        self.pacer = HandPacer(self.orch.post, _clock, new_deck=self.rig.new_deck(self.orch),
+                               rebuy=set(bots), max_hands=max_hands)
+        self.rig.pacer = self.pacer
+        self.orch.listeners.append(self.pacer)
+        if before_start is not None:
+            before_start(self)
+        _seat_players(self.orch, bots, _clock, self.settings)
+        self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
+        self.error: BaseException | None = None
+
+    @property
+    def replies(self) -> list[tuple[int, str, bool, str | None]]:
+        """Every reply sent to a tablet: ``(seat, action_id, accepted, reason)``."""
+        return list(self.rig.ports.replies)
+
+    def start(self) -> "SimTable":
+        """Start the loop thread; return self."""
+        self.orch.nudge()
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self.orch.run(poll=0.01, on_idle=self._idle)
+        except BaseException as exc:  # reported by wait()
+            self.error = exc
+            with self.cond:
+                self.cond.notify_all()
+
+    def _idle(self) -> None:
+        self.rig.tick(self.orch)
+        with self.cond:
+            self.cond.notify_all()
+
+    def _seen(self, view: dict[str, Any]) -> None:
+        with self.cond:
+            self.views.append(view)
+            self.cond.notify_all()
+
+    def _after(self, orch: Orchestrator, effects: list[Any]) -> None:
+        if orch.state.hand is None:
+            self._idle_stacks = {s.seat: s.stack for s in orch.state.seats if s is not None}
+        elif self._idle_stacks is not None:
+            self.stacks_before, self._idle_stacks = self._idle_stacks, None
+
+    def wait(self, predicate: Any, timeout: float = 20.0, what: str = "") -> None:
+        """Block until ``predicate(self)`` is true; raise ``TimeoutError`` after ``timeout`` s."""
+        with self.cond:
+            ok = self.cond.wait_for(lambda: self.error is not None or predicate(self), timeout)
+        if self.error is not None:
+            raise RuntimeError(f"the table loop failed: {self.error!r}") from self.error
+        if not ok:
+            fault = self.orch.faults.current
+            raise TimeoutError(f"no {what or 'condition'} within {timeout} s (hand {self.orch.state.hands}, "
+                               f"fault {fault}, street {getattr(self.orch.state.hand, 'street', None)})")
+
+    def stop(self) -> None:
+        """Stop the loop and every device; close the journal (idempotent)."""
+        self.orch.stop()
+        if self._thread.is_alive():
+            self._thread.join(10)
+        self.rig.close()
+        if self.orch.journal is not None:
+            self.orch.journal.close()
+
+    def __enter__(self) -> "SimTable":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _clock() -> float:
+    from controller.clock import system_clock
+
+    return system_clock()
