@@ -126,8 +126,11 @@ class Publisher:
         self.client.publish(f"livetable/{self.table}/{tail}", data, qos=1, retain=retain).wait_for_publish(5)
 
     def close(self) -> None:
-        for tail in ("state", "presence/controller"):  # clear the retained messages
+        """Clear every retained message a table can leave (state, presence, lobby, private views)."""
+        tails = ["state", "presence/controller", "history", "chat"] + [f"seat/{n}/private" for n in range(1, 11)]
+        for tail in tails:
             self.publish(tail, b"")
+        self.client.publish(f"livetable/lobby/{self.table}", b"", qos=1, retain=True).wait_for_publish(5)
         self.client.loop_stop()
         self.client.disconnect()
 
