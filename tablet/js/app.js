@@ -26,7 +26,8 @@ const app = {
   state: null, priv: null, chat: null, history: null, lobby: {}, lobbyPresence: {},
   replies: new Map(), pending: new Map(), prefix: '', counter: 0,
   discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
-  tab: 'chat', received: [], refusals: [], noticeTimer: null, pickedTable: null,
+  turnSent: null, // {key, id}: a betting action already sent on this turn (no double taps)
+  tab: 'chat', received: [], refusals: [], sent: [], noticeTimer: null, pickedTable: null,
 };
 
 // ------------------------------------------------------------------ start-up
@@ -166,6 +167,7 @@ function onReply(r) {
       && pending.tries < 3 && app.state) {
     return send(pending.payload.action, pending.payload, pending.tries + 1);
   }
+  if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
   app.refusals.push(r);
   notice(`Refused: ${r.reason || 'no reason given'}`);
 }
@@ -182,9 +184,24 @@ function send(action, extra = {}, tries = 1) {
   const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
     amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards });
   const p = { payload, tries, timer: null };
+  if (BETTING.has(action)) app.turnSent = { key: turnKey(), id: payload.id };
   app.pending.set(payload.id, p);
+  app.sent.push(payload);
+  if (app.sent.length > 500) app.sent.splice(0, 250);
   sendRaw(p);
   return payload.id;
+}
+
+const BETTING = new Set(['fold', 'check', 'call', 'bet', 'raise', 'all_in', 'draw', 'show', 'muck']);
+
+function turnKey() {
+  const s = app.state;
+  return s && s.turn ? `${s.hand}:${s.turn.seat}:${s.turn.started}` : '';
+}
+
+/** True while a betting action sent on this very turn awaits the table (buttons disabled). */
+function actionInFlight() {
+  return !!(app.turnSent && app.turnSent.key === turnKey());
 }
 
 function sendRaw(p) {
@@ -411,6 +428,10 @@ function renderMe() {
   }
   $('#slider-box').hidden = !ui.slider;
   if (ui.slider) renderSlider(ui.slider);
+  const busy = actionInFlight();
+  for (const b of document.querySelectorAll('#actions button, #bet-button, #draw-button, #showdown-box button')) b.disabled = busy;
+  const me = L.seatOf(s, app.cfg.seat);
+  mine.classList.toggle('folded', !!(me && me.status === 'folded'));
 
   $('#draw-box').hidden = !ui.draw;
   if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} (up to ${ui.draw.max})`;
@@ -519,6 +540,7 @@ window.livetable = {
   get state() { return app.state; }, get private() { return app.priv; },
   get connected() { return app.connected; }, get received() { return app.received.slice(); },
   get refusals() { return app.refusals.slice(); }, get replies() { return Object.fromEntries(app.replies); },
+  get sent() { return app.sent.slice(); },
   get client() { return app.client; }, send, sendChat,
 };
 

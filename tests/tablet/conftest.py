@@ -1,0 +1,318 @@
+"""End-to-end rig for the seat tablet (issue 10): a real broker, `livetable simulate`, the
+tablet served over HTTP and driven in headless Chromium with Playwright.
+
+- Broker: :class:`drivers.mqtt.broker.BrokerProcess` from the repo's config with users and
+  ACL from :func:`drivers.mqtt.provision.provision`. The tablets log in with their seat's
+  credentials, so the broker's ACL, not our code, keeps other seats' cards away.
+  ``livetable simulate`` cannot log in yet (its link connects without a user), so the test's
+  ACL gives anonymous clients the controller's rights: one line before the generated ACL
+  (``topic readwrite livetable/#``); the seat users' rules are untouched.
+- Table: ``livetable simulate --devices all`` (``--devices none`` has no MQTT link) with
+  ``--tablet-seats``. simulate seats no one in tablet seats, so the journal it recovers is
+  first given the tablet players (``PlayerSatDown`` + ``BoughtIn`` through ``open_table``,
+  the same code path as a real start-up).
+- Network drops: the browser reaches the broker's WebSockets listener through
+  :class:`DropProxy`, a loopback TCP relay the test can cut and restore.
+- Screenshots go to ``artifacts/tablet/`` (gitignored; CI keeps them as artefacts).
+
+Skips, with the reason, when Chromium, the ``playwright`` Python package or mosquitto is
+missing. Every wait is bounded (Playwright's ``wait_for_function`` or a condition).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from drivers.mqtt.broker import MOSQUITTO, BrokerProcess, free_port
+from drivers.mqtt.provision import provision
+from drivers.mqtt.tablet import Tablet
+
+REPO = Path(__file__).resolve().parents[2]
+TABLET_DIR = REPO / "tablet"
+ARTIFACTS = REPO / "artifacts" / "tablet"
+TABLE = "t1"
+CHROMIUM = os.environ.get("LIVETABLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+try:  # the Python package only: it never downloads a browser here (executable_path is given)
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def _skip_reason() -> str | None:
+    if CHROMIUM is None:
+        return "Chromium is not installed (apt-get install -y chromium) for the tablet's e2e tests"
+    if sync_playwright is None:
+        return "the playwright Python package is not installed (pip install playwright) for the tablet's e2e tests"
+    if not Path(MOSQUITTO).exists() and shutil.which("mosquitto") is None:
+        return "mosquitto is not installed"
+    return None
+
+
+SKIP = _skip_reason()
+
+
+class DropProxy:
+    """A loopback TCP relay to ``port`` whose connections the test can cut ("the network drops").
+
+    :meth:`drop` closes every relayed connection and refuses new ones (accepted then closed
+    at once, as a dead Wi-Fi would fail them) until :meth:`restore`.
+    """
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.port = free_port()
+        self._srv = socket.create_server(("127.0.0.1", self.port))
+        self._lock = threading.Lock()
+        self._socks: list[socket.socket] = []
+        self.dropped = threading.Event()
+        self.connections = 0
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True, name="drop-proxy").start()
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                conn, _ = self._srv.accept()
+            except OSError:
+                return
+            if self.dropped.is_set():
+                conn.close()
+                continue
+            try:
+                up = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+            except OSError:
+                conn.close()
+                continue
+            for s in (conn, up):
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self._lock:
+                self._socks += [conn, up]
+                self.connections += 1
+            threading.Thread(target=self._pump, args=(conn, up), daemon=True).start()
+            threading.Thread(target=self._pump, args=(up, conn), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def drop(self) -> None:
+        """Cut every connection now and refuse new ones."""
+        self.dropped.set()
+        with self._lock:
+            socks, self._socks = self._socks, []
+        for s in socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def restore(self) -> None:
+        """Let connections through again."""
+        self.dropped.clear()
+
+    def close(self) -> None:
+        self._stop = True
+        self.drop()
+        self._srv.close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves tablet/ without logging every request to stderr."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+class TableRig:
+    """A private broker, ``livetable simulate`` with tablet seats, and tablet/ over HTTP.
+
+    Args:
+        workdir: a temporary folder (broker files, journal, simulate's log).
+        game: ``holdem`` | ``omaha`` | ``draw``; ``seats``: seats at the table.
+        tablet_seats: seats left for tablets; their players sit down with ``buy_in`` chips.
+        speed: the simulated players' pace (2: 0.2..0.8 s per decision).
+    """
+
+    def __init__(self, workdir: Path, *, game: str = "holdem", seats: int = 6, tablet_seats: tuple[int, ...] = (2, 5),
+                 buy_in: int = 6000, speed: float = 2.0, seed: int = 7) -> None:
+        self.workdir, self.game, self.seats = workdir, game, seats
+        self.tablet_seats, self.buy_in, self.speed, self.seed = tablet_seats, buy_in, speed, seed
+        self.creds: dict[str, Any] = {}
+        self.broker: BrokerProcess | None = None
+        self.proxy: DropProxy | None = None
+        self.sim: subprocess.Popen[bytes] | None = None
+        self.http: http.server.ThreadingHTTPServer | None = None
+        self.observer: Tablet | None = None
+        self.states: list[dict[str, Any]] = []  # every public state the oracle received, in order
+        self.journal = workdir / "journal.sqlite"
+
+    # ---------------------------------------------------------------- start / stop
+    def start(self) -> "TableRig":
+        self.creds = provision(self.workdir, TABLE, self.seats)
+        acl = self.workdir / "acl"
+        acl.write_text("# test only: livetable simulate connects anonymously (see conftest)\n"
+                       "topic readwrite livetable/#\n" + acl.read_text())
+        self.broker = BrokerProcess(self.workdir).start()
+        self.proxy = DropProxy(self.broker.ws_port)
+        self._serve()
+        # An oracle with the controller's rights: every seat's private view, every state.
+        ctl = self.creds["controller"]
+        self.observer = Tablet(TABLE, None, host="127.0.0.1", port=self.broker.mqtt_port,
+                               username=ctl["username"], password=ctl["password"],
+                               on_state=lambda view, _at: self.states.append(view))
+        self.observer.subscribe(f"livetable/{TABLE}/seat/+/private")
+        self.observer.subscribe(f"livetable/{TABLE}/presence/seat/+")
+        self.observer.start().wait_connected(10)
+        self._seed_journal()
+        args = self.sim_args()
+        log = open(self.workdir / "simulate.log", "wb")  # noqa: SIM115 - closed in stop()
+        self._log = log
+        self.sim = subprocess.Popen([sys.executable, "-m", "controller", "simulate", *args,
+                                     "--journal", str(self.journal)], cwd=REPO, stdout=log, stderr=log)
+        return self
+
+    def sim_args(self) -> list[str]:
+        assert self.broker is not None
+        return ["--table", TABLE, "--game", self.game, "--seats", str(self.seats), "--headless",
+                "--devices", "all", "--camera", "off", "--speed", str(self.speed), "--seed", str(self.seed),
+                "--tablet-seats", ",".join(map(str, self.tablet_seats)),
+                "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.broker.mqtt_port), "--quiet"]
+
+    def _seed_journal(self) -> None:
+        from controller.engine.table import events as ev
+        from controller.runtime import open_table
+        from controller.simulate import _settings, build_parser
+
+        settings = _settings(build_parser().parse_args(self.sim_args()))
+        orch, _ = open_table(self.journal, settings, clock=time.time)
+        for s in self.tablet_seats:
+            orch.post(ev.PlayerSatDown(at=time.time(), seat=s, player=f"tablet{s}", name=f"Tablet {s}"))
+            orch.post(ev.BoughtIn(at=time.time(), seat=s, amount=self.buy_in))
+        orch.pump()
+        assert all(orch.state.seat(s) is not None for s in self.tablet_seats), "tablet players not seated"
+        orch.journal.close()
+
+    def _serve(self) -> None:
+        handler = functools.partial(QuietHandler, directory=str(TABLET_DIR))
+        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.http.serve_forever, daemon=True, name="tablet-http").start()
+
+    def stop(self) -> None:
+        if self.sim is not None and self.sim.poll() is None:
+            self.sim.terminate()
+            try:
+                self.sim.wait(15)
+            except subprocess.TimeoutExpired:
+                self.sim.kill()
+                self.sim.wait(5)
+        if getattr(self, "_log", None):
+            self._log.close()
+        if self.observer is not None:
+            self.observer.stop()
+        if self.http is not None:
+            self.http.shutdown()
+            self.http.server_close()
+        if self.proxy is not None:
+            self.proxy.close()
+        if self.broker is not None:
+            self.broker.stop()
+
+    # ---------------------------------------------------------------- helpers
+    def url(self, seat: int, *, through_proxy: bool = True) -> str:
+        assert self.http is not None and self.broker is not None and self.proxy is not None
+        pw = self.creds["seat_users"][str(seat)]["password"]
+        port = self.proxy.port if through_proxy else self.broker.ws_port
+        return (f"http://127.0.0.1:{self.http.server_address[1]}/index.html?table={TABLE}&seat={seat}"
+                f"&user={TABLE}-seat{seat}&pass={pw}&ws=ws://127.0.0.1:{port}")
+
+    def private_of(self, seat: int) -> dict[str, Any] | None:
+        """The last private view of ``seat`` the broker delivered (the oracle's copy)."""
+        assert self.observer is not None
+        want = f"livetable/{TABLE}/seat/{seat}/private"
+        with self.observer.cond:
+            for topic, payload, _ in reversed(self.observer.messages):
+                if topic == want:
+                    return json.loads(payload) if payload else None
+        return None
+
+    def journal_entries(self, kind: str) -> list[dict[str, Any]]:
+        """The payloads of the journal's table events of ``kind`` (e.g. ``topped-up``)."""
+        import sqlite3
+
+        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)  # read only: simulate writes
+        try:
+            rows = db.execute("SELECT payload FROM events ORDER BY seq").fetchall()
+        finally:
+            db.close()
+        payloads = [json.loads(r[0]) for r in rows]
+        return [p for p in payloads if isinstance(p, dict) and p.get("kind") == kind]
+
+    def sim_log(self) -> str:
+        path = self.workdir / "simulate.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium through Playwright (never a downloaded browser)."""
+    if SKIP:
+        pytest.skip(SKIP)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+def open_tablet(browser: Any, url: str) -> Any:
+    """A new page (its own context: cookies, storage) on ``url``; records WebSocket frames
+    received into ``page.frames_in`` (bytes) and page errors into ``page.errors``."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.frames_in = []  # type: ignore[attr-defined]
+    page.errors = []  # type: ignore[attr-defined]
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: page.frames_in.append(
+            payload if isinstance(payload, bytes) else payload.encode()))
+
+    page.on("websocket", on_ws)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    return page
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot of ``page`` as artifacts/tablet/<name>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
