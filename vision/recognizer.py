@@ -30,6 +30,7 @@ from vision.glyphs import RANK_LABELS, SUIT_LABELS, GlyphBank, glyph_feature, lo
 __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
 W, H = 240, 336  # canonical card size for reading (portrait, ratio 1.4)
+TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
 
 
 class FrameError(ValueError):
@@ -477,6 +478,12 @@ class Recognizer:
         out.rank_feat = f
         out.rank, out.rank_score, out.rank_margin = self._ranks(self.bank.project(f))
         out.rank_scores = self._ranks.last.copy()
+        if _looks_like_ten(rmask):  # a bar and a ring side by side: card fonts' tight "10"
+            k = RANK_LABELS.index("10")
+            others = np.delete(out.rank_scores, k)
+            out.rank_scores[k] = max(float(out.rank_scores[k]), TEN_SCORE)
+            out.rank, out.rank_score = "10", float(out.rank_scores[k])
+            out.rank_margin = max(out.rank_score - float(others.max()), TEN_MARGIN)
         if smask is not None and red is not None:
             g = glyph_feature(smask)
             out.suit_feat = g
@@ -559,3 +566,27 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+def _looks_like_ten(rmask: np.ndarray) -> bool:
+    """True when a rank mask is a narrow bar beside a ring of the same height ("10").
+
+    No other rank prints as two side-by-side parts whose right part encloses a hole.
+    """
+    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, 8)
+    parts = [st[i] for i in range(1, n) if st[i][4] >= 8]
+    if len(parts) != 2:
+        return False
+    left, right = sorted(parts, key=lambda p: p[0])
+    lx, ly, lw, lh, _ = left
+    rx, ry, rw, rh, _ = right
+    if min(lh, rh) < 0.75 * max(lh, rh) or lw > 0.45 * lh or rx < lx + lw - 1:
+        return False
+    if min(ly + lh, ry + rh) - max(ly, ry) < 0.7 * max(lh, rh):
+        return False
+    ring = (rmask[ry:ry + rh, rx:rx + rw] > 0).astype(np.uint8)
+    cs, hier = cv2.findContours(ring, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return False
+    holes = [c for c, h in zip(cs, hier[0]) if h[3] >= 0 and cv2.contourArea(c) >= 0.12 * rw * rh]
+    return len(holes) == 1 and rw <= 1.1 * rh
