@@ -464,3 +464,11 @@ def test_s10_chips_are_whole_numbers() -> None:
         Hand(NL, [PlayerSetup(1, 100.5), PlayerSetup(2, 100, live_post=10)], button=1, sb_seat=None, bb_seat=2)
     with pytest.raises(HandSetupError, match="^S-1"):
         Hand(NL, [PlayerSetup(1, -5), PlayerSetup(2, 100, live_post=10)], button=1, sb_seat=None, bb_seat=2)
+
+
+def test_legal_to_json_has_the_state_md_fields() -> None:
+    h = three()
+    d = h.legal().to_json()
+    assert {"fold", "check", "call", "bet", "raise", "all_in", "draw"} <= set(d)
+    assert d["raise"] == {"min": 20, "max": 1000} and d["bet"] is None and d["call"] == 10
+    assert h.legal().names() == ["fold", "call", "raise", "all_in"]
