@@ -24,6 +24,10 @@ set -- $table
   "/etc/livetable/mosquitto/credentials/$1.json" > /etc/livetable/mqtt-password
 chgrp livetable /etc/livetable/mqtt-password && chmod 0640 /etc/livetable/mqtt-password
 chgrp -R mosquitto /etc/livetable/mosquitto 2>/dev/null || true
+# The display logs in as the read-only `display` user.
+chgrp livetable /etc/livetable/mosquitto/credentials /etc/livetable/mosquitto/credentials/_shared.json
+chmod 0750 /etc/livetable/mosquitto/credentials && chmod 0640 /etc/livetable/mosquitto/credentials/_shared.json
+[ -f /etc/livetable/display.env ] || echo 'LIVETABLE_DISPLAY_ARGS=--credentials /etc/livetable/mosquitto/credentials/_shared.json' > /etc/livetable/display.env
 install -d -o mosquitto -m 0750 /var/lib/livetable/mosquitto
 install -d /etc/systemd/system/mosquitto.service.d
 printf '[Service]\nExecStart=\nExecStart=/usr/sbin/mosquitto -c %s/mosquitto/livetable.conf\n' "$here" \
