@@ -203,3 +203,27 @@ def test_a_record_that_does_not_replay_raises(tmp_path: Path) -> None:
         record_to_phh(bad)
     with pytest.raises(KeyError):
         record_to_phh({"hand": 1})
+
+
+def test_standard_hands_open_in_pokerkit(tmp_path: Path) -> None:
+    """Interop: an ordinary hold'em hand file (no extension keys but ``_``-prefixed
+    user-defined ones) loads in PokerKit's PHH reader with its table, hand, players and
+    time, and plays to the end."""
+    pokerkit = pytest.importorskip("pokerkit")
+    table = Table(tmp_path / "j.sqlite", _settings("holdem", "no-limit"), seats=[1, 2, 3, 4], seed=6)
+    records = table.play(4)
+    table.close()
+    plain = 0
+    for rec in records:
+        text = record_to_phh(rec)
+        doc = tomllib.loads(text)
+        if any(k in doc for k in ("dead_posts", "small_blind_player", "big_blind_player")):
+            continue
+        plain += 1
+        hh = pokerkit.HandHistory.loads(text)
+        assert hh.table == "t7" and hh.hand == rec["hand"] and hh.players == doc["players"]
+        assert hh.user_defined_fields["_rake"] == rec["result"]["rake"]
+        states = list(hh)
+        assert not states[-1].status  # the hand is over
+        assert sum(states[-1].stacks) == sum(doc["starting_stacks"])
+    assert plain

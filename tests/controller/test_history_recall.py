@@ -8,6 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +174,49 @@ def test_cli_on_a_simulated_table_journal(tmp_path: Path) -> None:
     assert "Main pot" in text and "Rake" in text
 
 
+def _snapshots(path: Path) -> int:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+        try:
+            return db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_reads_while_another_process_writes_the_journal(tmp_path: Path) -> None:
+    """The table keeps running in its own process while ``livetable history`` reads its
+    journal (read-only; WAL): every finished hand is whole, the file is never changed by us."""
+    path = tmp_path / "live.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "simulate", "--devices", "none",
+                             "--headless", "--quiet", "--journal", str(path), "--seats", "4"],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        seen = []
+        for _ in range(3):
+            target = _snapshots(path) + 2
+            deadline = time.monotonic() + 60
+            while _snapshots(path) < target:  # polling the file for progress, not a timing assumption
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "the table made no progress"
+                time.sleep(0.01)
+            out = subprocess.run([sys.executable, "-m", "controller", "history", "--journal", str(path),
+                                  "--hands", "2", "--json"], cwd=REPO, capture_output=True, text=True,
+                                 timeout=60)
+            assert out.returncode == 0, out.stderr
+            hands = json.loads(out.stdout)["hands"]
+            done = [h for h in hands if not h["in_progress"]]
+            assert len(done) == 2 and done[1]["hand"] == done[0]["hand"] + 1
+            for h in done:
+                assert sum(s["end"] for s in h["seats"]) + h["rake"] == sum(s["start"] for s in h["seats"])
+            seen.append(done[-1]["hand"])
+        assert seen == sorted(seen) and seen[0] < seen[-1]  # the table moved on meanwhile
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
 @pytest.mark.parametrize("kind", ["missing", "garbage", "empty-db", "other-db"])
 def test_bad_or_missing_journal_exits_2_with_a_message(tmp_path: Path, kind: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,6 +254,18 @@ def test_broken_event_and_unknown_hand_are_clear_errors(tmp_path: Path,
     assert history_cli.main(["--journal", str(path)]) == 2
     assert f"journal event {last + 1}" in capsys.readouterr().err
     assert history_cli.main(["--journal", str(path), "--hands", "0"]) == 2
+
+
+def test_recall_never_changes_the_journal(tmp_path: Path) -> None:
+    """The journal is opened read-only: its bytes are the same after the recall and the CLI."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3], seed=2)
+    table.play(3)
+    table.close()
+    before = path.read_bytes()
+    assert [h.number for h in recall(path, hands=5).hands] == [1, 2, 3]
+    assert history_cli.main(["--journal", str(path), "--hands", "3"]) == 0
+    assert path.read_bytes() == before
 
 
 def test_first_hand_in_progress_needs_the_settings(tmp_path: Path) -> None:
