@@ -25,6 +25,9 @@ command -v mosquitto_passwd >/dev/null || need+=(mosquitto)
 command -v gcc >/dev/null || need+=(gcc)
 if [ $want_test = 1 ]; then
   command -v systemd-analyze >/dev/null || need+=(systemd)
+  # The seat tablet's tests: its pure logic under node's test runner, the pages in Chromium.
+  command -v node >/dev/null || need+=(nodejs)
+  command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
