@@ -690,9 +690,7 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                 elif state.hand is not None:
                     autos = [tuple(a) for a in state.info.auto][before_auto:]  # type: ignore[union-attr]
                     cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))  # type: ignore[arg-type]
-                    for e in effects:
-                        if isinstance(e, fx.Refuse) and e.rule.startswith("G-5") and e.event == "card-dealt":
-                            cur.add(at, "note", f"Card refused: {e.reason}", None, rule=e.rule)
+                    _notes(cur, data, effects, at)
                 if state.hand is not None and cur is None:  # pragma: no cover - a hand ending and
                     cur = _Builder(state, at)                # the next starting in one step
         elif kind in ("fault-raised", "fault-ended", "recovery"):
@@ -722,6 +720,38 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
         done = [h for h in built if not h.in_progress][-hands:]
         chosen = done + [h for h in built if h.in_progress]
     return Recall(chosen, open_faults, last_seq)
+
+
+_SEAT_NOTES = {
+    "tablet-disconnected": "tablet disconnected (A-4)", "tablet-connected": "tablet back online",
+    "stood-up": "stands up (T-8: the table acts for the player until the hand ends)",
+    "sat-out": "sits out from the next hand (T-5)", "sat-in": "sits in",
+    "topped-up": "asks to top up (T-7: added when the hand ends)",
+}
+
+
+def _notes(cur: _Builder, data: dict[str, Any], effects: list[Any], at: float) -> None:
+    """Add the table events a floor person wants to see inside a hand: seat changes,
+    settings changes, and every refusal (a player's action or a card the table refused)."""
+    kind = data.get("kind", "")
+    seat = data.get("seat")
+    if kind in _SEAT_NOTES and isinstance(seat, int):
+        extra = f" {data.get('amount')}" if kind == "topped-up" else ""
+        cur.add(at, "note", f"{cur.who(seat)} {_SEAT_NOTES[kind]}{extra}", seat, event=kind)
+    elif kind == "settings-changed":
+        cur.add(at, "note", f"Settings change by {data.get('by') or '?'} (from the next hand): "
+                            f"{json.dumps(data.get('changes'), sort_keys=True)}", None, event=kind)
+    for e in effects:
+        if not isinstance(e, fx.Refuse):
+            continue
+        if e.event == "card-dealt":
+            cur.add(at, "note", f"Card refused: {e.reason}", None, rule=e.rule, event=e.event)
+        elif e.seat is not None and e.event == "action-taken":
+            what = data.get("action", "")
+            if data.get("amount") is not None:
+                what += f" {data['amount']}"
+            cur.add(at, "note", f"{cur.who(e.seat)} tried to {what}: refused ({e.reason})", e.seat,
+                    rule=e.rule, event=e.event)
 
 
 def _fault_step(kind: str, d: dict[str, Any], at: float) -> Step:

@@ -279,3 +279,22 @@ def test_first_hand_in_progress_needs_the_settings(tmp_path: Path) -> None:
     h = recall(path, settings=settings).hands[0]
     assert h.number == 1 and h.in_progress and h.paused is None
     table.close()
+
+
+def test_refused_actions_and_seat_changes_are_noted(tmp_path: Path) -> None:
+    """A player's refused action (with its rule) and a lost tablet are in the hand's steps."""
+    from controller.engine.table import events as ev
+
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2], humans=[3], seed=8)
+    table.play_until(lambda o: o.state.hand is not None and o.state.hand.seat_to_act == 3
+                     and o.state.timer is not None and o.state.hand.legal().raise_ is not None)
+    low = table.orch.state.hand.legal().raise_[0] - 1
+    table.orch.handle(ev.ActionTaken(at=table.clock(), seat=3, action="raise", amount=low, seq=None))
+    table.orch.handle(ev.TabletDisconnected(at=table.clock(), seat=3))
+    h = recall(path, settings=_settings()).hands[-1]
+    refused = [st for st in h.steps if st.kind == "note" and st.data.get("event") == "action-taken"]
+    assert refused and refused[0].seat == 3 and refused[0].data["rule"] == "S-4"
+    assert f"tried to raise {low}: refused (S-4" in refused[0].text
+    assert any(st.data.get("event") == "tablet-disconnected" and st.seat == 3 for st in h.steps)
+    table.close()
