@@ -164,3 +164,6 @@ def test_kill_minus_nine_many_times(tmp_path):
     running = {state.info.number} if state.hand is not None else set()
     decided = {r["hand"] for r in interrupted if r["outcome"] == "voided"}
     assert decided - void_hands <= running, decided - void_hands
+    outcomes_count = {o: sum(1 for r in recoveries if r["outcome"] == o) for o in ("clean", "resumed", "voided")}
+    print(f"\n{KILLS} kills: {len(recoveries)} recoveries {outcomes_count}, {len(void_hands)} hands voided, "
+          f"{state.hands} hands dealt, {len(entries)} table events replayed with conservation checked")
