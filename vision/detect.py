@@ -93,7 +93,7 @@ def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray 
     if short <= 0:
         return None
     ratio = long_ / short
-    if not (1.15 < ratio < 1.9):
+    if not (1.02 < ratio < 2.2):
         return None
     # reject strongly non-parallelogram quads (two cards, a card and a shadow ...)
     if cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)) is False:
