@@ -451,6 +451,21 @@ class DriverAdapter:
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
+        try:
+            out = self._seat_request(a, e, common)
+        except (TypeError, ValueError) as exc:  # an event the table cannot even hold
+            self._answer(e.seat, e.action_id, False, f"M-2: {a}: {exc}")
+            return []
+        if out and e.action_id:
+            self._settle_request()
+            self._request = (e.seat, e.action_id, self.orch.events_handled)
+        elif e.action_id:
+            self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
+        return out
+
+    @staticmethod
+    def _seat_request(a: str, e: Any, common: dict[str, Any]) -> list[Any]:
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-5..T-8)."""
         out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
@@ -467,11 +482,6 @@ class DriverAdapter:
             out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
         elif a == "stand_up":
             out = [ev.StoodUp(**common)]
-        if out and e.action_id:
-            self._settle_request()
-            self._request = (e.seat, e.action_id, self.orch.events_handled)
-        elif e.action_id:
-            self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
         return out
 
     def _answer(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:

@@ -1,0 +1,162 @@
+"""The driver adapter: tablet requests answered once, board cards to the camera check,
+device events to faults, lights on the mock-pin panel (issue 9)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from controller.adapters import DevicePorts, DriverAdapter
+from controller.clock import ManualClock
+from controller.dealer import InternalDealer
+from controller.engine.cards import parse_card
+from controller.engine.table import events as ev
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.faults import FaultKind
+from controller.journal import Journal
+from controller.orchestrator import Orchestrator, RaiseFault
+from controller.simdevices import SimTable
+from drivers.mqtt.events import ActionReceived
+from drivers.shuffler import events as SE
+from drivers.shuffler.protocol import Target
+from drivers.seats.lights import PatternKind
+
+
+def _table(tmp_path, seats: int = 3):
+    clock = ManualClock()
+    ports = DevicePorts()
+    settings = TableSettings(id="t", seats=seats, action_seconds=30, buy_in_max=20000)
+    orch = Orchestrator(TableState.new(settings), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
+    adapter = DriverAdapter(orch, ports, clock=clock)
+    orch.translate = adapter.translate
+    orch.listeners.append(adapter.after_step)
+    ports.dealer = InternalDealer(orch.post, clock, seed=3)
+    for s in range(1, seats + 1):
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
+    orch.pump()
+    return orch, adapter, ports, clock
+
+
+def _request(orch, clock, seat, action, action_id, amount=None):
+    orch.post(ActionReceived(seat, action, amount, action_id, orch.state.seq, clock()))
+    orch.pump()
+
+
+def _replies(ports, action_id):
+    return [r for r in ports.replies if r[1] == action_id]
+
+
+def test_seat_request_accepted_once_after_the_table_took_it(tmp_path):
+    orch, adapter, ports, clock = _table(tmp_path)
+    _request(orch, clock, 2, "sit_out", "r1")
+    assert orch.state.seat(2).sitting_out
+    assert _replies(ports, "r1") == [(2, "r1", True, None)]
+
+
+def test_seat_request_refused_once_with_the_tables_rule(tmp_path):
+    orch, adapter, ports, clock = _table(tmp_path)
+    # T-7: a top-up past the table's maximum buy-in is refused by the table, not the adapter.
+    _request(orch, clock, 1, "top_up", "r2", amount=50000)
+    replies = _replies(ports, "r2")
+    assert len(replies) == 1 and replies[0][2] is False
+    assert replies[0][3].startswith("T-"), replies
+    assert orch.state.seat(1).stack == 5000
+
+
+def test_seat_request_the_table_cannot_hold_is_refused_not_lost(tmp_path):
+    orch, adapter, ports, clock = _table(tmp_path)
+    _request(orch, clock, 1, "top_up", "r3", amount=None)  # no amount: no ToppedUp event
+    assert [r[2] for r in _replies(ports, "r3")] == [False]
+    assert _replies(ports, "r3")[0][3].startswith("M-2")
+
+
+def test_seat_request_during_a_paused_hand_is_refused_f1_once(tmp_path):
+    orch, adapter, ports, clock = _table(tmp_path)
+    orch.post(ev.HandStartRequested(at=clock()))
+    orch.pump()
+    assert orch.state.hand is not None
+    orch.post(RaiseFault("jam", "shuffler jammed"))
+    orch.pump()
+    _request(orch, clock, 3, "sit_out", "r4")
+    adapter.tick(clock())  # the loop's idle turn: the table never stepped it
+    adapter.tick(clock())
+    replies = _replies(ports, "r4")
+    assert len(replies) == 1 and replies[0][2] is False and replies[0][3].startswith("F-1")
+    assert not orch.state.seat(3).sitting_out
+
+
+def test_board_cards_from_the_shuffler_reach_the_board_check(tmp_path):
+    from vision.boardcheck import BoardCheck
+
+    orch, adapter, ports, clock = _table(tmp_path)
+    adapter.boardcheck = BoardCheck(clock, timeout=5.0)
+    for card, target in (("Jh", Target("board")), ("9c", Target("seat", 2)), ("8c", Target("board"))):
+        adapter.translate(orch, SE.CardDelivered(clock(), 1, target, parse_card(card), 1, 1, False))
+    assert [str(c) for c in adapter.boardcheck.board] == ["Jh", "8c"]
+    assert adapter.boardcheck.state == "waiting"
+
+
+@pytest.mark.parametrize("event, kind", [
+    (SE.Jammed(0.0, 1, Target("seat", 1), 1, 2), "jam"),
+    (SE.Empty(0.0, 1, Target("board"), 1, 1), "jam"),
+    (SE.DoorOpened(0.0), "jam"),
+    (SE.Misread(0.0, 1, Target("seat", 1), 1, 3), "misread"),
+    (SE.DeckCheckFailed(0.0, 1, 1, 52, (parse_card("As"),), (parse_card("Kd"),), 0), "deck-check"),
+    (SE.LinkLost(0.0, "cable"), "shuffler-lost"),
+    (SE.RequestFailed(0.0, 4, "deal", "link-down", "down"), "shuffler-lost"),
+    (SE.RequestFailed(0.0, 4, "shuffle", "busy", "busy"), "jam"),
+])
+def test_shuffler_events_become_their_fault(tmp_path, event, kind):
+    orch, adapter, ports, clock = _table(tmp_path)
+    out = adapter.translate(orch, event)
+    assert [type(o) for o in out] == [RaiseFault] and out[0].kind == kind
+    assert FaultKind(kind)
+
+
+def test_deck_that_fails_its_check_lets_the_pacer_ask_again(tmp_path):
+    orch, adapter, ports, clock = _table(tmp_path)
+    calls = []
+
+    class Driver:
+        def shuffle(self):
+            calls.append("shuffle")
+
+    adapter.shuffler = Driver()
+    ready, failed = [], []
+    adapter.on_deck_failed = lambda: failed.append(1)
+    adapter.new_deck(on_ready=lambda: ready.append(1))
+    adapter.translate(orch, SE.DeckCheckFailed(0.0, 1, 1, 51, (), (parse_card("2c"),), 0))
+    # A late DeckReady for the failed deck must not start a hand.
+    adapter.translate(orch, SE.DeckReady(0.0, 1, 1, 52, 0))
+    assert (calls, ready, failed) == (["shuffle"], [], [1])
+
+
+def test_lights_and_public_state_through_the_simulated_devices(tmp_path):
+    seen: dict[str, set] = {"kinds": set()}
+
+    def watch_lights(sim: SimTable) -> None:
+        panel = sim.rig.ports.panel
+        assert panel is not None, "the mock-pin seat panel was not built"
+
+        def listener(orch, effects) -> None:
+            hand = orch.state.hand
+            if hand is not None and hand.seat_to_act is not None:
+                seen["kinds"].add(panel.patterns()[hand.seat_to_act].kind)
+        sim.orch.listeners.append(listener)
+
+    argv = ["--headless", "--table", f"adp{uuid.uuid4().hex[:8]}", "--seats", "4", "--camera", "off"]
+    sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=2, before_start=watch_lights).start()
+    try:
+        sim.wait(lambda s: s.orch.hands_finished >= 2 and s.orch.state.hand is None, 30, "two hands")
+        link = sim.rig.ports.link
+        assert link is not None and link.seq == sim.views[-1]["seq"]
+        # Simulated players act faster than M-9 allows a tablet.
+        assert link._action_rate._count >= 1000  # noqa: SLF001
+    finally:
+        sim.stop()
+    # The acting seat's light was lit (A-2), never left off while it was that seat's turn.
+    assert seen["kinds"] and PatternKind.OFF not in seen["kinds"], seen
+    assert sim.rig.adapter.decks >= 2
