@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import HandError, NotSupported
 from .hand import Hand
-from .settings import Game, HandSettings, Limit, PlayerSetup
+from .settings import Game, HandSettings, Limit, PlayerSetup, RakeSettings
 
 __all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
            "finishing_stacks", "dump"]
@@ -228,12 +228,32 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     big = hh.min_bet if (limit is not Limit.FIXED_LIMIT and hh.min_bet) else bb
     settings = HandSettings(
         game=game, limit=limit, small_blind=sb, big_blind=max(big, 1),
-        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=1,
+        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=1, rake=_rake(hh),
     )
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
                            dead_post=dead[k], ante=hh.antes[k]) for k in range(n)]
     return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}  # type: ignore[dict-item]
+
+
+def _rake(hh: HandHistory) -> RakeSettings | None:
+    """Return the rake of a table hand written by ``controller.history`` (user-defined PHH
+    keys ``_rake_percent``, ``_rake_cap``, ``_rake_caps``, ``_no_flop_no_drop``,
+    ``_draw_counts_as_flop``; R-1, R-2), or ``None`` for an unraked hand."""
+    ext = hh.extra
+    if "_rake_percent" not in ext:
+        return None
+    try:
+        cap = ext.get("_rake_cap")
+        return RakeSettings(
+            percent=ext["_rake_percent"],
+            cap=None if cap is None else int(cap) * hh.scale,
+            caps=tuple((int(k), int(v) * hh.scale) for k, v in ext.get("_rake_caps", [])),
+            no_flop_no_drop=bool(ext.get("_no_flop_no_drop", True)),
+            draw_counts_as_flop=bool(ext.get("_draw_counts_as_flop", True)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise PHHError(f"PHH: bad rake keys: {exc}") from None
 
 
 def _seat(word: str, n: int, action: str) -> int:

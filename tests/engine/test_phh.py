@@ -11,7 +11,7 @@ import pytest
 from controller.engine.errors import HandError, IllegalAction, IllegalDeal, NotSupported
 from controller.engine.hand import Hand
 from controller.engine.phh import PHHError, dump, finishing_stacks, load, load_file, play
-from controller.engine.settings import HandSettings, PlayerSetup
+from controller.engine.settings import HandSettings, PlayerSetup, RakeSettings
 from tests.conftest import shared_path
 
 UNSUPPORTED = {"FO/8", "N2L1D", "F2L3D"}
@@ -209,3 +209,26 @@ def test_dead_small_blind_and_out_of_position_post_round_trip() -> None:
     assert "small_blind_player = 0" in text and "big_blind_player = 1" in text
     h2 = play(load(text))
     assert list(h2.result().stacks.values()) == [h.result().stacks[s] for s in (4, 6, 9, 2)]
+
+
+def test_table_rake_keys_are_read_back() -> None:
+    """R-1/R-2: a raked table hand written by controller.history (``_rake_*`` keys) replays
+    to its finishing stacks, rake included."""
+    s = HandSettings(small_blind=5, big_blind=10, rake=RakeSettings(percent=10, cap=3))
+    h = Hand(s, [PlayerSetup(1, 200), PlayerSetup(2, 200, live_post=5), PlayerSetup(3, 200, live_post=10)],
+             button=1, sb_seat=2, bb_seat=3)
+    for seat, c in ((2, "As Ad"), (3, "Ks Kd"), (1, "Qs Qd")):
+        h.deal_hole(seat, c)
+    h.raise_to(1, 30)
+    h.call(2)
+    h.call(3)
+    h.deal_board("2c 7d 9h")
+    h.raise_to(2, 50)
+    h.fold(3)
+    h.fold(1)
+    assert h.result().rake == 3
+    text = dump(h) + '_rake_percent = "10"\n_rake_cap = 3\n_no_flop_no_drop = true\n'
+    hh = load(text)
+    assert finishing_stacks(play(hh), hh) == hh.finishing_stacks == [257, 170, 170]  # p1 = seat 2
+    plain = load(dump(h))
+    assert finishing_stacks(play(plain), plain) == [260, 170, 170]  # without the keys: no rake
