@@ -429,7 +429,7 @@ class _Builder:
                     posts.append((3, p.seat, "live", f"posts a big blind {live} to play (T-4/T-6){allin}", live))
             if dead:
                 posts.append((4, p.seat, "dead", f"posts {dead} dead (missed blind, T-6){allin}", dead))
-        posts.sort(key=lambda x: (x[0], h._order.index(h.index[x[1]])))
+        posts.sort(key=lambda x: (x[0], (x[1] - h.button - 1) % 100))  # clockwise from the button
         for _, seat, kind, text, amount in posts:
             self.add(at, "post", f"{self.who(seat)} {text}", seat, post=kind, amount=amount)
         if r.sb_seat is None:

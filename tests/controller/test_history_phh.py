@@ -120,6 +120,19 @@ def test_raked_hands_carry_the_rake(tmp_path: Path, game: str, limit: str) -> No
     assert raked, "no hand was raked"
 
 
+@pytest.mark.parametrize("limit", ["no-limit", "fixed-limit"])
+def test_heads_up_hands_replay(tmp_path: Path, limit: str) -> None:
+    """S-3 heads-up: the button posts the small blind and acts first pre-flop; PHH reverses
+    the blinds (p1 = big blind); the files replay to the table's stacks."""
+    table = Table(tmp_path / "j.sqlite", _settings("holdem", limit), seats=[2, 5], seed=12)
+    records = table.play(6)
+    table.close()
+    for rec in records:
+        assert rec["button"] == rec["sb_seat"]
+        doc = _check_replays(tmp_path, rec)
+        assert doc["seats"][0] == rec["bb_seat"]
+
+
 def test_mucked_hands_are_in_the_history_p4(tmp_path: Path) -> None:
     """P-4: a hand mucked at showdown is in the file: its hole cards dealt, then ``sm`` alone."""
     table = Table(tmp_path / "j.sqlite", _settings("holdem", "no-limit"), seats=[1, 2, 3, 4, 5, 6], seed=3)
@@ -139,12 +152,18 @@ def test_mucked_hands_are_in_the_history_p4(tmp_path: Path) -> None:
 
 def test_dead_blinds_and_returning_players_replay(tmp_path: Path) -> None:
     """T-6: a player who sat out and comes back posting pays the big blind live and the small
-    blind dead; the file carries ``dead_posts`` and replays to the table's stacks."""
+    blind dead; T-1: after the big blind leaves the small blind is dead. The files carry
+    ``dead_posts`` and the blind players and replay to the table's stacks."""
     def between(t: Table, hand: int) -> None:
         if hand == 1:
             t.orch.post(ev.SatOut(at=t.clock(), seat=4))
         if hand == 4:
             t.orch.post(ev.SatIn(at=t.clock(), seat=4, post=True))
+        if hand == 6:  # the big blind leaves: the next small blind is dead (T-1)
+            bb = t.ports.records[-1]["bb_seat"]
+            t.players.seats.discard(bb)
+            t.pacer.rebuy.discard(bb)
+            t.orch.post(ev.StoodUp(at=t.clock(), seat=bb))
 
     table = Table(tmp_path / "j.sqlite", _settings("holdem", "no-limit"), seats=[1, 2, 3, 4, 5, 6],
                   seed=5, between=between)
@@ -152,6 +171,8 @@ def test_dead_blinds_and_returning_players_replay(tmp_path: Path) -> None:
     table.close()
     with_dead = [r for r in records if any(p["dead_post"] for p in r["hand_record"]["players"])]
     assert with_dead, "nobody posted a dead blind"
+    assert records[6]["sb_seat"] is None  # hand 7: dead small blind
+    assert tomllib.loads(record_to_phh(records[6]))["_small_blind_seat"] == 0
     for rec in records:
         doc = _check_replays(tmp_path, rec)
         dead = {p["seat"]: p["dead_post"] for p in rec["hand_record"]["players"]}
