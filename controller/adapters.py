@@ -312,6 +312,7 @@ class DriverAdapter:
         self._closers: list[Callable[[], None]] = []
         self._request: tuple[int, str, int] | None = None
         self._redo: list[int] = []
+        self._fresh_deck = False
         self._shuffler_stopped = False
         self.ports.on_fault_changed = self._fault_changed
 
@@ -337,6 +338,7 @@ class DriverAdapter:
     def _shuffler(self, e: Any) -> list[Any]:
         name = type(e).__name__
         if name == "CardDelivered":
+            self._fresh_deck = False
             card = str(e.card)
             if getattr(e.target, "kind", None) == "board":
                 self._board_dealt(card)
@@ -345,6 +347,7 @@ class DriverAdapter:
             if self._on_deck is not None and e.dealt == 0:
                 cb, self._on_deck = self._on_deck, None
                 self.decks += 1
+                self._fresh_deck = True
                 cb()
             return []
         if name == "DeckCheckFailed":
@@ -380,6 +383,7 @@ class DriverAdapter:
 
     def _deck_lost(self) -> None:
         """The deck asked for will not come: let the hand pacer ask again after the fault."""
+        self._fresh_deck = False
         if self._on_deck is not None:
             self._on_deck = None
             if self.on_deck_failed is not None:
@@ -571,8 +575,18 @@ class DriverAdapter:
         ``on_ready()`` is called (loop thread) on the shuffler's ``DeckReady``; if the deck
         fails its check or the shuffle cannot be done, :attr:`on_deck_failed` is called
         instead and the fault pauses the table. The camera's board is cleared (the cards
-        of the last hand are collected).
+        of the last hand are collected). Asked again while a shuffle is on its way, it
+        only takes the new ``on_ready``; asked while a proven deck is still unused (its hand
+        start not yet handled), it calls ``on_ready`` at once and does not shuffle.
         """
+        if self._on_deck is not None:
+            self._on_deck = on_ready  # a shuffle is on its way: one deck, not two
+            return
+        if self._fresh_deck:
+            # A proven deck nothing was dealt from (its hand start may still be queued):
+            # shuffling again would take it from under that hand (no-verified-deck, G-5).
+            on_ready()
+            return
         if self.boardcheck is not None:
             if self._dealt_board:
                 self.boards += 1
@@ -601,6 +615,8 @@ class DriverAdapter:
             return
         if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID):
             self._redo = []
+            self._fresh_deck = False
+            self._on_deck = None
             self._shuffler_stopped = False
             self.shuffler.reset(keep_deck=False)
             return

@@ -160,3 +160,27 @@ def test_lights_and_public_state_through_the_simulated_devices(tmp_path):
     # The acting seat's light was lit (A-2), never left off while it was that seat's turn.
     assert seen["kinds"] and PatternKind.OFF not in seen["kinds"], seen
     assert sim.rig.adapter.decks >= 2
+
+
+def test_one_shuffle_per_hand_however_often_the_deck_is_asked_for(tmp_path):
+    """The no-verified-deck race: a second shuffle asked for while the first is on its way,
+    or while its proven deck is unused (the hand start still queued), is not sent (G-5)."""
+    orch, adapter, ports, clock = _table(tmp_path)
+    calls = []
+
+    class Driver:
+        def shuffle(self):
+            calls.append("shuffle")
+
+    adapter.shuffler = Driver()
+    ready = []
+    adapter.new_deck(on_ready=lambda: ready.append("first"))
+    adapter.new_deck(on_ready=lambda: ready.append("second"))  # while shuffling
+    assert calls == ["shuffle"]
+    adapter.translate(orch, SE.DeckReady(0.0, 1, 1, 52, 0))
+    assert ready == ["second"]
+    adapter.new_deck(on_ready=lambda: ready.append("third"))  # proven deck, nothing dealt yet
+    assert calls == ["shuffle"] and ready == ["second", "third"]
+    adapter.translate(orch, SE.CardDelivered(0.0, 2, Target("seat", 1), parse_card("As"), 1, 1, False))
+    adapter.new_deck(on_ready=lambda: ready.append("fourth"))  # the deck was used: a new one
+    assert calls == ["shuffle", "shuffle"] and ready == ["second", "third"]
