@@ -372,7 +372,7 @@ def dump(hand: Hand, **meta: Any) -> str:
     setup = {p.seat: p for p in hand.setup}
     ps = [setup[hand.seats[j]] for j in order]
     n = len(ps)
-    posts = [min(p.live_post, p.stack) for p in ps]
+    posts = [p.live_post for p in ps]  # nominal: a short stack posts what it has (as PokerKit reads it)
     if n == 2:
         posts = [posts[1], posts[0]]
     lines = [f'variant = "{code}"']

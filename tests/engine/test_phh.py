@@ -232,3 +232,25 @@ def test_table_rake_keys_are_read_back() -> None:
     assert finishing_stacks(play(hh), hh) == hh.finishing_stacks == [257, 170, 170]  # p1 = seat 2
     plain = load(dump(h))
     assert finishing_stacks(play(plain), plain) == [260, 170, 170]  # without the keys: no rake
+
+
+def test_short_big_blind_in_fixed_limit_round_trips() -> None:
+    """S-1: the nominal blinds are written, so a big blind all-in for less than the blind
+    does not turn the small blind into the big blind when read back."""
+    s = HandSettings(limit="fixed-limit", small_blind=5, big_blind=10, small_bet=10, big_bet=20)
+    h = Hand(s, [PlayerSetup(1, 100, live_post=5), PlayerSetup(2, 4, live_post=10), PlayerSetup(3, 100)],
+             button=3, sb_seat=1, bb_seat=2)
+    for seat, c in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd")):
+        h.deal_hole(seat, c)
+    h.raise_to(3, 20)
+    h.call(1)
+    for board in ("2c 7d 9h", "Tc", "Jh"):
+        h.deal_board(board)
+        h.check(1)
+        h.check(3)
+    while not h.is_complete:
+        h.show(h.seat_to_act)
+    text = dump(h)
+    assert "blinds_or_straddles = [5, 10, 0]" in text
+    hh = load(text)
+    assert finishing_stacks(play(hh), hh) == hh.finishing_stacks
