@@ -59,6 +59,8 @@ function showSetup(cfg) {
     location.search = q.toString();
   });
   $('#banner').textContent = 'Set up this seat';
+  $('#conn').textContent = 'Not set up';
+  $('#conn').dataset.conn = 'offline';
 }
 
 function connect() {
@@ -74,6 +76,7 @@ function connect() {
   });
   const c = app.client;
   c.on('connect', () => {
+    if (c.options.reconnectPeriod !== 1000) { c.options.reconnectPeriod = 1000; $('#notice').hidden = true; }
     app.connected = true;
     app.everConnected = true;
     app.caughtUp = false;
@@ -91,8 +94,10 @@ function connect() {
   c.on('offline', () => { app.connected = false; render(); });
   c.on('error', (err) => {
     // Bad credentials: MQTT 5 reason 134/135. Say so instead of retrying silently.
+    // (MQTT 3 codes 4/5). The notice stays until a login succeeds; retries slow down.
     if (err && (err.code === 134 || err.code === 135 || err.code === 4 || err.code === 5)) {
-      notice(`The broker refused this seat's login (${err.message}). Check user and password.`);
+      notice(`The broker refused this seat's login (${err.message}). Check user and password.`, 'error', true);
+      c.options.reconnectPeriod = 10000;
     }
   });
   c.on('message', onMessage);
@@ -219,13 +224,14 @@ function sendChat(text) {
   return true;
 }
 
-function notice(text, kind = 'error') {
+/** Show a message over the table for NOTICE_MS (or until cleared, when `sticky`). */
+function notice(text, kind = 'error', sticky = false) {
   const n = $('#notice');
   n.textContent = text;
   n.dataset.kind = kind;
   n.hidden = false;
   clearTimeout(app.noticeTimer);
-  app.noticeTimer = setTimeout(() => { n.hidden = true; }, NOTICE_MS);
+  if (!sticky) app.noticeTimer = setTimeout(() => { n.hidden = true; }, NOTICE_MS);
 }
 
 // ------------------------------------------------------------------ UI wiring

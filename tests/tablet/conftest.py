@@ -175,7 +175,8 @@ class TableRig:
         self.journal = workdir / "journal.sqlite"
 
     # ---------------------------------------------------------------- start / stop
-    def start(self) -> "TableRig":
+    def start(self, *, table: bool = True) -> "TableRig":
+        """Start the broker, relay and web server; with ``table``, the oracle and simulate too."""
         self.creds = provision(self.workdir, TABLE, self.seats)
         acl = self.workdir / "acl"
         acl.write_text("# test only: livetable simulate connects anonymously (see conftest)\n"
@@ -183,6 +184,8 @@ class TableRig:
         self.broker = BrokerProcess(self.workdir).start()
         self.proxy = DropProxy(self.broker.ws_port)
         self._serve()
+        if not table:
+            return self
         # An oracle with the controller's rights: every seat's private view, every state.
         ctl = self.creds["controller"]
         self.observer = Tablet(TABLE, None, host="127.0.0.1", port=self.broker.mqtt_port,
