@@ -173,7 +173,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
     levels = set()
     for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, 6):
         levels.add(("abs", int(t)))
-    for d in (15, 30, 55):
+    for d in (30,):
         levels.add(("rel", d))
     table = float(np.median(wh_blur))  # most of the frame is table
     for d in (10, 20):
