@@ -116,7 +116,9 @@ def record_to_phh(record: dict[str, Any]) -> str:
         ``table``, ``hand``, ``players`` (names, p1..pN), ``day``/``month``/``year``,
         ``time`` and ``time_zone`` (UTC), and user-defined keys (PHH: names starting with
         ``_``, which readers ignore): ``_player_ids``, ``_button``, ``_small_blind_seat``
-        (0 = dead), ``_big_blind_seat``, ``_started``/``_ended`` (Unix seconds), ``_rake``
+        (0 = dead), ``_big_blind_seat``, ``_started``/``_ended`` (Unix seconds),
+        ``_smallest_chip`` (S-10: splits and rake are made to it, P-3), ``_cap_bets`` and
+        ``_cap_lifted_heads_up`` (S-6 fixed-limit cap), ``_rake``
         (total), the rake settings ``_rake_percent`` (a fraction as text, ``"5"``),
         ``_rake_cap``, ``_rake_caps`` (``[[players, cap], ...]``), ``_no_flop_no_drop``,
         ``_draw_counts_as_flop``, ``_rake_paid`` (per player, p1..pN), ``_shown`` and
@@ -162,7 +164,11 @@ def record_to_phh(record: dict[str, Any]) -> str:
     if record.get("ended") is not None:
         meta.append(("_ended", float(record["ended"])))
     res = record.get("result") or {}
-    rake = hand.settings.rake
+    hs = hand.settings
+    # betting settings a reader needs beyond the PHH keys (S-10, P-3, S-6)
+    meta += [("_smallest_chip", int(hs.smallest_chip)), ("_cap_bets", int(hs.cap_bets)),
+             ("_cap_lifted_heads_up", bool(hs.cap_lifted_heads_up))]
+    rake = hs.rake
     meta.append(("_rake", int(res.get("rake") or 0)))
     if rake is not None:  # what a reader needs to take the same rake
         meta.append(("_rake_percent", str(rake.percent)))
