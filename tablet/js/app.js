@@ -27,7 +27,7 @@ const app = {
   replies: new Map(), pending: new Map(), prefix: '', counter: 0,
   discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
   turnSent: null, // {key, id}: a betting action already sent on this turn (no double taps)
-  tab: 'chat', received: [], refusals: [], sent: [], noticeTimer: null, pickedTable: null,
+  tab: 'chat', received: [], refusals: [], sent: [], notices: [], noticeTimer: null, pickedTable: null,
 };
 
 // ------------------------------------------------------------------ start-up
@@ -227,6 +227,8 @@ function sendChat(text) {
 /** Show a message over the table for NOTICE_MS (or until cleared, when `sticky`). */
 function notice(text, kind = 'error', sticky = false) {
   const n = $('#notice');
+  app.notices.push(text);
+  if (app.notices.length > 200) app.notices.splice(0, 100);
   n.textContent = text;
   n.dataset.kind = kind;
   n.hidden = false;
@@ -546,7 +548,7 @@ window.livetable = {
   get state() { return app.state; }, get private() { return app.priv; },
   get connected() { return app.connected; }, get received() { return app.received.slice(); },
   get refusals() { return app.refusals.slice(); }, get replies() { return Object.fromEntries(app.replies); },
-  get sent() { return app.sent.slice(); },
+  get sent() { return app.sent.slice(); }, get notices() { return app.notices.slice(); },
   get client() { return app.client; }, send, sendChat,
 };
 
