@@ -45,6 +45,8 @@ TABLET_DIR = REPO / "tablet"
 ARTIFACTS = REPO / "artifacts" / "tablet"
 TABLE = "t1"
 CHROMIUM = os.environ.get("LIVETABLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is not None and not Path(CHROMIUM).exists():
+    CHROMIUM = None
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

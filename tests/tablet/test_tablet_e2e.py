@@ -92,6 +92,9 @@ def test_join_shows_the_table_from_the_seat_and_its_own_cards(rig: TableRig, pag
             assert p2.locator(f'#seats .seat[data-seat="{s["seat"]}"] .card:not(.back)').count() == 0
     assert p2.locator("#table-name").inner_text() == state["name"]
     shot(p2, "01-table")
+    p2.set_viewport_size({"width": 800, "height": 1280})  # a tablet held upright
+    shot(p2, "01-table-portrait")
+    p2.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_broker_never_delivers_another_seats_cards_even_when_asked(rig: TableRig, pages: tuple[Any, Any]) -> None:
