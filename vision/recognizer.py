@@ -214,8 +214,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         # the pips are counted right far more often than an index glyph is read right:
         # take their count when the index finds that rank nearly as likely as its best
         alt = str(pips.count)
-        k = RANK_LABELS.index(alt)
-        near = [r for r in rs if r.rank_scores is not None and r.rank_scores[k] >= p.pip_score
+        k = RANK_LABELS.index(alt) if alt in RANK_LABELS else -1
+        near = [r for r in rs if k >= 0 and r.rank_scores is not None and r.rank_scores[k] >= p.pip_score
                 and r.rank_scores[k] >= r.rank_score - p.pip_rescue]
         if pips.area < 0.012 or not near or any(
                 r.rank == rank and r.rank_margin >= p.strong_margin and r.rank_score >= p.strong_score for r in rs):

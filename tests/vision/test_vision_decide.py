@@ -1,0 +1,65 @@
+"""decide(): naming a card from its index readings and pips, or refusing (issue 6)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.glyphs import RANK_LABELS
+from vision.recognizer import CornerRead, Params, PipRead, decide
+
+
+def corner(rank: str, score: float, margin: float, suit: str | None, suit_margin: float) -> CornerRead:
+    scores = np.full(len(RANK_LABELS), score - margin, np.float32)
+    scores[RANK_LABELS.index(rank)] = score
+    return CornerRead(rank=rank, suit=suit, rank_score=score, rank_margin=margin, suit_score=0.9,
+                      suit_margin=suit_margin, red=suit in ("h", "d") if suit else None, rank_scores=scores)
+
+
+P = Params()
+
+
+def test_a_strong_index_read_twice_names_the_card():
+    name, conf, why = decide([corner("7", 0.95, 0.3, "s", 0.2), corner("7", 0.93, 0.3, "s", 0.2)], PipRead(), P)
+    assert name == "7s" and why == "" and 0.5 <= conf <= 1.0
+
+
+def test_indices_naming_two_ranks_make_it_unsure():
+    name, _, why = decide([corner("6", 0.95, 0.3, "h", 0.2), corner("9", 0.9, 0.2, "h", 0.2)], PipRead(), P)
+    assert name is None and "disagree" in why
+
+
+def test_a_pip_count_that_disagrees_vetoes_the_index():
+    pips = PipRead(count=5, area=0.03, suit="h", suit_margin=0.3, red=True)
+    name, _, why = decide([corner("7", 0.95, 0.3, "h", 0.2), corner("7", 0.95, 0.3, "h", 0.2)], pips, P)
+    assert name is None and "5 pips" in why
+
+
+@pytest.mark.parametrize("count", [11, 16, 40])
+def test_more_pips_than_any_card_has_is_unsure_not_a_crash(count):
+    pips = PipRead(count=count, area=0.02, suit="s", suit_margin=0.3, red=False)
+    name, _, why = decide([corner("9", 0.7, 0.02, "s", 0.2), corner("9", 0.7, 0.02, "s", 0.2)], pips, P)
+    assert name is None and f"{count} pips" in why
+
+
+def test_weak_index_backed_by_the_pip_count_is_named():
+    pips = PipRead(count=8, area=0.03, suit="d", suit_margin=0.3, red=True)
+    reads = [corner("8", 0.7, 0.05, "d", 0.2), corner("8", 0.6, 0.02, "d", 0.1)]
+    assert decide(reads, pips, P)[0] == "8d"
+    assert decide(reads, PipRead(), P)[0] is None  # the same index alone is not enough
+
+
+def test_red_pips_under_a_black_index_are_unsure():
+    pips = PipRead(count=4, area=0.03, suit="h", suit_margin=0.3, red=True)
+    name, _, why = decide([corner("4", 0.95, 0.3, "s", 0.2), corner("4", 0.95, 0.3, "s", 0.2)], pips, P)
+    assert name is None and "colour" in why
+
+
+def test_court_picture_pips_do_not_decide_the_suit():
+    pips = PipRead(count=2, area=0.02, suit="h", suit_margin=0.3, red=True, picture=0.2)
+    name, _, _ = decide([corner("J", 0.9, 0.2, "s", 0.15), corner("J", 0.88, 0.2, "s", 0.15)], pips, P)
+    assert name == "Js"
+
+
+def test_no_index_is_unsure():
+    assert decide([CornerRead(), CornerRead()], PipRead(count=3), P) == (None, 0.0, "no index read")
