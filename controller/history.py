@@ -712,6 +712,8 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
         else:
             s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
             (cur.recall.steps if cur is not None else pending).append(s)
+    if pending and built and cur is None:  # after the last hand (the table paused between hands)
+        built[-1].steps += [Step(p.at, p.kind, p.text + " (after the hand)", p.seat, p.data) for p in pending]
     if cur is not None:
         cur.snapshot_now(state)
         if open_faults:

@@ -116,6 +116,22 @@ def test_paused_hand_is_shown_in_progress_then_voided_by_the_floor(tmp_path: Pat
     assert recall(path).faults == []
 
 
+def test_fault_between_hands_is_shown_after_the_last_hand(tmp_path: Path) -> None:
+    """A fault raised while no hand runs (the table paused between hands) is listed after the
+    last hand and as an open fault."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3], seed=3)
+    table.play(2)
+    assert table.orch.state.hand is None
+    table.orch.handle(ManualPause("floor: chip count"))
+    table.close()
+    found = recall(path)
+    assert [h.number for h in found.hands] == [2]
+    last = found.hands[0].steps[-1]
+    assert last.kind == "fault" and last.text.endswith("(after the hand)") and "chip count" in last.text
+    assert [f["kind"] for f in found.faults] == ["paused"]
+
+
 def history_cli_text(path: Path, *args: str) -> str:
     """Run ``livetable history`` in a subprocess (the real command) and return stdout."""
     out = subprocess.run([sys.executable, "-m", "controller", "history", "--journal", str(path), *args],
