@@ -17,6 +17,7 @@ only post).
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any, Callable
 
@@ -28,6 +29,8 @@ from vision.events import BoardRead, CameraBack, CameraLost, CardSeen, FrameReje
 from vision.recognizer import FrameError, Recognizer
 
 __all__ = ["Camera", "open_source"]
+
+log = logging.getLogger(__name__)
 
 
 def open_source(source: int | str) -> Any:
@@ -114,6 +117,10 @@ class Camera:
         except (FrameError, ValueError, cv2.error) as e:
             self._last_thumb = None
             return [FrameRejected(now, str(e))]
+        except Exception as e:  # noqa: BLE001 - a recognizer bug must not kill the camera thread
+            log.exception("vision: recognizer failed on a frame")
+            self._last_thumb = None
+            return [FrameRejected(now, f"recognizer error: {type(e).__name__}: {e}")]
         self.frames += 1
         return [BoardRead(now, cards, self.frames)]
 

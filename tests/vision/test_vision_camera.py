@@ -141,3 +141,27 @@ def test_a_still_scene_reuses_its_reading_and_a_changed_card_is_read_again(rec):
     turn = cam.read_frame(render_board(["Jh", "8c", "3s"], (1280, 720), "green"))[0]
     assert cam.reused == 1
     assert sorted(map(str, turn.named)) == ["3s", "8c", "Jh"]
+
+
+def test_a_recognizer_bug_rejects_the_frame_and_the_thread_keeps_reading():
+    class Broken:
+        calls = 0
+
+        def recognize(self, frame, region=None):
+            Broken.calls += 1
+            if Broken.calls == 1:
+                raise IndexError("bug")
+            return []
+
+    frames = [render_board(["As"], (640, 360), "green"), render_board(["Kd"], (640, 360), "green")]
+    q: "queue.Queue[object]" = queue.Queue()
+    cam = Camera(0, q.put, clock=lambda: 3.0, recognizer=Broken(), reopen_backoff=0.01, max_backoff=0.01,
+                 capture_factory=lambda src: FlakyCapture(list(frames), fail_opens=0))
+    FlakyCapture.opens = 0
+    cam.start()
+    try:
+        rejected = next_event(q, FrameRejected)
+        assert "IndexError" in rejected.reason
+        assert isinstance(next_event(q, BoardRead), BoardRead)
+    finally:
+        cam.stop()
