@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, cv2.error) as e:
             out["error"] = str(e)
             status = 1
+        except Exception as e:  # noqa: BLE001 - one bad image must not stop the others
+            out["error"] = f"recognizer error: {type(e).__name__}: {e}"
+            status = 1
         out["ms"] = round((time.perf_counter() - t) * 1000, 1)
         print(json.dumps(out), flush=True)
     return status
