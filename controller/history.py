@@ -674,8 +674,7 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                 raise HistoryError(f"journal event {seq} ({data.get('kind')}) does not replay: {exc}") from None
             if cur is None and state.hand is not None:
                 cur = _Builder(state, state.info.started_at if state.info else at)
-                for p in pending:
-                    cur.recall.steps.insert(0, p)
+                cur.recall.steps[0:0] = pending  # before the hand, in journal order
                 pending = []
                 before_auto = 0
             finished = [e for e in effects if isinstance(e, fx.HandFinished)]
@@ -690,6 +689,7 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                                 reason=data.get("reason", ""), by=data.get("by", ""))
                     else:
                         cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))  # type: ignore[arg-type]
+                        _notes(cur, data, effects, at)
                     cur.finish(rec, at)
                     built.append(cur.recall)
                     cur = None

@@ -130,6 +130,17 @@ def test_fault_between_hands_is_shown_after_the_last_hand(tmp_path: Path) -> Non
     last = found.hands[0].steps[-1]
     assert last.kind == "fault" and last.text.endswith("(after the hand)") and "chip count" in last.text
     assert [f["kind"] for f in found.faults] == ["paused"]
+    # the floor ends the pause and the table plays on: both show, in order, before hand 3
+    table = Table(tmp_path / "j2.sqlite", _settings(), seats=[1, 2, 3], seed=3)
+    table.play(2)
+    table.orch.handle(ManualPause("floor: chip count"))
+    table.orch.handle(FloorDecision(kind="paused", exit="resume", by="floor: Eva"))
+    table.pacer.kick(table.orch)
+    table.play(3)
+    table.close()
+    h3 = recall(tmp_path / "j2.sqlite", hand=3).hands[0]
+    assert [st.kind for st in h3.steps[:3]] == ["fault", "fault-ended", "post"]
+    assert h3.steps[1].data["by"] == "floor: Eva"
 
 
 def history_cli_text(path: Path, *args: str) -> str:
