@@ -781,12 +781,21 @@ def _fault_step(kind: str, d: dict[str, Any], at: float) -> Step:
 
 # ------------------------------------------------------------------------------ text
 
-def _clock(at: float | None) -> str:
-    return _utc(at).strftime("%H:%M:%S") if at is not None else "        "
+def _when(at: float, utc: bool) -> datetime:
+    t = _utc(at)
+    return t if utc else t.astimezone()  # the machine's zone: the card room's clock
 
 
-def format_hand(h: HandRecall) -> str:
-    """Return one recalled hand as readable text for the floor (UTC times)."""
+def _clock(at: float | None, utc: bool) -> str:
+    return _when(at, utc).strftime("%H:%M:%S") if at is not None else "        "
+
+
+def format_hand(h: HandRecall, *, utc: bool = False) -> str:
+    """Return one recalled hand as readable text for the floor.
+
+    Times are the machine's local time (the card room's clock, zone named in the header),
+    or UTC with ``utc=True``.
+    """
     game = f"{_GAME.get(h.game, h.game)} {_NAMES_LIMIT.get(h.limit, h.limit)}"
     st = h.stakes
     stakes = f"{st['small_blind']}/{st['big_blind']}"
@@ -800,7 +809,7 @@ def format_hand(h: HandRecall) -> str:
     if h.in_progress and h.paused:
         state += f", PAUSED by fault {h.paused.get('kind')}: {h.paused.get('message')}"
     lines = [f"Hand #{h.number}{state}",
-             f"Table {h.table} - {game} {stakes} - {_utc(h.started).strftime('%Y-%m-%d %H:%M:%S')} UTC",
+             f"Table {h.table} - {game} {stakes} - {_when(h.started, utc).strftime('%Y-%m-%d %H:%M:%S %Z')}",
              f"Button: seat {h.button}; small blind: "
              f"{'dead' if h.sb_seat is None else 'seat %d' % h.sb_seat}; big blind: seat {h.bb_seat}",
              "Seats:"]
@@ -811,7 +820,7 @@ def format_hand(h: HandRecall) -> str:
         lines.append(f"  Seat {s['seat']} {s['name']} ({s['player']}): {s['start']}{end}  "
                      f"[{cards}] {s.get('status', '')}")
     for step_ in h.steps:
-        lines.append(f"  {_clock(step_.at)}  {step_.text}")
+        lines.append(f"  {_clock(step_.at, utc)}  {step_.text}")
     if h.board:
         lines.append(f"Board: {' '.join(h.board)}")
     return "\n".join(lines)

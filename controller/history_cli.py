@@ -1,6 +1,6 @@
 """``livetable history``: game recall for the floor, read from the table's journal (issue 9).
 
-    livetable history [--journal FILE] [--hands N] [--hand K] [--json] [--config FILE]
+    livetable history [--journal FILE] [--hands N] [--hand K] [--json] [--utc] [--config FILE]
 
 Prints the last ``N`` finished hands (default 1), oldest first, plus the hand running now
 (marked IN PROGRESS, and PAUSED with the open fault when the table is paused), step by
@@ -38,7 +38,8 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"journal file (default $LIVETABLE_JOURNAL or {DEFAULT_JOURNAL})")
     p.add_argument("--hands", type=int, default=1, help="the last N finished hands (default 1)")
     p.add_argument("--hand", type=int, default=None, help="only hand number K")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text (times in Unix seconds)")
+    p.add_argument("--utc", action="store_true", help="times in UTC (default: this machine's local time)")
     p.add_argument("--config", default=None,
                    help="the table's config file, needed only while the journal is in its first hand")
     return p
@@ -80,7 +81,7 @@ def main(argv: list[str]) -> int:
         if not found.hands:
             print(f"livetable history: no hand in {path} yet", file=sys.stderr)
             return 1
-        print("\n\n".join(format_hand(h) for h in found.hands))
+        print("\n\n".join(format_hand(h, utc=ns.utc) for h in found.hands))
         if found.faults:
             print("\nOpen faults (table paused): " + "; ".join(
                 f"{f.get('kind')}: {f.get('message')}" for f in found.faults))

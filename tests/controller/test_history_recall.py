@@ -326,3 +326,28 @@ def test_refused_actions_and_seat_changes_are_noted(tmp_path: Path) -> None:
     assert f"tried to raise {low}: refused (S-4" in refused[0].text
     assert any(st.data.get("event") == "tablet-disconnected" and st.seat == 3 for st in h.steps)
     table.close()
+
+
+def test_text_times_are_local_or_utc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The floor reads the card room's clock (the machine's zone, named); ``--utc`` gives UTC."""
+    import time as _time
+
+    from controller.history import format_hand
+
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3], seed=2)
+    table.play(1)
+    table.close()
+    h = recall(path).hands[0]
+    monkeypatch.setenv("TZ", "Europe/Oslo")
+    _time.tzset()
+    try:
+        local = format_hand(h).splitlines()
+        utc = format_hand(h, utc=True).splitlines()
+    finally:
+        monkeypatch.undo()
+        _time.tzset()
+    assert local[1].endswith("2027-01-15 09:00:00 CET")  # ManualClock starts 2027-01-15 08:00:00 UTC
+    assert utc[1].endswith("2027-01-15 08:00:00 UTC")
+    first_step = next(line for line in utc if "posts the small blind" in line)
+    assert first_step.strip().startswith("08:00:")
