@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from controller.engine import evaluator, phh
 from controller.engine.hand import Hand
@@ -307,7 +308,7 @@ def open_journal(path: str | Path) -> sqlite3.Connection:
     if not p.is_file():
         raise HistoryError(f"no journal at {p} (give --journal FILE or set $LIVETABLE_JOURNAL)")
     try:
-        db = sqlite3.connect(f"file:{p.resolve()}?mode=ro", uri=True, timeout=5)
+        db = sqlite3.connect(f"file:{quote(str(p.resolve()))}?mode=ro", uri=True, timeout=5)
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.Error as exc:
         raise HistoryError(f"{p} is not a readable journal: {exc}") from None

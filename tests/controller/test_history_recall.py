@@ -286,7 +286,7 @@ def test_broken_event_and_unknown_hand_are_clear_errors(tmp_path: Path,
 
 def test_recall_never_changes_the_journal(tmp_path: Path) -> None:
     """The journal is opened read-only: its bytes are the same after the recall and the CLI."""
-    path = tmp_path / "j.sqlite"
+    path = tmp_path / "room 7 #2?.sqlite"  # characters a SQLite URI must escape
     table = Table(path, _settings(), seats=[1, 2, 3], seed=2)
     table.play(3)
     table.close()
