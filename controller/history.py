@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,8 +40,8 @@ from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 
-__all__ = ["record_to_phh", "hand_from_record", "rake_paid", "HistoryError", "Step", "HandRecall",
-           "Recall", "open_journal", "recall"]
+__all__ = ["record_to_phh", "hand_from_record", "rake_paid", "phh_order", "HistoryError", "Step",
+           "HandRecall", "Recall", "open_journal", "recall", "format_hand"]
 
 
 class HistoryError(Exception):
@@ -186,9 +187,11 @@ def record_to_phh(record: dict[str, Any]) -> str:
                            for a in record.get("auto") or [] if int(a[0]) in pno]))
     if voided:
         meta += [("_void", True), ("_void_reason", str(reason))]
+    written = set(tomllib.loads(text))  # a key the writer already gives is not repeated (TOML)
     for k, v in meta:
-        lines.append(f"{k} = {_toml(v)}")
-    if record.get("started") is not None:
+        if k not in written:
+            lines.append(f"{k} = {_toml(v)}")
+    if record.get("started") is not None and "time" not in written:
         t = _utc(record["started"])
         lines.append(f"time = {t.strftime('%H:%M:%S')}")  # a TOML local time, as PHH wants
         lines.append('time_zone = "UTC"')
