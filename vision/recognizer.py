@@ -150,6 +150,8 @@ class Params:
 
     strong_score: float = 0.86   # one index alone
     strong_margin: float = 0.05
+    wide_score: float = 0.78     # one index far ahead of any other rank
+    wide_margin: float = 0.25
     pair_score: float = 0.75     # both indices read the same rank
     pair_margin: float = 0.03
     pip_score: float = 0.55      # the index and the pip count (or court picture) agree
@@ -207,6 +209,7 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     faint_court = val >= 11 and pips.picture >= p.faint_picture and both and \
         min(r.rank_score for r in same) >= p.court_pair_score and min(r.rank_margin for r in same) >= p.court_pair_margin
     rank_ok = faint_court or (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
+        (top.rank_score >= p.wide_score and top.rank_margin >= p.wide_margin) or \
         (both and min(r.rank_score for r in same) >= p.pair_score
          and min(r.rank_margin for r in same) >= p.pair_margin) or \
         (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
