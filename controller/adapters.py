@@ -19,7 +19,12 @@ door open, a failed request -> ``jam``; deck check failed -> ``deck-check``; mis
 card reported twice -> ``misread``; camera and shuffler disagree -> ``board-mismatch``;
 a dealt board card unread in time -> ``card-unreadable``; camera lost -> ``camera-lost``;
 broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest fault by
-``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``.
+``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; its
+``pause`` button pauses the table (fault ``paused``) and, pressed again, resumes it.
+
+Tablet seat requests (sit out, sit in, top up, stand up, preselect) get exactly one reply,
+after the table decided: accepted, or refused with the table's rule id (``F-1`` when the
+table is paused and did not take it); docs/mqtt.md: a tablet ignores a second reply.
 """
 
 from __future__ import annotations
@@ -395,6 +400,9 @@ class DriverAdapter:
         if name == "ConsoleButtonPressed":
             button = str(e.name)
             if button == "pause":
+                # The console's pause button toggles (drivers.seats: pause or resume).
+                if any(f.kind is FaultKind.PAUSED for f in self.orch.faults.open):
+                    return [FloorDecision(FaultKind.PAUSED.value, FaultExit.RESUME.value, "dealer")]
                 return [ManualPause("paused by the dealer")]
             if button == "confirm":
                 fault = self.orch.faults.current

@@ -12,6 +12,7 @@ from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.cards import parse_card
 from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.faults import FaultKind
@@ -184,3 +185,54 @@ def test_one_shuffle_per_hand_however_often_the_deck_is_asked_for(tmp_path):
     adapter.translate(orch, SE.CardDelivered(0.0, 2, Target("seat", 1), parse_card("As"), 1, 1, False))
     adapter.new_deck(on_ready=lambda: ready.append("fourth"))  # the deck was used: a new one
     assert calls == ["shuffle", "shuffle"] and ready == ["second", "third"]
+
+
+def test_seat_buttons_and_dealer_console_through_mock_pins(tmp_path):
+    """Seat 1 is played by pressing its buttons (gpiozero MockFactory, SimulatedHands);
+    the console's pause pauses the hand and, pressed again, resumes it (by the dealer)."""
+    from drivers.seats import ConsoleButton, SeatButton
+    from drivers.seats.simulated import SimulatedHands
+
+    argv = ["--headless", "--table", f"btn{uuid.uuid4().hex[:8]}", "--seats", "3", "--camera", "off",
+            "--tablet-seats", "1"]
+
+    def seat_player_one(s: SimTable) -> None:
+        s.orch.post(ev.PlayerSatDown(at=s.orch.clock(), seat=1, player="ann", name="Ann"))
+        s.orch.post(ev.BoughtIn(at=s.orch.clock(), seat=1, amount=10000))
+
+    sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1, before_start=seat_player_one).start()
+    try:
+        fingers = SimulatedHands(sim.rig.ports.panel)
+        sim.wait(lambda s: s.orch.state.hand is not None and s.orch.state.dealing is None, 20, "a hand")
+        pressed = sim.orch.clock()
+        fingers.press("console", ConsoleButton.PAUSE)
+        sim.wait(lambda s: s.views and s.views[-1]["paused"] and s.views[-1]["fault"]["kind"] == "paused",
+                 20, "the dealer's pause")
+        # A second edge within the bounce time is bounce, not a press: press again after it.
+        bounce = sim.rig.ports.panel.pin_map.bounce_time
+        sim.wait(lambda s: s.orch.clock() > pressed + 2 * bounce, 5, "the bounce time")
+        fingers.press("console", ConsoleButton.PAUSE)
+        pressed = sim.orch.clock()
+        sim.wait(lambda s: not s.orch.faults.paused, 20, "the dealer's resume")
+        ending = sim.orch.faults.endings[-1]
+        assert (ending.kind, ending.exit.value, ending.by) == (FaultKind.PAUSED, "resume", "dealer")
+        presses = 0
+        while sim.orch.state.hand is not None or sim.orch.hands_finished < 1:
+            sim.wait(lambda s: s.orch.state.hand is None or s.orch.state.hand.seat_to_act == 1, 20, "seat 1's turn")
+            if sim.orch.state.hand is None:
+                break
+            seq = sim.orch.state.seq
+            # The panel judges the press against the lights it was last given (A-1).
+            sim.wait(lambda s: s.rig.ports.panel.view.seq >= seq and not s.rig.ports.panel.view.paused,
+                     20, "the panel's view")
+            # A finger cannot press again within the bounce time of its last release.
+            sim.wait(lambda s: s.orch.clock() > pressed + 2 * bounce, 5, "the bounce time")
+            fingers.press(1, SeatButton.CHECK_CALL)
+            pressed = sim.orch.clock()
+            sim.wait(lambda s: s.orch.state.seq > seq, 20, "the press taken")
+            presses += 1
+            assert presses < 20
+    finally:
+        sim.stop()
+    assert presses >= 1
+    assert audit(sim.orch.state) == []
