@@ -161,17 +161,14 @@ function noteTurnClock(view, retained) {
 
 function onReply(r) {
   if (!r || typeof r !== 'object') return;
-  const first = !app.replies.has(r.id);
   const pending = app.pending.get(r.id);
   if (pending) { clearTimeout(pending.timer); app.pending.delete(r.id); }
-  if (!first && r.accepted) return; // a second acceptance of an id we have: ignore
+  const what = L.replyOutcome(r, app.replies.has(r.id),
+    pending ? { action: pending.payload.action, tries: pending.tries } : null);
+  if (what === 'ignore') return;
   app.replies.set(r.id, r);
-  if (r.accepted) return;
-  if (L.reasonRule(r.reason) === 'M-5' && !first) return; // our own retry's copy
-  if (pending && L.reasonRule(r.reason) === 'M-4' && L.RESEND_ON_STALE.has(pending.payload.action)
-      && pending.tries < 3 && app.state) {
-    return send(pending.payload.action, pending.payload, pending.tries + 1);
-  }
+  if (what === 'accepted') return;
+  if (what === 'resend' && app.state) return send(pending.payload.action, pending.payload, pending.tries + 1);
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
   app.refusals.push(r);
   notice(`Refused: ${r.reason || 'no reason given'}`);

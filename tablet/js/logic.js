@@ -315,6 +315,24 @@ export function actionPayload({ id, seat, seq, action, amount = null, choice, ca
  * are never resent on M-4: the player decides again on the new state. */
 export const RESEND_ON_STALE = new Set(['preselect', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up', 'stand_up']);
 
+/**
+ * What the tablet does with a reply (docs/mqtt.md): 'accepted', 'ignore', 'resend' (a seat
+ * request refused as stale, M-4, fewer than 3 tries) or 'refused' (tell the player).
+ * `known`: a reply to this id came before; `pending`: {action, tries} of our unanswered
+ * request with this id, or null.
+ * - a second acceptance of an id is ignored; M-5 (our own 3 s retry's copy reached the
+ *   table twice) is ignored: the first one counts and the state shows it;
+ * - a refusal after an acceptance is shown: the table may refuse a seat request it first
+ *   took in (e.g. a top-up over the maximum, T-7).
+ */
+export function replyOutcome(reply, known, pending) {
+  if (reply.accepted) return known ? 'ignore' : 'accepted';
+  const rule = reasonRule(reply.reason);
+  if (rule === 'M-5') return 'ignore';
+  if (rule === 'M-4' && pending && RESEND_ON_STALE.has(pending.action) && pending.tries < 3) return 'resend';
+  return 'refused';
+}
+
 /** The rule id a refusal reason starts with ("A-1: it is not your turn" -> "A-1"), or ''. */
 export function reasonRule(reason) {
   const m = /^([A-Z]-\d+)\b/.exec(reason || '');

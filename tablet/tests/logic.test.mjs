@@ -279,3 +279,21 @@ test('the table is drawn from this seat: ours at the bottom, the next seat clock
   assert.ok(across.y < 50);
   assert.deepEqual(L.seatPosition(1, 1, 9), { x: 50, y: 90 });
 });
+
+test('docs/mqtt.md replies: accepted, duplicates and M-5 ignored, M-4 resends seat requests only', () => {
+  const ok = { id: 'a', accepted: true, reason: null };
+  assert.equal(L.replyOutcome(ok, false, null), 'accepted');
+  assert.equal(L.replyOutcome(ok, true, null), 'ignore');
+  const dup = { id: 'a', accepted: false, reason: 'M-5: id already received' };
+  assert.equal(L.replyOutcome(dup, true, null), 'ignore');
+  assert.equal(L.replyOutcome(dup, false, { action: 'call', tries: 1 }), 'ignore');
+  const stale = { id: 'b', accepted: false, reason: 'M-4: stale state seq 12: the table is at seq 13' };
+  assert.equal(L.replyOutcome(stale, false, { action: 'preselect', tries: 1 }), 'resend');
+  assert.equal(L.replyOutcome(stale, false, { action: 'preselect', tries: 3 }), 'refused');
+  assert.equal(L.replyOutcome(stale, false, { action: 'raise', tries: 1 }), 'refused');
+  assert.equal(L.replyOutcome(stale, false, null), 'refused');
+  const late = { id: 'c', accepted: false, reason: 'T-7: over the buy-in maximum' };
+  assert.equal(L.replyOutcome(late, true, null), 'refused'); // the table refused after taking it in
+  assert.equal(L.replyOutcome({ id: 'd', accepted: false, reason: 'A-1: it is not your turn' }, false,
+    { action: 'check', tries: 1 }), 'refused');
+});
