@@ -125,6 +125,8 @@ def open_table(
     if problems:
         log.error("the recovered table does not balance: %s", problems)
     if fresh_start:
+        # A snapshot from the first moment: the journal alone always says what the table is.
+        orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle
         return orch, Recovery(0, None, "fresh")
     if orch.state.hand is None:
         rec = Recovery(replayed, None, "clean")

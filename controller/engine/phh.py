@@ -226,9 +226,19 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     if sb == 0:
         sb_seat = None  # type: ignore[assignment]
     big = hh.min_bet if (limit is not Limit.FIXED_LIMIT and hh.min_bet) else bb
+    # The table's own keys (controller.history): smallest chip (S-10, P-3) and the cap (S-6).
+    try:
+        chip = max(1, round(float(ext["_smallest_chip"]) * hh.scale)) if "_smallest_chip" in ext else 1
+        cap: dict[str, Any] = {}
+        if "_cap_bets" in ext:
+            cap["cap_bets"] = int(ext["_cap_bets"])
+        if "_cap_lifted_heads_up" in ext:
+            cap["cap_lifted_heads_up"] = bool(ext["_cap_lifted_heads_up"])
+    except (TypeError, ValueError):
+        raise PHHError("PHH: _smallest_chip and _cap_bets must be numbers") from None
     settings = HandSettings(
         game=game, limit=limit, small_blind=sb, big_blind=max(big, 1),
-        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=1, rake=_rake(hh),
+        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=chip, rake=_rake(hh), **cap,
     )
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
