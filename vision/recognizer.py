@@ -154,6 +154,7 @@ class Params:
     wide_margin: float = 0.25
     pair_score: float = 0.75     # both indices read the same rank
     pair_margin: float = 0.03
+    court_margin: float = 0.06   # J, Q, K have no pip count to back them: a wider margin
     pip_score: float = 0.55      # the index and the pip count (or court picture) agree
     pip_margin: float = 0.01
     suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
@@ -211,7 +212,7 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     rank_ok = faint_court or (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
         (top.rank_score >= p.wide_score and top.rank_margin >= p.wide_margin) or \
         (both and min(r.rank_score for r in same) >= p.pair_score
-         and min(r.rank_margin for r in same) >= p.pair_margin) or \
+         and min(r.rank_margin for r in same) >= (p.court_margin if val >= 11 else p.pair_margin)) or \
         (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
     if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
         # the pips are counted right far more often than an index glyph is read right:
