@@ -1,6 +1,6 @@
 """Speed of the board recognizer per 1280x720 frame (issue 6), and the classic baseline.
 
-Usage: .venv/bin/python bench/bench_vision.py [--frames N] [--dev DIR]
+Usage: .venv/bin/python bench/bench_vision.py [--frames N] [--dev DIR] [--rendered] [--no-baseline]
 
 Prints the whole pipeline's milliseconds per 1280x720 frame (card detection, warp, index
 and pip reading, decision), median and 99th percentile, both wall-clock and process CPU
@@ -118,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=120)
     ap.add_argument("--dev", default=str(DEV))
     ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--rendered", action="store_true", help="time rendered 5-card boards only (no photos)")
     a = ap.parse_args(argv)
     rec = Recognizer()
-    fs = frames(Path(a.dev), a.frames)
+    fs = frames(Path("/nonexistent") if a.rendered else Path(a.dev), a.frames)
     for f in fs[:3]:
         rec.recognize(f)  # warm up
     wall, cpu = [], []

@@ -88,8 +88,9 @@ def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray 
     if qarea <= 0 or not (0.85 < area / qarea < 1.12):
         return None
     q = order_quad(quad)
-    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
-    long_ = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    d = [math.hypot(float(q[(i + 1) % 4, 0] - q[i, 0]), float(q[(i + 1) % 4, 1] - q[i, 1])) for i in range(4)]
+    short = (d[0] + d[2]) / 2
+    long_ = (d[1] + d[3]) / 2
     if short <= 0:
         return None
     ratio = long_ / short

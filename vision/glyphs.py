@@ -69,18 +69,16 @@ def _hog(img: np.ndarray, cell: int = 4, bins: int = 9) -> np.ndarray:
     b0 = np.floor(ang).astype(np.int32) % bins
     w1 = ang - np.floor(ang)
     ch, cw = img.shape[0] // cell, img.shape[1] // cell
-    hist = np.zeros((ch, cw, bins), np.float32)
     cy = np.minimum(np.arange(img.shape[0]) // cell, ch - 1)
     cx = np.minimum(np.arange(img.shape[1]) // cell, cw - 1)
-    yy, xx = np.meshgrid(cy, cx, indexing="ij")
-    np.add.at(hist, (yy, xx, b0), mag * (1 - w1))
-    np.add.at(hist, (yy, xx, (b0 + 1) % bins), mag * w1)
-    blocks = []
-    for y in range(ch - 1):
-        for x in range(cw - 1):
-            blk = hist[y:y + 2, x:x + 2].ravel()
-            blocks.append(blk / (float(np.linalg.norm(blk)) + 1e-3))
-    return np.concatenate(blocks)
+    base = ((cy[:, None] * cw + cx[None, :]) * bins).ravel()
+    n = ch * cw * bins
+    hist = np.bincount(base + b0.ravel(), (mag * (1 - w1)).ravel(), n) + \
+        np.bincount(base + ((b0 + 1) % bins).ravel(), (mag * w1).ravel(), n)
+    hist = hist.reshape(ch, cw, bins).astype(np.float32)
+    blocks = np.concatenate([hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=-1)
+    blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
+    return blocks.ravel()
 
 
 def glyph_feature(ink: np.ndarray) -> np.ndarray:
