@@ -138,10 +138,10 @@ test('G-3: discards toggle and never exceed the most the seat may draw', () => {
   assert.equal(L.drawLabel(['Kd', '7c']), 'Discard 2');
 });
 
-test('docs/state.md: a state whose seq is not higher is dropped, unless retained', () => {
+test('docs/state.md: an older state is dropped, unless retained; an equal seq (a pause) is taken', () => {
   const cur = { seq: 10 };
   assert.equal(L.acceptState(cur, { seq: 11 }, false), true);
-  assert.equal(L.acceptState(cur, { seq: 10 }, false), false);
+  assert.equal(L.acceptState(cur, { seq: 10, paused: true }, false), true);
   assert.equal(L.acceptState(cur, { seq: 9 }, false), false);
   assert.equal(L.acceptState(cur, { seq: 9 }, true), true);
   assert.equal(L.acceptState(null, { seq: 1 }, false), true);
