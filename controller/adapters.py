@@ -512,9 +512,12 @@ class DriverAdapter:
         if self._request is None:
             return
         seat, action_id, before = self._request
-        if effects is None and self.orch.events_handled > before:
-            return  # stepped; after_step answers
         self._request = None
+        if effects is None and self.orch.events_handled > before:
+            # Stepped, but after_step (the listener that answers) did not see it: say so.
+            log.warning("seat %s request %s: the table took it but no answer was sent "
+                        "(DriverAdapter.after_step is not an orchestrator listener)", seat, action_id)
+            return
         if effects is None:
             fault = self.orch.faults.current
             what = fault.message if fault is not None else "not recorded"
