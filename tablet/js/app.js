@@ -522,7 +522,8 @@ function renderSide() {
     : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
-  $('#bb-choice').hidden = !(seated && me.status === 'waiting' && (me.missed.bb || me.missed.sb));
+  // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
+  $('#bb-choice').hidden = !(seated && me.status === 'waiting');
   const lim = L.topUpLimit(app.state, app.cfg.seat);
   $('#topup-button').disabled = !seated || !lim;
   $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'

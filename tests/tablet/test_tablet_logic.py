@@ -37,3 +37,15 @@ def test_vendored_mqtt_bundle_and_licence_present() -> None:
     html = (REPO / "tablet" / "index.html").read_text(encoding="utf-8")
     assert 'src="vendor/mqtt.min.js"' in html
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
+def test_every_element_app_js_looks_up_exists_in_index_html() -> None:
+    """app.js's `$('#id')` look-ups all name an element of index.html (a renamed id fails here)."""
+    import re
+
+    app = (REPO / "tablet" / "js" / "app.js").read_text(encoding="utf-8")
+    html = (REPO / "tablet" / "index.html").read_text(encoding="utf-8")
+    wanted = set(re.findall(r"\$\('#([A-Za-z][\w-]*)", app))
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    assert len(wanted) > 30
+    assert wanted - ids == set()
