@@ -236,3 +236,35 @@ def test_seat_buttons_and_dealer_console_through_mock_pins(tmp_path):
         sim.stop()
     assert presses >= 1
     assert audit(sim.orch.state) == []
+
+
+def test_tablet_seat_request_gets_one_reply_over_the_broker(tmp_path):
+    """docs/mqtt.md: a tablet ignores a second reply to an id, so the table answers a seat
+    request once, after deciding it (accepted, or refused with the table's rule id)."""
+    from drivers.mqtt.tablet import Tablet
+
+    table = f"req{uuid.uuid4().hex[:8]}"
+
+    argv = ["--headless", "--table", table, "--seats", "3", "--camera", "off"]
+    tablet = Tablet(table, 1, host="127.0.0.1", port=1883, username=None, password=None).start()
+    sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1).start()
+    try:
+        tablet.wait_connected(10)
+        sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None, 30, "the hand")
+        seq = sim.views[-1]["seq"]
+        tablet.wait_seq(seq, 10)
+        refused = tablet.send_action("top_up", 10**6)          # T-7: over the table's maximum
+        taken = tablet.send_action("sit_out", seq=seq)
+        tablet.wait_for(lambda t: refused in t.replies and taken in t.replies, 10)
+        sim.wait(lambda s: s.orch.state.seat(1).sitting_out, 10, "seat 1 sitting out")
+        # Anything else the table sends about those ids would arrive behind this state.
+        state = sim.orch.state.seq
+        tablet.wait_seq(state, 10)
+        answers = [r for r in tablet.all_replies if r.get("id") in (refused, taken)]
+    finally:
+        sim.stop()
+        tablet.stop()
+    assert len(answers) == 2, answers
+    by_id = {r["id"]: r for r in answers}
+    assert by_id[taken]["accepted"] is True
+    assert by_id[refused]["accepted"] is False and by_id[refused]["reason"].startswith("T-")
