@@ -80,16 +80,14 @@ class Enrollment:
         """Return ``(rank_x, rank_y, suit_x, suit_y)`` to match against (ranks projected
         into ``bank``'s space, see :meth:`vision.glyphs.GlyphBank.project`).
 
-        A part (ranks, suits) that covers every label is used alone; a partial one is
-        joined to the synthetic bank so that a card the enrolment never saw can still be
-        read (and is not forced onto an enrolled label).
+        The house deck's glyphs are joined to the synthetic bank: they win where they
+        match (the same deck scores near 1), and a card the enrolment never saw can still
+        be read (it is not forced onto an enrolled label).
         """
         bank = bank or load_glyph_bank()
         rx, ry, sx, sy = bank.project(self.rank_x), self.rank_y, self.suit_x, self.suit_y
-        if len(set(ry.tolist())) < len(RANK_LABELS):
-            rx, ry = np.vstack([rx, bank.rank_x]), np.concatenate([ry, bank.rank_y])
-        if len(set(sy.tolist())) < len(SUIT_LABELS):
-            sx, sy = np.vstack([sx, bank.suit_x]), np.concatenate([sy, bank.suit_y])
+        rx, ry = np.vstack([rx, bank.rank_x]), np.concatenate([ry, bank.rank_y])
+        sx, sy = np.vstack([sx, bank.suit_x]), np.concatenate([sy, bank.suit_y])
         return rx.astype(np.float32), ry, sx.astype(np.float32), sy
 
     @property
@@ -130,7 +128,8 @@ def enroll_image(enrollment: Enrollment, image: np.ndarray, cards: Sequence[Card
     right).
 
     Raises:
-        EnrollError: the number of cards found differs from the number given.
+        EnrollError: the number of cards found differs from the number given, or a card
+            the recognizer reads confidently is not the one given at its place.
         CardError: a card text is not a card (G-5).
     """
     from vision.recognizer import Recognizer, as_frame
@@ -142,15 +141,21 @@ def enroll_image(enrollment: Enrollment, image: np.ndarray, cards: Sequence[Card
         raise EnrollError(f"vision: found {len(quads)} cards but {len(want)} were given "
                           f"({' '.join(str(c) for c in want)})")
     rec = recognizer if isinstance(recognizer, Recognizer) else Recognizer()
+    order = layout_order(quads)
+    for i, card in zip(order, want):  # a layout given in another order would teach wrong glyphs
+        seen = rec.read_quad(frame, quads[i]).card
+        if seen is not None and seen != card:
+            raise EnrollError(f"vision: the card at place {order.index(i) + 1} reads as {seen}, not {card}: "
+                              f"list the cards row by row, left to right")
     added = 0
-    for i, card in zip(layout_order(quads), want):
+    for i, card in zip(order, want):
         q = order_quad(quads[i])
         for k in (0, 2):
             warped = rec._warp(frame, np.roll(q, -k, axis=0))
-            rmask, smask, _red = rec.corner_glyphs(warped)
-            rf = glyph_feature(rmask) if rmask is not None else None
-            sf = glyph_feature(smask) if smask is not None else None
-            if rf is not None or sf is not None:
-                enrollment.add(rf, sf, card)
-                added += 1
+            rmask, smask, red = rec.corner_glyphs(warped)
+            # only a clean cut (rank and suit found, ink of the card's colour) teaches
+            if rmask is None or smask is None or red is None or red != (card.suit in "hd"):
+                continue
+            enrollment.add(glyph_feature(rmask), glyph_feature(smask), card)
+            added += 1
     return added

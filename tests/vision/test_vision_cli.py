@@ -75,3 +75,16 @@ def test_enroll_from_file_names_and_labels(tmp_path, capsys):
     # a photo whose card count does not match is skipped with a message and exit code 1
     assert cli_vision.main(["enroll", str(lay), "--cards", "2c 7d", "--out", str(tmp_path / "x.npz")]) == 1
     assert "found 3 cards but 2" in capsys.readouterr().err
+
+
+def test_enroll_refuses_a_layout_listed_in_the_wrong_order(tmp_path):
+    from vision.enroll import EnrollError, enroll_image
+
+    frame = render_board(["2c", "7d", "Ks"], (1280, 720), "green")
+    enr = Enrollment.empty()
+    import pytest
+
+    with pytest.raises(EnrollError, match="place 1 reads as 2c, not 7d"):
+        enroll_image(enr, frame, "7d 2c Ks")
+    assert enr.count == 0
+    assert enroll_image(enr, frame, "2c 7d Ks") == 6
