@@ -17,7 +17,6 @@ vector of length :data:`FEATURE_LEN`, zero-mean and unit-norm.
 from __future__ import annotations
 
 import glob
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path

@@ -272,22 +272,18 @@ class Recognizer:
     Args:
         bank: synthetic glyphs; the shipped ``vision/data/glyphs.npz`` by default.
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
-        min_rank_margin / min_suit_margin: how far the best class must beat the second
-            (cosine similarity) before the card is named.
-        min_rank_score: the similarity one index alone needs to name a card.
-        pair_rank_score: the similarity each index needs when both read the same card.
+        params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
+            no dev photo gives a wrong card).
+
+    Raises:
+        ValueError: the glyph bank file is unreadable.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 min_rank_margin: float = 0.06, min_suit_margin: float = 0.04,
-                 min_rank_score: float = 0.86, pair_rank_score: float = 0.72) -> None:
+                 params: Params | None = None) -> None:
         self.bank = bank or load_glyph_bank()
-        self.params = Params()
+        self.params = params or Params()
         self.enrollment = enrollment
-        self.min_rank_margin = min_rank_margin
-        self.min_suit_margin = min_suit_margin
-        self.min_rank_score = min_rank_score
-        self.pair_rank_score = pair_rank_score
         rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
             rx, ry, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
@@ -390,13 +386,6 @@ class Recognizer:
         return PipRead(count, a / area, suit, margin, red, picture)
 
     # -- internals ------------------------------------------------------------------------
-
-    def _confident(self, r: CornerRead, k: float, rank_score: float | None = None) -> bool:
-        """True when ``r`` names a card with margins at least ``k`` times the minimums."""
-        return (r.rank is not None and r.suit is not None
-                and r.rank_score >= (self.min_rank_score if rank_score is None else rank_score)
-                and r.rank_margin >= k * self.min_rank_margin
-                and r.suit_margin >= k * self.min_suit_margin)
 
     @staticmethod
     def _warp(frame: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -529,13 +518,6 @@ class _Matcher:
         if b <= -1.0:
             return None, 0.0, 0.0
         return self.labels[order[0]], b, (b - s) if s > -1.0 else b
-
-
-def _conf(r: CornerRead) -> float:
-    if r.rank is None:
-        return 0.0
-    m = min(r.rank_margin / 0.2, 1.0) * 0.5 + min(r.suit_margin / 0.2, 1.0) * 0.3
-    return float(max(0.0, min(1.0, 0.2 * r.rank_score + m)))
 
 
 def _shrink(q: np.ndarray, f: float) -> np.ndarray:

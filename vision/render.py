@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-from controller.engine.cards import Card, CardLike, parse_card
+from controller.engine.cards import CardLike, parse_card
 from vision.glyphs import draw_suit
 
 __all__ = ["render_board", "render_card", "TABLES"]
