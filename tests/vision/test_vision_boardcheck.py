@@ -91,3 +91,23 @@ def test_bad_arguments_are_value_errors():
     bc = BoardCheck(Clock())
     with pytest.raises(ValueError, match="G-5"):
         bc.dealt("Jh Jh")
+
+
+def test_after_asking_the_dealer_a_good_read_matches_again():
+    clock = Clock()
+    bc = BoardCheck(clock, timeout=2)
+    bc.dealt("Jh 8c 3d")
+    clock.t += 2.5
+    assert isinstance(bc.poll()[0], BoardUnreadable)
+    assert bc.state == "unreadable"
+    ev = bc.seen(read("Jh 8c 3d"))  # the dealer straightened the card
+    assert ev == [BoardMatch(clock.t, parse_cards("Jh 8c 3d"))] and bc.state == "matched"
+
+
+def test_a_new_hand_resets_the_check():
+    clock = Clock()
+    bc = BoardCheck(clock, timeout=2, confirm=1)
+    bc.dealt("Jh 8c 3d")
+    assert isinstance(bc.seen(read("Jh 8c 3s"))[0], BoardMismatch)
+    bc.reset()
+    assert bc.state == "idle" and bc.seen(read("Jh 8c 3s")) == [] and bc.poll() == []
