@@ -377,12 +377,17 @@ class Recognizer:
             if (c, a) > best[:2]:
                 best = (c, a, i)
         count, a, i = best
-        mask = (lab == i).astype(np.uint8) * 255
-        red = bool(np.median(chroma[mask > 0]) > 45)
+        # pips in the upper half are printed upright (a card reads the same either way up);
+        # take one of those when there is one, else read the pip both ways up
+        group = [j for aj, j in comps if 0.7 * a <= aj <= 1.4 * a]
+        upper = [j for j in group if st[j][1] + st[j][3] / 2 < 0.42 * H]
+        i = upper[0] if upper else i
+        x, y, w, h = st[i][:4]
+        mask = (lab[y:y + h, x:x + w] == i).astype(np.uint8) * 255
+        red = bool(np.median(chroma[y:y + h, x:x + w][mask > 0]) > 45)
         allowed = ("d", "h") if red else ("c", "s")
-        # half the pips of a card are printed upside down: read the pip both ways up
-        suit, score, margin = max((self._suits(glyph_feature(m), allowed) for m in (mask, mask[::-1, ::-1])),
-                                  key=lambda t: t[1])
+        views = (mask,) if upper else (mask, mask[::-1, ::-1])
+        suit, score, margin = max((self._suits(glyph_feature(m), allowed) for m in views), key=lambda t: t[1])
         return PipRead(count, a / area, suit, margin, red, picture)
 
     # -- internals ------------------------------------------------------------------------
