@@ -7,8 +7,8 @@ is 97%); raise it as the recognizer improves. Skipped when ../shared is absent.
 
 from __future__ import annotations
 
+import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +17,12 @@ from tests.conftest import shared_path
 from vision.enroll import Enrollment, enroll_image
 from vision.recognizer import Recognizer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "vision"))
-from evaluate import evaluate  # noqa: E402
+_spec = importlib.util.spec_from_file_location(
+    "livetable_vision_evaluate", Path(__file__).resolve().parents[2] / "tools" / "vision" / "evaluate.py")
+assert _spec is not None and _spec.loader is not None
+_evaluate_mod = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_evaluate_mod)
+evaluate = _evaluate_mod.evaluate
 
 #: honest floor reached on the dev set (fraction of cards named correctly)
 CORRECT_FLOOR = 0.78
