@@ -250,10 +250,9 @@ def test_tablet_seat_request_gets_one_reply_over_the_broker(tmp_path):
     sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1).start()
     try:
         tablet.wait_connected(10)
-        # The tablet's presence changes the state: wait for it before reading the seq.
+        # The hand's end is in the state before its view is published: wait for both.
         sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None and s.views
-                 and any(x["seat"] == 1 and x["connected"] for x in s.views[-1]["seats"]), 30,
-                 "the hand and the tablet's presence")
+                 and s.views[-1]["seq"] == s.orch.state.seq, 30, "the hand's end published")
         seq = sim.views[-1]["seq"]
         tablet.wait_seq(seq, 10)
         refused = tablet.send_action("top_up", 10**6)          # T-7: over the table's maximum
