@@ -152,12 +152,13 @@ def test_lights_and_public_state_through_the_simulated_devices(tmp_path):
     sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=2, before_start=watch_lights).start()
     try:
         sim.wait(lambda s: s.orch.hands_finished >= 2 and s.orch.state.hand is None, 30, "two hands")
-        link = sim.rig.ports.link
-        assert link is not None and link.seq == sim.views[-1]["seq"]
-        # Simulated players act faster than M-9 allows a tablet.
-        assert link._action_rate._count >= 1000  # noqa: SLF001
     finally:
         sim.stop()
+    link = sim.rig.ports.link
+    # Every public view went to the broker through the link.
+    assert link is not None and link.seq == sim.views[-1]["seq"] == sim.orch.state.seq
+    # Simulated players act faster than M-9 allows a tablet.
+    assert link._action_rate._count >= 1000  # noqa: SLF001
     # The acting seat's light was lit, never left off while it was that seat's turn.
     assert seen["kinds"] and PatternKind.OFF not in seen["kinds"], seen
     assert sim.rig.adapter.decks >= 2
