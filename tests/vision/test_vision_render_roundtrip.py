@@ -91,3 +91,33 @@ def test_uneven_light_across_the_table(rec):
     dim = np.clip(frame * ramp, 0, 255).astype(np.uint8)
     named = sorted(str(r.card) for r in rec.recognize(dim) if r.card is not None)
     assert named == sorted(str(c) for c in board)
+
+
+def _card_back(w: int, color: tuple[int, int, int]) -> np.ndarray:
+    """A face-down card: white border, coloured lattice."""
+    import cv2
+
+    h = int(w * 1.4)
+    im = np.full((h, w, 3), 245, np.uint8)
+    b = int(w * 0.06)
+    cv2.rectangle(im, (b, b), (w - b, h - b), color, -1)
+    for k in range(-h, w + h, 12):
+        cv2.line(im, (k, b), (k + h, b + h), (245, 245, 245), 2)
+        cv2.line(im, (k, b), (k - h, b + h), (245, 245, 245), 2)
+    im[:b] = 245
+    im[-b:] = 245
+    im[:, :b] = 245
+    im[:, -b:] = 245
+    return im
+
+
+@pytest.mark.parametrize("color", [(150, 40, 20), (30, 30, 180)])
+def test_a_face_down_card_is_never_named(rec, color):
+    frame = render_board([], (1280, 720), "green")
+    back = _card_back(200, color)
+    frame[150:150 + back.shape[0], 300:500] = back
+    from vision.render import render_card
+
+    frame[150:150 + back.shape[0], 600:800] = render_card("7c", 200)
+    reads = rec.recognize(frame)
+    assert sorted(str(r.card) for r in reads) == ["7c", "None"]
