@@ -105,6 +105,8 @@ function connect() {
     if (app.connected) c.publish(topics.presence, offline, { qos: 1, retain: true });
     c.end();
   });
+  // back from the browser's page cache: the client was ended on pagehide, start afresh
+  window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
 }
 
 // ------------------------------------------------------------------ inbound
@@ -510,7 +512,7 @@ function renderSide() {
   // last hands (P-4)
   const rows = L.historyRows(app.history, app.cfg.seat);
   $('#history').replaceChildren(...rows.map((r) => el('li', { dataset: { hand: String(r.hand) } },
-    el('div', {}, el('b', { text: `Hand #${r.hand} ` }), r.board.join(' '),
+    el('div', {}, el('b', { text: `Hand #${r.hand} ` }), r.board.map((c) => L.cardFace(c).label).join(' '),
       r.net === null ? null : el('span', { class: `net ${r.net >= 0 ? 'win' : 'loss'}`,
         text: `  ${r.net >= 0 ? '+' : ''}${L.chips(r.net)}` })),
     ...r.lines.map((t) => el('div', { class: 'line', text: t })))));
