@@ -307,7 +307,8 @@ class Recognizer:
         colourless = int(np.abs(sub[:, :, 0] - sub[:, :, 1]).max(initial=0)) < 4 and \
             int(np.abs(sub[:, :, 1] - sub[:, :, 2]).max(initial=0)) < 4
         out = []
-        for quad in find_cards(frame):
+        quads = find_cards(frame) if region is None else _find_in_region(frame, region)
+        for quad in quads:
             if region is not None:
                 c = quad.mean(axis=0)
                 if cv2.pointPolygonTest(np.asarray(region, np.float32).reshape(-1, 1, 2),
@@ -581,3 +582,21 @@ def _looks_like_ten(rmask: np.ndarray) -> bool:
         return False
     holes = [c for c, h in zip(cs, hier[0]) if h[3] >= 0 and cv2.contourArea(c) >= 0.12 * rw * rh]
     return len(holes) == 1 and rw <= 1.1 * rh
+
+
+def _find_in_region(frame: np.ndarray, region: np.ndarray) -> list[np.ndarray]:
+    """Find cards in the board region's bounding box (widened by 10%) only.
+
+    Faster than the whole frame, and the board is seen at a higher detection resolution.
+    """
+    quad = np.asarray(region, np.float32).reshape(4, 2)
+    h, w = frame.shape[:2]
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    mx, my = 0.1 * (x1 - x0), 0.1 * (y1 - y0)
+    x0, y0 = max(0, int(x0 - mx)), max(0, int(y0 - my))
+    x1, y1 = min(w, int(np.ceil(x1 + mx))), min(h, int(np.ceil(y1 + my)))
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    off = np.array([x0, y0], np.float32)
+    return [q + off for q in find_cards(np.ascontiguousarray(frame[y0:y1, x0:x1]))]
