@@ -318,6 +318,8 @@ class DriverAdapter:
         self._request: tuple[int, str, int] | None = None
         self._redo: list[int] = []
         self._fresh_deck = False
+        self._deck_no: int | None = None
+        self._dead_decks: set[int] = set()
         self._shuffler_stopped = False
         self.ports.on_fault_changed = self._fault_changed
 
@@ -342,6 +344,11 @@ class DriverAdapter:
 
     def _shuffler(self, e: Any) -> list[Any]:
         name = type(e).__name__
+        if name in ("CardDelivered", "Misread", "CardFault") and e.deck_no in self._dead_decks:
+            # A card of a hand the floor voided (the machine went on dealing while the link was
+            # down): the dealer collects it; it is no card of any hand.
+            log.warning("card from voided deck %s ignored: %s", e.deck_no, _describe(e))
+            return []
         if name == "CardDelivered":
             self._fresh_deck = False
             card = str(e.card)
@@ -352,6 +359,8 @@ class DriverAdapter:
             if self._on_deck is not None and e.dealt == 0:
                 cb, self._on_deck = self._on_deck, None
                 self.decks += 1
+                self._deck_no = e.deck_no
+                self._dead_decks.discard(e.deck_no)  # a new deck (numbers restart on a reboot)
                 self._fresh_deck = True
                 cb()
             return []
@@ -621,6 +630,8 @@ class DriverAdapter:
         if getattr(self, "_seen_endings", 0) >= len(book.endings):
             return
         self._seen_endings = len(book.endings)
+        if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID) and self._deck_no is not None:
+            self._dead_decks.add(self._deck_no)  # its cards still to come belong to no hand
         kinds = (FaultKind.JAM, FaultKind.MISREAD, FaultKind.SHUFFLER_LOST, FaultKind.DECK_CHECK)
         if ending.kind not in kinds:
             return

@@ -156,11 +156,13 @@ def test_deck_check_failure_before_the_hand(tmp_path, exit, fault):
 
 
 def test_shuffler_link_lost_then_back_resumes_by_itself(tmp_path):
-    sim = _sim(tmp_path, lambda s: s.rig.adapter.emulator.set_faults(vanish_at=4, vanish_for=3.0))
+    # The cable falls out as the deck's 4th card is dealt (the machine goes on dealing).
+    sim = _sim(tmp_path, lambda s: s.rig.adapter.emulator.set_faults(vanish_at=4, vanish_for=600.0))
     try:
         _wait_fault(sim, "shuffler-lost")
         _refused_while_paused(sim)
         # The cable is plugged back: the driver catches up and the system resumes the hand.
+        sim.rig.adapter.emulator.come_back()
         _finish(sim, "shuffler-lost", "resume", "system", voided=False)
     finally:
         sim.stop()
