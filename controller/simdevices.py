@@ -5,7 +5,16 @@
 emulator's pty, the seat panel on gpiozero's MockFactory, the MQTT link on the local
 Mosquitto, the simulated camera (frames drawn of the dealt board, read by the recognizer and
 checked against the shuffler), and the display process. Simulated players act through the
-orchestrator's inbox, after a thinking time scaled by ``--speed``.
+orchestrator's inbox, after a thinking time scaled by ``--speed``; with the camera on they
+also wait until it has read the board just dealt, so every street's board is checked.
+
+Every hand gets one new deck, shuffled and proved (G-5) after the camera has read the last
+board; a hand start is posted once per deck (a second shuffle would take the proven deck
+away from the hand about to be dealt). After a fault ends the players decide again on the
+state as it is (an action refused while paused is not lost).
+
+:class:`SimTable` runs the same composition in-process with its loop in a thread, for tests
+and demonstrations: wait on conditions, inject device faults (docs/faults.md).
 """
 
 from __future__ import annotations
