@@ -24,7 +24,6 @@ import itertools
 import logging
 import random
 import subprocess
-import sys
 from dataclasses import dataclass
 from typing import Any
 
