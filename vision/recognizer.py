@@ -16,6 +16,7 @@ Pipeline (docs/vision.md):
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -332,12 +333,25 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
+        name, conf, why, found = self._read_warped(frame, q)
+        if name is None and not found:
+            # an oblique camera can make a card's long side look the shorter one: when no
+            # index was found, try the card a quarter turn round
+            d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+            if (d[1] + d[3]) < 1.6 * (d[0] + d[2]):
+                name2, conf2, why2, found2 = self._read_warped(frame, np.roll(q, -1, axis=0))
+                if name2 is not None or found2:
+                    name, conf, why = name2, conf2, why2
+        return Reading(parse_card(name) if name else None, conf, outline, why)
+
+    def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
+        """Warp ``q`` upright and decide; the last item says whether any index was cut."""
         card = self._warp(frame, q)
         # the other index: the same card turned half round (what a warp from corner 2 gives)
         reads = [self.read_corner(card), self.read_corner(cv2.rotate(card, cv2.ROTATE_180))]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
-        return Reading(parse_card(name) if name else None, conf, outline, why)
+        return name, conf, why, any(r.rank is not None for r in reads)
 
     def read_pips(self, card: np.ndarray) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
