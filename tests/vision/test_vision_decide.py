@@ -63,3 +63,11 @@ def test_court_picture_pips_do_not_decide_the_suit():
 
 def test_no_index_is_unsure():
     assert decide([CornerRead(), CornerRead()], PipRead(count=3), P) == (None, 0.0, "no index read")
+
+
+def test_an_ace_index_backed_by_one_big_pip_is_named():
+    reads = [corner("A", 0.72, 0.18, "c", 0.2), CornerRead()]
+    assert decide(reads, PipRead(count=1, area=0.03, suit="c", suit_margin=0.3, red=False), P)[0] == "Ac"
+    assert decide(reads, PipRead(), P)[0] is None
+    # one pip on a court picture is no ace's pip
+    assert decide(reads, PipRead(count=1, area=0.03, suit="c", suit_margin=0.3, red=False, picture=0.2), P)[0] is None
