@@ -21,7 +21,9 @@ never silently repaired.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -70,9 +72,16 @@ class Journal:
 
     def __init__(self, path: str | Path, *, durable: bool = True) -> None:
         self.path = str(path)
+        self._lock_fd: int | None = None
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                self._lock()
+                if os.path.exists(self.path) and os.path.getsize(self.path) == 0:
+                    raise JournalError(
+                        f"journal {self.path} is an empty file (truncated?): refusing to start a "
+                        "new table on it; move it away to start afresh"
+                    )
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -89,8 +98,32 @@ class Journal:
                 )
             last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
         except sqlite3.Error as exc:
+            self._unlock()
             raise JournalError(f"journal {self.path}: {exc}") from exc
+        except OSError as exc:
+            self._unlock()
+            if isinstance(exc, JournalError):
+                raise
+            raise JournalError(f"journal {self.path}: {exc.strerror or exc}") from exc
         self._last_seq = int(last or 0)
+
+    def _lock(self) -> None:
+        """Hold ``<path>.lock`` exclusively: one controller per journal (two would fork it)."""
+        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise JournalError(f"journal {self.path} is in use by pid {owner}") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._lock_fd = fd
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor releases the lock
+            self._lock_fd = None
 
     @property
     def last_seq(self) -> int:
@@ -174,11 +207,12 @@ class Journal:
         return problems
 
     def close(self) -> None:
-        """Close the file (the WAL is checkpointed by SQLite)."""
+        """Close the file (the WAL is checkpointed by SQLite) and release the lock."""
         try:
             self._db.close()
         except sqlite3.Error:  # pragma: no cover - closing twice or a dead file
             pass
+        self._unlock()
 
     def __enter__(self) -> "Journal":
         return self

@@ -27,7 +27,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from controller import views
@@ -177,6 +177,8 @@ class Orchestrator:
         self.listeners: list[Callable[["Orchestrator", list[Any]], None]] = []
         self._stopping = threading.Event()
         self._last_public: dict[str, Any] | None = None
+        #: A misdeal/void the floor decided that a crash kept from being carried out.
+        self.pending_void: str | None = None
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any) -> None:
@@ -229,14 +231,21 @@ class Orchestrator:
 
     # ------------------------------------------------------------------ the loop body
     def handle(self, item: Any) -> None:
-        """Translate, journal, step and carry out one input (loop thread only)."""
-        items = [item]
-        if self.translate is not None and not isinstance(
-            item, (ev.Event, FloorDecision, ManualPause, RaiseFault, DeviceBack)
-        ):
-            items = self.translate(self, item)
-        for one in items:
-            self._handle_one(one)
+        """Translate, journal, step and carry out one input (loop thread only).
+
+        Whatever goes wrong with one input (a malformed record from a driver, a bug) is
+        logged and that input dropped: the loop, and the table, keep running.
+        """
+        try:
+            items = [item]
+            if self.translate is not None and not isinstance(
+                item, (ev.Event, FloorDecision, ManualPause, RaiseFault, DeviceBack)
+            ):
+                items = self.translate(self, item)
+            for one in items:
+                self._handle_one(one)
+        except Exception:
+            log.exception("dropped an input that could not be handled: %r", item)
 
     def _handle_one(self, item: Any) -> None:
         now = self.clock()
@@ -262,9 +271,11 @@ class Orchestrator:
         self._apply(item)
 
     def _allowed_while_paused(self, event: ev.Event) -> bool:
-        # Cards already on their way are facts; the floor may void; seats may change
-        # between hands. Players' decisions and timers wait.
-        if isinstance(event, (ev.CardDealt, ev.HandVoided, ev.TabletConnected, ev.TabletDisconnected)):
+        # Cards already on their way are facts; the floor may void or change settings (they
+        # wait for the hand's end). Players' decisions and seat requests during a paused hand
+        # are refused once with F-1 (docs/faults.md); timers wait.
+        if isinstance(event, (ev.CardDealt, ev.HandVoided, ev.TabletConnected, ev.TabletDisconnected,
+                              ev.SettingsChanged)):
             return True
         if self.state.hand is None and not isinstance(event, (ev.HandStartRequested, ev.TimerExpired)):
             return True
@@ -303,10 +314,17 @@ class Orchestrator:
             log.error("journal write failed: %s", exc)
             # Not journalled: the fault is still raised in memory so the table stops acting.
             self.faults = self.faults.raise_fault(FaultKind.JOURNAL_ERROR, str(exc), at)
+            self._bump()
             self._publish_all()
             return False
 
     # ------------------------------------------------------------------ faults
+    def _bump(self) -> None:
+        """Raise the state's ``seq``: a fault opening or ending changes what everyone sees
+        (docs/state.md: a consumer drops a state whose seq is not higher). Replayed the same
+        way from the journal's fault entries, so recovery gives the same seq."""
+        self.state = replace(self.state, seq=self.state.seq + 1)
+
     def _fault_raise(self, kind: str, message: str, now: float) -> None:
         book = self.faults.raise_fault(kind, message, now)
         if book is self.faults:
@@ -314,6 +332,7 @@ class Orchestrator:
         if not self._journal("fault-raised", {"kind": kind, "message": message}, now):
             return
         self.faults = book
+        self._bump()
         log.warning("fault %s: %s (table paused)", kind, message)
         self.timers.running.clear()
         self.ports.fault_changed(self.faults)
@@ -328,6 +347,7 @@ class Orchestrator:
         if not self._journal("fault-ended", ending.to_json(), now):
             return
         self.faults = book
+        self._bump()
         log.warning("fault %s ended by %s (%s)", kind, exit, by)
         self.ports.fault_changed(self.faults)
         if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID) and self.state.hand is not None:
@@ -465,23 +485,41 @@ class Orchestrator:
             state, after, book = fresh(), 0, FaultBook()
         else:
             after, data = snap
-            state = TableState.from_json(data["table"])
-            book = FaultBook()
-            for f in data.get("faults", []):
-                book = book.raise_fault(f["kind"], f["message"], f["since"])
+            try:
+                state = TableState.from_json(data["table"])
+                book = FaultBook()
+                for f in data.get("faults", []):
+                    book = book.raise_fault(f["kind"], f["message"], f["since"])
+            except Exception as exc:
+                raise JournalError(f"journal snapshot at event {after} cannot be read: {exc}") from exc
+        pending_void: str | None = None
         for entry in journal.entries(after=after):
-            if entry.kind == "table":
-                state, _ = step(state, event_from_json(entry.payload))
-            elif entry.kind == "fault-raised":
-                book = book.raise_fault(entry.payload["kind"], entry.payload["message"], entry.at)
-            elif entry.kind == "fault-ended":
-                p = entry.payload
-                try:
-                    book, _ = book.end(p["kind"], p["exit"], by=p["by"], at=p["at"], note=p.get("note", ""))
-                except FaultError:
-                    pass
+            try:
+                if entry.kind == "table":
+                    state, _ = step(state, event_from_json(entry.payload))
+                    if entry.payload.get("kind") == "hand-voided" or state.hand is None:
+                        pending_void = None
+                elif entry.kind == "fault-raised":
+                    raised = book.raise_fault(entry.payload["kind"], entry.payload["message"], entry.at)
+                    if raised is not book:
+                        book, state = raised, replace(state, seq=state.seq + 1)
+                elif entry.kind == "fault-ended":
+                    p = entry.payload
+                    try:
+                        book, ending = book.end(p["kind"], p["exit"], by=p["by"], at=p["at"],
+                                                note=p.get("note", ""))
+                    except FaultError:
+                        continue
+                    state = replace(state, seq=state.seq + 1)
+                    if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID) and state.hand is not None:
+                        pending_void = f"{ending.exit.value}: {ending.message} (decided by {ending.by})"
+            except Exception as exc:
+                raise JournalError(
+                    f"journal event {entry.seq} ({entry.kind}) cannot be replayed: {exc}"
+                ) from exc
         orch = cls(state, journal=journal, **kwargs)
         orch.faults = book
+        orch.pending_void = pending_void
         return orch
 
     def nudge(self) -> None:

@@ -71,7 +71,7 @@ def all_in_equity(state: Any) -> dict[str, float] | None:
     still has chips behind; Hold'em and Omaha only (``controller.engine.equity``).
     """
     hand = state.hand
-    if hand is None or state.settings.game not in ("holdem", "omaha"):
+    if hand is None or state.dealing is not None or state.settings.game not in ("holdem", "omaha"):
         return None
     live = [i for i in range(len(hand.seats)) if not hand.folded[i]]
     if len(live) < 2 or sum(1 for i in live if not hand.allin[i]) > 1:
@@ -91,6 +91,26 @@ def all_in_equity(state: Any) -> dict[str, float] | None:
         log.warning("all-in equity not computed: %s", exc)
         return None
     return {str(hand.seats[i]): round(float(x), 4) for i, x in zip(live, shares)}
+
+
+def _apply_config_changes(orch: Orchestrator, settings: TableSettings, clock: Callable[[], float]) -> None:
+    """Make a changed config take effect the way the floor's changes do: journalled, between hands.
+
+    Raises:
+        controller.journal.JournalError: the journal belongs to another table (its id differs).
+    """
+    have = orch.state.settings.to_json()
+    want = settings.to_json()
+    if have.get("id") != want.get("id"):
+        from controller.journal import JournalError
+
+        raise JournalError(f"the journal is table {have.get('id')!r}'s, the config is for "
+                           f"{want.get('id')!r}: point journal.path at this table's journal")
+    changes = {k: v for k, v in want.items() if have.get(k) != v}
+    if changes:
+        log.warning("the config changed %s since the journal's table was set up: applied between hands",
+                    sorted(changes))
+        orch.handle(ev.SettingsChanged(at=clock(), changes=changes, by="config file"))
 
 
 def open_table(
@@ -128,12 +148,15 @@ def open_table(
         # A snapshot from the first moment: the journal alone always says what the table is.
         orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle
         return orch, Recovery(0, None, "fresh")
+    _apply_config_changes(orch, settings, clock)
     if orch.state.hand is None:
         rec = Recovery(replayed, None, "clean")
     else:
         number = orch.state.info.number if orch.state.info else None
         ok, reason = (True, "")
-        if orch.state.dealing is not None:
+        if orch.pending_void:
+            ok, reason = False, f"the floor had decided {orch.pending_void}"
+        elif orch.state.dealing is not None:
             ok, reason = False, "a card was on its way when the controller stopped"
         if ok and can_resume is not None:
             ok, reason = can_resume(orch)

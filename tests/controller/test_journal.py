@@ -64,3 +64,28 @@ def test_unserialisable_payload_is_refused_and_not_recorded(tmp_path):
             j.append("x", {"bad": object()}, 0)
         assert j.last_seq == 0
         assert list(j.entries()) == []
+
+
+def test_one_controller_per_journal(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path):
+        with pytest.raises(JournalError, match="in use by pid"):
+            Journal(path)
+    with Journal(path) as again:  # released on close
+        assert again.last_seq == 0
+
+
+def test_an_empty_file_is_not_a_fresh_table(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {}, 0)
+    path.write_bytes(b"")
+    with pytest.raises(JournalError, match="empty file"):
+        Journal(path)
+
+
+def test_unwritable_folder_is_a_journal_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(JournalError):
+        Journal(blocker / "sub" / "j.sqlite")

@@ -75,7 +75,11 @@ def test_journal_failure_pauses_and_nothing_is_acted_on(tmp_path):
     orch.journal.append = broken
     orch.post(ev.ActionTaken(at=clock(), seat=seat, action="fold"))
     orch.pump()
-    assert orch.state is before
+    after = orch.state.to_json()
+    assert after.pop("seq") == before.seq + 1  # only the pause shows
+    expected = before.to_json()
+    expected.pop("seq")
+    assert after == expected
     assert orch.faults.current.kind.value == "journal-error"
     assert ports.public[-1]["paused"] is True and ports.public[-1]["fault"]["kind"] == "journal-error"
 
@@ -174,3 +178,59 @@ def test_simulated_players_finish_hands(tmp_path):
         assert orch.state.hand is None
         assert audit(orch.state) == []
     assert len(ports.finished) == 5
+
+
+def test_a_void_the_floor_decided_survives_a_crash_before_it_was_carried_out(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    start = dict(orch.state.info.start_stacks)
+    orch.post(ev.ActionTaken(at=clock(), seat=orch.state.hand.seat_to_act, action="raise", amount=300))
+    orch.post(ManualPause())
+    orch.pump()
+    # The decision reaches the journal; the power fails before the void does.
+    orch._journal("fault-ended", {"kind": "paused", "message": "paused by the dealer", "since": clock(),
+                                  "exit": "misdeal", "by": "floor:anna", "at": clock(), "note": ""}, clock())
+    settings = orch.state.settings
+    orch.journal.close()
+    again, rec = open_table(tmp_path / "j.sqlite", settings, clock=clock)
+    assert rec.outcome == "voided" and "floor:anna" in rec.reason
+    assert again.state.hand is None
+    assert {s: again.state.seat(s).stack for s in start} == start
+
+
+def test_a_changed_config_applies_between_hands_and_another_tables_journal_is_refused(tmp_path):
+    clock = ManualClock()
+    first, rec = open_table(tmp_path / "j.sqlite", TableSettings(id="t", seats=3, action_seconds=30), clock=clock)
+    assert rec.outcome == "fresh"
+    first.handle(ev.PlayerSatDown(at=clock(), seat=1, player="p1"))
+    first.journal.close()
+    changed = TableSettings(id="t", seats=3, action_seconds=30, big_blind=200, small_blind=100)
+    again, rec = open_table(tmp_path / "j.sqlite", changed, clock=clock)
+    assert again.state.settings.big_blind == 200
+    kinds = [e.payload["kind"] for e in again.journal.entries(kinds=("table",))]
+    assert kinds[-1] == "settings-changed"
+    again.journal.close()
+    with pytest.raises(JournalError, match="journal is table 't'"):
+        open_table(tmp_path / "j.sqlite", TableSettings(id="other", seats=3), clock=clock)
+
+
+def test_bad_inputs_never_stop_the_loop(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    for junk in (object(), RaiseFault("gremlin", "x"), ManualPause(reason=object()), None, 42):
+        orch.handle(junk)
+    _start(orch, clock)  # still deals
+
+
+def test_a_fault_raises_the_seq_and_recovery_gives_the_same_seq(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _start(orch, clock)
+    before = ports.public[-1]["seq"]
+    orch.post(RaiseFault("jam", "card stuck"))
+    orch.pump()
+    assert ports.public[-1]["seq"] > before and ports.public[-1]["paused"] is True
+    orch.post(FloorDecision("jam", "resume", "dealer"))
+    orch.pump()
+    assert ports.public[-1]["seq"] > before + 1 and ports.public[-1]["paused"] is False
+    again = Orchestrator.recover(orch.journal, lambda: TableState.new(orch.state.settings), clock=clock)
+    assert again.state.seq == orch.state.seq
+    assert again.state.to_json() == orch.state.to_json()

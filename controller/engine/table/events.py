@@ -13,6 +13,7 @@ answers a well-formed but illegal event with a ``Refuse`` effect.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +63,7 @@ def _is_card(text: str) -> bool:
 
 
 def _time(value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise CodecError(f"at must be Unix seconds, got {value!r}")
 
 
