@@ -104,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
+    if cfg.shuffler is None:
+        print("livetable run: the config has no [shuffler]: a live table needs its shuffler to deal "
+              "(livetable simulate plays without one)", file=sys.stderr)
+        return 2
     if args.check:
         print(json.dumps({"config": args.config, "ok": True, "table": cfg.table.id}))
         return 0
@@ -144,7 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     log.info("recovery: %s", recovery)
     adapter = DriverAdapter(orch, ports, clock=clock)
     orch.translate = adapter.translate
-    ports.history = HistoryWriter(cfg.journal.history_dir)
+    try:
+        ports.history = HistoryWriter(cfg.journal.history_dir)
+    except OSError as exc:
+        print(f"livetable run: journal.history_dir {cfg.journal.history_dir}: {exc.strerror or exc}",
+              file=sys.stderr)
+        if shuffler is not None:
+            shuffler.stop()
+        return 2
     if shuffler is not None:
         adapter.shuffler = shuffler
         ports.dealer = ShufflerDealer(shuffler)
@@ -156,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
         adapter.close()
         return 2
     forward.switch(orch.post)
+    if status is not None and int(status.fault) == 0:
+        # The shuffler answers and is sound: a shuffler-lost fault from before the restart ends.
+        from controller.orchestrator import DeviceBack
+
+        orch.post(DeviceBack("shuffler-lost", "the shuffler answered at start-up"))
     orch.listeners.append(adapter.after_step)
     pacer = HandPacer(orch.post, clock, new_deck=(lambda _n: adapter.new_deck(on_ready=pacer.deck_ready))
                       if shuffler is not None else None)

@@ -34,6 +34,7 @@ GAMES = ("holdem", "omaha", "draw")
 LIMITS = ("no-limit", "pot-limit", "fixed-limit")
 MAX_SEATS = {"holdem": 10, "omaha": 10, "draw": 5}  # L-2
 DEFAULT_JOURNAL = "/var/lib/livetable/journal.sqlite"
+MAX_INT = 2**53 - 1  # the largest whole number a tablet's JavaScript holds exactly
 DEFAULT_HISTORY_DIR = "/var/lib/livetable/hands"
 
 
@@ -61,6 +62,9 @@ class _Section:
             return None
         if isinstance(v, bool) or not isinstance(v, int):
             raise ConfigError(f"{self.name}.{key}: must be a whole number, got {v!r}")
+        if abs(v) > MAX_INT:
+            raise ConfigError(f"{self.name}.{key}: {v} is too large (tablets count in JavaScript: "
+                              f"at most {MAX_INT})")
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             if hi is None:
                 rng = f">= {lo}"
@@ -231,7 +235,7 @@ def _table(data: Any) -> TableConfig:
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
     )
-    if not all(ch.isalnum() or ch in "-_" for ch in table.id):
+    if not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in table.id):
         raise ConfigError(f"table.id: letters, digits, - and _ only (an MQTT topic level), got {table.id!r}")
     s.done()
     return table
@@ -245,7 +249,7 @@ def _rake(data: Any) -> RakeConfig:
         raise ConfigError('rake.caps: must be a table like { "2" = 100, "5" = 300 }')
     caps: list[tuple[int, int]] = []
     for k, v in caps_raw.items():
-        if not str(k).isdigit() or not 2 <= int(k) <= 10:
+        if not (str(k).isascii() and str(k).isdigit()) or not 2 <= int(k) <= 10:
             raise ConfigError(f"rake.caps.{k}: key must be a number of players 2..10")
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ConfigError(f"rake.caps.{k}: must be a whole number of chips >= 0, got {v!r}")
@@ -336,6 +340,10 @@ def load_config(path: str | Path) -> Config:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{p}: no such config file") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"{p}: is a folder, not a config file") from exc
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read it: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{p}: not UTF-8 text") from exc
     except tomllib.TOMLDecodeError as exc:

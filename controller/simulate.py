@@ -36,6 +36,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
 from controller.engine.table.settings import SettingsError, TableSettings
+from controller.journal import JournalError
 from controller.orchestrator import Orchestrator, Ports
 from controller.runtime import HandPacer, cards_dealt_this_hand, open_table
 
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", choices=LIMITS, default="no-limit")
     p.add_argument("--seats", type=int, default=None, help="seats at the table (default 6, draw 5)")
     p.add_argument("--players", type=int, default=None, help="simulated players (default: every seat)")
-    p.add_argument("--sb", type=int, default=50, help="small blind in chips")
+    p.add_argument("--sb", type=int, default=None, help="small blind in chips (default: half the big blind)")
     p.add_argument("--bb", type=int, default=100, help="big blind in chips")
     p.add_argument("--ante", type=int, default=0)
     p.add_argument("--rake", type=float, default=5.0, help="rake percent (R-1)")
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no display window")
     p.add_argument("--speed", type=float, default=None,
                    help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=None, help="the dealer's and players' seed (default: new each run)")
     p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
     p.add_argument("--devices", choices=("all", "none"), default="all",
                    help="all: shuffler emulator on a pty, mock pins, MQTT, camera; none: internal dealer only")
@@ -124,8 +125,29 @@ class Summary:
         }
 
 
+def _check(args: argparse.Namespace) -> str | None:
+    """Return what is wrong with the options (or None)."""
+    if args.hands is not None and args.hands < 0:
+        return f"--hands must be 0 or more, got {args.hands}"
+    if args.speed is not None and args.speed < 0:
+        return f"--speed must be 0 or more, got {args.speed}"
+    if not (0 <= args.rake <= 25):
+        return f"--rake must be a percent in 0..25, got {args.rake}"
+    if args.ante < 0 or args.ante > args.bb:
+        return f"--ante must be 0..the big blind, got {args.ante}"
+    if not args.table or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in args.table):
+        return f"--table: letters, digits, - and _ only (an MQTT topic level), got {args.table!r}"
+    try:
+        args.tablet_set = {int(x) for x in args.tablet_seats.split(",") if x.strip()}
+    except ValueError:
+        return f"--tablet-seats takes seat numbers like 3,5, got {args.tablet_seats!r}"
+    return None
+
+
 def _settings(args: argparse.Namespace) -> TableSettings:
     seats = args.seats or (5 if args.game == "draw" else 6)
+    if args.sb is None:
+        args.sb = max(1, args.bb // 2)
     kw: dict[str, Any] = dict(
         id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
         seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
@@ -148,14 +170,24 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    problem = _check(args)
+    if problem:
+        print(f"livetable simulate: {problem}", file=sys.stderr)
+        return 2
+    if args.seed is None:
+        args.seed = int.from_bytes(os.urandom(3), "big")
     try:
         settings = _settings(args)
     except SettingsError as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 2
-    tablet_seats = {int(x) for x in args.tablet_seats.split(",") if x.strip()}
+    tablet_seats = args.tablet_set
     n_players = args.players if args.players is not None else settings.seats - len(tablet_seats)
     bot_seats = [s for s in range(1, settings.seats + 1) if s not in tablet_seats][:n_players]
+    if len(bot_seats) + len(tablet_seats) < 2 or (args.hands and len(bot_seats) < 2 and not tablet_seats):
+        print("livetable simulate: a hand needs two players: give --players 2 or more "
+              "(or --tablet-seats for real tablets)", file=sys.stderr)
+        return 2
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
     if not args.headless and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
                                   or os.environ.get("SDL_VIDEODRIVER")):
@@ -168,8 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     from controller import simdevices
 
     rig = simdevices.Rig(args, settings, clock=clock, bot_seats=bot_seats, speed=speed)
-    orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
-                                can_resume=rig.can_resume)
+    try:
+        orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
+                                    can_resume=rig.can_resume)
+    except JournalError as exc:
+        print(f"livetable simulate: {exc}", file=sys.stderr)
+        return 3
     # The internal dealer's seed stands for the physical deck order: keep the journal's.
     if orch.journal is not None:
         stored = next(orch.journal.entries(kinds=("simulate",)), None)
@@ -187,7 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     orch.listeners.append(pacer)
     if recovery.outcome == "resumed" and orch.state.hand is not None:
         rig.seek(orch.state.info.number, cards_dealt_this_hand(orch.state.hand))
-    log.info("journal %s: %s", journal, recovery)
+    log.info("table %s: %s %s, %d seats, blinds %d/%d, seed %d; journal %s (%s)%s", settings.id,
+             settings.limit, settings.game, settings.seats, settings.small_blind, settings.big_blind,
+             args.seed, journal, recovery.outcome,
+             f" - hand {recovery.hand} {recovery.outcome}" if recovery.hand else "")
+    log.info("step-by-step recall of the hands: livetable history --journal %s --hands 3", journal)
     _seat_players(orch, bot_seats, clock, settings)
     orch.nudge()
 

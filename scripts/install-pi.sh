@@ -29,6 +29,7 @@ chgrp livetable /etc/livetable/mosquitto/credentials /etc/livetable/mosquitto/cr
 chmod 0750 /etc/livetable/mosquitto/credentials && chmod 0640 /etc/livetable/mosquitto/credentials/_shared.json
 [ -f /etc/livetable/display.env ] || echo 'LIVETABLE_DISPLAY_ARGS=--credentials /etc/livetable/mosquitto/credentials/_shared.json' > /etc/livetable/display.env
 install -d -o mosquitto -m 0750 /var/lib/livetable/mosquitto
+chmod 0751 /var/lib/livetable   # mosquitto may pass through to its own folder, not list ours
 install -d /etc/systemd/system/mosquitto.service.d
 printf '[Service]\nExecStart=\nExecStart=/usr/sbin/mosquitto -c %s/mosquitto/livetable.conf\n' "$here" \
   > /etc/systemd/system/mosquitto.service.d/livetable.conf

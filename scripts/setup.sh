@@ -37,6 +37,10 @@ fi
 
 # --- Python virtualenv -----------------------------------------------------------
 PY=${PYTHON:-python3}
+if [ -d .venv ] && ! .venv/bin/python -c 'import sys' >/dev/null 2>&1; then
+  log ".venv is broken (its Python is gone): making it again"
+  rm -rf .venv
+fi
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   "$PY" -m venv .venv
