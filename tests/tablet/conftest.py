@@ -158,14 +158,15 @@ class TableRig:
 
     Args:
         workdir: a temporary folder (broker files, journal, simulate's log).
-        game: ``holdem`` | ``omaha`` | ``draw``; ``seats``: seats at the table.
+        game: ``holdem`` | ``omaha`` | ``draw``; ``limit``: ``no-limit`` | ``pot-limit`` |
+            ``fixed-limit``; ``seats``: seats at the table.
         tablet_seats: seats left for tablets; their players sit down with ``buy_in`` chips.
         speed: the simulated players' pace (2: 0.2..0.8 s per decision).
     """
 
     def __init__(self, workdir: Path, *, game: str = "holdem", seats: int = 6, tablet_seats: tuple[int, ...] = (2, 5),
-                 buy_in: int = 6000, speed: float = 2.0, seed: int = 7) -> None:
-        self.workdir, self.game, self.seats = workdir, game, seats
+                 buy_in: int = 6000, speed: float = 2.0, seed: int = 7, limit: str = "no-limit") -> None:
+        self.workdir, self.game, self.seats, self.limit = workdir, game, seats, limit
         self.tablet_seats, self.buy_in, self.speed, self.seed = tablet_seats, buy_in, speed, seed
         self.creds: dict[str, Any] = {}
         self.broker: BrokerProcess | None = None
@@ -206,7 +207,7 @@ class TableRig:
 
     def sim_args(self) -> list[str]:
         assert self.broker is not None
-        return ["--table", TABLE, "--game", self.game, "--seats", str(self.seats), "--headless",
+        return ["--table", TABLE, "--game", self.game, "--limit", self.limit, "--seats", str(self.seats), "--headless",
                 "--devices", "all", "--camera", "off", "--speed", str(self.speed), "--seed", str(self.seed),
                 "--tablet-seats", ",".join(map(str, self.tablet_seats)),
                 "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.broker.mqtt_port), "--quiet"]
