@@ -683,7 +683,7 @@ class DriverAdapter:
         from drivers.shuffler.emulator import Emulator
         from drivers.shuffler.link import ShufflerDriver
 
-        self.emulator = Emulator(seed=args.seed)
+        self.emulator = Emulator(seed=args.seed if args.seed is not None else 0)
         path = self.emulator.start()
         self._closers.append(self.emulator.stop)
         self.shuffler = ShufflerDriver(path, post=self.orch.post, clock=self.clock)

@@ -239,6 +239,7 @@ class SimTable:
 
     Raises:
         controller.journal.JournalError: the journal cannot be opened.
+        ValueError: an option ``livetable simulate`` would refuse.
     """
 
     def __init__(self, argv: list[str], journal: str, *, max_hands: int | None = None,
@@ -246,9 +247,14 @@ class SimTable:
         import threading
 
         from controller.runtime import HandPacer, open_table
-        from controller.simulate import _seat_players, _settings, build_parser
+        from controller.simulate import _check, _seat_players, _settings, build_parser
 
         self.args = build_parser().parse_args(argv)
+        problem = _check(self.args)
+        if problem:
+            raise ValueError(f"livetable simulate: {problem}")
+        if self.args.seed is None:
+            self.args.seed = random.randrange(1 << 24)
         self.journal_path = journal
         self.settings = _settings(self.args)
         seats = list(range(1, self.settings.seats + 1))

@@ -339,10 +339,9 @@ def test_journal_write_fails(tmp_path, exit):
 
 
 @needs_broker
-@pytest.mark.xfail(reason="orchestrator/views: opening a fault does not raise the public state's seq, so "
-                          "tablets and the display (which drop a state whose seq is not higher, "
-                          "docs/state.md) never see paused: true; reported to the lead", strict=False)
 def test_tablets_see_the_pause_on_the_broker(tmp_path):
+    """A fault raises the public seq, so a tablet (which drops a state whose seq is not
+    higher, docs/state.md) sees ``paused: true`` and the fault's kind."""
     from drivers.mqtt.tablet import Tablet
 
     table = f"tp{uuid.uuid4().hex[:8]}"
