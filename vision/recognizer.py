@@ -156,6 +156,7 @@ class Params:
     pair_score: float = 0.75     # both indices read the same rank
     pair_margin: float = 0.03
     court_margin: float = 0.06   # J, Q, K have no pip count to back them: a wider margin
+    court_suit_margin: float = 0.08  # ... and their suit rests on the small index pips alone
     pip_score: float = 0.55      # the index and the pip count (or court picture) agree
     pip_margin: float = 0.01
     suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
@@ -185,7 +186,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     count or a strong suit vote that disagrees) makes the card unsure (issue 6: never
     guess).
     """
-    rs = [r for r in reads if r.rank is not None]
+    # a rank cut with no suit pip under it is suspect (the pip may have merged into it)
+    rs = [r for r in reads if r.rank is not None and r.suit is not None]
     if not rs:
         return None, 0.0, "no index read"
     # ---- rank
@@ -233,6 +235,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         return None, 0.0, f"index says A, {pips.count} pips"
     if val >= 11 and pips.count >= 5:
         return None, 0.0, f"index says {rank}, {pips.count} pips"
+    if val >= 11 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture:
+        return None, 0.0, f"index says {rank}, but the centre holds one big pip, no picture"
     if not rank_ok:
         return None, 0.3, f"rank {rank} not sure enough ({top.rank_score:.2f}/{top.rank_margin:.2f})"
     # ---- suit: colour first, then a signed vote within the colour
@@ -261,6 +265,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     suit = pair[0] if vote > 0 else pair[1]
     strong_against = [v for v in votes if (v > 0) != (vote > 0) and abs(v) >= 1.5 * p.suit_margin]
     need = p.suit_margin if len(votes) == 1 else p.pair_suit_margin + p.suit_margin * 0.5
+    if not use_pips:  # no big pip to back the small index pips (court cards, aces with none)
+        need = max(need, p.court_suit_margin)
     if abs(vote) < need or strong_against:
         return None, 0.3, f"suit not sure enough ({vote:+.2f})"
     text = ("T" if rank == "10" else rank) + suit

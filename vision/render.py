@@ -2,7 +2,7 @@
 
 :func:`render_board` draws the given cards face up in a row on a plain table colour, each
 with its rank and suit index in two opposite corners (Hershey font, drawn pips) and a centre
-pip. The recognizer reads these back; nothing here comes from a photograph.
+pip (number cards and aces) or a framed coloured picture (J, Q, K). The recognizer reads these back; nothing here comes from a photograph.
 """
 
 from __future__ import annotations
@@ -69,12 +69,25 @@ def render_card(card: CardLike, width: int = 180) -> np.ndarray:
         region = target[oy:oy + corner.shape[0], ox:ox + corner.shape[1]]
         a = (corner.astype(np.float32) / 255.0)[:, :, None]
         region[:] = (region * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
-    big = int(w * 0.4)
-    bp = cv2.resize(draw_suit(c.suit, 96), (big, big), interpolation=cv2.INTER_AREA)
-    cy, cx = (h - big) // 2, (w - big) // 2
-    reg = im[cy:cy + big, cx:cx + big]
-    a = (bp.astype(np.float32) / 255.0)[:, :, None]
-    reg[:] = (reg * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
+    if 11 <= c.rank <= 13:  # a court card: a framed picture in yellow, blue and the suit's colour
+        x0, y0, x1, y1 = int(w * 0.24), int(h * 0.16), int(w * 0.76), int(h * 0.84)
+        panel = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
+        panel[:] = (40, 190, 235)
+        ph, pw = panel.shape[:2]
+        step = max(4, w // 12)
+        for k in range(-ph, pw, step):  # a busy robe: diagonal stripes
+            cv2.line(panel, (k, ph), (k + ph, 0), (170, 90, 30), max(1, w // 40))
+        im[y0:y1, x0:x1] = panel
+        cv2.circle(im, ((x0 + x1) // 2, y0 + int(h * 0.14)), int(w * 0.1), color, -1)
+        cv2.circle(im, ((x0 + x1) // 2, y1 - int(h * 0.14)), int(w * 0.1), color, -1)
+        cv2.rectangle(im, (x0, y0), (x1, y1), (30, 30, 30), max(1, w // 100))
+    else:
+        big = int(w * 0.4)
+        bp = cv2.resize(draw_suit(c.suit, 96), (big, big), interpolation=cv2.INTER_AREA)
+        cy, cx = (h - big) // 2, (w - big) // 2
+        reg = im[cy:cy + big, cx:cx + big]
+        a = (bp.astype(np.float32) / 255.0)[:, :, None]
+        reg[:] = (reg * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
     cv2.rectangle(im, (0, 0), (w - 1, h - 1), (200, 200, 200), 1)
     return im
 
