@@ -81,10 +81,9 @@ class HistoryWriter:
 
 def _phh_text(record: dict[str, Any]) -> str | None:
     try:
-        from controller.engine import phh
+        from controller.history import record_to_phh
 
-        fn = getattr(phh, "record_to_phh", None)
-        return fn(record) if fn is not None else None
+        return record_to_phh(record)
     except Exception as exc:  # the history must never stop the table
         log.warning("PHH export failed: %s", exc)
         return None
@@ -701,8 +700,13 @@ class DriverAdapter:
             log.warning("seat panel not simulated: %s", exc)
 
         # Simulated players may act many times a second: M-9's flood guard is for tablets.
-        self._start_mqtt(args.table, args.mqtt_host, args.mqtt_port, None, None, settings.seats,
-                         action_rate=(1000, 1.0))
+        password = None
+        if getattr(args, "mqtt_password_file", None):
+            password = Path(args.mqtt_password_file).read_text().strip()
+        self._start_mqtt(args.table, args.mqtt_host, args.mqtt_port, getattr(args, "mqtt_user", None),
+                         password, settings.seats, action_rate=(1000, 1.0))
+        # The last hands reach the tablets' history topic (P-4); files only with a folder.
+        self.ports.history = HistoryWriter(getattr(args, "history_dir", None))
         if getattr(args, "camera", "on") == "on":
             self._start_sim_camera()
         if not headless:

@@ -176,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     pacer = HandPacer(orch.post, clock, new_deck=(lambda _n: adapter.new_deck(on_ready=pacer.deck_ready))
                       if shuffler is not None else None)
     orch.listeners.append(pacer)
+    # A failed deck check or a shuffle lost with the link: the pacer may ask for a deck again.
+    adapter.on_deck_failed = lambda: setattr(pacer, "waiting_deck", False)
 
     signal.signal(signal.SIGTERM, lambda *_: orch.stop())
     signal.signal(signal.SIGINT, lambda *_: orch.stop())

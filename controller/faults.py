@@ -71,7 +71,8 @@ ALLOWED_EXITS: dict[FaultKind, frozenset[FaultExit]] = {
 }
 
 #: Kinds the system itself may end with ``resume`` when the device comes back.
-AUTO_RESUME = frozenset({FaultKind.SHUFFLER_LOST, FaultKind.CAMERA_LOST, FaultKind.BROKER_LOST})
+AUTO_RESUME = frozenset({FaultKind.SHUFFLER_LOST, FaultKind.CAMERA_LOST, FaultKind.BROKER_LOST,
+                         FaultKind.CARD_UNREADABLE})
 
 
 class FaultError(ValueError):

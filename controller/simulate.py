@@ -64,13 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no display window")
     p.add_argument("--speed", type=float, default=None,
                    help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
-    p.add_argument("--seed", type=int, default=None, help="the dealer's and players' seed (default: new each run)")
+    p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(3), "big"),
+                   help="the dealer's and players' seed (default: new each run)")
     p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
     p.add_argument("--devices", choices=("all", "none"), default="all",
                    help="all: shuffler emulator on a pty, mock pins, MQTT, camera; none: internal dealer only")
     p.add_argument("--table", default="sim", help="the table id (MQTT topics)")
     p.add_argument("--mqtt-host", default="127.0.0.1")
     p.add_argument("--mqtt-port", type=int, default=1883)
+    p.add_argument("--mqtt-user", default=None, help="the controller's broker login (default: anonymous)")
+    p.add_argument("--mqtt-password-file", default=None, help="a file holding that login's password")
+    p.add_argument("--history-dir", default=None, help="also write every hand as PHH into this folder")
     p.add_argument("--tablet-seats", default="", help="seats left for real tablets, e.g. 3,5")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
@@ -174,8 +178,6 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"livetable simulate: {problem}", file=sys.stderr)
         return 2
-    if args.seed is None:
-        args.seed = int.from_bytes(os.urandom(3), "big")
     try:
         settings = _settings(args)
     except SettingsError as exc:
