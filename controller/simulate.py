@@ -161,11 +161,15 @@ def _settings(args: argparse.Namespace) -> TableSettings:
     return TableSettings(**kw)
 
 
-def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: TableSettings) -> None:
+def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: TableSettings,
+                  tablets: set[int] = frozenset()) -> None:
+    """Seat a simulated player in each of ``seats`` and a tablet's player in each of ``tablets``
+    (the floor seats a player; their tablet then plays the seat), each with the maximum buy-in."""
     amount = settings.buy_in_max or (settings.buy_in_min or 20 * settings.big_blind) * 2
-    for s in seats:
+    for s in sorted(set(seats) | set(tablets)):
         if orch.state.seat(s) is None:
-            orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"sim{s}", name=f"Player {s}"))
+            who, name = (f"tablet{s}", f"Tablet {s}") if s in tablets else (f"sim{s}", f"Player {s}")
+            orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=who, name=name))
             orch.post(ev.BoughtIn(at=clock(), seat=s, amount=amount))
 
 
@@ -230,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
              args.seed, journal, recovery.outcome,
              f" - hand {recovery.hand} {recovery.outcome}" if recovery.hand else "")
     log.info("step-by-step recall of the hands: livetable history --journal %s --hands 3", journal)
-    _seat_players(orch, bot_seats, clock, settings)
+    _seat_players(orch, bot_seats, clock, settings, tablet_seats)
     orch.nudge()
 
     stop = {"flag": False}
