@@ -25,7 +25,6 @@ __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_a
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts"]
 
-_MISSING = object()
 
 
 class Ctx:
@@ -83,23 +82,10 @@ def hand_settings(s: TableSettings) -> HandSettings:
 
 
 def clone_hand(hand: Hand) -> Hand:
-    """Return an independent copy of ``hand`` (lists, lists of lists, sets and dicts copied)."""
-    new = object.__new__(Hand)
-    for name in _HAND_SLOTS:
-        v = getattr(hand, name, _MISSING)
-        if v is _MISSING:
-            continue
-        t = type(v)
-        if t is list:
-            v = [x[:] for x in v] if v and type(v[0]) is list else v[:]
-        elif t is set or t is dict:
-            v = v.copy()
-        _setattr(new, name, v)
-    return new
+    """Return an independent copy of ``hand`` (the engine's own :meth:`Hand.copy`)."""
+    return hand.copy()
 
 
-_HAND_SLOTS = Hand.__slots__
-_setattr = object.__setattr__
 
 
 def card_texts(cards: Any) -> list[str | None]:
