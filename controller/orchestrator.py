@@ -297,6 +297,9 @@ class Orchestrator:
             self.state, effects = step(self.state, event)
         except Exception as exc:  # a bug must not stop the room: pause and keep the state
             log.exception("the table step failed on %s", payload)
+            if self.journal is not None:
+                # Mark it, so that recovery skips this event instead of failing on it forever.
+                self._journal("rejected", {"seq": self.journal.last_seq, "error": str(exc)}, event.at)
             self._fault_raise("journal-error", f"internal error on {payload.get('kind')}: {exc}", event.at)
             return
         self.events_handled += 1
@@ -493,8 +496,11 @@ class Orchestrator:
             except Exception as exc:
                 raise JournalError(f"journal snapshot at event {after} cannot be read: {exc}") from exc
         pending_void: str | None = None
+        rejected = {int(e.payload.get("seq", 0)) for e in journal.entries(after=after, kinds=("rejected",))}
         for entry in journal.entries(after=after):
             try:
+                if entry.kind == "table" and entry.seq in rejected:
+                    continue  # the live table could not take it either (logged then)
                 if entry.kind == "table":
                     state, _ = step(state, event_from_json(entry.payload))
                     if entry.payload.get("kind") == "hand-voided" or state.hand is None:

@@ -234,3 +234,23 @@ def test_a_fault_raises_the_seq_and_recovery_gives_the_same_seq(tmp_path):
     again = Orchestrator.recover(orch.journal, lambda: TableState.new(orch.state.settings), clock=clock)
     assert again.state.seq == orch.state.seq
     assert again.state.to_json() == orch.state.to_json()
+
+
+def test_an_event_the_table_cannot_take_pauses_and_recovery_skips_it(tmp_path, monkeypatch):
+    orch, ports, clock = _table(tmp_path)
+    import controller.orchestrator as o
+
+    real = o.step
+
+    def broken(state, event):
+        if isinstance(event, ev.SatOut):
+            raise RuntimeError("a bug")
+        return real(state, event)
+
+    monkeypatch.setattr(o, "step", broken)
+    orch.post(ev.SatOut(at=clock(), seat=2))
+    orch.pump()
+    assert orch.faults.current.kind.value == "journal-error"
+    monkeypatch.setattr(o, "step", real)
+    again = Orchestrator.recover(orch.journal, lambda: TableState.new(orch.state.settings), clock=clock)
+    assert not again.state.seat(2).sitting_out and again.faults.paused
