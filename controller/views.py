@@ -93,6 +93,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante,
                    "small_bet": cfg.small_bet, "big_bet": cfg.big_bet},
         "max_seats": cfg.seats,
+        "buy_in": {"min": cfg.buy_in_min, "max": cfg.buy_in_max},
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
         "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],
