@@ -705,8 +705,10 @@ class DriverAdapter:
             password = Path(args.mqtt_password_file).read_text().strip()
         self._start_mqtt(args.table, args.mqtt_host, args.mqtt_port, getattr(args, "mqtt_user", None),
                          password, settings.seats, action_rate=(1000, 1.0))
-        # The last hands reach the tablets' history topic (P-4); files only with a folder.
-        self.ports.history = HistoryWriter(getattr(args, "history_dir", None))
+        # With --history-dir every hand is written as PHH there and the last hands reach the
+        # tablets' history topic (P-4: seated players see mucked hands after the hand).
+        if getattr(args, "history_dir", None):
+            self.ports.history = HistoryWriter(args.history_dir)
         if getattr(args, "camera", "on") == "on":
             self._start_sim_camera()
         if not headless:
