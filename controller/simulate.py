@@ -24,20 +24,18 @@ import json
 import logging
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from controller.clock import ScaledClock, system_clock
+from controller.clock import system_clock
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
 from controller.engine.table.settings import SettingsError, TableSettings
 from controller.journal import JournalError
-from controller.orchestrator import Orchestrator, Ports
+from controller.orchestrator import Orchestrator
 from controller.runtime import HandPacer, cards_dealt_this_hand, open_table
 
 __all__ = ["main", "build_parser", "Summary"]
