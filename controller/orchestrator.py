@@ -407,12 +407,14 @@ class Orchestrator:
             self.ports.reply(event.seat, event.action_id, True, None)
         if not (publish_public or light or private):
             return
+        # The public state first: a tablet that gets its new legal actions (private view)
+        # already holds the state they were computed on (its pot-size amounts use both).
         privates = self._private_views()
-        for seat, clear in sorted(private.items()):
-            self.ports.publish_private(seat, None if clear else privates.get(seat))
         public = self.public_view()
         if publish_public:
             self.ports.publish_public(public)
+        for seat, clear in sorted(private.items()):
+            self.ports.publish_private(seat, None if clear else privates.get(seat))
         self.ports.lights(public, privates)
 
     def _private_views(self) -> dict[int, dict[str, Any]]:
