@@ -22,6 +22,7 @@ from .codec import CodecError, register
 
 __all__ = [
     "Event",
+    "SeatEvent",
     "PlayerSatDown",
     "BoughtIn",
     "ToppedUp",
@@ -77,9 +78,20 @@ class Event:
         _time(self.at)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatEvent(Event):
+    """Base of the events about one seat: ``seat`` is 1..N."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _time(self.at)
+        _int("seat", self.seat, lo=1)
+
+
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerSatDown(Event):
+class PlayerSatDown(SeatEvent):
     """A player took the free ``seat`` (T-3); chips come with :class:`BoughtIn`.
 
     ``player`` is the room's player id, ``name`` what the table shows. ``post`` says the
@@ -87,14 +99,12 @@ class PlayerSatDown(Event):
     (T-4).
     """
 
-    seat: int
     player: str
     name: str = ""
     post: bool = False
 
     def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
+        SeatEvent.__post_init__(self)
         if not isinstance(self.player, str) or not self.player:
             raise CodecError(f"player must be a non-empty id, got {self.player!r}")
         if not isinstance(self.name, str):
@@ -103,84 +113,63 @@ class PlayerSatDown(Event):
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BoughtIn(Event):
+class BoughtIn(SeatEvent):
     """The player in ``seat`` brought ``amount`` chips from their balance (T-2, T-3).
 
     ``balance``, when given, is the player's balance before the buy-in; the table refuses a
     buy-in above it.
     """
 
-    seat: int
     amount: int
     balance: int | None = None
 
     def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
+        SeatEvent.__post_init__(self)
         _int("amount", self.amount, lo=1)
         _int("balance", self.balance, none=True)
 
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ToppedUp(Event):
+class ToppedUp(SeatEvent):
     """The player in ``seat`` added ``amount`` chips between hands (T-7)."""
 
-    seat: int
     amount: int
     balance: int | None = None
 
     def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
+        SeatEvent.__post_init__(self)
         _int("amount", self.amount, lo=1)
         _int("balance", self.balance, none=True)
 
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class StoodUp(Event):
+class StoodUp(SeatEvent):
     """The player in ``seat`` gave up the seat (T-8); mid-hand their hand is folded first."""
 
-    seat: int
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
-
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SatOut(Event):
+class SatOut(SeatEvent):
     """The player in ``seat`` skips hands from the next one on (T-5)."""
 
-    seat: int
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
-
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SatIn(Event):
+class SatIn(SeatEvent):
     """The player in ``seat`` wants to play again (T-4, T-6, A-2).
 
     ``post``: pay what they owe (missed blinds, or the new player's big blind) and be dealt
     in at the next hand; ``False``: wait for the big blind.
     """
 
-    seat: int
     post: bool = False
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
 
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ActionTaken(Event):
+class ActionTaken(SeatEvent):
     """The player in ``seat`` acted (A-1): ``action`` is one of :data:`ACTIONS`.
 
     ``amount`` is the street total "to" for ``bet``/``raise`` (as in PHH ``cbr``), else
@@ -190,7 +179,6 @@ class ActionTaken(Event):
     button press, which always means the turn lit now). ``action_id`` is echoed in a refusal.
     """
 
-    seat: int
     action: str
     amount: int | None = None
     discards: tuple[str, ...] = ()
@@ -198,8 +186,7 @@ class ActionTaken(Event):
     action_id: str = ""
 
     def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
+        SeatEvent.__post_init__(self)
         if self.action not in ACTIONS:
             raise CodecError(f"A-1: action must be one of {ACTIONS}, got {self.action!r}")
         _int("amount", self.amount, none=True)
@@ -211,19 +198,17 @@ class ActionTaken(Event):
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PreselectSet(Event):
+class PreselectSet(SeatEvent):
     """The player in ``seat`` pre-selected ``choice`` (one of :data:`PRESELECTS`, A-3).
 
     ``amount``: the chips to call for ``call``, the street total for ``bet``/``raise``.
     """
 
-    seat: int
     choice: str
     amount: int | None = None
 
     def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
+        SeatEvent.__post_init__(self)
         if self.choice not in PRESELECTS:
             raise CodecError(f"A-3: pre-selection must be one of {PRESELECTS}, got {self.choice!r}")
         _int("amount", self.amount, none=True)
@@ -233,14 +218,8 @@ class PreselectSet(Event):
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PreselectCleared(Event):
+class PreselectCleared(SeatEvent):
     """The player in ``seat`` cleared their pre-selection (A-3)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
 
 
 @register
@@ -274,26 +253,14 @@ class TimerExpired(Event):
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TabletConnected(Event):
+class TabletConnected(SeatEvent):
     """The tablet of ``seat`` is online (A-4)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
 
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TabletDisconnected(Event):
+class TabletDisconnected(SeatEvent):
     """The tablet of ``seat`` went away (A-4)."""
-
-    seat: int
-
-    def __post_init__(self) -> None:
-        _time(self.at)
-        _int("seat", self.seat, lo=1)
 
 
 @register
