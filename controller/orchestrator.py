@@ -40,7 +40,7 @@ from controller.engine.table.step import step
 from controller.faults import FaultBook, FaultError, FaultExit, FaultKind
 from controller.journal import Journal, JournalError
 
-__all__ = ["Orchestrator", "Ports", "FloorDecision", "ManualPause", "NullPorts", "Dealer"]
+__all__ = ["Orchestrator", "Ports", "FloorDecision", "ManualPause", "RaiseFault", "DeviceBack", "Dealer"]
 
 log = logging.getLogger("livetable.orchestrator")
 
@@ -81,8 +81,6 @@ class Ports:
     def fault_changed(self, book: FaultBook) -> None:
         """The open faults changed (the public view already carries the current one)."""
 
-
-NullPorts = Ports
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +174,6 @@ class Orchestrator:
         self.hands_finished = 0
         self.listeners: list[Callable[["Orchestrator", list[Any]], None]] = []
         self._stopping = threading.Event()
-        self._last_public: dict[str, Any] | None = None
         #: A misdeal/void the floor decided that a crash kept from being carried out.
         self.pending_void: str | None = None
 
@@ -535,11 +532,6 @@ class Orchestrator:
         whoever acts next - a simulated player, the hand pacer - sees the current state)."""
         for listener in list(self.listeners):
             listener(self, [])
-
-    @property
-    def hand_running(self) -> bool:
-        """Return True while a hand is in progress."""
-        return self.state.hand is not None
 
     def void_interrupted_hand(self, reason: str, *, by: str = "system: recovery") -> None:
         """Void the running hand (every wager returned) after a crash the cards cannot survive."""

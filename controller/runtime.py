@@ -193,7 +193,6 @@ class HandPacer:
         self.rebuy = rebuy or set()
         self.max_hands = max_hands
         self.waiting_deck = False
-        self.refusals = 0
         self.refused_seq: int | None = None
 
     def kick(self, orch: Orchestrator) -> None:
@@ -206,7 +205,6 @@ class HandPacer:
             if isinstance(e, fx.Refuse) and e.event == "hand-start-requested":
                 # Not enough players (or the like): wait until the table changes.
                 self.refused_seq = state.seq
-                self.refusals += 1
                 return
         if state.hand is not None or orch.faults.paused or self.waiting_deck:
             return

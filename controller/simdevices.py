@@ -23,7 +23,6 @@ import heapq
 import itertools
 import logging
 import random
-import subprocess
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,9 +68,6 @@ class Rig:
         self._later: list[tuple[float, int, Any]] = []
         self._n = itertools.count()
         self.adapter: DriverAdapter | None = None
-        self.display: subprocess.Popen[bytes] | None = None
-        self.shuffler = None
-        self.emulator = None
         self.internal: InternalDealer | None = None
         self._start_pending = False
         self._deck_wanted: int | None = None
