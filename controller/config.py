@@ -235,8 +235,12 @@ def _table(data: Any) -> TableConfig:
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
     )
-    if not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in table.id):
-        raise ConfigError(f"table.id: letters, digits, - and _ only (an MQTT topic level), got {table.id!r}")
+    from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level
+
+    try:
+        check_table(table.id)
+    except TopicError as exc:
+        raise ConfigError(f"table.id: {exc}") from exc
     s.done()
     return table
 

@@ -137,8 +137,12 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--rake must be a percent in 0..25, got {args.rake}"
     if args.ante < 0 or args.ante > args.bb:
         return f"--ante must be 0..the big blind, got {args.ante}"
-    if not args.table or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in args.table):
-        return f"--table: letters, digits, - and _ only (an MQTT topic level), got {args.table!r}"
+    from drivers.mqtt.topics import TopicError, check_table
+
+    try:
+        check_table(args.table)
+    except TopicError as exc:
+        return f"--table: {exc}"
     try:
         args.tablet_set = {int(x) for x in args.tablet_seats.split(",") if x.strip()}
     except ValueError:
