@@ -290,16 +290,13 @@ class DriverAdapter:
 
     Args:
         orch: the orchestrator (its ``post`` receives the drivers' events).
-        ports: a :class:`DevicePorts` (a plain Ports is upgraded in place).
+        ports: the :class:`DevicePorts` the orchestrator was given.
         clock: Unix seconds.
     """
 
-    def __init__(self, orch: Orchestrator, ports: Ports, *, clock: Callable[[], float]) -> None:
+    def __init__(self, orch: Orchestrator, ports: DevicePorts, *, clock: Callable[[], float]) -> None:
         self.orch, self.clock = orch, clock
-        if not isinstance(ports, DevicePorts):
-            ports.__class__ = DevicePorts
-            DevicePorts.__init__(ports)  # type: ignore[misc]
-        self.ports: DevicePorts = ports  # type: ignore[assignment]
+        self.ports = ports
         self.shuffler: Any = None
         self.emulator: Any = None
         self.camera: Any = None

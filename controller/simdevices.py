@@ -26,12 +26,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from controller.adapters import DriverAdapter
+from controller.adapters import DevicePorts, DriverAdapter
 from controller.bots import SimPlayers
 from controller.dealer import InternalDealer
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
-from controller.orchestrator import Orchestrator, Ports
+from controller.orchestrator import Orchestrator
 
 __all__ = ["Rig"]
 
@@ -62,7 +62,7 @@ class Rig:
         self.bot_seats = bot_seats
         self.speed = speed
         self.rng = random.Random(args.seed)
-        self.ports = Ports()
+        self.ports = DevicePorts()
         self.pacer: Any = None
         self.orch: Orchestrator | None = None
         self._later: list[tuple[float, int, Any]] = []
