@@ -66,8 +66,12 @@ class HistoryWriter:
         self.recent: list[dict[str, Any]] = []
 
     def write(self, hand: int, record: dict[str, Any]) -> None:
-        """Record hand ``hand``; a write error is logged, never raised (the hand is in the journal)."""
-        self.recent = (self.recent + [record])[-self.keep:]
+        """Record hand ``hand``; a write error is logged, never raised (the hand is in the journal).
+
+        Writing a hand already recorded replaces it (its files too): the uncontested winner
+        showed after the hand ended (P-2).
+        """
+        self.recent = ([r for r in self.recent if r.get("hand") != hand] + [record])[-self.keep:]
         if self.folder is None:
             return
         try:
@@ -432,6 +436,14 @@ class DriverAdapter:
         legal = (view or {}).get("legal")
         if not legal:
             return []  # the turn moved on: the panel's check raced a state change (A-1)
+        if legal.get("show") or legal.get("muck"):
+            # P-2 at the showdown (or the uncontested winner after the hand): check/call
+            # tables the hand, fold mucks it; bet/raise means nothing here
+            if button == "check_call" and legal.get("show"):
+                return [ev.ActionTaken(at=e.at, seat=seat, action="show")]
+            if button == "fold" and legal.get("muck"):
+                return [ev.ActionTaken(at=e.at, seat=seat, action="muck")]
+            return []
         if button == "fold":
             return [ev.ActionTaken(at=e.at, seat=seat, action="fold")] if legal.get("fold") else []
         if button == "check_call":
@@ -465,7 +477,7 @@ class DriverAdapter:
             return []
         a = e.action
         common = dict(at=e.at, seat=e.seat)
-        if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw"):
+        if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
         try:
@@ -499,6 +511,8 @@ class DriverAdapter:
             out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
         elif a == "stand_up":
             out = [ev.StoodUp(**common)]
+        elif a == "auto_muck":
+            out = [ev.AutoMuckSet(**common, on=e.choice == "on")]
         return out
 
     def _answer(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:

@@ -22,8 +22,13 @@ def choose_action(legal: dict[str, Any], cards: list[str], rng: random.Random) -
 
     Betting: fold rarely (never when checking is free), check/call most often, bet or raise
     sometimes (between the minimum and the maximum, weighted to small), all-in seldom.
-    Draw: discard 0..3 random cards (stand pat included).
+    Draw: discard 0..3 random cards (stand pat included). Showdown (P-2, a hand that
+    cannot beat one already shown): muck most often, show sometimes.
     """
+    if legal.get("show") or legal.get("muck"):
+        if legal.get("muck") and (not legal.get("show") or rng.random() < 0.8):
+            return {"action": "muck", "amount": None, "discards": ()}
+        return {"action": "show", "amount": None, "discards": ()}
     if legal.get("draw") is not None:
         n = rng.choice([0, 0, 1, 2, 3][: legal["draw"] + 2])
         n = min(n, legal["draw"], len(cards))

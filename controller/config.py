@@ -144,6 +144,7 @@ class TableConfig:
     buy_in_min: int
     buy_in_max: int | None
     action_seconds: float = 30.0
+    showdown_seconds: float = 10.0
     cap_lifted_heads_up: bool = True
 
 
@@ -233,6 +234,7 @@ def _table(data: Any) -> TableConfig:
         buy_in_min=buy_min,
         buy_in_max=buy_max,
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
+        showdown_seconds=s.num("showdown_seconds", 10.0, lo=2, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
     )
     from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level

@@ -35,6 +35,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.codec import to_json as event_to_json
+from controller.engine.table.play import show_offer
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 from controller.faults import FaultBook, FaultError, FaultExit, FaultKind
@@ -76,7 +77,8 @@ class Ports:
         """Project the state onto the seat lights."""
 
     def hand_finished(self, hand: int, record: dict[str, Any]) -> None:
-        """A hand ended: write its history, publish it."""
+        """A hand ended: write its history, publish it. Called again with the same ``hand``
+        when its uncontested winner shows after it ended (P-2): replace the first record."""
 
     def fault_changed(self, book: FaultBook) -> None:
         """The open faults changed (the public view already carries the current one)."""
@@ -398,6 +400,8 @@ class Orchestrator:
                 self.ports.hand_finished(effect.hand, effect.record)
                 if self.journal is not None and self.hands_finished % self.snapshot_every == 0:
                     self._snapshot(event.at)
+            elif isinstance(effect, fx.HandShown):
+                self.ports.hand_finished(effect.hand, effect.record)  # P-2: the record, shown
         if isinstance(event, ev.ActionTaken) and event.action_id and not any(
             isinstance(e, fx.Refuse) for e in effects
         ):
@@ -417,10 +421,14 @@ class Orchestrator:
     def _private_views(self) -> dict[int, dict[str, Any]]:
         out: dict[int, dict[str, Any]] = {}
         if self.state.hand is not None and self.state.info is not None:
-            for seat in self.state.info.dealt:
-                view = views.private_view(self.state, seat)
-                if view is not None:
-                    out[seat] = view
+            seats: tuple[int, ...] = self.state.info.dealt
+        else:  # between hands: only an uncontested winner's offer to show (P-2)
+            offer = show_offer(self.state)
+            seats = () if offer is None else (offer,)
+        for seat in seats:
+            view = views.private_view(self.state, seat)
+            if view is not None:
+                out[seat] = view
         return out
 
     def _publish_all(self) -> None:

@@ -52,6 +52,7 @@ def settings_from_config(cfg: Any) -> TableSettings:
         small_blind=t.stakes.small_blind, big_blind=t.stakes.big_blind, ante=t.stakes.ante,
         small_bet=t.stakes.small_bet, big_bet=t.stakes.big_bet,
         buy_in_min=t.buy_in_min, buy_in_max=t.buy_in_max, action_seconds=t.action_seconds,
+        showdown_seconds=t.showdown_seconds,
         cap_lifted_heads_up=t.cap_lifted_heads_up, rake_percent=r.percent, rake_caps=r.caps,
         no_flop_no_drop=r.no_flop_no_drop, draw_counts_as_flop=r.draw_counts_as_flop,
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
-from controller.engine.table.play import card_texts
+from controller.engine.table.play import card_texts, show_offer
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -60,11 +60,18 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
     if s is None:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
-                "connected": False, "posted_dead": 0}
+                "connected": False, "posted_dead": 0, "auto_muck": False}
     hand = state.hand
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
            "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
-           "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0}
+           "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
+           "auto_muck": s.auto_muck}
+    if hand is None and state.last_result is not None:
+        # between hands: the hands shown in the last one stay face up (P-2), mucked ones never
+        rec = state.last_result
+        shown = rec["result"]["shown"].get(str(n))
+        if shown and rec["players"].get(str(n), {}).get("player") == s.player:
+            out["shown"] = list(shown)
     if hand is not None and n in hand.index:
         i = hand.index[n]
         out["stack"] = hand.stack[i]
@@ -110,7 +117,8 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         t = state.timer
         if t is not None:
             view["turn"] = {"seat": t.seat, "started": t.started, "deadline": t.deadline,
-                            "seconds": cfg.action_seconds}
+                            "seconds": t.deadline - t.started,
+                            "showdown": hand.street.value == "showdown"}
     elif state.last_result is not None:
         res = state.last_result["result"]
         if not res.get("voided"):
@@ -141,14 +149,23 @@ def _words(game: str, hole: list[str], board: list[str]) -> str | None:
     return None
 
 
+_NO_LEGAL = {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+             "all_in": None, "draw": None, "show": False, "muck": False}
+
+
 def private_view(state: TableState, seat: int) -> dict[str, Any] | None:
     """Return seat ``seat``'s private view (docs/state.md), or None when it holds no cards.
 
     ``legal`` is set only on the seat's turn (betting: fold/check/call/bet/raise/all_in;
-    draw: the most cards it may discard). ``preselect`` is ``{"choice", "amount"}`` or None.
+    draw: the most cards it may discard; showdown: ``show`` and ``muck`` true, P-2), and
+    between hands for the uncontested winner of the last one, who may still show
+    (``show`` true, ``muck`` false, ``to_act`` false; :func:`~controller.engine.table.play.show_offer`).
+    ``preselect`` is ``{"choice", "amount"}`` or None.
     """
     hand = state.hand
     s = state.seat(seat)
+    if hand is None and s is not None and show_offer(state) == seat:
+        return _offer_view(state, seat)
     if hand is None or s is None or seat not in hand.index:
         return None
     i = hand.index[seat]
@@ -160,13 +177,14 @@ def private_view(state: TableState, seat: int) -> dict[str, Any] | None:
     if to_act:
         lg = hand.legal()
         if lg.draw is not None:
-            legal = {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
-                     "all_in": None, "draw": lg.draw}
-        elif not (lg.show or lg.muck):
+            legal = {**_NO_LEGAL, "draw": lg.draw}
+        elif lg.show or lg.muck:
+            legal = {**_NO_LEGAL, "show": lg.show, "muck": lg.muck}
+        else:
             legal = {"fold": lg.fold, "check": lg.check, "call": lg.call or None,
                      "bet": None if lg.bet is None else {"min": lg.bet[0], "max": lg.bet[1]},
                      "raise": None if lg.raise_ is None else {"min": lg.raise_[0], "max": lg.raise_[1]},
-                     "all_in": lg.all_in, "draw": None}
+                     "all_in": lg.all_in, "draw": None, "show": False, "muck": False}
     pre = None if s.preselect is None else {"choice": s.preselect[0], "amount": s.preselect[1]}
     words = None
     if len(known) == len(hole) and not hand.folded[i]:
@@ -174,6 +192,19 @@ def private_view(state: TableState, seat: int) -> dict[str, Any] | None:
     return {"schema": SCHEMA, "table": state.settings.id, "seat": seat, "seq": state.seq,
             "hand": state.hands, "cards": hole, "hand_words": words, "to_act": to_act,
             "legal": legal, "preselect": pre}
+
+
+def _offer_view(state: TableState, seat: int) -> dict[str, Any]:
+    """The uncontested winner's view between hands: their cards and the offer to show (P-2)."""
+    rec = state.last_result
+    assert rec is not None
+    mine = next(x for x in rec["seats"] if x["seat"] == seat)
+    hole = [c or "??" for c in mine["cards"]]
+    board = [c for c in rec["hand_record"]["board"] if c]
+    words = None if "??" in hole else _words(state.settings.game, hole, board)
+    return {"schema": SCHEMA, "table": state.settings.id, "seat": seat, "seq": state.seq,
+            "hand": rec["hand"], "cards": hole, "hand_words": words, "to_act": False,
+            "legal": {**_NO_LEGAL, "show": True}, "preselect": None}
 
 
 def lights(state: TableState, now: float) -> dict[int, dict[str, Any]]:

@@ -31,12 +31,13 @@ MAX_CHAT_BYTES = 2048
 MAX_CHAT_CHARS = 200
 MAX_CHIPS = 10**12
 
-#: Betting actions (A-1; keys of the private view's ``legal``), A-3 pre-selection and
-#: the seat's own requests (T-4 post or wait for the big blind, T-5, T-7, T-8).
+#: Betting actions (A-1; keys of the private view's ``legal``; P-2 show or muck at the
+#: showdown), A-3 pre-selection and the seat's own requests (T-4 post or wait for the big
+#: blind, T-5, T-7, T-8; P-2 the standing "muck losing hands" choice).
 ACTIONS = frozenset({
-    "fold", "check", "call", "bet", "raise", "all_in", "draw",
+    "fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck",
     "preselect",
-    "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
+    "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
 })
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to").
 AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up"})
@@ -45,6 +46,8 @@ PRESELECT_CHOICES = frozenset({
     "none", "check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in",
 })
 PRESELECT_AMOUNT = frozenset({"call", "bet", "raise"})
+#: ``auto_muck``'s ``choice``: muck losing hands at the showdown without asking, or ask (P-2).
+AUTO_MUCK_CHOICES = frozenset({"on", "off"})
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
@@ -159,8 +162,11 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
             raise PayloadError("M-2", f"'choice' must be one of {sorted(PRESELECT_CHOICES)}", aid)
         if choice in PRESELECT_AMOUNT and amount is None:
             raise PayloadError("M-2", f"pre-selection {choice!r} needs an 'amount' (A-3)", aid)
+    elif action == "auto_muck":
+        if choice not in AUTO_MUCK_CHOICES:
+            raise PayloadError("M-2", f"'choice' must be one of {sorted(AUTO_MUCK_CHOICES)} (P-2)", aid)
     elif choice is not None:
-        raise PayloadError("M-2", "'choice' is only for action 'preselect'", aid)
+        raise PayloadError("M-2", "'choice' is only for actions 'preselect' and 'auto_muck'", aid)
     if action in AMOUNT_REQUIRED and amount is None:
         raise PayloadError("M-2", f"action {action!r} needs an integer 'amount' in chips", aid)
     cards = obj.get("cards")

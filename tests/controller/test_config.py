@@ -16,6 +16,15 @@ def test_example_config_loads():
     assert cfg.table.stakes.big_blind == 100
     assert cfg.rake.caps == ((2, 100), (3, 200), (5, 300))
     assert cfg.shuffler is not None and cfg.shuffler.port == "/dev/ttyUSB0"
+    assert (cfg.table.action_seconds, cfg.table.showdown_seconds) == (30, 10)
+
+
+def test_p2_showdown_clock_reaches_the_table():
+    from controller.runtime import settings_from_config
+
+    cfg = parse_config({"table": {"big_blind": 100, "showdown_seconds": 7}})
+    assert settings_from_config(cfg).showdown_seconds == 7
+    assert settings_from_config(parse_config({"table": {"big_blind": 100}})).showdown_seconds == 10
 
 
 def test_t2_default_buy_ins():
@@ -36,6 +45,7 @@ def test_t2_default_buy_ins():
         ({"table": {"big_blind": 100, "game": "stud"}}, "table.game"),
         ({"table": {"big_blind": 100, "small_blind": 200}}, "table.small_blind"),
         ({"table": {"big_blind": 100, "id": "t/1"}}, "table.id"),
+        ({"table": {"big_blind": 100, "showdown_seconds": 0}}, "table.showdown_seconds"),
         ({"table": {"big_blind": 100}, "rake": {"caps": {"1": 5}}}, "rake.caps.1"),
         ({"table": {"big_blind": 100}, "mqtt": {"port": 70000}}, "mqtt.port"),
         ({"table": {"big_blind": 100}, "shuffler": {}}, "shuffler.port"),

@@ -74,6 +74,15 @@ def test_draw_and_preselect_carry_their_cards_and_choice() -> None:
     assert (req.choice, req.amount) == ("call", 200)
 
 
+def test_show_muck_and_the_auto_muck_choice_decode_p2() -> None:
+    for name in ("show", "muck"):
+        req = codec.decode_action(action(action=name, amount=None), seat=3)
+        assert (req.action, req.amount, req.choice, req.cards) == (name, None, None, ())
+    for choice in ("on", "off"):
+        req = codec.decode_action(action(action="auto_muck", amount=None, choice=choice), seat=3)
+        assert (req.action, req.choice) == ("auto_muck", choice)
+
+
 @pytest.mark.parametrize(("payload", "code"), [
     (b"not json", "M-1"),
     (b"\xff\xfe{}", "M-1"),
@@ -99,6 +108,10 @@ def test_draw_and_preselect_carry_their_cards_and_choice() -> None:
     (action(action="draw", amount=None, cards=["Xx"]), "M-2"),
     (action(action="draw", amount=None), "M-2"),
     (action(action="fold", cards=[]), "M-2"),
+    (action(action="show", amount=None, cards=["As", "Td"]), "M-2"),
+    (action(action="muck", amount=None, choice="on"), "M-2"),
+    (action(action="auto_muck", amount=None), "M-2"),
+    (action(action="auto_muck", amount=None, choice="yes"), "M-2"),
     (action(id="a" * 60, action="fold", amount=None, pad="x" * 2000), "M-3"),
     (action(seat=5), "M-6"),
 ])

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from controller.engine.table import events as ev
-from controller.engine.table.play import card_texts
+from controller.engine.table.play import card_texts, show_offer
 from controller.engine.table.settings import TableSettings
 
 from .harness import Bench
@@ -60,6 +60,16 @@ class Soak:
     def between_hands(self) -> None:
         """Seat changes that happen between hands."""
         b, rng = self.bench, self.rng
+        offer = show_offer(b.state)
+        if offer is not None and rng.random() < 0.4:  # P-2: the uncontested winner shows
+            b.act(offer, "show")
+            assert not b.refused(), b.refused()
+            self._count("show-after")
+        st = b.state
+        taken = [s for s in st.seats if s is not None]
+        if taken and rng.random() < 0.1:  # P-2: the standing "muck losing hands" choice
+            b.do(ev.AutoMuckSet, seat=rng.choice(taken).seat, on=rng.random() < 0.5)
+            self._count("auto-muck")
         st = b.state
         free = [i + 1 for i, s in enumerate(st.seats) if s is None]
         if free and (len(free) > len(st.seats) - 3 or rng.random() < 0.3):
@@ -139,6 +149,11 @@ class Soak:
             self._count("timeout")
             return
         lg = hand.legal()
+        if lg.show or lg.muck:  # P-2: a hand that cannot beat one already shown
+            name = "show" if rng.random() < 0.3 else "muck"
+            b.act(seat, name)
+            self._count(name)
+            return
         if lg.draw is not None:
             i = hand.index[seat]
             k = rng.randrange(0, lg.draw + 1)

@@ -134,6 +134,11 @@ def test_rule_case_at_the_table(case_id: str) -> None:
             amount = int(words[2]) if len(words) > 2 else None
             bench.act(seat, VERBS[verb], amount)
         assert not bench.refusals, bench.refusals
+    # P-2: a hand that cannot beat one already shown is the player's to show or muck; the
+    # cases do not say, so the show-or-muck clock runs out and the table mucks it
+    while bench.state.hand is not None and bench.to_act is not None and bench.state.hand.legal().muck:
+        bench.expire()
+        assert bench.state.hand is None or bench.state.hand.street.value == "showdown"
     assert bench.state.hand is None, "the hand did not finish"
     expected = case["expected"]
     assert bench.stacks() == {int(k): v for k, v in expected["final_stacks"].items()}

@@ -22,7 +22,8 @@ def test_soak_random_session_keeps_the_books(seed: int, game: int) -> None:
     soak = Soak(seed, settings=GAMES[game])
     bench = soak.run(220)
     assert bench.state.hands >= 220
-    for what in ("join", "leave", "timeout", "disconnect", "action", "sit-in"):
+    for what in ("join", "leave", "timeout", "disconnect", "action", "sit-in", "show", "muck", "show-after",
+                 "auto-muck"):
         assert soak.counts.get(what, 0) > 0, (what, soak.counts)
     # button and blinds: the big blind moves every hand (T-1) unless the hand was voided
     played = [h for h in bench.hands if not h["voided"]]

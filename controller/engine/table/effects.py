@@ -23,6 +23,7 @@ __all__ = [
     "PublishPrivate",
     "Refuse",
     "HandFinished",
+    "HandShown",
     "PayOut",
     "TakeChips",
     "SeatFreed",
@@ -116,6 +117,21 @@ class HandFinished(Effect):
     """Hand number ``hand`` ended (or was voided); ``record`` is its history (JSON-ready)."""
 
     hand: int
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandShown(Effect):
+    """The uncontested winner of hand ``hand`` showed ``cards`` after it ended (P-2).
+
+    ``record`` is the hand's history record again (as in :class:`HandFinished`) with the
+    show in it: store it in place of the first one (P-4).
+    """
+
+    hand: int
+    seat: int
+    cards: tuple[str, ...] = ()
     record: dict[str, Any] = field(default_factory=dict)
 
 

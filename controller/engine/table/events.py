@@ -32,6 +32,7 @@ __all__ = [
     "ActionTaken",
     "PreselectSet",
     "PreselectCleared",
+    "AutoMuckSet",
     "CardDealt",
     "TimerExpired",
     "TabletConnected",
@@ -44,8 +45,8 @@ __all__ = [
     "PRESELECT_AMOUNT",
 ]
 
-#: A-1 (and G-3 ``draw``): the actions a player may take.
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "draw")
+#: A-1 (and G-3 ``draw``; P-2 ``show``/``muck`` at the showdown): the actions a player may take.
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck")
 #: A-3: the pre-selections a player may make while others act.
 PRESELECTS = ("check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in")
 #: A-3 pre-selections that carry an amount (call: chips to call; bet/raise: street total).
@@ -172,6 +173,9 @@ class SatIn(SeatEvent):
 class ActionTaken(SeatEvent):
     """The player in ``seat`` acted (A-1): ``action`` is one of :data:`ACTIONS`.
 
+    ``show``/``muck`` answer the player's P-2 turn at the showdown; ``show`` is also the
+    uncontested winner tabling their hand after it ended, until the next hand starts (P-2).
+
     ``amount`` is the street total "to" for ``bet``/``raise`` (as in PHH ``cbr``), else
     ``None``. ``discards`` are the cards thrown in a five card draw ``draw`` (G-3).
     ``seq`` is the public state ``seq`` the player saw; an action decided on a state from
@@ -220,6 +224,24 @@ class PreselectSet(SeatEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PreselectCleared(SeatEvent):
     """The player in ``seat`` cleared their pre-selection (A-3)."""
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AutoMuckSet(SeatEvent):
+    """The player in ``seat`` set their standing "muck losing hands" preference (P-2).
+
+    ``on``: at the showdown the table mucks the seat's hand at once when it cannot beat a
+    hand already shown, instead of waiting for the player to choose show or muck. Kept
+    from hand to hand until changed (unlike an A-3 pre-selection) or the player leaves.
+    """
+
+    on: bool = True
+
+    def __post_init__(self) -> None:
+        SeatEvent.__post_init__(self)
+        if not isinstance(self.on, bool):
+            raise CodecError(f"P-2: on must be true or false, got {self.on!r}")
 
 
 @register

@@ -14,7 +14,7 @@ from .. import evaluator
 from ..cards import FULL_DECK
 from ..errors import HandError
 from ..hand import Hand
-from ..settings import Game, HandSettings, PlayerSetup, RakeSettings
+from ..settings import Game, HandSettings, PlayerSetup, RakeSettings, Street
 from . import effects as fx
 from .blinds import Candidate, plan_hand
 from .preselect import resolve
@@ -23,7 +23,7 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
-           "smallest_chip", "card_texts"]
+           "smallest_chip", "card_texts", "show_offer", "show_after_hand"]
 
 
 
@@ -281,7 +281,17 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
     s = st.seats[seat - 1]
     assert s is not None
     if legal.show or legal.muck:
-        return ("show", None, "P-2") if _can_win(st.hand, seat) else ("muck", None, "P-2")
+        # P-2: a hand that can still win must be shown to win, so it is tabled; one that
+        # cannot beat a hand already shown is the player's choice, unless they are gone
+        if _can_win(st.hand, seat):
+            return ("show", None, "P-2")
+        if s.leaving:
+            return ("muck", None, "T-8")
+        if not s.connected:
+            return ("muck", None, "A-4")
+        if s.auto_muck:
+            return ("muck", None, "P-2")
+        return None
     if legal.draw is not None:
         if s.leaving or not s.connected:
             return ("draw", None, "T-8" if s.leaving else "A-4")
@@ -337,7 +347,8 @@ def _rank(hand: Hand, i: int, board: list[str]) -> int | None:
 def _start_timer(ctx: Ctx, seat: int) -> None:
     st = ctx.state
     seq = st.timer_seq + 1
-    secs = float(st.settings.action_seconds)
+    showdown = st.hand is not None and st.hand.street is Street.SHOWDOWN
+    secs = float(st.settings.showdown_seconds if showdown else st.settings.action_seconds)
     ctx.state = evolve(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
                         info=evolve(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
     ctx.emit(fx.StartTimer(timer="action", seq=seq, seconds=secs, seat=seat))
@@ -409,6 +420,9 @@ def apply_action(ctx: Ctx, ev: Any) -> None:
     """A player's own action (A-1); refused when not their turn or stale."""
     st = ctx.state
     hand = st.hand
+    if hand is None and ev.action == "show":
+        show_after_hand(ctx, ev)
+        return
     if hand is None:
         refuse(ctx, "A-1", "A-1: no hand is running")
         return
@@ -424,13 +438,21 @@ def apply_action(ctx: Ctx, ev: Any) -> None:
 
 
 def timer_expired(ctx: Ctx, ev: Any) -> None:
-    """A-2: on time out check if possible, else fold (draw: stand pat); sit the player out."""
+    """A-2: on time out check if possible, else fold (draw: stand pat); sit the player out.
+
+    At the showdown (P-2) the hand is mucked and the player is not sat out: letting the
+    show-or-muck clock run is how a player at a live table lets the dealer take a losing hand.
+    """
     st = ctx.state
     t = st.timer
     if ev.timer != "action" or t is None or t.seq != ev.seq or st.hand is None:
         return  # stale: ignored, not refused
     seat = t.seat
     legal = st.hand.legal()
+    if legal.show or legal.muck:
+        _act(ctx, seat, "muck", None, (), why="A-2")
+        drive(ctx)
+        return
     if legal.draw is not None:
         name = "draw"
     else:
@@ -548,7 +570,6 @@ def finish_hand(ctx: Ctx) -> None:
                         hand=None, dealing=None, timer=None, last_result=record)
     ctx.own_hand = False
     ctx.emit(fx.HandFinished(hand=info.number, record=record))
-    ctx.emit(fx.PublishPrivate(seats=info.dealt, clear=True))
     for s in ctx.state.seats:
         if s is not None and s.topup:
             settle_topup(ctx, s)
@@ -561,3 +582,62 @@ def finish_hand(ctx: Ctx) -> None:
             leave(ctx, s.seat, "T-5")
     if ctx.state.pending_settings:
         apply_settings(ctx, ctx.state.pending_settings, by="pending")
+    # the private topics are cleared, but an uncontested winner's keeps the offer to show (P-2)
+    offer = show_offer(ctx.state)
+    ctx.emit(fx.PublishPrivate(seats=tuple(n for n in info.dealt if n != offer), clear=True))
+    if offer is not None:
+        ctx.emit(fx.PublishPrivate(seats=(offer,)))
+
+
+def show_offer(state: TableState) -> int | None:
+    """Return the seat that may still show its hand after the hand ended, or None (P-2).
+
+    P-2: "a player who wins uncalled need not show, but may". Between the end of a hand
+    that everyone else folded and the start of the next one, its winner (the same player,
+    still seated) may table the hand; once shown, the offer is gone.
+    """
+    rec = state.last_result
+    if state.hand is not None or rec is None or rec.get("voided"):
+        return None
+    res = rec["result"]
+    if res["showdown_order"]:
+        return None
+    winners = {w for a in res["awards"] for w in a["winners"]}
+    if len(winners) != 1:
+        return None
+    seat = next(iter(winners))
+    s = state.seat(seat)
+    if s is None or s.player != rec["players"].get(str(seat), {}).get("player") or str(seat) in res["shown"]:
+        return None
+    return seat
+
+
+def show_after_hand(ctx: Ctx, ev: Any) -> None:
+    """P-2: the uncontested winner of the last hand shows it (``show`` between hands).
+
+    The hand is rebuilt from its record and shown by the hand engine; the record (P-4
+    history) gets the show, and :class:`~.effects.HandShown` carries the new record.
+    Refused (P-2) for any other seat or once the next hand has started.
+    """
+    st = ctx.state
+    if show_offer(st) != ev.seat:
+        refuse(ctx, "P-2", f"P-2: seat {ev.seat} has no hand to show now (only the winner of an "
+                           "uncalled pot may show it, until the next hand)")
+        return
+    rec = st.last_result
+    assert rec is not None
+    try:
+        hand = Hand.from_snapshot(rec["hand_record"])
+        hand.show(ev.seat)
+    except ValueError as exc:  # cards the engine does not know ("??" from the shuffler)
+        refuse(ctx, getattr(exc, "rule", "") or "P-2", str(exc))
+        return
+    res = hand.result()
+    cards = tuple(res.shown[ev.seat])
+    new = dict(rec)
+    new["seats"] = [{**x, "showed": "shown", "cards": list(cards)} if x["seat"] == ev.seat else x
+                    for x in rec["seats"]]
+    new["hand_record"] = {**rec["hand_record"], "events": hand.events}
+    new["result"] = res.to_json()
+    ctx.state = evolve(st, last_result=new)
+    ctx.emit(fx.HandShown(hand=rec["hand"], seat=ev.seat, cards=cards, record=new))

@@ -34,7 +34,8 @@ def _whole(name: str, value: Any, lo: int) -> None:
 class TableSettings:
     """The settings of one table (L-2, T-2, A-2, R-1..R-3, S-6).
 
-    Chips are integers; ``action_seconds`` is seconds. ``buy_in_min``/``buy_in_max`` left
+    Chips are integers; ``action_seconds`` is seconds, ``showdown_seconds`` the (shorter)
+    clock of a player's show-or-muck turn at the showdown (P-2, A-2). ``buy_in_min``/``buy_in_max`` left
     ``None`` take the T-2 defaults: no/pot limit 20..100 big blinds; fixed limit at least ten
     big bets and no maximum (``buy_in_max`` stays ``None``). ``big_bet`` defaults to twice
     ``small_bet``, which defaults to the big blind. ``rake_caps`` is a sorted tuple of
@@ -60,6 +61,7 @@ class TableSettings:
     buy_in_min: int | None = None
     buy_in_max: int | None = None
     action_seconds: float = 30.0
+    showdown_seconds: float = 10.0
     cap_lifted_heads_up: bool = True
     rake_percent: float = 0.0
     rake_caps: tuple[tuple[int, int], ...] = ()
@@ -105,6 +107,9 @@ class TableSettings:
                 raise SettingsError(f"T-2: buy_in_max {self.buy_in_max} below buy_in_min {self.buy_in_min}")
         if not isinstance(self.action_seconds, (int, float)) or not 1 <= self.action_seconds <= 3600:
             raise SettingsError(f"A-2: action_seconds must be 1..3600, got {self.action_seconds!r}")
+        if (isinstance(self.showdown_seconds, bool) or not isinstance(self.showdown_seconds, (int, float))
+                or not 1 <= self.showdown_seconds <= 3600):
+            raise SettingsError(f"P-2: showdown_seconds must be 1..3600, got {self.showdown_seconds!r}")
         if not isinstance(self.rake_percent, (int, float)) or not 0 <= self.rake_percent <= 100:
             raise SettingsError(f"R-1: rake_percent must be 0..100, got {self.rake_percent!r}")
         caps = tuple(sorted((int(n), int(c)) for n, c in self.rake_caps))

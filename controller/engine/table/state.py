@@ -58,6 +58,8 @@ class Seat:
     ``connected``: the seat's tablet is online (A-4). ``leaving``: stand up when the hand
     ends (T-8). ``preselect``: ``(choice, amount)`` for this betting round (A-3).
     ``topup``: chips asked for during a hand the player is in, added when it ends (T-7).
+    ``auto_muck``: the player's standing choice to muck at the showdown a hand that cannot
+    beat one already shown, without being asked (P-2).
     """
 
     seat: int
@@ -75,6 +77,7 @@ class Seat:
     leaving: bool = False
     preselect: tuple[str, int | None] | None = None
     topup: int = 0
+    auto_muck: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the seat."""

@@ -54,6 +54,17 @@ def _preselect_clear(ctx: Ctx, e: ev.PreselectCleared) -> None:
         ctx.set_seat(evolve(s, preselect=None))
 
 
+def _auto_muck(ctx: Ctx, e: ev.AutoMuckSet) -> None:
+    s = ctx.state.seat(e.seat)
+    if s is None:
+        play.refuse(ctx, "T-3", f"T-3: seat {e.seat} is not taken")
+        return
+    if s.auto_muck != e.on:
+        ctx.set_seat(evolve(s, auto_muck=e.on))
+        if e.on:
+            play.auto_current(ctx)  # P-2: a losing hand waiting on its show-or-muck turn goes
+
+
 _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.PlayerSatDown: seating.sit_down,
     ev.BoughtIn: seating.buy_in,
@@ -64,6 +75,7 @@ _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.ActionTaken: play.apply_action,
     ev.PreselectSet: _preselect,
     ev.PreselectCleared: _preselect_clear,
+    ev.AutoMuckSet: _auto_muck,
     ev.CardDealt: lambda ctx, e: play.deal_card(ctx, e.card),
     ev.TimerExpired: play.timer_expired,
     ev.TabletConnected: lambda ctx, e: seating.connected(ctx, e, True),
@@ -96,6 +108,9 @@ def step(state: TableState, event: ev.Event) -> tuple[TableState, list[fx.Effect
     new = evolve(new, seq=state.seq + 1)
     out = ctx.effects
     out.append(fx.PublishPublic())
+    offer = play.show_offer(state)
+    if offer is not None and play.show_offer(new) != offer and not play.in_hand(new, offer):
+        out.append(fx.PublishPrivate(seats=(offer,), clear=True))  # the P-2 offer to show is gone
     if new.hand is not None:
         out.append(fx.PublishPrivate(seats=new.info.dealt))  # type: ignore[union-attr]
     out.append(fx.LightSeats())

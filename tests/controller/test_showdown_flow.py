@@ -1,0 +1,165 @@
+"""Show or muck through the controller (P-2, P-4): the tablet's show/muck/auto_muck requests
+and the seat buttons reach the table, the show-or-muck clock fires from the orchestrator's
+clock, hand histories (JSON and PHH) get mucked and shown hands, an uncontested winner's
+show rewrites its hand's history, and recovery from the journal gives the same table."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
+from controller.clock import ManualClock
+from controller.dealer import InternalDealer
+from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.journal import Journal
+from controller.orchestrator import Orchestrator
+from drivers.mqtt.events import ActionReceived
+from drivers.seats.events import SeatButton, SeatButtonPressed
+
+SETTINGS = TableSettings(id="t", seats=3, small_blind=50, big_blind=100, action_seconds=30,
+                         showdown_seconds=6)
+# button 1: hole cards go 2, 3, 1, 2, 3, 1; then burn, flop, burn, turn, burn, river
+HOLES = {1: ["7c", "2d"], 2: ["As", "Ad"], 3: ["8s", "6d"]}
+BOARD = ["Kh", "Qs", "4c", "9d", "3h"]
+
+
+class FixedDealer(InternalDealer):
+    """The internal dealer with a chosen deck order (cards of HOLES and BOARD)."""
+
+    def deck(self, hand: int) -> list[str]:
+        order = [HOLES[s][k] for k in range(2) for s in (2, 3, 1)]
+        order += ["5c", *BOARD[:3], "5d", BOARD[3], "5h", BOARD[4]]
+        rest = [c for c in super().deck(hand) if c not in order]
+        return order + rest
+
+
+class FakeLink:
+    """What the MQTT link was asked to publish."""
+
+    def __init__(self) -> None:
+        self.private: list[tuple[int, dict | None]] = []
+        self.history: list[list[dict]] = []
+        self.replies: list[tuple] = []
+
+    def publish_state(self, view):
+        pass
+
+    def publish_private(self, seat, view):
+        self.private.append((seat, view))
+
+    def publish_history(self, hands):
+        self.history.append([dict(h) for h in hands])
+
+    def reply(self, seat, action_id, accepted, reason):
+        self.replies.append((seat, action_id, accepted, reason))
+
+
+def _table(tmp_path):
+    clock = ManualClock()
+    ports = DevicePorts()
+    ports.link = FakeLink()
+    ports.history = HistoryWriter(tmp_path / "hands")
+    orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
+    adapter = DriverAdapter(orch, ports, clock=clock)
+    orch.translate = adapter.translate
+    orch.listeners.append(adapter.after_step)
+    ports.dealer = FixedDealer(orch.post, clock, seed=3)
+    for s in (1, 2, 3):
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
+    orch.post(ev.HandStartRequested(at=clock(), button=1))
+    orch.pump()
+    return orch, ports, clock
+
+
+def _tablet(orch, clock, seat, action, action_id, choice=None):
+    orch.post(ActionReceived(seat, action, None, action_id, orch.state.seq, clock(), choice=choice))
+    orch.pump()
+
+
+def _check_down(orch, clock):
+    n = 0
+    while orch.state.hand is not None and orch.state.hand.street.value != "showdown":
+        lg = orch.state.hand.legal()
+        _tablet(orch, clock, orch.state.hand.seat_to_act, "check" if lg.check else "call", f"a{n}")
+        n += 1
+        assert n < 30
+
+
+def _recovers(orch, clock):
+    again = Orchestrator.recover(orch.journal, lambda: TableState.new(SETTINGS), clock=clock)
+    assert json.dumps(again.state.to_json(), sort_keys=True) == json.dumps(orch.state.to_json(), sort_keys=True)
+
+
+def test_tablet_muck_the_clock_and_the_history(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _check_down(orch, clock)
+    assert orch.state.hand.seat_to_act == 3  # seat 2's aces were tabled; 8-6 is asked
+    seat3 = [v for s, v in ports.link.private if s == 3 and v is not None][-1]
+    assert seat3["legal"]["show"] and seat3["legal"]["muck"] and seat3["to_act"]
+    _tablet(orch, clock, 3, "muck", "m1")
+    assert (3, "m1", True, None) in ports.link.replies
+    assert orch.state.hand.seat_to_act == 1
+    # seat 1 lets the show-or-muck clock run out: the orchestrator's timer mucks for it
+    clock.advance(SETTINGS.showdown_seconds - 1)
+    orch.fire_timers()
+    orch.pump()
+    assert orch.state.hand is not None
+    clock.advance(1.5)
+    orch.fire_timers()
+    orch.pump()
+    assert orch.state.hand is None and not orch.state.seat(1).sitting_out
+    rec = json.loads((tmp_path / "hands" / "hand-000001.json").read_text())
+    assert {s["seat"]: s["showed"] for s in rec["seats"]} == {1: "mucked", 2: "shown", 3: "mucked"}
+    assert rec["auto"] == [[2, "show", "P-2"], [1, "muck", "A-2"]]
+    phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
+    assert len(phh["_mucked"]) == 2  # P-4: both mucked hands are in the file
+    assert audit(orch.state) == []
+    _recovers(orch, clock)
+
+
+def test_auto_muck_from_the_tablet_and_a_seat_button_show(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    _tablet(orch, clock, 3, "auto_muck", "p1", choice="on")
+    assert orch.state.seat(3).auto_muck and (3, "p1", True, None) in ports.link.replies
+    _check_down(orch, clock)
+    assert orch.state.hand.seat_to_act == 1  # seat 3 was mucked without asking
+    # seat 1 presses check/call: at the showdown that shows the hand; bet/raise does nothing
+    orch.post(SeatButtonPressed(seat=1, button=SeatButton.BET_RAISE, at=clock()))
+    orch.pump()
+    assert orch.state.hand is not None
+    orch.post(SeatButtonPressed(seat=1, button=SeatButton.CHECK_CALL, at=clock()))
+    orch.pump()
+    assert orch.state.hand is None
+    rec = ports.history.recent[-1]
+    assert {s["seat"]: s["showed"] for s in rec["seats"]} == {1: "shown", 2: "shown", 3: "mucked"}
+    _recovers(orch, clock)
+
+
+def test_uncontested_winner_shows_from_the_tablet_and_the_history_is_rewritten(tmp_path):
+    orch, ports, clock = _table(tmp_path)
+    n = 0
+    while orch.state.hand is not None:  # everyone folds to the big blind (seat 3)
+        _tablet(orch, clock, orch.state.hand.seat_to_act, "fold", f"f{n}")
+        n += 1
+    first = json.loads((tmp_path / "hands" / "hand-000001.json").read_text())
+    assert {s["seat"]: s["showed"] for s in first["seats"]}[3] == "folded"
+    offer = ports.link.private[-1]
+    assert offer[0] == 3 and offer[1]["legal"]["show"] and offer[1]["cards"] == HOLES[3]
+    assert all(v is None for s, v in ports.link.private[-3:] if s != 3)
+    _tablet(orch, clock, 3, "show", "s1")
+    assert (3, "s1", True, None) in ports.link.replies
+    assert ports.link.private[-1] == (3, None)  # the offer is gone
+    again = json.loads((tmp_path / "hands" / "hand-000001.json").read_text())
+    assert {s["seat"]: s["showed"] for s in again["seats"]}[3] == "shown"
+    assert [r["hand"] for r in ports.history.recent] == [1]  # replaced, not added
+    assert ports.link.history[-1][0]["seats"] == again["seats"]
+    phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
+    assert phh["actions"][-1].endswith("sm 8s6d")
+    public = orch.public_view()
+    assert next(s for s in public["seats"] if s["seat"] == 3)["shown"] == HOLES[3]
+    _recovers(orch, clock)
