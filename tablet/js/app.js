@@ -275,6 +275,9 @@ function wireUi() {
     const b = e.target.closest('button[data-act]');
     if (b) send(b.dataset.act);
   });
+  $('#auto-muck').addEventListener('click', (e) => {
+    send('auto_muck', { choice: e.currentTarget.getAttribute('aria-pressed') === 'true' ? 'off' : 'on' });
+  });
   $('#preselects').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-choice]');
     if (!b) return;
@@ -349,7 +352,7 @@ function render() {
     'catching-up': 'Connected — catching up with the table…',
     offline: 'Table offline — waiting for the table to come back',
     paused: `Table paused${app.state && app.state.fault ? ': ' + app.state.fault.message : ''}`,
-    'your-turn': 'Your turn',
+    'your-turn': app.priv && app.priv.legal && app.priv.legal.muck ? 'Your turn — show or muck' : 'Your turn',
     playing: '',
   }[screen] ?? '';
   renderHeader();
@@ -416,7 +419,8 @@ function renderTable() {
 function renderMe() {
   const p = app.priv;
   const s = app.state;
-  const legal = p && p.to_act ? p.legal : null;
+  const sd = L.showdownChoice(p); // P-2: also the uncalled winner's offer between hands
+  const legal = p && (p.to_act || sd) ? p.legal : null;
   const ui = L.actionButtons(legal, s, app.cfg.seat);
   const mine = $('#my-cards');
   mine.replaceChildren();
@@ -443,7 +447,15 @@ function renderMe() {
   $('#draw-box').hidden = !ui.draw;
   if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} (up to ${ui.draw.max})`;
 
-  $('#showdown-box').hidden = !(legal && (legal.show || legal.muck));
+  $('#showdown-box').hidden = !sd;
+  if (sd) {
+    $('#showdown-hint').textContent = sd.hint;
+    $('#showdown-box button[data-act="show"]').hidden = !sd.show;
+    $('#showdown-box button[data-act="muck"]').hidden = !sd.muck;
+  }
+  const am = $('#auto-muck');
+  am.hidden = !me || me.status === 'empty';
+  am.setAttribute('aria-pressed', String(!!(me && me.auto_muck)));
 
   const pres = L.preselectOptions(s, p, app.cfg.seat);
   const box = $('#preselects');

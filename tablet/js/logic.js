@@ -308,7 +308,7 @@ export function actionPayload({ id, seat, seq, action, amount = null, choice, ca
   if (!ID_RE.test(id)) throw new Error(`M-2: bad action id ${id}`);
   if (!Number.isInteger(seat) || !Number.isInteger(seq)) throw new Error('M-2: seat and seq must be integers');
   const obj = { schema: SCHEMA, id, seat, seq, action, amount: Number.isInteger(amount) ? amount : null };
-  if (action === 'preselect') obj.choice = choice;
+  if (action === 'preselect' || action === 'auto_muck') obj.choice = choice;
   if (action === 'draw') obj.cards = cards || [];
   return obj;
 }
@@ -316,7 +316,23 @@ export function actionPayload({ id, seat, seq, action, amount = null, choice, ca
 /** Requests whose meaning does not depend on the state seen: after an M-4 (stale seq)
  * refusal the tablet sends them again with a new id and the current seq. Betting actions
  * are never resent on M-4: the player decides again on the new state. */
-export const RESEND_ON_STALE = new Set(['preselect', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up', 'stand_up']);
+export const RESEND_ON_STALE = new Set(['preselect', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up', 'stand_up',
+  'auto_muck']);
+
+/**
+ * P-2 show or muck from the private view: null, or {show, muck, hint}. On the seat's
+ * showdown turn (its hand cannot beat one already shown) both are offered; between hands
+ * the player who won uncalled is offered Show only ("need not show, but may").
+ */
+export function showdownChoice(priv) {
+  const legal = priv && priv.legal;
+  if (!legal || !(legal.show || legal.muck)) return null;
+  if (priv.to_act && legal.muck) {
+    return { show: !!legal.show, muck: true, hint: 'Your hand does not beat the hand shown: show or muck (P-2).' };
+  }
+  if (!priv.to_act && legal.show) return { show: true, muck: false, hint: 'You won uncalled: show your hand? (P-2)' };
+  return { show: !!legal.show, muck: !!legal.muck, hint: '' };
+}
 
 /**
  * What the tablet does with a reply (docs/mqtt.md): 'accepted', 'ignore', 'resend' (a seat

@@ -297,3 +297,31 @@ test('docs/mqtt.md replies: accepted, duplicates and M-5 ignored, M-4 resends se
   assert.equal(L.replyOutcome({ id: 'd', accepted: false, reason: 'A-1: it is not your turn' }, false,
     { action: 'check', tries: 1 }), 'refused');
 });
+
+test('P-2: show or muck on the showdown turn; the uncalled winner may only show; nothing otherwise', () => {
+  const none = { fold: false, check: false, call: null, bet: null, raise: null, all_in: null, draw: null };
+  const turn = L.showdownChoice({ to_act: true, legal: { ...none, show: true, muck: true } });
+  assert.equal(turn.show, true);
+  assert.equal(turn.muck, true);
+  assert.match(turn.hint, /show or muck/);
+  const offer = L.showdownChoice({ to_act: false, legal: { ...none, show: true, muck: false } });
+  assert.deepEqual([offer.show, offer.muck], [true, false]);
+  assert.match(offer.hint, /won uncalled/);
+  assert.equal(L.showdownChoice({ to_act: true, legal: { ...none, fold: true, call: 100, show: false, muck: false } }), null);
+  assert.equal(L.showdownChoice({ to_act: false, legal: null }), null);
+  assert.equal(L.showdownChoice(null), null);
+  // the showdown turn is the player's turn; the buttons of betting are not offered
+  assert.equal(L.screenState({ settingsOk: true, everConnected: true, connected: true, caughtUp: true,
+    controllerOnline: true, state: state({ street: 'showdown' }), priv: { to_act: true, legal: { ...none, show: true, muck: true } } }),
+  'your-turn');
+  assert.deepEqual(L.actionButtons({ ...none, show: true, muck: true }, state(), 3).buttons, []);
+});
+
+test('P-2: the auto-muck preference is sent with its choice and resent when stale', () => {
+  assert.deepEqual(L.actionPayload({ id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', choice: 'on' }),
+    { schema: 1, id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', amount: null, choice: 'on' });
+  assert.deepEqual(L.actionPayload({ id: 's3-a-5', seat: 3, seq: 7, action: 'muck' }),
+    { schema: 1, id: 's3-a-5', seat: 3, seq: 7, action: 'muck', amount: null });
+  assert.ok(L.RESEND_ON_STALE.has('auto_muck'));
+  assert.ok(!L.RESEND_ON_STALE.has('show') && !L.RESEND_ON_STALE.has('muck'));
+});

@@ -43,8 +43,11 @@ def test_draw_picks_cards_to_discard_and_gets_new_ones(rig: TableRig, page: Any)
         legal = page.evaluate("window.livetable.private.legal")
         if legal.get("draw") is not None:
             break
-        act = "check" if legal.get("check") else "call"
-        page.locator(f'#actions button[data-act="{act}"]').click()
+        if legal.get("muck"):  # the last hand's showdown (P-2): muck and wait for the draw
+            page.locator('#showdown-box button[data-act="muck"]').click()
+        else:
+            act = "check" if legal.get("check") else "call"
+            page.locator(f'#actions button[data-act="{act}"]').click()
         page.wait_for_function("() => !(window.livetable.private && window.livetable.private.to_act)",
                                timeout=10_000)
     else:

@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SK
 WAIT_MS = 45_000  # a hand with four simulated players and two tablets fits well inside this
 
 # Plays through the page's own buttons while window.__auto is true: check, else call, else
-# stand pat in the draw, else fold. Used for seat 5 throughout and seat 2 between tests.
+# stand pat in the draw, else muck at the showdown (P-2), else fold. Used for seat 5
+# throughout and seat 2 between tests.
 AUTOPLAY = """() => {
   window.__auto = true;
   setInterval(() => {
@@ -34,7 +35,8 @@ AUTOPLAY = """() => {
     const p = lt && lt.private;
     if (!window.__auto || !p || !p.to_act || !p.legal || window.__autoSeq === p.seq) return;
     const pick = ['#actions button[data-act="check"]', '#actions button[data-act="call"]', '#draw-button',
-                  '#actions button[data-act="fold"]'].map((s) => document.querySelector(s))
+                  '#showdown-box button[data-act="muck"]', '#actions button[data-act="fold"]']
+                 .map((s) => document.querySelector(s))
                  .find((b) => b && b.offsetParent !== null);
     if (pick) { window.__autoSeq = p.seq; pick.click(); }
   }, 150);
@@ -120,7 +122,8 @@ def test_broker_never_delivers_another_seats_cards_even_when_asked(rig: TableRig
 def test_acts_on_its_turn_with_the_legal_buttons_only(rig: TableRig, pages: tuple[Any, Any]) -> None:
     """A-1: on the turn only the legal actions show; a raise from the slider is taken (S-4)."""
     p2, _ = pages
-    wait_js(p2, "() => document.body.dataset.screen === 'your-turn'")
+    # a betting turn (a show-or-muck turn at the showdown, P-2, is left to its clock)
+    wait_js(p2, "() => document.body.dataset.screen === 'your-turn' && !window.livetable.private.legal.muck")
     legal = p2.evaluate("window.livetable.private.legal")
     shown = set(p2.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.act)"))
     kind = "raise" if legal.get("raise") else "bet" if legal.get("bet") else None

@@ -57,6 +57,8 @@ def test_pot_shortcut_is_the_tables_pot_limit_maximum(rig: TableRig, browser: An
                 reply = page.wait_for_function("(id) => window.livetable.replies[id]", arg=sent["id"],
                                                timeout=10_000).json_value()
                 assert reply["accepted"] is True, reply
+            elif legal.get("muck"):  # a losing hand at the showdown (P-2)
+                page.locator('#showdown-box button[data-act="muck"]').click()
             else:  # play on without risking the stack
                 act = "check" if legal.get("check") else "call" if legal.get("call") else "fold"
                 page.locator(f'#actions button[data-act="{act}"]').click()
