@@ -389,7 +389,9 @@ def layout(
         bar = Box(r_bar.x, r_bar.y, max(1, r_bar.w - sec_w - gap), r_bar.h)
         sec_box = Box(bar.right + gap, r_bar.y, r_bar.right - bar.right - gap, r_bar.h)
         who = str(by_seat.get(acting_seat, {}).get("name") or f"Seat {acting_seat}")
-        label_t = f"{who} to act"
+        # P-2: at the showdown the turn is the choice to show or muck, not a bet
+        showdown = turn.get("showdown") is True or state.get("street") == "showdown"
+        label_t = f"{who} to show or muck" if showdown else f"{who} to act"
         label_size = fit_size([label_t], r_label.w, r_label.h, measure)
         timer = TimerView(
             seat=acting_seat, area=r_timer, bar=bar,

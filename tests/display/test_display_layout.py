@@ -185,3 +185,14 @@ def test_a_paused_table_shows_no_running_timer() -> None:
     lay = layout(state, (1280, 720))
     assert lay.timer is None and lay.banner_texts[0].text == "TABLE PAUSED"
     assert lay.seat(6).acting, "whose turn it is still shows"
+
+
+def test_p2_a_show_or_muck_turn_says_so_and_a_betting_turn_says_to_act() -> None:
+    state = S.preflop_blinds()
+    assert layout(state, (1280, 720)).timer.label.text.endswith("to act")
+    state.update(street="showdown", pots=[{"amount": 600, "eligible": [4, 6]}],
+                 turn={"seat": 6, "started": S.T0, "deadline": S.T0 + 10, "seconds": 10, "showdown": True})
+    lay = layout(state, (1280, 720))
+    assert lay.timer is not None and lay.timer.label.text.endswith("to show or muck")
+    assert lay.seat(6).acting
+    check_invariants(lay, approx_measure)
