@@ -6,6 +6,7 @@ show rewrites its hand's history, and recovery from the journal gives the same t
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 
 from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
@@ -163,3 +164,38 @@ def test_uncontested_winner_shows_from_the_tablet_and_the_history_is_rewritten(t
     public = orch.public_view()
     assert next(s for s in public["seats"] if s["seat"] == 3)["shown"] == HOLES[3]
     _recovers(orch, clock)
+
+
+def test_simulated_players_answer_show_or_muck_without_the_clock():
+    """``livetable simulate``'s players choose at the showdown (P-2), so the table never
+    waits out the show-or-muck clock for them."""
+    from controller.bots import SimPlayers, choose_action
+
+    none = {"fold": False, "check": False, "call": None, "bet": None, "raise": None, "all_in": None, "draw": None}
+    picks = {choose_action({**none, "show": True, "muck": True}, ["As", "Kd"], random.Random(s))["action"]
+             for s in range(40)}
+    assert picks == {"show", "muck"}
+    chosen = 0
+    for seed in range(12):
+        clock = ManualClock()
+        ports = DevicePorts()
+        orch = Orchestrator(TableState.new(SETTINGS), journal=None, clock=clock, ports=ports)
+        ports.dealer = FixedDealer(orch.post, clock, seed=seed)
+        for s in (1, 2, 3):
+            orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+            orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
+        orch.listeners.append(SimPlayers((1, 2, 3), orch.post, clock, seed=seed))
+        records: list[dict] = []
+        ports.hand_finished = lambda hand, record: records.append(record)  # type: ignore[method-assign]
+        orch.post(ev.HandStartRequested(at=clock(), button=1))
+        for _ in range(500):
+            if orch.pump() == 0:
+                break
+        assert orch.state.hand is None, "a simulated player left the table waiting"
+        rec = records[-1]
+        assert not [a for a in rec["auto"] if a[2] == "A-2"]
+        mine = [e for e in rec["hand_record"]["events"] if e["t"] in ("show", "muck")
+                and [e["seat"], e["t"], "P-2"] not in rec["auto"]]
+        chosen += len(mine)
+        assert audit(orch.state) == []
+    assert chosen > 0, "no simulated player ever had a show-or-muck turn"
