@@ -682,6 +682,13 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                 pending = []
                 before_auto = 0
             finished = [e for e in effects if isinstance(e, fx.HandFinished)]
+            for e in effects:  # P-2: the uncalled winner showed after the hand
+                if isinstance(e, fx.HandShown) and built and built[-1].number == e.hand:
+                    who = state.seat(e.seat)
+                    built[-1].steps.append(Step(
+                        at, "show", f"Seat {e.seat} ({who.name if who else '?'}) shows {' '.join(e.cards)} "
+                        "after the hand (P-2: won uncalled, chose to show)", e.seat,
+                        {"cards": list(e.cards), "rule": "P-2"}))
             if cur is not None:
                 if finished:
                     rec = finished[0].record

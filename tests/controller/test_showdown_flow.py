@@ -12,6 +12,8 @@ import tomllib
 from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
+from controller.engine.replay import replay_file
+from controller.history import recall
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
 from controller.engine.table.settings import TableSettings
@@ -119,6 +121,8 @@ def test_tablet_muck_the_clock_and_the_history(tmp_path):
     assert rec["auto"] == [[2, "show", "P-2"], [1, "muck", "A-2"]]
     phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
     assert len(phh["_mucked"]) == 2  # P-4: both mucked hands are in the file
+    replayed = replay_file(tmp_path / "hands" / "hand-000001.phh")  # ``livetable replay``
+    assert replayed["error"] is None and replayed["finishing_stacks"] == phh["finishing_stacks"]
     assert audit(orch.state) == []
     _recovers(orch, clock)
 
@@ -161,8 +165,14 @@ def test_uncontested_winner_shows_from_the_tablet_and_the_history_is_rewritten(t
     assert ports.link.history[-1][0]["seats"] == again["seats"]
     phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
     assert phh["actions"][-1].endswith("sm 8s6d")
+    replayed = replay_file(tmp_path / "hands" / "hand-000001.phh")  # the show after the hand replays
+    assert replayed["error"] is None and replayed["finishing_stacks"] == phh["finishing_stacks"]
     public = orch.public_view()
     assert next(s for s in public["seats"] if s["seat"] == 3)["shown"] == HOLES[3]
+    # the floor's game recall (livetable history) shows the show after the hand
+    last = recall(tmp_path / "j.sqlite", hands=1).hands[-1]
+    assert last.number == 1 and last.steps[-1].kind == "show" and last.steps[-1].seat == 3
+    assert last.steps[-1].data["cards"] == HOLES[3] and "after the hand" in last.steps[-1].text
     _recovers(orch, clock)
 
 
