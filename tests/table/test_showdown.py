@@ -95,6 +95,9 @@ def test_p2_a_hand_that_can_win_is_tabled_and_a_loser_is_asked_on_the_showdown_c
     assert [r.rule for r in b.refused()] == ["A-1"]
     b.act(3, "fold")
     assert b.refused() and b.to_act == 3
+    # the betting is over: no pre-selection is taken at the showdown
+    b.do(ev.PreselectSet, seat=1, choice="check_fold")
+    assert [r.rule for r in b.refused()] == ["A-3"] and b.state.seat(1).preselect is None
     _replays(b)
 
 

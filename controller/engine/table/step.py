@@ -29,7 +29,7 @@ def _preselect(ctx: Ctx, e: ev.PreselectSet) -> None:
         play.refuse(ctx, "A-3", f"A-3: seat {e.seat} is not in the hand")
         return
     i = hand.index[e.seat]
-    if hand.folded[i] or hand.allin[i] or hand.is_complete:
+    if hand.folded[i] or hand.allin[i] or hand.is_complete or hand.street.value == "showdown":
         play.refuse(ctx, "A-3", f"A-3: seat {e.seat} has no decision left in this hand")
         return
     if hand.seat_to_act == e.seat and st.dealing is None:
