@@ -159,11 +159,13 @@ class Scenario:
             while b.state.hand is not None:
                 b.act(b.to_act, "fold")
                 self._no_refusal(w)
-        elif head == "checks":
+        elif head == "checks":  # a hand that cannot win at the showdown is mucked (P-2)
             while b.state.hand is not None:
                 lg = b.state.hand.legal()
-                b.act(b.to_act, "check" if lg.check else "call")
+                b.act(b.to_act, "muck" if lg.muck else "check" if lg.check else "call")
                 self._no_refusal(w)
+        elif head == "automuck":  # automuck 3 on|off (P-2)
+            b.do(ev.AutoMuckSet, seat=int(w[1]), on=w[2] == "on")
         elif head == "expect":
             self.expect(w[1], w[2:])
         else:
@@ -226,6 +228,14 @@ class Scenario:
             r = b.refused()
             if not r or r[0].rule != w[0]:
                 self.fail(f"expected a refusal {w[0]}, got {[x.reason for x in r]}")
+        elif what == "showed":  # expect showed 1:mucked 2:shown (the last hand's record, P-4)
+            if not b.hands:
+                self.fail("no hand has finished")
+            got = {str(x["seat"]): x["showed"] for x in b.hands[-1]["seats"]}
+            for x in w:
+                k, _, v = x.partition(":")
+                if got.get(k) != v:
+                    self.fail(f"seat {k} {got.get(k)}, expected {v}")
         elif what == "to_act":
             if str(b.to_act) != w[0]:
                 self.fail(f"to act: {b.to_act}, expected {w[0]}")
