@@ -183,9 +183,9 @@ def _legal_from_private(legal: Any) -> frozenset[SeatButton]:
     if not isinstance(legal, Mapping):
         return frozenset()
     buttons = set()
-    if legal.get("fold"):
+    if legal.get("fold") or legal.get("muck"):  # P-2: fold mucks at the showdown
         buttons.add(SeatButton.FOLD)
-    if legal.get("check") or legal.get("call") is not None:
+    if legal.get("check") or legal.get("call") is not None or legal.get("show"):  # show
         buttons.add(SeatButton.CHECK_CALL)
     if legal.get("bet") is not None or legal.get("raise") is not None:
         buttons.add(SeatButton.BET_RAISE)
@@ -211,8 +211,10 @@ def project(public: Mapping[str, Any] | None,
     ``private`` maps seat numbers (int or str) to private seat views (``None`` or missing:
     judge from the public state alone). Action buttons are legal only for the seat whose
     ``turn`` it is, while the table is neither paused nor faulted, and as its private view's
-    ``legal`` says (A-1): fold if ``fold``; check/call if ``check`` or ``call``; bet/raise if
-    ``bet`` or ``raise``. The sit button is legal for any seated player (T-5).
+    ``legal`` says (A-1): fold if ``fold`` (or ``muck``, P-2); check/call if ``check`` or
+    ``call`` (or ``show``, P-2); bet/raise if ``bet`` or ``raise``. Between hands (no turn),
+    check/call is legal for a seat whose private view offers ``show`` (the uncalled winner,
+    P-2). The sit button is legal for any seated player (T-5).
     Missing or malformed values are read as empty; it never raises on a partial state.
     """
     if not public:
@@ -249,6 +251,12 @@ def project(public: Mapping[str, Any] | None,
                 legal |= _legal_from_private(view.get("legal"))
             else:
                 legal |= _legal_from_public(raw, raw_seats)
+        elif turn is None and not paused and not fault and status != "empty":
+            # P-2: between hands the player who won uncalled may still show (check/call)
+            view = private.get(number)
+            offer = view.get("legal") if isinstance(view, Mapping) else None
+            if isinstance(offer, Mapping) and offer.get("show"):
+                legal.add(SeatButton.CHECK_CALL)
         seats[number] = SeatView(seat=number, status=status, legal=frozenset(legal))
     street = str(public.get("street") or "waiting")
     return PanelView(seq=_seat_number(public.get("seq")), street=street, paused=paused,

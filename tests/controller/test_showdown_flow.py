@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import tomllib
 
 from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
@@ -21,7 +22,12 @@ from controller.engine.table.state import TableState
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator
 from drivers.mqtt.events import ActionReceived
-from drivers.seats.events import SeatButton, SeatButtonPressed
+from drivers.seats.events import SeatButton
+from drivers.seats.factory import mock_pin_factory
+from drivers.seats.lights import ERROR
+from drivers.seats.panel import SeatPanel
+from drivers.seats.pinmap import DEFAULT_PIN_MAP
+from drivers.seats.simulated import SimulatedHands
 
 SETTINGS = TableSettings(id="t", seats=3, small_blind=50, big_blind=100, action_seconds=30,
                          showdown_seconds=6)
@@ -127,19 +133,38 @@ def test_tablet_muck_the_clock_and_the_history(tmp_path):
     _recovers(orch, clock)
 
 
+def _press(orch, panel, clock, seat, button) -> bool:
+    """Press a seat button through gpiozero's mock pins; return whether the table changed."""
+    seq = orch.state.seq
+    clock.advance(1)  # past the panel's bounce time since this button's last edge
+    SimulatedHands(panel).press(seat, button)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:  # gpiozero may call back on its own thread
+        orch.pump()
+        if orch.state.seq != seq:
+            return True
+        if button is SeatButton.BET_RAISE and panel.patterns().get(seat) == ERROR:
+            return False  # ignored by the panel, with the error blink (A-1)
+        time.sleep(0.01)
+    return False
+
+
 def test_auto_muck_from_the_tablet_and_a_seat_button_show(tmp_path):
     orch, ports, clock = _table(tmp_path)
-    _tablet(orch, clock, 3, "auto_muck", "p1", choice="on")
-    assert orch.state.seat(3).auto_muck and (3, "p1", True, None) in ports.link.replies
-    _check_down(orch, clock)
-    assert orch.state.hand.seat_to_act == 1  # seat 3 was mucked without asking
-    # seat 1 presses check/call: at the showdown that shows the hand; bet/raise does nothing
-    orch.post(SeatButtonPressed(seat=1, button=SeatButton.BET_RAISE, at=clock()))
-    orch.pump()
-    assert orch.state.hand is not None
-    orch.post(SeatButtonPressed(seat=1, button=SeatButton.CHECK_CALL, at=clock()))
-    orch.pump()
-    assert orch.state.hand is None
+    panel = SeatPanel(DEFAULT_PIN_MAP, mock_pin_factory(), orch.post, clock, auto_refresh=False)
+    ports.panel = panel
+    try:
+        _tablet(orch, clock, 3, "auto_muck", "p1", choice="on")
+        assert orch.state.seat(3).auto_muck and (3, "p1", True, None) in ports.link.replies
+        _check_down(orch, clock)
+        assert orch.state.hand.seat_to_act == 1  # seat 3 was mucked without asking
+        # seat 1's check/call button shows the hand at the showdown; bet/raise does nothing
+        assert not _press(orch, panel, clock, 1, SeatButton.BET_RAISE)
+        assert orch.state.hand is not None
+        assert _press(orch, panel, clock, 1, SeatButton.CHECK_CALL)
+        assert orch.state.hand is None
+    finally:
+        panel.close()
     rec = ports.history.recent[-1]
     assert {s["seat"]: s["showed"] for s in rec["seats"]} == {1: "shown", 2: "shown", 3: "mucked"}
     _recovers(orch, clock)

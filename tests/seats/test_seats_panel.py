@@ -394,3 +394,41 @@ def test_presses_racing_state_changes_are_judged_against_the_seq_they_carry(fact
     assert len(events) >= 200, "the presses raced enough state changes"
     for event in events:
         assert views[event.seq].seat_legal(event.seat, event.button), event
+
+
+def test_P2_at_the_showdown_check_call_shows_and_fold_mucks(make_panel, clock, recorder):
+    """A show-or-muck turn (P-2): check/call and fold are posted (the controller maps them
+    to show and muck); bet/raise is ignored with the error blink."""
+    panel = make_panel()
+    sd = {"schema": 1, "seat": 2, "to_act": True,
+          "legal": {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+                    "all_in": None, "draw": None, "show": True, "muck": True}}
+    panel.update(public_state(seq=50, turn_seat=2, now=clock.now, street="showdown"), {2: sd})
+    at = clock.now
+    press(panel, 2, CALL)
+    assert recorder.wait_for(1) == [SeatButtonPressed(2, CALL, at, 50)]
+    release(panel, 2, CALL)
+    clock.advance(1)
+    press(panel, 2, RAISE)
+    release(panel, 2, RAISE)
+    assert len(recorder.events) == 1 and panel.patterns()[2] == ERROR
+    clock.advance(1)
+    press(panel, 2, FOLD)
+    assert recorder.wait_for(2)[-1] == SeatButtonPressed(2, FOLD, clock.now, 50)
+
+
+def test_P2_the_uncalled_winner_may_show_between_hands_with_check_call(make_panel, clock, recorder):
+    panel = make_panel()
+    offer = {"schema": 1, "seat": 3, "to_act": False,
+             "legal": {"fold": False, "check": False, "call": None, "bet": None, "raise": None,
+                       "all_in": None, "draw": None, "show": True, "muck": False}}
+    panel.update(public_state(seq=60, turn_seat=None, now=clock.now, street="waiting"), {3: offer})
+    press(panel, 1, CALL)  # seat 1 has nothing to show
+    release(panel, 1, CALL)
+    clock.advance(1)
+    press(panel, 3, FOLD)  # nothing to muck after the hand
+    release(panel, 3, FOLD)
+    assert recorder.events == []
+    clock.advance(1)
+    press(panel, 3, CALL)
+    assert recorder.wait_for(1) == [SeatButtonPressed(3, CALL, clock.now, 60)]
