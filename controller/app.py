@@ -31,7 +31,8 @@ from typing import Any
 from controller.clock import system_clock
 from controller.config import ConfigError, load_config
 from controller.journal import JournalError
-from controller.runtime import HandPacer, cards_dealt_this_hand, open_table, settings_from_config
+from controller.runtime import (SHOW_WINDOW_SECONDS, HandPacer, cards_dealt_this_hand, open_table,
+                                settings_from_config)
 from controller.sdnotify import notify, watchdog_interval
 
 __all__ = ["main", "Forward", "shuffler_status"]
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         orch.post(DeviceBack("shuffler-lost", "the shuffler answered at start-up"))
     orch.listeners.append(adapter.after_step)
     pacer = HandPacer(orch.post, clock, new_deck=(lambda _n: adapter.new_deck(on_ready=pacer.deck_ready))
-                      if shuffler is not None else None)
+                      if shuffler is not None else None, show_window=SHOW_WINDOW_SECONDS)
     orch.listeners.append(pacer)
     # A failed deck check or a shuffle lost with the link: the pacer may ask for a deck again.
     adapter.on_deck_failed = lambda: setattr(pacer, "waiting_deck", False)

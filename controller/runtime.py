@@ -23,12 +23,18 @@ from typing import Any
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
+from controller.engine.table.play import show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator, Ports
 
-__all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand"]
+__all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
+           "SHOW_WINDOW_SECONDS"]
+
+#: P-2: how long the next hand waits for a player who won uncalled to choose to show,
+#: as a dealer pushes the pot and gathers the cards before shuffling up (seconds).
+SHOW_WINDOW_SECONDS = 3.0
 
 log = logging.getLogger("livetable.runtime")
 
@@ -184,15 +190,23 @@ class HandPacer:
             "deck ready" must end in :meth:`deck_ready` (the internal dealer's is immediate).
         rebuy: seats whose busted players buy in again (simulated players), or empty.
         max_hands: stop starting hands after this many (None: never stop).
+        show_window: seconds after a hand the winner of an uncalled pot may still show it
+            (P-2) before the next deck and hand are asked for (0: no wait). Only for a
+            winner whose tablet is online and whose seat is not in ``bots``. The caller
+            must :meth:`kick` the pacer while idle (app and simulate do).
+        bots: seats of simulated players (they never show after a hand).
     """
 
     def __init__(self, post: Callable[[Any], None], clock: Callable[[], float], *,
                  new_deck: Callable[[int], None] | None = None, rebuy: set[int] | None = None,
-                 max_hands: int | None = None) -> None:
+                 max_hands: int | None = None, show_window: float = 0.0,
+                 bots: set[int] | None = None) -> None:
         self.post, self.clock = post, clock
         self.new_deck = new_deck
         self.rebuy = rebuy or set()
         self.max_hands = max_hands
+        self.show_window = show_window
+        self.bots = bots or set()
         self.waiting_deck = False
         self.refused_seq: int | None = None
 
@@ -218,6 +232,8 @@ class HandPacer:
                 return  # the buy-in's step calls us again
         if self.refused_seq == state.seq:
             return
+        if self.holding(state):
+            return
         self.waiting_deck = True
         if self.new_deck is not None:
             self.new_deck(state.hands + 1)
@@ -228,3 +244,14 @@ class HandPacer:
         """The dealer holds a new checked deck: ask the table for the next hand."""
         self.waiting_deck = False
         self.post(ev.HandStartRequested(at=self.clock()))
+
+    def holding(self, state: TableState) -> bool:
+        """Return whether the next hand waits: the uncalled winner of the last hand may
+        still show it (P-2) and the show window since the hand ended is not over."""
+        seat = show_offer(state) if self.show_window > 0 else None
+        if seat is None or seat in self.bots:
+            return False
+        s = state.seat(seat)
+        ended = (state.last_result or {}).get("ended")
+        return (s is not None and s.connected and isinstance(ended, (int, float))
+                and self.clock() < ended + self.show_window)

@@ -36,7 +36,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.settings import SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
-from controller.runtime import HandPacer, cards_dealt_this_hand, open_table
+from controller.runtime import SHOW_WINDOW_SECONDS, HandPacer, cards_dealt_this_hand, open_table
 
 __all__ = ["main", "build_parser", "Summary"]
 
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     rig.attach(orch)
     orch.listeners.append(summary)
     pacer = HandPacer(orch.post, clock, new_deck=rig.new_deck(orch), rebuy=set(bot_seats),
-                      max_hands=None)
+                      max_hands=None, show_window=SHOW_WINDOW_SECONDS, bots=set(bot_seats))
     rig.pacer = pacer
     orch.listeners.append(pacer)
     if recovery.outcome == "resumed" and orch.state.hand is not None:

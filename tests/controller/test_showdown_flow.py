@@ -234,3 +234,37 @@ def test_simulated_players_answer_show_or_muck_without_the_clock():
         chosen += len(mine)
         assert audit(orch.state) == []
     assert chosen > 0, "no simulated player ever had a show-or-muck turn"
+
+
+def test_the_pacer_waits_a_moment_for_the_uncalled_winner_to_show(tmp_path):
+    """P-2: the next hand is asked for only after the show window, or as soon as the
+    winner showed; a simulated player or an offline winner is not waited for."""
+    from controller.runtime import HandPacer
+
+    orch, ports, clock = _table(tmp_path)
+    pacer = HandPacer(orch.post, clock, show_window=3.0)
+    n = 0
+    while orch.state.hand is not None:  # everyone folds to seat 3
+        _tablet(orch, clock, orch.state.hand.seat_to_act, "fold", f"f{n}")
+        n += 1
+    pacer.kick(orch)
+    orch.pump()
+    assert orch.state.hand is None and pacer.holding(orch.state)
+    clock.advance(2.9)
+    pacer.kick(orch)
+    orch.pump()
+    assert orch.state.hand is None  # still inside the window
+    _tablet(orch, clock, 3, "show", "s1")
+    assert not pacer.holding(orch.state)
+    pacer.kick(orch)
+    orch.pump()
+    assert orch.state.hand is not None  # shown: the next hand at once
+    while orch.state.hand is not None:
+        _tablet(orch, clock, orch.state.hand.seat_to_act, "fold", f"f{n}")
+        n += 1
+    winner = next(w for a in orch.state.last_result["result"]["awards"] for w in a["winners"])
+    assert pacer.holding(orch.state)
+    assert not HandPacer(orch.post, clock, show_window=3.0, bots={winner}).holding(orch.state)
+    assert not HandPacer(orch.post, clock).holding(orch.state)  # no window
+    clock.advance(3.1)
+    assert not pacer.holding(orch.state)  # the window is over
