@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                       if shuffler is not None else None)
     orch.listeners.append(pacer)
     # A failed deck check or a shuffle lost with the link: the pacer may ask for a deck again.
-    adapter.on_deck_failed = lambda: setattr(pacer, "waiting_deck", False)
+    adapter.on_deck_failed = pacer.deck_failed
 
     signal.signal(signal.SIGTERM, lambda *_: orch.stop())
     signal.signal(signal.SIGINT, lambda *_: orch.stop())

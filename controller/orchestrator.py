@@ -121,6 +121,14 @@ class _Stop:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Tracked:
+    """An input posted with ``done``: called once the loop has handled ``item``."""
+
+    item: Any
+    done: Callable[[], None]
+
+
 @dataclass
 class _Timers:
     """Running timers by name: (seq, deadline in clock seconds)."""
@@ -178,9 +186,15 @@ class Orchestrator:
         self.pending_void: str | None = None
 
     # ------------------------------------------------------------------ inputs
-    def post(self, item: Any) -> None:
-        """Queue a driver event, table event or floor decision (thread-safe, never blocks)."""
-        self.inbox.put(item)
+    def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
+        """Queue a driver event, table event or floor decision (thread-safe, never blocks).
+
+        ``done()``, if given, is called on the loop thread right after the loop has handled
+        ``item``, whatever became of it: stepped (its listeners already called), refused,
+        dropped because the table is paused, not journalled, or dropped as malformed. So a
+        poster can keep one request outstanding at a time (the hand pacer's start).
+        """
+        self.inbox.put(item if done is None else _Tracked(item, done))
 
     def stop(self) -> None:
         """Ask :meth:`run` to return after the event in hand."""
@@ -233,6 +247,15 @@ class Orchestrator:
         Whatever goes wrong with one input (a malformed record from a driver, a bug) is
         logged and that input dropped: the loop, and the table, keep running.
         """
+        if isinstance(item, _Tracked):
+            try:
+                self.handle(item.item)
+            finally:
+                try:
+                    item.done()
+                except Exception:
+                    log.exception("the done() of an input failed: %r", item.item)
+            return
         try:
             items = [item]
             if self.translate is not None and not isinstance(
