@@ -76,6 +76,10 @@ class Rig:
         if self.args.devices == "none":
             self.internal = InternalDealer(orch.post, self.clock, seed=self.args.seed)
             self.ports.dealer = self.internal
+            if getattr(self.args, "history_dir", None):
+                from controller.adapters import HistoryWriter
+
+                self.ports.history = HistoryWriter(self.args.history_dir)
         else:
             self.adapter.build_simulated(self.args, self.settings, headless=self.args.headless)
         self.players = SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.args.seed)
