@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -175,13 +174,15 @@ class Orchestrator:
         self.ports = ports or Ports()
         self.translate = translate
         self.faults = FaultBook()
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        # SimpleQueue: its put is reentrant, so a signal handler (SIGTERM -> stop) may post
+        # while the loop thread is inside get; queue.Queue's lock deadlocks the loop then.
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.timers = _Timers()
         self.snapshot_every = max(1, snapshot_every)
         self.events_handled = 0
         self.hands_finished = 0
         self.listeners: list[Callable[["Orchestrator", list[Any]], None]] = []
-        self._stopping = threading.Event()
+        self._stopping = False  # a plain flag: set from a signal handler, no lock taken
         #: A misdeal/void the floor decided that a crash kept from being carried out.
         self.pending_void: str | None = None
 
@@ -197,8 +198,8 @@ class Orchestrator:
         self.inbox.put(item if done is None else _Tracked(item, done))
 
     def stop(self) -> None:
-        """Ask :meth:`run` to return after the event in hand."""
-        self._stopping.set()
+        """Ask :meth:`run` to return after the event in hand (safe from a signal handler)."""
+        self._stopping = True
         self.inbox.put(_Stop())
 
     def run(self, *, poll: float = 0.02, on_idle: Callable[[], None] | None = None) -> None:
@@ -206,7 +207,7 @@ class Orchestrator:
 
         ``on_idle`` is called at least every ``poll`` seconds (the watchdog is fed there).
         """
-        while not self._stopping.is_set():
+        while not self._stopping:
             try:
                 item = self.inbox.get(timeout=poll)
             except queue.Empty:
