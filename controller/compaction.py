@@ -85,7 +85,7 @@ class JournalKeeper:
     """
 
     def __init__(self, journal: Journal, *, keep_hands: int, history_dir: str | Path, every: int = 10,
-                 max_hands_per_run: int = 100) -> None:
+                 max_hands_per_run: int = 50) -> None:
         if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
             raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
         self.journal = journal
@@ -94,6 +94,7 @@ class JournalKeeper:
         self.every = every
         self.max_hands_per_run = max_hands_per_run
         self.runs: list[Compacted] = []
+        self._warned = False
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
         if orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects):
@@ -110,7 +111,9 @@ class JournalKeeper:
             return self._run()
         except (OSError, JournalError, ValueError, KeyError, TypeError) as exc:
             log.error("journal compaction skipped: %s", exc)
-            return None
+        except Exception:  # noqa: BLE001 - a replay bug must not reach the table's loop
+            log.exception("journal compaction skipped")
+        return None
 
     def plan(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Return ``((base_upto, base_hands), (target_upto, target_hands))``: compact from
@@ -119,9 +122,10 @@ class JournalKeeper:
         base_upto = self.journal.compacted_upto
         base = next(((u, h) for u, h, between in index if u == base_upto and between), None)
         if base is None:
-            if index:
-                log.warning("journal compaction: no between-hands snapshot at event %d to start from",
-                            base_upto)
+            if index and not self._warned:
+                self._warned = True
+                log.warning("journal compaction: no between-hands snapshot at event %d to start from: "
+                            "the journal is kept whole", base_upto)
             return None
         newest = max((h for u, h, between in index if between), default=0)
         limit = min(newest - self.keep_hands, base[1] + self.max_hands_per_run)

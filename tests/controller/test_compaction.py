@@ -121,6 +121,18 @@ def test_nothing_leaves_the_journal_when_its_histories_cannot_be_written(tmp_pat
     t.close()
 
 
+def test_a_history_that_cannot_be_rebuilt_keeps_its_hands_in_the_journal(tmp_path):
+    t, _ = _table(tmp_path)
+    t.play(12)
+    seq = next(e.seq for e in t.journal.entries(kinds=("table",)) if e.payload.get("kind") == "action-taken")
+    t.journal._db.execute("UPDATE events SET payload = '{\"kind\": \"action-taken\"}' WHERE seq = ?",  # noqa: SLF001
+                          (seq,))
+    keeper = JournalKeeper(t.journal, keep_hands=4, history_dir=tmp_path / "hands", every=1)
+    assert keeper.run() is None  # logged; the table's loop never sees an exception
+    assert t.journal.compacted_upto == 0 and next(t.journal.entries()).seq == 1
+    t.close()
+
+
 def test_compact_refuses_a_point_that_is_not_between_hands(tmp_path):
     t, _ = _table(tmp_path)
     t.play(3)
