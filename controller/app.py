@@ -178,7 +178,14 @@ def main(argv: list[str] | None = None) -> int:
                       if shuffler is not None else None, show_window=SHOW_WINDOW_SECONDS)
     orch.listeners.append(pacer)
     # A failed deck check or a shuffle lost with the link: the pacer may ask for a deck again.
-    adapter.on_deck_failed = lambda: setattr(pacer, "waiting_deck", False)
+    adapter.on_deck_failed = pacer.deck_failed
+    if cfg.journal.keep_hands and orch.journal is not None:
+        from controller.compaction import JournalKeeper
+
+        # Between hands, hands beyond the last keep_hands leave the journal once their
+        # histories are safely in history_dir (controller/compaction.py).
+        orch.listeners.append(JournalKeeper(orch.journal, keep_hands=cfg.journal.keep_hands,
+                                            history_dir=cfg.journal.history_dir))
 
     signal.signal(signal.SIGTERM, lambda *_: orch.stop())
     signal.signal(signal.SIGINT, lambda *_: orch.stop())

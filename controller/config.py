@@ -36,6 +36,7 @@ MAX_SEATS = {"holdem": 10, "omaha": 10, "draw": 5}  # L-2
 DEFAULT_JOURNAL = "/var/lib/livetable/journal.sqlite"
 MAX_INT = 2**53 - 1  # the largest whole number a tablet's JavaScript holds exactly
 DEFAULT_HISTORY_DIR = "/var/lib/livetable/hands"
+DEFAULT_KEEP_HANDS = 500  # the live journal keeps the last 500 hands (controller/compaction.py)
 
 
 class ConfigError(ValueError):
@@ -187,10 +188,13 @@ class DisplayConfig:
 
 @dataclass(frozen=True, slots=True)
 class JournalConfig:
-    """Where the journal and the hand histories are written."""
+    """Where the journal and the hand histories are written, and how many hands the live
+    journal keeps (``keep_hands``; 0 keeps every event: no compaction,
+    :mod:`controller.compaction`)."""
 
     path: str = DEFAULT_JOURNAL
     history_dir: str = DEFAULT_HISTORY_DIR
+    keep_hands: int = DEFAULT_KEEP_HANDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +323,7 @@ def parse_config(data: dict[str, Any]) -> Config:
     journal = JournalConfig(
         path=s.str("path", DEFAULT_JOURNAL),
         history_dir=s.str("history_dir", DEFAULT_HISTORY_DIR),
+        keep_hands=s.int("keep_hands", DEFAULT_KEEP_HANDS, lo=0, hi=1_000_000),
     )
     s.done()
     gpio = data.get("gpio")

@@ -359,13 +359,17 @@ def _base(db: sqlite3.Connection, index: list[tuple[int, int, bool]], before_han
     and every later hand are rebuilt: the newest snapshot taken between hands with at most
     ``before_hand`` hands played, else an empty table (settings from ``settings`` or from
     the first snapshot when no change was logged before it)."""
+    compacted = _compacted_upto(db)
     for upto, hands, between in reversed(index):
-        if between and hands <= before_hand:
+        # A compacted journal starts at its oldest snapshot: older hands are in history_dir.
+        if between and (hands <= before_hand or (compacted and upto == compacted)):
             snap = _load_snapshot(db, upto)
             try:
                 return upto, TableState.from_json(snap["table"]), list(snap.get("faults") or [])
             except (KeyError, TypeError, ValueError) as exc:
                 raise HistoryError(f"journal snapshot at event {upto} cannot be read: {exc}") from None
+    if compacted:
+        raise HistoryError(f"the journal was compacted up to event {compacted} but its snapshot there is missing")
     if settings is None and index:
         first = _load_snapshot(db, index[0][0]).get("table") or {}
         if not first.get("settings_log"):
@@ -377,6 +381,15 @@ def _base(db: sqlite3.Connection, index: list[tuple[int, int, bool]], before_han
         raise HistoryError("the journal has no snapshot before these hands, so the table settings "
                            "are unknown: give --config FILE (the table's config)")
     return 0, TableState.new(settings), []
+
+
+def _compacted_upto(db: sqlite3.Connection) -> int:
+    """Return the seq the journal was compacted up to (``controller.compaction``), 0 if never."""
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'compacted_upto'").fetchone()
+    except sqlite3.OperationalError:  # a journal without a meta table: never compacted
+        return 0
+    return int(row[0]) if row is not None else 0
 
 
 class _Builder:
@@ -733,8 +746,11 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
     if hand is not None:
         chosen = [h for h in built if h.number == hand]
         if not chosen:
+            older = built and hand < built[0].number and _compacted_upto(db)
             raise HistoryError(f"hand {hand} is not in the journal (hands here: "
-                               f"{built[0].number if built else '-'}..{built[-1].number if built else '-'})")
+                               f"{built[0].number if built else '-'}..{built[-1].number if built else '-'})"
+                               + (f"; older hands left it when it was compacted: see hand-{hand:06d}.phh "
+                                  "in the table's journal.history_dir" if older else ""))
     else:
         done = [h for h in built if not h.in_progress][-hands:]
         chosen = done + [h for h in built if h.in_progress]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -123,6 +122,14 @@ class _Stop:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Tracked:
+    """An input posted with ``done``: called once the loop has handled ``item``."""
+
+    item: Any
+    done: Callable[[], None]
+
+
 @dataclass
 class _Timers:
     """Running timers by name: (seq, deadline in clock seconds)."""
@@ -169,24 +176,32 @@ class Orchestrator:
         self.ports = ports or Ports()
         self.translate = translate
         self.faults = FaultBook()
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        # SimpleQueue: its put is reentrant, so a signal handler (SIGTERM -> stop) may post
+        # while the loop thread is inside get; queue.Queue's lock deadlocks the loop then.
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.timers = _Timers()
         self.snapshot_every = max(1, snapshot_every)
         self.events_handled = 0
         self.hands_finished = 0
         self.listeners: list[Callable[["Orchestrator", list[Any]], None]] = []
-        self._stopping = threading.Event()
+        self._stopping = False  # a plain flag: set from a signal handler, no lock taken
         #: A misdeal/void the floor decided that a crash kept from being carried out.
         self.pending_void: str | None = None
 
     # ------------------------------------------------------------------ inputs
-    def post(self, item: Any) -> None:
-        """Queue a driver event, table event or floor decision (thread-safe, never blocks)."""
-        self.inbox.put(item)
+    def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
+        """Queue a driver event, table event or floor decision (thread-safe, never blocks).
+
+        ``done()``, if given, is called on the loop thread right after the loop has handled
+        ``item``, whatever became of it: stepped (its listeners already called), refused,
+        dropped because the table is paused, not journalled, or dropped as malformed. So a
+        poster can keep one request outstanding at a time (the hand pacer's start).
+        """
+        self.inbox.put(item if done is None else _Tracked(item, done))
 
     def stop(self) -> None:
-        """Ask :meth:`run` to return after the event in hand."""
-        self._stopping.set()
+        """Ask :meth:`run` to return after the event in hand (safe from a signal handler)."""
+        self._stopping = True
         self.inbox.put(_Stop())
 
     def run(self, *, poll: float = 0.02, on_idle: Callable[[], None] | None = None) -> None:
@@ -194,7 +209,7 @@ class Orchestrator:
 
         ``on_idle`` is called at least every ``poll`` seconds (the watchdog is fed there).
         """
-        while not self._stopping.is_set():
+        while not self._stopping:
             try:
                 item = self.inbox.get(timeout=poll)
             except queue.Empty:
@@ -235,6 +250,15 @@ class Orchestrator:
         Whatever goes wrong with one input (a malformed record from a driver, a bug) is
         logged and that input dropped: the loop, and the table, keep running.
         """
+        if isinstance(item, _Tracked):
+            try:
+                self.handle(item.item)
+            finally:
+                try:
+                    item.done()
+                except Exception:
+                    log.exception("the done() of an input failed: %r", item.item)
+            return
         try:
             items = [item]
             if self.translate is not None and not isinstance(

@@ -181,15 +181,31 @@ def open_table(
 class HandPacer:
     """Start the next hand when the table is idle; re-buy busted simulated players.
 
-    Attach with ``orch.listeners.append(pacer)`` and call :meth:`kick` once at start.
+    One pacer serves ``livetable run`` (the shuffler's deck) and ``livetable simulate``
+    (:class:`controller.simdevices.Rig`: the emulator or the internal dealer). It asks for
+    one new deck per hand (G-5) and posts one ``HandStartRequested`` per deck, then waits:
+
+    - ``idle``: nothing asked; the next listener call or :meth:`kick` may ask for a deck when
+      no hand runs, the table is not paused, ``max_hands`` is not reached, no simulated player
+      needed a re-buy first, and the table changed since the last refused start;
+    - ``deck``: ``new_deck(hand)`` was called; the dealer's deck ready must end in
+      :meth:`deck_ready`, its failure (failed deck check, link lost) in :meth:`deck_failed`;
+    - ``start``: the hand start is posted and stays pending until the loop has handled it:
+      stepped (the hand starts), refused by the table (not enough players ...; the pacer
+      waits until the table changes) or dropped because the table is paused (asked again
+      once the fault has ended). Meanwhile no second deck is asked for: a second shuffle
+      would take the proven deck away from the hand about to be dealt (``no-verified-deck``).
+
+    Attach with ``orch.listeners.append(pacer)``; call :meth:`kick` at start and from the
+    loop's idle turns (after a fault ends no table event calls the listeners).
 
     Args:
-        post: the orchestrator's ``post``.
-        clock: stamps events.
-        new_deck: ``f(hand_number)`` asks the dealer for a new, checked deck; the dealer's
-            "deck ready" must end in :meth:`deck_ready` (the internal dealer's is immediate).
+        post: the orchestrator's ``post``; it must take ``done=`` (:meth:`Orchestrator.post`).
+        clock: stamps events (Unix seconds).
+        new_deck: ``f(hand_number)`` asks the dealer for a new, checked deck (None: the deck
+            is always ready, as with a dealer that needs no shuffle).
         rebuy: seats whose busted players buy in again (simulated players), or empty.
-        max_hands: stop starting hands after this many (None: never stop).
+        max_hands: stop starting hands after this many finished (None: never stop).
         show_window: seconds after a hand the winner of an uncalled pot may still show it
             (P-2) before the next deck and hand are asked for (0: no wait). Only for a
             winner whose tablet is online and whose seat is not in ``bots``. The caller
@@ -197,7 +213,9 @@ class HandPacer:
         bots: seats of simulated players (they never show after a hand).
     """
 
-    def __init__(self, post: Callable[[Any], None], clock: Callable[[], float], *,
+    IDLE, DECK, START = "idle", "deck", "start"
+
+    def __init__(self, post: Callable[..., None], clock: Callable[[], float], *,
                  new_deck: Callable[[int], None] | None = None, rebuy: set[int] | None = None,
                  max_hands: int | None = None, show_window: float = 0.0,
                  bots: set[int] | None = None) -> None:
@@ -207,8 +225,18 @@ class HandPacer:
         self.max_hands = max_hands
         self.show_window = show_window
         self.bots = bots or set()
-        self.waiting_deck = False
+        self.phase = self.IDLE
         self.refused_seq: int | None = None
+
+    @property
+    def waiting_deck(self) -> bool:
+        """True while the dealer's new deck is awaited."""
+        return self.phase == self.DECK
+
+    @property
+    def start_pending(self) -> bool:
+        """True while a posted hand start has not yet been handled by the loop."""
+        return self.phase == self.START
 
     def kick(self, orch: Orchestrator) -> None:
         """Ask for the next hand if none runs (call after start-up and after a fault ends)."""
@@ -221,7 +249,9 @@ class HandPacer:
                 # Not enough players (or the like): wait until the table changes.
                 self.refused_seq = state.seq
                 return
-        if state.hand is not None or orch.faults.paused or self.waiting_deck:
+        if self.phase != self.IDLE:
+            return  # a deck is on its way or a start is queued: one at a time
+        if state.hand is not None or orch.faults.paused:
             return
         if self.max_hands is not None and orch.hands_finished >= self.max_hands:
             return
@@ -234,16 +264,31 @@ class HandPacer:
             return
         if self.holding(state):
             return
-        self.waiting_deck = True
+        self.phase = self.DECK
         if self.new_deck is not None:
             self.new_deck(state.hands + 1)
         else:
             self.deck_ready()
 
     def deck_ready(self) -> None:
-        """The dealer holds a new checked deck: ask the table for the next hand."""
-        self.waiting_deck = False
-        self.post(ev.HandStartRequested(at=self.clock()))
+        """The dealer holds a new checked deck: post the hand start (once per deck).
+
+        A deck nobody waits for (a late one, after :meth:`deck_failed`) starts nothing.
+        """
+        if self.phase != self.DECK:
+            log.warning("a deck was ready while the pacer was %s: no second hand start", self.phase)
+            return
+        self.phase = self.START
+        self.post(ev.HandStartRequested(at=self.clock()), done=self._start_handled)
+
+    def deck_failed(self) -> None:
+        """The deck asked for will not come (failed check, shuffle lost): ask again later."""
+        if self.phase == self.DECK:
+            self.phase = self.IDLE
+
+    def _start_handled(self) -> None:
+        # Stepped, refused or dropped while paused: the next kick decides again.
+        self.phase = self.IDLE
 
     def holding(self, state: TableState) -> bool:
         """Return whether the next hand waits: the uncalled winner of the last hand may

@@ -9,9 +9,10 @@ orchestrator's inbox, after a thinking time scaled by ``--speed``; with the came
 also wait until it has read the board just dealt, so every street's board is checked.
 
 Every hand gets one new deck, shuffled and proved (G-5) after the camera has read the last
-board; a hand start is posted once per deck (a second shuffle would take the proven deck
-away from the hand about to be dealt). After a fault ends the players decide again on the
-state as it is (an action refused while paused is not lost).
+board; the hand pacer (:class:`controller.runtime.HandPacer`, the same as ``livetable run``'s)
+posts one hand start per deck and keeps it pending until the table has handled it (a second
+shuffle would take the proven deck away from the hand about to be dealt). After a fault ends
+the players decide again on the state as it is (an action refused while paused is not lost).
 
 :class:`SimTable` runs the same composition in-process with its loop in a thread, for tests
 and demonstrations: wait on conditions, inject device faults (docs/faults.md).
@@ -23,24 +24,16 @@ import heapq
 import itertools
 import logging
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from controller.adapters import DevicePorts, DriverAdapter
 from controller.bots import SimPlayers
 from controller.dealer import InternalDealer
-from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.orchestrator import Orchestrator
 
 __all__ = ["Rig"]
 
-
-@dataclass(frozen=True, slots=True)
-class _StartHand:
-    """The hand pacer's start, posted when the deck is ready; becomes ``HandStartRequested``."""
-
-    at: float
 
 log = logging.getLogger("livetable.simulate")
 
@@ -69,7 +62,6 @@ class Rig:
         self._n = itertools.count()
         self.adapter: DriverAdapter | None = None
         self.internal: InternalDealer | None = None
-        self._start_pending = False
         self._deck_wanted: int | None = None
         self._was_paused = False
         self.players: SimPlayers | None = None
@@ -80,10 +72,14 @@ class Rig:
         self.orch = orch
         self.adapter = DriverAdapter(orch, self.ports, clock=self.clock)
         self.adapter.on_deck_failed = self._deck_failed
-        orch.translate = self._translate
+        orch.translate = self.adapter.translate
         if self.args.devices == "none":
             self.internal = InternalDealer(orch.post, self.clock, seed=self.args.seed)
             self.ports.dealer = self.internal
+            if getattr(self.args, "history_dir", None):
+                from controller.adapters import HistoryWriter
+
+                self.ports.history = HistoryWriter(self.args.history_dir)
         else:
             self.adapter.build_simulated(self.args, self.settings, headless=self.args.headless)
         self.players = SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.args.seed)
@@ -91,17 +87,15 @@ class Rig:
         orch.listeners.append(self.adapter.after_step)
 
     def new_deck(self, orch: Orchestrator) -> Any:
-        """Return the pacer's ``new_deck(hand)``: a shuffle and deck check, then deck ready.
+        """Return the pacer's ``new_deck(hand)``: a shuffle and deck check, then the pacer's
+        ``deck_ready`` (set :attr:`pacer` first).
 
         With the shuffler, the deck is asked for once the camera has read the last hand's
-        board (:attr:`DriverAdapter.board_settled`: cards are collected after the check), and
-        never while a hand start is already on its way (a second shuffle would take the
-        proven deck away from the hand about to be dealt: ``no-verified-deck``, G-5).
+        board (:attr:`DriverAdapter.board_settled`: cards are collected after the check) and
+        the table is not paused. The pacer never asks while its hand start is pending.
         """
 
         def new_deck(hand: int) -> None:
-            if self._start_pending:
-                return  # the start of this very hand is queued; _translate clears the pacer
             if self.internal is not None:
                 self.internal.seek(hand, 0)
                 self._deck_ready()
@@ -120,26 +114,15 @@ class Rig:
         self.adapter.new_deck(on_ready=self._deck_ready)
 
     def _deck_ready(self) -> None:
-        """The dealer holds a checked deck: the hand start goes through the inbox."""
-        self._start_pending = True
-        assert self.orch is not None
-        self.orch.post(_StartHand(self.clock()))
+        """The dealer holds a checked deck: the pacer posts the hand start."""
+        if self.pacer is not None:
+            self.pacer.deck_ready()
 
     def _deck_failed(self) -> None:
         """The deck did not come (failed check, link lost): the pacer asks again after the fault."""
         self._deck_wanted = None
         if self.pacer is not None:
-            self.pacer.waiting_deck = False
-
-    def _translate(self, orch: Orchestrator, item: Any) -> list[Any]:
-        if isinstance(item, _StartHand):
-            # Handled now, in order: the start is applied, refused, or dropped while paused.
-            self._start_pending = False
-            if self.pacer is not None:
-                self.pacer.waiting_deck = False
-            return [ev.HandStartRequested(at=item.at)]
-        assert self.adapter is not None
-        return self.adapter.translate(orch, item)
+            self.pacer.deck_failed()
 
     def seek(self, hand: int, position: int) -> None:
         """Continue hand ``hand`` at card ``position`` (internal dealer; after a crash)."""
@@ -185,7 +168,7 @@ class Rig:
                 self.players(orch, [])
         self._was_paused = paused
         self._ask_deck()
-        if self.pacer is not None and orch.state.hand is None and not self._start_pending:
+        if self.pacer is not None and orch.state.hand is None:
             self.pacer.kick(orch)
         now = self.clock()
         while self._later and self._later[0][0] <= now and not paused and not self._camera_waiting():

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mqtt-user", default=None, help="the controller's broker login (default: anonymous)")
     p.add_argument("--mqtt-password-file", default=None, help="a file holding that login's password")
     p.add_argument("--history-dir", default=None, help="also write every hand as PHH into this folder")
+    p.add_argument("--keep-hands", type=int, default=0,
+                   help="compact the journal to its last N hands once their histories are in "
+                        "--history-dir (journal.keep_hands; default 0: keep every event)")
     p.add_argument("--tablet-seats", default="", help="seats left for real tablets, e.g. 3,5")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
@@ -131,6 +134,10 @@ def _check(args: argparse.Namespace) -> str | None:
     """Return what is wrong with the options (or None)."""
     if args.hands is not None and args.hands < 0:
         return f"--hands must be 0 or more, got {args.hands}"
+    if args.keep_hands < 0:
+        return f"--keep-hands must be 0 or more, got {args.keep_hands}"
+    if args.keep_hands and not args.history_dir:
+        return "--keep-hands needs --history-dir: hands leave the journal only once their histories are written"
     if args.speed is not None and args.speed < 0:
         return f"--speed must be 0 or more, got {args.speed}"
     if not (0 <= args.rake <= 25):
@@ -214,14 +221,19 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 3
-    # The internal dealer's seed stands for the physical deck order: keep the journal's.
+    # The internal dealer's seed stands for the physical deck order: keep the journal's (in
+    # its meta table, which compaction keeps; journals of before in their "simulate" entry).
     if orch.journal is not None:
-        stored = next(orch.journal.entries(kinds=("simulate",)), None)
-        if stored is None:
+        seed = orch.journal.meta("simulate_seed")
+        stored = None if seed is not None else next(orch.journal.entries(kinds=("simulate",)), None)
+        if seed is not None:
+            args.seed = int(seed)
+        elif stored is not None:
+            args.seed = int(stored.payload.get("seed", args.seed))
+        else:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
-        else:
-            args.seed = int(stored.payload.get("seed", args.seed))
+        orch.journal.set_meta("simulate_seed", str(args.seed))
     summary = Summary()
     rig.attach(orch)
     orch.listeners.append(summary)
@@ -229,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                       max_hands=None, show_window=SHOW_WINDOW_SECONDS, bots=set(bot_seats))
     rig.pacer = pacer
     orch.listeners.append(pacer)
+    if args.keep_hands and orch.journal is not None:
+        from controller.compaction import JournalKeeper
+
+        orch.listeners.append(JournalKeeper(orch.journal, keep_hands=args.keep_hands,
+                                            history_dir=args.history_dir))
     if recovery.outcome == "resumed" and orch.state.hand is not None:
         rig.seek(orch.state.info.number, cards_dealt_this_hand(orch.state.hand))
     log.info("table %s: %s %s, %d seats, blinds %d/%d, seed %d; journal %s (%s)%s", settings.id,

@@ -52,6 +52,9 @@ def test_t2_default_buy_ins():
         ({"table": {"big_blind": 100}, "camera": {"source": True}}, "camera.source"),
         ({"table": {"big_blind": 100}, "tabel": {}}, "tabel"),
         ({"table": {}}, "table.big_blind"),
+        ({"table": {"big_blind": 100}, "journal": {"keep_hands": -1}}, "journal.keep_hands"),
+        ({"table": {"big_blind": 100}, "journal": {"keep_hands": "500"}}, "journal.keep_hands"),
+        ({"table": {"big_blind": 100}, "journal": {"keep_days": 3}}, "journal.keep_days"),
     ],
 )
 def test_mistakes_name_the_key(data, key):
@@ -76,3 +79,9 @@ def test_gpio_pin_map_is_checked_at_load():
         parse_config({"table": {"big_blind": 100},
                       "gpio": {"seats": {"1": {"fold": "GPIO4", "led": "GPIO4"}}}})
     assert str(err.value).startswith("gpio.seats.1.")
+
+
+def test_journal_keep_hands_default_and_off():
+    assert parse_config({"table": {"big_blind": 100}}).journal.keep_hands == 500
+    assert parse_config({"table": {"big_blind": 100}, "journal": {"keep_hands": 0}}).journal.keep_hands == 0
+    assert load_config(REPO / "config" / "table.example.toml").journal.keep_hands == 500

@@ -254,3 +254,53 @@ def test_an_event_the_table_cannot_take_pauses_and_recovery_skips_it(tmp_path, m
     monkeypatch.setattr(o, "step", real)
     again = Orchestrator.recover(orch.journal, lambda: TableState.new(orch.state.settings), clock=clock)
     assert not again.state.seat(2).sitting_out and again.faults.paused
+
+
+_SIGNAL_CHILD = r'''
+import signal, sys
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.orchestrator import Orchestrator
+
+orch = Orchestrator(TableState.new(TableSettings(id="sig", seats=2)), journal=None, clock=lambda: 0.0)
+orch.translate = lambda o, item: []  # driver noise, translated to nothing
+state = {"signals": 0, "busy": False}
+
+def on_signal(*_):  # as livetable run's SIGTERM handler: post, and at last stop
+    state["busy"] = True
+    state["signals"] += 1
+    orch.post("posted by a signal handler")
+    if state["signals"] >= 300:
+        orch.stop()
+    state["busy"] = False
+
+def every_call(frame, event, arg):  # a signal at every call the loop makes, inside locks too
+    if not state["busy"] and event in ("call", "c_call"):
+        signal.raise_signal(signal.SIGUSR1)
+
+signal.signal(signal.SIGUSR1, on_signal)
+for _ in range(20):
+    orch.post("queued before")
+sys.setprofile(every_call)
+orch.run(poll=0.001)
+sys.setprofile(None)
+print("stopped", state["signals"])
+'''
+
+
+def test_stop_and_post_from_a_signal_handler_never_deadlock_the_loop():
+    """SIGTERM's handler calls ``orch.stop()`` (a ``post``) in the loop's own thread, at any
+    point of the loop: also while the loop is inside the inbox's ``get``. A lock there
+    (``queue.Queue``) deadlocked ``livetable run`` on SIGTERM; the signal is raised here at
+    every call the loop makes, in a child process that must stop by itself."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    try:
+        res = subprocess.run([sys.executable, "-c", _SIGNAL_CHILD], cwd=repo, capture_output=True,
+                             text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the loop deadlocked on a post from a signal handler")
+    assert res.returncode == 0 and res.stdout.startswith("stopped"), res.stderr[-2000:]

@@ -1,0 +1,240 @@
+"""Journal compaction between hands: the live journal keeps the last hands only (issue 9).
+
+Without it every event is kept forever and a snapshot is added every hand: at 300 hands a
+day the journal gains about 15,000 events and 2 MB of snapshots a day, and start-up
+(:meth:`controller.journal.Journal.check` reads every event) slows down with it.
+
+What is kept, and why:
+
+- **recovery** replays from the newest snapshot: compaction never touches it, nor anything
+  after it;
+- **the floor's recall** (``livetable history``) of the last ``keep_hands`` hands, step by
+  step with every fault, void and restart: their events stay, from the between-hands
+  snapshot before the oldest of them;
+- **older hands** leave the journal only once their hand histories are safely on disk in
+  ``journal.history_dir`` (``hand-<n>.json``, the table's full record, and ``hand-<n>.phh``,
+  as :class:`controller.adapters.HistoryWriter` writes them): each is read back and checked;
+  one that is missing or torn (a kill while it was written, a full disk then) is rebuilt by
+  replaying the journal, written to a temporary file, fsynced and renamed; then every file
+  and the folder are fsynced, and only then are the events deleted.
+
+Safe against a kill or power cut at any moment: the files are whole before the journal
+forgets anything (rename is atomic, fsync makes it durable), and the deletion is one SQLite
+transaction (:meth:`~controller.journal.Journal.compact`). Doing it again is harmless.
+
+:class:`JournalKeeper` runs as an orchestrator listener after a hand finishes (the snapshot
+of that moment is written first), at most ``max_hands_per_run`` hands at a time, so an old
+journal is trimmed over the next hands instead of stopping the table.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.config import DEFAULT_KEEP_HANDS
+from controller.engine.table import effects as fx
+from controller.engine.table.codec import from_json as event_from_json
+from controller.engine.table.state import TableState
+from controller.engine.table.step import step
+from controller.journal import Journal, JournalError
+
+__all__ = ["JournalKeeper", "Compacted", "history_files", "DEFAULT_KEEP_HANDS"]
+
+log = logging.getLogger("livetable.compaction")
+
+
+def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
+    """Return the ``(json, phh)`` paths of hand ``hand`` in ``folder``, named as
+    :class:`controller.adapters.HistoryWriter` names them (``hand-000042.json``)."""
+    base = Path(folder) / f"hand-{hand:06d}"
+    return base.with_suffix(".json"), base.with_suffix(".phh")
+
+
+@dataclass(frozen=True, slots=True)
+class Compacted:
+    """One compaction: hands ``first``..``last`` left the journal (``events`` deleted, up to
+    event ``upto``); ``rewritten`` lists the hands whose history files had to be rebuilt."""
+
+    upto: int
+    first: int
+    last: int
+    events: int
+    rewritten: tuple[int, ...]
+
+
+class JournalKeeper:
+    """Keep the live journal to its last ``keep_hands`` hands (see the module docstring).
+
+    Attach with ``orch.listeners.append(keeper)``; or call :meth:`run`.
+
+    Args:
+        journal: the table's journal (the orchestrator's, on the loop thread).
+        keep_hands: hands whose events stay in the journal (>= 1).
+        history_dir: where the hand histories are (``journal.history_dir``).
+        every: compact once at least this many hands can leave (fewer, larger deletions).
+        max_hands_per_run: at most this many hands leave per run (bounds the pause).
+
+    Raises:
+        ValueError: ``keep_hands``, ``every`` or ``max_hands_per_run`` below 1.
+    """
+
+    def __init__(self, journal: Journal, *, keep_hands: int, history_dir: str | Path, every: int = 10,
+                 max_hands_per_run: int = 50) -> None:
+        if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
+            raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
+        self.journal = journal
+        self.keep_hands = keep_hands
+        self.folder = Path(history_dir)
+        self.every = every
+        self.max_hands_per_run = max_hands_per_run
+        self.runs: list[Compacted] = []
+        self._warned = False
+
+    def __call__(self, orch: Any, effects: list[Any]) -> None:
+        if orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects):
+            self.run()
+
+    def run(self) -> Compacted | None:
+        """Compact if enough hands are beyond the last ``keep_hands``; return what was done.
+
+        Never raises: a problem (a history file that cannot be written, a journal error, a
+        hand with no record) is logged and the journal kept as it is; the next hand tries
+        again. Nothing is deleted whose history is not safely on disk.
+        """
+        try:
+            return self._run()
+        except (OSError, JournalError, ValueError, KeyError, TypeError) as exc:
+            log.error("journal compaction skipped: %s", exc)
+        except Exception:  # noqa: BLE001 - a replay bug must not reach the table's loop
+            log.exception("journal compaction skipped")
+        return None
+
+    def plan(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """Return ``((base_upto, base_hands), (target_upto, target_hands))``: compact from
+        the journal's oldest snapshot to the target snapshot; None when not due."""
+        index = self.journal.snapshot_index()
+        base_upto = self.journal.compacted_upto
+        base = next(((u, h) for u, h, between in index if u == base_upto and between), None)
+        if base is None:
+            if index and not self._warned:
+                self._warned = True
+                log.warning("journal compaction: no between-hands snapshot at event %d to start from: "
+                            "the journal is kept whole", base_upto)
+            return None
+        newest = max((h for u, h, between in index if between), default=0)
+        limit = min(newest - self.keep_hands, base[1] + self.max_hands_per_run)
+        target = None
+        for u, h, between in index:
+            if between and u > base_upto and h <= limit:
+                target = (u, h)
+        if target is None or target[1] - base[1] < self.every:
+            return None
+        return base, target
+
+    def _run(self) -> Compacted | None:
+        planned = self.plan()
+        if planned is None:
+            return None
+        (base_upto, base_hands), (upto, hands) = planned
+        numbers = range(base_hands + 1, hands + 1)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        missing = [n for n in numbers if not self._sound(n)]
+        if missing:
+            records = self._records(base_upto, upto)
+            lost = [n for n in missing if n not in records]
+            if lost:
+                log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
+                return None
+            for n in missing:
+                self._write(n, records[n])
+        for n in numbers:
+            for path in history_files(self.folder, n):
+                if path.exists():
+                    _fsync(path)
+        _fsync(self.folder)
+        events = self.journal.compact(upto)
+        done = Compacted(upto, base_hands + 1, hands, events, tuple(missing))
+        self.runs.append(done)
+        log.info("journal compacted: hands %d..%d left it (%d events; histories in %s)%s",
+                 done.first, done.last, events, self.folder,
+                 f", {len(missing)} history files rebuilt" if missing else "")
+        return done
+
+    def _sound(self, hand: int) -> bool:
+        """True when hand ``hand``'s JSON record is whole and its PHH file reads as TOML."""
+        js, phh = history_files(self.folder, hand)
+        try:
+            record = json.loads(js.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return False
+        if not isinstance(record, dict) or record.get("hand") != hand:
+            return False
+        try:
+            tomllib.loads(phh.read_text(encoding="utf-8"))
+            return True
+        except FileNotFoundError:
+            return _phh(record) is None  # a hand the PHH writer cannot express: JSON only
+        except (OSError, ValueError, UnicodeDecodeError):
+            return False
+
+    def _records(self, base_upto: int, upto: int) -> dict[int, dict[str, Any]]:
+        """Replay events ``base_upto+1..upto`` from the snapshot at ``base_upto`` and return
+        every finished hand's record by number (what the table wrote when it finished)."""
+        snap = self.journal.snapshot_at(base_upto)
+        if snap is None:
+            raise ValueError(f"no snapshot at event {base_upto}")
+        state = TableState.from_json(snap["table"])
+        rejected = {int(e.payload.get("seq", 0))
+                    for e in self.journal.entries(after=base_upto, kinds=("rejected",)) if e.seq <= upto}
+        out: dict[int, dict[str, Any]] = {}
+        for e in self.journal.entries(after=base_upto, kinds=("table",)):
+            if e.seq > upto:
+                break
+            if e.seq in rejected:
+                continue  # the live table could not take it either
+            state, effects = step(state, event_from_json(e.payload))
+            for f in effects:
+                if isinstance(f, fx.HandFinished):
+                    out[f.hand] = f.record
+        return out
+
+    def _write(self, hand: int, record: dict[str, Any]) -> None:
+        js, phh = history_files(self.folder, hand)
+        _atomic_write(js, json.dumps(record, sort_keys=True))
+        text = _phh(record)
+        if text is not None:
+            _atomic_write(phh, text)
+
+
+def _phh(record: dict[str, Any]) -> str | None:
+    try:
+        from controller.history import record_to_phh
+
+        return record_to_phh(record)
+    except Exception as exc:  # noqa: BLE001 - as HistoryWriter: the JSON record is kept
+        log.warning("PHH export of hand %s failed: %s", record.get("hand"), exc)
+        return None
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
