@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
-from controller.engine.table.play import card_texts
+from controller.engine.table.play import card_texts, may_post_now
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -77,6 +77,15 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
     return out
 
 
+def _join_json(state: TableState) -> dict[str, Any]:
+    """T-3/T-4: whether a seat's tablet may take its free seat, and at which free seats a
+    new player may post the big blind now (elsewhere they wait for the button to pass)."""
+    mode = state.settings.tablet_join
+    post = [] if mode == "off" else [n for n, s in enumerate(state.seats, 1)
+                                     if s is None and may_post_now(state, n)]
+    return {"mode": mode, "post_now": post}
+
+
 def public_view(state: TableState, *, fault: dict[str, Any] | None = None, paused: bool = False,
                 equity: dict[str, float] | None = None) -> dict[str, Any]:
     """Return the public state (docs/state.md, schema 1) of ``state``.
@@ -94,6 +103,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
                    "small_bet": cfg.small_bet, "big_bet": cfg.big_bet},
         "max_seats": cfg.seats,
         "buy_in": {"min": cfg.buy_in_min, "max": cfg.buy_in_max},
+        "join": _join_json(state),
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
         "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],

@@ -23,7 +23,7 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
-           "smallest_chip", "card_texts"]
+           "smallest_chip", "card_texts", "candidates", "may_post_now"]
 
 
 
@@ -111,21 +111,44 @@ def in_hand(state: TableState, seat: int) -> bool:
 
 # ---------------------------------------------------------------------------- start
 
-def start_hand(ctx: Ctx, button_hint: int | None) -> None:
-    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
-    st = ctx.state
-    if st.hand is not None:
-        refuse(ctx, "T-3", "T-3: a hand is already running")
-        return
+def candidates(state: TableState) -> tuple[dict[int, Candidate], list[int]]:
+    """Return ``(players in the game by seat, seats sitting out or without chips)`` for
+    planning the next hand (T-4, T-5, T-6)."""
     players: dict[int, Candidate] = {}
     out: list[int] = []
-    for s in st.seats:
+    for s in state.seats:
         if s is None:
             continue
         if s.stack > 0 and not s.sitting_out and not s.leaving:
             players[s.seat] = Candidate(s.seat, s.new, s.missed_sb, s.missed_bb, s.post)
         else:
             out.append(s.seat)
+    return players, out
+
+
+def may_post_now(state: TableState, seat: int) -> bool:
+    """T-4: return whether a new player taking the free ``seat`` now and posting one big
+    blind would be dealt into the next hand.
+
+    False when the seat lies between the big blind and the button of the next hand (the
+    button must pass first). True when the seat would be the big blind anyway, or when the
+    table would start fresh (fewer than two players could be dealt in otherwise).
+    """
+    players, out = candidates(state)
+    players[seat] = Candidate(seat, new=True, post=True)
+    cfg = state.settings
+    plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=state.rotation,
+                     small_blind=cfg.small_blind, big_blind=cfg.big_blind)
+    return plan is None or seat in plan.dealt
+
+
+def start_hand(ctx: Ctx, button_hint: int | None) -> None:
+    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
+    st = ctx.state
+    if st.hand is not None:
+        refuse(ctx, "T-3", "T-3: a hand is already running")
+        return
+    players, out = candidates(st)
     cfg = st.settings
     plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=st.rotation,
                      small_blind=cfg.small_blind, big_blind=cfg.big_blind, button_hint=button_hint)

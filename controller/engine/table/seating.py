@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects as fx
-from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
+from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
+__all__ = ["sit_down", "buy_in", "join", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
            "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
@@ -56,6 +56,14 @@ def buy_in_range(ctx: Ctx, player: str) -> tuple[int, int | None]:
     return lo, hi
 
 
+def _returning(ctx: Ctx, player: str) -> Departure | None:
+    """T-2: the player's departure with more than the maximum less than 20 minutes ago, if any."""
+    for d in ctx.state.departures:
+        if d.player == player and ctx.at - d.at < RETURN_SECONDS:
+            return d
+    return None
+
+
 def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
     chip = smallest_chip(ctx.state.settings)
     if ev.amount % chip:
@@ -76,6 +84,12 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
         refuse(ctx, "T-7", f"T-7: seat {s.seat} has chips; add more with a top-up between hands")
         return
     lo, hi = buy_in_range(ctx, s.player)
+    back = _returning(ctx, s.player)
+    if back is not None and ev.amount < back.amount:
+        mins = max(1, int((ctx.at - back.at) // 60))
+        refuse(ctx, "T-2", f"T-2: {s.name} left this table {mins} min ago with {back.amount}: coming "
+                           f"back within 20 minutes, the buy-in is at least {back.amount}, got {ev.amount}")
+        return
     if ev.amount < lo or (hi is not None and ev.amount > hi):
         top = "no maximum" if hi is None else f"at most {hi}"
         refuse(ctx, "T-2", f"T-2: buy-in must be at least {lo} and {top}, got {ev.amount}")
@@ -87,6 +101,31 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
     ctx.set_seat(evolve(s, stack=ev.amount))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def join(ctx: Ctx, ev: Any) -> None:
+    """T-3/T-2/T-4: take the free seat and buy in from the seat's tablet, all or nothing.
+
+    Refused with the state unchanged: ``T-3`` the table does not let tablets seat players
+    (``tablet_join`` off), the seat is taken, or the player already sits here; ``T-2`` the
+    buy-in is outside the range or below what the player left with less than 20 minutes
+    ago; ``S-10`` not whole chips; ``T-4`` posting now is asked for a seat between the big
+    blind and the button (:func:`~.play.may_post_now`).
+    """
+    before, n = ctx.state, len(ctx.effects)
+    if before.settings.tablet_join == "off":
+        refuse(ctx, "T-3", "T-3: this table seats players through the floor, not from the tablet")
+        return
+    free = 1 <= ev.seat <= len(before.seats) and before.seats[ev.seat - 1] is None
+    if ev.post and free and not may_post_now(before, ev.seat):
+        refuse(ctx, "T-4", f"T-4: seat {ev.seat} is between the big blind and the button: a new player "
+                           f"there waits for the button to pass (choose to wait for the big blind)")
+        return
+    sit_down(ctx, ev)
+    if len(ctx.effects) == n:
+        buy_in(ctx, ev)
+    if any(isinstance(e, fx.Refuse) for e in ctx.effects[n:]):
+        ctx.state = before  # all or nothing: no seat without its chips
 
 
 def top_up(ctx: Ctx, ev: Any) -> None:

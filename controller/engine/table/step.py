@@ -57,6 +57,7 @@ def _preselect_clear(ctx: Ctx, e: ev.PreselectCleared) -> None:
 _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.PlayerSatDown: seating.sit_down,
     ev.BoughtIn: seating.buy_in,
+    ev.PlayerJoined: seating.join,
     ev.ToppedUp: seating.top_up,
     ev.StoodUp: seating.stand_up,
     ev.SatOut: seating.sit_out,
