@@ -22,7 +22,7 @@ broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest
 ``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; its
 ``pause`` button pauses the table (fault ``paused``) and, pressed again, resumes it.
 
-Tablet seat requests (sit out, sit in, top up, stand up, preselect) get exactly one reply,
+Tablet seat requests (take the seat, sit out, sit in, top up, stand up, preselect) get exactly one reply,
 after the table decided: accepted, or refused with the table's rule id (``F-1`` when the
 table is paused and did not take it); docs/mqtt.md: a tablet ignores a second reply.
 """
@@ -45,7 +45,7 @@ from controller.engine.table import events as ev
 from controller.faults import ALLOWED_EXITS, FaultExit, FaultKind
 from controller.orchestrator import DeviceBack, FloorDecision, ManualPause, Orchestrator, Ports, RaiseFault
 
-__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter", "SimulatedCamera"]
+__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter", "SimulatedCamera", "player_for_name"]
 
 log = logging.getLogger("livetable.adapters")
 
@@ -482,13 +482,16 @@ class DriverAdapter:
 
     @staticmethod
     def _seat_request(a: str, e: Any, common: dict[str, Any]) -> list[Any]:
-        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-5..T-8)."""
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8)."""
         out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
                 out = [ev.PreselectCleared(**common)]
             else:
                 out = [ev.PreselectSet(**common, choice=e.choice, amount=e.amount)]
+        elif a == "take_seat":
+            out = [ev.PlayerJoined(**common, player=player_for_name(e.name), name=e.name,
+                                   amount=int(e.amount or 0), post=bool(e.post))]
         elif a == "sit_out":
             out = [ev.SatOut(**common)]
         elif a in ("sit_in", "post_bb"):
@@ -792,6 +795,22 @@ class DriverAdapter:
             except Exception as exc:
                 log.warning("closing a device: %s", exc)
         self._closers = []
+
+
+def player_for_name(name: str) -> str:
+    """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
+
+    The controller has no room accounts: the name (case and spacing ignored) is the player's
+    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
+    two players cannot sit under the same name. Ids of tablet players start ``name:``.
+
+    Raises:
+        ValueError: ``name`` is empty.
+    """
+    key = " ".join(str(name).casefold().split())
+    if not key:
+        raise ValueError("T-3: a player needs a name")
+    return f"name:{key}"
 
 
 def _describe(e: Any) -> str:

@@ -133,7 +133,8 @@ class RakeConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """The table's game settings (L-2, T-2, A-2)."""
+    """The table's game settings (L-2, T-2, A-2); ``tablet_join``: may a seat's tablet seat
+    its player (``direct``) or only the floor (``off``) (T-3)."""
 
     id: str
     name: str
@@ -145,6 +146,7 @@ class TableConfig:
     buy_in_max: int | None
     action_seconds: float = 30.0
     cap_lifted_heads_up: bool = True
+    tablet_join: str = "off"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +236,7 @@ def _table(data: Any) -> TableConfig:
         buy_in_max=buy_max,
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
+        tablet_join=s.str("tablet_join", "off", choices=("off", "direct")),  # T-3, docs/tablet.md
     )
     from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level
 

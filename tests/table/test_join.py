@@ -22,7 +22,7 @@ NL = TableSettings(small_blind=5, big_blind=10, seats=6, tablet_join="direct")
 def _join(b: Bench, seat: int, name: str = "Ann", amount: int = 500, post: bool = False,
           player: str | None = None) -> list[fx.Effect]:
     return b.do(ev.PlayerJoined, seat=seat, player=player or f"name:{name.lower()}", name=name,
-                amount=amount, post=post, action_id=f"j{seat}")
+                amount=amount, post=post)
 
 
 def _fold_to_the_end(b: Bench) -> None:
@@ -66,7 +66,6 @@ def test_t3_join_is_refused_when_the_table_does_not_let_tablets_seat_players():
     before = b.state
     _join(b, 4)
     assert [r.rule for r in b.refused()] == ["T-3"] and b.refused()[0].seat == 4
-    assert b.refused()[0].action_id == "j4"
     assert b.state is before
     assert public_view(b.state)["join"] == {"mode": "off", "post_now": []}
 

@@ -35,7 +35,7 @@ def sit_down(ctx: Ctx, ev: Any) -> None:
         return
     for s in st.seats:
         if s is not None and s.player == ev.player:
-            refuse(ctx, "T-3", f"T-3: {ev.player} already sits in seat {s.seat}")
+            refuse(ctx, "T-3", f"T-3: {s.name} already sits in seat {s.seat}")
             return
     ctx.set_seat(Seat(seat=ev.seat, player=ev.player, name=ev.name or ev.player, post=ev.post))
 
