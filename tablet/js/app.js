@@ -186,7 +186,7 @@ function newId() {
 function send(action, extra = {}, tries = 1) {
   if (!app.state) { notice('No table state yet: wait a moment.'); return null; }
   const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
-    amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards });
+    amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards, name: extra.name, post: extra.post });
   const p = { payload, tries, timer: null };
   if (BETTING.has(action)) app.turnSent = { key: turnKey(), id: payload.id };
   app.pending.set(payload.id, p);
@@ -293,6 +293,25 @@ function wireUi() {
     if (!Number.isInteger(amount) || amount < 1) return notice('T-7: enter the chips to add');
     if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (buy-in maximum)`);
     send('top_up', { amount });
+  });
+  // T-3: take this free seat with a name, a buy-in in the range (T-2), post now or wait (T-4)
+  const joinAmount = (pick) => {
+    const offer = L.joinOffer(app.state, app.cfg.seat);
+    if (offer && pick(offer) !== null) $('#join-amount').value = String(pick(offer));
+  };
+  $('#join-min').addEventListener('click', () => joinAmount((o) => o.min));
+  $('#join-max').addEventListener('click', () => joinAmount((o) => o.max));
+  $('#join-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const offer = L.joinOffer(app.state, app.cfg.seat);
+    if (!offer) return notice('T-3: this seat is not free to take from the tablet');
+    let name; let amount;
+    try {
+      name = L.cleanName($('#join-name').value);
+      amount = L.checkBuyIn($('#join-amount').value, offer);
+    } catch (err) { return notice(err.message); }
+    const post = $('#join-post').checked && offer.postNow;
+    send('take_seat', { amount, name, post });
   });
   $('#stand-up').addEventListener('click', () => {
     if (window.confirm('Give up your seat? Your chips go back to your balance (T-8).')) send('stand_up');
@@ -425,7 +444,9 @@ function renderMe() {
       mine.append(cardEl(c, { selectable: !!ui.draw, selected: app.discards.includes(c) }));
     }
   }
-  $('#hand-words').textContent = p && p.hand_words ? p.hand_words : '';
+  const seatNow = L.seatOf(s, app.cfg.seat);
+  $('#hand-words').textContent = p && p.hand_words ? p.hand_words
+    : !p && seatNow && seatNow.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
 
   const acts = $('#actions');
   acts.replaceChildren();
@@ -444,6 +465,7 @@ function renderMe() {
   if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} (up to ${ui.draw.max})`;
 
   $('#showdown-box').hidden = !(legal && (legal.show || legal.muck));
+  renderJoin();
 
   const pres = L.preselectOptions(s, p, app.cfg.seat);
   const box = $('#preselects');
@@ -454,6 +476,28 @@ function renderMe() {
       'aria-pressed': String(current === o.choice), text: o.label }));
   }
   $('#preselect-box').hidden = pres.length === 0;
+}
+
+/** T-3/T-4: the "Take this seat" form while this seat is free and the table lets tablets seat. */
+function renderJoin() {
+  const offer = L.joinOffer(app.state, app.cfg.seat);
+  const form = $('#join-form');
+  form.hidden = !offer;
+  if (!offer) return;
+  const amount = $('#join-amount');
+  amount.min = offer.min;
+  if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
+  if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
+  $('#join-max').hidden = offer.max === null;
+  $('#join-range').textContent = `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)} (T-2)`;
+  const post = $('#join-post');
+  post.disabled = !offer.postNow;
+  if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
+  $('#join-blind-hint').textContent = offer.postNow
+    ? 'Post one big blind and play the next hand, or wait until the big blind comes to you (T-4).'
+    : 'This seat is between the big blind and the button: you are dealt in once the button has passed (T-4).';
+  const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
+  $('#join-button').disabled = busy;
 }
 
 function renderSlider(sl) {
@@ -521,7 +565,8 @@ function renderSide() {
   const seated = me && me.status !== 'empty';
   $('#seat-info').textContent = !app.state ? '' : seated
     ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
-    : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
+    : L.joinOffer(app.state, app.cfg.seat) ? `Seat ${app.cfg.seat} is free: take it with "Take this seat".`
+      : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
   // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
