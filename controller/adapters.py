@@ -19,7 +19,9 @@ door open, a failed request -> ``jam``; deck check failed -> ``deck-check``; mis
 card reported twice -> ``misread``; camera and shuffler disagree -> ``board-mismatch``;
 a dealt board card unread in time -> ``card-unreadable``; camera lost -> ``camera-lost``;
 broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest fault by
-``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; its
+``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; with
+no fault open it confirms the oldest buy-in a tablet's player is waiting to hand over
+(T-3, ``tablet_join = "confirm"``: ``BuyInConfirmed``); its
 ``pause`` button pauses the table (fault ``paused``) and, pressed again, resumes it.
 
 Tablet seat requests (take the seat, sit out, sit in, top up, stand up, preselect) get exactly one reply,
@@ -412,7 +414,7 @@ class DriverAdapter:
             if button == "confirm":
                 fault = self.orch.faults.current
                 if fault is None:
-                    return []
+                    return self._confirm_buy_in(e.at)
                 allowed = ALLOWED_EXITS[fault.kind]
                 exit = FaultExit.CORRECTION if FaultExit.CORRECTION in allowed else FaultExit.RESUME
                 return [FloorDecision(fault.kind.value, exit.value, "dealer")]
@@ -445,6 +447,14 @@ class DriverAdapter:
                 if legal.get(kind):
                     return [ev.ActionTaken(at=e.at, seat=seat, action=kind, amount=legal[kind]["min"])]
         return []
+
+    def _confirm_buy_in(self, at: float) -> list[Any]:
+        """The dealer's confirm with no fault open: the oldest buy-in asked for from a tablet
+        has been handed over (T-3, ``tablet_join`` ``confirm``); nothing when none waits."""
+        waiting = sorted((s.pending_at, s.seat) for s in self.orch.state.seats if s is not None and s.buy_in_pending)
+        if not waiting:
+            return []
+        return [ev.BuyInConfirmed(at=at, seat=waiting[0][1], by="dealer")]
 
     def _mqtt(self, e: Any) -> list[Any]:
         name = type(e).__name__

@@ -133,8 +133,9 @@ class RakeConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """The table's game settings (L-2, T-2, A-2); ``tablet_join``: may a seat's tablet seat
-    its player (``direct``) or only the floor (``off``) (T-3)."""
+    """The table's game settings (L-2, T-2, A-2); ``tablet_join`` (T-3): a seat's tablet
+    takes the seat and the dealer confirms the chips (``confirm``), takes seat and chips at
+    once (``direct``), or only the floor seats players (``off``)."""
 
     id: str
     name: str
@@ -146,7 +147,7 @@ class TableConfig:
     buy_in_max: int | None
     action_seconds: float = 30.0
     cap_lifted_heads_up: bool = True
-    tablet_join: str = "off"
+    tablet_join: str = "confirm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +237,7 @@ def _table(data: Any) -> TableConfig:
         buy_in_max=buy_max,
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
-        tablet_join=s.str("tablet_join", "off", choices=("off", "direct")),  # T-3, docs/tablet.md
+        tablet_join=s.str("tablet_join", "confirm", choices=("off", "direct", "confirm")),  # T-3, docs/tablet.md
     )
     from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level
 

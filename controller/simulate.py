@@ -12,7 +12,8 @@ The same orchestrator, journal and table as ``livetable run``, with:
 - simulated players in every seat except those left to tablets (``--tablet-seats 3,5``:
   a "Tablet N" player is seated there; ``--join-seats 3,5``: the seats stay free until a
   player takes one from its tablet, T-3; simulate lets tablets seat players,
-  ``tablet_join = "direct"``).
+  ``tablet_join = "direct"``, or with ``--tablet-join confirm`` once the dealer's console
+  confirm button says the chips were handed over).
 
 ``livetable simulate --hands N --headless`` plays N hands and prints a JSON summary
 (hands, pots, rake, faults, recovery) and exits non-zero if an invariant broke (chips not
@@ -79,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tablet-seats", default="", help="seats left for real tablets, e.g. 3,5")
     p.add_argument("--join-seats", default="",
                    help="seats left free for a player to take from the seat's tablet (T-3), e.g. 3,5")
+    p.add_argument("--tablet-join", choices=("direct", "confirm"), default="direct",
+                   help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
     return p
@@ -167,7 +170,7 @@ def _settings(args: argparse.Namespace) -> TableSettings:
         id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
         seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
         rake_percent=args.rake, rake_caps=((2, args.rake_cap),) if args.rake_cap else (),
-        action_seconds=30.0, tablet_join="direct",
+        action_seconds=30.0, tablet_join=getattr(args, "tablet_join", "direct"),
     )
     return TableSettings(**kw)
 

@@ -34,9 +34,9 @@ def seat_status(state: TableState, seat: Seat) -> str:
     """Return the docs/state.md status of an occupied seat.
 
     In the hand: ``acting`` (its turn), ``folded`` (also mucked), ``all-in`` or ``active``.
-    Not in the hand: ``sitting-out`` (T-5, A-2, busted), ``waiting`` (a new player or one
-    owing missed blinds, T-4/T-6; or any player not dealt into the running hand), else
-    ``active``.
+    Not in the hand: ``waiting`` (a buy-in waiting for the dealer's confirmation, T-3; a new
+    player or one owing missed blinds, T-4/T-6; or any player not dealt into the running
+    hand), ``sitting-out`` (T-5, A-2, busted), else ``active``.
     """
     hand = state.hand
     if hand is not None and seat.seat in hand.index:
@@ -48,6 +48,8 @@ def seat_status(state: TableState, seat: Seat) -> str:
         if hand.allin[i]:
             return "all-in"
         return "active"
+    if seat.buy_in_pending and seat.stack == 0 and not seat.sitting_out:
+        return "waiting"
     if seat.sitting_out or seat.stack == 0:
         return "sitting-out"
     if hand is not None or seat.new or seat.missed_bb or seat.missed_sb:
@@ -60,11 +62,12 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
     if s is None:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
-                "connected": False, "posted_dead": 0}
+                "connected": False, "posted_dead": 0, "buy_in_pending": 0}
     hand = state.hand
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
            "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
-           "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0}
+           "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
+           "buy_in_pending": s.buy_in_pending}
     if hand is not None and n in hand.index:
         i = hand.index[n]
         out["stack"] = hand.stack[i]

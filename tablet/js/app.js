@@ -407,6 +407,7 @@ function renderTable() {
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
+    if (seat.buy_in_pending > 0) extra.push(`buy-in ${L.chips(seat.buy_in_pending)} to confirm`);
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}`, dataset: { seat: String(seat.seat) },
       style: `left:${pos.x}%;top:${pos.y}%` },
     seat.bet > 0 ? el('div', { class: 'bet', text: L.chips(seat.bet) }) : null,
@@ -446,7 +447,9 @@ function renderMe() {
   }
   const seatNow = L.seatOf(s, app.cfg.seat);
   $('#hand-words').textContent = p && p.hand_words ? p.hand_words
-    : !p && seatNow && seatNow.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
+    : !p && seatNow && seatNow.buy_in_pending > 0
+      ? `Seated: hand ${L.chips(seatNow.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
+      : !p && seatNow && seatNow.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
 
   const acts = $('#actions');
   acts.replaceChildren();

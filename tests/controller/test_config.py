@@ -68,10 +68,11 @@ def test_gpio_pin_map_is_checked_at_load():
     assert str(err.value).startswith("gpio.seats.1.")
 
 
-def test_t3_tablet_join_defaults_off_reaches_the_table_and_refuses_unknown_modes():
+def test_t3_tablet_join_defaults_to_the_dealers_confirmation_and_refuses_unknown_modes():
     from controller.runtime import settings_from_config
 
-    assert parse_config({"table": {"big_blind": 100}}).table.tablet_join == "off"
+    cfg = parse_config({"table": {"big_blind": 100}})
+    assert cfg.table.tablet_join == "confirm" and settings_from_config(cfg).tablet_join == "confirm"
     cfg = parse_config({"table": {"big_blind": 100, "tablet_join": "direct"}})
     assert settings_from_config(cfg).tablet_join == "direct"
     with pytest.raises(ConfigError, match="table.tablet_join"):

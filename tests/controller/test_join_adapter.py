@@ -74,6 +74,26 @@ def test_take_seat_refusals_carry_the_tables_rule_and_change_nothing(tmp_path):
     assert audit(orch.state) == []
 
 
+def test_console_confirm_brings_the_oldest_waiting_buy_in_first(tmp_path):
+    from drivers.seats import ConsoleButton, ConsoleButtonPressed
+
+    orch, ports, clock = _table(tmp_path, tablet_join="confirm")
+    assert _take_seat(orch, clock, 4, "a", name="Ann", amount=3000)[0][2] is True
+    clock.advance(5)
+    assert _take_seat(orch, clock, 3, "b", name="Bob", amount=2000)[0][2] is True
+    total = orch.state.ledger.total_in
+    assert (orch.state.seat(4).stack, orch.state.seat(4).buy_in_pending) == (0, 3000)
+    for seat, amount in ((4, 3000), (3, 2000)):  # Ann asked first
+        orch.post(ConsoleButtonPressed(ConsoleButton.CONFIRM, clock()))
+        orch.pump()
+        assert (orch.state.seat(seat).stack, orch.state.seat(seat).buy_in_pending) == (amount, 0)
+    assert orch.state.ledger.total_in == total + 5000
+    orch.post(ConsoleButtonPressed(ConsoleButton.CONFIRM, clock()))  # nothing waits: nothing happens
+    before = orch.state.seq
+    orch.pump()
+    assert orch.state.seq == before and audit(orch.state) == []
+
+
 def test_take_seat_on_a_table_that_seats_through_the_floor_is_refused_t3(tmp_path):
     orch, ports, clock = _table(tmp_path, tablet_join="off")
     replies = _take_seat(orch, clock, 3, "off1")
@@ -159,3 +179,41 @@ def test_tablet_joins_over_the_broker_is_dealt_in_and_acts(tmp_path):
     assert audit(sim.orch.state) == []
     account = sim.orch.state.ledger.accounts[ann]
     assert account.bought_in == lo and account.hands >= 1
+
+
+def test_confirm_mode_the_dealers_console_button_brings_the_chips(tmp_path):
+    """``tablet_join = "confirm"``: the tablet takes the seat over the broker, the seat waits
+    with its buy-in pending, and the dealer's confirm button (gpiozero mock pins, no fault
+    open) brings the chips to the table."""
+    from drivers.mqtt.tablet import Tablet
+    from drivers.seats import ConsoleButton
+    from drivers.seats.simulated import SimulatedHands
+
+    table = f"conf{uuid.uuid4().hex[:8]}"
+    argv = ["--headless", "--table", table, "--seats", "3", "--camera", "off", "--join-seats", "3",
+            "--tablet-join", "confirm"]
+    tablet = Tablet(table, 3, host="127.0.0.1", port=1883, username=None, password=None).start()
+    sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1).start()
+    ann = player_for_name("Ann")
+    try:
+        tablet.wait_connected(10)
+        sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None and s.views
+                 and s.views[-1]["seq"] == s.orch.state.seq, 30, "the first hand's end published")
+        tablet.wait_seq(sim.views[-1]["seq"], 10)
+        assert tablet.state["join"]["mode"] == "confirm"
+        lo = tablet.state["buy_in"]["min"]
+        total = sim.orch.state.ledger.total_in
+        assert _request(tablet, "take_seat", lo, name="Ann", post=False)["accepted"] is True
+        tablet.wait_for(lambda t: t.state["seats"][2]["name"] == "Ann", 10)
+        seat = tablet.state["seats"][2]
+        assert (seat["stack"], seat["buy_in_pending"], seat["status"]) == (0, lo, "waiting")
+        assert sim.orch.state.ledger.total_in == total  # no chips until the dealer says so
+        fingers = SimulatedHands(sim.rig.ports.panel)
+        fingers.press("console", ConsoleButton.CONFIRM)
+        tablet.wait_for(lambda t: t.state["seats"][2]["stack"] == lo and t.state["seats"][2]["buy_in_pending"] == 0, 10)
+    finally:
+        sim.stop()
+        tablet.stop()
+    assert audit(sim.orch.state) == []
+    assert sim.orch.state.ledger.accounts[ann].bought_in == lo
+    assert sim.orch.state.ledger.total_in == total + lo

@@ -171,3 +171,57 @@ def test_join_is_journalled_and_replays_to_the_same_state():
     replayed, _ = run(b.initial, [from_json(to_json(e)) for e in b.log])
     assert replayed.to_json() == b.state.to_json()
     assert b.state.ledger.accounts["name:ann"].hands == 1
+
+
+CONFIRM = TableSettings(small_blind=5, big_blind=10, seats=6, tablet_join="confirm")
+
+
+def test_t3_confirm_mode_reserves_the_seat_and_the_chips_come_when_the_dealer_confirms():
+    b = Bench(CONFIRM)
+    b.seat_up(1, 1000)
+    b.seat_up(2, 1000)
+    total = b.state.ledger.total_in
+    out = _join(b, 4, name="Ann", amount=800, post=False)
+    assert not b.refused() and not any(isinstance(e, fx.TakeChips) for e in out)
+    seat = b.state.seat(4)
+    assert (seat.name, seat.stack, seat.buy_in_pending) == ("Ann", 0, 800)
+    assert b.state.ledger.total_in == total and "name:ann" not in b.state.ledger.accounts
+    view = public_view(b.state)["seats"][3]
+    assert (view["status"], view["stack"], view["buy_in_pending"]) == ("waiting", 0, 800)
+    # not dealt in while the chips are not on the table
+    b.start(1)
+    assert 4 not in b.state.info.dealt
+    # the dealer confirms during the hand: the chips come, she waits for a coming hand
+    out = b.do(ev.BuyInConfirmed, seat=4, by="dealer")
+    assert fx.TakeChips(player="name:ann", amount=800, seat=4) in out
+    assert (b.state.seat(4).stack, b.state.seat(4).buy_in_pending) == (800, 0)
+    assert b.state.ledger.total_in == total + 800
+    _fold_to_the_end(b)
+    for _ in range(3):  # dealt in at the latest when the big blind reaches seat 4 (T-4)
+        b.start()
+        if 4 in b.state.info.dealt:
+            break
+        _fold_to_the_end(b)
+    assert 4 in b.state.info.dealt
+
+
+def test_t3_confirm_mode_refusals_and_standing_up_before_the_chips_come():
+    b = Bench(CONFIRM)
+    b.do(ev.BuyInConfirmed, seat=3, by="dealer")
+    assert b.refused()[0].rule == "T-3"  # nobody there
+    _join(b, 3, name="Ann", amount=100)  # T-2 is checked when asked, not when confirmed
+    assert b.refused()[0].rule == "T-2" and b.state.seat(3) is None
+    _join(b, 3, name="Ann", amount=500)
+    b.do(ev.BuyInConfirmed, seat=3, by="dealer")
+    before = b.state
+    b.do(ev.BuyInConfirmed, seat=3, by="dealer")  # confirmed once only
+    assert b.refused()[0].rule == "T-3" and b.state is before
+    _join(b, 5, name="Bob", amount=500)
+    b.do(ev.StoodUp, seat=5)  # Bob changes his mind: the seat is free, no chips moved
+    bob = b.state.ledger.accounts.get("name:bob")
+    assert b.state.seat(5) is None and (bob is None or (bob.bought_in, bob.cashed_out) == (0, 0))
+    assert b.state.ledger.total_in == 500 and b.state.ledger.total_out == 0
+    for e in b.log:
+        assert from_json(to_json(e)) == e
+    replayed, _ = run(b.initial, b.log)
+    assert replayed.to_json() == b.state.to_json()

@@ -26,6 +26,7 @@ __all__ = [
     "PlayerSatDown",
     "BoughtIn",
     "PlayerJoined",
+    "BuyInConfirmed",
     "ToppedUp",
     "StoodUp",
     "SatOut",
@@ -143,6 +144,8 @@ class PlayerJoined(SeatEvent):
     (``TableSettings.tablet_join`` off), the seat is taken or the player already sits here
     (T-3), the buy-in is out of range or below what the player left with less than 20
     minutes ago (T-2), or ``post`` is asked between the big blind and the button (T-4).
+    With ``tablet_join`` ``confirm`` the seat is taken with no chips and the buy-in waits
+    (``Seat.buy_in_pending``) for :class:`BuyInConfirmed`.
     """
 
     player: str
@@ -161,6 +164,16 @@ class PlayerJoined(SeatEvent):
         _int("balance", self.balance, none=True)
         if not isinstance(self.post, bool):
             raise CodecError(f"T-4: post must be true or false, got {self.post!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyInConfirmed(SeatEvent):
+    """The dealer confirmed that the player in ``seat`` handed over the chips of the buy-in
+    they asked for from the tablet (T-3, ``tablet_join`` ``confirm``): they come to the
+    table now. ``by`` says who confirmed (``"dealer"``: the console's confirm button)."""
+
+    by: str = ""
 
 
 @register

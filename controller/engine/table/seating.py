@@ -13,7 +13,7 @@ from . import effects as fx
 from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "join", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
+__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
            "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
@@ -110,7 +110,8 @@ def join(ctx: Ctx, ev: Any) -> None:
     (``tablet_join`` off), the seat is taken, or the player already sits here; ``T-2`` the
     buy-in is outside the range or below what the player left with less than 20 minutes
     ago; ``S-10`` not whole chips; ``T-4`` posting now is asked for a seat between the big
-    blind and the button (:func:`~.play.may_post_now`).
+    blind and the button (:func:`~.play.may_post_now`). With ``tablet_join`` ``confirm``
+    the seat is taken with no chips and the buy-in waits for :func:`confirm_buy_in`.
     """
     before, n = ctx.state, len(ctx.effects)
     if before.settings.tablet_join == "off":
@@ -126,6 +127,30 @@ def join(ctx: Ctx, ev: Any) -> None:
         buy_in(ctx, ev)
     if any(isinstance(e, fx.Refuse) for e in ctx.effects[n:]):
         ctx.state = before  # all or nothing: no seat without its chips
+        return
+    if before.settings.tablet_join == "confirm":
+        # the seat is reserved; the chips come when the dealer confirms them (books untouched)
+        s = ctx.state.seats[ev.seat - 1]
+        ctx.state = before.with_seat(ev.seat, evolve(s, stack=0, buy_in_pending=ev.amount, pending_at=ctx.at))
+        ctx.effects[n:] = [e for e in ctx.effects[n:] if not isinstance(e, fx.TakeChips)]
+
+
+def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
+    """T-3 (``tablet_join`` ``confirm``): the dealer saw the chips handed over; the buy-in
+    the player asked for from the tablet comes to the table (ledger, ``TakeChips``).
+
+    Refused ``T-3`` when the seat has no buy-in waiting.
+    """
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if not s.buy_in_pending:
+        refuse(ctx, "T-3", f"T-3: seat {s.seat} has no buy-in waiting for the dealer")
+        return
+    amount = s.buy_in_pending
+    ctx.set_seat(evolve(s, stack=s.stack + amount, buy_in_pending=0, pending_at=0.0))
+    ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, amount))
+    ctx.emit(fx.TakeChips(player=s.player, amount=amount, seat=s.seat))
 
 
 def top_up(ctx: Ctx, ev: Any) -> None:

@@ -19,9 +19,11 @@ LIMITS = ("no-limit", "pot-limit", "fixed-limit")
 MAX_SEATS = {"holdem": 10, "omaha": 10, "draw": 5}
 #: G-1..G-3: hole cards per player.
 HOLE_CARDS = {"holdem": 2, "omaha": 4, "draw": 5}
-#: T-3 from the seat's tablet: ``off`` (only the floor seats players) or ``direct`` (the
-#: tablet seats its player and the buy-in is taken at once: simulation, trusted rooms).
-TABLET_JOIN = ("off", "direct")
+#: T-3 from the seat's tablet: ``off`` (only the floor seats players), ``direct`` (the
+#: tablet seats its player and the buy-in is taken at once: simulation, trusted rooms) or
+#: ``confirm`` (the tablet reserves the seat; the chips come to the table when the dealer
+#: confirms they were handed over, ``BuyInConfirmed``).
+TABLET_JOIN = ("off", "direct", "confirm")
 
 
 class SettingsError(ValueError):

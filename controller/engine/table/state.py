@@ -58,6 +58,9 @@ class Seat:
     ``connected``: the seat's tablet is online (A-4). ``leaving``: stand up when the hand
     ends (T-8). ``preselect``: ``(choice, amount)`` for this betting round (A-3).
     ``topup``: chips asked for during a hand the player is in, added when it ends (T-7).
+    ``buy_in_pending``: chips a player who joined from the tablet asked to buy in for, not
+    yet on the table: they come when the dealer confirms the chips were handed over
+    (T-3, ``tablet_join`` ``confirm``); ``pending_at`` when that was asked (Unix seconds).
     """
 
     seat: int
@@ -75,6 +78,8 @@ class Seat:
     leaving: bool = False
     preselect: tuple[str, int | None] | None = None
     topup: int = 0
+    buy_in_pending: int = 0
+    pending_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the seat."""

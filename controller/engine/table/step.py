@@ -58,6 +58,7 @@ _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.PlayerSatDown: seating.sit_down,
     ev.BoughtIn: seating.buy_in,
     ev.PlayerJoined: seating.join,
+    ev.BuyInConfirmed: seating.confirm_buy_in,
     ev.ToppedUp: seating.top_up,
     ev.StoodUp: seating.stand_up,
     ev.SatOut: seating.sit_out,
