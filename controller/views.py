@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
-from controller.engine.table.play import card_texts, may_post_now
+from controller.engine.table.play import card_texts, post_now_seats
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -84,8 +84,8 @@ def _join_json(state: TableState) -> dict[str, Any]:
     """T-3/T-4: whether a seat's tablet may take its free seat, and at which free seats a
     new player may post the big blind now (elsewhere they wait for the button to pass)."""
     mode = state.settings.tablet_join
-    post = [] if mode == "off" else [n for n, s in enumerate(state.seats, 1)
-                                     if s is None and may_post_now(state, n)]
+    free = tuple(n for n, s in enumerate(state.seats, 1) if s is None)
+    post = [] if mode == "off" or not free else list(post_now_seats(state, free))
     return {"mode": mode, "post_now": post}
 
 

@@ -8,6 +8,7 @@ first change in a step, so an old :class:`TableState` never changes (step stays 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .. import evaluator
@@ -23,7 +24,7 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
-           "smallest_chip", "card_texts", "candidates", "may_post_now"]
+           "smallest_chip", "card_texts", "candidates", "may_post_now", "post_now_seats"]
 
 
 
@@ -134,12 +135,34 @@ def may_post_now(state: TableState, seat: int) -> bool:
     button must pass first). True when the seat would be the big blind anyway, or when the
     table would start fresh (fewer than two players could be dealt in otherwise).
     """
+    return seat in post_now_seats(state, (seat,))
+
+
+def post_now_seats(state: TableState, free: tuple[int, ...]) -> tuple[int, ...]:
+    """Return those of the free seats ``free`` where :func:`may_post_now` holds (T-4).
+
+    The answer depends only on who is in the game, the last rotation and the stakes, which
+    change between hands, not with every bet: it is memoised on them (the public view asks
+    on every change of the table).
+    """
     players, out = candidates(state)
-    players[seat] = Candidate(seat, new=True, post=True)
     cfg = state.settings
-    plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=state.rotation,
-                     small_blind=cfg.small_blind, big_blind=cfg.big_blind)
-    return plan is None or seat in plan.dealt
+    return _post_now(cfg.seats, cfg.small_blind, cfg.big_blind, state.rotation,
+                     tuple(players.values()), tuple(out), free)
+
+
+@lru_cache(maxsize=256)
+def _post_now(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate, ...],
+              out: tuple[int, ...], free: tuple[int, ...]) -> tuple[int, ...]:
+    ok = []
+    for seat in free:
+        trial = {c.seat: c for c in players}
+        trial[seat] = Candidate(seat, new=True, post=True)
+        plan = plan_hand(seats=seats, players=trial, sitting_out=out, last=last,
+                         small_blind=sb, big_blind=bb)
+        if plan is None or seat in plan.dealt:
+            ok.append(seat)
+    return tuple(ok)
 
 
 def start_hand(ctx: Ctx, button_hint: int | None) -> None:
