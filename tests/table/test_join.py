@@ -225,3 +225,12 @@ def test_t3_confirm_mode_refusals_and_standing_up_before_the_chips_come():
         assert from_json(to_json(e)) == e
     replayed, _ = run(b.initial, b.log)
     assert replayed.to_json() == b.state.to_json()
+
+
+def test_t3_a_buy_in_booked_by_the_floor_replaces_one_waiting_for_the_dealer():
+    b = Bench(CONFIRM)
+    _join(b, 2, name="Ann", amount=500)
+    b.do(ev.BoughtIn, seat=2, amount=700)
+    assert (b.state.seat(2).stack, b.state.seat(2).buy_in_pending) == (700, 0)
+    b.do(ev.BuyInConfirmed, seat=2, by="dealer")  # nothing waits any more: no second buy-in
+    assert b.refused()[0].rule == "T-3" and b.state.ledger.total_in == 700

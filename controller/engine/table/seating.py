@@ -98,7 +98,8 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
         return
     if s.out_reason == "busted":
         s = evolve(s, sitting_out=False, out_reason="", hands_out=0)
-    ctx.set_seat(evolve(s, stack=ev.amount))
+    # a buy-in booked here supersedes one still waiting for the dealer's confirmation (T-3)
+    ctx.set_seat(evolve(s, stack=ev.amount, buy_in_pending=0, pending_at=0.0))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
