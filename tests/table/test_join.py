@@ -234,3 +234,20 @@ def test_t3_a_buy_in_booked_by_the_floor_replaces_one_waiting_for_the_dealer():
     assert (b.state.seat(2).stack, b.state.seat(2).buy_in_pending) == (700, 0)
     b.do(ev.BuyInConfirmed, seat=2, by="dealer")  # nothing waits any more: no second buy-in
     assert b.refused()[0].rule == "T-3" and b.state.ledger.total_in == 700
+
+
+def test_t5_a_seat_whose_buy_in_is_never_confirmed_is_freed_after_ten_hands():
+    b = Bench(CONFIRM)
+    b.seat_up(1, 1000)
+    b.seat_up(2, 1000)
+    _join(b, 4, name="Ann", amount=500)
+    freed = []
+    for _ in range(12):
+        b.start()
+        _fold_to_the_end(b)
+        freed += [e for e in b.effects if isinstance(e, fx.SeatFreed) and e.seat == 4]
+        if b.state.seat(4) is None:
+            break
+    assert b.state.seat(4) is None and [e.reason for e in freed] == ["T-5"]
+    acct = b.state.ledger.accounts.get("name:ann")
+    assert acct is None or (acct.bought_in, acct.cashed_out) == (0, 0)  # nothing was booked
