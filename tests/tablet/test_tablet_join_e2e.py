@@ -17,19 +17,20 @@ from typing import Any
 
 import pytest
 
-from .conftest import SKIP, TableRig, open_tablet, shot
+from .conftest import SKIP, TABLE, TableRig, open_tablet, shot
 from .test_tablet_e2e import AUTOPLAY, WAIT_MS, wait_js
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 
 SEAT = 3
+OTHER = 4  # also free: seat 3's login must not be able to take it
 
 
 class JoinRig(TableRig):
-    """The e2e rig with no pre-seated tablet players and seat 3 free for its tablet."""
+    """The e2e rig with no pre-seated tablet players and seats 3 and 4 free for tablets."""
 
     def sim_args(self) -> list[str]:
-        return super().sim_args() + ["--join-seats", str(SEAT)]
+        return super().sim_args() + ["--join-seats", f"{SEAT},{OTHER}"]
 
 
 def _summary(log: str) -> dict[str, Any]:
@@ -41,10 +42,12 @@ def _summary(log: str) -> dict[str, Any]:
 
 
 def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_path: Path) -> None:
-    rig = JoinRig(tmp_path, game="holdem", seats=4, tablet_seats=(), speed=2.0)
+    rig = JoinRig(tmp_path, game="holdem", seats=5, tablet_seats=(), speed=2.0)
     page = None
     try:
         rig.start()
+        assert rig.observer is not None  # controller rights: sees what reaches the action topics
+        rig.observer.subscribe(f"livetable/{TABLE}/seat/+/action")
         page = open_tablet(browser, rig.url(SEAT))
         wait_js(page, "() => !document.querySelector('#join-form').hidden")
         state = page.evaluate("window.livetable.state")
@@ -53,6 +56,13 @@ def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_p
         assert page.locator("#join-range").inner_text() == f"Buy-in {lo:,} to {hi:,} (T-2)"
         assert page.locator("#join-amount").input_value() == str(lo)  # the minimum to start with
         shot(page, "20-join-form")
+
+        # only this seat's login can take this seat: seat 3's credentials publishing a
+        # take_seat on seat 4's topic are refused by the broker's ACL (never reach the table)
+        page.evaluate("""([seat, seq, amount]) => new Promise((resolve) => window.livetable.client.publish(
+            `livetable/t1/seat/${seat}/action`, JSON.stringify({schema: 1, id: 'steal-1', seat, seq,
+            action: 'take_seat', amount, name: 'Mallory', post: false}), {qos: 1}, () => resolve()))""",
+                      [OTHER, state["seq"], lo])
 
         # the page refuses a buy-in over the range itself (nothing is sent)
         page.fill("#join-name", "Ann")
@@ -103,6 +113,11 @@ def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_p
         assert page.errors == [], f"page errors: {page.errors}"
         joined = rig.journal_entries("player-joined")
         assert [(j["seat"], j["name"], j["amount"], j["post"]) for j in joined] == [(SEAT, "Ann", hi, False)]
+        assert page.evaluate(f"window.livetable.state.seats[{OTHER - 1}].status") == "empty"
+        with rig.observer.cond:
+            actions = [(tp, json.loads(pl)) for tp, pl, _ in rig.observer.messages if tp.endswith("/action")]
+        assert (f"livetable/{TABLE}/seat/{SEAT}/action", sent) in actions  # what got through is seen
+        assert not [a for tp, a in actions if tp != f"livetable/{TABLE}/seat/{SEAT}/action"]
     finally:
         if page is not None:
             page.context.close()
