@@ -575,7 +575,7 @@ function renderSide() {
   // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
   $('#bb-choice').hidden = !(seated && me.status === 'waiting');
   const lim = L.topUpLimit(app.state, app.cfg.seat);
-  $('#topup-button').disabled = !seated || !lim;
+  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0; // T-3: the buy-in comes first
   $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'
     : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more (T-7)`;
   if (lim && lim.max !== null) $('#topup-amount').max = lim.max;
