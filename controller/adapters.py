@@ -19,10 +19,12 @@ door open, a failed request -> ``jam``; deck check failed -> ``deck-check``; mis
 card reported twice -> ``misread``; camera and shuffler disagree -> ``board-mismatch``;
 a dealt board card unread in time -> ``card-unreadable``; camera lost -> ``camera-lost``;
 broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest fault by
-``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; its
+``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; with
+no fault open it confirms the oldest buy-in a tablet's player is waiting to hand over
+(T-3, ``tablet_join = "confirm"``: ``BuyInConfirmed``); its
 ``pause`` button pauses the table (fault ``paused``) and, pressed again, resumes it.
 
-Tablet seat requests (sit out, sit in, top up, stand up, preselect) get exactly one reply,
+Tablet seat requests (take the seat, sit out, sit in, top up, stand up, preselect) get exactly one reply,
 after the table decided: accepted, or refused with the table's rule id (``F-1`` when the
 table is paused and did not take it); docs/mqtt.md: a tablet ignores a second reply.
 """
@@ -45,7 +47,7 @@ from controller.engine.table import events as ev
 from controller.faults import ALLOWED_EXITS, FaultExit, FaultKind
 from controller.orchestrator import DeviceBack, FloorDecision, ManualPause, Orchestrator, Ports, RaiseFault
 
-__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter", "SimulatedCamera"]
+__all__ = ["DriverAdapter", "DevicePorts", "HistoryWriter", "SimulatedCamera", "player_for_name"]
 
 log = logging.getLogger("livetable.adapters")
 
@@ -416,7 +418,7 @@ class DriverAdapter:
             if button == "confirm":
                 fault = self.orch.faults.current
                 if fault is None:
-                    return []
+                    return self._confirm_buy_in(e.at)
                 allowed = ALLOWED_EXITS[fault.kind]
                 exit = FaultExit.CORRECTION if FaultExit.CORRECTION in allowed else FaultExit.RESUME
                 return [FloorDecision(fault.kind.value, exit.value, "dealer")]
@@ -458,6 +460,14 @@ class DriverAdapter:
                     return [ev.ActionTaken(at=e.at, seat=seat, action=kind, amount=legal[kind]["min"])]
         return []
 
+    def _confirm_buy_in(self, at: float) -> list[Any]:
+        """The dealer's confirm with no fault open: the oldest buy-in asked for from a tablet
+        has been handed over (T-3, ``tablet_join`` ``confirm``); nothing when none waits."""
+        waiting = sorted((s.pending_at, s.seat) for s in self.orch.state.seats if s is not None and s.buy_in_pending)
+        if not waiting:
+            return []
+        return [ev.BuyInConfirmed(at=at, seat=waiting[0][1], by="dealer")]
+
     def _mqtt(self, e: Any) -> list[Any]:
         name = type(e).__name__
         if name == "BrokerConnection":
@@ -494,13 +504,16 @@ class DriverAdapter:
 
     @staticmethod
     def _seat_request(a: str, e: Any, common: dict[str, Any]) -> list[Any]:
-        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-5..T-8)."""
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8)."""
         out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
                 out = [ev.PreselectCleared(**common)]
             else:
                 out = [ev.PreselectSet(**common, choice=e.choice, amount=e.amount)]
+        elif a == "take_seat":
+            out = [ev.PlayerJoined(**common, player=player_for_name(e.name), name=e.name,
+                                   amount=int(e.amount or 0), post=bool(e.post))]
         elif a == "sit_out":
             out = [ev.SatOut(**common)]
         elif a in ("sit_in", "post_bb"):
@@ -806,6 +819,22 @@ class DriverAdapter:
             except Exception as exc:
                 log.warning("closing a device: %s", exc)
         self._closers = []
+
+
+def player_for_name(name: str) -> str:
+    """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
+
+    The controller has no room accounts: the name (case and spacing ignored) is the player's
+    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
+    two players cannot sit under the same name. Ids of tablet players start ``name:``.
+
+    Raises:
+        ValueError: ``name`` is empty.
+    """
+    key = " ".join(str(name).casefold().split())
+    if not key:
+        raise ValueError("T-3: a player needs a name")
+    return f"name:{key}"
 
 
 def _describe(e: Any) -> str:

@@ -134,7 +134,9 @@ class RakeConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """The table's game settings (L-2, T-2, A-2)."""
+    """The table's game settings (L-2, T-2, A-2); ``tablet_join`` (T-3): a seat's tablet
+    takes the seat and the dealer confirms the chips (``confirm``), takes seat and chips at
+    once (``direct``), or only the floor seats players (``off``)."""
 
     id: str
     name: str
@@ -147,6 +149,7 @@ class TableConfig:
     action_seconds: float = 30.0
     showdown_seconds: float = 10.0
     cap_lifted_heads_up: bool = True
+    tablet_join: str = "confirm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +243,7 @@ def _table(data: Any) -> TableConfig:
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         showdown_seconds=s.num("showdown_seconds", 10.0, lo=2, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
+        tablet_join=s.str("tablet_join", "confirm", choices=("off", "direct", "confirm")),  # T-3, docs/tablet.md
     )
     from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level
 

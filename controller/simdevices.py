@@ -237,7 +237,7 @@ class SimTable:
         self.journal_path = journal
         self.settings = _settings(self.args)
         seats = list(range(1, self.settings.seats + 1))
-        tablets = {int(x) for x in self.args.tablet_seats.split(",") if x.strip()}
+        tablets = self.args.tablet_set | self.args.join_set  # left to tablets (T-3: join_set stays free)
         n = self.args.players if self.args.players is not None else len(seats) - len(tablets)
         bots = [s for s in seats if s not in tablets][:n]
         self.cond = threading.Condition()

@@ -9,7 +9,11 @@ The same orchestrator, journal and table as ``livetable run``, with:
 - a camera that sees frames drawn of the board cards the shuffler dealt, read by the real
   recognizer and checked against the shuffler;
 - the dealer display in its own process unless ``--headless``;
-- simulated players in every seat except those left to tablets (``--tablet-seats 3,5``).
+- simulated players in every seat except those left to tablets (``--tablet-seats 3,5``:
+  a "Tablet N" player is seated there; ``--join-seats 3,5``: the seats stay free until a
+  player takes one from its tablet, T-3; simulate lets tablets seat players,
+  ``tablet_join = "direct"``, or with ``--tablet-join confirm`` once the dealer's console
+  confirm button says the chips were handed over).
 
 ``livetable simulate --hands N --headless`` plays N hands and prints a JSON summary
 (hands, pots, rake, faults, recovery) and exits non-zero if an invariant broke (chips not
@@ -77,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compact the journal to its last N hands once their histories are in "
                         "--history-dir (journal.keep_hands; default 0: keep every event)")
     p.add_argument("--tablet-seats", default="", help="seats left for real tablets, e.g. 3,5")
+    p.add_argument("--join-seats", default="",
+                   help="seats left free for a player to take from the seat's tablet (T-3), e.g. 3,5")
+    p.add_argument("--tablet-join", choices=("direct", "confirm"), default="direct",
+                   help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
     return p
@@ -154,6 +162,10 @@ def _check(args: argparse.Namespace) -> str | None:
         args.tablet_set = {int(x) for x in args.tablet_seats.split(",") if x.strip()}
     except ValueError:
         return f"--tablet-seats takes seat numbers like 3,5, got {args.tablet_seats!r}"
+    try:
+        args.join_set = {int(x) for x in args.join_seats.split(",") if x.strip()}
+    except ValueError:
+        return f"--join-seats takes seat numbers like 3,5, got {args.join_seats!r}"
     return None
 
 
@@ -165,7 +177,7 @@ def _settings(args: argparse.Namespace) -> TableSettings:
         id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
         seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
         rake_percent=args.rake, rake_caps=((2, args.rake_cap),) if args.rake_cap else (),
-        action_seconds=30.0,
+        action_seconds=30.0, tablet_join=getattr(args, "tablet_join", "direct"),
     )
     return TableSettings(**kw)
 
@@ -197,8 +209,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 2
     tablet_seats = args.tablet_set
-    n_players = args.players if args.players is not None else settings.seats - len(tablet_seats)
-    bot_seats = [s for s in range(1, settings.seats + 1) if s not in tablet_seats][:n_players]
+    join_seats = args.join_set - tablet_seats
+    bad = sorted(s for s in tablet_seats | join_seats if not 1 <= s <= settings.seats)
+    if bad:
+        print(f"livetable simulate: seat {bad[0]} is not a seat of this table (1..{settings.seats})",
+              file=sys.stderr)
+        return 2
+    n_players = (args.players if args.players is not None
+                 else settings.seats - len(tablet_seats) - len(join_seats))
+    bot_seats = [s for s in range(1, settings.seats + 1)
+                 if s not in tablet_seats and s not in join_seats][:n_players]
     if len(bot_seats) + len(tablet_seats) < 2 or (args.hands and len(bot_seats) < 2 and not tablet_seats):
         print("livetable simulate: a hand needs two players: give --players 2 or more "
               "(or --tablet-seats for real tablets)", file=sys.stderr)

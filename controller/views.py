@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
-from controller.engine.table.play import card_texts, show_offer
+from controller.engine.table.play import card_texts, post_now_seats, show_offer
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -34,9 +34,9 @@ def seat_status(state: TableState, seat: Seat) -> str:
     """Return the docs/state.md status of an occupied seat.
 
     In the hand: ``acting`` (its turn), ``folded`` (also mucked), ``all-in`` or ``active``.
-    Not in the hand: ``sitting-out`` (T-5, A-2, busted), ``waiting`` (a new player or one
-    owing missed blinds, T-4/T-6; or any player not dealt into the running hand), else
-    ``active``.
+    Not in the hand: ``waiting`` (a buy-in waiting for the dealer's confirmation, T-3; a new
+    player or one owing missed blinds, T-4/T-6; or any player not dealt into the running
+    hand), ``sitting-out`` (T-5, A-2, busted), else ``active``.
     """
     hand = state.hand
     if hand is not None and seat.seat in hand.index:
@@ -48,6 +48,8 @@ def seat_status(state: TableState, seat: Seat) -> str:
         if hand.allin[i]:
             return "all-in"
         return "active"
+    if seat.buy_in_pending and seat.stack == 0 and not seat.sitting_out:
+        return "waiting"
     if seat.sitting_out or seat.stack == 0:
         return "sitting-out"
     if hand is not None or seat.new or seat.missed_bb or seat.missed_sb:
@@ -60,12 +62,12 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
     if s is None:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
-                "connected": False, "posted_dead": 0, "auto_muck": False}
+                "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
     hand = state.hand
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
            "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
            "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
-           "auto_muck": s.auto_muck}
+           "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending}
     if hand is None and state.last_result is not None:
         # between hands: the hands shown in the last one stay face up (P-2), mucked ones never
         rec = state.last_result
@@ -82,6 +84,15 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
         out["drew"] = hand.drew[i]
         out["posted_dead"] = hand.setup[i].dead_post
     return out
+
+
+def _join_json(state: TableState) -> dict[str, Any]:
+    """T-3/T-4: whether a seat's tablet may take its free seat, and at which free seats a
+    new player may post the big blind now (elsewhere they wait for the button to pass)."""
+    mode = state.settings.tablet_join
+    free = tuple(n for n, s in enumerate(state.seats, 1) if s is None)
+    post = [] if mode == "off" or not free else list(post_now_seats(state, free))
+    return {"mode": mode, "post_now": post}
 
 
 def public_view(state: TableState, *, fault: dict[str, Any] | None = None, paused: bool = False,
@@ -101,6 +112,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
                    "small_bet": cfg.small_bet, "big_bet": cfg.big_bet},
         "max_seats": cfg.seats,
         "buy_in": {"min": cfg.buy_in_min, "max": cfg.buy_in_max},
+        "join": _join_json(state),
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
         "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],

@@ -30,17 +30,19 @@ MAX_ACTION_BYTES = 1024
 MAX_CHAT_BYTES = 2048
 MAX_CHAT_CHARS = 200
 MAX_CHIPS = 10**12
+MAX_NAME_CHARS = 20
 
 #: Betting actions (A-1; keys of the private view's ``legal``; P-2 show or muck at the
-#: showdown), A-3 pre-selection and the seat's own requests (T-4 post or wait for the big
-#: blind, T-5, T-7, T-8; P-2 the standing "muck losing hands" choice).
+#: showdown), A-3 pre-selection and the seat's own requests (T-3 take the free seat, T-4
+#: post or wait for the big blind, T-5, T-7, T-8; P-2 the standing "muck losing hands" choice).
 ACTIONS = frozenset({
     "fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck",
     "preselect",
-    "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
+    "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
 })
-#: Actions that need an integer chip ``amount`` (bet/raise: the street total "to").
-AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up"})
+#: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
+#: take_seat: the buy-in).
+AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat"})
 #: A-3 pre-selections; those in PRESELECT_AMOUNT carry the amount they were made for.
 PRESELECT_CHOICES = frozenset({
     "none", "check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in",
@@ -51,7 +53,9 @@ AUTO_MUCK_CHOICES = frozenset({"on", "off"})
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
-_ACTION_FIELDS = {"schema", "id", "seat", "seq", "action", "amount", "choice", "cards"}
+_ACTION_FIELDS = {"schema", "id", "seat", "seq", "action", "amount", "choice", "cards", "name", "post"}
+#: Characters a player's name may hold besides letters, digits and single spaces (T-3).
+NAME_PUNCTUATION = "'.-_"
 _CHAT_FIELDS = {"schema", "id", "seat", "text"}
 
 
@@ -79,6 +83,8 @@ class ActionRequest:
     amount: int | None
     choice: str | None
     cards: tuple[str, ...]
+    name: str | None = None
+    post: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +149,11 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
     """Decode an action sent on ``livetable/<table>/seat/<seat>/action``.
 
     Payload: ``{"schema": 1, "id": str, "seat": int, "seq": int, "action": str,
-    "amount": int | null, "choice": str | null, "cards": [card] | null}`` (docs/mqtt.md).
-    Raises :class:`PayloadError` M-1/M-2/M-3/M-6. Legality at the table (A-1, S-) is the
-    table's decision, not this function's.
+    "amount": int | null, "choice": str | null, "cards": [card] | null}`` (docs/mqtt.md);
+    ``take_seat`` (T-3) also carries ``"name": str`` (see :func:`clean_name`) and
+    ``"post": bool`` (T-4), and its ``amount`` is the buy-in, at least 1.
+    Raises :class:`PayloadError` M-1/M-2/M-3/M-6. Legality at the table (A-1, S-, T-) is
+    the table's decision, not this function's.
     """
     obj = decode_object(payload, limit=MAX_ACTION_BYTES)
     aid = _common(obj, _ACTION_FIELDS, seat)
@@ -176,7 +184,44 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
             raise PayloadError("M-2", "'cards' must list 0..5 distinct cards to discard (G-3)", aid)
     elif cards is not None:
         raise PayloadError("M-2", "'cards' is only for action 'draw'", aid)
-    return ActionRequest(aid, seat, seq, action, amount, choice, tuple(cards or ()))
+    name, post = obj.get("name"), obj.get("post")
+    if action == "take_seat":
+        if amount is None or amount < 1:
+            raise PayloadError("M-2", "'amount' (the buy-in) must be an integer of at least 1 chip (T-2)", aid)
+        try:
+            name = clean_name(name)
+        except PayloadError as exc:
+            raise PayloadError(exc.code, str(exc).split(": ", 1)[1], aid) from None
+        if not isinstance(post, bool):
+            raise PayloadError("M-2", "'post' must be true (post the big blind now) or false "
+                                      "(wait for the big blind) (T-4)", aid)
+    elif name is not None or post is not None:
+        raise PayloadError("M-2", "'name' and 'post' are only for action 'take_seat'", aid)
+    return ActionRequest(aid, seat, seq, action, amount, choice, tuple(cards or ()), name, post)
+
+
+def clean_name(text: object) -> str:
+    """Return a player's name for the table (T-3), or raise :class:`PayloadError` M-2.
+
+    A name is 1..20 characters after stripping and NFC normalisation: letters and digits of
+    any script, single spaces between words, and ``' . - _``; nothing else (no control or
+    format characters, no line breaks, no emoji), so the display and every tablet can draw it.
+    """
+    if not isinstance(text, str) or not _utf8_ok(text):
+        raise PayloadError("M-2", "'name' must be text (T-3)")
+    name = unicodedata.normalize("NFC", text.strip())
+    if not name:
+        raise PayloadError("M-2", "'name' is empty (T-3)")
+    if len(name) > MAX_NAME_CHARS:
+        raise PayloadError("M-2", f"'name' is over {MAX_NAME_CHARS} characters (T-3)")
+    if "  " in name:
+        raise PayloadError("M-2", "'name' has two spaces in a row (T-3)")
+    for c in name:
+        cat = unicodedata.category(c)
+        if not (cat[0] in "LN" or cat in ("Mn", "Mc") or c == " " or c in NAME_PUNCTUATION):
+            raise PayloadError("M-2", f"'name' may hold letters, digits, spaces and {NAME_PUNCTUATION} only, "
+                                      f"not U+{ord(c):04X} (T-3)")
+    return name
 
 
 def clean_chat_text(text: object) -> str:
@@ -255,7 +300,8 @@ def reply_payload(*, table: str, seat: int, action_id: str | None, accepted: boo
 
 
 def action_payload(*, seat: int, seq: int, action: str, action_id: str, amount: int | None = None,
-                   choice: str | None = None, cards: list[str] | None = None) -> bytes:
+                   choice: str | None = None, cards: list[str] | None = None,
+                   name: str | None = None, post: bool | None = None) -> bytes:
     """Encode an action as a tablet sends it (used by the tablet simulator and tests)."""
     obj: dict[str, Any] = {"schema": SCHEMA, "id": action_id, "seat": seat, "seq": seq,
                            "action": action, "amount": amount}
@@ -263,6 +309,10 @@ def action_payload(*, seat: int, seq: int, action: str, action_id: str, amount: 
         obj["choice"] = choice
     if cards is not None:
         obj["cards"] = cards
+    if name is not None:
+        obj["name"] = name
+    if post is not None:
+        obj["post"] = post
     return encode(obj)
 
 

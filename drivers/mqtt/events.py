@@ -21,7 +21,9 @@ class ActionReceived:
     (answer it with ``TableLink.reply``); ``seq_seen`` the public state seq the tablet saw
     (never older than the last state published: stale ones are refused in the driver);
     ``choice`` the pre-selection for ``action == "preselect"`` (A-3); ``cards`` the cards
-    discarded for ``action == "draw"`` (G-3, empty = stand pat); ``at`` Unix seconds.
+    discarded for ``action == "draw"`` (G-3, empty = stand pat); ``name`` (checked by
+    ``codec.clean_name``) and ``post`` (T-4: post the big blind now) for
+    ``action == "take_seat"`` (T-3, ``amount`` is the buy-in), else None; ``at`` Unix seconds.
     """
 
     seat: int
@@ -32,6 +34,8 @@ class ActionReceived:
     at: float
     choice: str | None = None
     cards: tuple[str, ...] = ()
+    name: str | None = None
+    post: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

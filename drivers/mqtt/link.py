@@ -317,7 +317,7 @@ class TableLink:
             raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
         self._guard.admit(seat, req.action_id, req.seq_seen)
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
-                                  req.choice, req.cards))
+                                  req.choice, req.cards, req.name, req.post))
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)

@@ -118,8 +118,11 @@ class Tablet:
 
     def send_action(self, action: str, amount: int | None = None, *, seq: int | None = None,
                     action_id: str | None = None, choice: str | None = None,
-                    cards: list[str] | None = None) -> str:
+                    cards: list[str] | None = None, name: str | None = None,
+                    post: bool | None = None) -> str:
         """Send an action for this seat; return its id. ``seq`` defaults to the last state's.
+
+        ``name`` and ``post`` go with ``take_seat`` (T-3, T-4; ``amount`` is the buy-in).
 
         Raises ``ValueError`` when ``seq`` is None and no state has arrived yet.
         """
@@ -131,7 +134,8 @@ class Tablet:
                     raise ValueError("no table state received yet: wait_seq() first or pass seq")
                 seq = self.state["seq"]
         self.send_raw(topic(Kind.ACTION, self.table, seat), codec.action_payload(
-            seat=seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards))
+            seat=seat, seq=seq, action=action, action_id=aid, amount=amount, choice=choice, cards=cards,
+            name=name, post=post))
         return aid
 
     def send_chat(self, text: str, *, chat_id: str | None = None) -> str:

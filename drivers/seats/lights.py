@@ -129,7 +129,8 @@ class PanelView:
     """The small projection of the table the panel needs (see :func:`project`).
 
     ``seq`` is the public state's ``seq`` (``None``: no state yet), ``street`` as in
-    docs/state.md, ``fault`` whether a fault waits for a person.
+    docs/state.md, ``fault`` whether a fault waits for a person, ``buy_in_waiting`` whether
+    a seat's buy-in waits for the dealer to confirm the chips were handed over (T-3).
     """
 
     seq: int | None = None
@@ -138,6 +139,7 @@ class PanelView:
     fault: bool = False
     turn: Turn | None = None
     seats: Mapping[int, SeatView] = field(default_factory=dict)
+    buy_in_waiting: bool = False
 
     def seat_legal(self, seat: int, button: SeatButton) -> bool:
         """Whether pressing ``button`` at ``seat`` is legal now (A-1, T-5)."""
@@ -148,12 +150,13 @@ class PanelView:
         """Whether a console button does something now.
 
         ``START`` needs no hand running, no pause and no fault; ``PAUSE`` (pause or resume) is
-        always legal; ``CONFIRM`` needs a fault waiting for a person.
+        always legal; ``CONFIRM`` needs a fault waiting for a person or, with none, a buy-in
+        waiting for the dealer's confirmation (T-3).
         """
         if button is ConsoleButton.START:
             return self.street == "waiting" and not self.paused and not self.fault
         if button is ConsoleButton.CONFIRM:
-            return self.fault
+            return self.fault or self.buy_in_waiting
         return True
 
 
@@ -259,8 +262,9 @@ def project(public: Mapping[str, Any] | None,
                 legal.add(SeatButton.CHECK_CALL)
         seats[number] = SeatView(seat=number, status=status, legal=frozenset(legal))
     street = str(public.get("street") or "waiting")
+    waiting = any(isinstance(s.get("buy_in_pending"), int) and s["buy_in_pending"] > 0 for s in raw_seats)
     return PanelView(seq=_seat_number(public.get("seq")), street=street, paused=paused,
-                     fault=fault, turn=turn, seats=seats)
+                     fault=fault, turn=turn, seats=seats, buy_in_waiting=waiting)
 
 
 def _active(errors: Mapping[LightKey, float] | None, key: LightKey, now: float) -> bool:

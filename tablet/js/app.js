@@ -186,7 +186,7 @@ function newId() {
 function send(action, extra = {}, tries = 1) {
   if (!app.state) { notice('No table state yet: wait a moment.'); return null; }
   const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
-    amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards });
+    amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards, name: extra.name, post: extra.post });
   const p = { payload, tries, timer: null };
   if (BETTING.has(action)) app.turnSent = { key: turnKey(), id: payload.id };
   app.pending.set(payload.id, p);
@@ -297,6 +297,25 @@ function wireUi() {
     if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (buy-in maximum)`);
     send('top_up', { amount });
   });
+  // T-3: take this free seat with a name, a buy-in in the range (T-2), post now or wait (T-4)
+  const joinAmount = (pick) => {
+    const offer = L.joinOffer(app.state, app.cfg.seat);
+    if (offer && pick(offer) !== null) $('#join-amount').value = String(pick(offer));
+  };
+  $('#join-min').addEventListener('click', () => joinAmount((o) => o.min));
+  $('#join-max').addEventListener('click', () => joinAmount((o) => o.max));
+  $('#join-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const offer = L.joinOffer(app.state, app.cfg.seat);
+    if (!offer) return notice('T-3: this seat is not free to take from the tablet');
+    let name; let amount;
+    try {
+      name = L.cleanName($('#join-name').value);
+      amount = L.checkBuyIn($('#join-amount').value, offer);
+    } catch (err) { return notice(err.message); }
+    const post = $('#join-post').checked && offer.postNow;
+    send('take_seat', { amount, name, post });
+  });
   $('#stand-up').addEventListener('click', () => {
     if (window.confirm('Give up your seat? Your chips go back to your balance (T-8).')) send('stand_up');
   });
@@ -391,6 +410,7 @@ function renderTable() {
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
+    if (seat.buy_in_pending > 0) extra.push(`buy-in ${L.chips(seat.buy_in_pending)} to confirm`);
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}`, dataset: { seat: String(seat.seat) },
       style: `left:${pos.x}%;top:${pos.y}%` },
     seat.bet > 0 ? el('div', { class: 'bet', text: L.chips(seat.bet) }) : null,
@@ -429,7 +449,11 @@ function renderMe() {
       mine.append(cardEl(c, { selectable: !!ui.draw, selected: app.discards.includes(c) }));
     }
   }
-  $('#hand-words').textContent = p && p.hand_words ? p.hand_words : '';
+  const seatNow = L.seatOf(s, app.cfg.seat);
+  $('#hand-words').textContent = p && p.hand_words ? p.hand_words
+    : !p && seatNow && seatNow.buy_in_pending > 0
+      ? `Seated: hand ${L.chips(seatNow.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
+      : !p && seatNow && seatNow.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
 
   const acts = $('#actions');
   acts.replaceChildren();
@@ -456,6 +480,7 @@ function renderMe() {
   const am = $('#auto-muck');
   am.hidden = !me || me.status === 'empty';
   am.setAttribute('aria-pressed', String(!!(me && me.auto_muck)));
+  renderJoin();
 
   const pres = L.preselectOptions(s, p, app.cfg.seat);
   const box = $('#preselects');
@@ -466,6 +491,28 @@ function renderMe() {
       'aria-pressed': String(current === o.choice), text: o.label }));
   }
   $('#preselect-box').hidden = pres.length === 0;
+}
+
+/** T-3/T-4: the "Take this seat" form while this seat is free and the table lets tablets seat. */
+function renderJoin() {
+  const offer = L.joinOffer(app.state, app.cfg.seat);
+  const form = $('#join-form');
+  form.hidden = !offer;
+  if (!offer) return;
+  const amount = $('#join-amount');
+  amount.min = offer.min;
+  if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
+  if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
+  $('#join-max').hidden = offer.max === null;
+  $('#join-range').textContent = `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)} (T-2)`;
+  const post = $('#join-post');
+  post.disabled = !offer.postNow;
+  if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
+  $('#join-blind-hint').textContent = offer.postNow
+    ? 'Post one big blind and play the next hand, or wait until the big blind comes to you (T-4).'
+    : 'This seat is between the big blind and the button: you are dealt in once the button has passed (T-4).';
+  const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
+  $('#join-button').disabled = busy;
 }
 
 function renderSlider(sl) {
@@ -533,13 +580,14 @@ function renderSide() {
   const seated = me && me.status !== 'empty';
   $('#seat-info').textContent = !app.state ? '' : seated
     ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
-    : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
+    : L.joinOffer(app.state, app.cfg.seat) ? `Seat ${app.cfg.seat} is free: take it with "Take this seat".`
+      : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
   // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
   $('#bb-choice').hidden = !(seated && me.status === 'waiting');
   const lim = L.topUpLimit(app.state, app.cfg.seat);
-  $('#topup-button').disabled = !seated || !lim;
+  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0; // T-3: the buy-in comes first
   $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'
     : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more (T-7)`;
   if (lim && lim.max !== null) $('#topup-amount').max = lim.max;

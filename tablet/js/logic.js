@@ -273,6 +273,41 @@ export function topUpLimit(state, seat) {
   return room > 0 ? { max: room } : null;
 }
 
+/**
+ * T-3: what this seat's tablet may offer while the seat is free, or null (no state, the seat
+ * is taken, or the table seats players through the floor: `join.mode` "off").
+ * {min, max (null: no maximum), postNow (T-4: a new player here may post the big blind now
+ * and be dealt in; else they wait for the big blind or for the button to pass)}.
+ */
+export function joinOffer(state, seat) {
+  const me = seatOf(state, seat);
+  const join = state && state.join;
+  if (!me || me.status !== 'empty' || !join || join.mode === 'off') return null;
+  const range = buyInRange(state);
+  if (!range) return null;
+  return { min: range.min, max: range.max, postNow: Array.isArray(join.post_now) && join.post_now.includes(seat) };
+}
+
+/** Name check before sending, as the driver checks it (docs/mqtt.md, M-2): returns the name
+ * (trimmed, NFC) or throws Error. 1..20 letters, digits, single spaces and ' . - _ */
+export function cleanName(text) {
+  const t = String(text ?? '').normalize('NFC').trim();
+  if (!t) throw new Error('T-3: enter your name');
+  if (t.length > 20) throw new Error('M-2: a name is at most 20 characters');
+  if (t.includes('  ')) throw new Error('M-2: no two spaces in a row in a name');
+  if (!/^[\p{L}\p{N}\p{Mn}\p{Mc} '._-]+$/u.test(t)) throw new Error("M-2: a name holds letters, digits, spaces and ' . - _ only");
+  return t;
+}
+
+/** T-2: the buy-in typed, checked against the offer; returns the chips or throws Error. */
+export function checkBuyIn(value, offer) {
+  const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
+  if (!Number.isInteger(n) || n < 1) throw new Error('T-2: enter the buy-in in whole chips');
+  if (n < offer.min) throw new Error(`T-2: the buy-in is at least ${chips(offer.min)}`);
+  if (offer.max !== null && n > offer.max) throw new Error(`T-2: the buy-in is at most ${chips(offer.max)}`);
+  return n;
+}
+
 /** A-2: the fraction (1..0) of the action time left, from the turn and the local clock.
  * `offset` is local clock minus the table's clock in seconds (estimated by the app). */
 export function timerFraction(turn, nowLocal, offset = 0) {
@@ -304,20 +339,21 @@ export function screenState({ settingsOk, everConnected, connected, caughtUp, co
 }
 
 /** The action payload a tablet sends (docs/mqtt.md); throws Error on a bad id or seat. */
-export function actionPayload({ id, seat, seq, action, amount = null, choice, cards }) {
+export function actionPayload({ id, seat, seq, action, amount = null, choice, cards, name, post }) {
   if (!ID_RE.test(id)) throw new Error(`M-2: bad action id ${id}`);
   if (!Number.isInteger(seat) || !Number.isInteger(seq)) throw new Error('M-2: seat and seq must be integers');
   const obj = { schema: SCHEMA, id, seat, seq, action, amount: Number.isInteger(amount) ? amount : null };
   if (action === 'preselect' || action === 'auto_muck') obj.choice = choice;
   if (action === 'draw') obj.cards = cards || [];
+  if (action === 'take_seat') { obj.name = name; obj.post = !!post; } // T-3, T-4
   return obj;
 }
 
 /** Requests whose meaning does not depend on the state seen: after an M-4 (stale seq)
  * refusal the tablet sends them again with a new id and the current seq. Betting actions
  * are never resent on M-4: the player decides again on the new state. */
-export const RESEND_ON_STALE = new Set(['preselect', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up', 'stand_up',
-  'auto_muck']);
+export const RESEND_ON_STALE = new Set(['preselect', 'take_seat', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up',
+  'stand_up', 'auto_muck']);
 
 /**
  * P-2 show or muck from the private view: null, or {show, muck, hint}. On the seat's

@@ -85,3 +85,12 @@ def test_journal_keep_hands_default_and_off():
     assert parse_config({"table": {"big_blind": 100}}).journal.keep_hands == 500
     assert parse_config({"table": {"big_blind": 100}, "journal": {"keep_hands": 0}}).journal.keep_hands == 0
     assert load_config(REPO / "config" / "table.example.toml").journal.keep_hands == 500
+def test_t3_tablet_join_defaults_to_the_dealers_confirmation_and_refuses_unknown_modes():
+    from controller.runtime import settings_from_config
+
+    cfg = parse_config({"table": {"big_blind": 100}})
+    assert cfg.table.tablet_join == "confirm" and settings_from_config(cfg).tablet_join == "confirm"
+    cfg = parse_config({"table": {"big_blind": 100, "tablet_join": "direct"}})
+    assert settings_from_config(cfg).tablet_join == "direct"
+    with pytest.raises(ConfigError, match="table.tablet_join"):
+        parse_config({"table": {"big_blind": 100, "tablet_join": "yes"}})

@@ -25,6 +25,8 @@ __all__ = [
     "SeatEvent",
     "PlayerSatDown",
     "BoughtIn",
+    "PlayerJoined",
+    "BuyInConfirmed",
     "ToppedUp",
     "StoodUp",
     "SatOut",
@@ -128,6 +130,51 @@ class BoughtIn(SeatEvent):
         SeatEvent.__post_init__(self)
         _int("amount", self.amount, lo=1)
         _int("balance", self.balance, none=True)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerJoined(SeatEvent):
+    """A player took the free ``seat`` and bought in, in one step, from that seat's tablet
+    (T-3, T-2, T-4): :class:`PlayerSatDown` and :class:`BoughtIn` taken together or not at all.
+
+    ``player`` is the player's id at this table (the tablet has no room account: the
+    adapter derives it from the name, so the T-2 return rule knows a returning player),
+    ``name`` what the table shows, ``amount`` the buy-in in chips, ``post`` the T-4 choice
+    (post one big blind now, or wait for the big blind). Refused (state unchanged) when the table does not let tablets seat players
+    (``TableSettings.tablet_join`` off), the seat is taken or the player already sits here
+    (T-3), the buy-in is out of range or below what the player left with less than 20
+    minutes ago (T-2), or ``post`` is asked between the big blind and the button (T-4).
+    With ``tablet_join`` ``confirm`` the seat is taken with no chips and the buy-in waits
+    (``Seat.buy_in_pending``) for :class:`BuyInConfirmed`.
+    """
+
+    player: str
+    name: str
+    amount: int
+    post: bool = False
+    balance: int | None = None
+
+    def __post_init__(self) -> None:
+        SeatEvent.__post_init__(self)
+        if not isinstance(self.player, str) or not self.player:
+            raise CodecError(f"player must be a non-empty id, got {self.player!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise CodecError(f"name must be non-empty text, got {self.name!r}")
+        _int("amount", self.amount, lo=1)
+        _int("balance", self.balance, none=True)
+        if not isinstance(self.post, bool):
+            raise CodecError(f"T-4: post must be true or false, got {self.post!r}")
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyInConfirmed(SeatEvent):
+    """The dealer confirmed that the player in ``seat`` handed over the chips of the buy-in
+    they asked for from the tablet (T-3, ``tablet_join`` ``confirm``): they come to the
+    table now. ``by`` says who confirmed (``"dealer"``: the console's confirm button)."""
+
+    by: str = ""
 
 
 @register

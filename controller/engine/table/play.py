@@ -8,6 +8,7 @@ first change in a step, so an old :class:`TableState` never changes (step stays 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .. import evaluator
@@ -23,7 +24,8 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
-           "smallest_chip", "card_texts", "show_offer", "show_after_hand"]
+           "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
+           "may_post_now", "post_now_seats"]
 
 
 
@@ -111,21 +113,66 @@ def in_hand(state: TableState, seat: int) -> bool:
 
 # ---------------------------------------------------------------------------- start
 
-def start_hand(ctx: Ctx, button_hint: int | None) -> None:
-    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
-    st = ctx.state
-    if st.hand is not None:
-        refuse(ctx, "T-3", "T-3: a hand is already running")
-        return
+def candidates(state: TableState) -> tuple[dict[int, Candidate], list[int]]:
+    """Return ``(players in the game by seat, seats sitting out or without chips)`` for
+    planning the next hand (T-4, T-5, T-6)."""
     players: dict[int, Candidate] = {}
     out: list[int] = []
-    for s in st.seats:
+    for s in state.seats:
         if s is None:
             continue
         if s.stack > 0 and not s.sitting_out and not s.leaving:
             players[s.seat] = Candidate(s.seat, s.new, s.missed_sb, s.missed_bb, s.post)
         else:
             out.append(s.seat)
+    return players, out
+
+
+def may_post_now(state: TableState, seat: int) -> bool:
+    """T-4: return whether a new player taking the free ``seat`` now and posting one big
+    blind would be dealt into the next hand.
+
+    False when the seat lies between the big blind and the button of the next hand (the
+    button must pass first). True when the seat would be the big blind anyway, or when the
+    table would start fresh (fewer than two players could be dealt in otherwise).
+    """
+    return seat in post_now_seats(state, (seat,))
+
+
+def post_now_seats(state: TableState, free: tuple[int, ...]) -> tuple[int, ...]:
+    """Return those of the free seats ``free`` where :func:`may_post_now` holds (T-4).
+
+    The answer depends only on who is in the game, the last rotation and the stakes, which
+    change between hands, not with every bet: it is memoised on them (the public view asks
+    on every change of the table).
+    """
+    players, out = candidates(state)
+    cfg = state.settings
+    return _post_now(cfg.seats, cfg.small_blind, cfg.big_blind, state.rotation,
+                     tuple(players.values()), tuple(out), free)
+
+
+@lru_cache(maxsize=256)
+def _post_now(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate, ...],
+              out: tuple[int, ...], free: tuple[int, ...]) -> tuple[int, ...]:
+    ok = []
+    for seat in free:
+        trial = {c.seat: c for c in players}
+        trial[seat] = Candidate(seat, new=True, post=True)
+        plan = plan_hand(seats=seats, players=trial, sitting_out=out, last=last,
+                         small_blind=sb, big_blind=bb)
+        if plan is None or seat in plan.dealt:
+            ok.append(seat)
+    return tuple(ok)
+
+
+def start_hand(ctx: Ctx, button_hint: int | None) -> None:
+    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
+    st = ctx.state
+    if st.hand is not None:
+        refuse(ctx, "T-3", "T-3: a hand is already running")
+        return
+    players, out = candidates(st)
     cfg = st.settings
     plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=st.rotation,
                      small_blind=cfg.small_blind, big_blind=cfg.big_blind, button_hint=button_hint)

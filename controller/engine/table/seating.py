@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects as fx
-from .play import Ctx, auto_current, in_hand, refuse, smallest_chip
+from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
+__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
            "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
@@ -35,7 +35,7 @@ def sit_down(ctx: Ctx, ev: Any) -> None:
         return
     for s in st.seats:
         if s is not None and s.player == ev.player:
-            refuse(ctx, "T-3", f"T-3: {ev.player} already sits in seat {s.seat}")
+            refuse(ctx, "T-3", f"T-3: {s.name} already sits in seat {s.seat}")
             return
     ctx.set_seat(Seat(seat=ev.seat, player=ev.player, name=ev.name or ev.player, post=ev.post))
 
@@ -54,6 +54,14 @@ def buy_in_range(ctx: Ctx, player: str) -> tuple[int, int | None]:
             if hi is not None:
                 hi = max(hi, d.amount)
     return lo, hi
+
+
+def _returning(ctx: Ctx, player: str) -> Departure | None:
+    """T-2: the player's departure with more than the maximum less than 20 minutes ago, if any."""
+    for d in ctx.state.departures:
+        if d.player == player and ctx.at - d.at < RETURN_SECONDS:
+            return d
+    return None
 
 
 def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
@@ -76,6 +84,12 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
         refuse(ctx, "T-7", f"T-7: seat {s.seat} has chips; add more with a top-up between hands")
         return
     lo, hi = buy_in_range(ctx, s.player)
+    back = _returning(ctx, s.player)
+    if back is not None and ev.amount < back.amount:
+        mins = max(1, int((ctx.at - back.at) // 60))
+        refuse(ctx, "T-2", f"T-2: {s.name} left this table {mins} min ago with {back.amount}: coming "
+                           f"back within 20 minutes, the buy-in is at least {back.amount}, got {ev.amount}")
+        return
     if ev.amount < lo or (hi is not None and ev.amount > hi):
         top = "no maximum" if hi is None else f"at most {hi}"
         refuse(ctx, "T-2", f"T-2: buy-in must be at least {lo} and {top}, got {ev.amount}")
@@ -84,9 +98,60 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
         return
     if s.out_reason == "busted":
         s = evolve(s, sitting_out=False, out_reason="", hands_out=0)
-    ctx.set_seat(evolve(s, stack=ev.amount))
+    # a buy-in booked here supersedes one still waiting for the dealer's confirmation (T-3)
+    ctx.set_seat(evolve(s, stack=ev.amount, buy_in_pending=0, pending_at=0.0))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def join(ctx: Ctx, ev: Any) -> None:
+    """T-3/T-2/T-4: take the free seat and buy in from the seat's tablet, all or nothing.
+
+    Refused with the state unchanged: ``T-3`` the table does not let tablets seat players
+    (``tablet_join`` off), the seat is taken, or the player already sits here; ``T-2`` the
+    buy-in is outside the range or below what the player left with less than 20 minutes
+    ago; ``S-10`` not whole chips; ``T-4`` posting now is asked for a seat between the big
+    blind and the button (:func:`~.play.may_post_now`). With ``tablet_join`` ``confirm``
+    the seat is taken with no chips and the buy-in waits for :func:`confirm_buy_in`.
+    """
+    before, n = ctx.state, len(ctx.effects)
+    if before.settings.tablet_join == "off":
+        refuse(ctx, "T-3", "T-3: this table seats players through the floor, not from the tablet")
+        return
+    free = 1 <= ev.seat <= len(before.seats) and before.seats[ev.seat - 1] is None
+    if ev.post and free and not may_post_now(before, ev.seat):
+        refuse(ctx, "T-4", f"T-4: seat {ev.seat} is between the big blind and the button: a new player "
+                           f"there waits for the button to pass (choose to wait for the big blind)")
+        return
+    sit_down(ctx, ev)
+    if len(ctx.effects) == n:
+        buy_in(ctx, ev)
+    if any(isinstance(e, fx.Refuse) for e in ctx.effects[n:]):
+        ctx.state = before  # all or nothing: no seat without its chips
+        return
+    if before.settings.tablet_join == "confirm":
+        # the seat is reserved; the chips come when the dealer confirms them (books untouched)
+        s = ctx.state.seats[ev.seat - 1]
+        ctx.state = before.with_seat(ev.seat, evolve(s, stack=0, buy_in_pending=ev.amount, pending_at=ctx.at))
+        ctx.effects[n:] = [e for e in ctx.effects[n:] if not isinstance(e, fx.TakeChips)]
+
+
+def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
+    """T-3 (``tablet_join`` ``confirm``): the dealer saw the chips handed over; the buy-in
+    the player asked for from the tablet comes to the table (ledger, ``TakeChips``).
+
+    Refused ``T-3`` when the seat has no buy-in waiting.
+    """
+    s = _seat(ctx, ev.seat)
+    if s is None:
+        return
+    if not s.buy_in_pending:
+        refuse(ctx, "T-3", f"T-3: seat {s.seat} has no buy-in waiting for the dealer")
+        return
+    amount = s.buy_in_pending
+    ctx.set_seat(evolve(s, stack=s.stack + amount, buy_in_pending=0, pending_at=0.0))
+    ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, amount))
+    ctx.emit(fx.TakeChips(player=s.player, amount=amount, seat=s.seat))
 
 
 def top_up(ctx: Ctx, ev: Any) -> None:

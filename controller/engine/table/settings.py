@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-__all__ = ["GAMES", "LIMITS", "MAX_SEATS", "HOLE_CARDS", "SettingsError", "TableSettings"]
+__all__ = ["GAMES", "LIMITS", "MAX_SEATS", "HOLE_CARDS", "TABLET_JOIN", "SettingsError", "TableSettings"]
 
 GAMES = ("holdem", "omaha", "draw")
 LIMITS = ("no-limit", "pot-limit", "fixed-limit")
@@ -19,6 +19,11 @@ LIMITS = ("no-limit", "pot-limit", "fixed-limit")
 MAX_SEATS = {"holdem": 10, "omaha": 10, "draw": 5}
 #: G-1..G-3: hole cards per player.
 HOLE_CARDS = {"holdem": 2, "omaha": 4, "draw": 5}
+#: T-3 from the seat's tablet: ``off`` (only the floor seats players), ``direct`` (the
+#: tablet seats its player and the buy-in is taken at once: simulation, trusted rooms) or
+#: ``confirm`` (the tablet reserves the seat; the chips come to the table when the dealer
+#: confirms they were handed over, ``BuyInConfirmed``).
+TABLET_JOIN = ("off", "direct", "confirm")
 
 
 class SettingsError(ValueError):
@@ -42,12 +47,13 @@ class TableSettings:
     ``(players dealt in at least, cap in chips)``; the cap for a hand is the entry with the
     largest player count not above the number dealt in (no entry: no cap).
     ``smallest_chip`` (S-10, P-3): bets, buy-ins and splits are whole multiples of it; the
-    blinds and ante must be multiples of it.
+    blinds and ante must be multiples of it. ``tablet_join`` (one of :data:`TABLET_JOIN`)
+    says whether a player may take a free seat and buy in from that seat's tablet (T-3).
 
     Raises:
         SettingsError: (a ``ValueError``) an unknown game or limit, a seat count outside
             L-2, non-positive blinds, a small blind above the big blind, a buy-in range that
-            is empty, or a rake percent outside 0..100.
+            is empty, a rake percent outside 0..100, or an unknown ``tablet_join``.
     """
 
     game: str = "holdem"
@@ -70,6 +76,7 @@ class TableSettings:
     smallest_chip: int = 1
     id: str = "t1"
     name: str = "Table 1"
+    tablet_join: str = "off"
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -117,6 +124,8 @@ class TableSettings:
             if not 2 <= n <= 10 or c < 0:
                 raise SettingsError(f"R-1: rake cap ({n} players, {c} chips) out of range")
         object.__setattr__(self, "rake_caps", caps)
+        if self.tablet_join not in TABLET_JOIN:
+            raise SettingsError(f"T-3: tablet_join must be one of {TABLET_JOIN}, got {self.tablet_join!r}")
 
     def _default_min(self) -> int:
         if self.limit == "fixed-limit":

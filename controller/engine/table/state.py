@@ -60,6 +60,9 @@ class Seat:
     ``topup``: chips asked for during a hand the player is in, added when it ends (T-7).
     ``auto_muck``: the player's standing choice to muck at the showdown a hand that cannot
     beat one already shown, without being asked (P-2).
+    ``buy_in_pending``: chips a player who joined from the tablet asked to buy in for, not
+    yet on the table: they come when the dealer confirms the chips were handed over
+    (T-3, ``tablet_join`` ``confirm``); ``pending_at`` when that was asked (Unix seconds).
     """
 
     seat: int
@@ -78,6 +81,8 @@ class Seat:
     preselect: tuple[str, int | None] | None = None
     topup: int = 0
     auto_muck: bool = False
+    buy_in_pending: int = 0
+    pending_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the seat."""

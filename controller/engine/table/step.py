@@ -68,6 +68,8 @@ def _auto_muck(ctx: Ctx, e: ev.AutoMuckSet) -> None:
 _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.PlayerSatDown: seating.sit_down,
     ev.BoughtIn: seating.buy_in,
+    ev.PlayerJoined: seating.join,
+    ev.BuyInConfirmed: seating.confirm_buy_in,
     ev.ToppedUp: seating.top_up,
     ev.StoodUp: seating.stand_up,
     ev.SatOut: seating.sit_out,
