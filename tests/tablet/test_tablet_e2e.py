@@ -236,6 +236,7 @@ def test_reconnects_after_the_network_drops_and_catches_up(rig: TableRig, pages:
             for tp, pl, _ in t.messages), 15)
         seen = p2.evaluate("window.livetable.state.seq")
         rig.observer.wait_seq(seen + 1, 30)
+        back_from = len(rig.observer.messages)  # the presence "online" comes after this
     finally:
         rig.proxy.restore()
     wait_js(p2, "() => ['playing', 'your-turn', 'paused'].includes(document.body.dataset.screen)", timeout=20_000)
@@ -249,7 +250,7 @@ def test_reconnects_after_the_network_drops_and_catches_up(rig: TableRig, pages:
     assert p2.locator("#conn").inner_text() == "Connected"
     rig.observer.wait_for(lambda t: any(
         tp == f"livetable/{TABLE}/presence/seat/2" and pl and json.loads(pl)["online"]
-        for tp, pl, _ in t.messages[-50:]), 10)
+        for tp, pl, _ in t.messages[back_from:]), 10)
     shot(p2, "06-reconnected")
 
 
