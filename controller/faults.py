@@ -69,7 +69,8 @@ ALLOWED_EXITS: dict[FaultKind, frozenset[FaultExit]] = {
     FaultKind.CAMERA_LOST: frozenset({_R, _C}),
     FaultKind.BROKER_LOST: frozenset({_R}),
     FaultKind.JOURNAL_ERROR: frozenset({_R, _V}),
-    FaultKind.MISREAD: frozenset({_C, _M, _V}),
+    # resume: a hole card delivered unread stays with the player, recorded as unknown ("??")
+    FaultKind.MISREAD: frozenset({_R, _C, _M, _V}),
     # correction only by entering the cards (a hole-cards-read event), never by a bare confirm
     FaultKind.HOLE_CARDS_UNKNOWN: frozenset({_C, _V}),
     FaultKind.PAUSED: frozenset({_R, _M, _V}),
