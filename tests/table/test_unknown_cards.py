@@ -249,3 +249,26 @@ def test_g3_draw_an_unknown_card_is_read_at_the_showdown_and_a_discard_is_refuse
     total = sum(b.stacks().values())
     assert total == 3000
     _replays(b)
+
+
+def test_s8_omaha_all_in_reading_needs_all_four_cards():
+    b = _bench(1, 2, settings=TableSettings(game="omaha", limit="pot-limit", seats=4, small_blind=5,
+                                              big_blind=10), stack=200)
+    b.deal({1: ["Ac", "??", "Kc", "Kd"], 2: ["Qd", "Qh", "Jd", "Jh"]}, ["2c", "7d", "9s", "Ks", "3s"],
+           hidden=["Ad"])
+    b.start(1)
+    while b.to_act is not None:  # pot-size raises until both are all-in (S-5)
+        lg = b.state.hand.legal()
+        if lg.raise_:
+            b.act(b.to_act, "raise", lg.raise_[1])
+        else:
+            b.act(b.to_act, "call")
+    assert cards_to_read(b.state) == 1 and b.state.hand.board == []
+    r = [e for e in _read(b, 1, "Ac", "Ad", "Kc") if isinstance(e, fx.Refuse)]
+    assert r and r[0].rule == "P-2" and "show every one" in r[0].reason
+    _read(b, 1, "Kd", "Ad", "Kc", "Ac")
+    assert b.state.hand is None
+    rec = b.hands[-1]
+    assert rec["result"]["awards"][0]["winners"] == [1]  # three kings (Kc Kd + Ks)
+    assert sum(b.stacks().values()) == 400
+    _replays(b)
