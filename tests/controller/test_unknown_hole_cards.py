@@ -182,3 +182,72 @@ def test_a_reading_the_crash_kept_from_the_journal_is_asked_again_after_recovery
     again.resume_after_recovery()
     assert again.faults.current.kind.value == KIND
     assert again.faults.current.message.startswith("dealer: read seat 2's hole cards")
+
+
+class AskingDealer:
+    """Records what the table asks for; the test delivers the cards itself."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, int, int | None]] = []
+
+    def deal(self, *, target, count, seat, reshuffle, hand):
+        self.asked.append((target, count, seat))
+
+
+def _adapter_table(tmp_path):
+    from controller.adapters import DevicePorts, DriverAdapter
+
+    clock = ManualClock()
+    ports = DevicePorts()
+    orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
+    adapter = DriverAdapter(orch, ports, clock=clock)
+    adapter.shuffler = object()  # present; a misread's resume never calls it
+    orch.translate = adapter.translate
+    ports.dealer = AskingDealer()
+    for s in (1, 2, 3):
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=1000))
+    orch.post(ev.HandStartRequested(at=clock(), button=1))
+    orch.pump()
+    return orch, ports.dealer, clock
+
+
+def test_misread_resume_gives_a_hole_card_to_the_table_as_unknown(tmp_path):
+    from drivers.shuffler import events as SE
+    from drivers.shuffler.protocol import Target
+
+    orch, dealer, clock = _adapter_table(tmp_path)
+    assert dealer.asked == [("seat", 1, 2)] and orch.state.dealing is not None
+    orch.post(SE.Misread(clock(), 7, Target("seat", 2), 1, 1))
+    orch.pump()
+    assert orch.faults.current.kind.value == "misread"
+    orch.post(FloorDecision("misread", "resume", "floor:anna"))
+    orch.pump()
+    assert not orch.faults.paused
+    hand = orch.state.hand
+    assert hand.hole_cards(2) == (None,)  # recorded unknown, not guessed
+    assert dealer.asked[-1] == ("seat", 1, 3)  # the deal goes on with the next seat, not again to 2
+
+
+def test_misread_resume_of_a_board_card_takes_it_out_and_deals_another(tmp_path):
+    from drivers.shuffler import events as SE
+    from drivers.shuffler.protocol import Target
+
+    orch, dealer, clock = _adapter_table(tmp_path)
+    for card in ORDER[:6]:  # the hole cards, then everyone checks to the flop
+        orch.post(ev.CardDealt(at=clock(), card=card))
+        orch.pump()
+    while orch.state.dealing is None:
+        lg = orch.state.hand.legal()
+        orch.post(ev.ActionTaken(at=clock(), seat=lg.seat, action="check" if lg.check else "call"))
+        orch.pump()
+    orch.post(ev.CardDealt(at=clock(), card="Jc"))  # the burn
+    orch.pump()
+    asked = len(dealer.asked)
+    orch.post(SE.Misread(clock(), 9, Target("board"), 1, 8))
+    orch.pump()
+    orch.post(FloorDecision("misread", "resume", "floor:anna"))
+    orch.pump()
+    assert not orch.faults.paused
+    assert dealer.asked[asked:] == [("board", 3, None)]  # the flop asked again: nothing played unread
+    assert orch.state.dealing is not None and len(orch.state.dealing.cards) == 1  # only the burn
