@@ -9,18 +9,15 @@ from the empty table and compares the state.
 
 from __future__ import annotations
 
-import json
-
 from controller import views
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
-from controller.engine.table.codec import from_json, to_json
 from controller.engine.table.play import cards_to_read
 from controller.engine.table.settings import TableSettings
-from controller.engine.table.state import TableState
-from controller.engine.table.step import run
 
 from .harness import Bench
+from .test_showdown import _replays, _seat
+from .test_showdown import _to_showdown as _check_down
 
 NL = TableSettings(small_blind=5, big_blind=10, seats=4, action_seconds=30, showdown_seconds=8)
 DRAW = TableSettings(game="draw", limit="fixed-limit", seats=5, small_blind=5, big_blind=10)
@@ -34,25 +31,6 @@ def _bench(*seats: int, settings: TableSettings = NL, stack: int = 1000) -> Benc
     return b
 
 
-def _dump(state: TableState) -> str:
-    return json.dumps(state.to_json(), sort_keys=True)
-
-
-def _replays(b: Bench) -> None:
-    again, _ = run(b.initial, [from_json(json.loads(json.dumps(to_json(e)))) for e in b.log])
-    assert _dump(again) == _dump(b.state)
-    assert _dump(TableState.from_json(json.loads(_dump(b.state)))) == _dump(b.state)
-
-
-def _check_down(b: Bench) -> None:
-    """Everyone checks or calls until nobody is asked to bet (showdown, a reading, or the end)."""
-    while b.state.hand is not None and b.to_act is not None:
-        lg = b.state.hand.legal()
-        if lg.show or lg.muck:
-            return
-        b.act(b.to_act, "check" if lg.check else "call")
-
-
 def _asks(effects: list, seat: int) -> fx.ReadHoleCards:
     asks = [e for e in effects if isinstance(e, fx.ReadHoleCards)]
     assert asks and asks[-1].seat == seat, effects
@@ -61,10 +39,6 @@ def _asks(effects: list, seat: int) -> fx.ReadHoleCards:
 
 def _read(b: Bench, seat: int, *cards: str, by: str = "dealer") -> list:
     return b.do(ev.HoleCardsRead, seat=seat, cards=tuple(cards), by=by)
-
-
-def _seat(b: Bench, n: int) -> dict:
-    return next(s for s in views.public_view(b.state)["seats"] if s["seat"] == n)
 
 
 def test_p2_an_unknown_card_in_a_hand_to_show_waits_for_the_dealer_and_then_goes_on():
