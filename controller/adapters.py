@@ -16,7 +16,7 @@ dealt board, the display process) and :meth:`build_real` (``livetable run``).
 
 Fault mapping (docs/state.md kinds): shuffler link lost -> ``shuffler-lost``; jam, empty,
 door open, a failed request -> ``jam``; deck check failed -> ``deck-check``; misread or a
-card reported twice -> ``misread``; camera and shuffler disagree -> ``board-mismatch``;
+card reported twice -> ``misread`` (its ``resume`` plays a misread hole card as ``??``); camera and shuffler disagree -> ``board-mismatch``;
 a dealt board card unread in time -> ``card-unreadable``; camera lost -> ``camera-lost``;
 broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest fault by
 ``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; with
@@ -323,6 +323,7 @@ class DriverAdapter:
         self._deck_no: int | None = None
         self._dead_decks: set[int] = set()
         self._shuffler_stopped = False
+        self._unread = 0  # hole/draw cards delivered unread since the last misread decision
         self.ports.on_fault_changed = self._fault_changed
 
     # ------------------------------------------------------------------ translate
@@ -373,6 +374,8 @@ class DriverAdapter:
             self._shuffler_stopped = True
             return [RaiseFault(FaultKind.JAM.value, f"shuffler {name.lower()}: {_describe(e)}")]
         if name in ("Misread", "CardFault"):
+            if name == "Misread" and getattr(e.target, "kind", None) == "seat":
+                self._unread += 1  # a hole or draw card: may be played unread (exit resume)
             return [RaiseFault(FaultKind.MISREAD.value, f"{name.lower()}: {_describe(e)}")]
         if name == "RequestFailed":
             if e.command == "shuffle":
@@ -645,6 +648,7 @@ class DriverAdapter:
 
         ``resume`` of a jam/misread/shuffler-lost: clear the device's fault keeping the deck
         (``reset(keep_deck=True)``) and ask again for the cards the hand is still owed;
+        ``resume`` of a misread hole card: the player keeps it, the table gets it as ``??``;
         ``misdeal``/``void``: take the deck out (``reset()``); the next hand shuffles anew.
         """
         if not book.endings or self.shuffler is None:
@@ -658,6 +662,7 @@ class DriverAdapter:
         kinds = (FaultKind.JAM, FaultKind.MISREAD, FaultKind.SHUFFLER_LOST, FaultKind.DECK_CHECK)
         if ending.kind not in kinds:
             return
+        unread, self._unread = (self._unread, 0) if ending.kind is FaultKind.MISREAD else (0, self._unread)
         if ending.exit in (FaultExit.MISDEAL, FaultExit.VOID):
             self._redo = []
             self._fresh_deck = False
@@ -681,8 +686,16 @@ class DriverAdapter:
             self.shuffler.reset(keep_deck=True)
             if self.orch.state.dealing is not None:
                 self._ask_owed()
-        elif ending.kind is FaultKind.MISREAD and ending.exit is FaultExit.CORRECTION:
-            # The unread card is taken out by the dealer; the machine deals one in its place.
+        elif ending.kind is FaultKind.MISREAD and ending.exit is FaultExit.RESUME and unread:
+            # The player keeps the unread hole card(s) face down: the table records each as
+            # unknown ("??"); the dealer reads it if the hand must be shown (hole-cards-unknown).
+            for _ in range(unread):
+                self.orch.post(ev.CardDealt(at=ending.at, card="??"))
+        elif ending.kind is FaultKind.MISREAD and ending.exit in (FaultExit.CORRECTION, FaultExit.RESUME):
+            # The unread card is taken out by the dealer; the machine deals one in its place
+            # (also a resume of a board or burn card: the table never plays those unread).
+            if ending.exit is FaultExit.RESUME:
+                log.warning("misread: only a hole card can be played unread; the dealer takes it out")
             if self.orch.state.dealing is not None:
                 self._ask_owed()
 

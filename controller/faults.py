@@ -16,7 +16,9 @@ exit               meaning
 =================  ==========================================================================
 
 The dealer's console ``pause`` opens a ``paused`` fault, ended by ``resume``, ``misdeal``
-or ``void`` like the others.
+or ``void`` like the others. ``hole-cards-unknown`` (a hand that must be shown holds a card
+the shuffler could not read, P-2 / S-8) ends by ``correction`` only when the dealer's
+reading of the cards is accepted by the table, or by ``void``.
 
 The machine is pure: it never reads a clock (times come in as arguments) and returns new
 values; :class:`FaultBook` is a frozen value the orchestrator keeps in its state.
@@ -42,6 +44,7 @@ class FaultKind(str, Enum):
     BROKER_LOST = "broker-lost"
     JOURNAL_ERROR = "journal-error"
     MISREAD = "misread"
+    HOLE_CARDS_UNKNOWN = "hole-cards-unknown"
     PAUSED = "paused"
 
 
@@ -66,7 +69,10 @@ ALLOWED_EXITS: dict[FaultKind, frozenset[FaultExit]] = {
     FaultKind.CAMERA_LOST: frozenset({_R, _C}),
     FaultKind.BROKER_LOST: frozenset({_R}),
     FaultKind.JOURNAL_ERROR: frozenset({_R, _V}),
-    FaultKind.MISREAD: frozenset({_C, _M, _V}),
+    # resume: a hole card delivered unread stays with the player, recorded as unknown ("??")
+    FaultKind.MISREAD: frozenset({_R, _C, _M, _V}),
+    # correction only by entering the cards (a hole-cards-read event), never by a bare confirm
+    FaultKind.HOLE_CARDS_UNKNOWN: frozenset({_C, _V}),
     FaultKind.PAUSED: frozenset({_R, _M, _V}),
 }
 

@@ -34,7 +34,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.codec import to_json as event_to_json
-from controller.engine.table.play import show_offer
+from controller.engine.table.play import cards_to_read, show_offer
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 from controller.faults import FaultBook, FaultError, FaultExit, FaultKind
@@ -115,6 +115,11 @@ class DeviceBack:
 
     kind: str
     note: str = ""
+
+
+def _read_message(seat: int, known: tuple[str, ...]) -> str:
+    """The ``hole-cards-unknown`` fault's message: what the dealer must do, naming the seat."""
+    return f"dealer: read seat {seat}'s hole cards (the shuffler reported {' '.join(known)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +288,12 @@ class Orchestrator:
                 self._fault_end(item.kind, "resume", "system", item.note, now)
             return
         if isinstance(item, FloorDecision):
+            if (item.kind == FaultKind.HOLE_CARDS_UNKNOWN.value and item.exit == FaultExit.CORRECTION.value
+                    and cards_to_read(self.state) is not None):
+                # P-2: the correction is the cards themselves (a hole-cards-read event)
+                log.warning("fault decision refused: enter seat %s's hole cards as they lie on the "
+                            "felt (hole-cards-read), or void the hand", cards_to_read(self.state))
+                return
             self._fault_end(item.kind, item.exit, item.by, item.note, now)
             return
         if not isinstance(item, ev.Event):
@@ -298,7 +309,7 @@ class Orchestrator:
         # wait for the hand's end). Players' decisions and seat requests during a paused hand
         # are refused once with F-1 (docs/faults.md); timers wait.
         if isinstance(event, (ev.CardDealt, ev.HandVoided, ev.TabletConnected, ev.TabletDisconnected,
-                              ev.SettingsChanged)):
+                              ev.SettingsChanged, ev.HoleCardsRead)):
             return True
         if self.state.hand is None and not isinstance(event, (ev.HandStartRequested, ev.TimerExpired)):
             return True
@@ -326,6 +337,12 @@ class Orchestrator:
             self._fault_raise("journal-error", f"internal error on {payload.get('kind')}: {exc}", event.at)
             return
         self.events_handled += 1
+        if isinstance(event, ev.HoleCardsRead) and not any(isinstance(e, fx.Refuse) for e in effects):
+            # The dealer's reading was taken: the hand goes on (another unread hand opens the
+            # fault again from the effects below, naming its seat).
+            if any(f.kind is FaultKind.HOLE_CARDS_UNKNOWN for f in self.faults.open):
+                self._fault_end(FaultKind.HOLE_CARDS_UNKNOWN.value, FaultExit.CORRECTION.value, event.by,
+                                f"seat {event.seat} read as {' '.join(event.cards)}", event.at)
         self._carry_out(effects, event)
         for listener in list(self.listeners):
             listener(self, effects)
@@ -414,6 +431,10 @@ class Orchestrator:
             elif isinstance(effect, fx.Refuse):
                 if effect.seat is not None:
                     self.ports.reply(effect.seat, effect.action_id, False, effect.reason)
+                elif effect.event == "hole-cards-read":
+                    # The reading contradicts the hand or repeats a dealt card: the fault
+                    # stays open; whoever entered it reads the reason here and in the journal.
+                    log.warning("hole cards reading refused: %s", effect.reason)
                 elif effect.event == "card-dealt":
                     # The dealer reported a card the hand cannot take (a duplicate, a card
                     # nobody asked for): never guess - pause for the floor.
@@ -424,6 +445,10 @@ class Orchestrator:
                 self.ports.hand_finished(effect.hand, effect.record)
                 if self.journal is not None and self.hands_finished % self.snapshot_every == 0:
                     self._snapshot(event.at)
+            elif isinstance(effect, fx.ReadHoleCards):
+                # P-2 / S-8: a hand to show holds a card the shuffler could not read
+                self._fault_raise(FaultKind.HOLE_CARDS_UNKNOWN.value,
+                                  _read_message(effect.seat, effect.known), event.at)
             elif isinstance(effect, fx.HandShown):
                 self.ports.hand_finished(effect.hand, effect.record)  # P-2: the record, shown
         if isinstance(event, ev.ActionTaken) and event.action_id and not any(
@@ -571,8 +596,16 @@ class Orchestrator:
             self._apply(ev.HandVoided(at=self.clock(), reason=reason, by=by))
 
     def resume_after_recovery(self) -> None:
-        """Re-arm the running timer and ask again for cards still owed; publish everything."""
+        """Re-arm the running timer and ask again for cards still owed; publish everything.
+
+        A hand waiting for the dealer to read a seat's hole cards whose fault the crash kept
+        from the journal is paused again (``hole-cards-unknown``, P-2).
+        """
         self._rearm_timer()
+        seat = cards_to_read(self.state)
+        if seat is not None and self.state.hand is not None:
+            known = tuple(str(c) if c is not None else "??" for c in self.state.hand.hole_cards(seat))
+            self._fault_raise(FaultKind.HOLE_CARDS_UNKNOWN.value, _read_message(seat, known), self.clock())
         dealing = getattr(self.state, "dealing", None)
         if dealing is not None and self.ports.dealer is not None:
             done = len(dealing.cards)

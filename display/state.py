@@ -50,6 +50,7 @@ FAULTS = {
     "broker-lost": "NETWORK LOST",
     "journal-error": "JOURNAL ERROR",
     "misread": "CARD MISREAD",
+    "hole-cards-unknown": "READ HOLE CARDS",
 }
 SEAT_STATUSES = ("empty", "waiting", "active", "acting", "folded", "all-in", "sitting-out")
 

@@ -85,6 +85,8 @@ class ShowdownMixin:
                 raise IllegalAction(str(exc)) from None
             if len(new) != len(hole) or None in new:
                 raise IllegalAction(f"P-2: seat {seat} holds {len(hole)} cards; show every one")
+            if len(set(new)) != len(new):
+                raise IllegalAction(f"G-5: seat {seat} cannot hold the same card twice ({_txt(new)})")
             known = [c for c in hole if c is not None]
             if any(c not in new for c in known):
                 raise IllegalAction(f"P-2: seat {seat} showed {_txt(new)} but holds {_txt(hole)}")

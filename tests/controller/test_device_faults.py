@@ -127,7 +127,7 @@ def test_jam_mid_deal(tmp_path, exit):
         sim.stop()
 
 
-@pytest.mark.parametrize("exit", sorted(e.value for e in ALLOWED_EXITS[FaultKind.MISREAD]))
+@pytest.mark.parametrize("exit", sorted(e.value for e in ALLOWED_EXITS[FaultKind.MISREAD] if e.value != "resume"))
 def test_misread_card(tmp_path, exit):
     sim = _sim(tmp_path, lambda s: s.rig.adapter.emulator.set_faults(misread_at=3))
     try:
@@ -135,6 +135,48 @@ def test_misread_card(tmp_path, exit):
         _refused_while_paused(sim)
         _decide(sim, "misread", exit)
         _finish(sim, "misread", exit, "floor:anna", voided=exit != "correction")
+    finally:
+        sim.stop()
+
+
+def test_misread_hole_card_played_unread_is_read_from_the_felt_at_the_showdown(tmp_path):
+    """``misread`` ended by ``resume``: the player keeps the unread hole card, the table
+    records ``??``; at the showdown the hand must be shown, the table pauses with
+    ``hole-cards-unknown`` naming the seat, and the dealer's reading (checked: a card dealt
+    elsewhere is refused) lets the hand finish. Seed 5: the third card (seat 4's first)
+    goes unread and seat 4 reaches the showdown."""
+    from controller.engine.table import events as ev
+
+    sim = _sim(tmp_path, lambda s: s.rig.adapter.emulator.set_faults(misread_at=3))
+    try:
+        _wait_fault(sim, "misread")
+        _decide(sim, "misread", "resume")
+        view = _wait_fault(sim, "hole-cards-unknown")
+        message = view["fault"]["message"]
+        assert message.startswith("dealer: read seat 4's hole cards"), message
+        hand = sim.orch.state.hand
+        assert hand is not None and hand.hole_cards(4)[0] is None
+        physical = sim.rig.adapter.emulator.physical_log()
+        seat4 = [str(c) for t, c in physical if t.kind == "seat" and t.seat == 4]
+        elsewhere = [str(c) for t, c in physical if not (t.kind == "seat" and t.seat == 4)]
+        assert len(seat4) == 2 and str(hand.hole_cards(4)[1]) == seat4[1]
+        n = len(sim.orch.faults.endings)
+        # a card that went elsewhere this hand is refused (G-5): still paused
+        sim.orch.post(ev.HoleCardsRead(at=sim.orch.clock(), seat=4, cards=(elsewhere[0], seat4[1]),
+                                       by="floor:anna"))
+        sim.orch.post(ev.HoleCardsRead(at=sim.orch.clock(), seat=4, cards=tuple(seat4), by="floor:anna"))
+        sim.wait(lambda s: len(s.orch.faults.endings) > n, WAIT, "the reading taken")
+        ending = sim.orch.faults.endings[n]
+        assert (ending.kind.value, ending.exit.value, ending.by) == ("hole-cards-unknown", "correction",
+                                                                     "floor:anna")
+        assert ending.note == f"seat 4 read as {seat4[0]} {seat4[1]}"
+        _finish(sim, "hole-cards-unknown", "correction", "floor:anna", voided=False)
+        with Journal(sim.journal_path) as j:
+            reads = [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "hole-cards-read"]
+        assert len(reads) == 2  # both journalled; the first was refused by the table
+        rec = sim.orch.state.last_result  # max_hands=1: the hand that was read
+        mine = next(x for x in rec["seats"] if x["seat"] == 4)
+        assert (mine["cards"], mine["showed"]) == (seat4, "shown")
     finally:
         sim.stop()
 

@@ -90,13 +90,21 @@ class Bench:
         return self.send(cls(at=self.t, **kw))
 
     # -- dealing
-    def deal(self, holes: dict[int, Iterable[str]] | None = None, board: Iterable[str] = ()) -> None:
-        """Choose the hole cards and board of the next hand (others from the deck)."""
+    def deal(self, holes: dict[int, Iterable[str]] | None = None, board: Iterable[str] = (),
+             *, hidden: Iterable[str] = ()) -> None:
+        """Choose the hole cards and board of the next hand (others from the deck).
+
+        ``"??"`` deals a card the shuffler could not read; ``hidden`` names the cards really
+        dealt there, kept out of the rest of the deck.
+        """
         self._holes = {s: list(c) for s, c in (holes or {}).items()}
         self._board = list(board)
+        self._hidden = set(hidden)
+
+    _hidden: set[str] = set()
 
     def _fresh_deck(self) -> None:
-        used = {c for cs in self._holes.values() for c in cs} | set(self._board)
+        used = {c for cs in self._holes.values() for c in cs} | set(self._board) | self._hidden
         spare = [c for c in ALL_CARDS if c not in used]
         if self.rng is not None:
             self.rng.shuffle(spare)

@@ -27,6 +27,7 @@ __all__ = [
     "PayOut",
     "TakeChips",
     "SeatFreed",
+    "ReadHoleCards",
     "DEAL_TARGETS",
 ]
 
@@ -164,3 +165,19 @@ class SeatFreed(Effect):
     seat: int
     player: str
     reason: str
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadHoleCards(Effect):
+    """The table waits for the dealer to read ``seat``'s hole cards (P-2, S-8).
+
+    The hand must be shown (it can still win a pot) but holds cards the shuffler could not
+    read: ``known`` are the seat's hole cards as the table knows them (``"??"`` unknown,
+    ``("As", "??")``). Nothing moves until a ``hole-cards-read`` event carries the cards
+    or the floor voids the hand. The orchestrator pauses the table with the fault
+    ``hole-cards-unknown``.
+    """
+
+    seat: int
+    known: tuple[str, ...] = ()

@@ -42,6 +42,7 @@ __all__ = [
     "SettingsChanged",
     "HandStartRequested",
     "HandVoided",
+    "HoleCardsRead",
     "ACTIONS",
     "PRESELECTS",
     "PRESELECT_AMOUNT",
@@ -372,3 +373,27 @@ class HandVoided(Event):
 
     reason: str = ""
     by: str = ""
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoleCardsRead(SeatEvent):
+    """The dealer read ``seat``'s hole cards as they lie face up on the felt (P-2, S-8, G-5).
+
+    The answer to :class:`~controller.engine.table.effects.ReadHoleCards`: a hand the
+    table must show holds a card the shuffler could not read (``"??"``). ``cards`` are
+    all of the seat's hole cards (``("As", "Kd")``; five in draw, four in Omaha), ``by``
+    who entered them (``"dealer"``, ``"floor:anna"``). The table refuses them (G-5 / P-2)
+    when they do not match the cards it knows or repeat a card dealt this hand.
+    """
+
+    cards: tuple[str, ...]
+    by: str = "dealer"
+
+    def __post_init__(self) -> None:
+        SeatEvent.__post_init__(self)
+        if not isinstance(self.cards, tuple) or not self.cards or not all(
+                isinstance(c, str) and _is_card(c) for c in self.cards):
+            raise CodecError(f"G-5: cards must be card texts like 'As', got {self.cards!r}")
+        if not isinstance(self.by, str) or not self.by:
+            raise CodecError(f"by must say who read the cards, got {self.by!r}")

@@ -15,6 +15,7 @@ from .. import evaluator
 from ..cards import FULL_DECK
 from ..errors import HandError
 from ..hand import Hand
+from ..hand_base import _DEAL_BOARD
 from ..settings import Game, HandSettings, PlayerSetup, RakeSettings, Street
 from . import effects as fx
 from .blinds import Candidate, plan_hand
@@ -25,7 +26,7 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
-           "may_post_now", "post_now_seats"]
+           "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards"]
 
 
 
@@ -233,6 +234,13 @@ def drive(ctx: Ctx) -> None:
         if hand.is_complete:
             finish_hand(ctx)
             return
+        reading = cards_to_read(st)
+        if reading is not None:
+            # P-2 / S-8: a hand that must be shown holds a card the shuffler could not read:
+            # nothing moves until the dealer reads it from the felt (or the floor voids)
+            known = tuple(c or "??" for c in card_texts(hand.hole[hand.index[reading]]))
+            ctx.emit(fx.ReadHoleCards(seat=reading, known=known))
+            return
         req = hand.pending_deal()
         if req is not None:
             if st.dealing is None:
@@ -356,8 +364,74 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
     return None
 
 
+def cards_to_read(state: TableState) -> int | None:
+    """Return the seat whose hole cards the dealer must read from the felt now, or None.
+
+    A hand must be shown but holds a card the shuffler reported unreadable (``"??"``):
+
+    - at the showdown (P-2), the seat whose turn it is: its hand cannot be ranked, so the
+      table cannot tell that it cannot win (:func:`_can_win`), and it must be shown to win;
+    - in Hold'em and Omaha once no more betting is possible (S-8, all-in): every live hand
+      is exposed before the rest of the board is dealt; the first such hand clockwise from
+      the first seat left of the button.
+
+    The table then waits for a :class:`~.events.HoleCardsRead` (or the floor voids the hand).
+    """
+    hand = state.hand
+    if hand is None or state.dealing is not None or hand.is_complete:
+        return None
+    if hand.street is Street.SHOWDOWN:
+        seat = hand.seat_to_act
+        if seat is not None and None in hand.hole[hand.index[seat]]:
+            return seat
+        return None
+    if hand.phase == _DEAL_BOARD and hand.n_able < 2:
+        for i in hand._order:  # noqa: SLF001 - the engine's clockwise order from the button
+            if (not hand.folded[i] and not hand.mucked[i] and not hand.exposed[i]
+                    and None in hand.hole[i]):
+                return hand.seats[i]
+    return None
+
+
+def read_hole_cards(ctx: Ctx, ev: Any) -> None:
+    """The dealer read seat ``ev.seat``'s hole cards from the felt (P-2, S-8, G-5).
+
+    Accepted only for the seat :func:`cards_to_read` names; the cards must hold every card
+    the table knows of that hand and no card dealt elsewhere this hand (hole cards, board,
+    burns, discards). The hand is then shown with them (``auto`` records
+    ``[seat, "show", "P-2"]``, or ``"S-8"`` when exposed all-in) and the hand goes on.
+    A refusal is a :class:`~.effects.Refuse` with ``seat`` None (the floor's input, not
+    the player's) whose reason names the rule (``G-5: card As was already dealt ...``).
+    """
+    st = ctx.state
+    waiting = cards_to_read(st)
+    if waiting != ev.seat:
+        why = f"the table waits for seat {waiting}'s" if waiting is not None else "no hand waits for a reading"
+        ctx.emit(fx.Refuse(event=ev.kind, rule="P-2", reason=f"P-2: seat {ev.seat}'s hole cards are "
+                           f"not asked for now ({why})"))
+        return
+    rule = "P-2" if st.hand.street is Street.SHOWDOWN else "S-8"  # type: ignore[union-attr]
+    hand = ctx.hand()
+    try:
+        hand.show(ev.seat, list(ev.cards))
+    except ValueError as exc:  # IllegalAction: wrong count, not the cards known, a duplicate
+        ctx.state = st
+        ctx.own_hand = False
+        ctx.emit(fx.Refuse(event=ev.kind, rule=getattr(exc, "rule", "") or "G-5",
+                           reason=f"{exc} (read by {ev.by})"))
+        return
+    info = ctx.state.info
+    assert info is not None
+    ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((ev.seat, "show", rule),)))
+    drive(ctx)
+
+
 def _can_win(hand: Hand, seat: int) -> bool:
-    """P-2: whether ``seat`` beats or ties every hand already shown in some pot it can win."""
+    """P-2: whether ``seat`` beats or ties every hand already shown in some pot it can win.
+
+    A hand with a card the engine does not know (``"??"``) cannot be ranked: it may win,
+    so it is True (and :func:`cards_to_read` asks the dealer to read it first).
+    """
     i = hand.index[seat]
     board = [c for c in card_texts(hand.board) if c is not None]
     mine = _rank(hand, i, board)

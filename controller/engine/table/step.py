@@ -85,6 +85,7 @@ _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.SettingsChanged: seating.change_settings,
     ev.HandStartRequested: lambda ctx, e: play.start_hand(ctx, e.button),
     ev.HandVoided: lambda ctx, e: play.void_hand(ctx, e.reason),
+    ev.HoleCardsRead: play.read_hole_cards,
 }
 
 
