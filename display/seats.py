@@ -94,7 +94,8 @@ def card_slots(
 
 
 def seat_info(s: dict[str, Any], status: str, won: int) -> str:
-    """Return the seat's info line: bet, status word, missed-blind marks, winnings."""
+    """Return the seat's info line: bet, status word, missed-blind marks, winnings, or the
+    buy-in a player who took the seat from its tablet waits for the dealer to confirm (T-3)."""
     bet = s.get("bet") or 0
     missed = s.get("missed") or {}
     marks = [k.upper() for k in ("sb", "bb") if missed.get(k)]
@@ -110,6 +111,8 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     if status == "sitting-out":
         return "SAT OUT" + (f" \u00b7 {miss}" if miss else "")
     if status == "waiting":
+        if s.get("buy_in_pending"):  # T-3: the dealer's confirm brings these chips
+            return f"BUY-IN {chips(s['buy_in_pending'])} TO CONFIRM"
         return "WAITING" + (f" \u00b7 {miss}" if miss else "")
     parts = []
     if bet:

@@ -85,7 +85,7 @@ def _check_seat(s: Any, numbers: set[int]) -> None:
     _check(n not in numbers, f"seat {n} appears twice")
     numbers.add(n)
     where = f"seat {n}"
-    for key in ("stack", "bet", "posted_dead", "cards", "drew"):
+    for key in ("stack", "bet", "posted_dead", "cards", "drew", "buy_in_pending"):
         _opt(s, key, _is_int, "integer", where)
     for key in ("name", "status"):
         _opt(s, key, lambda v: isinstance(v, str), "text", where)

@@ -10,6 +10,7 @@ import pytest
 import display_states as S
 from display.fontmetrics import approx_measure
 from display.layout import MIN_FONT, LayoutError, fit_size, layout
+from display.state import StateError, check_state
 from display_checks import check_invariants
 
 SIZES = [(800, 480), (1024, 600), (1024, 768), (1280, 720), (1280, 800), (1366, 768), (1920, 1080)]
@@ -196,3 +197,17 @@ def test_p2_a_show_or_muck_turn_says_so_and_a_betting_turn_says_to_act() -> None
     assert lay.timer is not None and lay.timer.label.text.endswith("to show or muck")
     assert lay.seat(6).acting
     check_invariants(lay, approx_measure)
+
+
+def test_a_buy_in_waiting_for_the_dealer_is_shown_on_its_seat() -> None:
+    """T-3, tablet_join = confirm: the seat says how much the dealer's confirm brings in;
+    a bad value is refused by the state check, not drawn."""
+    state = S.preflop_blinds()
+    seat9 = next(s for s in state["seats"] if s["seat"] == 9)
+    seat9.update(status="waiting", stack=0, buy_in_pending=10000)
+    lay = layout(state, (1280, 720))
+    info = next(t.text for t in lay.seat(9).texts if t.role == "info")
+    assert info == "BUY-IN 10,000 TO CONFIRM"
+    seat9["buy_in_pending"] = "lots"
+    with pytest.raises(StateError, match="buy_in_pending"):
+        check_state(state)
