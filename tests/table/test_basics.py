@@ -91,3 +91,25 @@ def test_ledger_meters_balance():
         led.cash_out("b", 601)
     with pytest.raises(LedgerError, match="R-1"):
         led.hand({"b": (10, 1)}, rake=2)
+
+
+def test_a_refused_action_leaves_the_table_as_it_was():
+    """docs/table.md: an illegal action yields one Refuse and the same state object (no new
+    seq, nothing to publish); the legal action after it is taken as usual."""
+    from controller.engine.table.step import step
+
+    from .harness import Bench
+
+    b = Bench(TableSettings(small_blind=5, big_blind=10, seats=4))
+    for s in (1, 2, 3):
+        b.seat_up(s, 1000)
+    b.start(button=1)
+    seat = b.to_act
+    assert seat is not None
+    before = b.state
+    for bad in (ev.ActionTaken(at=b.t, seat=seat, action="raise", amount=11),  # below the minimum
+                ev.ActionTaken(at=b.t, seat=seat, action="check")):  # facing the big blind
+        after, out = step(before, bad)
+        assert after is before and [type(e) for e in out] == [fx.Refuse]
+    after, out = step(before, ev.ActionTaken(at=b.t, seat=seat, action="call"))
+    assert after.seq == before.seq + 1 and isinstance(out[-1], fx.LightSeats)

@@ -487,6 +487,7 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
     """Apply one action to the hand; return False (and refuse) when it is illegal."""
     old = ctx.state.hand
     street = old.street
+    before, owned = ctx.state, ctx.own_hand
     hand = ctx.hand()
     try:
         if name == "draw":
@@ -494,6 +495,9 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
         else:
             hand.act(seat, name, amount)
     except ValueError as exc:  # IllegalAction (a HandError), or cards the engine cannot read
+        # the engine checks before it changes anything: the step goes on from the state as it
+        # was, so a refused action leaves the table (and its seq) untouched
+        ctx.state, ctx.own_hand = before, owned
         if why == "A-3":
             return False
         if why:  # pragma: no cover - the other automation only picks legal moves
