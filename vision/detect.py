@@ -27,6 +27,13 @@ CARD_W = 200
 CARD_H = 290
 
 _DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
+# a candidate is kept only when its outline is seen (grey step all round) and it is whiter
+# than the table just outside it; see _edge_support and _edge_contrast
+_MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never a card
+_CLEAR_OUTLINE = 0.8    # ... above this, a card even when no whiter than the table
+_SHARP_OUTLINE = 0.9    # ... above this, a card even when seen at one threshold level only
+_MIN_CONTRAST = 10      # whiteness inside minus outside (0..255)
+_SINGLE_CONTRAST = 25   # ... for a shape seen at one threshold level only
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -141,7 +148,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.85) -> list[np.ndarray]:
+def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.95) -> list[np.ndarray]:
     """Return the quads ``(4, 2)`` float32 of card faces found in ``frame`` (frame pixels).
 
     ``min_frac``/``max_frac`` bound a card's area as a fraction of the frame's area.
@@ -223,6 +230,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
             if q is not None:
                 # the hole lies inside the dilated outline: grow it back by ~2 px
                 cands.append((_grow(q, 2.0), a))
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     # merge candidates seen at several levels: keep the one seen most, then largest
     groups: list[list[tuple[np.ndarray, float]]] = []
     for q, a in cands:
@@ -234,11 +242,22 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
             groups.append([(q, a)])
     groups = _drop_merged_pairs(groups)
     picked: list[np.ndarray] = []
-    for g in sorted(groups, key=lambda g: -len(g)):
-        if len(g) < 2 and len(groups) > 0:
-            # a shape seen at one level only is usually noise
-            if len(cands) > 3:
-                continue
+    scored = []
+    for g in groups:
+        con, inside = _edge_contrast(wh_blur, g[len(g) // 2][0])
+        q0 = g[0][0]
+        span = q0.max(axis=0) - q0.min(axis=0)
+        if span[0] > 0.98 * sw and span[1] > 0.98 * sh:
+            continue  # the frame's own border, not a card
+        close_up = cv2.contourArea(q0) > 0.4 * sh * sw  # a card filling the frame
+        es = _edge_support(grey, q0)
+        if es < _MIN_OUTLINE or (con < _MIN_CONTRAST and es < _CLEAR_OUTLINE) or (inside < 0.6 and not close_up):
+            continue  # no outline, no whiter than the table around it, or mostly outside the frame
+        scored.append((g, con, es))
+    for g, con, es in sorted(scored, key=lambda t: (-len(t[0]), -t[1])):
+        if len(g) < 2 and con < _SINGLE_CONTRAST and es < _SHARP_OUTLINE:
+            # a faint shape seen at one level only is usually noise
+            continue
         areas = np.array([a for _, a in g])
         q = g[int(np.argsort(areas)[len(areas) // 2])][0]  # median-area member
         if any(_iou(q, p) > 0.3 or _contains(p, q) or _contains(q, p) for p in picked):
@@ -250,6 +269,76 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
     return out
+
+
+def _edge_contrast(wh: np.ndarray, q: np.ndarray) -> tuple[float, float]:
+    """Return ``(contrast, inside)`` of a candidate quad on the whiteness map ``wh``.
+
+    ``contrast``: median whiteness of a band just inside the quad (3-10% of its short side)
+    minus that of a band just outside it; ``inside``: the fraction of the outer band that
+    lies in the frame (a patch of table cut by the frame's edge has little).
+    """
+    c = q.mean(axis=0)
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    short = max(min(d), 4.0)
+    def scaled(k: float) -> np.ndarray:
+        v = q - c
+        n = np.linalg.norm(v, axis=1, keepdims=True)
+        return q + v / np.maximum(n, 1e-6) * (k * short)
+    o2, o1, i1, i2 = scaled(0.10), scaled(0.03), scaled(-0.03), scaled(-0.10)
+    h, w = wh.shape
+    x0, y0 = np.floor(o2.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(o2.max(axis=0)).astype(int) + 1
+    off = np.array([x0, y0], np.float32)
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, np.round(o2 - off).astype(np.int32), 1)
+    cv2.fillConvexPoly(m, np.round(o1 - off).astype(np.int32), 0)
+    cv2.fillConvexPoly(m, np.round(i1 - off).astype(np.int32), 2)
+    cv2.fillConvexPoly(m, np.round(i2 - off).astype(np.int32), 0)
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    mm = m[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    roi = wh[cy0:cy1, cx0:cx1]
+    outer = roi[mm == 1]
+    inner = roi[mm == 2]
+    n_out = int((m == 1).sum())
+    if len(inner) == 0 or len(outer) == 0:
+        return 0.0, len(outer) / max(n_out, 1)
+    return float(np.median(inner)) - float(np.median(outer)), len(outer) / max(n_out, 1)
+
+
+def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16) -> float:
+    """Return the fraction ``0..1`` of ``4 n`` points along the quad's outline with a grey step.
+
+    At each point the grey profile across the outline (±5% of the short side) must span at
+    least 10 grey levels: a card's edge does all round, a patch of unevenly lit table does
+    not.
+    """
+    h, w = grey.shape
+    c = q.mean(axis=0)
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    r = max(2.0, 0.05 * min(d))
+    t = (np.arange(n) + 0.5) / n
+    pts, nrm = [], []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        e = (b - a) / max(d[i], 1e-6)
+        nv = np.array([-e[1], e[0]], np.float32)
+        if np.dot(nv, (a + b) / 2 - c) < 0:
+            nv = -nv
+        pts.append(a[None, :] + (b - a)[None, :] * t[:, None])
+        nrm.append(np.repeat(nv[None, :], n, axis=0))
+    P = np.concatenate(pts)
+    N = np.concatenate(nrm)
+    offs = np.linspace(-r, r, 7)
+    S = P[:, None, :] + N[:, None, :] * offs[None, :, None]  # (4n, 7, 2)
+    xs = np.round(S[..., 0]).astype(int)
+    ys = np.round(S[..., 1]).astype(int)
+    ok = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
+    if not ok.any():
+        return 0.0
+    vals = grey[ys[ok].clip(0, h - 1), xs[ok].clip(0, w - 1)].astype(np.int16)
+    step = vals.max(axis=1) - vals.min(axis=1)
+    return float((step >= 10).sum()) / len(P)
 
 
 def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:

@@ -572,7 +572,7 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     band = range(int(h * 0.42), int(h * 0.58))
     best = 0.0
     for y in band:
-        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 60).mean()
+        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 35).mean()
         best = max(best, float(strong))
     if best < 0.9:
         return None
