@@ -176,6 +176,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     cands: list[tuple[np.ndarray, float]] = []
     row_cands: list[np.ndarray] = []  # cards cut from a row of touching cards: a last resort
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     kernel = np.ones((5, 5), np.uint8)
     hi = float(np.percentile(wh_blur, 99.5))
     levels = set()
@@ -207,7 +208,8 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
                     cands.append((q, a))
             elif a > 2.5 * min_area:
                 row = _split_row(c)
-                row_cands.extend(row)
+                if row and _row_seen(wh_blur, grey, cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float32)):
+                    row_cands.extend(row)
                 for part in ([] if row else _split_merged(c, m.shape)):
                     q = _card_like(part, min_area, max_area)
                     if q is not None:
@@ -230,7 +232,6 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             if q is not None:
                 # the hole lies inside the dilated outline: grow it back by ~2 px
                 cands.append((_grow(q, 2.0), a))
-    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     # merge candidates seen at several levels: keep the one seen most, then largest
     groups: list[list[tuple[np.ndarray, float]]] = []
     for q, a in cands:
@@ -269,6 +270,16 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
     return out
+
+
+def _row_seen(wh: np.ndarray, grey: np.ndarray, box: np.ndarray) -> bool:
+    """True when a row of touching cards (its box ``(4, 2)``) stands out like one card."""
+    h, w = grey.shape
+    span = box.max(axis=0) - box.min(axis=0)
+    if span[0] > 0.98 * w and span[1] > 0.98 * h:
+        return False
+    con, inside = _edge_contrast(wh, box)
+    return inside >= 0.6 and _edge_support(grey, box) >= 0.5 and con >= _MIN_CONTRAST
 
 
 def _edge_contrast(wh: np.ndarray, q: np.ndarray) -> tuple[float, float]:

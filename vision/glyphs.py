@@ -2,7 +2,9 @@
 
 Nothing here comes from photographs. Rank characters (``A 2..9 10 J Q K``) are drawn with
 the OpenCV Hershey fonts and, when available, the TrueType fonts that ship with the system
-or with pygame (DejaVu Sans/Serif in several weights and widths, FreeSans Bold); suit pips
+or with pygame (DejaVu Sans/Serif in several weights and widths, Liberation Sans/Serif/Sans
+Narrow from Debian's ``fonts-liberation``, FreeSans Bold; a flat-topped "3" is drawn as the
+letter Ezh where a font has it); suit pips
 are drawn from circles and polygons. Every drawing is augmented (stroke weight, rotation,
 shear, blur) and reduced to a feature vector by :func:`glyph_feature`.
 
@@ -202,6 +204,11 @@ def _ttf_fonts() -> list[str]:
     return keep
 
 
+#: Extra characters drawn for a rank: some card decks print a flat-topped "3", the shape
+#: of the letter Ezh (U+01B7); drawn only from fonts that have that character.
+_ALIKE = {"3": ["\u01b7"]}
+
+
 def _ttf(text: str, path: str) -> np.ndarray | None:
     try:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -210,6 +217,8 @@ def _ttf(text: str, path: str) -> np.ndarray | None:
         if not pygame.font.get_init():
             pygame.font.init()
         f = pygame.font.Font(path, 96)
+        if f.metrics(text) == f.metrics("\ue000"):  # the font lacks it: its "missing" box
+            return None
         surf = f.render(text, True, (255, 255, 255), (0, 0, 0))
         arr = pygame.surfarray.array3d(surf)[:, :, 0].T.copy()
         return np.pad(arr, 10)
@@ -228,9 +237,10 @@ def draw_rank(label: str, style: int = 0) -> list[np.ndarray]:
             out.append(_hershey(label, font, thick))
     if style == 0:
         for path in _ttf_fonts():
-            im = _ttf(label, path)
-            if im is not None:
-                out.append(im)
+            for text in [label] + _ALIKE.get(label, []):
+                im = _ttf(text, path)
+                if im is not None:
+                    out.append(im)
     if label == "10":  # cards print a tight, condensed "10": compose it from its digits
         ones = draw_rank("1", style)
         zeros = draw_rank("0", style)
@@ -329,6 +339,7 @@ def build_glyph_bank(seed: int = 6, per_drawing: int = 6, style: int = 0) -> Gly
                 rx.append(glyph_feature(a))
                 ry.append(i)
     sx, sy = [], []
+    rng = np.random.default_rng(seed + 1)  # suits do not change when a rank drawing is added
     for i, suit in enumerate(SUIT_LABELS):
         for v in np.linspace(-1, 1, 5):
             for a in _augment(draw_suit(suit, 96, float(v)), rng, 12):
