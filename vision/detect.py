@@ -27,6 +27,8 @@ CARD_W = 200
 CARD_H = 290
 
 _DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
+_LEVELS = 4            # absolute whiteness levels between the table and the whitest 0.5%
+_CANNY = ((20, 60),)   # Canny thresholds for the outline pass (light tables)
 # a candidate is kept only when its outline is seen (grey step all round) and it is whiter
 # than the table just outside it; see _edge_support and _edge_contrast
 _MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never a card
@@ -43,15 +45,14 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     an upright card starts at its top-left corner.
     """
     p = np.asarray(pts, dtype=np.float32).reshape(4, 2)
-    cx, cy = float(p[:, 0].mean()), float(p[:, 1].mean())
-    order = sorted(range(4), key=lambda i: math.atan2(float(p[i, 1]) - cy, float(p[i, 0]) - cx))
-    p = p[order]  # clockwise in image coordinates (y down)
-    e = [math.hypot(float(p[(i + 1) % 4, 0] - p[i, 0]), float(p[(i + 1) % 4, 1] - p[i, 1])) for i in range(4)]
+    d = p - p.mean(axis=0)
+    p = p[np.argsort(np.arctan2(d[:, 1], d[:, 0]), kind="stable")]  # clockwise (y down)
+    e = np.hypot(*(np.roll(p, -1, axis=0) - p).T)
     if e[0] + e[2] > e[1] + e[3]:  # edge 0->1 is long: start one corner later
-        p = np.roll(p, -1, axis=0)
+        p = p[[1, 2, 3, 0]]
     # two orderings keep a short first edge: start at 0 or at 2; pick nearer top-left
-    if float(p[2, 0] + p[2, 1]) < float(p[0, 0] + p[0, 1]):
-        p = np.roll(p, -2, axis=0)
+    if p[2, 0] + p[2, 1] < p[0, 0] + p[0, 1]:
+        p = p[[2, 3, 0, 1]]
     return np.ascontiguousarray(p, dtype=np.float32)
 
 
@@ -178,13 +179,14 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     kernel = np.ones((5, 5), np.uint8)
-    hi = float(np.percentile(wh_blur, 99.5))
+    cum = np.cumsum(cv2.calcHist([wh_blur], [0], None, [256], [0, 256]).ravel())
+    hi = float(np.searchsorted(cum, 0.995 * cum[-1]))  # 99.5th percentile
     levels = set()
-    for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, 6):
+    for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, _LEVELS):
         levels.add(("abs", int(t)))
     for d in (30,):
         levels.add(("rel", d))
-    table = float(np.median(wh_blur))  # most of the frame is table
+    table = float(np.searchsorted(cum, 0.5 * cum[-1]))  # the median: most of the frame is table
     for d in (10, 20):
         if table + d < hi:
             levels.add(("abs", int(table + d)))
@@ -216,7 +218,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
                         cands.append((q, cv2.contourArea(part)))
     # edges: on light tables the outline is clearer than the whiteness step
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    for lo, hi_ in ((20, 60), (40, 120)):
+    for lo, hi_ in _CANNY:
         e = cv2.Canny(grey, lo, hi_)
         e = cv2.dilate(e, np.ones((3, 3), np.uint8))
         cs, hier = cv2.findContours(e, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)

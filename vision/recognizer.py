@@ -282,13 +282,19 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
             no dev photo gives a wrong card).
+        cv_threads: OpenCV worker threads for the whole process (``cv2.setNumThreads``);
+            1 by default, None leaves OpenCV's setting alone.
 
     Raises:
         ValueError: the glyph bank file is unreadable.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 params: Params | None = None) -> None:
+                 params: Params | None = None, cv_threads: int | None = 1) -> None:
+        if cv_threads is not None:
+            # the images are small: OpenCV's worker threads cost more CPU than they save
+            # (and compete with the table's other work on a Pi); process-wide setting
+            cv2.setNumThreads(cv_threads)
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.enrollment = enrollment
