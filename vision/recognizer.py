@@ -426,17 +426,20 @@ class Recognizer:
         m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
         return cv2.warpPerspective(frame, m, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
-    def corner_glyphs(self, card: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
+    def corner_glyphs(self, card: np.ndarray, scales: Sequence[float] = (1.0, 0.5)
+                      ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         """Cut the top-left index of an upright card ``(H, W, 3)`` into glyph masks.
 
         Returns ``(rank_mask, suit_mask, red)``: uint8 masks (ink 255) of the rank
         character(s) and of the suit pip under them (None when not found), and whether the
-        ink is red (None when unknown).
+        ink is red (None when unknown). ``scales``: the ink cuts tried in turn (fractions
+        of Otsu's threshold; faint, pale red indices need a lower cut); the first that
+        gives both a rank and a suit is returned.
         """
         cw, ch = int(W * 0.24), int(H * 0.36)
         crop = _white_balance(card[:ch, :cw])
         out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
-        for scale in (1.0, 0.5):  # faint (pale red) indices need a lower cut
+        for scale in scales:
             ink, chroma = _ink(crop, scale)
             out = self._cut_index(ink, chroma, cw, ch)
             if out[0] is not None and out[1] is not None:
@@ -495,8 +498,20 @@ class Recognizer:
         return rmask, smask, red
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
-        """Read the top-left index of an upright card image ``(H, W, 3)``."""
-        rmask, smask, red = self.corner_glyphs(card)
+        """Read the top-left index of an upright card image ``(H, W, 3)``.
+
+        When the usual ink cut gives a weak rank reading (a pale index cut into fragments
+        while a bold pip beside it sets the threshold), a lower cut is read too and the
+        reading whose rank scores higher is kept.
+        """
+        first = self._read_corner_at(card, (1.0, 0.5))
+        if first.rank_score >= self.params.strong_score:
+            return first
+        low = self._read_corner_at(card, (0.5, 0.3))
+        return low if low.rank_score > first.rank_score else first
+
+    def _read_corner_at(self, card: np.ndarray, scales: Sequence[float]) -> CornerRead:
+        rmask, smask, red = self.corner_glyphs(card, scales)
         out = CornerRead(red=red)
         if rmask is None:
             return out
