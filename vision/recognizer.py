@@ -103,12 +103,12 @@ def as_frame(image: object) -> np.ndarray:
 
 def _white_balance(card: np.ndarray) -> np.ndarray:
     """Scale each channel so that the paper (the brightest quarter) becomes grey 230."""
-    small = card[::2, ::2]
+    small = np.ascontiguousarray(card[::2, ::2])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    hist = np.bincount(grey.ravel(), minlength=256).cumsum()
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
     thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
-    sel = grey >= thr
-    ref = np.array(cv2.mean(small, mask=sel.astype(np.uint8))[:3], np.float32) if sel.any() \
+    sel = cv2.compare(grey, thr, cv2.CMP_GE)
+    ref = np.array(cv2.mean(small, mask=sel)[:3], np.float32) if cv2.countNonZero(sel) \
         else np.array([200, 200, 200], np.float32)
     ref = np.maximum(ref, 30.0)
     ramp = np.arange(256, dtype=np.float32)
@@ -557,9 +557,7 @@ class _Matcher:
         best = np.full(len(self.labels), -1.0, np.float32)
         best[self.present] = per
         if allowed is not None:
-            for i, lab in enumerate(self.labels):
-                if lab not in allowed:
-                    best[i] = -1.0
+            best[[lab not in allowed for lab in self.labels]] = -1.0
         self.last = best
         order = np.argsort(-best)
         b, s = float(best[order[0]]), float(best[order[1]])
