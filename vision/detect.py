@@ -252,8 +252,8 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
         span = q0.max(axis=0) - q0.min(axis=0)
         if span[0] > 0.98 * sw and span[1] > 0.98 * sh:
             continue  # the frame's own border, not a card
-        close_up = cv2.contourArea(q0) > 0.4 * sh * sw  # a card filling the frame
-        es = _edge_support(grey, q0)
+        close_up = cv2.contourArea(q0) > 0.6 * sh * sw  # a card filling the frame
+        es = _edge_support(grey, q0, clip=close_up)
         if es < _MIN_OUTLINE or (con < _MIN_CONTRAST and es < _CLEAR_OUTLINE) or (inside < 0.6 and not close_up):
             continue  # no outline, no whiter than the table around it, or mostly outside the frame
         scored.append((g, con, es))
@@ -319,12 +319,13 @@ def _edge_contrast(wh: np.ndarray, q: np.ndarray) -> tuple[float, float]:
     return float(np.median(inner)) - float(np.median(outer)), len(outer) / max(n_out, 1)
 
 
-def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16) -> float:
+def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16, clip: bool = False) -> float:
     """Return the fraction ``0..1`` of ``4 n`` points along the quad's outline with a grey step.
 
     At each point the grey profile across the outline (±5% of the short side) must span at
     least 10 grey levels: a card's edge does all round, a patch of unevenly lit table does
-    not.
+    not. A profile that runs out of the frame counts as no step, unless ``clip`` (a
+    close-up card filling the frame), where it is read up to the frame's edge.
     """
     h, w = grey.shape
     c = q.mean(axis=0)
@@ -347,6 +348,8 @@ def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16) -> float:
     xs = np.round(S[..., 0]).astype(int)
     ys = np.round(S[..., 1]).astype(int)
     ok = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
+    if clip:  # a close-up card: a profile running out of the frame is read up to its edge
+        ok[:] = True
     if not ok.any():
         return 0.0
     vals = grey[ys[ok].clip(0, h - 1), xs[ok].clip(0, w - 1)].astype(np.int16)
