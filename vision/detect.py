@@ -126,15 +126,16 @@ def _split_merged(cnt: np.ndarray, mask_shape: tuple[int, int]) -> list[np.ndarr
     deep = [d[i] for i in order[:4] if d[i, 3] / 256.0 > 6]
     if len(deep) < 2:
         return []
-    out = []
-    m = np.zeros(mask_shape, np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, -1)
-    p1 = tuple(int(v) for v in cnt[deep[0][2]][0])
-    p2 = tuple(int(v) for v in cnt[deep[1][2]][0])
+    # drawn in the blob's bounding box only (the frame-sized mask cost more than the rest)
+    x, y, w, h = cv2.boundingRect(cnt)
+    off = np.array([x - 2, y - 2], np.int32)
+    m = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.drawContours(m, [cnt - off], -1, 255, -1)
+    p1 = tuple(int(v) for v in cnt[deep[0][2]][0] - off)
+    p2 = tuple(int(v) for v in cnt[deep[1][2]][0] - off)
     cv2.line(m, p1, p2, 0, 3)
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out.extend(cs)
-    return out
+    return [c + off for c in cs]
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
