@@ -383,7 +383,7 @@ class Recognizer:
         ink[-4:, :] = 0
         ink[:, :4] = 0
         ink[:, -4:] = 0
-        n, lab, st, _ = cv2.connectedComponentsWithStats(ink, 8)
+        n, lab, st, _ = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         area = W * H
         comps = []
         for i in range(1, n):
@@ -452,7 +452,7 @@ class Recognizer:
         # a strip of table left in the warp: ignore a border band
         ink[:, :3] = 0
         ink[:3, :] = 0
-        n, lab, st, cen = cv2.connectedComponentsWithStats(ink, 8)
+        n, lab, st, cen = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         comps = []
         for i in range(1, n):
             x, y, w, h, a = st[i]
@@ -605,7 +605,7 @@ def _looks_like_ten(rmask: np.ndarray) -> bool:
 
     No other rank prints as two side-by-side parts whose right part encloses a hole.
     """
-    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, 8)
+    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, connectivity=8, ltype=cv2.CV_16U)
     parts = [st[i] for i in range(1, n) if st[i][4] >= 8]
     if len(parts) != 2:
         return False
