@@ -64,11 +64,8 @@ def warp_card(frame: np.ndarray, quad: np.ndarray, w: int = CARD_W, h: int = CAR
 
 
 def _whiteness(small: np.ndarray) -> np.ndarray:
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    s = hsv[:, :, 1].astype(np.int16)
-    v = hsv[:, :, 2].astype(np.int16)
-    w = np.clip(v - s, 0, 255).astype(np.uint8)
-    return w
+    _, s, v = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV))
+    return cv2.subtract(v, s)  # V - S, saturating at 0
 
 
 def _quad_from_contour(cnt: np.ndarray) -> np.ndarray | None:
@@ -193,10 +190,10 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             levels.add(("abs", int(table + d)))
     for kind, t in sorted(levels):
         if kind == "abs":
-            m = (wh_blur >= t).astype(np.uint8) * 255
+            m = cv2.threshold(wh_blur, t - 1, 255, cv2.THRESH_BINARY)[1]  # wh_blur >= t
         else:
-            m = ((wh_blur.astype(np.int16) - bg.astype(np.int16)) >= t).astype(np.uint8) * 255
-            m &= ((wh_blur >= 80).astype(np.uint8) * 255)
+            m = cv2.threshold(cv2.subtract(wh_blur, bg), t - 1, 255, cv2.THRESH_BINARY)[1]  # >= t above bg
+            m &= cv2.threshold(wh_blur, 79, 255, cv2.THRESH_BINARY)[1]  # and wh_blur >= 80
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
