@@ -502,13 +502,17 @@ class Recognizer:
 
         When the usual ink cut gives a weak rank reading (a pale index cut into fragments
         while a bold pip beside it sets the threshold), a lower cut is read too and the
-        reading whose rank scores higher is kept.
+        reading kept is one with both a rank and a suit pip, then the higher rank score.
         """
         first = self._read_corner_at(card, (1.0, 0.5))
         if first.rank_score >= self.params.strong_score:
             return first
         low = self._read_corner_at(card, (0.5, 0.3))
-        return low if low.rank_score > first.rank_score else first
+
+        def key(r: CornerRead) -> tuple[bool, float]:  # a rank with its suit pip first
+            return r.rank is not None and r.suit is not None, r.rank_score
+
+        return low if key(low) > key(first) else first
 
     def _read_corner_at(self, card: np.ndarray, scales: Sequence[float]) -> CornerRead:
         rmask, smask, red = self.corner_glyphs(card, scales)
