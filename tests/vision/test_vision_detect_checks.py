@@ -1,5 +1,5 @@
 """The checks that keep patches of table and whole frames from passing as cards (issue 6),
-and the glyph bank's font handling."""
+the glyph bank's font handling, and the second ink cut of a weak corner index."""
 
 from __future__ import annotations
 
@@ -90,3 +90,27 @@ def test_the_recognizer_runs_opencv_on_one_thread_unless_told_otherwise():
         assert cv2.getNumThreads() == 1
     finally:
         cv2.setNumThreads(before)
+
+
+def test_a_weak_corner_is_cut_again_and_the_cut_with_its_suit_pip_is_kept(monkeypatch):
+    from vision.recognizer import CornerRead
+
+    rec = Recognizer()
+    card = np.full((336, 240, 3), 230, np.uint8)
+    cuts = {
+        (1.0, 0.5): CornerRead(rank="5", suit="h", rank_score=0.70, rank_margin=0.2, red=True),
+        (0.5, 0.3): CornerRead(rank="5", suit=None, rank_score=0.80, rank_margin=0.3, red=True),
+    }
+    seen = []
+
+    def read_at(_card, scales):
+        seen.append(tuple(scales))
+        return cuts[tuple(scales)]
+
+    monkeypatch.setattr(rec, "_read_corner_at", read_at)
+    assert rec.read_corner(card).suit == "h"  # the higher rank score without a suit loses
+    cuts[(0.5, 0.3)] = CornerRead(rank="5", suit="h", rank_score=0.80, rank_margin=0.3, red=True)
+    assert rec.read_corner(card).rank_score == 0.80
+    cuts[(1.0, 0.5)] = CornerRead(rank="5", suit="h", rank_score=0.95, rank_margin=0.3, red=True)
+    seen.clear()
+    assert rec.read_corner(card).rank_score == 0.95 and seen == [(1.0, 0.5)]  # strong: one cut
