@@ -134,6 +134,17 @@ def main(argv: list[str] | None = None) -> int:
         med, p99 = float(np.median(xs)), float(np.percentile(xs, 99))
         print(f"recognizer {name:4s} ms per 1280x720 frame: median {med:6.1f}  p99 {p99:6.1f}  "
               f"ratio to {GOAL_MS:.0f} ms goal: median {med / GOAL_MS:4.2f}  p99 {p99 / GOAL_MS:4.2f}  ({len(xs)} frames)")
+    # the stages: finding the cards, then reading them (the rest of the pipeline)
+    from vision.detect import find_cards
+
+    det = []
+    for f in fs:
+        c0 = time.process_time()
+        find_cards(f)
+        det.append((time.process_time() - c0) * 1000)
+    med_d = float(np.median(det))
+    print(f"  stages, cpu ms median: finding the cards {med_d:5.1f}, reading them {float(np.median(cpu)) - med_d:5.1f}"
+          f"  (p99 finding {float(np.percentile(det, 99)):5.1f})")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     # a calibrated board region: 5 board cards in a 900x300 strip of a 1280x720 frame
     from controller.engine.cards import FULL_DECK

@@ -27,6 +27,15 @@ CARD_W = 200
 CARD_H = 290
 
 _DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
+_LEVELS = 4            # absolute whiteness levels between the table and the whitest 0.5%
+_CANNY = ((20, 60),)   # Canny thresholds for the outline pass (light tables)
+# a candidate is kept only when its outline is seen (grey step all round) and it is whiter
+# than the table just outside it; see _edge_support and _edge_contrast
+_MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never a card
+_CLEAR_OUTLINE = 0.8    # ... above this, a card even when no whiter than the table
+_SHARP_OUTLINE = 0.9    # ... above this, a card even when seen at one threshold level only
+_MIN_CONTRAST = 10      # whiteness inside minus outside (0..255)
+_SINGLE_CONTRAST = 25   # ... for a shape seen at one threshold level only
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -36,15 +45,14 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     an upright card starts at its top-left corner.
     """
     p = np.asarray(pts, dtype=np.float32).reshape(4, 2)
-    cx, cy = float(p[:, 0].mean()), float(p[:, 1].mean())
-    order = sorted(range(4), key=lambda i: math.atan2(float(p[i, 1]) - cy, float(p[i, 0]) - cx))
-    p = p[order]  # clockwise in image coordinates (y down)
-    e = [math.hypot(float(p[(i + 1) % 4, 0] - p[i, 0]), float(p[(i + 1) % 4, 1] - p[i, 1])) for i in range(4)]
+    d = p - p.mean(axis=0)
+    p = p[np.argsort(np.arctan2(d[:, 1], d[:, 0]), kind="stable")]  # clockwise (y down)
+    e = np.hypot(*(np.roll(p, -1, axis=0) - p).T)
     if e[0] + e[2] > e[1] + e[3]:  # edge 0->1 is long: start one corner later
-        p = np.roll(p, -1, axis=0)
+        p = p[[1, 2, 3, 0]]
     # two orderings keep a short first edge: start at 0 or at 2; pick nearer top-left
-    if float(p[2, 0] + p[2, 1]) < float(p[0, 0] + p[0, 1]):
-        p = np.roll(p, -2, axis=0)
+    if p[2, 0] + p[2, 1] < p[0, 0] + p[0, 1]:
+        p = p[[2, 3, 0, 1]]
     return np.ascontiguousarray(p, dtype=np.float32)
 
 
@@ -56,11 +64,8 @@ def warp_card(frame: np.ndarray, quad: np.ndarray, w: int = CARD_W, h: int = CAR
 
 
 def _whiteness(small: np.ndarray) -> np.ndarray:
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    s = hsv[:, :, 1].astype(np.int16)
-    v = hsv[:, :, 2].astype(np.int16)
-    w = np.clip(v - s, 0, 255).astype(np.uint8)
-    return w
+    _, s, v = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV))
+    return cv2.subtract(v, s)  # V - S, saturating at 0
 
 
 def _quad_from_contour(cnt: np.ndarray) -> np.ndarray | None:
@@ -118,15 +123,16 @@ def _split_merged(cnt: np.ndarray, mask_shape: tuple[int, int]) -> list[np.ndarr
     deep = [d[i] for i in order[:4] if d[i, 3] / 256.0 > 6]
     if len(deep) < 2:
         return []
-    out = []
-    m = np.zeros(mask_shape, np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, -1)
-    p1 = tuple(int(v) for v in cnt[deep[0][2]][0])
-    p2 = tuple(int(v) for v in cnt[deep[1][2]][0])
+    # drawn in the blob's bounding box only (the frame-sized mask cost more than the rest)
+    x, y, w, h = cv2.boundingRect(cnt)
+    off = np.array([x - 2, y - 2], np.int32)
+    m = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.drawContours(m, [cnt - off], -1, 255, -1)
+    p1 = tuple(int(v) for v in cnt[deep[0][2]][0] - off)
+    p2 = tuple(int(v) for v in cnt[deep[1][2]][0] - off)
     cv2.line(m, p1, p2, 0, 3)
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out.extend(cs)
-    return out
+    return [c + off for c in cs]
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -141,7 +147,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.85) -> list[np.ndarray]:
+def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.95) -> list[np.ndarray]:
     """Return the quads ``(4, 2)`` float32 of card faces found in ``frame`` (frame pixels).
 
     ``min_frac``/``max_frac`` bound a card's area as a fraction of the frame's area.
@@ -169,23 +175,25 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
     cands: list[tuple[np.ndarray, float]] = []
     row_cands: list[np.ndarray] = []  # cards cut from a row of touching cards: a last resort
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     kernel = np.ones((5, 5), np.uint8)
-    hi = float(np.percentile(wh_blur, 99.5))
+    cum = np.cumsum(cv2.calcHist([wh_blur], [0], None, [256], [0, 256]).ravel())
+    hi = float(np.searchsorted(cum, 0.995 * cum[-1]))  # 99.5th percentile
     levels = set()
-    for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, 6):
+    for t in np.linspace(max(60.0, hi * 0.5), hi * 0.96, _LEVELS):
         levels.add(("abs", int(t)))
     for d in (30,):
         levels.add(("rel", d))
-    table = float(np.median(wh_blur))  # most of the frame is table
+    table = float(np.searchsorted(cum, 0.5 * cum[-1]))  # the median: most of the frame is table
     for d in (10, 20):
         if table + d < hi:
             levels.add(("abs", int(table + d)))
     for kind, t in sorted(levels):
         if kind == "abs":
-            m = (wh_blur >= t).astype(np.uint8) * 255
+            m = cv2.threshold(wh_blur, t - 1, 255, cv2.THRESH_BINARY)[1]  # wh_blur >= t
         else:
-            m = ((wh_blur.astype(np.int16) - bg.astype(np.int16)) >= t).astype(np.uint8) * 255
-            m &= ((wh_blur >= 80).astype(np.uint8) * 255)
+            m = cv2.threshold(cv2.subtract(wh_blur, bg), t - 1, 255, cv2.THRESH_BINARY)[1]  # >= t above bg
+            m &= cv2.threshold(wh_blur, 79, 255, cv2.THRESH_BINARY)[1]  # and wh_blur >= 80
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -200,14 +208,15 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
                     cands.append((q, a))
             elif a > 2.5 * min_area:
                 row = _split_row(c)
-                row_cands.extend(row)
+                if row and _row_seen(wh_blur, grey, cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float32)):
+                    row_cands.extend(row)
                 for part in ([] if row else _split_merged(c, m.shape)):
                     q = _card_like(part, min_area, max_area)
                     if q is not None:
                         cands.append((q, cv2.contourArea(part)))
     # edges: on light tables the outline is clearer than the whiteness step
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    for lo, hi_ in ((20, 60), (40, 120)):
+    for lo, hi_ in _CANNY:
         e = cv2.Canny(grey, lo, hi_)
         e = cv2.dilate(e, np.ones((3, 3), np.uint8))
         cs, hier = cv2.findContours(e, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -234,11 +243,22 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
             groups.append([(q, a)])
     groups = _drop_merged_pairs(groups)
     picked: list[np.ndarray] = []
-    for g in sorted(groups, key=lambda g: -len(g)):
-        if len(g) < 2 and len(groups) > 0:
-            # a shape seen at one level only is usually noise
-            if len(cands) > 3:
-                continue
+    scored = []
+    for g in groups:
+        con, inside = _edge_contrast(wh_blur, g[len(g) // 2][0])
+        q0 = g[0][0]
+        span = q0.max(axis=0) - q0.min(axis=0)
+        if span[0] > 0.98 * sw and span[1] > 0.98 * sh:
+            continue  # the frame's own border, not a card
+        close_up = cv2.contourArea(q0) > 0.6 * sh * sw  # a card filling the frame
+        es = _edge_support(grey, q0, clip=close_up)
+        if es < _MIN_OUTLINE or (con < _MIN_CONTRAST and es < _CLEAR_OUTLINE) or (inside < 0.6 and not close_up):
+            continue  # no outline, no whiter than the table around it, or mostly outside the frame
+        scored.append((g, con, es))
+    for g, con, es in sorted(scored, key=lambda t: (-len(t[0]), -t[1])):
+        if len(g) < 2 and con < _SINGLE_CONTRAST and es < _SHARP_OUTLINE:
+            # a faint shape seen at one level only is usually noise
+            continue
         areas = np.array([a for _, a in g])
         q = g[int(np.argsort(areas)[len(areas) // 2])][0]  # median-area member
         if any(_iou(q, p) > 0.3 or _contains(p, q) or _contains(q, p) for p in picked):
@@ -250,6 +270,89 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.8
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
     return out
+
+
+def _row_seen(wh: np.ndarray, grey: np.ndarray, box: np.ndarray) -> bool:
+    """True when a row of touching cards (its box ``(4, 2)``) stands out like one card."""
+    h, w = grey.shape
+    span = box.max(axis=0) - box.min(axis=0)
+    if span[0] > 0.98 * w and span[1] > 0.98 * h:
+        return False
+    con, inside = _edge_contrast(wh, box)
+    return inside >= 0.6 and _edge_support(grey, box) >= 0.5 and con >= _MIN_CONTRAST
+
+
+def _edge_contrast(wh: np.ndarray, q: np.ndarray) -> tuple[float, float]:
+    """Return ``(contrast, inside)`` of a candidate quad on the whiteness map ``wh``.
+
+    ``contrast``: median whiteness of a band just inside the quad (3-10% of its short side)
+    minus that of a band just outside it; ``inside``: the fraction of the outer band that
+    lies in the frame (a patch of table cut by the frame's edge has little).
+    """
+    c = q.mean(axis=0)
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    short = max(min(d), 4.0)
+    def scaled(k: float) -> np.ndarray:
+        v = q - c
+        n = np.linalg.norm(v, axis=1, keepdims=True)
+        return q + v / np.maximum(n, 1e-6) * (k * short)
+    o2, o1, i1, i2 = scaled(0.10), scaled(0.03), scaled(-0.03), scaled(-0.10)
+    h, w = wh.shape
+    x0, y0 = np.floor(o2.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(o2.max(axis=0)).astype(int) + 1
+    off = np.array([x0, y0], np.float32)
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, np.round(o2 - off).astype(np.int32), 1)
+    cv2.fillConvexPoly(m, np.round(o1 - off).astype(np.int32), 0)
+    cv2.fillConvexPoly(m, np.round(i1 - off).astype(np.int32), 2)
+    cv2.fillConvexPoly(m, np.round(i2 - off).astype(np.int32), 0)
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    mm = m[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    roi = wh[cy0:cy1, cx0:cx1]
+    outer = roi[mm == 1]
+    inner = roi[mm == 2]
+    n_out = int((m == 1).sum())
+    if len(inner) == 0 or len(outer) == 0:
+        return 0.0, len(outer) / max(n_out, 1)
+    return float(np.median(inner)) - float(np.median(outer)), len(outer) / max(n_out, 1)
+
+
+def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16, clip: bool = False) -> float:
+    """Return the fraction ``0..1`` of ``4 n`` points along the quad's outline with a grey step.
+
+    At each point the grey profile across the outline (±5% of the short side) must span at
+    least 10 grey levels: a card's edge does all round, a patch of unevenly lit table does
+    not. A profile that runs out of the frame counts as no step, unless ``clip`` (a
+    close-up card filling the frame), where it is read up to the frame's edge.
+    """
+    h, w = grey.shape
+    c = q.mean(axis=0)
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    r = max(2.0, 0.05 * min(d))
+    t = (np.arange(n) + 0.5) / n
+    pts, nrm = [], []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        e = (b - a) / max(d[i], 1e-6)
+        nv = np.array([-e[1], e[0]], np.float32)
+        if np.dot(nv, (a + b) / 2 - c) < 0:
+            nv = -nv
+        pts.append(a[None, :] + (b - a)[None, :] * t[:, None])
+        nrm.append(np.repeat(nv[None, :], n, axis=0))
+    P = np.concatenate(pts)
+    N = np.concatenate(nrm)
+    offs = np.linspace(-r, r, 7)
+    S = P[:, None, :] + N[:, None, :] * offs[None, :, None]  # (4n, 7, 2)
+    xs = np.round(S[..., 0]).astype(int)
+    ys = np.round(S[..., 1]).astype(int)
+    ok = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
+    if clip:  # a close-up card: a profile running out of the frame is read up to its edge
+        ok[:] = True
+    if not ok.any():
+        return 0.0
+    vals = grey[ys[ok].clip(0, h - 1), xs[ok].clip(0, w - 1)].astype(np.int16)
+    step = vals.max(axis=1) - vals.min(axis=1)
+    return float((step >= 10).sum()) / len(P)
 
 
 def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:

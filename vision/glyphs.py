@@ -2,7 +2,9 @@
 
 Nothing here comes from photographs. Rank characters (``A 2..9 10 J Q K``) are drawn with
 the OpenCV Hershey fonts and, when available, the TrueType fonts that ship with the system
-or with pygame (DejaVu Sans/Serif in several weights and widths, FreeSans Bold); suit pips
+or with pygame (DejaVu Sans/Serif in several weights and widths, Liberation Sans/Serif/Sans
+Narrow from Debian's ``fonts-liberation``, FreeSans Bold; a flat-topped "3" is drawn as the
+letter Ezh where a font has it); suit pips
 are drawn from circles and polygons. Every drawing is augmented (stroke weight, rotation,
 shear, blur) and reduced to a feature vector by :func:`glyph_feature`.
 
@@ -58,22 +60,35 @@ _TTF_GLOBS = [
 ]
 
 
+_HOG_INDEX: dict[tuple[int, int, int, int], tuple[np.ndarray, int, int, int]] = {}
+
+
+def _hog_index(shape: tuple[int, int], cell: int, bins: int) -> tuple[np.ndarray, int, int, int]:
+    """Cell index (times ``bins``) of every pixel, cached per image shape."""
+    key = (shape[0], shape[1], cell, bins)
+    if key not in _HOG_INDEX:
+        ch, cw = shape[0] // cell, shape[1] // cell
+        cy = np.minimum(np.arange(shape[0]) // cell, ch - 1)
+        cx = np.minimum(np.arange(shape[1]) // cell, cw - 1)
+        base = ((cy[:, None] * cw + cx[None, :]) * bins).ravel()
+        _HOG_INDEX[key] = (np.concatenate([base, base]), ch, cw, ch * cw * bins)
+    return _HOG_INDEX[key]
+
+
 def _hog(img: np.ndarray, cell: int = 4, bins: int = 9) -> np.ndarray:
     """Histograms of oriented gradients (unsigned, ``bins`` bins) over ``cell`` px cells,
     each 2x2-cell block L2-normalised (Dalal-Triggs layout, no Gaussian window)."""
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * bins
-    b0 = np.floor(ang).astype(np.int32) % bins
-    w1 = ang - np.floor(ang)
-    ch, cw = img.shape[0] // cell, img.shape[1] // cell
-    cy = np.minimum(np.arange(img.shape[0]) // cell, ch - 1)
-    cx = np.minimum(np.arange(img.shape[1]) // cell, cw - 1)
-    base = ((cy[:, None] * cw + cx[None, :]) * bins).ravel()
-    n = ch * cw * bins
-    hist = np.bincount(base + b0.ravel(), (mag * (1 - w1)).ravel(), n) + \
-        np.bincount(base + ((b0 + 1) % bins).ravel(), (mag * w1).ravel(), n)
+    mag = cv2.magnitude(gx, gy).ravel()
+    ang = (np.arctan2(gy, gx).ravel() % np.pi) * (bins / np.pi)
+    fl = np.floor(ang)
+    b0 = fl.astype(np.int32) % bins
+    w1 = ang - fl
+    base2, ch, cw, n = _hog_index(img.shape, cell, bins)
+    # both neighbouring bins of every pixel in one weighted count
+    idx = base2 + np.concatenate([b0, (b0 + 1) % bins])
+    hist = np.bincount(idx, np.concatenate([mag * (1 - w1), mag * w1]), n)
     hist = hist.reshape(ch, cw, bins).astype(np.float32)
     blocks = np.concatenate([hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=-1)
     blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
@@ -90,22 +105,21 @@ def glyph_feature(ink: np.ndarray) -> np.ndarray:
     Raises:
         ValueError: the image has no ink.
     """
-    ys, xs = np.nonzero(ink)
-    if len(xs) == 0:
+    x0, y0, bw, bh = cv2.boundingRect(np.ascontiguousarray(ink, dtype=np.uint8))
+    if bw == 0 or bh == 0:
         raise ValueError("vision: empty glyph")
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    crop = ink[y0:y1, x0:x1].astype(np.float32)
+    crop = ink[y0:y0 + bh, x0:x0 + bw].astype(np.float32)
     small = cv2.resize(crop, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0)
-    padded = np.pad(small, 2).astype(np.uint8)
-    h = _hog(padded.astype(np.float32))
-    h = h / (float(np.linalg.norm(h)) + 1e-6)
+    padded = cv2.copyMakeBorder(small, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    h = _hog(padded.astype(np.uint8).astype(np.float32))
+    h *= 0.8 / (float(np.sqrt(h.dot(h))) + 1e-6)
     v = small.ravel()
     v = v - v.mean()
-    v = v / (float(np.linalg.norm(v)) + 1e-6)
-    aspect = (x1 - x0) / float(y1 - y0)
-    out = np.concatenate([h * 0.8, v * 0.6, [min(aspect, 2.0) * 0.25]]).astype(np.float32)
-    return out / float(np.linalg.norm(out))
+    v *= 0.6 / (float(np.sqrt(v.dot(v))) + 1e-6)
+    aspect = bw / float(bh)
+    out = np.concatenate([h, v, np.array([min(aspect, 2.0) * 0.25], np.float32)]).astype(np.float32)
+    return out / float(np.sqrt(out.dot(out)))
 
 
 FEATURE_LEN = len(glyph_feature(np.pad(np.ones((10, 10), np.uint8) * 255, 2)))
@@ -202,6 +216,11 @@ def _ttf_fonts() -> list[str]:
     return keep
 
 
+#: Extra characters drawn for a rank: some card decks print a flat-topped "3", the shape
+#: of the letter Ezh (U+01B7); drawn only from fonts that have that character.
+_ALIKE = {"3": ["\u01b7"]}
+
+
 def _ttf(text: str, path: str) -> np.ndarray | None:
     try:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -210,6 +229,8 @@ def _ttf(text: str, path: str) -> np.ndarray | None:
         if not pygame.font.get_init():
             pygame.font.init()
         f = pygame.font.Font(path, 96)
+        if f.metrics(text) == f.metrics("\ue000"):  # the font lacks it: its "missing" box
+            return None
         surf = f.render(text, True, (255, 255, 255), (0, 0, 0))
         arr = pygame.surfarray.array3d(surf)[:, :, 0].T.copy()
         return np.pad(arr, 10)
@@ -228,9 +249,10 @@ def draw_rank(label: str, style: int = 0) -> list[np.ndarray]:
             out.append(_hershey(label, font, thick))
     if style == 0:
         for path in _ttf_fonts():
-            im = _ttf(label, path)
-            if im is not None:
-                out.append(im)
+            for text in [label] + _ALIKE.get(label, []):
+                im = _ttf(text, path)
+                if im is not None:
+                    out.append(im)
     if label == "10":  # cards print a tight, condensed "10": compose it from its digits
         ones = draw_rank("1", style)
         zeros = draw_rank("0", style)
@@ -329,6 +351,7 @@ def build_glyph_bank(seed: int = 6, per_drawing: int = 6, style: int = 0) -> Gly
                 rx.append(glyph_feature(a))
                 ry.append(i)
     sx, sy = [], []
+    rng = np.random.default_rng(seed + 1)  # suits do not change when a rank drawing is added
     for i, suit in enumerate(SUIT_LABELS):
         for v in np.linspace(-1, 1, 5):
             for a in _augment(draw_suit(suit, 96, float(v)), rng, 12):

@@ -103,12 +103,12 @@ def as_frame(image: object) -> np.ndarray:
 
 def _white_balance(card: np.ndarray) -> np.ndarray:
     """Scale each channel so that the paper (the brightest quarter) becomes grey 230."""
-    small = card[::2, ::2]
+    small = np.ascontiguousarray(card[::2, ::2])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    hist = np.bincount(grey.ravel(), minlength=256).cumsum()
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
     thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
-    sel = grey >= thr
-    ref = np.array(cv2.mean(small, mask=sel.astype(np.uint8))[:3], np.float32) if sel.any() \
+    sel = cv2.compare(grey, thr, cv2.CMP_GE)
+    ref = np.array(cv2.mean(small, mask=sel)[:3], np.float32) if cv2.countNonZero(sel) \
         else np.array([200, 200, 200], np.float32)
     ref = np.maximum(ref, 30.0)
     ramp = np.arange(256, dtype=np.float32)
@@ -282,13 +282,19 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
             no dev photo gives a wrong card).
+        cv_threads: OpenCV worker threads for the whole process (``cv2.setNumThreads``);
+            1 by default, None leaves OpenCV's setting alone.
 
     Raises:
         ValueError: the glyph bank file is unreadable.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 params: Params | None = None) -> None:
+                 params: Params | None = None, cv_threads: int | None = 1) -> None:
+        if cv_threads is not None:
+            # the images are small: OpenCV's worker threads cost more CPU than they save
+            # (and compete with the table's other work on a Pi); process-wide setting
+            cv2.setNumThreads(cv_threads)
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.enrollment = enrollment
@@ -377,7 +383,7 @@ class Recognizer:
         ink[-4:, :] = 0
         ink[:, :4] = 0
         ink[:, -4:] = 0
-        n, lab, st, _ = cv2.connectedComponentsWithStats(ink, 8)
+        n, lab, st, _ = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         area = W * H
         comps = []
         for i in range(1, n):
@@ -420,17 +426,20 @@ class Recognizer:
         m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
         return cv2.warpPerspective(frame, m, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
-    def corner_glyphs(self, card: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
+    def corner_glyphs(self, card: np.ndarray, scales: Sequence[float] = (1.0, 0.5)
+                      ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         """Cut the top-left index of an upright card ``(H, W, 3)`` into glyph masks.
 
         Returns ``(rank_mask, suit_mask, red)``: uint8 masks (ink 255) of the rank
         character(s) and of the suit pip under them (None when not found), and whether the
-        ink is red (None when unknown).
+        ink is red (None when unknown). ``scales``: the ink cuts tried in turn (fractions
+        of Otsu's threshold; faint, pale red indices need a lower cut); the first that
+        gives both a rank and a suit is returned.
         """
         cw, ch = int(W * 0.24), int(H * 0.36)
         crop = _white_balance(card[:ch, :cw])
         out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
-        for scale in (1.0, 0.5):  # faint (pale red) indices need a lower cut
+        for scale in scales:
             ink, chroma = _ink(crop, scale)
             out = self._cut_index(ink, chroma, cw, ch)
             if out[0] is not None and out[1] is not None:
@@ -443,7 +452,7 @@ class Recognizer:
         # a strip of table left in the warp: ignore a border band
         ink[:, :3] = 0
         ink[:3, :] = 0
-        n, lab, st, cen = cv2.connectedComponentsWithStats(ink, 8)
+        n, lab, st, cen = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         comps = []
         for i in range(1, n):
             x, y, w, h, a = st[i]
@@ -489,8 +498,24 @@ class Recognizer:
         return rmask, smask, red
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
-        """Read the top-left index of an upright card image ``(H, W, 3)``."""
-        rmask, smask, red = self.corner_glyphs(card)
+        """Read the top-left index of an upright card image ``(H, W, 3)``.
+
+        When the usual ink cut gives a weak rank reading (a pale index cut into fragments
+        while a bold pip beside it sets the threshold), a lower cut is read too and the
+        reading kept is one with both a rank and a suit pip, then the higher rank score.
+        """
+        first = self._read_corner_at(card, (1.0, 0.5))
+        if first.rank_score >= self.params.strong_score:
+            return first
+        low = self._read_corner_at(card, (0.5, 0.3))
+
+        def key(r: CornerRead) -> tuple[bool, float]:  # a rank with its suit pip first
+            return r.rank is not None and r.suit is not None, r.rank_score
+
+        return low if key(low) > key(first) else first
+
+    def _read_corner_at(self, card: np.ndarray, scales: Sequence[float]) -> CornerRead:
+        rmask, smask, red = self.corner_glyphs(card, scales)
         out = CornerRead(red=red)
         if rmask is None:
             return out
@@ -536,9 +561,7 @@ class _Matcher:
         best = np.full(len(self.labels), -1.0, np.float32)
         best[self.present] = per
         if allowed is not None:
-            for i, lab in enumerate(self.labels):
-                if lab not in allowed:
-                    best[i] = -1.0
+            best[[lab not in allowed for lab in self.labels]] = -1.0
         self.last = best
         order = np.argsort(-best)
         b, s = float(best[order[0]]), float(best[order[1]])
@@ -572,7 +595,7 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     band = range(int(h * 0.42), int(h * 0.58))
     best = 0.0
     for y in band:
-        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 60).mean()
+        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 35).mean()
         best = max(best, float(strong))
     if best < 0.9:
         return None
@@ -586,7 +609,7 @@ def _looks_like_ten(rmask: np.ndarray) -> bool:
 
     No other rank prints as two side-by-side parts whose right part encloses a hole.
     """
-    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, 8)
+    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, connectivity=8, ltype=cv2.CV_16U)
     parts = [st[i] for i in range(1, n) if st[i][4] >= 8]
     if len(parts) != 2:
         return False

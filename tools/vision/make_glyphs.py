@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python tools/vision/make_glyphs.py [OUT]
 
-Only fonts that ship with the system (DejaVu) or pygame (FreeSans Bold) and the OpenCV
+Only fonts that ship with the system (DejaVu, Liberation) or pygame (FreeSans Bold) and the OpenCV
 Hershey fonts are drawn; no photograph is used (issue 6: no fitting to the dev photos).
 """
 
