@@ -282,15 +282,18 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
             no dev photo gives a wrong card).
+        corners: also read cards of which only a corner index shows (fans, rows, a card
+            partly under another), :mod:`vision.corners`.
 
     Raises:
         ValueError: the glyph bank file is unreadable.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 params: Params | None = None) -> None:
+                 params: Params | None = None, corners: bool = True) -> None:
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
+        self.corners = corners  # also read partly covered cards from their corner index
         self.enrollment = enrollment
         rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
@@ -333,6 +336,10 @@ class Recognizer:
             if colourless:  # a grey frame cannot tell hearts from spades: never guess
                 r = Reading(None, 0.0, r.outline, "frame has no colour")
             out.append(r)
+        if self.corners and not colourless:
+            from vision.corners import add_corner_readings  # noqa: PLC0415
+
+            out = add_corner_readings(self, frame, out, region)
         return out
 
     def read_quad(self, frame: np.ndarray, quad: np.ndarray) -> Reading:
