@@ -229,17 +229,18 @@ def _cut(frame: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, n
     return cut, cv2.invertAffineTransform(m)
 
 
-def _glyph_cuts(cut: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, bool, tuple[float, float]]]:
-    """Cut an upright index into ``(rank mask, pip mask, red, rank centre)``, once per ink cut.
+def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bool = False
+                ) -> list[tuple[np.ndarray, np.ndarray, bool, tuple[float, float], float]]:
+    """Cut an upright index into ``(rank mask, pip mask, red, rank centre, scale)`` per ink cut.
 
-    The ink is cut at the whole-card reader's level and again lower (pale or thin ink); each
-    cut that separates a rank over a pip gives one entry (0, 1 or 2 entries).
+    The ink is cut at the whole-card reader's level (scale 1) and lower (pale or thin ink);
+    each cut that separates a rank over a pip gives one entry; ``first``: stop at the first.
     """
     from vision.recognizer import _ink, _white_balance  # noqa: PLC0415 - shared ink cut
 
     wb = _white_balance(cut)
     out = []
-    for scale in (1.0, 0.6):
+    for scale in scales:
         ink, chroma = _ink(wb, scale)
         n, lab, st, cen = cv2.connectedComponentsWithStats(ink, 8)
         if n <= 1:
@@ -271,7 +272,9 @@ def _glyph_cuts(cut: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, bool, tup
         pix = (rmask > 0) | (smask > 0)
         red = bool(np.median(chroma[pix]) > 28)
         ys, xs = np.nonzero(rmask)
-        out.append((rmask, smask, red, (float(xs.mean()), float(ys.mean()))))
+        out.append((rmask, smask, red, (float(xs.mean()), float(ys.mean())), scale))
+        if first:
+            break
     return out
 
 
@@ -283,31 +286,32 @@ def _nearest(st: np.ndarray, cen: np.ndarray, pt: tuple[float, float], r: float)
     return int(np.argmin(d)) + 1
 
 
-def cut_pair(frame: np.ndarray, pair: IndexPair) -> tuple[list[tuple[np.ndarray, np.ndarray]], bool, tuple] | None:
-    """Cut one (rank, pip) pair upright into ``([(rank mask, pip mask)...], red, box)``, or None.
+def cut_pair(frame: np.ndarray, pair: IndexPair
+             ) -> tuple[np.ndarray, np.ndarray, bool, tuple, np.ndarray, float] | None:
+    """Cut one (rank, pip) pair upright: ``(rank mask, pip mask, red, box, cut, scale)`` or None.
 
-    One mask pair per ink cut that separates the glyphs (1 or 2); ``box`` is the cut's 4
-    corners in frame pixels (clockwise from the index's top-left). A "10" found from its
-    "0" (or "1") is centred again over its pip and cut anew.
+    The masks are uint8 (ink 255) from the first ink cut that separates a rank over a pip
+    (``scale`` 1 or the lower 0.6); ``box`` is the cut's 4 corners in frame pixels
+    (clockwise from the index's top-left); ``cut`` is the upright ``(96, 76, 3)`` image. A
+    "10" found from its "0" (or "1") is centred again over its pip and cut anew.
     """
     a = np.array(pair.rank, np.float64)
     b = np.array(pair.pip, np.float64)
     cut, inv = _cut(frame, a, b)
-    cuts = _glyph_cuts(cut)
+    cuts = _glyph_cuts(cut, first=True)
     if not cuts:
         return None
     rc = cuts[0][3]
     if abs(rc[0] - _AX) > 3.0:  # the rank's true centre gives the true "down"
         a = inv @ np.array([rc[0], rc[1], 1.0])
         cut, inv = _cut(frame, a, b)
-        cuts = _glyph_cuts(cut)
+        cuts = _glyph_cuts(cut, first=True)
         if not cuts:
             return None
-    if len({c[2] for c in cuts}) > 1:
-        return None  # the ink reads red at one cut and black at the other
     corners = np.array([[4, 4, 1], [_CW - 4, 4, 1], [_CW - 4, _CH - 4, 1], [4, _CH - 4, 1]], np.float64)
     box = tuple((float(x), float(y)) for x, y in (corners @ inv.T))
-    return [(c[0], c[1]) for c in cuts], cuts[0][2], box
+    rmask, smask, red, _, scale = cuts[0]
+    return rmask, smask, red, box, cut, scale
 
 
 def _net() -> IndexNet:
@@ -339,34 +343,27 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
             cuts.append((pair, c))
     if not cuts:
         return []
-    masks = [m for _, (ms, _, _) in cuts for pr in ms for m in pr]
-    probs = _net().probs(masks)
+    probs = _net().probs([c[0] for _, c in cuts] + [c[1] for _, c in cuts])
+    n = len(cuts)
     out = []
-    k = 0
-    for pair, (ms, red, box) in cuts:
-        prs, pss = probs[k:k + 2 * len(ms):2], probs[k + 1:k + 2 * len(ms):2]
-        k += 2 * len(ms)
-        rmask = ms[0][0]
-        pr, ps = prs[0], pss[0]
+    for k, (pair, (rmask, smask, red, box, cut, scale)) in enumerate(cuts):
+        pr, ps = probs[k], probs[n + k]
         ri = int(np.argmax(pr))
         rs = float(pr[ri])
         rm = rs - float(np.sort(pr)[-2])
         si = int(np.argmax(ps))
         ss = float(ps[si])
         sm = ss - float(np.sort(ps)[-2])
-        # the lower ink cut must name the same rank and pip (thin or pale ink cut too thin
-        # changes shape: a 9 can look like a Q)
-        if any(int(np.argmax(q)) != ri for q in prs[1:]) or any(int(np.argmax(q)) != si for q in pss[1:]):
-            rs = rm = 0.0
         rank = CLASSES[ri] if ri < len(RANKS) else None
         suit = CLASSES[si] if len(RANKS) <= si < len(RANKS) + len(SUITS) else None
         ten = RANKS.index("10")
-        if rank != "10" and all(int(np.argmax(q[:len(RANKS)])) == ten for q in prs) and _looks_like_ten(rmask):
+        ten_shape = False
+        if rank != "10" and int(np.argmax(pr[:len(RANKS)])) == ten and _looks_like_ten(rmask):
             # a bar beside a ring (the whole-card reader's "10" shape) that the classifier
             # finds more like a 10 than any other rank: the mass not on other ranks
-            rank = "10"
-            rs = min(float(q[ten] + q[-1]) for q in prs)
-            rm = rs - max(float(np.delete(q[:len(RANKS)], ten).max()) for q in prs)
+            rank, ten_shape = "10", True
+            rs = float(pr[ten] + pr[-1])
+            rm = rs - float(np.delete(pr[:len(RANKS)], ten).max())
         why = ""
         if rank is None:
             why = "no rank character"
@@ -378,9 +375,13 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
             why = f"rank {rank} not sure enough ({rs:.2f}/{rm:.2f})"
         elif ss < p.suit_score or sm < p.suit_margin:
             why = f"suit {suit} not sure enough ({ss:.2f}/{sm:.2f})"
+        elif scale == 1.0 and not _lower_cut_agrees(cut, red, ten if ten_shape else ri, si, ten_shape):
+            # the lower ink cut must name the same rank and pip (thin or pale ink cut too
+            # thin changes shape: a 9 can look like a Q)
+            why = "the ink cuts disagree"
         elif p.bank_check:
             bank_rank, _, _ = rec._ranks(rec.bank.project(glyph_feature(rmask)))
-            bank_suit, _, _ = rec._suits(glyph_feature(ms[0][1]), ("d", "h") if red else ("c", "s"))
+            bank_suit, _, _ = rec._suits(glyph_feature(smask), ("d", "h") if red else ("c", "s"))
             if bank_rank != rank and not (rank == "10" and _looks_like_ten(rmask)):
                 why = f"rank {rank}, the glyph bank says {bank_rank}"
             elif bank_suit != suit:
@@ -388,6 +389,23 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
         card = None if why else ("T" if rank == "10" else rank) + suit  # type: ignore[operator]
         out.append((pair, CornerReading(card, rank, suit, rs, rm, ss, sm, red, box, why)))
     return out
+
+
+def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: bool) -> bool:
+    """True when the lower ink cut of ``cut`` gives the same ink colour, rank and pip class
+    (or does not separate the glyphs at all: then it has nothing to say)."""
+    lower = _glyph_cuts(cut, (0.6,))
+    if not lower:
+        return True
+    rmask, smask, red2, _, _ = lower[0]
+    if red2 != red:
+        return False
+    pr, ps = _net().probs([rmask, smask])
+    if int(np.argmax(ps)) != si:
+        return False
+    if ten_shape:  # a "10" taken from its shape: the lower cut must find it likeliest of the ranks
+        return int(np.argmax(pr[:len(RANKS)])) == ri
+    return int(np.argmax(pr)) == ri
 
 
 def read_corners(rec: "Recognizer", frame: np.ndarray, mask: np.ndarray | None = None,
