@@ -130,6 +130,10 @@ def make_data(seed: int, per_rank: int, per_suit: int, n_other: int) -> tuple[np
             ys.append(label)
 
     drawings = {r: [d for d in draw_rank(r) if d.any()] for r in RANKS}
+    for i, r in enumerate(RANKS):
+        ds = drawings[r]
+        for k in range(per_rank):
+            add(ds[k % len(ds)], i)
     suits = {s: [draw_suit(s, 96, float(v)) for v in np.linspace(-1, 1, 9)] for s in SUITS}
     for j, s in enumerate(SUITS):
         for k in range(per_suit):
