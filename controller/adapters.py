@@ -775,13 +775,29 @@ class DriverAdapter:
             from vision.boardcheck import BoardCheck
             from vision.camera import Camera
 
-            region = None
-            if cfg.camera.calibration and Path(cfg.camera.calibration).exists():
+            from vision.recognizer import Recognizer
+
+            region = enrolment = None
+            if cfg.camera.calibration:
                 from vision import calibration
 
-                region = calibration.load_region(cfg.camera.calibration)
+                try:
+                    region = calibration.load_region(cfg.camera.calibration)
+                except (OSError, ValueError) as exc:  # the table runs on: the whole frame is searched
+                    log.error("camera.calibration %s not used: %s; reading the whole frame",
+                              cfg.camera.calibration, exc)
+            if cfg.camera.enrolment:
+                from vision.enroll import Enrollment
+
+                try:
+                    enrolment = Enrollment.load(cfg.camera.enrolment)
+                except (OSError, ValueError) as exc:  # the synthetic glyph bank still reads cards
+                    log.error("camera.enrolment %s not used: %s; reading without the house deck",
+                              cfg.camera.enrolment, exc)
+            recognizer = Recognizer(enrollment=enrolment, corners=cfg.camera.corners)
             self.boardcheck = BoardCheck(self.clock, timeout=cfg.camera.read_timeout)
-            self.camera = Camera(cfg.camera.source, self.orch.post, self.clock, region=region).start()
+            self.camera = Camera(cfg.camera.source, self.orch.post, self.clock, recognizer=recognizer,
+                                 region=region).start()
             self._closers.insert(0, self.camera.stop)
 
     def _start_mqtt(self, table: str, host: str, port: int, user: str | None, password: str | None,

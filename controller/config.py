@@ -169,6 +169,7 @@ class CameraConfig:
     calibration: str | None = None
     enrolment: str | None = None
     read_timeout: float = 5.0
+    corners: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             calibration=s.str("calibration", None),
             enrolment=s.str("enrolment", None),
             read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
+            corners=s.bool("corners", False),
         )
         s.done()
     s = _Section("mqtt", data.get("mqtt", {}))

@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--enroll", metavar="FILE", help="house-deck enrolment from `livetable vision enroll`")
     ap.add_argument("--region", metavar="FILE", help="board calibration from `livetable vision calibrate`")
     ap.add_argument("--outline", action="store_true", help="also print each card's outline and confidence")
+    ap.add_argument("--no-corners", action="store_true",
+                    help="whole cards only: do not read partly covered cards from their corner index")
     try:
         a = ap.parse_args(argv)
     except SystemExit as e:
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"livetable recognize: {e}", file=sys.stderr)
         return 2
-    rec = Recognizer(enrollment=enr)
+    rec = Recognizer(enrollment=enr, corners=not a.no_corners)
     status = 0
     for path in a.images:
         t = time.perf_counter()

@@ -284,19 +284,23 @@ class Recognizer:
             no dev photo gives a wrong card).
         cv_threads: OpenCV worker threads for the whole process (``cv2.setNumThreads``);
             1 by default, None leaves OpenCV's setting alone.
+        corners: also read cards of which only a corner index shows (fans, rows, a card
+            partly under another), :mod:`vision.corners`.
 
     Raises:
         ValueError: the glyph bank file is unreadable.
     """
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
-                 params: Params | None = None, cv_threads: int | None = 1) -> None:
+                 params: Params | None = None, cv_threads: int | None = 1,
+                 corners: bool = True) -> None:
         if cv_threads is not None:
             # the images are small: OpenCV's worker threads cost more CPU than they save
             # (and compete with the table's other work on a Pi); process-wide setting
             cv2.setNumThreads(cv_threads)
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
+        self.corners = corners  # also read partly covered cards from their corner index
         self.enrollment = enrollment
         rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
@@ -339,6 +343,10 @@ class Recognizer:
             if colourless:  # a grey frame cannot tell hearts from spades: never guess
                 r = Reading(None, 0.0, r.outline, "frame has no colour")
             out.append(r)
+        if self.corners and not colourless:
+            from vision.corners import add_corner_readings  # noqa: PLC0415
+
+            out = add_corner_readings(self, frame, out, region)
         return out
 
     def read_quad(self, frame: np.ndarray, quad: np.ndarray) -> Reading:

@@ -275,3 +275,42 @@ def test_tablet_seat_request_gets_one_reply_over_the_broker(tmp_path):
     by_id = {r["id"]: r for r in answers}
     assert by_id[taken]["accepted"] is True, by_id[taken]["reason"]
     assert by_id[refused]["accepted"] is False and by_id[refused]["reason"].startswith("T-")
+
+
+def test_run_camera_reads_with_the_rooms_enrolment_and_corner_setting(tmp_path, caplog):
+    """``livetable run``: the [camera] section's enrolment and ``corners`` reach the camera's
+    recognizer; a missing or damaged calibration or enrolment file is reported and the table
+    runs on (the whole frame, the synthetic glyphs), never stops."""
+    import logging
+
+    import cv2
+
+    from controller.config import parse_config
+    from vision.enroll import Enrollment, enroll_image
+    from vision.render import render_board
+
+    frame = render_board(["2c", "7d", "Ks"], (1280, 720), "green")
+    cv2.imwrite(str(tmp_path / "board.png"), frame)
+    enr = Enrollment.empty()
+    assert enroll_image(enr, frame, "2c 7d Ks") == 6
+    enr.save(tmp_path / "deck.npz")
+    (tmp_path / "broken.npz").write_bytes(b"not an enrolment")
+    for enrolment, corners, used in (("deck.npz", True, 6), ("broken.npz", False, None),
+                                     ("missing.npz", False, None)):
+        (tmp_path / f"table-{enrolment}").mkdir()
+        orch, adapter, ports, clock = _table(tmp_path / f"table-{enrolment}")
+        cfg = parse_config({"table": {"id": "t", "big_blind": 100}, "mqtt": {"port": 1},
+                            "camera": {"source": str(tmp_path / "board.png"), "corners": corners,
+                                       "enrolment": str(tmp_path / enrolment),
+                                       "calibration": str(tmp_path / "missing.json")}})
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="livetable.adapters"):
+            adapter.build_real(cfg)
+        try:
+            rec = adapter.camera.recognizer
+            assert rec.corners is corners
+            assert (rec.enrollment.count if rec.enrollment is not None else None) == used
+            assert "camera.calibration" in caplog.text
+            assert ("camera.enrolment" in caplog.text) is (used is None)
+        finally:
+            adapter.close()

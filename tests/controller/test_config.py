@@ -94,3 +94,11 @@ def test_t3_tablet_join_defaults_to_the_dealers_confirmation_and_refuses_unknown
     assert settings_from_config(cfg).tablet_join == "direct"
     with pytest.raises(ConfigError, match="table.tablet_join"):
         parse_config({"table": {"big_blind": 100, "tablet_join": "yes"}})
+
+
+def test_camera_corner_reader_is_off_unless_asked_and_must_be_a_boolean():
+    cfg = parse_config({"table": {"big_blind": 100}, "camera": {"source": 0}})
+    assert cfg.camera.corners is False
+    assert parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": True}}).camera.corners
+    with pytest.raises(ConfigError, match="camera.corners"):
+        parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": "yes"}})

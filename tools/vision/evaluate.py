@@ -97,12 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="only files starting with this prefix")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--no-corners", action="store_true",
+                    help="whole cards only: skip the corner-index reader (vision/corners.py)")
     a = ap.parse_args(argv)
     enr = None
     if a.enroll:
         from vision.enroll import Enrollment
         enr = Enrollment.load(a.enroll)
-    res = evaluate(Path(a.folder), Recognizer(enrollment=enr), a.only, verbose=a.verbose)
+    res = evaluate(Path(a.folder), Recognizer(enrollment=enr, corners=not a.no_corners), a.only, verbose=a.verbose)
     if a.json:
         print(json.dumps(res, indent=1))
         return 0

@@ -1,0 +1,139 @@
+"""Partly covered cards read from their corner index (issue 6, vision/corners.py).
+
+Rendered rows of overlapping cards (each card covered by the next but for its left strip)
+are read from the index strip; a corner never names a card wrongly, a card is given once,
+and a missing or corrupt classifier file is a clear error.
+"""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.engine.cards import FULL_DECK, parse_cards
+from vision import corners
+from vision.index_net import CLASSES, IndexNet, net_input
+from vision.recognizer import Recognizer
+from vision.render import render_board
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recognizer:
+    return Recognizer()
+
+
+def _named(reads) -> list[str]:
+    return [str(r.card) for r in reads if r.card is not None]
+
+
+@pytest.mark.parametrize("table", ["green", "dark", "wood", "blue"])
+def test_a_row_of_overlapping_cards_is_read_from_the_corners(rec, table):
+    rng = random.Random(table)
+    cards = rng.sample(FULL_DECK, 6)
+    frame = render_board(cards, (1280, 720), table, gap=-0.72, noise=2.0, seed=3)
+    whole = Recognizer(corners=False).recognize(frame)
+    reads = rec.recognize(frame)
+    named = _named(reads)
+    assert set(named) <= {str(c) for c in cards}, (named, cards)
+    assert len(named) == len(set(named))  # a card is given once
+    # the corners read what the whole-card pass could not
+    assert len(named) >= 5 and len(named) >= len(_named(whole)) + 3, (named, _named(whole))
+    assert any(r.why == "corner index" for r in reads)
+    for r in reads:
+        assert len(r.outline) == 4 and 0.0 <= r.confidence <= 1.0
+
+
+@pytest.mark.parametrize("angle", [-25.0, 20.0, 180.0])
+def test_turned_rows_are_read_either_way_up(rec, angle):
+    cards = parse_cards("6h 9s Td 2c Qd")
+    frame = render_board(cards, (1280, 720), "green", gap=-0.72, angle=angle, noise=2.0)
+    named = _named(rec.recognize(frame))
+    assert set(named) <= {str(c) for c in cards}, named  # 6 and 9 never swap
+    assert len(named) >= 4, named
+
+
+def test_a_lone_card_is_named_once_not_again_from_its_corners(rec):
+    cards = parse_cards("7c Kd 4h")
+    frame = render_board(cards, (1280, 720), "green", noise=2.0)
+    reads = rec.recognize(frame)
+    assert sorted(_named(reads)) == sorted(str(c) for c in cards)
+    assert all(r.why != "corner index" for r in reads)
+
+
+def test_corners_respect_the_board_region(rec):
+    cards = parse_cards("As 8d 3c Jh 5s")
+    frame = render_board(cards, (1280, 720), "dark", gap=-0.72, noise=2.0)
+    h, w = frame.shape[:2]
+    left = np.array([[0, 0], [w // 2, 0], [w // 2, h], [0, h]], np.float32)
+    inside = rec.recognize(frame, region=left)
+    named = _named(inside)
+    assert set(named) <= {str(c) for c in cards} and len(named) >= 2
+    for r in inside:  # the cards whose index lies in the left half only
+        if r.why == "corner index":
+            assert sum(x for x, _ in r.outline) / 4 < w // 2
+    right = np.array([[w // 2 + 200, 0], [w, 0], [w, h], [w // 2 + 200, h]], np.float32)
+    assert not any(r.why == "corner index" for r in rec.recognize(frame, region=right))
+
+
+def test_a_grey_frame_names_no_card_from_its_corners(rec):
+    frame = render_board(parse_cards("As 8d 3c Jh 5s"), (1280, 720), "dark", gap=-0.72)
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert _named(rec.recognize(grey)) == []
+
+
+def test_the_same_card_seen_at_two_corners_is_given_once(rec):
+    # one card alone, its outline hidden: only its two indices (top-left, bottom-right)
+    face = render_board(parse_cards("8c"), (640, 480), "green")[60:420, 200:440]
+    frame = np.full((600, 800, 3), 235, np.uint8)
+    frame[100:100 + face.shape[0], 200:200 + face.shape[1]] = face
+    assert [r.card for r in corners.read_corners(rec, frame)] == ["8c"]
+
+
+def test_disagreeing_readings_of_one_spot_name_nothing(rec, monkeypatch):
+    pair = corners.IndexPair((100.0, 100.0), (100.0, 130.0), 30.0)
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    six = corners.CornerReading("6s", "6", "s", 1.0, 1.0, 1.0, 1.0, False, box)
+    nine = corners.CornerReading("9s", "9", "s", 1.0, 1.0, 1.0, 1.0, False, box)
+    far = corners.IndexPair((150.0, 100.0), (150.0, 130.0), 30.0)
+    monkeypatch.setattr(corners, "find_index_pairs", lambda *args, **kw: [pair, pair])
+    monkeypatch.setattr(corners, "read_pairs", lambda *args, **kw: [(pair, six), (pair, nine)])
+    assert corners.read_corners(rec, np.zeros((200, 200, 3), np.uint8)) == []
+    # the same card at two spots (both indices) is given once; far apart, two cards stand
+    monkeypatch.setattr(corners, "read_pairs", lambda *args, **kw: [(pair, six), (far, six)])
+    assert [r.card for r in corners.read_corners(rec, np.zeros((200, 200, 3), np.uint8))] == ["6s"]
+    monkeypatch.setattr(corners, "read_pairs", lambda *args, **kw: [(pair, six), (far, nine)])
+    assert sorted(r.card for r in corners.read_corners(rec, np.zeros((200, 200, 3), np.uint8))) == ["6s", "9s"]
+
+
+def test_index_net_classifies_clean_synthetic_glyphs():
+    from vision.glyphs import draw_rank, draw_suit
+
+    net = IndexNet()
+    masks, want = [], []
+    for label in ("A", "7", "10", "Q"):
+        masks.append(draw_rank(label, style=1)[1])
+        want.append(label)
+    for s in "cdhs":
+        masks.append(draw_suit(s, 96))
+        want.append(s)
+    masks.append(np.rot90(draw_rank("7", style=1)[1], 2))  # a 7 upside down is no rank
+    want.append("-")
+    probs = net.probs(masks)
+    assert probs.shape == (len(masks), len(CLASSES))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    got = [CLASSES[int(i)] for i in probs.argmax(axis=1)]
+    assert got == want
+
+
+def test_index_net_file_errors(tmp_path):
+    with pytest.raises(ValueError, match="missing"):
+        IndexNet(tmp_path / "none.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a network"):
+        IndexNet(bad)
+    with pytest.raises(ValueError, match="empty glyph"):
+        net_input(np.zeros((10, 10), np.uint8))
