@@ -91,7 +91,7 @@ class FloorDesk:
         command = e.command
         try:
             if command == "status":
-                self._reply(e, True, None, "status")
+                self._reply(e, True, None)
             elif command in ("resume", "correction", "misdeal", "void"):
                 self._decide(e)
             elif command == "read":

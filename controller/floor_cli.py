@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -171,7 +172,8 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--user", default=None, help="broker login (default: floor when a password is given)")
     common.add_argument("--password-file", type=Path, default=None, help="a file holding the login's password")
     common.add_argument("--credentials", type=Path, default=None,
-                        help="the provisioning directory: use its floor login (credentials/_shared.json)")
+                        help="the provisioning directory or its credentials/_shared.json: use its floor login "
+                             f"(default {SHARED_CREDENTIALS} when readable)")
     common.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for an answer")
     common.add_argument("--json", action="store_true", help="print the controller's reply as JSON")
     p = argparse.ArgumentParser(prog="livetable floor",
@@ -197,13 +199,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Where ``scripts/install-pi.sh`` leaves the shared logins (group ``livetable`` may read it).
+SHARED_CREDENTIALS = Path("/etc/livetable/mosquitto/credentials/_shared.json")
+
+
 def _login(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The broker login: ``--password-file``, else the ``floor`` entry of ``--credentials``
+    (the provisioning directory or its ``credentials/_shared.json``), else that file on
+    the Pi when readable, else anonymous (a room's broker lets anonymous send nothing)."""
     if args.password_file is not None:
         return args.user or "floor", args.password_file.read_text().strip()
-    if args.credentials is not None:
-        shared = json.loads((args.credentials / "credentials" / "_shared.json").read_text())
-        login = shared["floor"] if isinstance(shared.get("floor"), dict) else {"password": shared["floor"]}
-        return args.user or "floor", str(login["password"])
+    path = args.credentials
+    if path is None and os.access(SHARED_CREDENTIALS, os.R_OK):
+        path = SHARED_CREDENTIALS
+    if path is not None:
+        if path.is_dir():
+            path = path / "credentials" / "_shared.json"
+        shared = json.loads(path.read_text())
+        if "floor" not in shared:
+            raise KeyError(f"{path} has no floor login: run livetable tablets provision again")
+        return args.user or "floor", str(shared["floor"])
     return args.user, None
 
 

@@ -211,6 +211,13 @@ def test_clear_errors_when_the_broker_or_the_table_does_not_answer(rig, table, f
     table.seat_players()
     table.start(rig)
     assert floor("status")[0] == 0
+    # the provisioning directory's shared logins serve as well as a password file
+    code = floor_cli.main(["status", "--port", str(rig.broker.mqtt_port), "--credentials", str(rig.workdir)])
+    assert code == 0 and "no fault open" in capsys.readouterr().out
+    # anonymous (no login given and none on this machine): the broker lets it send nothing
+    code = floor_cli.main(["status", "--port", str(rig.broker.mqtt_port), "--timeout", "1"])
+    err = capsys.readouterr().err
+    assert code in (3, 4) and "anonymous" in err, err
     table.stop()
     table.ports.link.stop()
     code, _, err = floor("status")
