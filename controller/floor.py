@@ -156,6 +156,10 @@ class FloorDesk:
                 else:
                     what = "no hand was running: the fault ended and nothing else"
                 self._reply(e, True, None, f"{kind.value} ended by {e.command} ({by}): {what}")
+            elif not any(f.kind is kind for f in self.orch.faults.open):
+                last = next((x for x in reversed(endings) if x.kind is kind), None)
+                who = f" by {last.exit.value} ({last.by})" if last is not None else ""
+                self._reply(e, False, f"F-2: the {kind.value} fault ended meanwhile{who}")
             else:
                 self._reply(e, False, self._not_taken(f"the {kind.value} fault is still open"))
 

@@ -22,7 +22,7 @@ from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.faults import FaultExit, FaultKind
 from controller.journal import Journal
-from controller.orchestrator import Orchestrator, RaiseFault
+from controller.orchestrator import DeviceBack, Orchestrator, RaiseFault
 from drivers.mqtt.events import ActionReceived
 from drivers.mqtt.link import TableLink
 from tests.controller.test_unknown_hole_cards import ORDER, UnreadDealer, _check_down
@@ -225,3 +225,20 @@ def test_clear_errors_when_the_broker_or_the_table_does_not_answer(rig, table, f
     # usage errors: exit 2 before anything is sent
     assert floor_cli.main(["void", "jam"]) == 2  # --by is required
     assert floor_cli.main(["read", "2", "Xx", "--by", "Anna", "--port", str(dead)]) == 2
+
+
+def test_a_decision_overtaken_by_the_system_is_refused_with_what_happened(tmp_path):
+    """Loop only (no broker): the shuffler's link comes back between the floor's request and
+    its turn in the loop; the floor hears that the fault ended meanwhile, and by whom."""
+    from drivers.mqtt.events import FloorRequestReceived
+
+    t = Table(tmp_path)
+    t.seat_players()
+    t.orch.post(RaiseFault(FaultKind.SHUFFLER_LOST.value, "link lost: test"))
+    t.orch.pump()
+    t.orch.post(FloorRequestReceived("f-1", "void", "Anna", t.clock(), fault="shuffler-lost"))
+    t.orch.post(DeviceBack(FaultKind.SHUFFLER_LOST.value, "link restored"))
+    t.orch.pump()
+    assert list(t.ports.floor_replies) == [
+        ("f-1", "void", False, "F-2: the shuffler-lost fault ended meanwhile by resume (system)", None)]
+    assert [x.by for x in t.orch.faults.endings] == ["system"] and audit(t.orch.state) == []
