@@ -18,7 +18,8 @@ Fault mapping (docs/state.md kinds): shuffler link lost -> ``shuffler-lost``; ja
 door open, a failed request -> ``jam``; deck check failed -> ``deck-check``; misread or a
 card reported twice -> ``misread`` (its ``resume`` plays a misread hole card as ``??``); camera and shuffler disagree -> ``board-mismatch``;
 a dealt board card unread in time -> ``card-unreadable``; camera lost -> ``camera-lost``;
-broker lost -> ``broker-lost``. The dealer console's ``confirm`` ends the oldest fault by
+broker lost -> ``broker-lost``. Floor requests (``livetable floor`` over MQTT) go to
+:class:`controller.floor.FloorDesk`, which posts decisions decided by ``floor:<name>``. The dealer console's ``confirm`` ends the oldest fault by
 ``correction`` (or ``resume`` where correction is not an exit), decided by ``dealer``; with
 no fault open it confirms the oldest buy-in a tablet's player is waiting to hand over
 (T-3, ``tablet_join = "confirm"``: ``BuyInConfirmed``); its
@@ -107,6 +108,7 @@ class DevicePorts(Ports):
         self.on_fault_changed: Callable[[Any], None] | None = None
         self.observers: list[Callable[[dict[str, Any]], None]] = []
         self.replies: deque[tuple[int, str, bool, str | None]] = deque(maxlen=500)
+        self.floor_replies: deque[tuple[str, str, bool, str | None, str | None]] = deque(maxlen=100)
 
     def fault_changed(self, book: Any) -> None:
         if self.on_fault_changed is not None:
@@ -128,6 +130,13 @@ class DevicePorts(Ports):
         self.replies.append((seat, action_id, accepted, reason))
         if self.link is not None and action_id:
             self.link.reply(seat, action_id, accepted, reason)
+
+    def floor_reply(self, request_id: str, command: str, accepted: bool, reason: str | None,
+                    detail: str | None, status: dict[str, Any] | None) -> None:
+        """Answer a floor request (``livetable floor``) on the table's floor reply topic."""
+        self.floor_replies.append((request_id, command, accepted, reason, detail))
+        if self.link is not None:
+            self.link.floor_reply(request_id, command, accepted, reason, detail=detail, status=status)
 
     def lights(self, public: dict[str, Any], privates: dict[int, dict[str, Any]]) -> None:
         if self.panel is not None:
@@ -325,6 +334,9 @@ class DriverAdapter:
         self._shuffler_stopped = False
         self._unread = 0  # hole/draw cards delivered unread since the last misread decision
         self.ports.on_fault_changed = self._fault_changed
+        from controller.floor import FloorDesk
+
+        self.floor = FloorDesk(orch, getattr(self.ports, "floor_reply", lambda *_: None), clock=clock)
 
     # ------------------------------------------------------------------ translate
     def translate(self, orch: Orchestrator, item: Any) -> list[Any]:
@@ -480,6 +492,9 @@ class DriverAdapter:
         if name == "TabletPresence":
             cls = ev.TabletConnected if e.online else ev.TabletDisconnected
             return [cls(at=e.at, seat=e.seat)]
+        if name == "FloorRequestReceived":
+            self.floor.request(e)  # answered once on livetable/<table>/floor/reply
+            return []
         if name == "ChatReceived":
             if self.ports.link is not None:
                 s = self.orch.state.seat(e.seat)
@@ -600,6 +615,7 @@ class DriverAdapter:
         decided it (accepted, or refused with the rule id of the ``Refuse`` effect)."""
         if self._request is not None and orch.events_handled == self._request[2] + 1:
             self._settle_request(effects)
+        self.floor.after_step(orch, effects)
 
     def tick(self, now: float) -> None:
         """Poll time-based checks (loop thread, on idle): the board check's unreadable

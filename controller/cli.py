@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "recognize": ("vision.cli", "read the cards in photos; one JSON line per image"),
     "vision": ("vision.cli_vision", "camera and deck tools: vision enroll, vision calibrate"),
     "tablets": ("drivers.mqtt.provision", "seat tablet credentials: tablets provision"),
+    "floor": ("controller.floor_cli", "floor decisions at a running table: status, void, read ..."),
     "display": ("display.app", "the overhead dealer display (pygame)"),
     "wiring": ("drivers.seats.wiring", "print the GPIO wiring table from a config"),
 }

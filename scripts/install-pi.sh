@@ -24,7 +24,7 @@ set -- $table
   "/etc/livetable/mosquitto/credentials/$1.json" > /etc/livetable/mqtt-password
 chgrp livetable /etc/livetable/mqtt-password && chmod 0640 /etc/livetable/mqtt-password
 chgrp -R mosquitto /etc/livetable/mosquitto 2>/dev/null || true
-# The display logs in as the read-only `display` user.
+# The display logs in as the read-only `display` user; `livetable floor` as `floor` (same file).
 chgrp livetable /etc/livetable/mosquitto/credentials /etc/livetable/mosquitto/credentials/_shared.json
 chmod 0750 /etc/livetable/mosquitto/credentials && chmod 0640 /etc/livetable/mosquitto/credentials/_shared.json
 [ -f /etc/livetable/display.env ] || echo 'LIVETABLE_DISPLAY_ARGS=--credentials /etc/livetable/mosquitto/credentials/_shared.json' > /etc/livetable/display.env
@@ -41,3 +41,4 @@ systemctl restart mosquitto.service
 echo "install-pi: edit /etc/livetable/table.toml (set [mqtt] username = \"controller\" and"
 echo "  password_file = \"/etc/livetable/mqtt-password\"), then: systemctl start livetable.service"
 echo "  Seat tablet logins: livetable tablets provision --table $1 --seats $2 --show"
+echo "  Floor decisions: livetable floor status (root or group livetable; docs/faults.md)"

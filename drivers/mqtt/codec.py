@@ -392,3 +392,118 @@ def history_views(hands: list[dict[str, Any]], *, keep: int = 10) -> tuple[dict[
     return ({"schema": SCHEMA, "view": "public", "hands": public},
             {"schema": SCHEMA, "view": "seated", "hands": seated})
 
+
+
+# -- the floor's requests (``livetable floor``; docs/mqtt.md "Floor") ----------------------
+MAX_FLOOR_BYTES = 1024
+#: What the floor may ask: the table's status; end a fault by one of its exits
+#: (docs/faults.md); enter a seat's hole cards for ``hole-cards-unknown``; confirm a
+#: tablet player's buy-in (T-3); pause the table.
+FLOOR_DECISIONS = frozenset({"resume", "correction", "misdeal", "void"})
+FLOOR_COMMANDS = frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS
+_FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason"}
+_FAULT_REF_RE = re.compile(r"^(?:[a-z][a-z-]{0,31}|[1-9][0-9]?)$")
+
+
+@dataclass(frozen=True, slots=True)
+class FloorRequest:
+    """A decoded floor request; see :func:`decode_floor_request`."""
+
+    request_id: str
+    command: str
+    by: str | None
+    fault: str | None
+    seat: int | None
+    cards: tuple[str, ...]
+    reason: str | None
+
+
+def decode_floor_request(payload: bytes) -> FloorRequest:
+    """Decode a request sent on ``livetable/<table>/floor/request`` (at most 1 KiB).
+
+    Payload: ``{"schema": 1, "id": str, "command": str, "by": str | null,
+    "fault": str | null, "seat": int | null, "cards": [card] | null, "reason": str | null}``:
+
+    - ``command``: one of :data:`FLOOR_COMMANDS`;
+    - ``by``: the floor person's name (:func:`clean_name` rules), required for every
+      command but ``status``;
+    - ``fault`` (only and required for ``resume|correction|misdeal|void``): a fault kind
+      (``jam``, ``hole-cards-unknown``) or its number 1..99 in the status list;
+    - ``seat`` 1..10 (only and required for ``read`` and ``confirm-buyin``);
+    - ``cards`` (only and required for ``read``): 1..5 distinct cards (``As``, ``Td``);
+    - ``reason``: optional text (:func:`clean_chat_text` rules) for the journal's note.
+
+    Raises :class:`PayloadError` M-1/M-2/M-3 (the ``reason`` field's text problems are
+    M-2 here). Whether the table can do it (fault open, exit allowed) is the controller's
+    decision.
+    """
+    obj = decode_object(payload, limit=MAX_FLOOR_BYTES)
+    aid = obj.get("id")
+    if not isinstance(aid, str) or not _ID_RE.match(aid):
+        raise PayloadError("M-2", "'id' must be 1..64 characters of A-Z a-z 0-9 _ . : -")
+    extra = set(obj) - _FLOOR_FIELDS
+    if extra:
+        raise PayloadError("M-2", f"unknown fields {sorted(extra)}", aid)
+    command = obj.get("command")
+    if command not in FLOOR_COMMANDS:
+        raise PayloadError("M-2", f"'command' must be one of {sorted(FLOOR_COMMANDS)}", aid)
+    by = obj.get("by")
+    if by is not None or command != "status":
+        try:
+            by = clean_name(by)
+        except PayloadError as exc:
+            raise PayloadError("M-2", "'by' (who decides): " + str(exc).split(": ", 1)[1], aid) from None
+    fault = obj.get("fault")
+    if command in FLOOR_DECISIONS:
+        if not isinstance(fault, str) or not _FAULT_REF_RE.match(fault):
+            raise PayloadError("M-2", "'fault' must be a fault kind (e.g. 'jam') or its number in the status", aid)
+    elif fault is not None:
+        raise PayloadError("M-2", "'fault' is only for resume, correction, misdeal and void", aid)
+    seat = obj.get("seat")
+    if command in ("read", "confirm-buyin"):
+        seat = _int(obj, "seat", aid, lo=1, hi=10)
+    elif seat is not None:
+        raise PayloadError("M-2", "'seat' is only for read and confirm-buyin", aid)
+    cards = obj.get("cards")
+    if command == "read":
+        if (not isinstance(cards, list) or not 1 <= len(cards) <= 5
+                or not all(isinstance(c, str) and _CARD_RE.match(c) for c in cards)
+                or len(set(cards)) != len(cards)):
+            raise PayloadError("M-2", "'cards' must list the seat's 1..5 distinct hole cards, "
+                                      "written like As Td (G-5)", aid)
+    elif cards is not None:
+        raise PayloadError("M-2", "'cards' is only for read", aid)
+    reason = obj.get("reason")
+    if reason is not None:
+        try:
+            reason = clean_chat_text(reason)
+        except PayloadError as exc:
+            raise PayloadError("M-2", "'reason': " + str(exc).split(": ", 1)[1], aid) from None
+    return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason)
+
+
+def floor_request_payload(*, request_id: str, command: str, by: str | None = None, fault: str | None = None,
+                          seat: int | None = None, cards: list[str] | None = None,
+                          reason: str | None = None) -> bytes:
+    """Encode a floor request as ``livetable floor`` sends it (fields left None are null)."""
+    return encode({"schema": SCHEMA, "id": request_id, "command": command, "by": by, "fault": fault,
+                   "seat": seat, "cards": cards, "reason": reason})
+
+
+def floor_reply_payload(*, table: str, request_id: str | None, command: str | None, accepted: bool,
+                        reason: str | None, detail: str | None = None, status: dict[str, Any] | None = None,
+                        seq: int | None = None) -> bytes:
+    """Encode the controller's answer on ``livetable/<table>/floor/reply``.
+
+    ``{"schema": 1, "table", "id", "command", "accepted", "reason", "detail", "status",
+    "seq"}``: ``reason`` (refusals only) starts with the rule id (``M-2: ...``,
+    ``F-2: a jam fault ends by misdeal, resume, void, not correction``); ``detail`` says
+    what was done; ``status`` is the table's status (``status`` command, and after every
+    accepted request). Raises ``ValueError`` when a refusal has no reason or an
+    acceptance has one.
+    """
+    if accepted == (reason is not None):
+        raise ValueError("a refusal needs a reason and an acceptance has none")
+    return encode({"schema": SCHEMA, "table": table, "id": request_id, "command": command,
+                   "accepted": bool(accepted), "reason": reason, "detail": detail, "status": status,
+                   "seq": seq})

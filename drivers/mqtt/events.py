@@ -77,4 +77,28 @@ class BrokerConnection:
     reason: str | None = None
 
 
-MqttEvent = ActionReceived | ChatReceived | TabletPresence | BrokerConnection
+@dataclass(frozen=True, slots=True)
+class FloorRequestReceived:
+    """A floor staff request from ``livetable floor`` (docs/faults.md, docs/mqtt.md).
+
+    Arrives only on ``livetable/<table>/floor/request``, which the broker's ACL lets only
+    the ``floor`` user (and the controllers) write; already checked by
+    :func:`drivers.mqtt.codec.decode_floor_request`. ``command`` is one of
+    ``codec.FLOOR_COMMANDS``; ``by`` the floor person's name (``clean_name``; the
+    controller records ``floor:<by>``), None only for ``status``; ``fault`` the fault kind
+    or its 1-based number in ``status`` for the decisions; ``seat`` for ``read`` and
+    ``confirm-buyin``; ``cards`` the hole cards for ``read``; ``reason`` free text or None.
+    Answer it with ``TableLink.floor_reply``.
+    """
+
+    request_id: str
+    command: str
+    by: str | None
+    at: float
+    fault: str | None = None
+    seat: int | None = None
+    cards: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+MqttEvent = ActionReceived | ChatReceived | TabletPresence | BrokerConnection | FloorRequestReceived

@@ -31,7 +31,8 @@ from paho.mqtt.properties import Properties
 from drivers.mqtt import codec
 from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.codec import PayloadError
-from drivers.mqtt.events import ActionReceived, BrokerConnection, ChatReceived, MqttEvent, TabletPresence
+from drivers.mqtt.events import (ActionReceived, BrokerConnection, ChatReceived, FloorRequestReceived, MqttEvent,
+                                  TabletPresence)
 from drivers.mqtt.guard import ActionGuard, RateLimit
 from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, seat_filter, topic
 
@@ -83,6 +84,8 @@ class TableLink:
         self._session_expiry = session_expiry
         self._auto_lobby = auto_lobby
         self.refused = 0  #: malformed payloads refused by the driver (count)
+        self._floor_ids: deque[str] = deque(maxlen=512)  # floor request ids seen (M-5)
+        self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
                                    protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
@@ -194,6 +197,19 @@ class TableLink:
                                       accepted=accepted, reason=reason, seq=self._guard.seq)
         self._client.publish(topic(Kind.REPLY, self.table, seat), payload, qos=QOS)  # paho queues it while down
 
+    def floor_reply(self, request_id: str | None, command: str | None, accepted: bool,
+                    reason: str | None = None, *, detail: str | None = None,
+                    status: dict[str, Any] | None = None) -> None:
+        """Answer a floor request on ``livetable/<table>/floor/reply`` (not retained).
+
+        See :func:`drivers.mqtt.codec.floor_reply_payload`; raises ``ValueError`` when a
+        refusal lacks a reason or an acceptance has one.
+        """
+        payload = codec.floor_reply_payload(table=self.table, request_id=request_id, command=command,
+                                            accepted=accepted, reason=reason, detail=detail, status=status,
+                                            seq=self._guard.seq)
+        self._client.publish(topic(Kind.FLOOR_REPLY, self.table), payload, qos=QOS)
+
     def publish_chat(self, seat: int | None, name: str, text: str, *, chat_id: str | None = None,
                      at: float | None = None) -> None:
         """Add a chat line (L-3) and publish the last 30 lines retained on ``livetable/<table>/chat``.
@@ -247,7 +263,8 @@ class TableLink:
         self._down_posted = False
         t = self.table
         self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), QOS), (seat_filter(Kind.SEAT_CHAT, t), QOS),
-                                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS)])[1]
+                                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS),
+                                          (topic(Kind.FLOOR_REQUEST, t), QOS)])[1]
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
             for topic_str, payload in self._retained.items():
@@ -282,6 +299,9 @@ class TableLink:
             ref = parse(msg.topic, self._max_seats)
         except TopicError:
             log.warning("ignored message on %r", msg.topic)
+            return
+        if ref.kind is Kind.FLOOR_REQUEST and ref.table == self.table:
+            self._take_floor(msg.payload, now)
             return
         if ref.table != self.table or ref.seat is None:
             return
@@ -318,6 +338,29 @@ class TableLink:
         self._guard.admit(seat, req.action_id, req.seq_seen)
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
                                   req.choice, req.cards, req.name, req.post))
+
+    def _take_floor(self, payload: bytes, now: float) -> None:
+        # Only the floor user and the controllers may write this topic (the broker's ACL).
+        try:
+            req = codec.decode_floor_request(payload)
+            with self._lock:
+                if req.request_id in self._floor_ids:
+                    raise PayloadError("M-5", f"request id {req.request_id!r} was already received",
+                                       req.request_id)
+                self._floor_ids.append(req.request_id)
+            if not self._floor_rate.allow(0, now):
+                raise PayloadError("M-9", "floor requests too fast", req.request_id)
+        except PayloadError as exc:
+            self.refused += 1
+            log.info("refused floor request: %s", exc)
+            self.floor_reply(exc.action_id, None, False, str(exc))
+            return
+        except Exception:  # the table keeps running whatever is sent
+            self.refused += 1
+            log.exception("error handling a floor request")
+            return
+        self._post(FloorRequestReceived(req.request_id, req.command, req.by, now, req.fault, req.seat,
+                                        req.cards, req.reason))
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)

@@ -4,6 +4,9 @@ Users (docs/mqtt.md):
 
 - ``controller``: the table controllers, read and write under ``livetable/#``.
 - ``display``: overhead displays and room screens, read the public topics of every table.
+- ``floor``: the floor staff's ``livetable floor`` command: writes every table's
+  ``floor/request`` and reads its ``floor/reply``, the public state and the controllers'
+  presence; nothing of the seats (no private view, no seat action).
 - ``<table>-seat<n>``: one seat's tablet; reads the table's public topics and only its own
   seat's private and reply topics; writes only its own seat's action, chat and presence.
 - anonymous: reads the lobby (L-1) and the controllers' presence, nothing else.
@@ -32,6 +35,7 @@ from drivers.mqtt.topics import LOBBY, MAX_SEATS, ROOT, TopicError, check_seat, 
 
 CONTROLLER_USER = "controller"
 DISPLAY_USER = "display"
+FLOOR_USER = "floor"
 ITERATIONS = 101  # Mosquitto 2.0's default; the passwords are 144-bit random tokens.
 
 
@@ -86,6 +90,9 @@ def acl_text(tables: dict[str, int]) -> str:
         f"topic read {ROOT}/{LOBBY}/#",
     ]
     lines += [f"topic read {ROOT}/+/{tail}" for tail in ("state", "chat", "history", "presence/controller")]
+    lines += ["", f"user {FLOOR_USER}", f"topic read {ROOT}/{LOBBY}/#"]
+    lines += [f"topic read {ROOT}/+/{tail}" for tail in ("state", "presence/controller", "floor/reply")]
+    lines += [f"topic write {ROOT}/+/floor/request"]
     for table in sorted(tables):
         for seat in range(1, check_seat(tables[table]) + 1):
             t = f"{ROOT}/{table}"
@@ -123,8 +130,8 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     """Create or update ``table``'s users (``seats`` seats) in ``directory``; return its credentials.
 
     Keeps existing passwords unless ``rotate``; removes users of seats beyond ``seats``;
-    creates the shared ``controller`` and ``display`` users once. Returns
-    ``{"table", "seats", "controller": {"username", "password"}, "display": {...},
+    creates the shared ``controller``, ``display`` and ``floor`` users once. Returns
+    ``{"table", "seats", "controller": {"username", "password"}, "display": {...}, "floor": {...},
     "seat_users": {"<n>": {"username", "password"}}}`` (also written to
     ``credentials/<table>.json``). Raises :class:`ProvisionError` for a bad table id or a
     seat count outside 2..10 (L-2).
@@ -146,7 +153,7 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     cred_path = directory / "credentials" / f"{table}.json"
     old = json.loads(cred_path.read_text()).get("seat_users", {}) if cred_path.exists() else {}
 
-    for user in (CONTROLLER_USER, DISPLAY_USER):
+    for user in (CONTROLLER_USER, DISPLAY_USER, FLOOR_USER):
         if user not in shared or user not in hashes:
             shared[user] = secrets.token_urlsafe(18)
             hashes[user] = hash_password(shared[user])
@@ -165,6 +172,7 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     creds = {"table": table, "seats": seats,
              "controller": {"username": CONTROLLER_USER, "password": shared[CONTROLLER_USER]},
              "display": {"username": DISPLAY_USER, "password": shared[DISPLAY_USER]},
+             "floor": {"username": FLOOR_USER, "password": shared[FLOOR_USER]},
              "seat_users": seat_users}
     _write(shared_path, json.dumps(shared, indent=1) + "\n", 0o600)
     _write(cred_path, json.dumps(creds, indent=1) + "\n", 0o600)

@@ -34,6 +34,8 @@ class Kind(Enum):
     ACTION = "seat/{n}/action"
     REPLY = "seat/{n}/reply"
     SEAT_CHAT = "seat/{n}/chat"
+    FLOOR_REQUEST = "floor/request"
+    FLOOR_REPLY = "floor/reply"
     LOBBY = "lobby"
 
 

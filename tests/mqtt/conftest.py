@@ -95,6 +95,7 @@ class Rig:
     """A broker, the table's credentials, and factories for links and tablets (all stopped at the end)."""
 
     def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
         self.creds = provision(workdir, TABLE, 10)
         self.broker = BrokerProcess(workdir).start()
         self._stops: list[Callable[[], None]] = []

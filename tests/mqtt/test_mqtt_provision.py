@@ -42,7 +42,7 @@ def test_our_hash_is_mosquitto_passwds_format_both_ways(tmp_path: Path) -> None:
 def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> None:
     creds = provision(tmp_path, "t1", 9)
     users = read_passwd(tmp_path / "passwd")
-    assert set(users) == {"controller", "display"} | {f"t1-seat{n}" for n in range(1, 10)}
+    assert set(users) == {"controller", "display", "floor"} | {f"t1-seat{n}" for n in range(1, 10)}
     for n in range(1, 10):
         assert check_password(creds["seat_users"][str(n)]["password"], users[f"t1-seat{n}"])
     blocks = acl_blocks((tmp_path / "acl").read_text())
@@ -55,6 +55,11 @@ def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> 
     assert all("#" not in line or "lobby" in line for line in seat3)
     assert all(line.startswith("topic read") for line in blocks[None] + blocks["display"])
     assert not any("private" in line or "seated" in line for line in blocks[None] + blocks["display"])
+    # the floor's command: writes only the tables' floor requests, reads nothing of a seat
+    floor = blocks["floor"]
+    assert [line for line in floor if line.startswith("topic write")] == ["topic write livetable/+/floor/request"]
+    assert not any("seat" in line or "private" in line for line in floor)
+    assert not any("floor" in line for line in seat3)
 
 
 def test_rerunning_keeps_passwords_rotate_changes_them_and_shrinking_removes_seats(tmp_path: Path) -> None:

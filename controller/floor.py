@@ -1,0 +1,249 @@
+"""The floor's requests at a running table (``livetable floor``; docs/faults.md, docs/mqtt.md).
+
+:class:`FloorDesk` runs on the loop thread, inside :class:`controller.adapters.DriverAdapter`.
+It takes one :class:`drivers.mqtt.events.FloorRequestReceived` at a time and answers it
+exactly once through ``answer(request_id, command, accepted, reason, detail, status)``:
+
+- ``status``: answered at once with :meth:`FloorDesk.status`;
+- ``resume|correction|misdeal|void FAULT``: checked against the open fault's allowed exits
+  (:data:`controller.faults.ALLOWED_EXITS`), then posted to the orchestrator as a
+  :class:`~controller.orchestrator.FloorDecision` decided by ``floor:<name>``, the way the
+  dealer console's confirm posts one decided by ``dealer``; answered once the loop handled
+  it (accepted when the fault's ending is in the book, i.e. journalled);
+- ``read SEAT CARDS``: a ``hole-cards-read`` table event (``by`` ``floor:<name>``); the
+  table's own refusal (G-5 / P-2) is the answer's reason;
+- ``confirm-buyin SEAT``: a ``buy-in-confirmed`` event (T-3, ``tablet_join = "confirm"``);
+- ``pause``: a :class:`~controller.orchestrator.ManualPause` (fault ``paused``).
+
+Refusals start with a rule id: ``F-1`` the table is paused (and did not take it), ``F-2``
+no such fault open or the exit is not one its kind allows, ``F-3`` the request is not for
+anything the table waits for (no such buy-in waiting, no hole cards to read, already
+paused), or the table's own reason (``G-5: ...``, ``P-2: ...``, ``T-3: ...``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.engine.table.audit import chips_on_table
+from controller.engine.table.codec import to_json as event_to_json
+from controller.engine.table.play import cards_to_read
+from controller.faults import ALLOWED_EXITS, FaultError, FaultExit, FaultKind
+from controller.orchestrator import FloorDecision, ManualPause, Orchestrator
+
+__all__ = ["FloorDesk", "Answer"]
+
+log = logging.getLogger("livetable.floor")
+
+#: ``answer(request_id, command, accepted, reason, detail, status)``
+Answer = Callable[[str, str, bool, "str | None", "str | None", "dict[str, Any] | None"], None]
+
+
+class FloorDesk:
+    """Decide and answer floor requests for one orchestrator (loop thread only).
+
+    Args:
+        orch: the table's orchestrator (its ``post(item, done=)`` carries the decisions).
+        answer: sends the reply (``TableLink.floor_reply`` through the adapter's ports).
+        clock: Unix seconds, for the events' ``at``.
+    """
+
+    def __init__(self, orch: Orchestrator, answer: Answer, *, clock: Callable[[], float]) -> None:
+        self.orch, self._answer, self.clock = orch, answer, clock
+        self._refusal: str | None = None  # a Refuse the table gave the request in hand
+        self._waiting: tuple[str, int] | None = None  # (event kind, seat) of the request in hand
+
+    # ------------------------------------------------------------------ status
+    def status(self) -> dict[str, Any]:
+        """Return the table's status for the floor.
+
+        ``{"table": str, "hand": int (hands started), "street": str, "turn": seat | None,
+        "paused": bool, "faults": [{"id": 1.., "kind", "message", "since", "exits": [str]}],
+        "buy_ins": [{"seat", "name", "amount" (chips), "since"}] (oldest first, T-3),
+        "read_seat": seat whose hole cards the table waits for (P-2) | None,
+        "chips": {"on_table", "rake", "brought", "taken"}}`` (integers: chips; the chip audit
+        holds when ``brought - taken == on_table + rake``).
+        """
+        state = self.orch.state
+        public = self.orch.public_view()
+        faults = [{"id": i, "kind": f.kind.value, "message": f.message, "since": f.since,
+                   "exits": sorted(e.value for e in ALLOWED_EXITS[f.kind])}
+                  for i, f in enumerate(self.orch.faults.open, 1)]
+        waiting = sorted((s.pending_at, s.seat, s.name or s.player, s.buy_in_pending)
+                         for s in state.seats if s is not None and s.buy_in_pending)
+        turn = public.get("turn")
+        return {
+            "table": public["table"], "hand": public["hand"], "street": public["street"],
+            "turn": turn["seat"] if turn else None, "paused": self.orch.faults.paused, "faults": faults,
+            "buy_ins": [{"seat": seat, "name": name, "amount": amount, "since": at}
+                        for at, seat, name, amount in waiting],
+            "read_seat": cards_to_read(state),
+            "chips": _chips(state),
+        }
+
+    # ------------------------------------------------------------------ requests
+    def request(self, e: Any) -> None:
+        """Take one floor request (a ``FloorRequestReceived``); it is answered exactly once,
+        now (status, refusals) or once the loop has handled what it posted."""
+        command = e.command
+        try:
+            if command == "status":
+                self._reply(e, True, None)
+            elif command in ("resume", "correction", "misdeal", "void"):
+                self._decide(e)
+            elif command == "read":
+                self._read(e)
+            elif command == "confirm-buyin":
+                self._confirm(e)
+            elif command == "pause":
+                self._pause(e)
+            else:
+                self._reply(e, False, f"M-2: unknown command {command!r}")
+        except Exception as exc:  # a bug here must never stop the loop; the floor hears of it
+            log.exception("floor request %s failed", e.request_id)
+            self._reply(e, False, f"F-0: the controller could not take it: {exc}")
+
+    def after_step(self, orch: Orchestrator, effects: list[Any]) -> None:
+        """Listener on the orchestrator: keep the table's refusal of the request in hand."""
+        if self._waiting is not None and self._refusal is None:
+            kind, seat = self._waiting
+            refusal = next((x for x in effects if isinstance(x, fx.Refuse) and x.event == kind
+                            and x.seat in (None, seat)), None)
+            if refusal is not None:
+                self._refusal = refusal.reason
+
+    def _decide(self, e: Any) -> None:
+        book = self.orch.faults
+        ref = e.fault
+        if ref.isdigit():
+            n = int(ref)
+            if not 1 <= n <= len(book.open):
+                self._reply(e, False, f"F-2: no fault number {n} is open ({_open_list(book)})")
+                return
+            kind = book.open[n - 1].kind
+        else:
+            try:
+                kind = FaultKind(ref)
+            except ValueError:
+                known = ", ".join(k.value for k in FaultKind)
+                self._reply(e, False, f"F-2: {ref!r} is no fault kind ({known})")
+                return
+        by = f"floor:{e.by}"
+        try:  # the same checks the book makes, to answer with its reason
+            book.end(kind, e.command, by=by, at=self.clock())
+        except FaultError as exc:
+            self._reply(e, False, f"F-2: {exc} ({_open_list(book)})")
+            return
+        if (kind is FaultKind.HOLE_CARDS_UNKNOWN and e.command == FaultExit.CORRECTION.value
+                and cards_to_read(self.orch.state) is not None):
+            seat = cards_to_read(self.orch.state)
+            self._reply(e, False, f"P-2: the correction is the cards: enter seat {seat}'s hole cards as they "
+                                  f"lie on the felt (livetable floor read {seat} CARDS... --by NAME), or void")
+            return
+        before = len(book.endings)
+        running = self.orch.state.hand is not None
+
+        def done() -> None:
+            endings = self.orch.faults.endings
+            if any(x.kind is kind and x.by == by for x in endings[before:]):
+                if e.command not in ("misdeal", "void"):
+                    what = "the table goes on"
+                elif running:
+                    what = "the hand is voided, every wager returned"
+                else:
+                    what = "no hand was running: the fault ended and nothing else"
+                self._reply(e, True, None, f"{kind.value} ended by {e.command} ({by}): {what}")
+            elif not any(f.kind is kind for f in self.orch.faults.open):
+                last = next((x for x in reversed(endings) if x.kind is kind), None)
+                who = f" by {last.exit.value} ({last.by})" if last is not None else ""
+                self._reply(e, False, f"F-2: the {kind.value} fault ended meanwhile{who}")
+            else:
+                self._reply(e, False, self._not_taken(f"the {kind.value} fault is still open"))
+
+        self.orch.post(FloorDecision(kind.value, e.command, by, note=e.reason or ""), done=done)
+
+    def _read(self, e: Any) -> None:
+        seat = cards_to_read(self.orch.state)
+        if seat is None:
+            self._reply(e, False, "F-3: the table is not waiting for anyone's hole cards (P-2)")
+            return
+        if seat != e.seat:
+            self._reply(e, False, f"F-3: the table waits for seat {seat}'s hole cards, not seat {e.seat}'s (P-2)")
+            return
+        by = f"floor:{e.by}"
+        event = ev.HoleCardsRead(at=self.clock(), seat=e.seat, cards=tuple(e.cards), by=by)
+        self._post_event(e, event, f"seat {e.seat} read as {' '.join(e.cards)} ({by}); the showdown goes on")
+
+    def _confirm(self, e: Any) -> None:
+        s = self.orch.state.seat(e.seat)
+        if s is None or not s.buy_in_pending:
+            waiting = sorted(x.seat for x in self.orch.state.seats if x is not None and x.buy_in_pending)
+            self._reply(e, False, f"F-3: seat {e.seat} has no buy-in waiting (T-3; waiting: "
+                                  f"{', '.join(map(str, waiting)) or 'none'})")
+            return
+        amount = s.buy_in_pending
+        event = ev.BuyInConfirmed(at=self.clock(), seat=e.seat, by=f"floor:{e.by}")
+        self._post_event(e, event, f"seat {e.seat}'s buy-in of {amount} chips is on the table (floor:{e.by})")
+
+    def _pause(self, e: Any) -> None:
+        if any(f.kind is FaultKind.PAUSED for f in self.orch.faults.open):
+            self._reply(e, False, "F-3: the table is already paused (end it with: resume paused)")
+            return
+        reason = f"paused by floor:{e.by}" + (f": {e.reason}" if e.reason else "")
+
+        def done() -> None:
+            if any(f.kind is FaultKind.PAUSED for f in self.orch.faults.open):
+                self._reply(e, True, None, reason)
+            else:
+                self._reply(e, False, self._not_taken("the table is not paused"))
+
+        self.orch.post(ManualPause(reason), done=done)
+
+    def _post_event(self, e: Any, event: ev.Event, detail: str) -> None:
+        before = self.orch.events_handled
+
+        def done() -> None:
+            refusal, self._refusal, self._waiting = self._refusal, None, None
+            if refusal is not None:
+                self._reply(e, False, refusal)
+            elif self.orch.events_handled > before:
+                self._reply(e, True, None, detail)
+            else:
+                self._reply(e, False, self._not_taken("not taken"))
+
+        self._refusal, self._waiting = None, (str(event_to_json(event)["kind"]), int(getattr(event, "seat", 0)))
+        self.orch.post(event, done=done)
+
+    def _not_taken(self, what: str) -> str:
+        fault = self.orch.faults.current
+        if fault is not None and fault.kind is FaultKind.JOURNAL_ERROR:
+            return f"F-1: not recorded: the journal cannot be written ({fault.message})"
+        if fault is not None:
+            return f"F-1: the table is paused ({fault.message}): {what}"
+        return f"F-0: {what}"
+
+    def _reply(self, e: Any, accepted: bool, reason: str | None, detail: str | None = None) -> None:
+        try:
+            status = self.status()
+        except Exception:  # the answer still goes out
+            log.exception("floor status failed")
+            status = None
+        try:
+            self._answer(e.request_id, e.command, accepted, reason, detail, status)
+        except Exception as exc:  # a reply must never stop the loop
+            log.warning("could not answer floor request %s: %s", e.request_id, exc)
+
+
+def _open_list(book: Any) -> str:
+    if not book.open:
+        return "no fault is open"
+    return "open: " + ", ".join(f"{i} {f.kind.value}" for i, f in enumerate(book.open, 1))
+
+
+def _chips(state: Any) -> dict[str, int]:
+    """The chip audit's terms: on the table (stacks, bets, pots), rake, brought and taken away."""
+    led = state.ledger
+    return {"on_table": chips_on_table(state), "rake": led.rake, "brought": led.total_in, "taken": led.total_out}

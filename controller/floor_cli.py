@@ -1,0 +1,305 @@
+"""``livetable floor``: the floor staff's decisions at a running table, over MQTT.
+
+Run on the Pi or on a laptop on the room's network, against the table's broker. Each run
+sends one request on ``livetable/<table>/floor/request`` (the ``floor`` user's ACL allows
+only that topic) and waits for the controller's answer on ``livetable/<table>/floor/reply``
+(docs/mqtt.md "Floor"; what each command does: docs/faults.md "The floor's command").
+
+Commands::
+
+    livetable floor status
+    livetable floor resume|correction|misdeal|void FAULT --by NAME [--reason TEXT]
+    livetable floor read SEAT CARD... --by NAME
+    livetable floor confirm-buyin SEAT --by NAME
+    livetable floor pause --by NAME [--reason TEXT]
+
+``FAULT`` is the fault's kind (``jam``, ``hole-cards-unknown``) or its number in
+``status``. Options, after the command: ``--table t1 --host 127.0.0.1 --port 1883 --user floor
+--password-file FILE`` (or ``--credentials DIR``: the provisioning directory),
+``--timeout 5``, ``--json`` (print the controller's reply as one JSON object).
+
+Exit codes (:data:`EXIT_CODES`): 0 accepted (``status``: answered), 1 refused by the
+table (the reason says why), 2 usage error or unreadable credentials, 3 the broker cannot
+be reached or refused the login, 4 the table did not answer (its controller is offline,
+or no answer within ``--timeout``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from drivers.mqtt import codec
+from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.topics import Kind, TopicError, check_table, topic
+
+__all__ = ["main", "FloorClient", "FloorError", "EXIT_CODES"]
+
+ACCEPTED, REFUSED, USAGE, NO_BROKER, NO_ANSWER = 0, 1, 2, 3, 4
+#: exit code -> meaning (docs/faults.md)
+EXIT_CODES = {ACCEPTED: "accepted (status: answered)", REFUSED: "refused by the table",
+              USAGE: "usage error or unreadable credentials", NO_BROKER: "broker unreachable or login refused",
+              NO_ANSWER: "the table did not answer (controller offline or timeout)"}
+
+
+class FloorError(Exception):
+    """The request could not be answered; ``code`` is the exit code (3 or 4)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class FloorClient:
+    """One request to one table's controller through the broker, and its answer.
+
+    Args:
+        table: the table id (``t1``); host, port: the broker; username, password: the
+            ``floor`` login (None: anonymous, which a room's broker lets send nothing).
+        timeout: seconds to wait for the broker, then again for the answer.
+    """
+
+    def __init__(self, table: str, *, host: str, port: int, username: str | None, password: str | None,
+                 timeout: float = 5.0) -> None:
+        self.table = check_table(table)
+        self.host, self.port, self.username, self.password, self.timeout = host, port, username, password, timeout
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send ``request`` (the fields of :func:`drivers.mqtt.codec.floor_request_payload`
+        but ``request_id``) and return the controller's reply dict (docs/mqtt.md).
+
+        Raises :class:`FloorError` 3 when the broker cannot be reached or refuses the login,
+        4 when the controller is offline or does not answer within the timeout.
+        """
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        rid = f"floor-{uuid.uuid4().hex[:16]}"
+        reply_topic = topic(Kind.FLOOR_REPLY, self.table)
+        presence_topic = topic(Kind.CONTROLLER_PRESENCE, self.table)
+        cond = threading.Condition()
+        seen: dict[str, Any] = {"connected": None, "subscribed": False, "reply": None, "online": None}
+
+        def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+            with cond:
+                seen["connected"] = str(reason) if reason.is_failure else True
+                cond.notify_all()
+            if not reason.is_failure:
+                client.subscribe([(reply_topic, 1), (presence_topic, 1)])
+
+        def on_subscribe(client: Any, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+            with cond:
+                seen["subscribed"] = [c.is_failure for c in codes]
+                cond.notify_all()
+
+        def on_message(client: Any, userdata: Any, msg: Any) -> None:
+            with cond:
+                if msg.topic == presence_topic:
+                    try:
+                        seen["online"] = codec.decode_presence(msg.payload) if msg.payload else False
+                    except PayloadError:
+                        seen["online"] = None
+                else:
+                    try:
+                        obj = json.loads(msg.payload)
+                    except ValueError:
+                        return
+                    if isinstance(obj, dict) and obj.get("id") == rid:
+                        seen["reply"] = obj
+                cond.notify_all()
+
+        def on_connect_fail(client: Any, userdata: Any) -> None:
+            with cond:
+                seen["connected"] = "broker unreachable"
+                cond.notify_all()
+
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"livetable-floor-{uuid.uuid4().hex[:12]}",
+                             protocol=mqtt.MQTTv5)
+        if self.username is not None:
+            client.username_pw_set(self.username, self.password)
+        client.on_connect, client.on_subscribe = on_connect, on_subscribe
+        client.on_message, client.on_connect_fail = on_message, on_connect_fail
+        try:
+            client.connect(self.host, self.port, keepalive=30)
+        except OSError as exc:
+            raise FloorError(NO_BROKER, f"cannot reach the broker at {self.host}:{self.port}: {exc}") from None
+        client.loop_start()
+        try:
+            with cond:
+                if not cond.wait_for(lambda: seen["connected"] is not None and (
+                        seen["connected"] is not True or seen["subscribed"] is not False), self.timeout):
+                    raise FloorError(NO_BROKER, f"the broker at {self.host}:{self.port} did not answer "
+                                                f"within {self.timeout:g} s")
+                if seen["connected"] is not True:
+                    raise FloorError(NO_BROKER, f"the broker at {self.host}:{self.port} refused the login "
+                                                f"{self.username or '(anonymous)'}: {seen['connected']}")
+                if seen["subscribed"][0]:
+                    raise FloorError(NO_BROKER, f"the broker does not let {self.username or 'anonymous'} "
+                                                f"read {reply_topic}: provision the floor user "
+                                                "(livetable tablets provision) and log in as it")
+            client.publish(topic(Kind.FLOOR_REQUEST, self.table),
+                           codec.floor_request_payload(request_id=rid, **request), qos=1)
+            with cond:
+                cond.wait_for(lambda: seen["reply"] is not None or seen["online"] is False, self.timeout)
+                if seen["reply"] is not None:
+                    return dict(seen["reply"])
+                if seen["online"] is False:
+                    raise FloorError(NO_ANSWER, f"table {self.table}'s controller is offline "
+                                                f"(its presence on {presence_topic} says so)")
+                if seen["online"] is None:
+                    raise FloorError(NO_ANSWER, f"no answer within {self.timeout:g} s: no controller of table "
+                                                f"{self.table} is known to this broker (is the table id right?)")
+                raise FloorError(NO_ANSWER, f"no answer from table {self.table} within {self.timeout:g} s "
+                                            f"(is {self.username or 'anonymous'} allowed to write "
+                                            f"{topic(Kind.FLOOR_REQUEST, self.table)}?)")
+        finally:
+            client.disconnect()
+            client.loop_stop()
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--table", default="t1", help="table id (default %(default)s)")
+    common.add_argument("--host", default="127.0.0.1", help="the table's broker (default %(default)s)")
+    common.add_argument("--port", type=int, default=1883)
+    common.add_argument("--user", default=None, help="broker login (default: floor when a password is given)")
+    common.add_argument("--password-file", type=Path, default=None, help="a file holding the login's password")
+    common.add_argument("--credentials", type=Path, default=None,
+                        help="the provisioning directory or its credentials/_shared.json: use its floor login "
+                             f"(default {SHARED_CREDENTIALS} when readable)")
+    common.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for an answer")
+    common.add_argument("--json", action="store_true", help="print the controller's reply as JSON")
+    p = argparse.ArgumentParser(prog="livetable floor",
+                                description="floor decisions at a running table (docs/faults.md)",
+                                epilog="exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items()))
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("status", parents=[common], help="faults open with their exits, buy-ins waiting, hand, turn")
+    for exit_ in sorted(codec.FLOOR_DECISIONS):
+        d = sub.add_parser(exit_, parents=[common], help=f"end a fault by {exit_}")
+        d.add_argument("fault", help="the fault's kind (e.g. jam) or its number in status")
+        d.add_argument("--by", required=True, help="your name (recorded as floor:NAME)")
+        d.add_argument("--reason", default=None, help="a note for the journal")
+    r = sub.add_parser("read", parents=[common], help="enter a seat's hole cards as they lie on the felt")
+    r.add_argument("seat", type=int)
+    r.add_argument("cards", nargs="+", help="every hole card of the seat, e.g. As Kd")
+    r.add_argument("--by", required=True)
+    c = sub.add_parser("confirm-buyin", parents=[common], help="the chips of a tablet player's buy-in are here")
+    c.add_argument("seat", type=int)
+    c.add_argument("--by", required=True)
+    pa = sub.add_parser("pause", parents=[common], help="pause the table (end it with: resume paused)")
+    pa.add_argument("--by", required=True)
+    pa.add_argument("--reason", default=None)
+    return p
+
+
+#: Where ``scripts/install-pi.sh`` leaves the shared logins (group ``livetable`` may read it).
+SHARED_CREDENTIALS = Path("/etc/livetable/mosquitto/credentials/_shared.json")
+
+
+def _login(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The broker login: ``--password-file``, else the ``floor`` entry of ``--credentials``
+    (the provisioning directory or its ``credentials/_shared.json``), else that file on
+    the Pi when readable, else anonymous (a room's broker lets anonymous send nothing)."""
+    if args.password_file is not None:
+        return args.user or "floor", args.password_file.read_text().strip()
+    path = args.credentials
+    if path is None and os.access(SHARED_CREDENTIALS, os.R_OK):
+        path = SHARED_CREDENTIALS
+    if path is not None:
+        if path.is_dir():
+            path = path / "credentials" / "_shared.json"
+        shared = json.loads(path.read_text())
+        if "floor" not in shared:
+            raise KeyError(f"{path} has no floor login: run livetable tablets provision again")
+        return args.user or "floor", str(shared["floor"])
+    return args.user, None
+
+
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    req: dict[str, Any] = {"command": args.command, "by": getattr(args, "by", None)}
+    if args.command in codec.FLOOR_DECISIONS:
+        req["fault"] = args.fault
+    if args.command in ("read", "confirm-buyin"):
+        req["seat"] = args.seat
+    if args.command == "read":
+        req["cards"] = [_card(c) for c in args.cards]
+    if getattr(args, "reason", None):
+        req["reason"] = args.reason
+    # the controller checks it all again; checking here gives the clearer message
+    codec.decode_floor_request(codec.floor_request_payload(request_id="check", **req))
+    return req
+
+
+def _card(text: str) -> str:
+    """``as`` -> ``As``, ``10d`` -> ``Td``: how people type cards."""
+    t = text.strip()
+    if t[:2] == "10":
+        t = "T" + t[2:]
+    return t[:-1].upper() + t[-1:].lower() if len(t) == 2 else t
+
+
+def render(reply: dict[str, Any]) -> str:
+    """Return the human-readable text of a controller's floor reply."""
+    lines = []
+    if reply.get("command") != "status" or not reply.get("accepted"):
+        lines.append(("accepted: " + (reply.get("detail") or "done")) if reply.get("accepted")
+                     else f"refused: {reply.get('reason')}")
+    st = reply.get("status")
+    if st:
+        turn = f"seat {st['turn']} to act" if st.get("turn") else "nobody to act"
+        lines.append(f"table {st['table']}: hand {st['hand']}, {st['street']}, {turn}"
+                     + (", PAUSED" if st.get("paused") else ""))
+        for f in st.get("faults") or []:
+            since = time.strftime("%H:%M:%S", time.localtime(f["since"]))
+            lines.append(f"  fault {f['id']} {f['kind']} since {since}: {f['message']}")
+            lines.append(f"      exits: {', '.join(f['exits'])}")
+        if not st.get("faults"):
+            lines.append("  no fault open")
+        if st.get("read_seat"):
+            lines.append(f"  waiting for seat {st['read_seat']}'s hole cards: livetable floor read "
+                         f"{st['read_seat']} CARDS... --by NAME")
+        for b in st.get("buy_ins") or []:
+            lines.append(f"  buy-in waiting: seat {b['seat']} {b['name']}, {b['amount']} chips")
+        ch = st.get("chips")
+        if ch:
+            ok = ch["brought"] - ch["taken"] == ch["on_table"] + ch["rake"]
+            lines.append(f"  chips: {ch['on_table']} on the table + {ch['rake']} rake; brought {ch['brought']}, "
+                         f"taken {ch['taken']} ({'balanced' if ok else 'NOT BALANCED'})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """Run ``livetable floor COMMAND ...``; return the exit code (see :data:`EXIT_CODES`)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return USAGE if exc.code else ACCEPTED
+    try:
+        check_table(args.table)
+        request = _request(args)
+        user, password = _login(args)
+    except (PayloadError, TopicError) as exc:
+        print(f"livetable floor: {exc}", file=sys.stderr)
+        return USAGE
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"livetable floor: cannot read the floor login: {exc!r}", file=sys.stderr)
+        return USAGE
+    client = FloorClient(args.table, host=args.host, port=args.port, username=user, password=password,
+                         timeout=args.timeout)
+    try:
+        reply = client.ask(request)
+    except FloorError as exc:
+        if args.json:
+            print(json.dumps({"error": str(exc), "exit": exc.code}))
+        print(f"livetable floor: {exc}", file=sys.stderr)
+        return exc.code
+    print(json.dumps(reply, indent=1) if args.json else render(reply))
+    return ACCEPTED if reply.get("accepted") else REFUSED
