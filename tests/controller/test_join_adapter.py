@@ -144,7 +144,8 @@ def test_tablet_joins_over_the_broker_is_dealt_in_and_acts(tmp_path):
         sim.pacer.max_hands = None  # the table plays on from its next step
         assert _request(tablet, "take_seat", lo, name="Bob", post=False)["reason"].startswith("T-3:")
         # T-3/T-4: dealt in from a following hand (at the latest when the big blind reaches
-        # her); she checks or calls on each of her turns until a hand she acted in is booked
+        # her); she checks or calls on each of her turns (mucks when asked to show or muck at
+        # the showdown) until a hand she acted in is booked
         # (a hand where everyone folds to her big blind gives her no turn: play on).
         hands = lambda: sim.orch.state.ledger.accounts[ann].hands  # noqa: E731
         acted, booked = 0, None
@@ -163,7 +164,10 @@ def test_tablet_joins_over_the_broker_is_dealt_in_and_acts(tmp_path):
                 priv = tablet.private
             assert len(priv["cards"]) == 2
             legal = priv["legal"]
-            act = "check" if legal["check"] else "call" if legal["call"] else "fold"
+            if legal.get("muck"):  # P-2: her hand cannot beat one already shown
+                act = "muck"
+            else:
+                act = "check" if legal["check"] else "call" if legal["call"] else "fold"
             if booked is None:
                 booked = hands()
             reply = tablet.wait_reply(tablet.send_action(act, seq=priv["seq"]), 10)
