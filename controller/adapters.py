@@ -146,7 +146,9 @@ class DevicePorts(Ports):
         if self.history is not None:
             self.history.write(hand, record)
             if self.link is not None:
-                self.link.publish_history(self.history.recent)
+                from controller.history import hand_summary
+
+                self.link.publish_history([hand_summary(r) for r in self.history.recent])
 
 
 class ShufflerDealer:

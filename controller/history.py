@@ -40,7 +40,7 @@ from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 
-__all__ = ["record_to_phh", "hand_from_record", "rake_paid", "phh_order", "HistoryError", "Step",
+__all__ = ["record_to_phh", "hand_summary", "hand_from_record", "rake_paid", "phh_order", "HistoryError", "Step",
            "HandRecall", "Recall", "open_journal", "recall", "format_hand"]
 
 
@@ -49,6 +49,34 @@ class HistoryError(Exception):
 
 
 # ------------------------------------------------------------------------------ PHH export
+
+def hand_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """Return the summary of one finished hand that the tablets' history topics carry (P-4).
+
+    ``record``: the table's ``HandFinished`` record (``controller/engine/table/play.py``). The
+    summary keeps only what docs/mqtt.md lists: ``hand``, ``table``, ``game``, ``limit``,
+    ``started``, ``ended``, ``voided``, ``board`` (the cards dealt face up), ``seats``
+    (``seat``, ``name``, ``cards``, ``showed``, ``net`` chips won or lost in the hand),
+    ``pots`` (``amount``, ``winners``, ``hand`` in words) and ``rake``. Every seat's
+    ``cards`` are still here; :func:`drivers.mqtt.codec.history_views` blanks them per view.
+    Nothing else of the record (the engine's events, every hole card in ``result``) is
+    copied, so no private card reaches the history topics by another field.
+    """
+    res = record.get("result") or {}
+    board = (record.get("hand_record") or {}).get("board") or []
+    seats = []
+    for s in record.get("seats") or []:
+        start, end = s.get("start"), s.get("end")
+        net = end - start if isinstance(start, int) and isinstance(end, int) else None
+        seats.append({"seat": s.get("seat"), "name": s.get("name"), "cards": s.get("cards"),
+                      "showed": s.get("showed"), "net": net})
+    pots = [{"amount": a.get("amount"), "winners": list(a.get("winners") or []), "hand": a.get("hand")}
+            for a in res.get("awards") or []]
+    return {"hand": record.get("hand"), "table": record.get("table"), "game": record.get("game"),
+            "limit": record.get("limit"), "started": record.get("started"), "ended": record.get("ended"),
+            "voided": bool(record.get("voided")), "board": [c for c in board if isinstance(c, str)],
+            "seats": seats, "pots": pots, "rake": res.get("rake", 0)}
+
 
 def hand_from_record(record: dict[str, Any]) -> Hand:
     """Return the finished hand engine :class:`Hand` rebuilt from a ``hand-finished`` record.

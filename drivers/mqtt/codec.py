@@ -368,6 +368,13 @@ def lobby_summary(state: dict[str, Any], *, online: bool = True) -> dict[str, An
             "players": players, "seated": len(players), "hand": state["hand"], "online": bool(online)}
 
 
+#: The fields of a hand summary on the history topics (docs/mqtt.md); any other is dropped.
+HISTORY_FIELDS = ("hand", "table", "game", "limit", "started", "ended", "voided", "board", "pots",
+                  "rake")
+#: The fields of a seat in a hand summary; ``cards`` are then kept per view (P-4).
+HISTORY_SEAT_FIELDS = ("seat", "name", "showed", "net")
+
+
 def history_views(hands: list[dict[str, Any]], *, keep: int = 10) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split hand summaries into the public and the seated players' history (P-4).
 
@@ -385,10 +392,14 @@ def history_views(hands: list[dict[str, Any]], *, keep: int = 10) -> tuple[dict[
             showed = s.get("showed")
             if showed not in ("shown", "mucked", "folded"):
                 raise ValueError(f"P-4: seat {s.get('seat')} 'showed' must be shown, mucked or folded")
-            pub_seats.append({**s, "cards": s.get("cards") if showed == "shown" else None})
-            seat_seats.append({**s, "cards": s.get("cards") if showed != "folded" else None})
-        public.append({**hand, "seats": pub_seats})
-        seated.append({**hand, "seats": seat_seats})
+            kept = {k: s[k] for k in HISTORY_SEAT_FIELDS if k in s}
+            pub_seats.append({**kept, "cards": s.get("cards") if showed == "shown" else None})
+            seat_seats.append({**kept, "cards": s.get("cards") if showed != "folded" else None})
+        # only the summary's own fields: a whole table record (every hole card in its
+        # ``result`` and engine events) must never reach these retained topics
+        summary = {k: hand[k] for k in HISTORY_FIELDS if k in hand}
+        public.append({**summary, "seats": pub_seats})
+        seated.append({**summary, "seats": seat_seats})
     return ({"schema": SCHEMA, "view": "public", "hands": public},
             {"schema": SCHEMA, "view": "seated", "hands": seated})
 

@@ -125,6 +125,18 @@ def test_tablet_muck_the_clock_and_the_history(tmp_path):
     rec = json.loads((tmp_path / "hands" / "hand-000001.json").read_text())
     assert {s["seat"]: s["showed"] for s in rec["seats"]} == {1: "mucked", 2: "shown", 3: "mucked"}
     assert rec["auto"] == [[2, "show", "P-2"], [1, "muck", "A-2"]]
+    # P-4 on the wire: the public history holds seat 2's shown cards and no mucked card in
+    # any field; the seated history adds the mucked hands
+    from drivers.mqtt.codec import history_views
+
+    public, seated = history_views(ports.link.history[-1])
+    mucked = [c for st in rec["seats"] if st["showed"] == "mucked" for c in st["cards"]]
+    assert len(mucked) == 4 and not any(c in json.dumps(public) for c in mucked), public
+    assert all(c in json.dumps(seated) for c in mucked)
+    assert all(c in json.dumps(public) for st in rec["seats"] if st["showed"] == "shown" for c in st["cards"])
+    summary = public["hands"][-1]
+    assert summary["hand"] == 1 and summary["board"] == rec["hand_record"]["board"]
+    assert sum(st["net"] for st in summary["seats"]) == -summary["rake"]  # chips only move
     phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
     assert len(phh["_mucked"]) == 2  # P-4: both mucked hands are in the file
     replayed = replay_file(tmp_path / "hands" / "hand-000001.phh")  # ``livetable replay``
@@ -187,7 +199,10 @@ def test_uncontested_winner_shows_from_the_tablet_and_the_history_is_rewritten(t
     again = json.loads((tmp_path / "hands" / "hand-000001.json").read_text())
     assert {s["seat"]: s["showed"] for s in again["seats"]}[3] == "shown"
     assert [r["hand"] for r in ports.history.recent] == [1]  # replaced, not added
-    assert ports.link.history[-1][0]["seats"] == again["seats"]
+    from controller.history import hand_summary
+
+    assert ports.link.history[-1] == [hand_summary(again)]  # published again, as a summary
+    assert {st["seat"]: st["cards"] for st in hand_summary(again)["seats"]}[3] == HOLES[3]
     phh = tomllib.loads((tmp_path / "hands" / "hand-000001.phh").read_text())
     assert phh["actions"][-1].endswith("sm 8s6d")
     replayed = replay_file(tmp_path / "hands" / "hand-000001.phh")  # the show after the hand replays

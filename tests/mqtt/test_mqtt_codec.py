@@ -234,3 +234,21 @@ def test_any_json_object_is_decoded_or_refused_with_a_rule_never_crashes(obj: di
             assert exc.code in {"M-1", "M-2", "M-3", "M-6", "M-7"}
         else:
             assert req.seat == 3 and obj["seat"] == 3 and obj["schema"] == 1
+
+
+def test_history_views_keep_only_the_summary_fields_so_no_hole_card_leaks():
+    """P-4: whatever a caller hands in (here a table record with every hole card in its
+    ``result`` and the engine's events), only the summary's fields reach the topics."""
+    hand = {"hand": 7, "board": ["Jh", "8c", "3d"], "pots": [{"amount": 300, "winners": [1], "hand": None}],
+            "result": {"hole": {"1": ["As", "Ad"], "2": ["Kc", "Qh"]}},
+            "hand_record": {"events": [{"t": "deal_hole", "seat": 2, "cards": "Kc"}]},
+            "seats": [{"seat": 1, "name": "Ann", "cards": ["As", "Ad"], "showed": "folded", "net": 150,
+                       "player": "ann-id"},
+                      {"seat": 2, "name": "Bob", "cards": ["Kc", "Qh"], "showed": "folded", "net": -150}]}
+    for view in codec.history_views([hand]):
+        text = json.dumps(view)
+        assert not any(c in text for c in ("As", "Ad", "Kc", "Qh", "ann-id")), text
+        (h,) = view["hands"]
+        assert h["board"] == ["Jh", "8c", "3d"] and h["pots"] == hand["pots"]
+        assert [(s["seat"], s["name"], s["net"], s["cards"]) for s in h["seats"]] == [
+            (1, "Ann", 150, None), (2, "Bob", -150, None)]
