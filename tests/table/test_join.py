@@ -251,3 +251,49 @@ def test_t5_a_seat_whose_buy_in_is_never_confirmed_is_freed_after_ten_hands():
     assert b.state.seat(4) is None and [e.reason for e in freed] == ["T-5"]
     acct = b.state.ledger.accounts.get("name:ann")
     assert acct is None or (acct.bought_in, acct.cashed_out) == (0, 0)  # nothing was booked
+
+
+def test_t2_giving_up_a_seat_whose_buy_in_never_came_keeps_the_amount_left_with():
+    """T-2: a player who left with 2000 (maximum 1000) cannot get round it by taking a seat in
+    confirm mode and standing up before the chips come; a real sitting replaces it."""
+    b = Bench(NL)
+    _join(b, 1, name="Ann", amount=1000)
+    _join(b, 2, name="Bob", amount=1000)
+    b.deal({1: ["As", "Ad"], 2: ["7c", "2d"]}, ["Kh", "9s", "4c", "3d", "Jh"])
+    b.start(1)
+    b.act(1, "all_in")
+    b.act(2, "call")
+    b.do(ev.StoodUp, seat=1)
+    b.do(ev.SettingsChanged, changes={"tablet_join": "confirm"})
+    b.tick(60)
+    _join(b, 3, name="Ann", amount=2000)  # reserved; the chips wait for the dealer
+    assert b.state.seat(3).buy_in_pending == 2000
+    b.do(ev.StoodUp, seat=3)
+    b.tick(60)
+    _join(b, 4, name="Ann", amount=200)
+    assert [r.rule for r in b.refused()] == ["T-2"] and b.state.seat(4) is None
+    _join(b, 4, name="Ann", amount=2000)
+    b.do(ev.BuyInConfirmed, seat=4)
+    b.do(ev.StoodUp, seat=4)  # she really sat with 2000, within the maximum she had to bring
+    b.tick(60)
+    b.do(ev.SettingsChanged, changes={"tablet_join": "direct"})
+    _join(b, 4, name="Ann", amount=2000)
+    assert not b.refused()
+
+
+def test_l2_a_seat_beyond_a_pending_shrink_is_refused_and_no_chips_are_lost():
+    """L-2: the floor shrinks the table to 4 seats during a hand (seats 5, 6 free, so it waits
+    for the hand's end); a player may not take seat 6 meanwhile, by tablet or by the floor."""
+    b = Bench(NL)
+    for s in (1, 2, 3):
+        b.seat_up(s, 500)
+    b.start(1)
+    b.do(ev.SettingsChanged, changes={"seats": 4})
+    assert b.state.pending_settings == {"seats": 4} and not b.refused()
+    _join(b, 6, name="Ann", amount=500)
+    assert [r.rule for r in b.refused()] == ["L-2"] and "seats 1..4" in b.refused()[0].reason
+    b.do(ev.PlayerSatDown, seat=5, player="cy", name="Cy")
+    assert [r.rule for r in b.refused()] == ["L-2"]
+    assert b.state.seat(5) is None and b.state.seat(6) is None
+    _fold_to_the_end(b)
+    assert len(b.state.seats) == 4 and b.state.settings.seats == 4

@@ -33,6 +33,12 @@ def sit_down(ctx: Ctx, ev: Any) -> None:
     if st.seats[ev.seat - 1] is not None:
         refuse(ctx, "T-3", f"T-3: seat {ev.seat} is taken")
         return
+    shrink = (st.pending_settings or {}).get("seats")
+    if isinstance(shrink, int) and ev.seat > shrink:
+        # the table shrinks when this hand ends (L-2): a player seated here would lose the seat
+        refuse(ctx, "L-2", f"L-2: the table shrinks to seats 1..{shrink} after this hand; seat {ev.seat} "
+                           f"will be gone")
+        return
     for s in st.seats:
         if s is not None and s.player == ev.player:
             refuse(ctx, "T-3", f"T-3: {s.name} already sits in seat {s.seat}")
@@ -214,7 +220,12 @@ def leave(ctx: Ctx, seat: int, rule: str) -> None:
     st = ctx.state
     s = st.seats[seat - 1]
     assert s is not None
-    deps = tuple(d for d in st.departures if ctx.at - d.at < RETURN_SECONDS and d.player != s.player)
+    # T-2: the player's last departure with more than the maximum is replaced by this one,
+    # unless the seat never held chips (a tablet buy-in still waiting for the dealer): giving
+    # up such a seat must not wipe the amount the player left with
+    keep_own = s.buy_in_pending > 0 and s.stack == 0
+    deps = tuple(d for d in st.departures
+                 if ctx.at - d.at < RETURN_SECONDS and (keep_own or d.player != s.player))
     hi = st.settings.buy_in_max
     if hi is not None and s.stack > hi:
         deps += (Departure(s.player, ctx.at, s.stack),)
@@ -295,12 +306,19 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
 def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
     """Apply settings ``changes`` between hands and record them (L-2)."""
     st = ctx.state
+    taken = max((s.seat for s in st.occupied()), default=0)
+    if isinstance(changes.get("seats"), int) and changes["seats"] < taken:
+        # checked when asked, and seats beyond it are refused since (sit_down); should a
+        # player sit there all the same, the table keeps its size rather than drop them
+        # (the settings log shows the change without "seats")
+        changes = {k: v for k, v in changes.items() if k != "seats"}
     try:
         new = st.settings.changed(**changes)
     except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
         refuse(ctx, "L-2", str(exc))
-        ctx.state = evolve(st, pending_settings=None)
+        ctx.state = evolve(ctx.state, pending_settings=None)
         return
+    st = ctx.state
     seats = st.seats
     if new.seats != len(seats):
         seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
