@@ -203,8 +203,9 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
 def clean_name(text: object) -> str:
     """Return a player's name for the table (T-3), or raise :class:`PayloadError` M-2.
 
-    A name is 1..20 characters after stripping and NFC normalisation: letters and digits of
-    any script, single spaces between words, and ``' . - _``; nothing else (no control or
+    A name is 1..20 characters (code points) after stripping and NFC normalisation: letters
+    and digits of any script (at least one), single spaces between words, and ``' . - _``;
+    nothing else (no control or
     format characters, no line breaks, no emoji), so the display and every tablet can draw it.
     """
     if not isinstance(text, str) or not _utf8_ok(text):
@@ -221,6 +222,8 @@ def clean_name(text: object) -> str:
         if not (cat[0] in "LN" or cat in ("Mn", "Mc") or c == " " or c in NAME_PUNCTUATION):
             raise PayloadError("M-2", f"'name' may hold letters, digits, spaces and {NAME_PUNCTUATION} only, "
                                       f"not U+{ord(c):04X} (T-3)")
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise PayloadError("M-2", "'name' needs at least one letter or digit (T-3)")
     return name
 
 

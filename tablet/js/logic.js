@@ -293,9 +293,10 @@ export function joinOffer(state, seat) {
 export function cleanName(text) {
   const t = String(text ?? '').normalize('NFC').trim();
   if (!t) throw new Error('T-3: enter your name');
-  if (t.length > 20) throw new Error('M-2: a name is at most 20 characters');
+  if ([...t].length > 20) throw new Error('M-2: a name is at most 20 characters'); // code points, as the table counts
   if (t.includes('  ')) throw new Error('M-2: no two spaces in a row in a name');
   if (!/^[\p{L}\p{N}\p{Mn}\p{Mc} '._-]+$/u.test(t)) throw new Error("M-2: a name holds letters, digits, spaces and ' . - _ only");
+  if (!/[\p{L}\p{N}]/u.test(t)) throw new Error('M-2: a name needs at least one letter or digit');
   return t;
 }
 

@@ -37,7 +37,9 @@ test('T-2: the buy-in must be whole chips within the range', () => {
 test('M-2: names are checked as the driver checks them', () => {
   assert.equal(L.cleanName('  Ann-Marie O\'Neil '), 'Ann-Marie O\'Neil');
   assert.equal(L.cleanName('Jose\u0301'), 'Jos\u00e9');
-  for (const bad of ['', '   ', 'A'.repeat(21), 'Ann\tLee', 'Ann  Lee', '<b>', 'Ann \u{1F600}', 'Ann\u202e']) {
+  const gothic = '\u{10330}'.repeat(20); // 20 code points, 40 UTF-16 units: the table takes it
+  assert.equal(L.cleanName(gothic), gothic);
+  for (const bad of ['', '   ', 'A'.repeat(21), 'Ann\tLee', 'Ann  Lee', '<b>', 'Ann \u{1F600}', 'Ann\u202e', '\u0301\u0301', '._-']) {
     assert.throws(() => L.cleanName(bad), /^Error: (M-2|T-3)/, JSON.stringify(bad));
   }
 });

@@ -45,6 +45,8 @@ def test_the_tablet_simulator_encodes_what_the_codec_decodes() -> None:
     (take_seat(name="Ann\nBob"), "M-2", "U+000A"),
     (take_seat(name="Ann\u202eBob"), "M-2", "U+202E"),  # bidi override
     (take_seat(name="Ann  Bob"), "M-2", "two spaces"),
+    (take_seat(name="\u0301\u0301"), "M-2", "letter or digit"),  # combining marks alone look blank
+    (take_seat(name="._-"), "M-2", "letter or digit"),
     (take_seat(name="<b>Ann</b>"), "M-2", "U+003C"),
     (take_seat(name="Ann \U0001F600"), "M-2", "U+1F600"),
     (take_seat(name=42), "M-2", "text"),
