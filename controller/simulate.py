@@ -31,6 +31,7 @@ import signal
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from controller.clock import system_clock
@@ -146,6 +147,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--keep-hands must be 0 or more, got {args.keep_hands}"
     if args.keep_hands and not args.history_dir:
         return "--keep-hands needs --history-dir: hands leave the journal only once their histories are written"
+    if args.history_dir and Path(args.history_dir).exists() and not Path(args.history_dir).is_dir():
+        return f"--history-dir {args.history_dir} is a file, not a folder"
     if args.speed is not None and args.speed < 0:
         return f"--speed must be 0 or more, got {args.speed}"
     if not (0 <= args.rake <= 25):

@@ -120,7 +120,7 @@ def decode_object(payload: bytes, *, limit: int) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise PayloadError("M-1", "payload is not a JSON object")
     aid = obj.get("id") if isinstance(obj.get("id"), str) and _ID_RE.match(obj["id"]) else None
-    if obj.get("schema") != SCHEMA or isinstance(obj.get("schema"), bool):
+    if type(obj.get("schema")) is not int or obj.get("schema") != SCHEMA:  # not true, not 1.0
         raise PayloadError("M-2", f"schema must be {SCHEMA}", aid)
     return obj
 

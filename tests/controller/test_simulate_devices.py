@@ -140,3 +140,17 @@ def test_every_game_and_limit_through_the_simulated_devices(tmp_path, game, limi
     assert (state.ledger.total_in, state.ledger.total_out, state.ledger.rake) == (
         room["total_in"], room["total_out"], room["rake"])
     assert state.hands >= hands
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--hands", "-1"], "--hands must be 0 or more"),
+    (["--keep-hands", "3"], "--keep-hands needs --history-dir"),
+    (["--history-dir", "{file}"], "is a file, not a folder"),
+])
+def test_simulate_refuses_bad_options_with_a_message_not_a_traceback(tmp_path, capsys, argv, words):
+    from controller import simulate
+
+    (tmp_path / "a-file").write_text("x")
+    argv = [a.replace("{file}", str(tmp_path / "a-file")) for a in argv]
+    assert simulate.main(argv + ["--headless", "--devices", "none", "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert words in capsys.readouterr().err

@@ -91,6 +91,7 @@ def test_show_muck_and_the_auto_muck_choice_decode_p2() -> None:
     (b"[" * 500 + b"]" * 500, "M-1"),
     (action(schema=2), "M-2"),
     (action(schema=True), "M-2"),
+    (action(schema=1.0), "M-2"),  # JSON 1.0 is not the integer schema
     (action(id=...), "M-2"),
     (action(id="has space"), "M-2"),
     (action(id="x" * 65), "M-2"),
