@@ -297,3 +297,16 @@ def test_l2_a_seat_beyond_a_pending_shrink_is_refused_and_no_chips_are_lost():
     assert b.state.seat(5) is None and b.state.seat(6) is None
     _fold_to_the_end(b)
     assert len(b.state.seats) == 4 and b.state.settings.seats == 4
+
+
+def test_seats_taken_and_given_up_before_any_chips_came_leave_no_account_behind():
+    """Confirm mode: taking a seat and standing up before the dealer confirms costs nothing,
+    so it must not grow the table's books (every snapshot carries them) with a name each time."""
+    b = Bench(TableSettings(small_blind=5, big_blind=10, seats=6, tablet_join="confirm"))
+    b.seat_up(1, 500)
+    before = dict(b.state.ledger.accounts)
+    for i in range(50):
+        _join(b, 2, name=f"Guest {i}", amount=500)
+        assert b.state.seat(2).buy_in_pending == 500
+        b.do(ev.StoodUp, seat=2)
+    assert b.state.ledger.accounts == before and b.state.seat(2) is None

@@ -100,6 +100,8 @@ class Ledger:
         a = self._acct(player)
         if amount < 0 or amount > a.at_table:
             raise LedgerError(f"T-8: cash-out of {amount} for {player!r} who has {a.at_table}")
+        if amount == 0 and player not in self.accounts:
+            return self  # a seat that never held chips (a buy-in never confirmed): no account
         return self._with(replace(a, cashed_out=a.cashed_out + amount),
                           total_out=self.total_out + amount)
 
