@@ -310,3 +310,12 @@ def test_seats_taken_and_given_up_before_any_chips_came_leave_no_account_behind(
         assert b.state.seat(2).buy_in_pending == 500
         b.do(ev.StoodUp, seat=2)
     assert b.state.ledger.accounts == before and b.state.seat(2) is None
+
+
+def test_a_seat_waiting_for_the_dealer_is_told_so_not_to_buy_in_again():
+    b = Bench(TableSettings(small_blind=5, big_blind=10, seats=6, tablet_join="confirm"))
+    _join(b, 2, name="Ann", amount=500)
+    for event in (ev.ToppedUp(at=b.t, seat=2, amount=100), ev.SatIn(at=b.t, seat=2)):
+        b.send(event)
+        (r,) = b.refused()
+        assert r.rule == "T-2" and "waits for the dealer" in r.reason, r.reason

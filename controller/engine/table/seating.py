@@ -177,7 +177,7 @@ def top_up(ctx: Ctx, ev: Any) -> None:
             ctx.set_seat(evolve(s, topup=s.topup + ev.amount))
         return
     if s.stack == 0:
-        refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in again")
+        refuse(ctx, "T-2", _no_chips(s, "buy in again"))
         return
     hi = ctx.state.settings.buy_in_max
     if hi is not None and s.stack + ev.amount > hi:
@@ -260,13 +260,20 @@ def sit_out(ctx: Ctx, ev: Any) -> None:
     ctx.set_seat(evolve(s, sitting_out=True, out_reason="request"))
 
 
+def _no_chips(s: Seat, then: str) -> str:
+    """The T-2 reason for a seat with no chips: its buy-in may still wait for the dealer."""
+    if s.buy_in_pending:
+        return f"T-2: seat {s.seat}'s buy-in of {s.buy_in_pending} waits for the dealer to confirm the chips"
+    return f"T-2: seat {s.seat} has no chips; {then}"
+
+
 def sit_in(ctx: Ctx, ev: Any) -> None:
     """T-4/T-6/A-2: play again; ``post`` pays what is owed now, else wait for the big blind."""
     s = _seat(ctx, ev.seat)
     if s is None:
         return
     if s.stack == 0 and not in_hand(ctx.state, s.seat):
-        refuse(ctx, "T-2", f"T-2: seat {s.seat} has no chips; buy in first")
+        refuse(ctx, "T-2", _no_chips(s, "buy in first"))
         return
     ctx.set_seat(evolve(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
 
