@@ -481,12 +481,14 @@ class Orchestrator:
         return out
 
     def _publish_all(self) -> None:
-        """Publish the public view, every private view and the lights (after a fault change)."""
+        """Publish the public view, every private view and the lights (after a fault change,
+        at start-up). A seat with no private view now has its view cleared: the broker may
+        still hold a retained one from before a restart (an earlier occupant's hole cards)."""
         public = self.public_view()
         privates = self._private_views()
         self.ports.publish_public(public)
-        for seat, view in privates.items():
-            self.ports.publish_private(seat, view)
+        for seat in range(1, len(self.state.seats) + 1):
+            self.ports.publish_private(seat, privates.get(seat))
         self.ports.lights(public, privates)
 
     def public_view(self) -> dict[str, Any]:

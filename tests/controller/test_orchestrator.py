@@ -304,3 +304,19 @@ def test_stop_and_post_from_a_signal_handler_never_deadlock_the_loop():
     except subprocess.TimeoutExpired:
         pytest.fail("the loop deadlocked on a post from a signal handler")
     assert res.returncode == 0 and res.stdout.startswith("stopped"), res.stderr[-2000:]
+
+
+def test_start_up_clears_the_private_view_of_every_seat_not_dealt_in(tmp_path):
+    """After a restart the broker may still hold an earlier occupant's retained private view
+    (hole cards, "your turn"): publishing everything clears it for seats not dealt in."""
+    orch, ports, clock = _table(tmp_path, seats=4)  # seats 1..4 filled
+    orch.post(ev.StoodUp(at=clock(), seat=4))
+    orch.pump()
+    _start(orch, clock)
+    sent: list[tuple] = []
+    ports.publish_private = lambda seat, view: sent.append((seat, view))  # type: ignore[method-assign]
+    orch.resume_after_recovery()
+    by_seat = dict(sent)
+    assert sorted(by_seat) == [1, 2, 3, 4]
+    assert by_seat[4] is None  # left the table: nothing may stay on its topic
+    assert all(by_seat[s]["seat"] == s and len(by_seat[s]["cards"]) == 2 for s in (1, 2, 3))
