@@ -22,6 +22,7 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
 import queue
 import signal
 import sys
@@ -104,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = settings_from_config(cfg)
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
+        return 2
+    if cfg.mqtt.password_file and not os.access(cfg.mqtt.password_file, os.R_OK):
+        print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: no such file, or not "
+              f"readable by this user (livetable tablets provision writes it)", file=sys.stderr)
         return 2
     if cfg.shuffler is None:
         print("livetable run: the config has no [shuffler]: a live table needs its shuffler to deal "

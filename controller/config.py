@@ -229,6 +229,9 @@ def _table(data: Any) -> TableConfig:
         big_bet = s.int("big_bet", 2 * small_bet, lo=small_bet)
         default_min, default_max = 10 * big_bet, None  # T-2
     else:
+        for key in ("small_bet", "big_bet"):
+            if key in s.data:
+                raise ConfigError(f"table.{key}: only for fixed limit (table.limit is {limit!r})")
         default_min, default_max = 20 * bb, 100 * bb  # T-2
     buy_min = s.int("buy_in_min", default_min, lo=1)
     buy_max = s.int("buy_in_max", default_max, lo=buy_min)
@@ -324,6 +327,13 @@ def parse_config(data: dict[str, Any]) -> Config:
     s.done()
     s = _Section("display", data.get("display", {}))
     display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None))
+    if display.size is not None:
+        from display.app import parse_size  # the display's own check (stdlib only at import)
+
+        try:
+            parse_size(display.size)
+        except ValueError as exc:
+            raise ConfigError(f"display.size: {exc}") from None
     s.done()
     s = _Section("journal", data.get("journal", {}))
     journal = JournalConfig(

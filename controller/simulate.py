@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=int, default=None, help="seats at the table (default 6, draw 5)")
     p.add_argument("--players", type=int, default=None, help="simulated players (default: every seat)")
     p.add_argument("--sb", type=int, default=None, help="small blind in chips (default: half the big blind)")
-    p.add_argument("--bb", type=int, default=100, help="big blind in chips")
+    p.add_argument("--bb", type=int, default=100, help="big blind in chips (default 100)")
     p.add_argument("--ante", type=int, default=0)
     p.add_argument("--rake", type=float, default=5.0, help="rake percent (R-1)")
     p.add_argument("--rake-cap", type=int, default=300, help="rake cap in chips (R-1)")

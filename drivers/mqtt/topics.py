@@ -51,7 +51,8 @@ def check_table(table: str) -> str:
     ``lobby``.
     """
     if not isinstance(table, str) or not _TABLE_RE.match(table) or table == LOBBY:
-        raise TopicError(f"M-6: table id {table!r} must match [a-z0-9][a-z0-9_-]* and not be 'lobby'")
+        raise TopicError(f"M-6: table id {table!r} must be 1..32 of a-z 0-9 _ - (starting with a "
+                         f"letter or digit) and not 'lobby'")
     return table
 
 

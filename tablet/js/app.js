@@ -169,7 +169,10 @@ function onReply(r) {
     pending ? { action: pending.payload.action, tries: pending.tries } : null);
   if (what === 'ignore') return;
   app.replies.set(r.id, r);
-  if (what === 'accepted') return;
+  if (what === 'accepted') {
+    if (pending && pending.payload.action === 'take_seat') $('#notice').hidden = true; // the seat is ours now
+    return;
+  }
   if (what === 'resend' && app.state) return send(pending.payload.action, pending.payload, pending.tries + 1);
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
   app.refusals.push(r);
@@ -317,7 +320,7 @@ function wireUi() {
     send('take_seat', { amount, name, post });
   });
   $('#stand-up').addEventListener('click', () => {
-    if (window.confirm('Give up your seat? Your chips go back to your balance (T-8).')) send('stand_up');
+    if (window.confirm('Give up your seat? Your chips leave the table with you (T-8).')) send('stand_up');
   });
   $('#chat-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,27 @@ def test_camera_corner_reader_is_off_unless_asked_and_must_be_a_boolean():
     assert parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": True}}).camera.corners
     with pytest.raises(ConfigError, match="camera.corners"):
         parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": "yes"}})
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"table": {"big_blind": 100, "small_bet": 100}}, "table.small_bet: only for fixed limit"),
+    ({"table": {"big_blind": 100}, "display": {"size": "huge"}}, "display.size: size must be WIDTHxHEIGHT"),
+    ({"table": {"big_blind": 100}, "display": {"size": "200x100"}}, "display.size: size 200x100 is too small"),
+    ({"table": {"big_blind": 100, "id": "a" * 33}}, "1..32"),
+])
+def test_config_mistakes_name_their_key_and_the_rule(data, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        parse_config(data)
+    assert parse_config({"table": {"big_blind": 100}, "display": {"size": "1280x720"}}).display.size == "1280x720"
+
+
+def test_run_check_refuses_a_password_file_it_cannot_read(tmp_path, capsys):
+    from controller import app
+
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[table]\nbig_blind = 100\n[shuffler]\nport = "loop://"\n'
+                   f'[mqtt]\nusername = "controller"\npassword_file = "{tmp_path / "nope"}"\n')
+    assert app.main(["--config", str(cfg), "--check"]) == 2
+    assert "mqtt.password_file" in capsys.readouterr().err
+    (tmp_path / "nope").write_text("secret\n")
+    assert app.main(["--config", str(cfg), "--check"]) == 0
