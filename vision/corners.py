@@ -463,12 +463,14 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     """Add the cards read from corner indices to the whole-card ``readings`` of ``frame``.
 
     Only what the whole-card pass did not name is searched (the quads of named cards are
-    masked out; ``region``, a ``(4, 2)`` board quad, limits the search). A corner naming a
-    card the whole-card pass already named is left out; an unsure whole-card reading whose
-    outline holds a named corner is replaced by it. Corner readings have the index's box as
-    ``outline`` and ``why == "corner index"``. Returned left to right.
+    masked out, except a card named from its index strip, ``why == "index strip"``, whose
+    outline holds other cards' strips; ``region``, a ``(4, 2)`` board quad, limits the
+    search). A corner naming a card the whole-card pass already named is left out; an
+    unsure whole-card reading whose outline holds a named corner is replaced by it. Corner
+    readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
+    left to right.
     """
-    from vision.recognizer import Reading  # noqa: PLC0415
+    from vision.recognizer import INDEX_STRIP, Reading  # noqa: PLC0415
 
     p = params or CornerParams()
     h, w = frame.shape[:2]
@@ -480,6 +482,8 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     for r in readings:
         if r.card is not None:
             named.add(str(r.card))
+            if r.why == INDEX_STRIP:
+                continue  # named from its index strip: the rest of its outline is other cards
             # a named card's face is explained; its rim is left open (a neighbour's index
             # may sit under a quad drawn a little too wide; the card's own index is
             # dropped by name below)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import cv2
@@ -32,6 +32,9 @@ __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
 W, H = 240, 336  # canonical card size for reading (portrait, ratio 1.4)
 TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
+#: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
+#: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
+INDEX_STRIP = "index strip"
 
 
 class FrameError(ValueError):
@@ -336,6 +339,9 @@ class Recognizer:
             if halves is not None:  # two touching cards seen as one: read each half
                 parts = [self.read_quad(frame, h) for h in halves]
                 if any(pr.card is not None for pr in parts):
+                    # a half of a row of overlapping cards: named from its index strip only
+                    parts = [pr if self._half_is_whole(frame, h, pr) else replace(pr, why=INDEX_STRIP)
+                             for h, pr in zip(halves, parts)]
                     for pr in parts:
                         out.append(Reading(None, 0.0, pr.outline, "colourless") if colourless else pr)
                     continue
@@ -348,6 +354,23 @@ class Recognizer:
 
             out = add_corner_readings(self, frame, out, region)
         return out
+
+    def _half_is_whole(self, frame: np.ndarray, half: np.ndarray, reading: Reading) -> bool:
+        """False when ``reading`` of a seam ``half`` ``(4, 2)`` names a number card (A to 10)
+        whose face in ``half`` shows no pip: the half is then not one whole card.
+
+        The seam split takes a blob for two touching cards, each half a whole card. A row of
+        overlapping cards (each covered but for its index strip) has card edges all along it
+        and splits too; a half then names the card whose index lies at its corner from that
+        index alone (the half's centre holds only bare strips), and its outline covers the
+        neighbours' index strips, which :mod:`vision.corners` does not search inside a named
+        card. Such a reading is kept with ``why == INDEX_STRIP`` (the corner reader then
+        searches its outline). A court card has no pips to count and is not checked.
+        """
+        if reading.card is None or reading.card.rank in (11, 12, 13):
+            return True
+        card = self._warp(frame, _shrink(order_quad(half), 0.012))
+        return self.read_pips(card).count > 0
 
     def read_quad(self, frame: np.ndarray, quad: np.ndarray) -> Reading:
         """Read the card inside ``quad`` ``(4, 2)`` of ``frame``; return its :class:`Reading`."""

@@ -16,7 +16,7 @@ import pytest
 from controller.engine.cards import FULL_DECK, parse_cards
 from vision import corners
 from vision.index_net import CLASSES, IndexNet, net_input
-from vision.recognizer import Recognizer
+from vision.recognizer import INDEX_STRIP, Reading, Recognizer
 from vision.render import render_board
 
 
@@ -137,3 +137,22 @@ def test_index_net_file_errors(tmp_path):
         IndexNet(bad)
     with pytest.raises(ValueError, match="empty glyph"):
         net_input(np.zeros((10, 10), np.uint8))
+
+
+def test_a_card_named_from_its_index_strip_leaves_its_outline_searched(rec):
+    # a row of overlapping cards split at a card edge as if two touching cards: the left
+    # half names the first card from its index alone, yet holds the next cards' strips
+    cards = parse_cards("2d 8h 8d 6d 2c As")
+    frame = render_board(cards, (1280, 720), "green", gap=-0.72, noise=2.0, seed=3)
+    first = [r for r in Recognizer(corners=False).recognize(frame) if r.card == cards[0]]
+    assert len(first) == 1 and first[0].why == INDEX_STRIP, first
+    half = first[0].outline
+
+    def named(why: str) -> list[str]:
+        out = corners.add_corner_readings(rec, frame, [Reading(cards[0], 0.8, half, why)])
+        return [str(r.card) for r in out if r.why == "corner index"]
+
+    strip = named(INDEX_STRIP)
+    whole = named("")
+    assert set(strip) <= {str(c) for c in cards[1:]}
+    assert len(strip) >= len(whole) + 2, (strip, whole)  # 8h 8d 6d lie under the half
