@@ -23,6 +23,7 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from controller.engine.cards import Card, parse_card
 from vision.detect import find_cards, order_quad
@@ -112,7 +113,7 @@ def _white_balance(card: np.ndarray) -> np.ndarray:
         else np.array([200, 200, 200], np.float32)
     ref = np.maximum(ref, 30.0)
     ramp = np.arange(256, dtype=np.float32)
-    lut = np.stack([np.clip(ramp * (230.0 / r), 0, 255) for r in ref], axis=1).astype(np.uint8)
+    lut = np.clip(ramp[:, None] * (230.0 / ref)[None, :], 0, 255).astype(np.uint8)
     return cv2.LUT(card, lut.reshape(256, 1, 3))
 
 
@@ -325,8 +326,9 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
             no dev photo gives a wrong card).
-        cv_threads: OpenCV worker threads for the whole process (``cv2.setNumThreads``);
-            1 by default, None leaves OpenCV's setting alone.
+        cv_threads: OpenCV worker threads and NumPy's BLAS threads for the whole process
+            (``cv2.setNumThreads`` and threadpoolctl's BLAS limit); 1 by default, None
+            leaves both settings alone.
 
     Raises:
         ValueError: the glyph bank file is unreadable.
@@ -338,6 +340,9 @@ class Recognizer:
             # the images are small: OpenCV's worker threads cost more CPU than they save
             # (and compete with the table's other work on a Pi); process-wide setting
             cv2.setNumThreads(cv_threads)
+            # the glyph matching is one small matrix product per glyph: BLAS's threads would
+            # only contend (a hundred times slower on a loaded machine), one thread is fast
+            threadpool_limits(limits=cv_threads, user_api="blas")
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.enrollment = enrollment
@@ -345,6 +350,7 @@ class Recognizer:
         if enrollment is not None:
             rx, ry, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
         self._ranks = _Matcher(rx, ry.astype(np.int64), RANK_LABELS)
+        self._proj = None if self.bank.proj is None else np.ascontiguousarray(self.bank.proj, np.float32)
         self._suits = _Matcher(sx, sy.astype(np.int64), SUIT_LABELS)
 
     # -- public ---------------------------------------------------------------------------
@@ -418,10 +424,10 @@ class Recognizer:
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
-        hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-        # yellow, green, blue (not pip red, not black ink whose hue is noise)
-        colourful = (sat > 90) & (hue > 18) & (hue < 140) & (val > 110)
-        picture = float(colourful.mean())
+        # yellow, green, blue (not pip red, not black ink whose hue is noise):
+        # 18 < hue < 140, saturation > 90, value > 110
+        colourful = cv2.inRange(hsv, (19, 91, 111), (139, 255, 255))
+        picture = cv2.countNonZero(colourful) / float(colourful.size)
         ink, chroma = _ink(wb)
         ink[:4, :] = 0
         ink[-4:, :] = 0
@@ -566,7 +572,7 @@ class Recognizer:
             return out
         f = glyph_feature(rmask)
         out.rank_feat = f
-        out.rank, out.rank_score, out.rank_margin = self._ranks(self.bank.project(f))
+        out.rank, out.rank_score, out.rank_margin = self._ranks(self._project(f))
         out.rank_scores = self._ranks.last.copy()
         if _looks_like_ten(rmask):  # a bar and a ring side by side: card fonts' tight "10"
             k = RANK_LABELS.index("10")
@@ -580,6 +586,13 @@ class Recognizer:
             allowed = ("d", "h") if red else ("c", "s")
             out.suit, out.suit_score, out.suit_margin = self._suits(g, allowed)
         return out
+
+    def _project(self, f: np.ndarray) -> np.ndarray:
+        """:meth:`GlyphBank.project` of one feature, as a BLAS product (see ``cv_threads``)."""
+        if self._proj is None:
+            return f
+        y = f @ self._proj
+        return (y / (np.linalg.norm(y, axis=-1, keepdims=True) + 1e-9)).astype(np.float32)
 
     def timed(self, image: np.ndarray) -> tuple[list[Reading], float]:
         """Return ``(readings, milliseconds)`` for one frame."""
@@ -601,7 +614,7 @@ class _Matcher:
 
     def __call__(self, f: np.ndarray, allowed: Sequence[str] | None = None) -> tuple[str | None, float, float]:
         """Return ``(label, best similarity, margin over the best other label)``."""
-        sims = np.einsum("ij,j->i", self.x, f)  # no BLAS threads: steady on a busy Pi
+        sims = self.x @ f  # BLAS, one thread (Recognizer's cv_threads)
         per = np.maximum.reduceat(sims, self.starts)
         best = np.full(len(self.labels), -1.0, np.float32)
         best[self.present] = per
