@@ -104,7 +104,11 @@ def as_frame(image: object) -> np.ndarray:
 
 def _white_balance(card: np.ndarray) -> np.ndarray:
     """Scale each channel so that the paper (the brightest quarter) becomes grey 230."""
-    small = np.ascontiguousarray(card[::2, ::2])
+    h, w = card.shape[:2]
+    if h % 2 == 0 and w % 2 == 0 and h and w:  # every other pixel; NumPy's strided copy is slower
+        small = cv2.resize(card, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+    else:
+        small = np.ascontiguousarray(card[::2, ::2])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
     thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
