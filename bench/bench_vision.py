@@ -127,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     fs = frames(Path("/nonexistent") if a.rendered else Path(a.dev), a.frames)
     for f in fs[:3]:
         rec.recognize(f)  # warm up
-    wall, cpu = [], []
+    wall, cpu, ncards = [], [], []
     for f in fs:
         t0, c0 = time.perf_counter(), time.process_time()
-        rec.recognize(f)
+        ncards.append(len(rec.recognize(f)))
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
     for name, xs in (("wall", wall), ("cpu", cpu)):
@@ -148,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     med_d = float(np.median(det))
     print(f"  stages, cpu ms median: finding the cards {med_d:5.1f}, reading them {float(np.median(cpu)) - med_d:5.1f}"
           f"  (p99 finding {float(np.percentile(det, 99)):5.1f})")
+    per_card = [(c - d) / n for c, d, n in zip(cpu, det, ncards) if n]
+    print(f"  reading, cpu ms per card: median {float(np.median(per_card)):5.1f}  ({sum(ncards)} cards in {len(fs)} frames)")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     # a calibrated board region: 5 board cards in a 900x300 strip of a 1280x720 frame
     from controller.engine.cards import FULL_DECK
@@ -161,14 +163,22 @@ def main(argv: list[str] | None = None) -> int:
         fr[210:510, 190:1090] = render_board(cards, (900, 300), "green", angle=float(rng0.uniform(-4, 4)), noise=3.0,
                                              seed=k)
         rf.append(fr)
-    reg = []
+    reg, reg_find, reg_n = [], [], []
+    from vision.recognizer import _find_in_region
+
     for fr in rf:
         c0 = time.process_time()
-        rec.recognize(fr, region=region)
+        reg_n.append(len(rec.recognize(fr, region=region)))
         reg.append((time.process_time() - c0) * 1000)
+        c0 = time.process_time()
+        _find_in_region(fr, region)
+        reg_find.append((time.process_time() - c0) * 1000)
     med, p99 = float(np.median(reg)), float(np.percentile(reg, 99))
     print(f"board region (5 cards, 900x300 of 1280x720) cpu ms per frame: median {med:6.1f}  p99 {p99:6.1f}  "
           f"ratio to {GOAL_MS:.0f} ms goal: median {med / GOAL_MS:4.2f}")
+    med_f = float(np.median(reg_find))
+    print(f"  stages, cpu ms median: finding the cards {med_f:5.1f}, reading them {med - med_f:5.1f} "
+          f"({(med - med_f) / max(float(np.median(reg_n)), 1.0):4.1f} per card)")
     # the camera path on a still board (sensor noise only): readings are reused
     from vision.camera import Camera
 

@@ -23,6 +23,7 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from controller.engine.cards import Card, parse_card
 from vision.detect import find_cards, order_quad
@@ -106,7 +107,11 @@ def as_frame(image: object) -> np.ndarray:
 
 def _white_balance(card: np.ndarray) -> np.ndarray:
     """Scale each channel so that the paper (the brightest quarter) becomes grey 230."""
-    small = np.ascontiguousarray(card[::2, ::2])
+    h, w = card.shape[:2]
+    if h % 2 == 0 and w % 2 == 0 and h and w:  # every other pixel; NumPy's strided copy is slower
+        small = cv2.resize(card, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+    else:
+        small = np.ascontiguousarray(card[::2, ::2])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
     thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
@@ -115,7 +120,7 @@ def _white_balance(card: np.ndarray) -> np.ndarray:
         else np.array([200, 200, 200], np.float32)
     ref = np.maximum(ref, 30.0)
     ramp = np.arange(256, dtype=np.float32)
-    lut = np.stack([np.clip(ramp * (230.0 / r), 0, 255) for r in ref], axis=1).astype(np.uint8)
+    lut = np.clip(ramp[:, None] * (230.0 / ref)[None, :], 0, 255).astype(np.uint8)
     return cv2.LUT(card, lut.reshape(256, 1, 3))
 
 
@@ -126,14 +131,57 @@ def _ink(card_wb: np.ndarray, scale: float = 1.0) -> tuple[np.ndarray, np.ndarra
     paper is Otsu's on that "inkness" times ``scale``, never below a floor so blank paper
     stays blank.
     """
+    inkness, chroma, otsu = _inkness(card_wb)
+    return _ink_cut(inkness, otsu, scale), chroma
+
+
+def _inkness(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Return (inkness uint8, red chroma int16, Otsu's threshold of the inkness) of a crop.
+
+    The part of :func:`_ink` that does not depend on the cut, so that several cuts of one
+    corner share it.
+    """
     b, g, r = (card_wb[:, :, i].astype(np.int16) for i in range(3))
     grey = (b + g + r) // 3
     chroma = r - np.maximum(g, b)
     inkness = np.clip(np.maximum(230 - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = max(float(t) * scale, 45.0 * min(scale * 1.4, 1.0))
-    ink = (inkness > t).astype(np.uint8) * 255
-    return ink, chroma
+    return inkness, chroma, float(t)
+
+
+def _ink_cut(inkness: np.ndarray, otsu: float, scale: float) -> np.ndarray:
+    """The ink mask (uint8 0/255) of ``inkness`` cut at ``scale`` times Otsu's threshold."""
+    t = max(otsu * scale, 45.0 * min(scale * 1.4, 1.0))
+    # 8-bit thresholding compares with floor(t): the same mask as inkness > t
+    return cv2.threshold(inkness, t, 255, cv2.THRESH_BINARY)[1]
+
+
+class _Corner:
+    """The top-left index of one upright card, white-balanced once, with its ink cuts and
+    readings memoised per threshold scale (a weak corner is cut at several scales, and the
+    scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
+
+    def __init__(self, card: np.ndarray) -> None:
+        self.cw, self.ch = int(W * 0.24), int(H * 0.36)
+        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:self.ch, :self.cw]))
+        self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
+        self.reads: dict[float, CornerRead] = {}
+
+    def cut(self, scale: float) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
+        if scale not in self.cuts:
+            ink = _ink_cut(self.inkness, self.otsu, scale)
+            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch)
+        return self.cuts[scale]
+
+    def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
+        """The first scale whose cut gives both a rank and a suit (else the last), and its cut."""
+        out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
+        scale = None
+        for scale in scales:
+            out = self.cut(scale)
+            if out[0] is not None and out[1] is not None:
+                break
+        return scale, out
 
 
 @dataclass
@@ -285,8 +333,9 @@ class Recognizer:
         enrollment: a :class:`vision.enroll.Enrollment` of the house deck, or None.
         params: the thresholds of :func:`decide` (:class:`Params` defaults, tuned so that
             no dev photo gives a wrong card).
-        cv_threads: OpenCV worker threads for the whole process (``cv2.setNumThreads``);
-            1 by default, None leaves OpenCV's setting alone.
+        cv_threads: OpenCV worker threads and NumPy's BLAS threads for the whole process
+            (``cv2.setNumThreads`` and threadpoolctl's BLAS limit); 1 by default, None
+            leaves both settings alone.
         corners: also read cards of which only a corner index shows (fans, rows, a card
             partly under another), :mod:`vision.corners`.
 
@@ -301,6 +350,9 @@ class Recognizer:
             # the images are small: OpenCV's worker threads cost more CPU than they save
             # (and compete with the table's other work on a Pi); process-wide setting
             cv2.setNumThreads(cv_threads)
+            # the glyph matching is one small matrix product per glyph: BLAS's threads would
+            # only contend (a hundred times slower on a loaded machine), one thread is fast
+            threadpool_limits(limits=cv_threads, user_api="blas")
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.corners = corners  # also read partly covered cards from their corner index
@@ -309,6 +361,7 @@ class Recognizer:
         if enrollment is not None:
             rx, ry, sx, sy = enrollment.features(self.bank)  # type: ignore[attr-defined]
         self._ranks = _Matcher(rx, ry.astype(np.int64), RANK_LABELS)
+        self._proj = None if self.bank.proj is None else np.ascontiguousarray(self.bank.proj, np.float32)
         self._suits = _Matcher(sx, sy.astype(np.int64), SUIT_LABELS)
 
     # -- public ---------------------------------------------------------------------------
@@ -391,8 +444,9 @@ class Recognizer:
     def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
         """Warp ``q`` upright and decide; the last item says whether any index was cut."""
         card = self._warp(frame, q)
-        # the other index: the same card turned half round (what a warp from corner 2 gives)
-        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card, cv2.ROTATE_180))]
+        cw, ch = int(W * 0.24), int(H * 0.36)
+        # the other index: only its corner is turned (the same pixels as turning the card)
+        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card[H - ch:, W - cw:], cv2.ROTATE_180))]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
         return name, conf, why, any(r.rank is not None for r in reads)
@@ -405,10 +459,10 @@ class Recognizer:
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
-        hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-        # yellow, green, blue (not pip red, not black ink whose hue is noise)
-        colourful = (sat > 90) & (hue > 18) & (hue < 140) & (val > 110)
-        picture = float(colourful.mean())
+        # yellow, green, blue (not pip red, not black ink whose hue is noise):
+        # 18 < hue < 140, saturation > 90, value > 110
+        colourful = cv2.inRange(hsv, (19, 91, 111), (139, 255, 255))
+        picture = cv2.countNonZero(colourful) / float(colourful.size)
         ink, chroma = _ink(wb)
         ink[:4, :] = 0
         ink[-4:, :] = 0
@@ -467,15 +521,7 @@ class Recognizer:
         of Otsu's threshold; faint, pale red indices need a lower cut); the first that
         gives both a rank and a suit is returned.
         """
-        cw, ch = int(W * 0.24), int(H * 0.36)
-        crop = _white_balance(card[:ch, :cw])
-        out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
-        for scale in scales:
-            ink, chroma = _ink(crop, scale)
-            out = self._cut_index(ink, chroma, cw, ch)
-            if out[0] is not None and out[1] is not None:
-                return out
-        return out
+        return _Corner(card).glyphs(scales)[1]
 
     @staticmethod
     def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int
@@ -535,24 +581,33 @@ class Recognizer:
         while a bold pip beside it sets the threshold), a lower cut is read too and the
         reading kept is one with both a rank and a suit pip, then the higher rank score.
         """
-        first = self._read_corner_at(card, (1.0, 0.5))
+        corner = card if isinstance(card, _Corner) else _Corner(card)
+        first = self._read_corner_at(corner, (1.0, 0.5))
         if first.rank_score >= self.params.strong_score:
             return first
-        low = self._read_corner_at(card, (0.5, 0.3))
+        low = self._read_corner_at(corner, (0.5, 0.3))
 
         def key(r: CornerRead) -> tuple[bool, float]:  # a rank with its suit pip first
             return r.rank is not None and r.suit is not None, r.rank_score
 
         return low if key(low) > key(first) else first
 
-    def _read_corner_at(self, card: np.ndarray, scales: Sequence[float]) -> CornerRead:
-        rmask, smask, red = self.corner_glyphs(card, scales)
+    def _read_corner_at(self, corner: "_Corner | np.ndarray", scales: Sequence[float]) -> CornerRead:
+        if not isinstance(corner, _Corner):
+            corner = _Corner(corner)
+        scale, (rmask, smask, red) = corner.glyphs(scales)
+        assert scale is not None
+        if scale not in corner.reads:  # the same cut reads the same
+            corner.reads[scale] = self._read_glyphs(rmask, smask, red)
+        return corner.reads[scale]
+
+    def _read_glyphs(self, rmask: np.ndarray | None, smask: np.ndarray | None, red: bool | None) -> CornerRead:
         out = CornerRead(red=red)
         if rmask is None:
             return out
         f = glyph_feature(rmask)
         out.rank_feat = f
-        out.rank, out.rank_score, out.rank_margin = self._ranks(self.bank.project(f))
+        out.rank, out.rank_score, out.rank_margin = self._ranks(self._project(f))
         out.rank_scores = self._ranks.last.copy()
         if _looks_like_ten(rmask):  # a bar and a ring side by side: card fonts' tight "10"
             k = RANK_LABELS.index("10")
@@ -566,6 +621,13 @@ class Recognizer:
             allowed = ("d", "h") if red else ("c", "s")
             out.suit, out.suit_score, out.suit_margin = self._suits(g, allowed)
         return out
+
+    def _project(self, f: np.ndarray) -> np.ndarray:
+        """:meth:`GlyphBank.project` of one feature, as a BLAS product (see ``cv_threads``)."""
+        if self._proj is None:
+            return f
+        y = f @ self._proj
+        return (y / (np.linalg.norm(y, axis=-1, keepdims=True) + 1e-9)).astype(np.float32)
 
     def timed(self, image: np.ndarray) -> tuple[list[Reading], float]:
         """Return ``(readings, milliseconds)`` for one frame."""
@@ -587,7 +649,7 @@ class _Matcher:
 
     def __call__(self, f: np.ndarray, allowed: Sequence[str] | None = None) -> tuple[str | None, float, float]:
         """Return ``(label, best similarity, margin over the best other label)``."""
-        sims = np.einsum("ij,j->i", self.x, f)  # no BLAS threads: steady on a busy Pi
+        sims = self.x @ f  # BLAS, one thread (Recognizer's cv_threads)
         per = np.maximum.reduceat(sims, self.starts)
         best = np.full(len(self.labels), -1.0, np.float32)
         best[self.present] = per
@@ -623,11 +685,9 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     grey = cv2.cvtColor(cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     gy = np.abs(cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3))
     inner = gy[:, 5:w - 5]
-    band = range(int(h * 0.42), int(h * 0.58))
-    best = 0.0
-    for y in band:
-        strong = (inner[max(0, y - 1):y + 2].max(axis=0) > 35).mean()
-        best = max(best, float(strong))
+    y0, y1 = int(h * 0.42), int(h * 0.58)  # the rows y0..y1-1, each with its neighbours
+    rows = np.maximum(np.maximum(inner[y0 - 1:y1 - 1], inner[y0:y1]), inner[y0 + 1:y1 + 1])
+    best = float((rows > 35).mean(axis=1).max())
     if best < 0.9:
         return None
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0

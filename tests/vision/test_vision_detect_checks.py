@@ -81,15 +81,23 @@ def test_a_flat_topped_three_is_drawn_where_a_font_has_one():
     assert len(glyphs.draw_rank("3")) > len(glyphs.draw_rank("5"))
 
 
-def test_the_recognizer_runs_opencv_on_one_thread_unless_told_otherwise():
+def test_the_recognizer_runs_opencv_and_blas_on_one_thread_unless_told_otherwise():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
     before = cv2.getNumThreads()
-    try:
-        Recognizer(cv_threads=None)
-        assert cv2.getNumThreads() == before
-        Recognizer()
-        assert cv2.getNumThreads() == 1
-    finally:
-        cv2.setNumThreads(before)
+    with threadpool_limits(limits=2, user_api="blas"):  # restored after the test
+        try:
+            Recognizer(cv_threads=None)
+            assert cv2.getNumThreads() == before
+            assert blas_threads() and all(n == 2 for n in blas_threads())
+            Recognizer()
+            assert cv2.getNumThreads() == 1
+            assert all(n == 1 for n in blas_threads())
+        finally:
+            cv2.setNumThreads(before)
 
 
 def test_a_weak_corner_is_cut_again_and_the_cut_with_its_suit_pip_is_kept(monkeypatch):
