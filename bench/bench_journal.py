@@ -23,10 +23,7 @@ import argparse
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -79,24 +76,11 @@ def build(path: Path, hands: int, history: Path) -> float:
 
 
 def ready_times(cfg: Path, tmp: Path, runs: int) -> list[float]:
-    """Start ``livetable run --config cfg`` ``runs`` times; return seconds to READY=1 each."""
-    times = []
-    for i in range(runs):
-        sock_path = str(tmp / f"n{i}.sock")
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-            server.bind(sock_path)
-            server.settimeout(120)
-            t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
-                                    cwd=REPO, env=dict(os.environ, NOTIFY_SOCKET=sock_path),
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            while b"READY=1" not in server.recv(4096):
-                pass
-            times.append(time.perf_counter() - t0)
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(60)
-        os.unlink(sock_path)
-    return times
+    """Seconds to READY=1 of ``livetable run --config cfg``, ``runs`` times (bench_run's)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from bench_run import ready_times as run_ready_times
+
+    return run_ready_times(cfg, tmp, runs, timeout=120.0)
 
 
 def recover_seconds(path: Path, runs: int = 5) -> float:

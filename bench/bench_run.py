@@ -42,24 +42,31 @@ def startup_to_ready(tmp: Path, runs: int = 5) -> list[float]:
     cfg = tmp / "table.toml"
     cfg.write_text(f'[table]\nid = "bench"\nbig_blind = 100\n[shuffler]\nport = "{port}"\n'
                    f'[journal]\npath = "{tmp / "j.sqlite"}"\nhistory_dir = "{tmp / "hands"}"\n')
-    times = []
     try:
-        for i in range(runs):
-            sock_path = str(tmp / f"n{i}.sock")
-            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
-                server.bind(sock_path)
-                server.settimeout(60)
-                t0 = time.perf_counter()
-                proc = subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
-                                        cwd=REPO, env=dict(os.environ, NOTIFY_SOCKET=sock_path),
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                while b"READY=1" not in server.recv(4096):
-                    pass
-                times.append(time.perf_counter() - t0)
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(30)
+        return ready_times(cfg, tmp, runs)
     finally:
         emu.stop()
+
+
+def ready_times(cfg: Path, tmp: Path, runs: int, *, timeout: float = 60.0) -> list[float]:
+    """Start ``livetable run --config cfg`` ``runs`` times; return seconds to READY=1 each
+    (read from a NOTIFY_SOCKET in ``tmp``, as systemd would), stopping each with SIGTERM."""
+    times = []
+    for i in range(runs):
+        sock_path = str(tmp / f"n{i}.sock")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+            server.bind(sock_path)
+            server.settimeout(timeout)
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(cfg)],
+                                    cwd=REPO, env=dict(os.environ, NOTIFY_SOCKET=sock_path),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            while b"READY=1" not in server.recv(4096):
+                pass
+            times.append(time.perf_counter() - t0)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout)
+        os.unlink(sock_path)
     return times
 
 
