@@ -132,13 +132,19 @@ def _int(obj: dict[str, Any], key: str, aid: str | None, *, lo: int, hi: int) ->
     return value
 
 
-def _common(obj: dict[str, Any], fields: set[str], topic_seat: int) -> str:
+def _id_and_fields(obj: dict[str, Any], fields: set[str]) -> str:
+    """Return the request's ``id``; M-2 for a bad id or a field not in ``fields``."""
     aid = obj.get("id")
     if not isinstance(aid, str) or not _ID_RE.match(aid):
         raise PayloadError("M-2", "'id' must be 1..64 characters of A-Z a-z 0-9 _ . : -")
     extra = set(obj) - fields
     if extra:
         raise PayloadError("M-2", f"unknown fields {sorted(extra)}", aid)
+    return aid
+
+
+def _common(obj: dict[str, Any], fields: set[str], topic_seat: int) -> str:
+    aid = _id_and_fields(obj, fields)
     seat = _int(obj, "seat", aid, lo=1, hi=99)
     if seat != topic_seat:
         raise PayloadError("M-6", f"payload for seat {seat} sent on seat {topic_seat}'s topic", aid)
@@ -452,12 +458,7 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     decision.
     """
     obj = decode_object(payload, limit=MAX_FLOOR_BYTES)
-    aid = obj.get("id")
-    if not isinstance(aid, str) or not _ID_RE.match(aid):
-        raise PayloadError("M-2", "'id' must be 1..64 characters of A-Z a-z 0-9 _ . : -")
-    extra = set(obj) - _FLOOR_FIELDS
-    if extra:
-        raise PayloadError("M-2", f"unknown fields {sorted(extra)}", aid)
+    aid = _id_and_fields(obj, _FLOOR_FIELDS)
     command = obj.get("command")
     if command not in FLOOR_COMMANDS:
         raise PayloadError("M-2", f"'command' must be one of {sorted(FLOOR_COMMANDS)}", aid)
