@@ -1,7 +1,7 @@
 """Speed of the board recognizer per 1280x720 frame (issue 6), and the classic baseline.
 
 Usage: .venv/bin/python bench/bench_vision.py [--frames N] [--dev DIR] [--rendered] [--no-baseline]
-       [--no-corners]
+       [--corners]
 
 Prints the whole pipeline's milliseconds per 1280x720 frame (card detection, warp, index
 and pip reading, decision), median and 99th percentile, both wall-clock and process CPU
@@ -9,8 +9,9 @@ time, and their ratio to the issue's goal of 30 ms (ratio < 1 meets it). Frames 
 photos resized to 1280x720 when ../shared is present, else rendered boards. It also runs the
 classic contour + template detector (grey threshold at background + 60, templates cut from
 one *rendered* deck) on the dev photos and prints how many cards it names, for comparison
-with the issue's 8-15% anchor. ``--no-corners`` times the whole-card pass alone (without
-reading partly covered cards from their corner indices, vision/corners.py).
+with the issue's 8-15% anchor. The recognizer runs as the table's camera does by default
+(whole cards); ``--corners`` adds the reading of partly covered cards from their corner
+indices (vision/corners.py, ``[camera] corners = true``).
 """
 
 from __future__ import annotations
@@ -121,9 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dev", default=str(DEV))
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--rendered", action="store_true", help="time rendered 5-card boards only (no photos)")
-    ap.add_argument("--no-corners", action="store_true", help="whole cards only (no corner-index reading)")
+    ap.add_argument("--corners", action="store_true", help="also read partly covered cards from their corner index")
     a = ap.parse_args(argv)
-    rec = Recognizer(corners=not a.no_corners)
+    rec = Recognizer(corners=a.corners)
     fs = frames(Path("/nonexistent") if a.rendered else Path(a.dev), a.frames)
     for f in fs[:3]:
         rec.recognize(f)  # warm up

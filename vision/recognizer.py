@@ -337,7 +337,9 @@ class Recognizer:
             (``cv2.setNumThreads`` and threadpoolctl's BLAS limit); 1 by default, None
             leaves both settings alone.
         corners: also read cards of which only a corner index shows (fans, rows, a card
-            partly under another), :mod:`vision.corners`.
+            partly under another), :mod:`vision.corners`. Off by default: board cards never
+            overlap, and the pass triples a cold frame's CPU (``[camera] corners``,
+            ``livetable recognize`` turns it on).
 
     Raises:
         ValueError: the glyph bank file is unreadable.
@@ -345,7 +347,7 @@ class Recognizer:
 
     def __init__(self, bank: GlyphBank | None = None, enrollment: object | None = None,
                  params: Params | None = None, cv_threads: int | None = 1,
-                 corners: bool = True) -> None:
+                 corners: bool = False) -> None:
         if cv_threads is not None:
             # the images are small: OpenCV's worker threads cost more CPU than they save
             # (and compete with the table's other work on a Pi); process-wide setting

@@ -22,7 +22,7 @@ from vision.render import render_board
 
 @pytest.fixture(scope="module")
 def rec() -> Recognizer:
-    return Recognizer()
+    return Recognizer(corners=True)
 
 
 def _named(reads) -> list[str]:

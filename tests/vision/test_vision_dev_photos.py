@@ -40,7 +40,7 @@ def dev() -> Path:
 
 
 def test_dev_set_wrong_rate_and_correct_floor(dev):
-    res = evaluate(dev, Recognizer())
+    res = evaluate(dev, Recognizer(corners=True))
     for scene in sorted(res):
         s = res[scene]
         print(f"{scene:15s} cards={s['cards']:4d} correct={s['correct']:4d} wrong={s['wrong']:3d} "
@@ -73,8 +73,8 @@ def test_enrolment_on_one_deck_reads_its_other_photos_without_a_wrong_card(dev, 
     path = tmp_path / "house-deck.npz"
     enr.save(path)
     assert path.stat().st_size > 0 and enr.count >= len(enrol)
-    plain = evaluate(dev, Recognizer(), files=held_out)["all"]
-    house = evaluate(dev, Recognizer(enrollment=Enrollment.load(path)), files=held_out)["all"]
+    plain = evaluate(dev, Recognizer(corners=True), files=held_out)["all"]
+    house = evaluate(dev, Recognizer(enrollment=Enrollment.load(path), corners=True), files=held_out)["all"]
     print("held-out photos of the deck: plain", plain, "enrolled", house)
     assert house["wrong"] == 0
     assert house["correct"] >= plain["correct"]
@@ -93,7 +93,7 @@ def test_dev_photos_stretched_to_a_camera_frame_never_crash_or_mislead(dev):
     import cv2
 
     labels = {r["file"]: r["cards"].split() for r in csv.DictReader(open(dev / "labels.csv"))}
-    rec = Recognizer()
+    rec = Recognizer(corners=True)
     named = wrong = 0
     for f in sorted(labels)[::3]:
         frame = cv2.resize(cv2.imread(str(dev / f)), (1280, 720), interpolation=cv2.INTER_AREA)
