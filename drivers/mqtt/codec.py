@@ -63,12 +63,14 @@ class PayloadError(ValueError):
     """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-9``).
 
     ``str(error)`` is ``"<code>: <detail>"``, the text sent as the refusal reason;
-    ``action_id`` is the payload's id when it could be read, else None.
+    ``detail`` the text after the code; ``action_id`` is the payload's id when it could
+    be read, else None.
     """
 
     def __init__(self, code: str, detail: str, action_id: str | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
+        self.detail = detail
         self.action_id = action_id
 
 
@@ -197,7 +199,7 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
         try:
             name = clean_name(name)
         except PayloadError as exc:
-            raise PayloadError(exc.code, str(exc).split(": ", 1)[1], aid) from None
+            raise PayloadError(exc.code, exc.detail, aid) from None
         if not isinstance(post, bool):
             raise PayloadError("M-2", "'post' must be true (post the big blind now) or false "
                                       "(wait for the big blind) (T-4)", aid)
@@ -274,7 +276,7 @@ def decode_chat(payload: bytes, *, seat: int) -> ChatRequest:
     try:
         text = clean_chat_text(obj.get("text"))
     except PayloadError as exc:
-        raise PayloadError(exc.code, str(exc).split(": ", 1)[1], aid) from None
+        raise PayloadError(exc.code, exc.detail, aid) from None
     return ChatRequest(aid, seat, text)
 
 
@@ -467,7 +469,7 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
         try:
             by = clean_name(by)
         except PayloadError as exc:
-            raise PayloadError("M-2", "'by' (who decides): " + str(exc).split(": ", 1)[1], aid) from None
+            raise PayloadError("M-2", "'by' (who decides): " + exc.detail, aid) from None
     fault = obj.get("fault")
     if command in FLOOR_DECISIONS:
         if not isinstance(fault, str) or not _FAULT_REF_RE.match(fault):
@@ -493,7 +495,7 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
         try:
             reason = clean_chat_text(reason)
         except PayloadError as exc:
-            raise PayloadError("M-2", "'reason': " + str(exc).split(": ", 1)[1], aid) from None
+            raise PayloadError("M-2", "'reason': " + exc.detail, aid) from None
     return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason)
 
 
