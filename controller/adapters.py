@@ -78,10 +78,13 @@ class HistoryWriter:
         if self.folder is None:
             return
         try:
-            (self.folder / f"hand-{hand:06d}.json").write_text(json.dumps(record, sort_keys=True))
+            from controller.compaction import history_files  # the one naming of these files
+
+            js, phh_path = history_files(self.folder, hand)
+            js.write_text(json.dumps(record, sort_keys=True))
             phh = _phh_text(record)
             if phh:
-                (self.folder / f"hand-{hand:06d}.phh").write_text(phh)
+                phh_path.write_text(phh)
         except OSError as exc:
             log.error("could not write hand %s to %s: %s", hand, self.folder, exc)
 

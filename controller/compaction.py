@@ -50,8 +50,8 @@ log = logging.getLogger("livetable.compaction")
 
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
-    """Return the ``(json, phh)`` paths of hand ``hand`` in ``folder``, named as
-    :class:`controller.adapters.HistoryWriter` names them (``hand-000042.json``)."""
+    """Return the ``(json, phh)`` paths of hand ``hand`` in ``folder`` (``hand-000042.json``):
+    where :class:`controller.adapters.HistoryWriter` writes them and compaction reads them."""
     base = Path(folder) / f"hand-{hand:06d}"
     return base.with_suffix(".json"), base.with_suffix(".phh")
 
