@@ -138,8 +138,7 @@ class FloorDesk:
             self._reply(e, False, f"F-2: {exc} ({_open_list(book)})")
             return
         if (kind is FaultKind.HOLE_CARDS_UNKNOWN and e.command == FaultExit.CORRECTION.value
-                and cards_to_read(self.orch.state) is not None):
-            seat = cards_to_read(self.orch.state)
+                and (seat := cards_to_read(self.orch.state)) is not None):
             self._reply(e, False, f"P-2: the correction is the cards: enter seat {seat}'s hole cards as they "
                                   f"lie on the felt (livetable floor read {seat} CARDS... --by NAME), or void")
             return
