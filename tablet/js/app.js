@@ -452,11 +452,11 @@ function renderMe() {
       mine.append(cardEl(c, { selectable: !!ui.draw, selected: app.discards.includes(c) }));
     }
   }
-  const seatNow = L.seatOf(s, app.cfg.seat);
+  const me = L.seatOf(s, app.cfg.seat);
   $('#hand-words').textContent = p && p.hand_words ? p.hand_words
-    : !p && seatNow && seatNow.buy_in_pending > 0
-      ? `Seated: hand ${L.chips(seatNow.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
-      : !p && seatNow && seatNow.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
+    : !p && me && me.buy_in_pending > 0
+      ? `Seated: hand ${L.chips(me.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
+      : !p && me && me.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
 
   const acts = $('#actions');
   acts.replaceChildren();
@@ -468,7 +468,6 @@ function renderMe() {
   if (ui.slider) renderSlider(ui.slider);
   const busy = actionInFlight();
   for (const b of document.querySelectorAll('#actions button, #bet-button, #draw-button, #showdown-box button')) b.disabled = busy;
-  const me = L.seatOf(s, app.cfg.seat);
   mine.classList.toggle('folded', !!(me && me.status === 'folded'));
 
   $('#draw-box').hidden = !ui.draw;
