@@ -38,6 +38,9 @@ __all__ = ["FloorDesk", "Answer"]
 
 log = logging.getLogger("livetable.floor")
 
+#: The fault exits (docs/faults.md), each a floor command that ends a fault.
+_EXITS = frozenset(x.value for x in FaultExit)
+
 #: ``answer(request_id, command, accepted, reason, detail, status)``
 Answer = Callable[[str, str, bool, "str | None", "str | None", "dict[str, Any] | None"], None]
 
@@ -92,7 +95,7 @@ class FloorDesk:
         try:
             if command == "status":
                 self._reply(e, True, None)
-            elif command in ("resume", "correction", "misdeal", "void"):
+            elif command in _EXITS:
                 self._decide(e)
             elif command == "read":
                 self._read(e)
