@@ -32,6 +32,7 @@ from vision.glyphs import RANK_LABELS, SUIT_LABELS, GlyphBank, glyph_feature, lo
 __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
 W, H = 240, 336  # canonical card size for reading (portrait, ratio 1.4)
+CW, CH = int(W * 0.24), int(H * 0.36)  # the top-left index box of an upright card
 TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
@@ -162,7 +163,7 @@ class _Corner:
     scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
 
     def __init__(self, card: np.ndarray) -> None:
-        self.cw, self.ch = int(W * 0.24), int(H * 0.36)
+        self.cw, self.ch = CW, CH
         self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:self.ch, :self.cw]))
         self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
         self.reads: dict[float, CornerRead] = {}
@@ -446,9 +447,8 @@ class Recognizer:
     def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
         """Warp ``q`` upright and decide; the last item says whether any index was cut."""
         card = self._warp(frame, q)
-        cw, ch = int(W * 0.24), int(H * 0.36)
         # the other index: only its corner is turned (the same pixels as turning the card)
-        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card[H - ch:, W - cw:], cv2.ROTATE_180))]
+        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
         return name, conf, why, any(r.rank is not None for r in reads)
