@@ -594,9 +594,7 @@ class Recognizer:
 
         return low if key(low) > key(first) else first
 
-    def _read_corner_at(self, corner: "_Corner | np.ndarray", scales: Sequence[float]) -> CornerRead:
-        if not isinstance(corner, _Corner):
-            corner = _Corner(corner)
+    def _read_corner_at(self, corner: _Corner, scales: Sequence[float]) -> CornerRead:
         scale, (rmask, smask, red) = corner.glyphs(scales)
         assert scale is not None
         if scale not in corner.reads:  # the same cut reads the same
