@@ -236,12 +236,12 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
     The ink is cut at the whole-card reader's level (scale 1) and lower (pale or thin ink);
     each cut that separates a rank over a pip gives one entry; ``first``: stop at the first.
     """
-    from vision.recognizer import _ink, _white_balance  # noqa: PLC0415 - shared ink cut
+    from vision.recognizer import _ink_cut, _inkness, _white_balance  # noqa: PLC0415 - shared ink cut
 
-    wb = _white_balance(cut)
+    inkness, chroma, otsu = _inkness(_white_balance(cut))  # once; each scale only re-cuts it
     out = []
     for scale in scales:
-        ink, chroma = _ink(wb, scale)
+        ink = _ink_cut(inkness, otsu, scale)
         n, lab, st, cen = cv2.connectedComponentsWithStats(ink, 8)
         if n <= 1:
             continue
