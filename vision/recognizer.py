@@ -163,15 +163,14 @@ class _Corner:
     scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
 
     def __init__(self, card: np.ndarray) -> None:
-        self.cw, self.ch = CW, CH
-        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:self.ch, :self.cw]))
+        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:CH, :CW]))
         self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
         self.reads: dict[float, CornerRead] = {}
 
     def cut(self, scale: float) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         if scale not in self.cuts:
             ink = _ink_cut(self.inkness, self.otsu, scale)
-            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch)
+            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, CW, CH)
         return self.cuts[scale]
 
     def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
