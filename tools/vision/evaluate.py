@@ -1,11 +1,18 @@
 """Score the recognizer on a labelled photo folder (default ../shared/data/vision/dev).
 
 Usage: .venv/bin/python tools/vision/evaluate.py [DIR] [--enroll FILE] [--only PREFIX] [-v]
+       [--perturb NAME[,NAME...]|all]
 
 Prints, per scene type and overall: cards, correct, wrong, missed (not named) and their
 rates, and ms per image. A named card counts as correct when it is in the image's label
 multiset (each label used once); every other named card is wrong. ``unsure`` objects count
 as missed, never as wrong (issue 6: a wrong reading is worse than none).
+
+``--perturb`` reads every photo again after a change a kept-back set or another camera
+could bring (:data:`PERTURBATIONS`: turned a quarter or half round, smaller or larger,
+stretched to 1280x720, darker or brighter, a warm or cold colour cast, blur, sensor noise,
+strong JPEG compression) and prints one line per change. It is a stress check of the "never
+a wrong card" promise beyond the dev photos as they are: the wrong count should stay 0.
 """
 
 from __future__ import annotations
@@ -22,10 +29,47 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from vision.recognizer import Recognizer  # noqa: E402
 
 DEFAULT_DIR = (REPO / ".." / "shared" / "data" / "vision" / "dev").resolve()
+
+
+def _gamma(img: np.ndarray, g: float) -> np.ndarray:
+    lut = (255.0 * (np.arange(256) / 255.0) ** g).round().astype(np.uint8)
+    return cv2.LUT(img, lut)
+
+
+def _cast(img: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
+    return np.clip(img.astype(np.float32) * np.array(bgr, np.float32), 0, 255).astype(np.uint8)
+
+
+def _noise(img: np.ndarray) -> np.ndarray:
+    rng = np.random.default_rng(6)  # deterministic: the same noise every run
+    return np.clip(img.astype(np.int16) + rng.normal(0, 8, img.shape).round().astype(np.int16), 0, 255).astype(np.uint8)
+
+
+def _jpeg(img: np.ndarray) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+#: name -> function of a BGR ``(H, W, 3)`` uint8 image; deterministic
+PERTURBATIONS = {
+    "rot90": lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
+    "rot180": lambda im: cv2.rotate(im, cv2.ROTATE_180),
+    "small": lambda im: cv2.resize(im, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
+    "large": lambda im: cv2.resize(im, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR),
+    "stretch720": lambda im: cv2.resize(im, (1280, 720), interpolation=cv2.INTER_AREA),
+    "dark": lambda im: _gamma(im, 1.8),
+    "bright": lambda im: _gamma(im, 0.6),
+    "warm": lambda im: _cast(im, (0.8, 0.95, 1.15)),
+    "cold": lambda im: _cast(im, (1.15, 1.0, 0.85)),
+    "blur": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
+    "noise": _noise,
+    "jpeg": _jpeg,
+}
 
 
 def score_image(named: list[str], truth: list[str]) -> tuple[int, int, int]:
@@ -42,11 +86,16 @@ def score_image(named: list[str], truth: list[str]) -> tuple[int, int, int]:
 
 
 def evaluate(folder: Path, recognizer: Recognizer, only: str | None = None,
-             files: list[str] | None = None, verbose: bool = False) -> dict:
-    """Run the recognizer over ``folder``; return ``{"scenes": {...}, "all": {...}}``.
+             files: list[str] | None = None, verbose: bool = False, perturb: str | None = None) -> dict:
+    """Run the recognizer over ``folder``; return ``{scene: {...}, ..., "all": {...}}``.
 
-    Each entry holds ``cards, correct, wrong, missed, unsure, images, ms``.
+    Each entry holds ``cards, correct, wrong, missed, unsure, images``; ``all`` also
+    ``ms_median``. ``perturb``: a :data:`PERTURBATIONS` name applied to every photo first.
+
+    Raises:
+        KeyError: ``perturb`` is not a known name.
     """
+    change = PERTURBATIONS[perturb] if perturb else None
     labels = {r["file"]: r["cards"].split() for r in csv.DictReader(open(folder / "labels.csv"))}
     scenes = {r["file"]: r["scene"] for r in csv.DictReader(open(folder / "meta.csv"))}
     stats: dict[str, Counter] = defaultdict(Counter)
@@ -57,6 +106,8 @@ def evaluate(folder: Path, recognizer: Recognizer, only: str | None = None,
         if files is not None and f not in files:
             continue
         img = cv2.imread(str(folder / f))
+        if img is not None and change is not None:
+            img = change(img)
         t = time.perf_counter()
         reads = recognizer.recognize(img) if img is not None else []
         ms = (time.perf_counter() - t) * 1000
@@ -72,7 +123,7 @@ def evaluate(folder: Path, recognizer: Recognizer, only: str | None = None,
             s["unsure"] += sum(1 for r in reads if r.card is None)
             s["images"] += 1
         if verbose and (w or m):
-            print(f"  {f}: truth={' '.join(truth)} named={' '.join(named)} wrong={w} missed={m} "
+            print(f"  {perturb + ' ' if perturb else ''}{f}: truth={' '.join(truth)} named={' '.join(named)} wrong={w} missed={m} "
                   f"unsure={[r.why for r in reads if r.card is None]}")
     out = {k: dict(v) for k, v in stats.items()}
     if times:
@@ -99,12 +150,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--no-corners", action="store_true",
                     help="whole cards only: skip the corner-index reader (vision/corners.py)")
+    ap.add_argument("--perturb", help="read the photos again after each of these changes (comma separated, or "
+                    f"'all'): {', '.join(PERTURBATIONS)}; one line per change")
     a = ap.parse_args(argv)
     enr = None
     if a.enroll:
         from vision.enroll import Enrollment
         enr = Enrollment.load(a.enroll)
-    res = evaluate(Path(a.folder), Recognizer(enrollment=enr, corners=not a.no_corners), a.only, verbose=a.verbose)
+    rec = Recognizer(enrollment=enr, corners=not a.no_corners)
+    if a.perturb:
+        names = list(PERTURBATIONS) if a.perturb == "all" else a.perturb.split(",")
+        unknown = [n for n in names if n not in PERTURBATIONS]
+        if unknown:
+            ap.error(f"unknown perturbation {', '.join(unknown)}; known: {', '.join(PERTURBATIONS)}")
+        total = Counter()
+        for name in names:
+            res = evaluate(Path(a.folder), rec, a.only, verbose=a.verbose, perturb=name)
+            total.update(res.get("all", {}))
+            print(_row(name, res.get("all", {})), flush=True)
+        print(_row("all changes", total))
+        return 0
+    res = evaluate(Path(a.folder), rec, a.only, verbose=a.verbose)
     if a.json:
         print(json.dumps(res, indent=1))
         return 0
