@@ -209,6 +209,7 @@ class Params:
     court_margin: float = 0.06   # J, Q, K have no pip count to back them: a wider margin
     court_suit_margin: float = 0.08  # ... and their suit rests on the small index pips alone
     pip_score: float = 0.55      # the index and the pip count (or court picture) agree
+    court_pip_score: float = 0.60  # ... a court picture: it backs J/Q/K, not which of them
     pip_margin: float = 0.01
     suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
     pair_suit_margin: float = 0.03
@@ -268,7 +269,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         (top.rank_score >= p.wide_score and top.rank_margin >= p.wide_margin) or \
         (both and min(r.rank_score for r in same) >= p.pair_score
          and min(r.rank_margin for r in same) >= (p.court_margin if val >= 11 else p.pair_margin)) or \
-        (pip_ok and top.rank_score >= p.pip_score and top.rank_margin >= p.pip_margin)
+        (pip_ok and top.rank_score >= (p.court_pip_score if val >= 11 else p.pip_score)
+         and top.rank_margin >= p.pip_margin)
     if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
         # the pips are counted right far more often than an index glyph is read right:
         # take their count when the index finds that rank nearly as likely as its best

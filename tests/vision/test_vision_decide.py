@@ -71,3 +71,15 @@ def test_an_ace_index_backed_by_one_big_pip_is_named():
     assert decide(reads, PipRead(), P)[0] is None
     # one pip on a court picture is no ace's pip
     assert decide(reads, PipRead(count=1, area=0.03, suit="c", suit_margin=0.3, red=False, picture=0.2), P)[0] is None
+
+
+def test_a_court_picture_backs_a_weak_index_only_above_the_court_bar():
+    """A picture says J, Q or K, not which: one weak index (a Q read K at 0.55 by a tilted
+    camera, tools/vision/evaluate.py --perturb tilt) stays unsure; a little stronger is named."""
+    pips = PipRead(count=2, area=0.018, suit="h", suit_margin=0.39, red=True, picture=0.041)
+    weak = [corner("K", 0.553, 0.086, "h", 0.19), CornerRead(rank="A", rank_score=0.5, rank_margin=0.01)]
+    name, _, why = decide(weak, pips, P)
+    assert name is None and "not sure enough" in why
+    assert P.pip_score <= 0.553 < P.court_pip_score  # a number card's pip count would have backed it
+    firmer = [corner("K", 0.62, 0.086, "h", 0.19), CornerRead(rank="A", rank_score=0.5, rank_margin=0.01)]
+    assert decide(firmer, pips, P)[0] == "Kh"

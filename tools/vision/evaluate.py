@@ -10,7 +10,7 @@ as missed, never as wrong (issue 6: a wrong reading is worse than none).
 
 ``--perturb`` reads every photo again after a change a kept-back set or another camera
 could bring (:data:`PERTURBATIONS`: turned a quarter or half round, smaller or larger,
-stretched to 1280x720, darker or brighter, a warm or cold colour cast, blur, sensor noise,
+stretched to 1280x720 (a portrait photo is then squashed hard), seen by a tilted camera, darker or brighter, a warm or cold colour cast, blur, sensor noise,
 strong JPEG compression) and prints one line per change. It is a stress check of the "never
 a wrong card" promise beyond the dev photos as they are: the wrong count should stay 0.
 """
@@ -50,6 +50,16 @@ def _noise(img: np.ndarray) -> np.ndarray:
     return np.clip(img.astype(np.int16) + rng.normal(0, 8, img.shape).round().astype(np.int16), 0, 255).astype(np.uint8)
 
 
+def _tilt(img: np.ndarray) -> np.ndarray:
+    """The view of a camera tilted ~35 degrees towards the far edge: the top narrowed by a
+    fifth and the height foreshortened by a fifth (a trapezoid), nothing cut off."""
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.1 * w, 0], [0.9 * w, 0], [w, 0.8 * h], [0, 0.8 * h]])
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (w, int(0.8 * h)),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
 def _jpeg(img: np.ndarray) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
@@ -62,6 +72,7 @@ PERTURBATIONS = {
     "small": lambda im: cv2.resize(im, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
     "large": lambda im: cv2.resize(im, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR),
     "stretch720": lambda im: cv2.resize(im, (1280, 720), interpolation=cv2.INTER_AREA),
+    "tilt": _tilt,
     "dark": lambda im: _gamma(im, 1.8),
     "bright": lambda im: _gamma(im, 0.6),
     "warm": lambda im: _cast(im, (0.8, 0.95, 1.15)),
