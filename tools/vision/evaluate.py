@@ -9,8 +9,8 @@ multiset (each label used once); every other named card is wrong. ``unsure`` obj
 as missed, never as wrong (issue 6: a wrong reading is worse than none).
 
 ``--perturb`` reads every photo again after a change a kept-back set or another camera
-could bring (:data:`PERTURBATIONS`: turned a quarter or half round, smaller or larger,
-stretched to 1280x720 (a portrait photo is then squashed hard), seen by a tilted camera, darker or brighter, a warm or cold colour cast, blur, sensor noise,
+could bring (:data:`PERTURBATIONS`: turned a quarter, a half or 20 degrees round, smaller or larger,
+stretched to 1280x720 (a portrait photo is then squashed hard), seen by a tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur, sensor noise,
 strong JPEG compression) and prints one line per change. It is a stress check of the "never
 a wrong card" promise beyond the dev photos as they are: the wrong count should stay 0.
 """
@@ -60,6 +60,23 @@ def _tilt(img: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _turn(img: np.ndarray, deg: float = 20.0) -> np.ndarray:
+    """Turned by ``deg`` degrees about the centre, the canvas grown to keep every corner."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(w * c + h * s), int(w * s + h * c)
+    m[0, 2] += (nw - w) / 2
+    m[1, 2] += (nh - h) / 2
+    return cv2.warpAffine(img, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _uneven(img: np.ndarray) -> np.ndarray:
+    """Uneven light: the left edge at 45% of the brightness, rising to full at the right."""
+    ramp = np.linspace(0.45, 1.0, img.shape[1], dtype=np.float32)[None, :, None]
+    return np.clip(img.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
+
+
 def _jpeg(img: np.ndarray) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
@@ -69,12 +86,14 @@ def _jpeg(img: np.ndarray) -> np.ndarray:
 PERTURBATIONS = {
     "rot90": lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
     "rot180": lambda im: cv2.rotate(im, cv2.ROTATE_180),
+    "rot20": _turn,
     "small": lambda im: cv2.resize(im, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
     "large": lambda im: cv2.resize(im, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR),
     "stretch720": lambda im: cv2.resize(im, (1280, 720), interpolation=cv2.INTER_AREA),
     "tilt": _tilt,
     "dark": lambda im: _gamma(im, 1.8),
     "bright": lambda im: _gamma(im, 0.6),
+    "uneven": _uneven,
     "warm": lambda im: _cast(im, (0.8, 0.95, 1.15)),
     "cold": lambda im: _cast(im, (1.15, 1.0, 0.85)),
     "blur": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
