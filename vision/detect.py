@@ -28,7 +28,8 @@ CARD_H = 290
 
 _DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
 _LEVELS = 4            # absolute whiteness levels between the table and the whitest 0.5%
-_CANNY = ((20, 60),)   # Canny thresholds for the outline pass (light tables)
+_CANNY = ((20, 60),)
+_NORM_LEVELS = (215, 235)  # Canny thresholds for the outline pass (light tables)
 # a candidate is kept only when its outline is seen (grey step all round) and it is whiter
 # than the table just outside it; see _edge_support and _edge_contrast
 _MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never a card
@@ -188,8 +189,20 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     for d in (10, 20):
         if table + d < hi:
             levels.add(("abs", int(table + d)))
+    norm = None
+    for t in _NORM_LEVELS:
+        levels.add(("norm", t))
     for kind, t in sorted(levels):
-        if kind == "abs":
+        if kind == "norm":
+            if norm is None:
+                # uneven light: whiteness over the local white reference (the brightest
+                # nearby, a card-sized neighbourhood), so a card in the shade is as white
+                # as one in the light
+                ref = cv2.blur(cv2.dilate(wh_blur, np.ones((k // 2 | 1, k // 2 | 1), np.uint8)), (k, k))
+                norm = cv2.divide(wh_blur, cv2.max(ref, 60), scale=255)
+            m = cv2.threshold(norm, t - 1, 255, cv2.THRESH_BINARY)[1]
+            m &= cv2.threshold(wh_blur, 49, 255, cv2.THRESH_BINARY)[1]
+        elif kind == "abs":
             m = cv2.threshold(wh_blur, t - 1, 255, cv2.THRESH_BINARY)[1]  # wh_blur >= t
         else:
             m = cv2.threshold(cv2.subtract(wh_blur, bg), t - 1, 255, cv2.THRESH_BINARY)[1]  # >= t above bg

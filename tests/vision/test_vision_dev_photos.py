@@ -120,3 +120,16 @@ def test_dev_photos_changed_as_another_camera_would_give_no_wrong_card(dev, chan
     assert res["cards"] == 337
     assert res["wrong"] == 0, res
     assert res["correct"] >= 0.5 * res["cards"], res  # the change did not blind the reader
+
+
+@pytest.mark.parametrize("change", ["uneven", "rot20"])
+def test_uneven_light_and_turned_cards_cost_few_cards(dev, change):
+    """Issue 6 names uneven light and slightly turned cards: lit from 45% to full across the
+    frame, or turned 20 degrees, the dev photos keep at least 90% of the cards named as they
+    are (the detector's whiteness over the local white reference, vision/detect.py)."""
+    rec = Recognizer(corners=True)
+    plain = evaluate(dev, rec)["all"]
+    changed = evaluate(dev, rec, perturb=change)["all"]
+    print(change, changed, "plain", plain)
+    assert changed["wrong"] == 0, changed
+    assert changed["correct"] >= 0.9 * plain["correct"], (changed, plain)
