@@ -36,6 +36,10 @@ _MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never
 _CLEAR_OUTLINE = 0.8    # ... above this, a card even when no whiter than the table
 _SHARP_OUTLINE = 0.9    # ... above this, a card even when seen at one threshold level only
 _MIN_CONTRAST = 10      # whiteness inside minus outside (0..255)
+# a card found only as the convex hull of a blob of Canny edges (_blob_cards) needs a clear
+# outline, and may be a little less white than a light table (a shadowed rim), not much
+_BLOB_OUTLINE = 0.9
+_BLOB_CONTRAST = -30
 _SINGLE_CONTRAST = 25   # ... for a shape seen at one threshold level only
 
 
@@ -175,6 +179,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     max_area = max_frac * sh * sw
     cands: list[tuple[np.ndarray, float]] = []
     row_cands: list[np.ndarray] = []  # cards cut from a row of touching cards: a last resort
+    blob_cands: list[np.ndarray] = []  # the hulls of Canny edge blobs: a last resort too
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     kernel = np.ones((5, 5), np.uint8)
@@ -237,6 +242,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             continue
         for c, hh in zip(cs, hier[0]):
             if hh[3] < 0:  # an outer contour: the edge itself; its holes are regions
+                blob_cands.extend(_blob_cards(c, min_area, max_area))
                 continue
             a = cv2.contourArea(c)
             if a < min_area:
@@ -268,6 +274,15 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
         if es < _MIN_OUTLINE or (con < _MIN_CONTRAST and es < _CLEAR_OUTLINE) or (inside < 0.6 and not close_up):
             continue  # no outline, no whiter than the table around it, or mostly outside the frame
         scored.append((g, con, es))
+    reps = [g[len(g) // 2][0] for g, _, _ in scored]
+    for q in blob_cands:  # only where no other candidate was seen
+        if any(_iou(q, p) > 0.2 or _contains(p, q) or _contains(q, p) for p in reps):
+            continue
+        con, inside = _edge_contrast(wh_blur, q)
+        es = _edge_support(grey, q)
+        if inside >= 0.6 and es >= _BLOB_OUTLINE and con >= _BLOB_CONTRAST:
+            scored.append(([(q, cv2.contourArea(q))] * 2, con, es))  # as if seen twice: kept
+            reps.append(q)
     for g, con, es in sorted(scored, key=lambda t: (-len(t[0]), -t[1])):
         if len(g) < 2 and con < _SINGLE_CONTRAST and es < _SHARP_OUTLINE:
             # a faint shape seen at one level only is usually noise
@@ -283,6 +298,25 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
     return out
+
+
+def _blob_cards(cnt: np.ndarray, min_area: float, max_area: float) -> list[np.ndarray]:
+    """Card quads ``(4, 2)`` from the outer contour ``cnt`` of one blob of Canny edges.
+
+    A card on a light table whose outline has a gap (and whose picture or index touches
+    the outline) leaves no card-shaped hole in the edge map, but the blob's convex hull is
+    still the card: ``[quad]`` when the hull is card-shaped, else ``[]``. Detection pixels;
+    ``find_cards`` uses these only where no other candidate lies, and only with a clear
+    outline all round (``_BLOB_OUTLINE``).
+    """
+    x, y, w, h = cv2.boundingRect(cnt)
+    if w * h < min_area:
+        return []
+    hull = cv2.convexHull(cnt)
+    q = _card_like(hull, min_area, max_area)
+    if q is not None:
+        return [_grow(q, -1.0)]  # the dilated edge lies ~1 px outside the outline
+    return []
 
 
 def _row_seen(wh: np.ndarray, grey: np.ndarray, box: np.ndarray) -> bool:
