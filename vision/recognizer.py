@@ -37,6 +37,7 @@ TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" make
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
 INDEX_STRIP = "index strip"
+LOCAL_CUT = 0.6  # the ink cut of :func:`_local_ink`, a fraction of Otsu's threshold
 
 
 class FrameError(ValueError):
@@ -148,6 +149,22 @@ def _inkness(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     inkness = np.clip(np.maximum(230 - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return inkness, chroma, float(t)
+
+
+def _local_ink(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Like :func:`_ink`, but the darkness is measured against the paper's local level.
+
+    The local level is the brightest grey within a pip's size (a 41 px disc on the
+    ``(H, W)`` card), smoothed: under glare the paper and the pips there are both lighter,
+    and a single cut for the card breaks those pips up. The cut is 0.6 of Otsu's.
+    """
+    b, g, r = (card_wb[:, :, i].astype(np.int16) for i in range(3))
+    grey = ((b + g + r) // 3).astype(np.uint8)
+    chroma = r - np.maximum(g, b)
+    paper = cv2.blur(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (41, 41))), (21, 21))
+    inkness = np.clip(np.maximum(paper.astype(np.int16) - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return _ink_cut(inkness, float(t), LOCAL_CUT), chroma
 
 
 def _ink_cut(inkness: np.ndarray, otsu: float, scale: float) -> np.ndarray:
@@ -452,13 +469,26 @@ class Recognizer:
         reads = [self.read_corner(card), self.read_corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
+        if name is None and why.startswith("index says") and why.endswith(" pips"):
+            # glare hides pips, it never adds them: count again against the paper's local
+            # level, and take the count only when it finds more pips than before
+            # and only for the rank the index says (no pip-count rescue to another rank)
+            said = why.split()[2].rstrip(",")
+            again = self.read_pips(card, local=True)
+            if again.count > pips.count:
+                name2, conf2, why2 = decide(reads, again, self.params)
+                if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
+                    name, conf, why = name2, conf2, why2
         return name, conf, why, any(r.rank is not None for r in reads)
 
-    def read_pips(self, card: np.ndarray) -> "PipRead":
+    def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
 
         Number cards show as many pips as their rank; the suit of a big pip is easier to
-        read than the small index one. Returns a :class:`PipRead`.
+        read than the small index one. ``local``: measure the ink against the paper's
+        local level (its brightest nearby pixels) instead of one cut for the whole card,
+        for a card half under glare (its washed-out pips are then still solid). Returns a
+        :class:`PipRead`.
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
@@ -466,7 +496,7 @@ class Recognizer:
         # 18 < hue < 140, saturation > 90, value > 110
         colourful = cv2.inRange(hsv, (19, 91, 111), (139, 255, 255))
         picture = cv2.countNonZero(colourful) / float(colourful.size)
-        ink, chroma = _ink(wb)
+        ink, chroma = _local_ink(wb) if local else _ink(wb)
         ink[:4, :] = 0
         ink[-4:, :] = 0
         ink[:, :4] = 0

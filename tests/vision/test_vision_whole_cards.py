@@ -1,0 +1,76 @@
+"""Whole cards that used to be missed (issue 6): a card on a light table whose outline has a
+gap, and a number card whose pips glare washes out."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import detect
+from vision.recognizer import H, W, Recognizer
+
+
+def _broken_outline_edges() -> tuple[np.ndarray, np.ndarray]:
+    """A Canny-like edge map: a card's outline with a gap, its index touching the outline."""
+    e = np.zeros((300, 400), np.uint8)
+    x0, y0, x1, y1 = 150, 60, 250, 200  # the card, 100 x 140
+    cv2.rectangle(e, (x0, y0), (x1, y1), 255, 3)
+    e[120:128, x1 - 2:x1 + 3] = 0  # a gap in the right edge (a faint stretch of outline)
+    cv2.rectangle(e, (x0 + 20, y0 + 25), (x1 - 20, y1 - 25), 255, 3)  # the picture's frame
+    cv2.line(e, (x0, y0 + 10), (x0 + 20, y0 + 30), 255, 3)  # the index bridges outline and frame
+    truth = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return e, truth
+
+
+def test_a_card_whose_outline_has_a_gap_is_the_hull_of_its_edge_blob():
+    e, truth = _broken_outline_edges()
+    cs, hier = cv2.findContours(e, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    area = 0.004 * e.size
+    holes = [c for c, h in zip(cs, hier[0]) if h[3] >= 0 and cv2.contourArea(c) >= area]
+    # no hole of the edge map is the card (what find_cards looked for alone before)
+    assert not any(detect._card_like(c, area, 0.95 * e.size) is not None
+                   and np.abs(detect.order_quad(detect._card_like(c, area, 1e9)) - truth).max() < 6 for c in holes)
+    outer = [c for c, h in zip(cs, hier[0]) if h[3] < 0]
+    found = [q for c in outer for q in detect._blob_cards(c, area, 0.95 * e.size)]
+    assert len(found) == 1
+    assert np.abs(detect.order_quad(found[0]) - truth).max() < 4
+
+
+def test_a_blob_that_is_no_card_shape_gives_nothing():
+    e = np.zeros((300, 400), np.uint8)
+    cv2.circle(e, (200, 150), 80, 255, 3)  # round: no card
+    cv2.rectangle(e, (20, 20), (380, 60), 255, 3)  # far too long for a card
+    cs, hier = cv2.findContours(e, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = [c for c, h in zip(cs, hier[0]) if h[3] < 0]
+    assert [q for c in outer for q in detect._blob_cards(c, 0.004 * e.size, 0.95 * e.size)] == []
+
+
+def _glare_seven() -> np.ndarray:
+    """A warped 7 of spades ``(H, W, 3)``: seven black pips, its right half under glare."""
+    card = np.full((H, W, 3), 215, np.uint8)
+    pips = [(70, 80), (170, 80), (120, 130), (70, 170), (170, 170), (70, 260), (170, 260)]
+    for x, y in pips:
+        cv2.ellipse(card, (x, y), (20, 24), 0, 0, 360, (20, 20, 20), -1)
+    xx = np.arange(W, dtype=np.float32)[None, :, None]
+    glare = np.clip((xx - 110) / 40.0, 0, 1)  # 0 on the left, 1 from x = 150 on
+    out = card.astype(np.float32) * (1 - glare) + (0.35 * card + 165) * glare  # washed out, lighter
+    rng = np.random.default_rng(7)
+    out += rng.normal(0, 2, out.shape) + 15 * glare * (rng.random(out.shape[:2])[..., None] > 0.7)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_pips_under_glare_are_counted_against_the_paper_around_them():
+    rec = Recognizer()
+    card = _glare_seven()
+    assert rec.read_pips(card).count < 7  # one cut for the card loses the washed-out pips
+    again = rec.read_pips(card, local=True)
+    assert again.count == 7 and again.red is False
+
+
+def test_the_local_count_never_invents_pips_on_a_clean_card():
+    rec = Recognizer()
+    card = np.full((H, W, 3), 225, np.uint8)
+    for x, y in [(70, 80), (170, 80), (70, 260), (170, 260)]:
+        cv2.ellipse(card, (x, y), (20, 24), 0, 0, 360, (30, 30, 200), -1)  # a red four
+    assert rec.read_pips(card).count == 4
+    assert rec.read_pips(card, local=True).count == 4
