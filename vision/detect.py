@@ -73,9 +73,9 @@ def _whiteness(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(v, s)  # V - S, saturating at 0
 
 
-def _quad_from_contour(cnt: np.ndarray) -> np.ndarray | None:
+def _quad_from_contour(cnt: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
     peri = cv2.arcLength(cnt, True)
-    hull = cv2.convexHull(cnt)
+    hull = cv2.convexHull(cnt) if hull is None else hull
     for eps in (0.02, 0.03, 0.045, 0.06):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
@@ -93,23 +93,25 @@ def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray 
     harea = cv2.contourArea(hull)
     if harea <= 0 or area / harea < 0.90:
         return None
-    quad = _quad_from_contour(cnt)
+    quad = _quad_from_contour(cnt, hull)
     qarea = cv2.contourArea(quad)
     if qarea <= 0 or not (0.85 < area / qarea < 1.12):
         return None
-    q = order_quad(quad)
-    d = [math.hypot(float(q[(i + 1) % 4, 0] - q[i, 0]), float(q[(i + 1) % 4, 1] - q[i, 1])) for i in range(4)]
-    short = (d[0] + d[2]) / 2
-    long_ = (d[1] + d[3]) / 2
+    # the quad's corners are in order round it (a polygon fitted to the hull, or a box):
+    # its edge lengths are those of order_quad's, which is only run on a quad kept
+    pts = quad.tolist()
+    d = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
+    short = min(d[0] + d[2], d[1] + d[3]) / 2
+    long_ = max(d[0] + d[2], d[1] + d[3]) / 2
     if short <= 0:
         return None
     ratio = long_ / short
     if not (1.02 < ratio < 2.2):
         return None
     # reject strongly non-parallelogram quads (two cards, a card and a shadow ...)
-    if cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)) is False:
+    if cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)) is False:
         return None
-    return q
+    return order_quad(quad)
 
 
 def _split_merged(cnt: np.ndarray, mask_shape: tuple[int, int]) -> list[np.ndarray]:
@@ -276,7 +278,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
         scored.append((g, con, es))
     reps = [g[len(g) // 2][0] for g, _, _ in scored]
     for q in blob_cands:  # only where no other candidate was seen
-        if any(_iou(q, p) > 0.2 or _contains(p, q) or _contains(q, p) for p in reps):
+        if any(_clash(q, p, 0.2) for p in reps):
             continue
         con, inside = _edge_contrast(wh_blur, q)
         es = _edge_support(grey, q)
@@ -289,11 +291,11 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             continue
         areas = np.array([a for _, a in g])
         q = g[int(np.argsort(areas)[len(areas) // 2])][0]  # median-area member
-        if any(_iou(q, p) > 0.3 or _contains(p, q) or _contains(q, p) for p in picked):
+        if any(_clash(q, p, 0.3) for p in picked):
             continue
         picked.append(q)
     for q in row_cands:
-        if not any(_iou(q, p) > 0.2 or _contains(p, q) or _contains(q, p) for p in picked):
+        if not any(_clash(q, p, 0.2) for p in picked):
             picked.append(q)
     out = [order_quad(q / scale) for q in picked]
     out.sort(key=lambda q: (float(q[:, 0].mean())))
@@ -402,8 +404,21 @@ def _edge_support(grey: np.ndarray, q: np.ndarray, n: int = 16, clip: bool = Fal
     return float((step >= 10).sum()) / len(P)
 
 
+def _clash(a: np.ndarray, b: np.ndarray, iou: float) -> bool:
+    """True when quads ``a`` and ``b`` overlap by more than ``iou`` or one contains the other.
+
+    Quads whose bounding boxes do not meet are told apart without the polygon tests (in a
+    13-card grid most pairs are such).
+    """
+    xa, ya, wa, ha = cv2.boundingRect(a)
+    xb, yb, wb, hb = cv2.boundingRect(b)
+    if xa >= xb + wb or xb >= xa + wa or ya >= yb + hb or yb >= ya + ha:
+        return False
+    return _iou(a, b) > iou or _contains(b, a) or _contains(a, b)
+
+
 def _contains(outer: np.ndarray, inner: np.ndarray) -> bool:
-    c = inner.mean(axis=0)
+    c = inner.sum(axis=0) / 4  # the mean of the 4 corners (ndarray.mean costs more)
     if cv2.pointPolygonTest(outer.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) < 0:
         return False
     return cv2.contourArea(inner) < 0.7 * cv2.contourArea(outer)
