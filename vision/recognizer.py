@@ -37,6 +37,7 @@ TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" make
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
 INDEX_STRIP = "index strip"
+MIN_RANK_WIDTH = 0.2  # a rank's ink box is at least this wide for its height (a "J" ~0.4)
 LOCAL_CUT = 0.6  # the ink cut of :func:`_local_ink`, a fraction of Otsu's threshold
 
 
@@ -592,6 +593,10 @@ class Recognizer:
         rx1 = max(c[1] + c[3] for c in rank)
         ry1 = max(c[2] + c[4] for c in rank)
         rh = max(c[4] for c in rank)
+        if rx1 - rx0 < MIN_RANK_WIDTH * rh:
+            # a bare bar (the "1" of a pale "10" whose "0" fell below the cut) is no rank;
+            # stretched to the glyph box it is a solid block that matches nothing honestly
+            return None, None, None
         rmask = np.isin(lab, [c[0] for c in rank]).astype(np.uint8) * 255
         # suit: the nearest component below the rank, under it
         below = [c for c in comps if c not in rank and c[2] >= ry1 - 2 and c[2] - ry1 < 0.8 * rh

@@ -74,3 +74,18 @@ def test_the_local_count_never_invents_pips_on_a_clean_card():
         cv2.ellipse(card, (x, y), (20, 24), 0, 0, 360, (30, 30, 200), -1)  # a red four
     assert rec.read_pips(card).count == 4
     assert rec.read_pips(card, local=True).count == 4
+
+
+def test_a_bare_bar_is_no_rank_and_the_index_is_cut_again_lower():
+    from vision.recognizer import CH, CW
+
+    rec = Recognizer()
+    ink = np.zeros((CH, CW), np.uint8)
+    ink[10:34, 12] = 255  # the "1" of a pale "10" whose "0" fell below the cut: 1 px wide
+    ink[40:55, 8:22] = 255  # the suit pip under it
+    chroma = np.zeros((CH, CW), np.int16)
+    assert Recognizer._cut_index(ink.copy(), chroma, CW, CH) == (None, None, None)
+    ink[10:34, 16:28] = 255  # the "0" seen at a lower cut: "10" is wide enough
+    rmask, smask, _ = Recognizer._cut_index(ink.copy(), chroma, CW, CH)
+    assert rmask is not None and smask is not None
+    assert rec._read_glyphs(rmask, smask, False).rank is not None
