@@ -277,6 +277,10 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
             return None, 0.0, f"index says {rank}, 10 pips"
         rank, val, top = "10", 10, CornerRead(rank="10", rank_score=p.pip_score, rank_margin=p.pip_margin)
         same = [r for r in rs if r.rank in ("10", None)] or rs
+    elif pips.count == 10 and pips.area >= 0.012 and top.rank_score < p.pip_score:
+        # ten pips carry the rank as they do above, where the index names another rank: an
+        # index that names 10 itself, only weakly, must not count for less
+        top = replace(top, rank_score=p.pip_score, rank_margin=max(top.rank_margin, p.pip_margin))
     pip_ok = (2 <= val <= 10 and pips.count == val) or (val >= 11 and court) or \
         (val == 1 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture)
     if val <= 10 and pips.picture >= 1.25 * p.picture:

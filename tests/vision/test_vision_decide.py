@@ -83,3 +83,13 @@ def test_a_court_picture_backs_a_weak_index_only_above_the_court_bar():
     assert P.pip_score <= 0.553 < P.court_pip_score  # a number card's pip count would have backed it
     firmer = [corner("K", 0.62, 0.086, "h", 0.19), CornerRead(rank="A", rank_score=0.5, rank_margin=0.01)]
     assert decide(firmer, pips, P)[0] == "Kh"
+
+
+def test_ten_pips_back_a_weak_ten_index_as_they_back_a_weak_other_rank():
+    pips = PipRead(count=10, area=0.028, suit="h", suit_margin=0.39, red=True)
+    weak_ten = [corner("10", 0.53, 0.02, "h", 0.35), corner("10", 0.53, 0.01, "h", 0.35)]
+    weak_queen = [corner("Q", 0.53, 0.02, "h", 0.35), corner("Q", 0.53, 0.01, "h", 0.35)]
+    assert decide(weak_queen, pips, P)[0] == "Th"  # the pip count names the rank ...
+    assert decide(weak_ten, pips, P)[0] == "Th"  # ... and an index agreeing with it is no worse
+    assert decide(weak_ten, PipRead(count=9, area=0.028, suit="h", suit_margin=0.39, red=True), P)[0] is None
+    assert decide(weak_ten, PipRead(count=10, area=0.005, suit="h", suit_margin=0.39, red=True), P)[0] is None
