@@ -610,11 +610,41 @@ class Recognizer:
         if below:
             s = min(below, key=lambda c: c[2])
             smask = (lab == s[0]).astype(np.uint8) * 255
+        else:  # the pip may touch a court card's frame line: open the ink and look again
+            smask = Recognizer._pip_apart(ink, rmask, (rx0, rx1, ry1, rh), cw)
         pix = (rmask > 0) | (smask > 0 if smask is not None else False)
         red = None
         if pix.sum() >= 10:
             red = bool(np.median(chroma[pix]) > 28)
         return rmask, smask, red
+
+    @staticmethod
+    def _pip_apart(ink: np.ndarray, rmask: np.ndarray, rank_box: tuple[int, int, int, int], cw: int
+                   ) -> np.ndarray | None:
+        """The suit pip (uint8 mask, ink 255) under a rank whose pip touched something else.
+
+        At a court card's corner the index pip can touch the picture's thin frame line and
+        be lost in one component with it. An opening (3x3) cuts thin lines off solid
+        shapes; the pip is then the piece under the rank (``rank_box``: its left and right
+        x, bottom y and height, corner pixels), nearest the rank's middle, clear of the
+        corner's right edge (where the picture runs out of the index zone). None when
+        there is none.
+        """
+        rx0, rx1, ry1, rh = rank_box
+        opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        opened[rmask > 0] = 0
+        n, lab, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8, ltype=cv2.CV_16U)
+        mid = (rx0 + rx1) / 2
+        best, dist = 0, float("inf")
+        for i in range(1, n):
+            x, y, w, h, a = (int(v) for v in st[i])
+            if a < 15 or x + w >= cw - 1 or not 0.3 * rh <= h <= 1.3 * rh:
+                continue
+            if y < ry1 - 2 or y - ry1 >= 0.8 * rh or not rx0 - 0.5 * rh <= x + w / 2 <= rx1 + 0.5 * rh:
+                continue
+            if abs(x + w / 2 - mid) < dist:
+                best, dist = i, abs(x + w / 2 - mid)
+        return (lab == best).astype(np.uint8) * 255 if best else None
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
         """Read the top-left index of an upright card image ``(H, W, 3)``.

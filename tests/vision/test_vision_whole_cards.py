@@ -89,3 +89,20 @@ def test_a_bare_bar_is_no_rank_and_the_index_is_cut_again_lower():
     rmask, smask, _ = Recognizer._cut_index(ink.copy(), chroma, CW, CH)
     assert rmask is not None and smask is not None
     assert rec._read_glyphs(rmask, smask, False).rank is not None
+
+
+def test_an_index_pip_touching_the_pictures_frame_line_is_still_cut():
+    from vision.recognizer import CH, CW
+
+    ink = np.zeros((CH, CW), np.uint8)
+    cv2.putText(ink, "J", (6, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 255, 3)  # the rank
+    cv2.circle(ink, (17, 62), 10, 255, -1)  # the suit pip under it ...
+    ink[25:CH, 27:29] = 255  # ... touching the picture's frame line (2 px wide)
+    ink[25:27, 27:CW] = 255
+    chroma = np.zeros((CH, CW), np.int16)
+    rmask, smask, red = Recognizer._cut_index(ink.copy(), chroma, CW, CH)
+    assert rmask is not None and smask is not None and red is False
+    x, y, w, h = cv2.boundingRect(smask)
+    assert abs(x + w / 2 - 17) <= 2 and abs(y + h / 2 - 62) <= 2 and 17 <= w <= 23 and 17 <= h <= 23
+    ink[:, 27:] = 0  # no frame line: the same pip, found as before
+    assert cv2.boundingRect(Recognizer._cut_index(ink.copy(), chroma, CW, CH)[1])[2] >= 19
