@@ -106,3 +106,32 @@ def test_an_index_pip_touching_the_pictures_frame_line_is_still_cut():
     assert abs(x + w / 2 - 17) <= 2 and abs(y + h / 2 - 62) <= 2 and 17 <= w <= 23 and 17 <= h <= 23
     ink[:, 27:] = 0  # no frame line: the same pip, found as before
     assert cv2.boundingRect(Recognizer._cut_index(ink.copy(), chroma, CW, CH)[1])[2] >= 19
+
+
+def test_a_big_pip_cut_by_the_corners_edge_is_not_half_of_the_rank():
+    from vision.recognizer import CH, CW
+
+    ink = np.zeros((CH, CW), np.uint8)
+    cv2.putText(ink, "5", (8, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 255, 3)  # the rank, ~33 px tall
+    cv2.circle(ink, (20, 66), 9, 255, -1)  # its suit pip
+    cv2.ellipse(ink, (CW - 1, 40), (16, 22), 0, 0, 360, 255, -1)  # the first big pip, cut by the box
+    chroma = np.zeros((CH, CW), np.int16)
+    rmask, smask, _ = Recognizer._cut_index(ink.copy(), chroma, CW, CH)
+    assert rmask is not None and smask is not None
+    assert cv2.boundingRect(rmask)[0] + cv2.boundingRect(rmask)[2] < CW - 8  # the "5" alone
+    x, y, w, h = cv2.boundingRect(smask)
+    assert abs(x + w / 2 - 20) <= 2 and abs(y + h / 2 - 66) <= 2
+
+
+def test_the_ink_colour_is_the_solid_pips_not_the_pale_thin_ranks():
+    from vision.recognizer import CH, CW
+
+    ink = np.zeros((CH, CW), np.uint8)
+    cv2.putText(ink, "J", (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 255, 3)
+    cv2.circle(ink, (18, 60), 9, 255, -1)
+    chroma = np.zeros((CH, CW), np.int16)
+    chroma[ink > 0] = 15  # the thin rank: pale, its red diluted by the paper round it
+    chroma[50:71, 8:29] = np.where(ink[50:71, 8:29] > 0, 60, 0)  # the solid pip: clearly red
+    assert Recognizer._cut_index(ink.copy(), chroma, CW, CH)[2] is True
+    chroma[50:71, 8:29] = np.where(ink[50:71, 8:29] > 0, 5, 0)  # a black pip: black
+    assert Recognizer._cut_index(ink.copy(), chroma, CW, CH)[2] is False
