@@ -36,11 +36,13 @@ _MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never
 _CLEAR_OUTLINE = 0.8    # ... above this, a card even when no whiter than the table
 _SHARP_OUTLINE = 0.9    # ... above this, a card even when seen at one threshold level only
 _MIN_CONTRAST = 10      # whiteness inside minus outside (0..255)
+_SINGLE_CONTRAST = 25   # ... for a shape seen at one threshold level only
 # a card found only as the convex hull of a blob of Canny edges (_blob_cards) needs a clear
 # outline, and may be a little less white than a light table (a shadowed rim), not much
 _BLOB_OUTLINE = 0.9
 _BLOB_CONTRAST = -30
-_SINGLE_CONTRAST = 25   # ... for a shape seen at one threshold level only
+_OBLIQUE_RATIO = 3.0    # the longest a card may look (long / short edges) when ...
+_OBLIQUE_TAPER = 0.8    # ... its long edges converge this much (shorter / longer)
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
@@ -106,7 +108,11 @@ def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray 
     if short <= 0:
         return None
     ratio = long_ / short
-    if not (1.02 < ratio < 2.2):
+    # a card seen very obliquely is foreshortened across its long edges, which then
+    # converge (the far one shorter): such a tapered quad may look up to 3 times as long
+    long_pair = (d[1], d[3]) if d[0] + d[2] < d[1] + d[3] else (d[0], d[2])
+    taper = min(long_pair) / max(max(long_pair), 1e-6)
+    if not (1.02 < ratio < 2.2) and not (ratio < _OBLIQUE_RATIO and taper < _OBLIQUE_TAPER):
         return None
     # reject strongly non-parallelogram quads (two cards, a card and a shadow ...)
     if cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)) is False:

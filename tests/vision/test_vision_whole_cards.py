@@ -135,3 +135,38 @@ def test_the_ink_colour_is_the_solid_pips_not_the_pale_thin_ranks():
     assert Recognizer._cut_index(ink.copy(), chroma, CW, CH)[2] is True
     chroma[50:71, 8:29] = np.where(ink[50:71, 8:29] > 0, 5, 0)  # a black pip: black
     assert Recognizer._cut_index(ink.copy(), chroma, CW, CH)[2] is False
+
+
+def _oblique_card_frame() -> tuple[np.ndarray, np.ndarray]:
+    """A rendered Th seen from low across the table: its long side 460 px far, 600 near,
+    185 px deep (it looks 2.8 times as long as deep), on a dark wooden table."""
+    from vision.render import render_card
+
+    f = np.zeros((720, 1280, 3), np.uint8)
+    f[:] = (40, 45, 110)
+    card = render_card("Th", 300)
+    h, w = card.shape[:2]
+    dst = np.float32([[640, 200], [180, 200], [100, 385], [700, 385]])  # the card's TL, TR, BR, BL
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), dst)
+    warped = cv2.warpPerspective(card, m, (1280, 720))
+    inside = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (1280, 720)) > 0
+    f[inside] = warped[inside]
+    return f, dst
+
+
+def test_a_card_seen_very_obliquely_is_found_and_never_misread():
+    frame, corners = _oblique_card_frame()
+    quads = detect.find_cards(frame)
+    assert len(quads) == 1
+    got = detect.order_quad(quads[0])
+    assert all(np.hypot(*(got - c).T).min() < 15 for c in corners)  # each corner found
+    assert all(r.card is None or str(r.card) == "Th" for r in Recognizer().recognize(frame))
+
+
+def test_a_long_box_with_parallel_sides_is_still_no_card():
+    # 2.5 times as long as wide, not tapered: a strip or touching cards, not one card
+    c = np.array([[[100, 100]], [[400, 100]], [[400, 220]], [[100, 220]]], np.int32)
+    assert detect._card_like(c, 100, 1e9) is None
+    # as long for its depth, but tapered (300 px far, 380 near): a card seen obliquely
+    tapered = np.array([[[100, 100]], [[400, 100]], [[440, 230]], [[60, 230]]], np.int32)
+    assert detect._card_like(tapered, 100, 1e9) is not None
