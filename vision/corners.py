@@ -375,7 +375,7 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
             why = f"rank {rank} not sure enough ({rs:.2f}/{rm:.2f})"
         elif ss < p.suit_score or sm < p.suit_margin:
             why = f"suit {suit} not sure enough ({ss:.2f}/{sm:.2f})"
-        elif scale == 1.0 and not _lower_cut_agrees(cut, red, ten if ten_shape else ri, si, ten_shape):
+        elif scale == 1.0 and not _lower_cut_agrees(cut, red, ten if ten_shape else ri, si, ten_shape, rmask):
             # the lower ink cut must name the same rank and pip (thin or pale ink cut too
             # thin changes shape: a 9 can look like a Q)
             why = "the ink cuts disagree"
@@ -391,21 +391,40 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
     return out
 
 
-def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: bool) -> bool:
+def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: bool,
+                      rmask: np.ndarray | None = None) -> bool:
     """True when the lower ink cut of ``cut`` gives the same ink colour, rank and pip class
-    (or does not separate the glyphs at all: then it has nothing to say)."""
+    (or does not separate the glyphs at all: then it has nothing to say).
+
+    ``rmask``: the rank mask of the reader's cut. When the lower cut's rank reaches well
+    beyond it (more than a fifth of the rank's height, or 3 px, on a side) the rank has
+    merged with something else there (a card edge, a neighbour's ink) and only the colour
+    and the pip are checked.
+    """
     lower = _glyph_cuts(cut, (0.6,))
     if not lower:
         return True
-    rmask, smask, red2, _, _ = lower[0]
+    rmask2, smask, red2, _, _ = lower[0]
     if red2 != red:
         return False
-    pr, ps = _net().probs([rmask, smask])
+    pr, ps = _net().probs([rmask2, smask])
     if int(np.argmax(ps)) != si:
         return False
+    if rmask is not None and _grew(rmask, rmask2):
+        return True
     if ten_shape:  # a "10" taken from its shape: the lower cut must find it likeliest of the ranks
         return int(np.argmax(pr[:len(RANKS)])) == ri
     return int(np.argmax(pr)) == ri
+
+
+def _grew(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when mask ``b``'s ink box reaches beyond mask ``a``'s by more than
+    ``max(3, 0.2 * a's height)`` pixels on some side (same coordinates)."""
+    ax, ay, aw, ah = cv2.boundingRect(a)
+    bx, by, bw, bh = cv2.boundingRect(b)
+    tol = max(3.0, 0.2 * ah)
+    return (ax - bx > tol or ay - by > tol or (bx + bw) - (ax + aw) > tol
+            or (by + bh) - (ay + ah) > tol)
 
 
 def read_corners(rec: "Recognizer", frame: np.ndarray, mask: np.ndarray | None = None,

@@ -156,3 +156,16 @@ def test_a_card_named_from_its_index_strip_leaves_its_outline_searched(rec):
     whole = named("")
     assert set(strip) <= {str(c) for c in cards[1:]}
     assert len(strip) >= len(whole) + 2, (strip, whole)  # 8h 8d 6d lie under the half
+
+
+def test_a_lower_cut_merged_with_a_card_edge_says_nothing_about_the_rank():
+    # the lower ink cut may join the rank to a card edge beside it: that mask is no reading
+    # of the rank (the pip and colour are still checked), a slightly bolder rank is
+    rank = np.zeros((96, 76), np.uint8)
+    cv2.putText(rank, "8", (24, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+    bolder = cv2.dilate(rank, np.ones((3, 3), np.uint8))
+    edge = bolder.copy()
+    cv2.line(edge, (14, 10), (14, 40), 255, 2)
+    cv2.line(edge, (14, 10), (40, 10), 255, 2)
+    assert not corners._grew(rank, bolder)
+    assert corners._grew(rank, edge)
