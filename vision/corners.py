@@ -73,7 +73,7 @@ class CornerParams:
     paper_frac: float = 0.55     # of the ring round a glyph that must be light paper
     pip_solidity: float = 0.6    # a pip's area over its convex hull's
     work_side: int = 600         # marks are looked for at this shorter side (speed), read at full size
-    named_shrink: float = 0.12   # the middle of a named card's quad (shrunk by this) is not searched
+    named_shrink: float = 0.5    # the middle of a named card's quad (shrunk by this) is not searched
 
 
 @dataclass(frozen=True)

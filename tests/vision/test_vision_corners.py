@@ -169,3 +169,23 @@ def test_a_lower_cut_merged_with_a_card_edge_says_nothing_about_the_rank():
     cv2.line(edge, (14, 10), (40, 10), 255, 2)
     assert not corners._grew(rank, bolder)
     assert corners._grew(rank, edge)
+
+
+def test_indices_under_the_rim_of_a_merged_named_outline_are_read(rec):
+    # a fan whose top card's outline was found as one blob with the cards under it: the
+    # covered cards' indices lie along the top of that outline, outside its middle
+    cards = parse_cards("3c 9d Kh 5s 7h")
+    frame = render_board(cards, (1280, 720), "green", gap=-0.72, noise=2.0, seed=5)
+    paper = cv2.inRange(frame, (170, 170, 170), (255, 255, 255))
+    x, y, w, h = cv2.boundingRect(paper)
+    blob = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+
+    def named(shrink: float) -> list[str]:
+        out = corners.add_corner_readings(rec, frame, [Reading(cards[-1], 0.9, blob, "")],
+                                          params=corners.CornerParams(named_shrink=shrink))
+        return [str(r.card) for r in out if r.why == "corner index"]
+
+    wide = named(corners.CornerParams().named_shrink)
+    assert set(wide) <= {str(c) for c in cards[:-1]}, wide  # the named card is not given again
+    assert len(wide) >= 2, wide
+    assert len(named(0.12)) < len(wide)  # with only the rim searched, the middle cards are lost
