@@ -398,19 +398,20 @@ def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: b
 
     ``rmask``: the rank mask of the reader's cut. When the lower cut's rank reaches well
     beyond it (more than a fifth of the rank's height, or 3 px, on a side) the rank has
-    merged with something else there (a card edge, a neighbour's ink) and only the colour
-    and the pip are checked.
+    merged with something else there (a card edge, a neighbour's ink): that cut's rank and
+    ink colour say nothing, and only its pip class is checked.
     """
     lower = _glyph_cuts(cut, (0.6,))
     if not lower:
         return True
     rmask2, smask, red2, _, _ = lower[0]
-    if red2 != red:
+    grew = rmask is not None and _grew(rmask, rmask2)
+    if red2 != red and not grew:  # (a merged rank's colour is that of what it merged with too)
         return False
     pr, ps = _net().probs([rmask2, smask])
     if int(np.argmax(ps)) != si:
         return False
-    if rmask is not None and _grew(rmask, rmask2):
+    if grew:
         return True
     if ten_shape:  # a "10" taken from its shape: the lower cut must find it likeliest of the ranks
         return int(np.argmax(pr[:len(RANKS)])) == ri

@@ -15,6 +15,7 @@ import pytest
 
 from controller.engine.cards import FULL_DECK, parse_cards
 from vision import corners
+from vision.glyphs import draw_suit
 from vision.index_net import CLASSES, IndexNet, net_input
 from vision.recognizer import INDEX_STRIP, Reading, Recognizer
 from vision.render import render_board
@@ -189,3 +190,26 @@ def test_indices_under_the_rim_of_a_merged_named_outline_are_read(rec):
     assert set(wide) <= {str(c) for c in cards[:-1]}, wide  # the named card is not given again
     assert len(wide) >= 2, wide
     assert len(named(0.12)) < len(wide)  # with only the rim searched, the middle cards are lost
+
+
+def test_the_lower_cut_checks_colour_and_pip_unless_its_rank_merged(monkeypatch):
+    rank = np.zeros((96, 76), np.uint8)
+    cv2.putText(rank, "8", (24, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+    merged = rank.copy()
+    cv2.line(merged, (14, 10), (14, 40), 255, 2)
+    cv2.line(merged, (14, 10), (40, 10), 255, 2)
+    pip = draw_suit("c", 20)
+    smask = np.zeros((96, 76), np.uint8)
+    smask[50:70, 28:48] = pip
+    ri, si = CLASSES.index("8"), CLASSES.index("c")
+    cut = np.zeros((96, 76, 3), np.uint8)
+
+    def agrees(lower_rank: np.ndarray, lower_red: bool) -> bool:
+        monkeypatch.setattr(corners, "_glyph_cuts", lambda c, s: [(lower_rank, smask, lower_red, (0, 0), 0.6)])
+        return corners._lower_cut_agrees(cut, False, ri, si, False, rank)
+
+    assert agrees(rank, False)
+    assert not agrees(rank, True)  # the lower cut finds red ink: no card
+    assert agrees(merged, True)  # merged with a red card edge: its colour says nothing
+    monkeypatch.setattr(corners, "_glyph_cuts", lambda c, s: [(merged, np.rot90(smask, 2).copy(), True, (0, 0), 0.6)])
+    assert not corners._lower_cut_agrees(cut, False, ri, si, False, rank)  # the pip is still checked
