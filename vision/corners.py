@@ -263,7 +263,9 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
             x, y, w, h, ar = st[c]
             ov = min(ay + ah, y + h) - max(ay, y)
             gap = max(x - (ax + aw), ax - (x + w))
-            if ov > 0.6 * min(ah, h) and gap < 0.35 * ah and h > 0.6 * ah and ar >= 8:
+            # (of the rank's height, top and bottom: a neighbour's big pip beside it is not)
+            if (ov > 0.6 * min(ah, h) and gap < 0.35 * ah and 0.6 * ah < h < 1.25 * ah and ar >= 8
+                    and abs((y + h) - (ay + ah)) <= 0.2 * ah):
                 rank.append(c)
         if len(rank) > 2:
             continue

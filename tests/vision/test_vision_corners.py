@@ -213,3 +213,29 @@ def test_the_lower_cut_checks_colour_and_pip_unless_its_rank_merged(monkeypatch)
     assert agrees(merged, True)  # merged with a red card edge: its colour says nothing
     monkeypatch.setattr(corners, "_glyph_cuts", lambda c, s: [(merged, np.rot90(smask, 2).copy(), True, (0, 0), 0.6)])
     assert not corners._lower_cut_agrees(cut, False, ri, si, False, rank)  # the pip is still checked
+
+
+def _paper_cut(rank: str) -> np.ndarray:
+    """An upright index cut (96x76 BGR, as corners._cut makes): ``rank`` over a club pip."""
+    cut = np.full((96, 76, 3), 235, np.uint8)
+    (tw, th), _ = cv2.getTextSize(rank, cv2.FONT_HERSHEY_SIMPLEX, 1.1, 2)
+    (lw, _), _ = cv2.getTextSize(rank[-1], cv2.FONT_HERSHEY_SIMPLEX, 1.1, 2)
+    x0 = 38 - (tw - lw // 2)  # the last character centred on the rank's spot (the "0" of a 10)
+    cv2.putText(cut, rank, (x0, 30 + th // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 2)
+    pip = cv2.resize(draw_suit("c", 96), (18, 18), interpolation=cv2.INTER_AREA) > 127
+    cut[51:69, 29:47][pip] = (20, 20, 20)
+    return cut
+
+
+def test_a_neighbours_big_pip_beside_the_rank_is_not_half_of_a_ten():
+    cut = _paper_cut("8")
+    # a big pip of the card beside, taller than the rank and reaching lower (as in a fan)
+    cv2.circle(cut, (70, 37), 17, (20, 20, 20), -1)
+    cuts = corners._glyph_cuts(cut, (1.0,))
+    assert cuts, "the 8 over its pip is cut"
+    rmask = cuts[0][0]
+    assert rmask[37, 70] == 0 and rmask[:, 56:].sum() == 0
+    ten = corners._glyph_cuts(_paper_cut("10"), (1.0,))
+    assert ten
+    xs = np.nonzero(ten[0][0])[1]
+    assert xs.min() < 25 and xs.max() > 38  # the "1" and the "0" both
