@@ -1,6 +1,6 @@
 """Train the corner-index glyph classifier and write vision/data/index_net.onnx.
 
-Usage: .venv/bin/python tools/vision/train_index_net.py [OUT] [--seed 6] [--epochs 6]
+Usage: .venv/bin/python tools/vision/train_index_net.py [OUT] [--seed 7] [--epochs 10] [--per-rank 6000]
 
 Needs torch and onnx (training only; the table runs the ONNX file with OpenCV's cv2.dnn):
 ``.venv/bin/pip install torch==2.13.0 onnx`` (CPU build).
@@ -332,10 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     """Generate the glyphs, train, check on fresh synthetic glyphs, export ONNX."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", nargs="?", default=str(NET_PATH))
-    ap.add_argument("--seed", type=int, default=6)
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
-    ap.add_argument("--per-rank", type=int, default=1500)
+    ap.add_argument("--per-rank", type=int, default=6000)
     ap.add_argument("--cache", help="keep the generated glyphs in this .npz (to train again faster)")
     a = ap.parse_args(argv)
     import torch  # noqa: PLC0415
