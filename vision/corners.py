@@ -73,7 +73,9 @@ class CornerParams:
     paper_frac: float = 0.55     # of the ring round a glyph that must be light paper
     pip_solidity: float = 0.6    # a pip's area over its convex hull's
     work_side: int = 600         # marks are looked for at this shorter side (speed), read at full size
-    named_shrink: float = 0.5    # the middle of a named card's quad (shrunk by this) is not searched
+    named_shrink: float = 0.12   # the middle of a named card's quad (shrunk by this) is not searched
+    merged_shrink: float = 0.7   # ... of a named quad that is not card-shaped (may hold cards under it)
+    card_ratio: tuple[float, float] = (1.25, 1.6)  # a card-shaped quad's long side over its short one
 
 
 @dataclass(frozen=True)
@@ -480,14 +482,29 @@ def _paper_box(frame: np.ndarray, mask: np.ndarray, p: CornerParams) -> tuple[in
     return x0, y0, x1, y1
 
 
+def _merged(q: np.ndarray, p: CornerParams, typical: float | None) -> bool:
+    """True when a named card's quad ``q`` ``(4, 2)`` may have swallowed cards under it (a
+    fan or row found as one blob): it has not a card's proportions (mean long side over
+    mean short side outside ``p.card_ratio``) and, when the frame holds 3 or more named
+    cards (``typical``: the median of their quads' areas, px^2), it is also 30% larger than
+    they are (a frame stretched to another aspect distorts every card alike)."""
+    a = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    b = float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    ratio = max(a, b) / max(min(a, b), 1e-6)
+    if p.card_ratio[0] <= ratio <= p.card_ratio[1]:
+        return False
+    return typical is None or abs(cv2.contourArea(q)) > 1.3 * typical
+
+
 def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence["Reading"],
                         region: np.ndarray | None = None, params: CornerParams | None = None) -> list["Reading"]:
     """Add the cards read from corner indices to the whole-card ``readings`` of ``frame``.
 
     Only what the whole-card pass did not name is searched (the quads of named cards are
-    masked out, except a card named from its index strip, ``why == "index strip"``, whose
-    outline holds other cards' strips; ``region``, a ``(4, 2)`` board quad, limits the
-    search). A corner naming a card the whole-card pass already named is left out; an
+    masked out but for their rim, ``named_shrink``; only the middle of a quad that may have
+    swallowed cards under it, ``merged_shrink``; nothing of a card named from its index
+    strip, ``why == "index strip"``, whose outline holds other cards' strips; ``region``, a
+    ``(4, 2)`` board quad, limits the search). A corner naming a card the whole-card pass already named is left out; an
     unsure whole-card reading whose outline holds a named corner is replaced by it. Corner
     readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
     left to right.
@@ -501,6 +518,9 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
         mask[:] = 0
         cv2.fillPoly(mask, [np.asarray(region, np.float32).round().astype(np.int32).reshape(-1, 1, 2)], 255)
     named = set()
+    areas = [abs(cv2.contourArea(np.asarray(r.outline, np.float32))) for r in readings
+             if r.card is not None and r.why != INDEX_STRIP]
+    typical = float(np.median(areas)) if len(areas) >= 3 else None
     for r in readings:
         if r.card is not None:
             named.add(str(r.card))
@@ -510,7 +530,7 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
             # may sit under a quad drawn a little too wide; the card's own index is
             # dropped by name below)
             q = np.asarray(r.outline, np.float32)
-            q = q + (q.mean(axis=0) - q) * p.named_shrink
+            q = q + (q.mean(axis=0) - q) * (p.merged_shrink if _merged(q, p, typical) else p.named_shrink)
             cv2.fillPoly(mask, [q.round().astype(np.int32).reshape(-1, 1, 2)], 0)
     box = _paper_box(frame, mask, p)
     if box is None:

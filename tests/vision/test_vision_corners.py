@@ -149,8 +149,12 @@ def test_a_card_named_from_its_index_strip_leaves_its_outline_searched(rec):
     assert len(first) == 1 and first[0].why == INDEX_STRIP, first
     half = first[0].outline
 
+    # (the half is wider than a card: a whole-card outline of that shape is searched as a
+    # possible merged blob; here only the index-strip rule is compared)
+    rim_only = corners.CornerParams(merged_shrink=corners.CornerParams().named_shrink)
+
     def named(why: str) -> list[str]:
-        out = corners.add_corner_readings(rec, frame, [Reading(cards[0], 0.8, half, why)])
+        out = corners.add_corner_readings(rec, frame, [Reading(cards[0], 0.8, half, why)], params=rim_only)
         return [str(r.card) for r in out if r.why == "corner index"]
 
     strip = named(INDEX_STRIP)
@@ -175,21 +179,33 @@ def test_a_lower_cut_merged_with_a_card_edge_says_nothing_about_the_rank():
 def test_indices_under_the_rim_of_a_merged_named_outline_are_read(rec):
     # a fan whose top card's outline was found as one blob with the cards under it: the
     # covered cards' indices lie along the top of that outline, outside its middle
-    cards = parse_cards("3c 9d Kh 5s 7h")
+    cards = parse_cards("3c 9d Kh 5s Qd 7h")
     frame = render_board(cards, (1280, 720), "green", gap=-0.72, noise=2.0, seed=5)
     paper = cv2.inRange(frame, (170, 170, 170), (255, 255, 255))
     x, y, w, h = cv2.boundingRect(paper)
     blob = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    assert corners._merged(np.array(blob, np.float32), corners.CornerParams(), None)
 
-    def named(shrink: float) -> list[str]:
+    def named(**kw) -> list[str]:
         out = corners.add_corner_readings(rec, frame, [Reading(cards[-1], 0.9, blob, "")],
-                                          params=corners.CornerParams(named_shrink=shrink))
+                                          params=corners.CornerParams(**kw))
         return [str(r.card) for r in out if r.why == "corner index"]
 
-    wide = named(corners.CornerParams().named_shrink)
+    wide = named()
     assert set(wide) <= {str(c) for c in cards[:-1]}, wide  # the named card is not given again
-    assert len(wide) >= 2, wide
-    assert len(named(0.12)) < len(wide)  # with only the rim searched, the middle cards are lost
+    assert len(wide) >= 3, wide
+    assert len(named(merged_shrink=0.12)) < len(wide)  # with only the rim searched, fewer
+
+
+def test_only_an_outline_unlike_its_neighbours_counts_as_merged():
+    p = corners.CornerParams()
+    card = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
+    wide = np.array([(0, 0), (260, 0), (260, 140), (0, 140)], np.float32)
+    assert not corners._merged(card, p, None)
+    assert corners._merged(wide, p, None)
+    assert corners._merged(wide, p, typical=100 * 140)
+    # a frame stretched to another aspect: every card looks as wide; none is a merged blob
+    assert not corners._merged(wide, p, typical=260 * 140)
 
 
 def test_the_lower_cut_checks_colour_and_pip_unless_its_rank_merged(monkeypatch):
