@@ -74,6 +74,8 @@ class CornerParams:
     pip_solidity: float = 0.6    # a pip's area over its convex hull's
     work_side: int = 600         # marks are looked for at this shorter side (speed), read at full size
     named_shrink: float = 0.12   # the middle of a named card's quad (shrunk by this) is not searched
+    merged_shrink: float = 0.7   # ... of a named quad that is not card-shaped (may hold cards under it)
+    card_ratio: tuple[float, float] = (1.25, 1.6)  # a card-shaped quad's long side over its short one
 
 
 @dataclass(frozen=True)
@@ -263,7 +265,9 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
             x, y, w, h, ar = st[c]
             ov = min(ay + ah, y + h) - max(ay, y)
             gap = max(x - (ax + aw), ax - (x + w))
-            if ov > 0.6 * min(ah, h) and gap < 0.35 * ah and h > 0.6 * ah and ar >= 8:
+            # (of the rank's height, top and bottom: a neighbour's big pip beside it is not)
+            if (ov > 0.6 * min(ah, h) and gap < 0.35 * ah and 0.6 * ah < h < 1.25 * ah and ar >= 8
+                    and abs((y + h) - (ay + ah)) <= 0.2 * ah):
                 rank.append(c)
         if len(rank) > 2:
             continue
@@ -375,7 +379,7 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
             why = f"rank {rank} not sure enough ({rs:.2f}/{rm:.2f})"
         elif ss < p.suit_score or sm < p.suit_margin:
             why = f"suit {suit} not sure enough ({ss:.2f}/{sm:.2f})"
-        elif scale == 1.0 and not _lower_cut_agrees(cut, red, ten if ten_shape else ri, si, ten_shape):
+        elif scale == 1.0 and not _lower_cut_agrees(cut, red, ten if ten_shape else ri, si, ten_shape, rmask):
             # the lower ink cut must name the same rank and pip (thin or pale ink cut too
             # thin changes shape: a 9 can look like a Q)
             why = "the ink cuts disagree"
@@ -391,21 +395,41 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
     return out
 
 
-def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: bool) -> bool:
+def _lower_cut_agrees(cut: np.ndarray, red: bool, ri: int, si: int, ten_shape: bool,
+                      rmask: np.ndarray | None = None) -> bool:
     """True when the lower ink cut of ``cut`` gives the same ink colour, rank and pip class
-    (or does not separate the glyphs at all: then it has nothing to say)."""
+    (or does not separate the glyphs at all: then it has nothing to say).
+
+    ``rmask``: the rank mask of the reader's cut. When the lower cut's rank reaches well
+    beyond it (more than a fifth of the rank's height, or 3 px, on a side) the rank has
+    merged with something else there (a card edge, a neighbour's ink): that cut's rank and
+    ink colour say nothing, and only its pip class is checked.
+    """
     lower = _glyph_cuts(cut, (0.6,))
     if not lower:
         return True
-    rmask, smask, red2, _, _ = lower[0]
-    if red2 != red:
+    rmask2, smask, red2, _, _ = lower[0]
+    grew = rmask is not None and _grew(rmask, rmask2)
+    if red2 != red and not grew:  # (a merged rank's colour is that of what it merged with too)
         return False
-    pr, ps = _net().probs([rmask, smask])
+    pr, ps = _net().probs([rmask2, smask])
     if int(np.argmax(ps)) != si:
         return False
+    if grew:
+        return True
     if ten_shape:  # a "10" taken from its shape: the lower cut must find it likeliest of the ranks
         return int(np.argmax(pr[:len(RANKS)])) == ri
     return int(np.argmax(pr)) == ri
+
+
+def _grew(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when mask ``b``'s ink box reaches beyond mask ``a``'s by more than
+    ``max(3, 0.2 * a's height)`` pixels on some side (same coordinates)."""
+    ax, ay, aw, ah = cv2.boundingRect(a)
+    bx, by, bw, bh = cv2.boundingRect(b)
+    tol = max(3.0, 0.2 * ah)
+    return (ax - bx > tol or ay - by > tol or (bx + bw) - (ax + aw) > tol
+            or (by + bh) - (ay + ah) > tol)
 
 
 def read_corners(rec: "Recognizer", frame: np.ndarray, mask: np.ndarray | None = None,
@@ -458,14 +482,29 @@ def _paper_box(frame: np.ndarray, mask: np.ndarray, p: CornerParams) -> tuple[in
     return x0, y0, x1, y1
 
 
+def _merged(q: np.ndarray, p: CornerParams, typical: float | None) -> bool:
+    """True when a named card's quad ``q`` ``(4, 2)`` may have swallowed cards under it (a
+    fan or row found as one blob): it has not a card's proportions (mean long side over
+    mean short side outside ``p.card_ratio``) and, when the frame holds 3 or more named
+    cards (``typical``: the median of their quads' areas, px^2), it is also 30% larger than
+    they are (a frame stretched to another aspect distorts every card alike)."""
+    a = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    b = float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    ratio = max(a, b) / max(min(a, b), 1e-6)
+    if p.card_ratio[0] <= ratio <= p.card_ratio[1]:
+        return False
+    return typical is None or abs(cv2.contourArea(q)) > 1.3 * typical
+
+
 def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence["Reading"],
                         region: np.ndarray | None = None, params: CornerParams | None = None) -> list["Reading"]:
     """Add the cards read from corner indices to the whole-card ``readings`` of ``frame``.
 
     Only what the whole-card pass did not name is searched (the quads of named cards are
-    masked out, except a card named from its index strip, ``why == "index strip"``, whose
-    outline holds other cards' strips; ``region``, a ``(4, 2)`` board quad, limits the
-    search). A corner naming a card the whole-card pass already named is left out; an
+    masked out but for their rim, ``named_shrink``; only the middle of a quad that may have
+    swallowed cards under it, ``merged_shrink``; nothing of a card named from its index
+    strip, ``why == "index strip"``, whose outline holds other cards' strips; ``region``, a
+    ``(4, 2)`` board quad, limits the search). A corner naming a card the whole-card pass already named is left out; an
     unsure whole-card reading whose outline holds a named corner is replaced by it. Corner
     readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
     left to right.
@@ -479,6 +518,9 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
         mask[:] = 0
         cv2.fillPoly(mask, [np.asarray(region, np.float32).round().astype(np.int32).reshape(-1, 1, 2)], 255)
     named = set()
+    areas = [abs(cv2.contourArea(np.asarray(r.outline, np.float32))) for r in readings
+             if r.card is not None and r.why != INDEX_STRIP]
+    typical = float(np.median(areas)) if len(areas) >= 3 else None
     for r in readings:
         if r.card is not None:
             named.add(str(r.card))
@@ -488,7 +530,7 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
             # may sit under a quad drawn a little too wide; the card's own index is
             # dropped by name below)
             q = np.asarray(r.outline, np.float32)
-            q = q + (q.mean(axis=0) - q) * p.named_shrink
+            q = q + (q.mean(axis=0) - q) * (p.merged_shrink if _merged(q, p, typical) else p.named_shrink)
             cv2.fillPoly(mask, [q.round().astype(np.int32).reshape(-1, 1, 2)], 0)
     box = _paper_box(frame, mask, p)
     if box is None:

@@ -15,6 +15,7 @@ import pytest
 
 from controller.engine.cards import FULL_DECK, parse_cards
 from vision import corners
+from vision.glyphs import draw_suit
 from vision.index_net import CLASSES, IndexNet, net_input
 from vision.recognizer import INDEX_STRIP, Reading, Recognizer
 from vision.render import render_board
@@ -148,11 +149,109 @@ def test_a_card_named_from_its_index_strip_leaves_its_outline_searched(rec):
     assert len(first) == 1 and first[0].why == INDEX_STRIP, first
     half = first[0].outline
 
+    # (the half is wider than a card: a whole-card outline of that shape is searched as a
+    # possible merged blob; here only the index-strip rule is compared)
+    rim_only = corners.CornerParams(merged_shrink=corners.CornerParams().named_shrink)
+
     def named(why: str) -> list[str]:
-        out = corners.add_corner_readings(rec, frame, [Reading(cards[0], 0.8, half, why)])
+        out = corners.add_corner_readings(rec, frame, [Reading(cards[0], 0.8, half, why)], params=rim_only)
         return [str(r.card) for r in out if r.why == "corner index"]
 
     strip = named(INDEX_STRIP)
     whole = named("")
     assert set(strip) <= {str(c) for c in cards[1:]}
     assert len(strip) >= len(whole) + 2, (strip, whole)  # 8h 8d 6d lie under the half
+
+
+def test_a_lower_cut_merged_with_a_card_edge_says_nothing_about_the_rank():
+    # the lower ink cut may join the rank to a card edge beside it: that mask is no reading
+    # of the rank (the pip and colour are still checked), a slightly bolder rank is
+    rank = np.zeros((96, 76), np.uint8)
+    cv2.putText(rank, "8", (24, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+    bolder = cv2.dilate(rank, np.ones((3, 3), np.uint8))
+    edge = bolder.copy()
+    cv2.line(edge, (14, 10), (14, 40), 255, 2)
+    cv2.line(edge, (14, 10), (40, 10), 255, 2)
+    assert not corners._grew(rank, bolder)
+    assert corners._grew(rank, edge)
+
+
+def test_indices_under_the_rim_of_a_merged_named_outline_are_read(rec):
+    # a fan whose top card's outline was found as one blob with the cards under it: the
+    # covered cards' indices lie along the top of that outline, outside its middle
+    cards = parse_cards("3c 9d Kh 5s Qd 7h")
+    frame = render_board(cards, (1280, 720), "green", gap=-0.72, noise=2.0, seed=5)
+    paper = cv2.inRange(frame, (170, 170, 170), (255, 255, 255))
+    x, y, w, h = cv2.boundingRect(paper)
+    blob = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    assert corners._merged(np.array(blob, np.float32), corners.CornerParams(), None)
+
+    def named(**kw) -> list[str]:
+        out = corners.add_corner_readings(rec, frame, [Reading(cards[-1], 0.9, blob, "")],
+                                          params=corners.CornerParams(**kw))
+        return [str(r.card) for r in out if r.why == "corner index"]
+
+    wide = named()
+    assert set(wide) <= {str(c) for c in cards[:-1]}, wide  # the named card is not given again
+    assert len(wide) >= 3, wide
+    assert len(named(merged_shrink=0.12)) < len(wide)  # with only the rim searched, fewer
+
+
+def test_only_an_outline_unlike_its_neighbours_counts_as_merged():
+    p = corners.CornerParams()
+    card = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
+    wide = np.array([(0, 0), (260, 0), (260, 140), (0, 140)], np.float32)
+    assert not corners._merged(card, p, None)
+    assert corners._merged(wide, p, None)
+    assert corners._merged(wide, p, typical=100 * 140)
+    # a frame stretched to another aspect: every card looks as wide; none is a merged blob
+    assert not corners._merged(wide, p, typical=260 * 140)
+
+
+def test_the_lower_cut_checks_colour_and_pip_unless_its_rank_merged(monkeypatch):
+    rank = np.zeros((96, 76), np.uint8)
+    cv2.putText(rank, "8", (24, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+    merged = rank.copy()
+    cv2.line(merged, (14, 10), (14, 40), 255, 2)
+    cv2.line(merged, (14, 10), (40, 10), 255, 2)
+    pip = draw_suit("c", 20)
+    smask = np.zeros((96, 76), np.uint8)
+    smask[50:70, 28:48] = pip
+    ri, si = CLASSES.index("8"), CLASSES.index("c")
+    cut = np.zeros((96, 76, 3), np.uint8)
+
+    def agrees(lower_rank: np.ndarray, lower_red: bool) -> bool:
+        monkeypatch.setattr(corners, "_glyph_cuts", lambda c, s: [(lower_rank, smask, lower_red, (0, 0), 0.6)])
+        return corners._lower_cut_agrees(cut, False, ri, si, False, rank)
+
+    assert agrees(rank, False)
+    assert not agrees(rank, True)  # the lower cut finds red ink: no card
+    assert agrees(merged, True)  # merged with a red card edge: its colour says nothing
+    monkeypatch.setattr(corners, "_glyph_cuts", lambda c, s: [(merged, np.rot90(smask, 2).copy(), True, (0, 0), 0.6)])
+    assert not corners._lower_cut_agrees(cut, False, ri, si, False, rank)  # the pip is still checked
+
+
+def _paper_cut(rank: str) -> np.ndarray:
+    """An upright index cut (96x76 BGR, as corners._cut makes): ``rank`` over a club pip."""
+    cut = np.full((96, 76, 3), 235, np.uint8)
+    (tw, th), _ = cv2.getTextSize(rank, cv2.FONT_HERSHEY_SIMPLEX, 1.1, 2)
+    (lw, _), _ = cv2.getTextSize(rank[-1], cv2.FONT_HERSHEY_SIMPLEX, 1.1, 2)
+    x0 = 38 - (tw - lw // 2)  # the last character centred on the rank's spot (the "0" of a 10)
+    cv2.putText(cut, rank, (x0, 30 + th // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 2)
+    pip = cv2.resize(draw_suit("c", 96), (18, 18), interpolation=cv2.INTER_AREA) > 127
+    cut[51:69, 29:47][pip] = (20, 20, 20)
+    return cut
+
+
+def test_a_neighbours_big_pip_beside_the_rank_is_not_half_of_a_ten():
+    cut = _paper_cut("8")
+    # a big pip of the card beside, taller than the rank and reaching lower (as in a fan)
+    cv2.circle(cut, (70, 37), 17, (20, 20, 20), -1)
+    cuts = corners._glyph_cuts(cut, (1.0,))
+    assert cuts, "the 8 over its pip is cut"
+    rmask = cuts[0][0]
+    assert rmask[37, 70] == 0 and rmask[:, 56:].sum() == 0
+    ten = corners._glyph_cuts(_paper_cut("10"), (1.0,))
+    assert ten
+    xs = np.nonzero(ten[0][0])[1]
+    assert xs.min() < 25 and xs.max() > 38  # the "1" and the "0" both
