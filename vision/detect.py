@@ -28,8 +28,10 @@ CARD_H = 290
 
 _DETECT_SIDE = 640  # the frame is reduced to this longest side for detection
 _LEVELS = 4            # absolute whiteness levels between the table and the whitest 0.5%
-_CANNY = ((20, 60),)
-_NORM_LEVELS = (215, 235)  # Canny thresholds for the outline pass (light tables)
+_CANNY = ((20, 60),)   # Canny thresholds for the outline pass (light tables)
+# whiteness over the local white reference (255: as white as the whitest nearby), for
+# uneven light; see find_cards
+_NORM_LEVELS = (215, 235)
 # a candidate is kept only when its outline is seen (grey step all round) and it is whiter
 # than the table just outside it; see _edge_support and _edge_contrast
 _MIN_OUTLINE = 0.3      # fraction of the outline with a step: below this, never a card
