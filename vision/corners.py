@@ -504,8 +504,9 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     masked out but for their rim, ``named_shrink``; only the middle of a quad that may have
     swallowed cards under it, ``merged_shrink``; nothing of a card named from its index
     strip, ``why == "index strip"``, whose outline holds other cards' strips; ``region``, a
-    ``(4, 2)`` board quad, limits the search). A corner naming a card the whole-card pass already named is left out; an
-    unsure whole-card reading whose outline holds a named corner is replaced by it. Corner
+    ``(4, 2)`` board quad, limits the search). A corner naming a card the whole-card pass
+    already named is left out; an unsure whole-card reading whose outline holds a named
+    corner is replaced by it. Corner
     readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
     left to right.
     """
