@@ -1,13 +1,13 @@
 """Find card faces in a frame: bright, low-saturation quadrilaterals on any table.
 
 A card face is whiter than the felt around it, whatever the felt is (green, blue, red,
-dark, wooden or light beige). :func:`find_cards` scores every pixel by *whiteness*
-(value minus saturation, corrected for uneven light by a large blur) and thresholds that
-score at several levels, absolute, above the blurred table, and over the local white
-reference (the whitest nearby, so a card in the shade counts as white as one in the light); every level gives contours, and every contour that looks like a
-card (convex enough, the right aspect ratio, four corners) becomes a candidate. Candidates
-found at several levels are merged by overlap. Blobs of cards touching each other are
-split along their convexity defects.
+dark, wooden or light beige). :func:`find_cards` scores every pixel by *whiteness* (value
+minus saturation, corrected for uneven light by a large blur) and thresholds that score at
+several levels, absolute, above the blurred table, and over the local white reference (the
+whitest nearby, so a card in the shade counts as white as one in the light); every level
+gives contours, and every contour that looks like a card (convex enough, the right aspect
+ratio, four corners) becomes a candidate. Candidates found at several levels are merged by
+overlap. Blobs of cards touching each other are split along their convexity defects.
 
 Shapes: frames are ``uint8`` BGR arrays ``(H, W, 3)``; a quad is a ``float32`` array
 ``(4, 2)`` of ``(x, y)`` pixel coordinates in the frame, ordered so that the first edge

@@ -9,10 +9,12 @@ multiset (each label used once); every other named card is wrong. ``unsure`` obj
 as missed, never as wrong (issue 6: a wrong reading is worse than none).
 
 ``--perturb`` reads every photo again after a change a kept-back set or another camera
-could bring (:data:`PERTURBATIONS`: turned a quarter, a half or 20 degrees round, smaller or larger,
-stretched to 1280x720 (a portrait photo is then squashed hard), seen by a tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur, sensor noise,
-strong JPEG compression) and prints one line per change. It is a stress check of the "never
-a wrong card" promise beyond the dev photos as they are: the wrong count should stay 0.
+could bring (:data:`PERTURBATIONS`: turned a quarter, a half or 20 degrees round, smaller
+or larger, stretched to 1280x720 (a portrait photo is then squashed hard), seen by a
+tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur, sensor
+noise, strong JPEG compression) and prints one line per change. It is a stress check of
+the "never a wrong card" promise beyond the dev photos as they are: the wrong count should
+stay 0.
 """
 
 from __future__ import annotations
@@ -153,8 +155,8 @@ def evaluate(folder: Path, recognizer: Recognizer, only: str | None = None,
             s["unsure"] += sum(1 for r in reads if r.card is None)
             s["images"] += 1
         if verbose and (w or m):
-            print(f"  {perturb + ' ' if perturb else ''}{f}: truth={' '.join(truth)} named={' '.join(named)} wrong={w} missed={m} "
-                  f"unsure={[r.why for r in reads if r.card is None]}")
+            print(f"  {perturb + ' ' if perturb else ''}{f}: truth={' '.join(truth)} named={' '.join(named)} "
+                  f"wrong={w} missed={m} unsure={[r.why for r in reads if r.card is None]}")
     out = {k: dict(v) for k, v in stats.items()}
     if times:
         times.sort()
