@@ -79,6 +79,9 @@ class CornerRead:
     rank_scores: np.ndarray | None = field(default=None, repr=False)  # per RANK_LABELS
     rank_feat: np.ndarray | None = field(default=None, repr=False)
     suit_feat: np.ndarray | None = field(default=None, repr=False)
+    #: the suit whose shape the pip matches best of all four, whatever the ink colour
+    shape_suit: str | None = None
+    suit_mask: np.ndarray | None = field(default=None, repr=False)  # the pip's ink, uint8
 
     def card(self) -> str | None:
         """Return ``"Td"``-style text, or None if rank or suit is missing."""
@@ -175,6 +178,32 @@ def _ink_cut(inkness: np.ndarray, otsu: float, scale: float) -> np.ndarray:
     return cv2.threshold(inkness, t, 255, cv2.THRESH_BINARY)[1]
 
 
+#: ink whose red chroma (red minus the larger of green and blue) has a median below this is
+#: neither red nor black: blue or green (a four-colour deck, or a camera that swaps red
+#: and blue); never read as black (dev photos' black ink: down to -66; swapped red: -150)
+COOL_INK = -100
+#: how much likelier (summed probabilities) the classifier may find the other suit of the
+#: colour before a suit resting on index pips alone is refused (see _net_leans_away)
+NET_LEAN = 0.01
+
+
+def _colourless(frame: np.ndarray) -> bool:
+    """True when ``frame`` ``(H, W, 3)`` is grey (every channel alike wherever sampled): a
+    mono camera, which cannot tell red ink from black."""
+    sub = frame[::8, ::8].astype(np.int16)
+    return int(np.abs(sub[:, :, 0] - sub[:, :, 1]).max(initial=0)) < 4 and \
+        int(np.abs(sub[:, :, 1] - sub[:, :, 2]).max(initial=0)) < 4
+
+
+def _ink_red(chroma: np.ndarray, red_at: float) -> bool | None:
+    """The ink colour of a glyph from its pixels' red chroma (int16, any shape): True red,
+    False black, None when it is neither (blue or green ink, :data:`COOL_INK`)."""
+    med = float(np.median(chroma))
+    if med < COOL_INK:
+        return None
+    return med > red_at
+
+
 class _Corner:
     """The top-left index of one upright card, white-balanced once, with its ink cuts and
     readings memoised per threshold scale (a weak corner is cut at several scales, and the
@@ -212,6 +241,7 @@ class PipRead:
     suit_margin: float = 0.0
     red: bool | None = None
     picture: float = 0.0  # fraction of the card's centre in non-red colours (court cards)
+    shape_suit: str | None = None  # the suit the pip's shape matches best of all four
 
 
 @dataclass
@@ -403,9 +433,7 @@ class Recognizer:
             FrameError: the image is not an image (see :func:`as_frame`).
         """
         frame = as_frame(image)
-        sub = frame[::8, ::8].astype(np.int16)
-        colourless = int(np.abs(sub[:, :, 0] - sub[:, :, 1]).max(initial=0)) < 4 and \
-            int(np.abs(sub[:, :, 1] - sub[:, :, 2]).max(initial=0)) < 4
+        colourless = _colourless(frame)
         out = []
         quads = find_cards(frame) if region is None else _find_in_region(frame, region)
         for quad in quads:
@@ -484,7 +512,34 @@ class Recognizer:
                 name2, conf2, why2 = decide(reads, again, self.params)
                 if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                     name, conf, why = name2, conf2, why2
+                    pips = again
+        if name is not None and (name[0] in "JQK" or pips.suit is None) and self._net_leans_away(name, reads):
+            name, conf, why = None, 0.3, f"suit {name[-1]}: the index pips look more like the other suit"
         return name, conf, why, any(r.rank is not None for r in reads)
+
+    @staticmethod
+    def _net_leans_away(name: str, reads: Sequence[CornerRead]) -> bool:
+        """True when the corner glyph classifier (:mod:`vision.index_net`), shown the index
+        pips that named ``name`` (``"Ac"``), finds the other suit of its colour likelier
+        (summed over the pips, by :data:`NET_LEAN`).
+
+        A card with no big pip to back its suit (a court card, an ace whose centre pip is
+        not counted) rests on two small index pips; blurred sideways, a spade's can match a
+        club better in the glyph bank. The classifier, trained on blurred font pips, sees it
+        otherwise (dev photos and their changes: never leaning away from a right card).
+        """
+        from vision.corners import _net  # noqa: PLC0415 - corners imports this module
+        from vision.index_net import CLASSES  # noqa: PLC0415
+
+        rank = "10" if name[0] == "T" else name[:-1]
+        masks = [r.suit_mask for r in reads if r.rank == rank and r.suit is not None and r.suit_mask is not None
+                 and cv2.countNonZero(r.suit_mask) > 0]
+        if not masks:
+            return False
+        other = {"s": "c", "c": "s", "h": "d", "d": "h"}[name[-1]]
+        pr = _net().probs(masks)
+        lean = float((pr[:, CLASSES.index(other)] - pr[:, CLASSES.index(name[-1])]).sum())
+        return lean > NET_LEAN
 
     def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
@@ -535,11 +590,15 @@ class Recognizer:
         i = upper[0] if upper else i
         x, y, w, h = st[i][:4]
         mask = (lab[y:y + h, x:x + w] == i).astype(np.uint8) * 255
-        red = bool(np.median(chroma[y:y + h, x:x + w][mask > 0]) > 45)
+        red = _ink_red(chroma[y:y + h, x:x + w][mask > 0], 45)
+        if red is None:  # blue or green pips: not a card of a standard deck's colours
+            return PipRead(count, a / area, None, 0.0, None, picture)
         allowed = ("d", "h") if red else ("c", "s")
         views = (mask,) if upper else (mask, mask[::-1, ::-1])
-        suit, score, margin = max((self._suits(glyph_feature(m), allowed) for m in views), key=lambda t: t[1])
-        return PipRead(count, a / area, suit, margin, red, picture)
+        feats = [glyph_feature(m) for m in views]
+        suit, score, margin = max((self._suits(f, allowed) for f in feats), key=lambda t: t[1])
+        shape = max((self._suits(f) for f in feats), key=lambda t: t[1])[0]
+        return PipRead(count, a / area, suit, margin, red, picture, shape)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -623,7 +682,9 @@ class Recognizer:
             pix = smask > 0
         red = None
         if pix.sum() >= 10:
-            red = bool(np.median(chroma[pix]) > 28)
+            red = _ink_red(chroma[pix], 28)
+        if smask is not None and _has_hole(smask):
+            smask = None  # a ring ("O" of JOKER, a "0"), not a solid suit pip
         return rmask, smask, red
 
     @staticmethod
@@ -696,6 +757,8 @@ class Recognizer:
         if smask is not None and red is not None:
             g = glyph_feature(smask)
             out.suit_feat = g
+            out.shape_suit = self._suits(g)[0]
+            out.suit_mask = smask
             allowed = ("d", "h") if red else ("c", "s")
             out.suit, out.suit_score, out.suit_margin = self._suits(g, allowed)
         return out
@@ -771,6 +834,19 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+def _has_hole(mask: np.ndarray, frac: float = 0.08) -> bool:
+    """True when the ink of ``mask`` (uint8, ink > 0) encloses paper of more than ``frac``
+    of its own area: a ring such as an "O" or a "0". A suit pip is solid."""
+    area = cv2.countNonZero(mask)
+    if area == 0:
+        return False
+    cs, hier = cv2.findContours((mask > 0).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return False
+    holes = sum(cv2.contourArea(c) for c, hh in zip(cs, hier[0]) if hh[3] >= 0)
+    return holes > frac * area
 
 
 def _looks_like_ten(rmask: np.ndarray) -> bool:

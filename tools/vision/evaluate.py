@@ -11,10 +11,13 @@ as missed, never as wrong (issue 6: a wrong reading is worse than none).
 ``--perturb`` reads every photo again after a change a kept-back set or another camera
 could bring (:data:`PERTURBATIONS`: turned a quarter, a half or 20 degrees round, smaller
 or larger, stretched to 1280x720 (a portrait photo is then squashed hard), seen by a
-tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur, sensor
-noise, strong JPEG compression) and prints one line per change. It is a stress check of
-the "never a wrong card" promise beyond the dev photos as they are: the wrong count should
-stay 0.
+tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur,
+sideways motion blur, sensor noise, strong JPEG compression, red and blue swapped) and
+prints one line per change. It is a stress check of the "never a wrong card" promise
+beyond the dev photos as they are: the wrong count should stay 0, but for "rgb", a camera
+wired to deliver RGB for BGR: red ink then looks blue and is refused, but black ink with a
+blue cast turns reddish (a few wrong cards); the camera's colour order is set at
+installation.
 """
 
 from __future__ import annotations
@@ -99,7 +102,9 @@ PERTURBATIONS = {
     "warm": lambda im: _cast(im, (0.8, 0.95, 1.15)),
     "cold": lambda im: _cast(im, (1.15, 1.0, 0.85)),
     "blur": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
+    "motion": lambda im: cv2.blur(im, (9, 1)),  # a card sliding or the camera shaking sideways
     "noise": _noise,
+    "rgb": lambda im: np.ascontiguousarray(im[:, :, ::-1]),  # a camera that delivers RGB for BGR
     "jpeg": _jpeg,
 }
 
