@@ -238,7 +238,7 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
     The ink is cut at the whole-card reader's level (scale 1) and lower (pale or thin ink);
     each cut that separates a rank over a pip gives one entry; ``first``: stop at the first.
     """
-    from vision.recognizer import _ink_cut, _inkness, _white_balance  # noqa: PLC0415 - shared ink cut
+    from vision.recognizer import _ink_cut, _ink_red, _inkness, _white_balance  # noqa: PLC0415 - shared ink cut
 
     inkness, chroma, otsu = _inkness(_white_balance(cut))  # once; each scale only re-cuts it
     out = []
@@ -274,7 +274,9 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
         rmask = np.isin(lab, rank).astype(np.uint8) * 255
         smask = (lab == ib).astype(np.uint8) * 255
         pix = (rmask > 0) | (smask > 0)
-        red = bool(np.median(chroma[pix]) > 28)
+        red = _ink_red(chroma[pix], 28)
+        if red is None:  # blue or green ink: not a standard deck's colours
+            continue
         ys, xs = np.nonzero(rmask)
         out.append((rmask, smask, red, (float(xs.mean()), float(ys.mean())), scale))
         if first:

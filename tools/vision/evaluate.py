@@ -16,8 +16,7 @@ sideways motion blur, sensor noise, strong JPEG compression, red and blue swappe
 prints one line per change. It is a stress check of the "never a wrong card" promise
 beyond the dev photos as they are: the wrong count should stay 0, but for "rgb", a camera
 wired to deliver RGB for BGR: red ink then looks blue and is refused, but black ink with a
-blue cast turns reddish (a few wrong cards); the camera's colour order is set at
-installation.
+blue cast turns reddish (a few wrong cards): a wiring fault to put right at installation.
 """
 
 from __future__ import annotations
