@@ -354,6 +354,10 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         return None, 0.3, "ink colour unclear"
     red = reds[0]
     pair = ("h", "d") if red else ("s", "c")
+    if use_pips and pips.shape_suit is not None and pips.shape_suit not in pair:
+        # a big pip shaped like the other colour's suit (a heart under washed-out red ink
+        # that reads black): shape and colour disagree
+        return None, 0.3, f"ink looks {'red' if red else 'black'}, the pips are shaped like {pips.shape_suit}"
     vote = 0.0
     votes = []
     for r in same:

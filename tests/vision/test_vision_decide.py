@@ -93,3 +93,16 @@ def test_ten_pips_back_a_weak_ten_index_as_they_back_a_weak_other_rank():
     assert decide(weak_ten, pips, P)[0] == "Th"  # ... and an index agreeing with it is no worse
     assert decide(weak_ten, PipRead(count=9, area=0.028, suit="h", suit_margin=0.39, red=True), P)[0] is None
     assert decide(weak_ten, PipRead(count=10, area=0.005, suit="h", suit_margin=0.39, red=True), P)[0] is None
+
+
+def test_pips_shaped_like_the_other_colours_suit_make_it_unsure():
+    """Washed-out red ink can read black: the 4h's index and pips then match spades best of
+    the black suits, but the big pips' shape, of all four suits, is a heart."""
+    reads = [corner("4", 0.95, 0.3, "s", 0.1), corner("4", 0.95, 0.3, "s", 0.1)]
+    for r in reads:
+        r.red = False
+    pale = PipRead(count=4, area=0.03, suit="s", suit_margin=0.1, red=False, shape_suit="h")
+    name, _, why = decide(reads, pale, P)
+    assert name is None and "shaped like h" in why
+    black = PipRead(count=4, area=0.03, suit="s", suit_margin=0.1, red=False, shape_suit="s")
+    assert decide(reads, black, P)[0] == "4s"

@@ -112,11 +112,11 @@ def test_dev_photos_stretched_to_a_camera_frame_never_crash_or_mislead(dev):
     assert named >= 30
 
 
-@pytest.mark.parametrize("change", ["rot90", "tilt", "cold", "jpeg", "stretch720", "motion"])
+@pytest.mark.parametrize("change", ["rot90", "tilt", "cold", "pale", "jpeg", "stretch720", "motion"])
 def test_dev_photos_changed_as_another_camera_would_give_no_wrong_card(dev, change):
-    """A kept-back set brings other cameras: turned, tilted, colour-cast, compressed, squashed
-    or motion-blurred frames (tools/vision/evaluate.py --perturb) may lose cards but must
-    never name one wrongly."""
+    """A kept-back set brings other cameras: turned, tilted, colour-cast, washed-out,
+    compressed, squashed or motion-blurred frames (tools/vision/evaluate.py --perturb) may
+    lose cards but must never name one wrongly."""
     res = evaluate(dev, Recognizer(corners=True), perturb=change)["all"]
     print(change, res)
     assert res["cards"] == 337

@@ -11,7 +11,7 @@ as missed, never as wrong (issue 6: a wrong reading is worse than none).
 ``--perturb`` reads every photo again after a change a kept-back set or another camera
 could bring (:data:`PERTURBATIONS`: turned a quarter, a half or 20 degrees round, smaller
 or larger, stretched to 1280x720 (a portrait photo is then squashed hard), seen by a
-tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, blur,
+tilted camera, darker or brighter, lit unevenly, a warm or cold colour cast, washed-out colour, blur,
 sideways motion blur, sensor noise, strong JPEG compression, red and blue swapped) and
 prints one line per change. It is a stress check of the "never a wrong card" promise
 beyond the dev photos as they are: the wrong count should stay 0, but for "rgb", a camera
@@ -81,6 +81,13 @@ def _uneven(img: np.ndarray) -> np.ndarray:
     return np.clip(img.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
 
 
+def _pale(img: np.ndarray) -> np.ndarray:
+    """A washed-out camera: colour saturation at 40%."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    hsv[:, :, 1] = (hsv[:, :, 1].astype(np.float32) * 0.4).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def _jpeg(img: np.ndarray) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
@@ -99,6 +106,7 @@ PERTURBATIONS = {
     "bright": lambda im: _gamma(im, 0.6),
     "uneven": _uneven,
     "warm": lambda im: _cast(im, (0.8, 0.95, 1.15)),
+    "pale": _pale,
     "cold": lambda im: _cast(im, (1.15, 1.0, 0.85)),
     "blur": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
     "motion": lambda im: cv2.blur(im, (9, 1)),  # a card sliding or the camera shaking sideways
