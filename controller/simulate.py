@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
              settings.limit, settings.game, settings.seats, settings.small_blind, settings.big_blind,
              args.seed, journal, recovery.outcome,
              f" - hand {recovery.hand} {recovery.outcome}" if recovery.hand else "")
-    log.info("step-by-step recall of the hands: livetable history --journal %s --hands 3", journal)
+    log.info("step-by-step recall of the hands: .venv/bin/livetable history --journal %s --hands 3", journal)
     _seat_players(orch, bot_seats, clock, settings, tablet_seats)
     orch.nudge()
 
