@@ -10,7 +10,12 @@ the house deck's glyphs; ranks or suits the enrolment lacks fall back to the syn
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import tempfile
+import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -96,28 +101,105 @@ class Enrollment:
         return len(self.rank_y)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the enrolment (``.npz``) to ``path``."""
-        with open(path, "wb") as f:
-            np.savez_compressed(f, format=FORMAT, rank_x=self.rank_x, rank_y=self.rank_y,
-                                suit_x=self.suit_x, suit_y=self.suit_y)
+        """Write the enrolment (``.npz``) to ``path`` atomically.
+
+        The archive is written to a temporary file in the same directory, flushed to disk
+        (``fsync``) and renamed over ``path`` (``os.replace``), so a power cut leaves either
+        the old file or the new one, never a truncated one.
+
+        Raises:
+            OSError: the directory is missing or not writable, or ``path`` is a directory.
+        """
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "is a directory, not an enrolment file", path)
+        fd, tmp = tempfile.mkstemp(prefix=".enrol-", suffix=".tmp", dir=os.path.dirname(path) or ".")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, format=FORMAT, rank_x=self.rank_x, rank_y=self.rank_y,
+                                    suit_x=self.suit_x, suit_y=self.suit_y)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        with contextlib.suppress(OSError):  # the rename itself survives a power cut
+            dfd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Enrollment":
-        """Read an enrolment file.
+        """Read and check an enrolment file written by :meth:`save`.
+
+        Every array is checked: ``rank_x``/``suit_x`` ``(N, FEATURE_LEN)`` finite floats,
+        ``rank_y``/``suit_y`` ``(N,)`` integer labels in range. Nothing in the file is
+        unpickled.
 
         Raises:
-            EnrollError: missing, corrupt or of another format.
+            EnrollError: (a ``ValueError``) the file is missing, unreadable, truncated,
+                not an ``.npz`` archive, of another format, or its arrays have the wrong
+                names, shapes or values; the message names the file and what is wrong.
         """
+        where = f"vision: enrolment {os.fspath(path)}"
         try:
-            with np.load(path) as z:
-                if int(z["format"]) != FORMAT:
-                    raise EnrollError(f"vision: enrolment {path} has format {int(z['format'])}, want {FORMAT}")
-                return cls(z["rank_x"].astype(np.float32), z["rank_y"].astype(np.int16),
-                           z["suit_x"].astype(np.float32), z["suit_y"].astype(np.int16))
+            with open(path, "rb") as f:
+                head = f.read(6)
+        except OSError as e:
+            raise EnrollError(f"{where} cannot be read: {e.strerror or e}") from e
+        if head == b"\x93NUMPY":
+            raise EnrollError(f"{where} is a single NumPy array (.npy), not an enrolment archive: "
+                              "write it with `livetable vision enroll`")
+        if not head.startswith(b"PK"):
+            raise EnrollError(f"{where} is not an enrolment file (not an .npz archive): "
+                              "write it with `livetable vision enroll`")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                names = set(z.files)
+                missing = [k for k in ("format", "rank_x", "rank_y", "suit_x", "suit_y") if k not in names]
+                if missing:
+                    raise EnrollError(f"{where} lacks {', '.join(missing)}: not an enrolment file")
+                arrays = {k: z[k] for k in ("format", "rank_x", "rank_y", "suit_x", "suit_y")}
         except EnrollError:
             raise
-        except (OSError, ValueError, KeyError) as e:
-            raise EnrollError(f"vision: enrolment {path} is not readable: {e}") from e
+        except (zipfile.BadZipFile, EOFError, zlib.error) as e:
+            raise EnrollError(f"{where} is truncated or corrupt (a damaged .npz archive: {e}): "
+                              "enrol the deck again") from e
+        except ValueError as e:  # an object array: nothing of ours is ever pickled
+            why = "holds Python objects" if "pickle" in str(e) else str(e)
+            raise EnrollError(f"{where} is not an enrolment file ({why})") from e
+        except Exception as e:  # noqa: BLE001 - a damaged file must not escape as anything else
+            raise EnrollError(f"{where} is not readable: {type(e).__name__}: {e}") from e
+        return cls._checked(where, arrays)
+
+    @classmethod
+    def _checked(cls, where: str, a: dict[str, np.ndarray]) -> "Enrollment":
+        from vision.glyphs import FEATURE_LEN
+
+        fmt = a["format"]
+        if fmt.shape != () or fmt.dtype.kind not in "iu":
+            raise EnrollError(f"{where} has no format number: not an enrolment file")
+        if int(fmt) != FORMAT:
+            raise EnrollError(f"{where} has format {int(fmt)}, want {FORMAT}: enrol the deck again")
+        out = []
+        for x_name, y_name, n_labels in (("rank_x", "rank_y", len(RANK_LABELS)),
+                                         ("suit_x", "suit_y", len(SUIT_LABELS))):
+            x, y = a[x_name], a[y_name]
+            if x.dtype.kind != "f" or x.ndim != 2 or x.shape[1] != FEATURE_LEN:
+                raise EnrollError(f"{where}: {x_name} is {x.dtype} {x.shape}, want float (N, {FEATURE_LEN}) "
+                                  "glyph features: enrol the deck again")
+            if y.dtype.kind not in "iu" or y.shape != (len(x),):
+                raise EnrollError(f"{where}: {y_name} is {y.dtype} {y.shape}, want {len(x)} integer labels")
+            if len(y) and (int(y.min()) < 0 or int(y.max()) >= n_labels):
+                raise EnrollError(f"{where}: {y_name} holds labels outside 0..{n_labels - 1}")
+            if not np.isfinite(x).all():
+                raise EnrollError(f"{where}: {x_name} holds non-finite numbers")
+            out += [x.astype(np.float32), y.astype(np.int16)]
+        return cls(*out)
 
 
 def enroll_image(enrollment: Enrollment, image: np.ndarray, cards: Sequence[CardLike] | str,
