@@ -113,6 +113,25 @@ def _enroll(argv: list[str]) -> int:
     return 0 if bad == 0 else 1
 
 
+def _numbers(text: str, n: int, what: str, form: str) -> list[float]:
+    try:
+        v = [float(x) for x in text.split(",")]
+    except ValueError:
+        v = []
+    if len(v) != n:
+        raise ValueError(f"{what} needs {n} numbers {form}, got {text!r}")
+    return v
+
+
+def _quad_and_frame(quad: str, frame: str | None) -> tuple[np.ndarray, tuple[float, float]]:
+    """Parse ``--quad`` and ``--frame``; the values themselves are checked by ``BoardRegion``."""
+    if not frame:
+        raise ValueError("--quad needs --frame W,H: the size of the camera's frames in pixels")
+    q = _numbers(quad, 8, "--quad", "x,y,x,y,x,y,x,y (the board's corners in frame pixels)")
+    fw, fh = _numbers(frame, 2, "--frame", "W,H (e.g. 1280,720)")
+    return np.array(q, np.float64).reshape(4, 2), (fw, fh)
+
+
 def _calibrate(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="livetable vision calibrate", description="set the board region")
     ap.add_argument("image", nargs="?", help="a frame with the board cards laid out")
@@ -124,11 +143,7 @@ def _calibrate(argv: list[str]) -> int:
 
     try:
         if a.quad:
-            v = [float(x) for x in a.quad.split(",")]
-            fw, fh = (int(x) for x in (a.frame or "").split(","))
-            if len(v) != 8:
-                raise CalibrationError("vision: --quad needs 8 numbers")
-            region = BoardRegion(np.array(v, np.float32).reshape(4, 2), (fw, fh))
+            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))
         elif a.image:
             img = cv2.imread(a.image, cv2.IMREAD_COLOR)
             if img is None:
@@ -139,7 +154,11 @@ def _calibrate(argv: list[str]) -> int:
     except (CalibrationError, ValueError) as e:
         print(f"livetable vision calibrate: {e}", file=sys.stderr)
         return 2
-    region.save(a.out)
+    try:
+        region.save(a.out)
+    except OSError as e:
+        print(f"livetable vision calibrate: cannot write {a.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(region.to_json())
     return 0
 
