@@ -70,7 +70,7 @@ def check_board(quad: object, frame: object) -> tuple[np.ndarray, tuple[int, int
         what = "has three points in a line" if not turns.all() else "crosses itself or is not convex"
         raise CalibrationError(f"board {what}: give its 4 corners in order round the board")
     if area < MIN_AREA * w * h:
-        raise CalibrationError(f"board encloses {area:.0f} px, less than {MIN_AREA:.1%} of the {w}x{h} frame: "
+        raise CalibrationError(f"board encloses {area:.0f} square pixels, less than {MIN_AREA:.1%} of the {w}x{h} frame: "
                                "too small to hold a card")
     return q.astype(np.float32), (w, h)
 
