@@ -813,9 +813,16 @@ class DriverAdapter:
                 try:
                     enrolment = Enrollment.load(cfg.camera.enrolment)
                 except (OSError, ValueError) as exc:  # the synthetic glyph bank still reads cards
-                    log.error("camera.enrolment %s not used: %s; reading without the house deck",
+                    log.error("camera.enrolment %s not used (%s); reading with the synthetic glyphs only",
                               cfg.camera.enrolment, exc)
-            recognizer = Recognizer(enrollment=enrolment, corners=cfg.camera.corners)
+            try:
+                recognizer = Recognizer(enrollment=enrolment, corners=cfg.camera.corners)
+            except Exception as exc:  # noqa: BLE001 - an enrolment Enrollment.load let through
+                if enrolment is None:
+                    raise
+                log.error("camera.enrolment %s not used (%s: %s); reading with the synthetic glyphs only",
+                          cfg.camera.enrolment, type(exc).__name__, exc)
+                recognizer = Recognizer(enrollment=None, corners=cfg.camera.corners)
             self.boardcheck = BoardCheck(self.clock, timeout=cfg.camera.read_timeout)
             self.camera = Camera(cfg.camera.source, self.orch.post, self.clock, recognizer=recognizer,
                                  region=region).start()

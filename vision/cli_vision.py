@@ -30,6 +30,30 @@ def _cards_for(path: str, given: str | None, labels: dict[str, str]) -> str:
     return stem
 
 
+def _read_labels(path: str) -> dict[str, str]:
+    """Return ``{photo file name: cards}`` from a CSV with ``file`` and ``cards`` columns.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: not UTF-8 text, or the header lacks ``file`` or ``cards``.
+    """
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(f)
+        try:
+            cols = [c.strip() for c in rows.fieldnames or []]
+        except UnicodeDecodeError:
+            raise ValueError("not a UTF-8 text CSV file") from None
+        missing = [c for c in ("file", "cards") if c not in cols]
+        if missing:
+            raise ValueError(f"no {' or '.join(repr(c) for c in missing)} column: the first line must be "
+                             f"`file,cards` (found {', '.join(repr(c) for c in cols) or 'nothing'})")
+        rows.fieldnames = cols
+        try:
+            return {os.path.basename((r["file"] or "").strip()): (r["cards"] or "") for r in rows}
+        except UnicodeDecodeError:
+            raise ValueError("not a UTF-8 text CSV file") from None
+
+
 def _enroll(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="livetable vision enroll", description="enrol the house deck")
     ap.add_argument("photos", nargs="+", metavar="PHOTO")
@@ -41,17 +65,29 @@ def _enroll(argv: list[str]) -> int:
     from controller.engine.cards import CardError
     from vision.enroll import Enrollment, EnrollError, enroll_image
 
+    err = "livetable vision enroll:"
+    out_dir = os.path.dirname(os.path.abspath(a.out))
+    if os.path.isdir(a.out):
+        print(f"{err} --out {a.out} is a directory: give the enrolment file's name (e.g. {a.out}/deck.npz)",
+              file=sys.stderr)
+        return 2
+    if not os.path.isdir(out_dir):
+        print(f"{err} --out {a.out}: the directory {out_dir} does not exist", file=sys.stderr)
+        return 2
     labels: dict[str, str] = {}
     if a.labels:
         try:
-            with open(a.labels, newline="", encoding="utf-8") as f:
-                labels = {os.path.basename(r["file"]): r["cards"] for r in csv.DictReader(f)}
-        except (OSError, KeyError) as e:
-            print(f"livetable vision enroll: labels {a.labels}: {e}", file=sys.stderr)
+            labels = _read_labels(a.labels)
+        except (OSError, ValueError, csv.Error) as e:
+            print(f"{err} labels {a.labels}: {e}", file=sys.stderr)
             return 2
     enr = Enrollment.empty()
     if a.append and os.path.exists(a.out):
-        enr = Enrollment.load(a.out)
+        try:
+            enr = Enrollment.load(a.out)
+        except EnrollError as e:
+            print(f"{err} cannot --append: {e}", file=sys.stderr)
+            return 2
     bad = 0
     for p in a.photos:
         img = cv2.imread(p, cv2.IMREAD_COLOR)
@@ -68,9 +104,32 @@ def _enroll(argv: list[str]) -> int:
     if enr.count == 0:
         print("livetable vision enroll: nothing enrolled", file=sys.stderr)
         return 1
-    enr.save(a.out)
+    try:
+        enr.save(a.out)
+    except OSError as e:
+        print(f"{err} cannot write {a.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(f"wrote {a.out}: {enr.count} rank glyphs ({bad} photos skipped)")
     return 0 if bad == 0 else 1
+
+
+def _numbers(text: str, n: int, what: str, form: str) -> list[float]:
+    try:
+        v = [float(x) for x in text.split(",")]
+    except ValueError:
+        v = []
+    if len(v) != n:
+        raise ValueError(f"{what} needs {n} numbers {form}, got {text!r}")
+    return v
+
+
+def _quad_and_frame(quad: str, frame: str | None) -> tuple[np.ndarray, tuple[float, float]]:
+    """Parse ``--quad`` and ``--frame``; the values themselves are checked by ``BoardRegion``."""
+    if not frame:
+        raise ValueError("--quad needs --frame W,H: the size of the camera's frames in pixels")
+    q = _numbers(quad, 8, "--quad", "x,y,x,y,x,y,x,y (the board's corners in frame pixels)")
+    fw, fh = _numbers(frame, 2, "--frame", "W,H (e.g. 1280,720)")
+    return np.array(q, np.float64).reshape(4, 2), (fw, fh)
 
 
 def _calibrate(argv: list[str]) -> int:
@@ -84,11 +143,7 @@ def _calibrate(argv: list[str]) -> int:
 
     try:
         if a.quad:
-            v = [float(x) for x in a.quad.split(",")]
-            fw, fh = (int(x) for x in (a.frame or "").split(","))
-            if len(v) != 8:
-                raise CalibrationError("vision: --quad needs 8 numbers")
-            region = BoardRegion(np.array(v, np.float32).reshape(4, 2), (fw, fh))
+            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))
         elif a.image:
             img = cv2.imread(a.image, cv2.IMREAD_COLOR)
             if img is None:
@@ -99,7 +154,11 @@ def _calibrate(argv: list[str]) -> int:
     except (CalibrationError, ValueError) as e:
         print(f"livetable vision calibrate: {e}", file=sys.stderr)
         return 2
-    region.save(a.out)
+    try:
+        region.save(a.out)
+    except OSError as e:
+        print(f"livetable vision calibrate: cannot write {a.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(region.to_json())
     return 0
 

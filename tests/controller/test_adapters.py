@@ -314,3 +314,55 @@ def test_run_camera_reads_with_the_rooms_enrolment_and_corner_setting(tmp_path, 
             assert ("camera.enrolment" in caplog.text) is (used is None)
         finally:
             adapter.close()
+
+
+def test_run_starts_on_the_synthetic_glyphs_when_the_enrolment_file_is_damaged(tmp_path, caplog, monkeypatch):
+    """``livetable run`` with a truncated, junk, ``np.save`` or wrong-shape enrolment file: the
+    table starts, its camera reads with the synthetic glyphs, and the log names the file."""
+    import logging
+
+    import numpy as np
+
+    from controller.config import parse_config
+    from vision import enroll
+    from vision.glyphs import FEATURE_LEN
+
+    x = np.ones((2, FEATURE_LEN), np.float32)
+    good = enroll.Enrollment(x, np.array([0, 1], np.int16), x.copy(), np.array([0, 1], np.int16))
+    good.save(tmp_path / "good.npz")
+    (tmp_path / "truncated.npz").write_bytes((tmp_path / "good.npz").read_bytes()[:200])
+    (tmp_path / "junk.npz").write_bytes(b"garbage")
+    np.save(tmp_path / "array.npz", np.zeros(3))  # np.save keeps the name it is given
+    (tmp_path / "array.npz.npy").rename(tmp_path / "array.npz")
+    np.savez(tmp_path / "shape.npz", format=1, rank_x=np.zeros((3, 7), np.float32), rank_y=np.zeros(3, np.int16),
+             suit_x=np.zeros((3, 7), np.float32), suit_y=np.zeros(3, np.int16))
+    for name in ("truncated.npz", "junk.npz", "array.npz", "shape.npz"):
+        (tmp_path / name[:-4]).mkdir()
+        orch, adapter, ports, clock = _table(tmp_path / name[:-4])
+        cfg = parse_config({"table": {"id": "t", "big_blind": 100}, "mqtt": {"port": 1},
+                            "camera": {"source": str(tmp_path / "none%03d.png"),
+                                       "enrolment": str(tmp_path / name)}})
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="livetable.adapters"):
+            adapter.build_real(cfg)
+        try:
+            assert adapter.camera is not None and adapter.camera.recognizer.enrollment is None
+            assert str(tmp_path / name) in caplog.text and "synthetic glyphs" in caplog.text, caplog.text
+            assert "allow_pickle" not in caplog.text
+        finally:
+            adapter.close()
+    # an enrolment the checks let through but the recognizer cannot use: still no crash
+    bad = enroll.Enrollment(np.zeros((2, 7), np.float32), np.zeros(2, np.int16), np.zeros((2, 7), np.float32),
+                            np.zeros(2, np.int16))
+    monkeypatch.setattr(enroll.Enrollment, "load", classmethod(lambda cls, path: bad))
+    (tmp_path / "odd").mkdir()
+    orch, adapter, ports, clock = _table(tmp_path / "odd")
+    cfg = parse_config({"table": {"id": "t", "big_blind": 100}, "mqtt": {"port": 1},
+                        "camera": {"source": str(tmp_path / "none%03d.png"), "enrolment": str(tmp_path / "good.npz")}})
+    caplog.clear()
+    with caplog.at_level(logging.ERROR, logger="livetable.adapters"):
+        adapter.build_real(cfg)
+    try:
+        assert adapter.camera.recognizer.enrollment is None and str(tmp_path / "good.npz") in caplog.text
+    finally:
+        adapter.close()

@@ -165,3 +165,145 @@ def test_a_recognizer_bug_rejects_the_frame_and_the_thread_keeps_reading():
         assert isinstance(next_event(q, BoardRead), BoardRead)
     finally:
         cam.stop()
+
+
+class GatedCapture:
+    """A capture whose every ``read()`` waits for the test to open the gate (or forever: a
+    stalled stream). ``entered`` counts reads begun; frames are marked with ``mark``."""
+
+    def __init__(self, mark: int) -> None:
+        self.mark = mark
+        self.entered = threading.Semaphore(0)
+        self.gate = threading.Semaphore(0)
+        self.released = threading.Event()
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2 name
+        return True
+
+    def read(self) -> tuple[bool, object]:
+        self.entered.release()
+        self.gate.acquire()
+        return True, np.full((36, 64, 3), self.mark, np.uint8)
+
+    def release(self) -> None:
+        self.released.set()
+
+    def open_gate(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.gate.release()
+
+    def wait_in_read(self) -> None:
+        assert self.entered.acquire(timeout=20), "the reader never called read()"
+
+
+class Marks:
+    """A recognizer stand-in recording the mark of each frame it is given."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def recognize(self, frame, region=None):
+        self.seen.append(int(frame[0, 0, 0]))
+        return []
+
+
+def test_a_read_that_never_returns_is_a_lost_camera_and_a_fresh_capture_takes_over():
+    """C2: the watchdog times one read() on the injected clock; a clock that jumped during
+    a read seen only once is no stall; the stuck reader's late frame is dropped."""
+    t = [100.0]
+    caps = [GatedCapture(1), GatedCapture(2)]
+    made = iter(caps)
+    q: "queue.Queue[object]" = queue.Queue()
+    marks = Marks()
+    cam = Camera("rtsp://table-cam/stream", q.put, clock=lambda: t[0], recognizer=marks, reuse_static=False,
+                 capture_factory=lambda src: next(made), stall_timeout=3.0, watch_every=None)
+    cam.start()
+    try:
+        stuck = caps[0]
+        stuck.wait_in_read()
+        t[0] += 50.0  # the clock jumps while read #1 waits: one look is not enough
+        assert cam.check_stall() is False
+        stuck.open_gate()  # read #1 returns a frame
+        assert isinstance(next_event(q, BoardRead), BoardRead)
+        stuck.wait_in_read()  # read #2 begins, and never returns
+        assert cam.check_stall() is False
+        t[0] += 2.9
+        assert cam.check_stall() is False  # within stall_timeout
+        t[0] += 0.2
+        assert cam.check_stall() is True
+        lost = next_event(q, CameraLost)
+        assert lost.reason == "stalled: no frame for 3.1 s" and lost.at == t[0] and "table-cam" in lost.source
+        fresh = caps[1]
+        fresh.wait_in_read()
+        fresh.open_gate()
+        assert isinstance(q.get(timeout=20), CameraBack)
+        assert isinstance(next_event(q, BoardRead), BoardRead)
+        assert cam.running and cam.stalls == 1
+        stuck.open_gate()  # the stuck stream wakes up late: its frame is stale
+        assert stuck.released.wait(20)
+        fresh.wait_in_read()
+        assert marks.seen == [1, 2]
+        assert cam.check_stall() is False  # the fresh reader's wait is new
+    finally:
+        cam.stop(timeout=0.5)
+        for c in caps:
+            c.open_gate(10)
+
+
+def test_the_watchdog_thread_posts_camera_lost_by_itself():
+    t = [0.0]
+    cap = GatedCapture(1)
+    opened = threading.Event()
+
+    def factory(src: object) -> object:
+        if opened.is_set():
+            raise RuntimeError("the device is busy")  # reopening fails: still one CameraLost
+        opened.set()
+        return cap
+
+    q: "queue.Queue[object]" = queue.Queue()
+    cam = Camera(0, q.put, clock=lambda: t[0], recognizer=Marks(), capture_factory=factory,
+                 stall_timeout=5.0, watch_every=0.005, reopen_backoff=0.01, max_backoff=0.01)
+    cam.start()
+    try:
+        cap.wait_in_read()
+        t[0] += 60.0
+        lost = next_event(q, CameraLost)
+        assert lost.reason.startswith("stalled: no frame for 60")
+        assert cam.stalls == 1
+    finally:
+        cam.stop(timeout=0.5)
+        cap.open_gate(10)
+    assert all(not isinstance(e, CameraLost) for e in list(q.queue))  # once, not per reopen attempt
+
+
+def test_a_post_that_raises_is_logged_and_the_camera_reads_on(caplog):
+    """C3: a full queue or a closed loop once must not end the camera thread silently."""
+    import logging
+
+    cap = GatedCapture(7)
+    got: list[object] = []
+    third = threading.Event()
+    calls = [0]
+
+    def post(ev: object) -> None:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise queue.Full()
+        got.append(ev)
+        if len(got) == 2:
+            third.set()
+
+    cam = Camera(0, post, clock=lambda: 1.0, recognizer=Marks(), reuse_static=False,
+                 capture_factory=lambda src: cap, stall_timeout=None)
+    with caplog.at_level(logging.ERROR, logger="vision.camera"):
+        cam.start()
+        try:
+            cap.open_gate(3)
+            assert third.wait(20), "the camera stopped after post() raised"
+            assert cam.running and cam.post_errors == 1
+        finally:
+            cam.stop(timeout=0.5)
+            cap.open_gate(10)
+    assert [type(e) for e in got] == [BoardRead, BoardRead]
+    assert "could not post BoardRead" in caplog.text

@@ -83,6 +83,44 @@ def test_enrolment_on_one_deck_reads_its_other_photos_without_a_wrong_card(dev, 
     assert not any(os.path.basename(str(p)).endswith(".npz") for p in Path(__file__).parent.iterdir())
 
 
+def test_enrolment_refuses_dev_photos_given_the_next_rank_and_keeps_the_right_ones(dev):
+    """One mislabelled photo must not teach a deck wrong (a blurred Js saved as Qs.png made every
+    jack read as a queen): given the next rank of the same suit, no single-card dev photo, as
+    shot or blurred so that the recognizer is unsure of it, adds a glyph; given its own card,
+    none is refused for what the glyph bank reads (vision/enroll.py's RANK_CONTRADICTION)."""
+    import csv
+
+    import cv2
+
+    from vision.enroll import EnrollError
+
+    ranks = "A23456789TJQK"
+    labels = {r["file"]: r["cards"].split() for r in csv.DictReader(open(dev / "labels.csv"))}
+    rec = Recognizer()
+    taught, refused_right, tried = [], [], 0
+    for f, cards in sorted(labels.items()):
+        if len(cards) != 1:
+            continue
+        card = cards[0]
+        wrong = ranks[(ranks.index(card[0]) + 1) % 13] + card[1]
+        photo = cv2.imread(str(dev / f))
+        for name, image in (("as shot", photo), ("blurred", cv2.GaussianBlur(photo, (0, 0), 2.5))):
+            tried += 1
+            try:
+                if enroll_image(Enrollment.empty(), image, wrong, recognizer=rec):
+                    taught.append(f"{f} {name}: {card} given as {wrong}")
+            except EnrollError:
+                pass
+            try:
+                enroll_image(Enrollment.empty(), image, card, recognizer=rec)
+            except EnrollError as e:
+                if "glyph bank" in str(e):
+                    refused_right.append(f"{f} {name}: {e}")
+    assert tried >= 100
+    assert taught == []
+    assert refused_right == []
+
+
 def test_dev_photos_stretched_to_a_camera_frame_never_crash_or_mislead(dev):
     """A camera frame is 1280x720 whatever the photo's shape: stretching skews the cards.
 
