@@ -185,6 +185,10 @@ COOL_INK = -100
 #: how much likelier (summed probabilities) the classifier may find the other suit of the
 #: colour before a suit resting on index pips alone is refused (see _net_leans_away)
 NET_LEAN = 0.01
+#: the fewest ink pixels (of the upright 200x290 card's corner) an index pip needs to carry
+#: a suit on its own: a tiny, far card's few-pixel pip cannot tell a club from a spade
+#: (dev photos and their changes: the smallest such pip read right has 219)
+MIN_INDEX_PIP_INK = 60
 
 
 def _colourless(frame: np.ndarray) -> bool:
@@ -517,8 +521,12 @@ class Recognizer:
                 if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                     name, conf, why = name2, conf2, why2
                     pips = again
-        if name is not None and (name[0] in "JQK" or pips.suit is None) and self._net_leans_away(name, reads):
-            name, conf, why = None, 0.3, f"suit {name[-1]}: the index pips look more like the other suit"
+        if name is not None and (name[0] in "JQK" or pips.suit is None):
+            # the suit rests on the two small index pips alone
+            if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
+                name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"
+            elif self._net_leans_away(name, reads):
+                name, conf, why = None, 0.3, f"suit {name[-1]}: the index pips look more like the other suit"
         return name, conf, why, any(r.rank is not None for r in reads)
 
     @staticmethod
@@ -838,6 +846,13 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+def _index_pip_ink(name: str, reads: Sequence[CornerRead]) -> int:
+    """The ink pixels of the largest index pip among ``reads`` that named ``name``'s rank."""
+    rank = "10" if name[0] == "T" else name[:-1]
+    return max((cv2.countNonZero(r.suit_mask) for r in reads
+                if r.rank == rank and r.suit is not None and r.suit_mask is not None), default=0)
 
 
 def _has_hole(mask: np.ndarray, frac: float = 0.08) -> bool:

@@ -173,3 +173,16 @@ def test_uneven_light_and_turned_cards_cost_few_cards(dev, change):
     print(change, changed, "plain", plain)
     assert changed["wrong"] == 0, changed
     assert changed["correct"] >= 0.9 * plain["correct"], (changed, plain)
+
+
+@pytest.mark.parametrize("scale", [0.25, 0.3, 0.35, 0.4, 0.5])
+def test_a_far_court_card_is_never_given_the_wrong_suit(dev, scale):
+    """The Js of pstephenwille shrunk until its index pips are a few pixels: a court card's
+    suit rests on those pips alone, and a pip of a few pixels cannot tell a club from a
+    spade (it read Jc at 0.3). Unsure is fine; any named card must be the Js."""
+    import cv2
+
+    img = cv2.imread(str(dev / "pstephenwille__cards-SJ-001.jpg"))
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    named = [str(r.card) for r in Recognizer(corners=True).recognize(small) if r.card is not None]
+    assert set(named) <= {"Js"}, named
