@@ -98,7 +98,14 @@ def _enroll(argv: list[str]) -> int:
         try:
             n = enroll_image(enr, img, _cards_for(p, a.cards, labels))
             print(f"{p}: {n} corner glyphs")
-        except (EnrollError, CardError) as e:
+        except CardError as e:
+            if a.cards or os.path.basename(p) in labels:
+                print(f"{p}: {e}, skipped", file=sys.stderr)
+            else:  # the file name was taken for the cards
+                print(f"{p}: no cards given for this photo (--cards \"As Kd\", --labels files.csv, or a file "
+                      f"name such as As.jpg or Jh_8c_3d.png; read from its name: {e}), skipped", file=sys.stderr)
+            bad += 1
+        except EnrollError as e:
             print(f"{p}: {e}, skipped", file=sys.stderr)
             bad += 1
     if enr.count == 0:

@@ -57,3 +57,11 @@ def test_enroll_cli_names_the_photo_of_a_mislabelled_card(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{photo}: vision: the card at place 1 is given as 6h but its index reads as a 5, not a 6" in err
     assert "nothing enrolled" in err and not out.exists()
+
+
+def test_enroll_cli_says_no_cards_were_given_when_the_file_name_is_not_cards(tmp_path, capsys):
+    photo = tmp_path / "table-photo.png"
+    cv2.imwrite(str(photo), render_board(["5h"], (640, 480), "green"))
+    assert cli_vision.main(["enroll", str(photo), "--out", str(tmp_path / "deck.npz")]) == 1
+    err = capsys.readouterr().err
+    assert f"{photo}: no cards given for this photo (--cards" in err and "--labels" in err
