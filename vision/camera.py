@@ -125,8 +125,10 @@ class Camera:
         """Ask the threads to stop and wait up to ``timeout`` seconds for each (a reader stuck
         in a capture that never returns is left behind: it is a daemon thread)."""
         self._stop.set()
-        for t in (self._thread, self._watchdog):
-            if t is not None and t is not threading.current_thread():
+        with self._lock:
+            threads = (self._thread, self._watchdog)
+        for t in threads:
+            if t is not None and t is not threading.current_thread() and t.ident is not None:
                 t.join(timeout)
 
     @property
@@ -211,8 +213,9 @@ class Camera:
 
     def _start_reader(self) -> None:
         gen = self._gen
-        self._thread = threading.Thread(target=self._reader, args=(gen,), name=f"camera-{gen}", daemon=True)
-        self._thread.start()
+        t = threading.Thread(target=self._reader, args=(gen,), name=f"camera-{gen}", daemon=True)
+        t.start()  # started before it is published: stop() may join it from another thread
+        self._thread = t
 
     def _current(self, gen: int) -> bool:
         return gen == self._gen and not self._stop.is_set()

@@ -225,6 +225,11 @@ def test_reads_while_another_process_writes_the_journal(tmp_path: Path) -> None:
                              "--headless", "--quiet", "--journal", str(path), "--seats", "4"],
                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
+        deadline = time.monotonic() + 60
+        while _snapshots(path) < 1:  # the table has started and written its first snapshot
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the table never started"
+            time.sleep(0.01)
         seen = []
         for _ in range(2):
             target = _snapshots(path) + 2
