@@ -512,7 +512,7 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
     left to right.
     """
-    from vision.recognizer import INDEX_STRIP, Reading  # noqa: PLC0415
+    from vision.recognizer import INDEX_STRIP, PICTURE_SEEN, Reading  # noqa: PLC0415
 
     p = params or CornerParams()
     h, w = frame.shape[:2]
@@ -547,7 +547,12 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     for r in readings:
         if r.card is None:
             poly = np.asarray(r.outline, np.float32).reshape(-1, 1, 2)
-            if any(cv2.pointPolygonTest(poly, c.centre, False) >= 0 for c in corners):
+            inside = [c for c in corners if cv2.pointPolygonTest(poly, c.centre, False) >= 0]
+            if inside and r.why.endswith(PICTURE_SEEN):
+                # a number read over a court picture (a "B" jack's index read 8): a corner
+                # of the same card must not name it either
+                corners = [c for c in corners if c not in inside]
+            elif inside:
                 continue
         out.append(r)
     for c in corners:

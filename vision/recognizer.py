@@ -37,6 +37,9 @@ TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" make
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
 INDEX_STRIP = "index strip"
+#: ``Reading.why`` ending of a card whose index names a number card over a court picture
+#: (a foreign jack's "B" read as 8): a corner inside it must not name it either
+PICTURE_SEEN = "picture seen"
 MIN_RANK_WIDTH = 0.2  # a rank's ink box is at least this wide for its height (a "J" ~0.4)
 LOCAL_CUT = 0.6  # the ink cut of :func:`_local_ink`, a fraction of Otsu's threshold
 

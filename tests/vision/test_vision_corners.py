@@ -255,3 +255,21 @@ def test_a_neighbours_big_pip_beside_the_rank_is_not_half_of_a_ten():
     assert ten
     xs = np.nonzero(ten[0][0])[1]
     assert xs.min() < 25 and xs.max() > 38  # the "1" and the "0" both
+
+
+@pytest.mark.parametrize("why, kept", [("index says 8, picture seen", False), ("no index read", True)])
+def test_a_corner_does_not_name_a_card_whose_index_contradicts_its_picture(monkeypatch, why, kept):
+    """A foreign jack ("B") whose index reads 8 over a court picture is unsure; one of its
+    corners read as 8d must not name it either. An unsure card that merely lacked an index
+    is still named from its corner."""
+    import vision.corners as corners_mod
+    from vision.recognizer import Reading, Recognizer
+
+    frame = np.full((400, 600, 3), 200, np.uint8)
+    outline = ((100.0, 50.0), (300.0, 50.0), (300.0, 340.0), (100.0, 340.0))
+    box = ((110.0, 60.0), (140.0, 60.0), (140.0, 100.0), (110.0, 100.0))
+    corner = corners_mod.CornerReading("8d", "8", "d", 0.99, 0.98, 0.99, 0.98, True, box)
+    monkeypatch.setattr(corners_mod, "_paper_box", lambda *a, **k: (0, 0, 600, 400))
+    monkeypatch.setattr(corners_mod, "read_corners", lambda *a, **k: [corner])
+    out = corners_mod.add_corner_readings(Recognizer(), frame, [Reading(None, 0.0, outline, why)])
+    assert [str(r.card) for r in out if r.card is not None] == (["8d"] if kept else [])
