@@ -255,3 +255,29 @@ def test_a_neighbours_big_pip_beside_the_rank_is_not_half_of_a_ten():
     assert ten
     xs = np.nonzero(ten[0][0])[1]
     assert xs.min() < 25 and xs.max() > 38  # the "1" and the "0" both
+
+
+def test_named_only_reading_keeps_exactly_the_named_readings(rec):
+    # read_corners asks only for readings that can name a card (the pips of unsure ranks
+    # are not classified): those must be the named readings of the full read, bit for bit
+    cards = parse_cards("6h 9s Td 2c Qd Ac")
+    frame = render_board(cards, (1280, 720), "wood", gap=-0.72, angle=12.0, noise=2.0, seed=5)
+    pairs = corners.find_index_pairs(frame)
+    full = corners.read_pairs(rec, frame, pairs)
+    fast = corners.read_pairs(rec, frame, pairs, named_only=True)
+    named = [(p, r) for p, r in full if r.card is not None]
+    assert len(named) >= 3 and len(full) > len(named)
+    assert [(p, r) for p, r in fast if r.card is not None] == named
+
+
+def test_components_match_opencvs_default_labelling():
+    # the block-based algorithm must give the default's labels, order and statistics
+    rng = np.random.default_rng(6)
+    for density in (0.1, 0.3, 0.5):
+        mask = (rng.random((96, 76)) < density).astype(np.uint8) * 255
+        mask[10:40, 20:30] = 255
+        got = corners._components(mask)
+        want = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        assert got[0] == want[0] > 2
+        for a, b in zip(got[1:], want[1:]):
+            assert np.array_equal(a, b)
