@@ -273,3 +273,29 @@ def test_a_corner_does_not_name_a_card_whose_index_contradicts_its_picture(monke
     monkeypatch.setattr(corners_mod, "read_corners", lambda *a, **k: [corner])
     out = corners_mod.add_corner_readings(Recognizer(), frame, [Reading(None, 0.0, outline, why)])
     assert [str(r.card) for r in out if r.card is not None] == (["8d"] if kept else [])
+
+
+def test_named_only_reading_keeps_exactly_the_named_readings(rec):
+    # read_corners asks only for readings that can name a card (the pips of unsure ranks
+    # are not classified): those must be the named readings of the full read, bit for bit
+    cards = parse_cards("6h 9s Td 2c Qd Ac")
+    frame = render_board(cards, (1280, 720), "wood", gap=-0.72, angle=12.0, noise=2.0, seed=5)
+    pairs = corners.find_index_pairs(frame)
+    full = corners.read_pairs(rec, frame, pairs)
+    fast = corners.read_pairs(rec, frame, pairs, named_only=True)
+    named = [(p, r) for p, r in full if r.card is not None]
+    assert len(named) >= 3 and len(full) > len(named)
+    assert [(p, r) for p, r in fast if r.card is not None] == named
+
+
+def test_components_match_opencvs_default_labelling():
+    # the block-based algorithm must give the default's labels, order and statistics
+    rng = np.random.default_rng(6)
+    for density in (0.1, 0.3, 0.5):
+        mask = (rng.random((96, 76)) < density).astype(np.uint8) * 255
+        mask[10:40, 20:30] = 255
+        got = corners._components(mask)
+        want = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        assert got[0] == want[0] > 2
+        for a, b in zip(got[1:], want[1:]):
+            assert np.array_equal(a, b)
