@@ -546,9 +546,7 @@ class Recognizer:
         from vision.corners import _net  # noqa: PLC0415 - corners imports this module
         from vision.index_net import CLASSES  # noqa: PLC0415
 
-        rank = "10" if name[0] == "T" else name[:-1]
-        masks = [r.suit_mask for r in reads if r.rank == rank and r.suit is not None and r.suit_mask is not None
-                 and cv2.countNonZero(r.suit_mask) > 0]
+        masks = [m for m in _index_pips(name, reads) if cv2.countNonZero(m) > 0]
         if not masks:
             return False
         other = {"s": "c", "c": "s", "h": "d", "d": "h"}[name[-1]]
@@ -851,11 +849,15 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
 
 
+def _index_pips(name: str, reads: Sequence[CornerRead]) -> list[np.ndarray]:
+    """The index pip masks (uint8) of the ``reads`` that named ``name``'s rank (``"Ac"``)."""
+    rank = "10" if name[0] == "T" else name[:-1]
+    return [r.suit_mask for r in reads if r.rank == rank and r.suit is not None and r.suit_mask is not None]
+
+
 def _index_pip_ink(name: str, reads: Sequence[CornerRead]) -> int:
     """The ink pixels of the largest index pip among ``reads`` that named ``name``'s rank."""
-    rank = "10" if name[0] == "T" else name[:-1]
-    return max((cv2.countNonZero(r.suit_mask) for r in reads
-                if r.rank == rank and r.suit is not None and r.suit_mask is not None), default=0)
+    return max((cv2.countNonZero(m) for m in _index_pips(name, reads)), default=0)
 
 
 def _has_hole(mask: np.ndarray, frac: float = 0.08) -> bool:
