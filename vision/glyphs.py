@@ -22,6 +22,7 @@ import glob
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -238,24 +239,26 @@ def _ttf(text: str, path: str) -> np.ndarray | None:
         return None
 
 
-def draw_rank(label: str, style: int = 0) -> list[np.ndarray]:
-    """Return drawings (ink = 255) of one rank label in every available font.
+def draw_rank(label: str, style: int = 0, fonts: Sequence[str] | None = None) -> list[np.ndarray]:
+    """Return drawings (ink = 255) of one rank label: the Hershey fonts at three weights and
+    every TrueType face (``fonts``: their paths; the bank's own list by default).
 
-    ``style`` 0 uses every font; 1 the Hershey fonts only (no pygame needed).
+    ``style`` 0 uses every font; 1 the Hershey fonts only (no pygame needed). A "10" also
+    comes composed tight from its digits (cards print a condensed 10).
     """
     out = []
     for font in _HERSHEY:
         for thick in (3, 6, 9):
             out.append(_hershey(label, font, thick))
     if style == 0:
-        for path in _ttf_fonts():
+        for path in (_ttf_fonts() if fonts is None else fonts):
             for text in [label] + _ALIKE.get(label, []):
                 im = _ttf(text, path)
-                if im is not None:
+                if im is not None and im.any():
                     out.append(im)
     if label == "10":  # cards print a tight, condensed "10": compose it from its digits
-        ones = draw_rank("1", style)
-        zeros = draw_rank("0", style)
+        ones = draw_rank("1", style, fonts)
+        zeros = draw_rank("0", style, fonts)
         for one, zero in zip(ones, zeros):
             for gap in (-0.04, 0.03, 0.1):
                 out.append(_compose(one, zero, gap))

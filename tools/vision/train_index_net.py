@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.glyphs import _ALIKE, _compose, _hershey, _HERSHEY, _ttf, draw_suit  # noqa: E402
+from vision.glyphs import _tight, _ttf, draw_rank, draw_suit  # noqa: E402
 from vision.index_net import CLASSES, NET_PATH, RANKS, SIZE, SUITS, net_input  # noqa: E402
 
 OTHER = CLASSES.index("-")
@@ -126,24 +126,8 @@ def font_pips(fonts: list[str]) -> dict[str, list[np.ndarray]]:
 
 def rank_drawings(label: str, fonts: list[str]) -> list[np.ndarray]:
     """Return drawings (ink 255) of one rank label: Hershey fonts at three weights, every face
-    in ``fonts``, and for ``10`` also its digits composed tight (cards print a condensed 10)."""
-    out = [_hershey(label, f, t) for f in _HERSHEY for t in (3, 6, 9)]
-    for path in fonts:
-        for text in [label] + _ALIKE.get(label, []):
-            im = _ttf(text, path)
-            if im is not None and im.any():
-                out.append(im)
-    if label == "10":
-        ones, zeros = rank_drawings("1", fonts), rank_drawings("0", fonts)
-        for one, zero in zip(ones, zeros):
-            for gap in (-0.04, 0.03, 0.1):
-                out.append(_compose(one, zero, gap))
-    return out
-
-
-def _tight(im: np.ndarray) -> np.ndarray:
-    ys, xs = np.nonzero(im)
-    return im[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    in ``fonts``, and for ``10`` also its digits composed tight (:func:`vision.glyphs.draw_rank`)."""
+    return draw_rank(label, fonts=fonts)
 
 
 def degrade(im: np.ndarray, rng: np.random.Generator, rot: float = 10.0) -> np.ndarray | None:
