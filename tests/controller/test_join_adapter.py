@@ -112,6 +112,15 @@ def _request(tablet, action, amount=None, **kw):
     raise AssertionError(f"{action}: stale (M-4) 20 times in a row")
 
 
+def _first_hand_seen(sim: SimTable, tablet) -> None:  # noqa: ANN001 - drivers.mqtt.tablet.Tablet
+    """Wait until ``tablet`` is connected and holds the view published at the end of the
+    table's first hand (the table then waits: a quiet moment to join)."""
+    tablet.wait_connected(10)
+    sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None and s.views
+             and s.views[-1]["seq"] == s.orch.state.seq, 30, "the first hand's end published")
+    tablet.wait_seq(sim.views[-1]["seq"], 10)
+
+
 def test_tablet_joins_over_the_broker_is_dealt_in_and_acts(tmp_path):
     """``livetable simulate --join-seats 3``: seat 3 stays free; its tablet (the real broker)
     takes it, buys in, waits for the next hand, is dealt in and acts on its turns until
@@ -125,10 +134,7 @@ def test_tablet_joins_over_the_broker_is_dealt_in_and_acts(tmp_path):
     sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1).start()
     ann = player_for_name("Ann")
     try:
-        tablet.wait_connected(10)
-        sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None and s.views
-                 and s.views[-1]["seq"] == s.orch.state.seq, 30, "the first hand's end published")
-        tablet.wait_seq(sim.views[-1]["seq"], 10)
+        _first_hand_seen(sim, tablet)
         assert tablet.state["seats"][2]["status"] == "empty"
         assert tablet.state["join"]["mode"] == "direct"
         lo, hi = tablet.state["buy_in"]["min"], tablet.state["buy_in"]["max"]
@@ -200,10 +206,7 @@ def test_confirm_mode_the_dealers_console_button_brings_the_chips(tmp_path):
     sim = SimTable(argv, str(tmp_path / "j.sqlite"), max_hands=1).start()
     ann = player_for_name("Ann")
     try:
-        tablet.wait_connected(10)
-        sim.wait(lambda s: s.orch.hands_finished >= 1 and s.orch.state.hand is None and s.views
-                 and s.views[-1]["seq"] == s.orch.state.seq, 30, "the first hand's end published")
-        tablet.wait_seq(sim.views[-1]["seq"], 10)
+        _first_hand_seen(sim, tablet)
         assert tablet.state["join"]["mode"] == "confirm"
         lo = tablet.state["buy_in"]["min"]
         total = sim.orch.state.ledger.total_in

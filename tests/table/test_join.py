@@ -97,7 +97,9 @@ def test_t2_join_out_of_range_leaves_the_seat_free_and_takes_no_chips():
     assert not b.refused() and b.state.seat(2).stack == 1000
 
 
-def test_t2_a_player_back_within_20_minutes_brings_what_they_left_with():
+def _ann_wins_bobs_stack() -> Bench:
+    """Ann (seat 1) and Bob (seat 2) sit with 1000 each, the maximum; Ann's aces win Bob's
+    whole stack, so she has 2000."""
     b = Bench(NL)
     _join(b, 1, name="Ann", amount=1000)
     _join(b, 2, name="Bob", amount=1000)
@@ -105,6 +107,11 @@ def test_t2_a_player_back_within_20_minutes_brings_what_they_left_with():
     b.start(1)
     b.act(1, "all_in")
     b.act(2, "call")
+    return b
+
+
+def test_t2_a_player_back_within_20_minutes_brings_what_they_left_with():
+    b = _ann_wins_bobs_stack()
     assert b.stacks()[1] == 2000  # above the maximum of 1000
     b.do(ev.StoodUp, seat=1)
     b.do(ev.StoodUp, seat=2)
@@ -256,13 +263,7 @@ def test_t5_a_seat_whose_buy_in_is_never_confirmed_is_freed_after_ten_hands():
 def test_t2_giving_up_a_seat_whose_buy_in_never_came_keeps_the_amount_left_with():
     """T-2: a player who left with 2000 (maximum 1000) cannot get round it by taking a seat in
     confirm mode and standing up before the chips come; a real sitting replaces it."""
-    b = Bench(NL)
-    _join(b, 1, name="Ann", amount=1000)
-    _join(b, 2, name="Bob", amount=1000)
-    b.deal({1: ["As", "Ad"], 2: ["7c", "2d"]}, ["Kh", "9s", "4c", "3d", "Jh"])
-    b.start(1)
-    b.act(1, "all_in")
-    b.act(2, "call")
+    b = _ann_wins_bobs_stack()
     b.do(ev.StoodUp, seat=1)
     b.do(ev.SettingsChanged, changes={"tablet_join": "confirm"})
     b.tick(60)

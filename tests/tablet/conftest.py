@@ -322,3 +322,13 @@ def shot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+#: how long a page may take to show what a test waits for: a hand with four simulated
+#: players and two tablets fits well inside this
+WAIT_MS = 45_000
+
+
+def wait_js(page: Any, expr: str, arg: Any = None, timeout: int = WAIT_MS) -> Any:
+    """Wait until ``expr`` (a JS function body of ``arg``) is truthy in the page; return it."""
+    return page.wait_for_function(expr, arg=arg, timeout=timeout).json_value()

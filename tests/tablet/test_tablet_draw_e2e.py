@@ -11,11 +11,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from .conftest import SKIP, TableRig, open_tablet, shot
+from .conftest import SKIP, WAIT_MS, TableRig, open_tablet, shot
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 
-WAIT_MS = 45_000
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from .conftest import SKIP, TABLE, TableRig, open_tablet, shot
+from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 
-WAIT_MS = 45_000  # a hand with four simulated players and two tablets fits well inside this
 
 # Plays through the page's own buttons while window.__auto is true: check, else call, else
 # stand pat in the draw, else muck at the showdown (P-2), else fold. Used for seat 5
@@ -61,11 +60,6 @@ def pages(browser: Any, rig: TableRig) -> Iterator[tuple[Any, Any]]:
     for p in (p2, p5):
         assert p.errors == [], f"page errors: {p.errors}"
         p.context.close()
-
-
-def wait_js(page: Any, expr: str, arg: Any = None, timeout: int = WAIT_MS) -> Any:
-    """Wait until ``expr`` (a JS function body of ``arg``) is truthy in the page; return it."""
-    return page.wait_for_function(expr, arg=arg, timeout=timeout).json_value()
 
 
 def screen(page: Any) -> str:

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import SKIP, TABLE, TableRig, open_tablet, shot
-from .test_tablet_e2e import AUTOPLAY, WAIT_MS, wait_js
+from .conftest import SKIP, TABLE, WAIT_MS, TableRig, open_tablet, shot, wait_js
+from .test_tablet_e2e import AUTOPLAY
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 

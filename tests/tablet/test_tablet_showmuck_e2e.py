@@ -16,11 +16,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from .conftest import SKIP, TABLE, TableRig, open_tablet, shot
+from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 
-WAIT_MS = 45_000
 SHOWDOWN_WAIT = 300  # seconds: seat 2 needs a showdown it loses after a hand was shown
 
 # Betting through the page's buttons while window.__auto is true: check, else call, else
@@ -66,10 +65,6 @@ def pages(browser: Any, rig: TableRig) -> Iterator[tuple[Any, Any]]:
     for p in (p2, p3):
         assert p.errors == [], f"page errors: {p.errors}"
         p.context.close()
-
-
-def wait_js(page: Any, expr: str, arg: Any = None, timeout: int = WAIT_MS) -> Any:
-    return page.wait_for_function(expr, arg=arg, timeout=timeout).json_value()
 
 
 def test_a_losing_hand_is_mucked_from_the_page_and_stays_off_the_other_seats_page(
