@@ -40,6 +40,12 @@ ACTIONS = frozenset({
     "preselect",
     "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
 })
+#: The decisions made on the hand as the player saw it (A-1, G-3, P-2): refused as stale
+#: (M-4) when the table has moved on. The other actions (A-3 pre-selection and the seat's
+#: own requests) are decided by the table as it is when they arrive, whatever the player
+#: last saw: at a busy table a "sit out" or "take this seat" must not fail because someone
+#: folded meanwhile.
+DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"})
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
 #: take_seat: the buy-in).
 AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat"})

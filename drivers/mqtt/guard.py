@@ -2,8 +2,8 @@
 
 QoS 1 delivers at least once, and tablets resend after reconnecting: every action carries a
 unique id and the public state seq the player saw. :class:`ActionGuard` refuses an id seen
-before (M-5, a duplicate is never replayed into the table) and a seq older than the last
-state published (M-4, the player decided on a table that has changed since).
+before (M-5, a duplicate is never replayed into the table) and a decision whose seq is not
+the last state published (M-4, the player decided on a table that has changed since).
 :class:`RateLimit` bounds chat lines per seat in a sliding window (L-3, M-8). Thread-safe:
 paho's network thread checks while the loop's thread records new states.
 """
@@ -48,9 +48,11 @@ class ActionGuard:
                 raise ValueError(f"state seq {seq} is lower than the published {self._seq}")
             self._seq = seq
 
-    def admit(self, seat: int, action_id: str, seq_seen: int) -> None:
+    def admit(self, seat: int, action_id: str, seq_seen: int, *, check_seq: bool = True) -> None:
         """Admit one action or raise :class:`PayloadError` M-5 (id seen) or M-4 (stale seq).
 
+        ``check_seq`` False (a pre-selection or a seat request, not a decision on the hand:
+        ``codec.DECISIONS``) skips the seq check but still needs a state published.
         The id is consumed even when the seq check fails: a new attempt needs a new id.
         """
         with self._lock:
@@ -62,7 +64,7 @@ class ActionGuard:
                 ids.popitem(last=False)
             if self._seq is None:
                 raise PayloadError("M-4", "no table state has been published yet", action_id)
-            if seq_seen != self._seq:
+            if check_seq and seq_seen != self._seq:
                 what = "stale" if seq_seen < self._seq else "unknown"
                 raise PayloadError(
                     "M-4", f"{what} state seq {seq_seen}: the table is at seq {self._seq}", action_id)

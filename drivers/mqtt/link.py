@@ -335,7 +335,7 @@ class TableLink:
         req = codec.decode_action(payload, seat=seat)
         if not self._action_rate.allow(seat, now):
             raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
-        self._guard.admit(seat, req.action_id, req.seq_seen)
+        self._guard.admit(seat, req.action_id, req.seq_seen, check_seq=req.action in codec.DECISIONS)
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
                                   req.choice, req.cards, req.name, req.post))
 

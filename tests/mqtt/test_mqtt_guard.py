@@ -37,6 +37,16 @@ def test_stale_and_future_seqs_are_refused_m4_and_consume_the_id() -> None:
     assert code_of(guard.admit, 3, "a", 8) == "M-5"
 
 
+def test_without_the_seq_check_a_stale_seq_passes_but_a_replayed_id_does_not() -> None:
+    guard = ActionGuard()
+    assert code_of(lambda: guard.admit(3, "a", 0, check_seq=False)) == "M-4"  # still no state at all
+    guard.published(7)
+    guard.published(8)
+    assert code_of(lambda: guard.admit(3, "b", 7, check_seq=False)) is None
+    assert code_of(lambda: guard.admit(3, "b", 8, check_seq=False)) == "M-5"
+    assert code_of(guard.admit, 3, "c", 7) == "M-4"  # the default checks
+
+
 def test_seq_never_goes_back() -> None:
     guard = ActionGuard()
     guard.published(7)

@@ -118,6 +118,25 @@ def test_an_action_decided_on_an_older_state_is_refused_m4(rig: Rig) -> None:
     assert next_event(events, ActionReceived).action_id == fresh
 
 
+def test_seat_requests_and_preselections_are_not_refused_for_a_state_seen_before(rig: Rig) -> None:
+    """At a busy table the state moves on while a request crosses it: only decisions on the
+    hand are refused as stale (M-4); a seat request is the table's to decide as it is now."""
+    link, events = rig.link()
+    link.publish_state(state_view(3))
+    tab = rig.tablet(3)
+    tab.wait_seq(3, WAIT)
+    link.publish_state(state_view(4))
+    tab.wait_seq(4, WAIT)
+    requests = [tab.send_action("sit_out", seq=3), tab.send_action("take_seat", 500, seq=3, name="Ann", post=False),
+                tab.send_action("preselect", seq=3, choice="check_fold")]
+    stale_fold = tab.send_action("fold", seq=3)
+    got = [next_event(events, ActionReceived) for _ in requests]
+    assert [(e.action_id, e.seq_seen) for e in got] == [(aid, 3) for aid in requests]
+    assert tab.wait_reply(stale_fold, WAIT)["reason"].startswith("M-4")
+    marker = tab.send_action("check")  # the stale fold never reached the loop: the next action is this
+    assert next_event(events, ActionReceived).action_id == marker
+
+
 def test_views_that_break_the_contract_are_not_published(rig: Rig) -> None:
     link, _ = rig.link()
     link.publish_state(state_view(5))
