@@ -80,7 +80,8 @@ def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_p
         page.click("#join-button")
         sent = wait_js(page, "() => window.livetable.sent.find((p) => p.action === 'take_seat')")
         assert (sent["name"], sent["amount"], sent["post"]) == ("Ann", hi, False)
-        wait_js(page, "(id) => { const r = window.livetable.replies[id]; return r && r.accepted; }", sent["id"])
+        reply = wait_js(page, "(id) => window.livetable.replies[id]", sent["id"])
+        assert reply["accepted"], f"take_seat refused: {reply}\n{rig.sim_log()}"
 
         # the seat is shown taken with its stack; the form is gone
         wait_js(page, f"() => window.livetable.state.seats[{SEAT - 1}].name === 'Ann'")
