@@ -825,7 +825,7 @@ class DriverAdapter:
                 recognizer = Recognizer(enrollment=None, corners=cfg.camera.corners)
             self.boardcheck = BoardCheck(self.clock, timeout=cfg.camera.read_timeout)
             self.camera = Camera(cfg.camera.source, self.orch.post, self.clock, recognizer=recognizer,
-                                 region=region).start()
+                                 region=region, stall_timeout=cfg.camera.stall_timeout).start()
             self._closers.insert(0, self.camera.stop)
 
     def _start_mqtt(self, table: str, host: str, port: int, user: str | None, password: str | None,

@@ -163,13 +163,20 @@ class ShufflerConfig:
 
 @dataclass(frozen=True, slots=True)
 class CameraConfig:
-    """The overhead camera: a device index, video file, image pattern or stream URL."""
+    """The overhead camera: a device index, video file, image pattern or stream URL.
+
+    ``read_timeout``: seconds before an unread board card asks the dealer (s);
+    ``stall_timeout``: seconds one frame read may hang before the camera counts as lost
+    and is opened again (``vision.camera.Camera``); ``corners``: also read partly covered
+    cards from their corner index.
+    """
 
     source: str | int
     calibration: str | None = None
     enrolment: str | None = None
     read_timeout: float = 5.0
     corners: bool = False
+    stall_timeout: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +322,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             enrolment=s.str("enrolment", None),
             read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
             corners=s.bool("corners", False),
+            stall_timeout=s.num("stall_timeout", 5.0, lo=0.5, hi=120),
         )
         s.done()
     s = _Section("mqtt", data.get("mqtt", {}))

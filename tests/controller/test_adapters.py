@@ -301,14 +301,14 @@ def test_run_camera_reads_with_the_rooms_enrolment_and_corner_setting(tmp_path, 
         orch, adapter, ports, clock = _table(tmp_path / f"table-{enrolment}")
         cfg = parse_config({"table": {"id": "t", "big_blind": 100}, "mqtt": {"port": 1},
                             "camera": {"source": str(tmp_path / "board.png"), "corners": corners,
-                                       "enrolment": str(tmp_path / enrolment),
+                                       "enrolment": str(tmp_path / enrolment), "stall_timeout": 7.5,
                                        "calibration": str(tmp_path / "missing.json")}})
         caplog.clear()
         with caplog.at_level(logging.ERROR, logger="livetable.adapters"):
             adapter.build_real(cfg)
         try:
             rec = adapter.camera.recognizer
-            assert rec.corners is corners
+            assert rec.corners is corners and adapter.camera.stall_timeout == 7.5
             assert (rec.enrollment.count if rec.enrollment is not None else None) == used
             assert "camera.calibration" in caplog.text
             assert ("camera.enrolment" in caplog.text) is (used is None)

@@ -99,7 +99,11 @@ def test_t3_tablet_join_defaults_to_the_dealers_confirmation_and_refuses_unknown
 
 def test_camera_corner_reader_is_off_unless_asked_and_must_be_a_boolean():
     cfg = parse_config({"table": {"big_blind": 100}, "camera": {"source": 0}})
-    assert cfg.camera.corners is False
+    assert cfg.camera.corners is False and cfg.camera.stall_timeout == 5.0
+    assert parse_config({"table": {"big_blind": 100},
+                         "camera": {"source": 0, "stall_timeout": 12}}).camera.stall_timeout == 12.0
+    with pytest.raises(ConfigError, match="camera.stall_timeout"):
+        parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "stall_timeout": 0}})
     assert parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": True}}).camera.corners
     with pytest.raises(ConfigError, match="camera.corners"):
         parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": "yes"}})
