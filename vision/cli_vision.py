@@ -139,13 +139,29 @@ def _quad_and_frame(quad: str, frame: str | None) -> tuple[np.ndarray, tuple[flo
     return np.array(q, np.float64).reshape(4, 2), (fw, fh)
 
 
+def _joined_values(argv: list[str], options: tuple[str, ...]) -> list[str]:
+    """``--quad -20,5,...`` as ``--quad=-20,5,...``: argparse takes a value starting with
+    "-" (a corner left of or above the frame) for an option and would say only "expected one
+    argument"; joined, the value reaches the check that says what is wrong with it."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in options and i + 1 < len(argv) and argv[i + 1].startswith("-") and argv[i + 1][1:2].isdigit():
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def _calibrate(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="livetable vision calibrate", description="set the board region")
     ap.add_argument("image", nargs="?", help="a frame with the board cards laid out")
     ap.add_argument("--out", required=True, help="calibration file to write (.json)")
     ap.add_argument("--quad", help="x,y,x,y,x,y,x,y in frame pixels, clockwise")
     ap.add_argument("--frame", help="W,H of the frames (with --quad)")
-    a = ap.parse_args(argv)
+    a = ap.parse_args(_joined_values(argv, ("--quad", "--frame")))
     from vision.calibration import BoardRegion, CalibrationError, calibrate_from_image
 
     try:

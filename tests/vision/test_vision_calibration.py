@@ -49,7 +49,8 @@ def test_a_quad_that_cannot_be_a_board_is_refused_everywhere(name, tmp_path, cap
         flat = ",".join(f"{v:g}" for xy in quad for v in xy)
         out = tmp_path / "out.json"
         capsys.readouterr()
-        assert cli_vision.main(["calibrate", f"--quad={flat}", f"--frame={frame[0]:g},{frame[1]:g}",
+        # as typed: "--quad -20,0,..." is the quad (not an option) and gets the plain refusal
+        assert cli_vision.main(["calibrate", "--quad", flat, "--frame", f"{frame[0]:g},{frame[1]:g}",
                                 "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("livetable vision calibrate:") and err.count("\n") == 1 and words in err, err
