@@ -32,7 +32,6 @@ table is paused and did not take it); docs/mqtt.md: a tablet ignores a second re
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import deque
 import subprocess
@@ -72,31 +71,18 @@ class HistoryWriter:
         """Record hand ``hand``; a write error is logged, never raised (the hand is in the journal).
 
         Writing a hand already recorded replaces it (its files too): the uncontested winner
-        showed after the hand ended (P-2).
+        showed after the hand ended (P-2). Each file is replaced whole or not at all
+        (:func:`controller.compaction.write_hand_files`): a power cut never tears one.
         """
         self.recent = ([r for r in self.recent if r.get("hand") != hand] + [record])[-self.keep:]
         if self.folder is None:
             return
         try:
-            from controller.compaction import history_files  # the one naming of these files
+            from controller.compaction import write_hand_files  # the one writer of these files
 
-            js, phh_path = history_files(self.folder, hand)
-            js.write_text(json.dumps(record, sort_keys=True))
-            phh = _phh_text(record)
-            if phh:
-                phh_path.write_text(phh)
+            write_hand_files(self.folder, hand, record)
         except OSError as exc:
             log.error("could not write hand %s to %s: %s", hand, self.folder, exc)
-
-
-def _phh_text(record: dict[str, Any]) -> str | None:
-    try:
-        from controller.history import record_to_phh
-
-        return record_to_phh(record)
-    except Exception as exc:  # the history must never stop the table
-        log.warning("PHH export failed: %s", exc)
-        return None
 
 
 class DevicePorts(Ports):

@@ -44,7 +44,7 @@ from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 from controller.journal import Journal, JournalError
 
-__all__ = ["JournalKeeper", "Compacted", "history_files", "DEFAULT_KEEP_HANDS"]
+__all__ = ["JournalKeeper", "Compacted", "history_files", "write_hand_files", "DEFAULT_KEEP_HANDS"]
 
 log = logging.getLogger("livetable.compaction")
 
@@ -54,6 +54,21 @@ def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
     where :class:`controller.adapters.HistoryWriter` writes them and compaction reads them."""
     base = Path(folder) / f"hand-{hand:06d}"
     return base.with_suffix(".json"), base.with_suffix(".phh")
+
+
+def write_hand_files(folder: str | Path, hand: int, record: dict[str, Any]) -> None:
+    """Write hand ``hand``'s JSON record and its PHH file (:func:`history_files`) in ``folder``.
+
+    Each file is written whole or not at all (a temporary file, fsynced, renamed over the
+    old one), so a power cut leaves the hand's previous files or the new ones, never a torn
+    file for the floor to read. A record the PHH export cannot take is logged and only the
+    JSON record is written. Raises ``OSError`` when a file cannot be written.
+    """
+    js, phh = history_files(folder, hand)
+    _atomic_write(js, json.dumps(record, sort_keys=True))
+    text = _phh(record)
+    if text is not None:
+        _atomic_write(phh, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,11 +220,7 @@ class JournalKeeper:
         return out
 
     def _write(self, hand: int, record: dict[str, Any]) -> None:
-        js, phh = history_files(self.folder, hand)
-        _atomic_write(js, json.dumps(record, sort_keys=True))
-        text = _phh(record)
-        if text is not None:
-            _atomic_write(phh, text)
+        write_hand_files(self.folder, hand, record)
 
 
 def _phh(record: dict[str, Any]) -> str | None:
@@ -217,7 +228,7 @@ def _phh(record: dict[str, Any]) -> str | None:
         from controller.history import record_to_phh
 
         return record_to_phh(record)
-    except Exception as exc:  # noqa: BLE001 - as HistoryWriter: the JSON record is kept
+    except Exception as exc:  # noqa: BLE001 - the history must never stop the table: the JSON record is kept
         log.warning("PHH export of hand %s failed: %s", record.get("hand"), exc)
         return None
 
@@ -225,11 +236,15 @@ def _phh(record: dict[str, Any]) -> str | None:
 def _atomic_write(path: Path, text: str) -> None:
     """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _fsync(path: Path) -> None:

@@ -229,3 +229,26 @@ def test_kill_minus_nine_during_compaction_recovers(tmp_path, where):
     for n in range(1, 9):
         assert _file_record(tmp_path, n) == json.loads(json.dumps(records[n - 1], sort_keys=True))
     assert not list(hands_dir.glob("*.tmp")) or where.startswith("file-")
+
+
+def test_a_hand_file_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch, caplog):
+    """The live table's history writer rewrites a hand (P-2: the winner showed after the
+    hand) through a temporary file: a write that fails half-way (a full SD card, a power
+    cut before the data reached the card) leaves the old files whole and no stray file."""
+    t, _ = _table(tmp_path, writer=True)
+    t.play(2)
+    t.close()
+    before = {p.name: p.read_bytes() for p in (tmp_path / "hands").iterdir()}
+    first = _file_record(tmp_path, 1)
+    changed = {**first, "shown": {"9": ["As", "Kd"]}}
+
+    def fail(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(compaction.os, "fsync", fail)
+    HistoryWriter(tmp_path / "hands").write(1, changed)
+    assert "could not write hand 1" in caplog.text and "No space left" in caplog.text
+    assert {p.name: p.read_bytes() for p in (tmp_path / "hands").iterdir()} == before
+    monkeypatch.undo()
+    HistoryWriter(tmp_path / "hands").write(1, changed)
+    assert _file_record(tmp_path, 1) == changed
