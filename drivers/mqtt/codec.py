@@ -41,11 +41,15 @@ ACTIONS = frozenset({
     "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
 })
 #: The decisions made on the hand as the player saw it (A-1, G-3, P-2): refused as stale
-#: (M-4) when the table has moved on. The other actions (A-3 pre-selection and the seat's
-#: own requests) are decided by the table as it is when they arrive, whatever the player
-#: last saw: at a busy table a "sit out" or "take this seat" must not fail because someone
-#: folded meanwhile.
+#: (M-4) when any new state was published since (``guard.ActionGuard`` scope "state").
 DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"})
+#: The seat's own requests (T-3, T-4, T-5, T-7, T-8, P-2's standing choice): taken whatever
+#: the hand did meanwhile, as long as the seat holds the same player (scope "seat"): at a
+#: busy table a "sit out" must not fail because someone folded, and one a previous player
+#: left pending must never reach the next. A pre-selection (A-3) lasts its betting round
+#: (scope "round").
+SEAT_REQUESTS = frozenset({"take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
+                           "auto_muck"})
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
 #: take_seat: the buy-in).
 AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat"})

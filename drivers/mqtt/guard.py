@@ -2,8 +2,10 @@
 
 QoS 1 delivers at least once, and tablets resend after reconnecting: every action carries a
 unique id and the public state seq the player saw. :class:`ActionGuard` refuses an id seen
-before (M-5, a duplicate is never replayed into the table) and a decision whose seq is not
-the last state published (M-4, the player decided on a table that has changed since).
+before (M-5, a duplicate is never replayed into the table) and an action made on a table
+that has changed since in a way that matters to it (M-4): any new state for a decision on
+the hand, a new betting round for a pre-selection, a new player in the seat for a seat
+request.
 :class:`RateLimit` bounds chat lines per seat in a sliding window (L-3, M-8). Thread-safe:
 paho's network thread checks while the loop's thread records new states.
 """
@@ -12,24 +14,41 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
+from typing import Any
 
-from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.codec import SEAT_REQUESTS, PayloadError
 
 
 class ActionGuard:
-    """Remember the last published state seq and each seat's recent action ids.
+    """Remember the recent published states and each seat's recent action ids.
 
-    ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a replay older than
-    that many later actions still fails the seq check, since seq only rises).
+    An action is checked against the state its player saw (its ``seq``), in one of three
+    scopes (:func:`scope_of` gives an action's):
+
+    - ``"state"``: a decision on the hand (fold .. muck) must carry the current seq.
+    - ``"round"``: a pre-selection (A-3, one betting round) must carry a seq of the current
+      hand and street: made on the flop, it never acts on the turn or in the next hand.
+    - ``"seat"``: a seat request (take_seat, sit_out, top_up ...) must carry a seq at which
+      the seat held the player who holds it now (or was empty, as now): at a busy table it
+      may cross new states, but one a previous player left pending never reaches the next.
+
+    A seq older than the ``states`` last published (or never published) is stale in every
+    scope. ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a replay older
+    than that many later actions fails the seq check, being older than ``states`` states).
     """
 
-    def __init__(self, *, ids_per_seat: int = 512) -> None:
-        if ids_per_seat < 1:
-            raise ValueError("ids_per_seat must be >= 1")
+    SCOPES = ("state", "round", "seat")
+
+    def __init__(self, *, ids_per_seat: int = 512, states: int = 1024) -> None:
+        if ids_per_seat < 1 or states < 1:
+            raise ValueError("ids_per_seat and states must be >= 1")
         self._lock = threading.Lock()
         self._seq: int | None = None
         self._ids: dict[int, OrderedDict[str, None]] = {}
         self._limit = ids_per_seat
+        #: seq -> (betting round, seat occupants) of the last ``states`` states published
+        self._seen: OrderedDict[int, tuple[object, tuple[object, ...]]] = OrderedDict()
+        self._states = states
 
     @property
     def seq(self) -> int | None:
@@ -37,24 +56,32 @@ class ActionGuard:
         with self._lock:
             return self._seq
 
-    def published(self, seq: int) -> None:
+    def published(self, seq: int, *, round: object = None, occupants: tuple[object, ...] = ()) -> None:  # noqa: A002
         """Record that the state with ``seq`` was published.
 
-        Raises ``ValueError`` when ``seq`` is lower than the last one (docs/state.md: seq
-        only rises); an equal seq (a republish) is fine.
+        ``round``: what names its betting round (the view's ``(hand, street)``);
+        ``occupants``: who holds each seat, seat 1 first (the view's seat names, None for an
+        empty seat). Raises ``ValueError`` when ``seq`` is lower than the last one
+        (docs/state.md: seq only rises); an equal seq (a republish) replaces what it holds.
         """
         with self._lock:
             if self._seq is not None and seq < self._seq:
                 raise ValueError(f"state seq {seq} is lower than the published {self._seq}")
             self._seq = seq
+            self._seen[seq] = (round, tuple(occupants))
+            self._seen.move_to_end(seq)
+            while len(self._seen) > self._states:
+                self._seen.popitem(last=False)
 
-    def admit(self, seat: int, action_id: str, seq_seen: int, *, check_seq: bool = True) -> None:
+    def admit(self, seat: int, action_id: str, seq_seen: int, *, scope: str = "state") -> None:
         """Admit one action or raise :class:`PayloadError` M-5 (id seen) or M-4 (stale seq).
 
-        ``check_seq`` False (a pre-selection or a seat request, not a decision on the hand:
-        ``codec.DECISIONS``) skips the seq check but still needs a state published.
-        The id is consumed even when the seq check fails: a new attempt needs a new id.
+        ``scope``: ``"state"``, ``"round"`` or ``"seat"`` (see the class). The id is consumed
+        even when the seq check fails: a new attempt needs a new id. Raises ``ValueError``
+        for an unknown scope.
         """
+        if scope not in self.SCOPES:
+            raise ValueError(f"scope must be one of {self.SCOPES}, got {scope!r}")
         with self._lock:
             ids = self._ids.setdefault(seat, OrderedDict())
             if action_id in ids:
@@ -64,10 +91,46 @@ class ActionGuard:
                 ids.popitem(last=False)
             if self._seq is None:
                 raise PayloadError("M-4", "no table state has been published yet", action_id)
-            if check_seq and seq_seen != self._seq:
-                what = "stale" if seq_seen < self._seq else "unknown"
+            if seq_seen == self._seq:
+                return
+            what = "stale" if seq_seen < self._seq else "unknown"
+            then = self._seen.get(seq_seen)
+            if scope == "state" or then is None:
                 raise PayloadError(
                     "M-4", f"{what} state seq {seq_seen}: the table is at seq {self._seq}", action_id)
+            now = self._seen[self._seq]
+            if scope == "round" and then[0] != now[0]:
+                raise PayloadError("M-4", f"stale state seq {seq_seen}: the betting round it was made in is "
+                                          "over (a pre-selection lasts one round, A-3)", action_id)
+            if scope == "seat" and _holder(then[1], seat) != _holder(now[1], seat):
+                raise PayloadError("M-4", f"stale state seq {seq_seen}: seat {seat} has changed players since",
+                                   action_id)
+
+
+def scope_of(action: str) -> str:
+    """The :class:`ActionGuard` scope of a tablet ``action``: ``"state"`` for a decision on the
+    hand (``codec.DECISIONS``), ``"round"`` for ``preselect`` (A-3), ``"seat"`` for a seat
+    request (``codec.SEAT_REQUESTS``)."""
+    if action in SEAT_REQUESTS:
+        return "seat"
+    return "round" if action == "preselect" else "state"
+
+
+def view_facts(view: dict[str, Any]) -> dict[str, Any]:
+    """What :meth:`ActionGuard.published` keeps of a public state (docs/state.md):
+    ``round`` = ``(hand, street)``, ``occupants`` = per seat None when empty, else
+    ``("seated", name)`` (the table's player id is the name for tablet joins, T-2)."""
+    occupants: list[object] = []
+    for s in view.get("seats") or ():
+        if not isinstance(s, dict) or s.get("status") == "empty":
+            occupants.append(None)
+        else:
+            occupants.append(("seated", s.get("name")))
+    return {"round": (view.get("hand"), view.get("street")), "occupants": tuple(occupants)}
+
+
+def _holder(occupants: tuple[object, ...], seat: int) -> object:
+    return occupants[seat - 1] if 0 < seat <= len(occupants) else None
 
 
 class RateLimit:

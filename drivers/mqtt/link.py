@@ -33,7 +33,7 @@ from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.codec import PayloadError
 from drivers.mqtt.events import (ActionReceived, BrokerConnection, ChatReceived, FloorRequestReceived, MqttEvent,
                                   TabletPresence)
-from drivers.mqtt.guard import ActionGuard, RateLimit
+from drivers.mqtt.guard import ActionGuard, RateLimit, scope_of, view_facts
 from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, seat_filter, topic
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ class TableLink:
         payload = codec.encode(view)
         with self._lock:
             try:
-                self._guard.published(seq)
+                self._guard.published(seq, **view_facts(view))
             except ValueError as exc:
                 raise codec.ViewError(str(exc)) from None
             early, self._early = list(self._early), deque(maxlen=256)
@@ -335,7 +335,7 @@ class TableLink:
         req = codec.decode_action(payload, seat=seat)
         if not self._action_rate.allow(seat, now):
             raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
-        self._guard.admit(seat, req.action_id, req.seq_seen, check_seq=req.action in codec.DECISIONS)
+        self._guard.admit(seat, req.action_id, req.seq_seen, scope=scope_of(req.action))
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
                                   req.choice, req.cards, req.name, req.post))
 
@@ -375,3 +375,4 @@ class TableLink:
             self._presence[seat] = online
         if changed:
             self._post(TabletPresence(seat, online, now))
+

@@ -165,15 +165,13 @@ function onReply(r) {
   if (!r || typeof r !== 'object') return;
   const pending = app.pending.get(r.id);
   if (pending) { clearTimeout(pending.timer); app.pending.delete(r.id); }
-  const what = L.replyOutcome(r, app.replies.has(r.id),
-    pending ? { action: pending.payload.action, tries: pending.tries } : null);
+  const what = L.replyOutcome(r, app.replies.has(r.id));
   if (what === 'ignore') return;
   app.replies.set(r.id, r);
   if (what === 'accepted') {
     if (pending && pending.payload.action === 'take_seat') $('#notice').hidden = true; // the seat is ours now
     return;
   }
-  if (what === 'resend' && app.state) return send(pending.payload.action, pending.payload, pending.tries + 1);
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
   app.refusals.push(r);
   notice(`Refused: ${r.reason || 'no reason given'}`);
@@ -186,11 +184,11 @@ function newId() {
 }
 
 /** Send an action (docs/mqtt.md) with the seq of the state on screen; returns its id. */
-function send(action, extra = {}, tries = 1) {
+function send(action, extra = {}) {
   if (!app.state) { notice('No table state yet: wait a moment.'); return null; }
   const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
     amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards, name: extra.name, post: extra.post });
-  const p = { payload, tries, timer: null };
+  const p = { payload, timer: null };
   if (BETTING.has(action)) app.turnSent = { key: turnKey(), id: payload.id };
   app.pending.set(payload.id, p);
   app.sent.push(payload);

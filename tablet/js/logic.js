@@ -350,12 +350,6 @@ export function actionPayload({ id, seat, seq, action, amount = null, choice, ca
   return obj;
 }
 
-/** Requests whose meaning does not depend on the state seen: after an M-4 (stale seq)
- * refusal the tablet sends them again with a new id and the current seq. Betting actions
- * are never resent on M-4: the player decides again on the new state. */
-export const RESEND_ON_STALE = new Set(['preselect', 'take_seat', 'sit_out', 'sit_in', 'post_bb', 'wait_bb', 'top_up',
-  'stand_up', 'auto_muck']);
-
 /**
  * P-2 show or muck from the private view: null, or {show, muck, hint}. On the seat's
  * showdown turn (its hand cannot beat one already shown) both are offered; between hands
@@ -372,20 +366,20 @@ export function showdownChoice(priv) {
 }
 
 /**
- * What the tablet does with a reply (docs/mqtt.md): 'accepted', 'ignore', 'resend' (a seat
- * request refused as stale, M-4, fewer than 3 tries) or 'refused' (tell the player).
- * `known`: a reply to this id came before; `pending`: {action, tries} of our unanswered
- * request with this id, or null.
+ * What the tablet does with a reply (docs/mqtt.md): 'accepted', 'ignore' or 'refused' (tell
+ * the player). `known`: a reply to this id came before.
+ * - an M-4 (stale) refusal is never sent again with a newer seq: the controller takes a
+ *   seat request across new states while the seat holds the same player, and a
+ *   pre-selection within its betting round, so M-4 means the request's moment is gone
+ *   (another player in the seat, a new round): the player decides again;
  * - a second acceptance of an id is ignored; M-5 (our own 3 s retry's copy reached the
  *   table twice) is ignored: the first one counts and the state shows it;
  * - a refusal after an acceptance is shown: the table may refuse a seat request it first
  *   took in (e.g. a top-up over the maximum, T-7).
  */
-export function replyOutcome(reply, known, pending) {
+export function replyOutcome(reply, known) {
   if (reply.accepted) return known ? 'ignore' : 'accepted';
-  const rule = reasonRule(reply.reason);
-  if (rule === 'M-5') return 'ignore';
-  if (rule === 'M-4' && pending && RESEND_ON_STALE.has(pending.action) && pending.tries < 3) return 'resend';
+  if (reasonRule(reply.reason) === 'M-5') return 'ignore';
   return 'refused';
 }
 

@@ -44,11 +44,11 @@ test('M-2: names are checked as the driver checks them', () => {
   }
 });
 
-test('docs/mqtt.md: take_seat carries name and post; other actions do not; it is resent on M-4', () => {
+test('docs/mqtt.md: take_seat carries name and post; other actions do not; M-4 is told, not resent', () => {
   const p = L.actionPayload({ id: 's3-a-1', seat: 3, seq: 4, action: 'take_seat', amount: 2000, name: 'Ann', post: true });
   assert.deepEqual(p, { schema: 1, id: 's3-a-1', seat: 3, seq: 4, action: 'take_seat', amount: 2000, name: 'Ann', post: true });
   const q = L.actionPayload({ id: 's3-a-2', seat: 3, seq: 4, action: 'sit_in', name: 'Ann', post: true });
   assert.equal('name' in q || 'post' in q, false);
-  assert.equal(L.replyOutcome({ accepted: false, reason: 'M-4: stale' }, false, { action: 'take_seat', tries: 1 }), 'resend');
-  assert.equal(L.replyOutcome({ accepted: false, reason: 'T-2: too much' }, false, { action: 'take_seat', tries: 1 }), 'refused');
+  assert.equal(L.replyOutcome({ accepted: false, reason: 'M-4: stale state seq 4: seat 3 has changed players since' }, false), 'refused');
+  assert.equal(L.replyOutcome({ accepted: false, reason: 'T-2: too much' }, false), 'refused');
 });

@@ -226,13 +226,10 @@ test('screen states: connecting, reconnecting, catching up, offline, paused, you
   assert.equal(L.screenState(base), 'playing');
 });
 
-test('refusals: the rule id is read from the reason; only seat requests are resent on M-4', () => {
+test('refusals: the rule id is read from the reason', () => {
   assert.equal(L.reasonRule('A-1: it is not your turn'), 'A-1');
   assert.equal(L.reasonRule('M-4: stale state seq 12'), 'M-4');
   assert.equal(L.reasonRule('no rule'), '');
-  assert.ok(L.RESEND_ON_STALE.has('preselect'));
-  assert.ok(!L.RESEND_ON_STALE.has('raise'));
-  assert.ok(!L.RESEND_ON_STALE.has('fold'));
 });
 
 test('L-3: chat text is one line of 1..200 characters', () => {
@@ -280,20 +277,19 @@ test('the table is drawn from this seat: ours at the bottom, the next seat clock
   assert.deepEqual(L.seatPosition(1, 1, 9), { x: 50, y: 90 });
 });
 
-test('docs/mqtt.md replies: accepted, duplicates and M-5 ignored, M-4 resends seat requests only', () => {
+test('docs/mqtt.md replies: accepted, duplicates and M-5 ignored, M-4 told and never resent', () => {
   const ok = { id: 'a', accepted: true, reason: null };
-  assert.equal(L.replyOutcome(ok, false, null), 'accepted');
-  assert.equal(L.replyOutcome(ok, true, null), 'ignore');
+  assert.equal(L.replyOutcome(ok, false), 'accepted');
+  assert.equal(L.replyOutcome(ok, true), 'ignore');
   const dup = { id: 'a', accepted: false, reason: 'M-5: id already received' };
-  assert.equal(L.replyOutcome(dup, true, null), 'ignore');
-  assert.equal(L.replyOutcome(dup, false, { action: 'call', tries: 1 }), 'ignore');
-  const stale = { id: 'b', accepted: false, reason: 'M-4: stale state seq 12: the table is at seq 13' };
-  assert.equal(L.replyOutcome(stale, false, { action: 'preselect', tries: 1 }), 'resend');
-  assert.equal(L.replyOutcome(stale, false, { action: 'preselect', tries: 3 }), 'refused');
-  assert.equal(L.replyOutcome(stale, false, { action: 'raise', tries: 1 }), 'refused');
-  assert.equal(L.replyOutcome(stale, false, null), 'refused');
+  assert.equal(L.replyOutcome(dup, true), 'ignore');
+  assert.equal(L.replyOutcome(dup, false), 'ignore');
+  // a pre-selection whose round is over, a seat request from the seat's last player: a
+  // newer seq would apply them to a round or a player they were not made for
+  const stale = { id: 'b', accepted: false, reason: 'M-4: stale state seq 12: the betting round it was made in is over' };
+  assert.equal(L.replyOutcome(stale, false), 'refused');
   const late = { id: 'c', accepted: false, reason: 'T-7: over the buy-in maximum' };
-  assert.equal(L.replyOutcome(late, true, null), 'refused'); // the table refused after taking it in
+  assert.equal(L.replyOutcome(late, true), 'refused'); // the table refused after taking it in
   assert.equal(L.replyOutcome({ id: 'd', accepted: false, reason: 'A-1: it is not your turn' }, false,
     { action: 'check', tries: 1 }), 'refused');
 });
@@ -317,11 +313,9 @@ test('P-2: show or muck on the showdown turn; the uncalled winner may only show;
   assert.deepEqual(L.actionButtons({ ...none, show: true, muck: true }, state(), 3).buttons, []);
 });
 
-test('P-2: the auto-muck preference is sent with its choice and resent when stale', () => {
+test('P-2: the auto-muck preference is sent with its choice', () => {
   assert.deepEqual(L.actionPayload({ id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', choice: 'on' }),
     { schema: 1, id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', amount: null, choice: 'on' });
   assert.deepEqual(L.actionPayload({ id: 's3-a-5', seat: 3, seq: 7, action: 'muck' }),
     { schema: 1, id: 's3-a-5', seat: 3, seq: 7, action: 'muck', amount: null });
-  assert.ok(L.RESEND_ON_STALE.has('auto_muck'));
-  assert.ok(!L.RESEND_ON_STALE.has('show') && !L.RESEND_ON_STALE.has('muck'));
 });
