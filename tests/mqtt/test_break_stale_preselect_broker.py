@@ -50,7 +50,7 @@ def _handle_next(orch) -> None:
     orch.pump()
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c): the stale preselect (hand 1's seq) is accepted in "
+@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): the stale preselect (hand 1's seq) is accepted in "
                    "hand 2 and seat 3 goes all in on a hand it never saw")
 def test_a_preselect_resent_after_a_reconnect_does_not_act_in_the_next_hand(rig: Rig, tmp_path) -> None:
     orch, clock = _controller(rig, tmp_path)

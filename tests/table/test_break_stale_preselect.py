@@ -71,7 +71,7 @@ def _table() -> tuple[Bench, Wire]:
     return b, Wire(b)
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c): a pre-selection seen on hand N, delivered late, "
+@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a pre-selection seen on hand N, delivered late, "
                    "is applied in hand N+1: seat 3 goes all in on a hand it never saw")
 def test_a_preselect_from_the_last_hand_is_not_applied_to_the_next_hand() -> None:
     b, w = _table()
@@ -96,7 +96,7 @@ def test_a_preselect_from_the_last_hand_is_not_applied_to_the_next_hand() -> Non
     assert verdict.startswith("refused"), (verdict, auto, stacks_before, b.stacks())
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c): a check/fold pre-selected on the flop and "
+@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a check/fold pre-selected on the flop and "
                    "delivered after the street changed folds the player on the turn (A-3: one round)")
 def test_a_preselect_made_on_the_flop_does_not_fold_the_player_on_the_turn() -> None:
     b, w = _table()
@@ -123,3 +123,19 @@ def test_before_the_change_the_same_delivery_was_refused_m4() -> None:
     seen = b.state.seq
     _play(b, w, [(1, "call")])
     assert w.deliver(3, "fold", "s3-x-1", seen) == "refused M-4"
+
+
+@pytest.mark.parametrize("action,amount", [("top_up", 100), ("stand_up", None), ("sit_out", None)])
+@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a seat request the last player made on the seat's "
+                   "tablet, delivered late, is applied to the next player in that seat")
+def test_a_seat_request_from_the_last_player_does_not_reach_the_next_one(action, amount) -> None:
+    b, w = _table()
+    seen = b.state.seq  # player p3 on seat 3 asks (the tablet is off Wi-Fi: it stays pending)
+    b.do(ev.StoodUp, seat=3)  # p3 leaves through the dealer's seat button / the floor
+    b.seat_up(3, 800, player="q3")  # a new player sits down on seat 3 (same seat tablet)
+    w.sync()
+    ledger_before = b.state.ledger.accounts["q3"]
+    verdict = w.deliver(3, action, "s3-old-9", seen, amount=amount)
+    s = b.state.seat(3)
+    assert verdict.startswith("refused"), (verdict, s and (s.player, s.stack, s.sitting_out, s.leaving),
+                                          ledger_before, b.state.ledger.accounts.get("q3"))
