@@ -139,3 +139,14 @@ def test_a_seat_request_from_the_last_player_does_not_reach_the_next_one(action,
     s = b.state.seat(3)
     assert verdict.startswith("refused"), (verdict, s and (s.player, s.stack, s.sitting_out, s.leaving),
                                           ledger_before, b.state.ledger.accounts.get("q3"))
+
+
+def test_held_a_late_call_x_whose_amount_changed_is_refused_a3() -> None:
+    """What held: "call X" seen on an older state reaches the table after a raise: A-3."""
+    b, w = _table()
+    b.start(1)
+    w.sync()
+    seen = b.state.seq  # seat 3 (BB) is not to act; seat 2 (SB) would call 5
+    _play(b, w, [(1, "raise", 30)])
+    assert w.deliver(2, "preselect", "s2-x-1", seen, choice="call", amount=5) == "refused A-3"
+    assert b.state.seat(2).preselect is None
