@@ -1,11 +1,12 @@
-"""Breaker's repros for 11d5b7c (M-4 only for decisions on the hand).
+"""Late tablet requests (M-4 by scope, drivers/mqtt/guard.py; found by a breaker).
 
 A pre-selection is made on the state the player sees and "lasts one betting round" (A-3,
-docs/table.md). With the seq check gone for ``preselect``, one that reaches the table late
-(the tablet page resends every pending payload, same id and same seq, after a Wi-Fi drop;
-or it simply crosses the street change in flight) is applied to a betting round, or a
-hand, the player never saw. These tests wire the real pieces in the order the controller
-runs them: ``ActionGuard.admit`` as ``TableLink._take_action`` calls it, the adapter's
+docs/table.md); a seat request is the seat's player's. One that reaches the table late (the
+tablet page resends every pending payload, same id and same seq, after a Wi-Fi drop; or it
+simply crosses a street change in flight) must not act on a betting round, a hand or a
+player it was not made for. These tests wire the real pieces in the order the controller
+runs them: ``ActionGuard.published`` with the public view as ``TableLink.publish_state``
+keeps it, ``ActionGuard.admit`` as ``TableLink._take_action`` calls it, the adapter's
 translation (``DriverAdapter._seat_request``), then the table's ``step``.
 """
 
@@ -18,9 +19,9 @@ import pytest
 from controller.adapters import DriverAdapter
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
-from drivers.mqtt import codec
+from controller.views import public_view
 from drivers.mqtt.codec import PayloadError
-from drivers.mqtt.guard import ActionGuard
+from drivers.mqtt.guard import ActionGuard, scope_of, view_facts
 
 from .harness import Bench
 
@@ -38,12 +39,12 @@ class Wire:
     def sync(self) -> None:
         """The orchestrator publishes every new state: the link's guard learns its seq."""
         if self.guard.seq != self.b.state.seq:
-            self.guard.published(self.b.state.seq)
+            self.guard.published(self.b.state.seq, **view_facts(public_view(self.b.state)))
 
     def deliver(self, seat: int, action: str, action_id: str, seq_seen: int, **kw) -> str:
         """Return 'refused <rule>' or 'taken'."""
         try:
-            self.guard.admit(seat, action_id, seq_seen, check_seq=action in codec.DECISIONS)
+            self.guard.admit(seat, action_id, seq_seen, scope=scope_of(action))
         except PayloadError as exc:
             return f"refused {exc.code}"
         e = SimpleNamespace(action=action, amount=kw.get("amount"), choice=kw.get("choice"),
@@ -71,8 +72,6 @@ def _table() -> tuple[Bench, Wire]:
     return b, Wire(b)
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a pre-selection seen on hand N, delivered late, "
-                   "is applied in hand N+1: seat 3 goes all in on a hand it never saw")
 def test_a_preselect_from_the_last_hand_is_not_applied_to_the_next_hand() -> None:
     b, w = _table()
     b.start(1)  # button 1, SB 2, BB 3; seat 1 first to act preflop
@@ -96,8 +95,6 @@ def test_a_preselect_from_the_last_hand_is_not_applied_to_the_next_hand() -> Non
     assert verdict.startswith("refused"), (verdict, auto, stacks_before, b.stacks())
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a check/fold pre-selected on the flop and "
-                   "delivered after the street changed folds the player on the turn (A-3: one round)")
 def test_a_preselect_made_on_the_flop_does_not_fold_the_player_on_the_turn() -> None:
     b, w = _table()
     b.start(1)
@@ -115,8 +112,8 @@ def test_a_preselect_made_on_the_flop_does_not_fold_the_player_on_the_turn() -> 
     assert not folded and verdict.startswith("refused"), (verdict, b.state.info.auto)
 
 
-def test_before_the_change_the_same_delivery_was_refused_m4() -> None:
-    """Control: a decision with the same stale seq is still refused M-4 (what preselect got before)."""
+def test_a_decision_on_an_older_state_is_refused_m4() -> None:
+    """A decision with a stale seq is refused M-4."""
     b, w = _table()
     b.start(1)
     w.sync()
@@ -126,8 +123,6 @@ def test_before_the_change_the_same_delivery_was_refused_m4() -> None:
 
 
 @pytest.mark.parametrize("action,amount", [("top_up", 100), ("stand_up", None), ("sit_out", None)])
-@pytest.mark.xfail(strict=True, reason="BREAK (11d5b7c; the page's M-4 resend of seat requests and preselects, logic.js RESEND_ON_STALE, led there before too): a seat request the last player made on the seat's "
-                   "tablet, delivered late, is applied to the next player in that seat")
 def test_a_seat_request_from_the_last_player_does_not_reach_the_next_one(action, amount) -> None:
     b, w = _table()
     seen = b.state.seq  # player p3 on seat 3 asks (the tablet is off Wi-Fi: it stays pending)
@@ -141,8 +136,8 @@ def test_a_seat_request_from_the_last_player_does_not_reach_the_next_one(action,
                                           ledger_before, b.state.ledger.accounts.get("q3"))
 
 
-def test_held_a_late_call_x_whose_amount_changed_is_refused_a3() -> None:
-    """What held: "call X" seen on an older state reaches the table after a raise: A-3."""
+def test_a_late_call_x_whose_amount_changed_is_refused_a3() -> None:
+    """"call X" seen on an older state of the same round reaches the table after a raise: A-3."""
     b, w = _table()
     b.start(1)
     w.sync()
