@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,12 +161,16 @@ class JournalKeeper:
         numbers = range(base_hands + 1, hands + 1)
         self.folder.mkdir(parents=True, exist_ok=True)
         missing = [n for n in numbers if not self._sound(n)]
-        if missing:
+        if missing or self._shown_after(base_upto, upto):
+            # Replay: rebuild what is missing, and, where a winner showed after the hand
+            # (P-2: the hand's record was written again), what a failed rewrite left behind.
             records = self._records(base_upto, upto)
             lost = [n for n in missing if n not in records]
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
+            missing += [n for n in numbers if n not in missing and n in records
+                        and self._file_record(n) != json.loads(json.dumps(records[n], sort_keys=True))]
             for n in missing:
                 self._write(n, records[n])
         for n in numbers:
@@ -198,9 +203,23 @@ class JournalKeeper:
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
+    def _file_record(self, hand: int) -> Any:
+        """The JSON record in hand ``hand``'s file (None when it cannot be read)."""
+        try:
+            return json.loads(history_files(self.folder, hand)[0].read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+
+    def _shown_after(self, base_upto: int, upto: int) -> bool:
+        """True when events ``base_upto+1..upto`` hold a ``show`` (P-2: the uncontested
+        winner showed after the hand, and the table wrote that hand's record again)."""
+        return any(e.payload.get("action") == "show" for e in self.journal.entries(after=base_upto, kinds=("table",))
+                   if e.seq <= upto)
+
     def _records(self, base_upto: int, upto: int) -> dict[int, dict[str, Any]]:
         """Replay events ``base_upto+1..upto`` from the snapshot at ``base_upto`` and return
-        every finished hand's record by number (what the table wrote when it finished)."""
+        every finished hand's last record by number (what the table wrote when it finished,
+        or again when its winner showed after it: P-2)."""
         snap = self.journal.snapshot_at(base_upto)
         if snap is None:
             raise ValueError(f"no snapshot at event {base_upto}")
@@ -215,7 +234,7 @@ class JournalKeeper:
                 continue  # the live table could not take it either
             state, effects = step(state, event_from_json(e.payload))
             for f in effects:
-                if isinstance(f, fx.HandFinished):
+                if isinstance(f, (fx.HandFinished, fx.HandShown)):
                     out[f.hand] = f.record
         return out
 
@@ -234,8 +253,11 @@ def _phh(record: dict[str, Any]) -> str | None:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
-    tmp = path.with_name(path.name + ".tmp")
+    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it.
+
+    The temporary file's name is the writer's own (process and thread), so two writers of
+    one folder never write into each other's file."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)

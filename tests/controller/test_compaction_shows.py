@@ -1,26 +1,21 @@
-"""Breaker's repros for 65d6a43 (hand files written whole or not at all).
+"""Compaction keeps a show after the hand (P-2; found by a breaker).
 
-Each file is now replaced whole or not at all, but a hand's files are only checked for
-being whole (``JournalKeeper._sound``), never for being the table's last record of the
-hand. The uncontested winner's show after the hand (P-2) rewrites the hand's files; when
-that rewrite fails (a full SD card) the old, show-less files stay "sound", and compaction
-drops the journal events that hold the show: the show is then in neither place. And a hand
-whose files are missing is rebuilt from its ``HandFinished`` record only (``_records``
-ignores ``HandShown``), so the rebuilt files lack the show too.
+The uncontested winner's show after the hand rewrites the hand's files. When that rewrite
+fails (a full SD card) the old, show-less files are whole, yet not the table's last record:
+compaction must not drop the journal events that hold the show without writing it. And a
+hand whose files are missing is rebuilt with the show (``HandShown``'s record), not only
+from ``HandFinished``.
 """
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from controller import compaction
-from controller.compaction import JournalKeeper, history_files
-from controller.engine.table import events as ev
-
 from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
 from controller.clock import ManualClock
+from controller.compaction import JournalKeeper, history_files
+from controller.engine.table import events as ev
 from controller.engine.table.state import TableState
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator
@@ -84,8 +79,6 @@ def _shown_in_files(tmp_path, seat) -> str:
     return {s["seat"]: s["showed"] for s in rec["seats"]}[seat]
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK: the show's rewrite failed (full card); compaction finds the old "
-                   "files whole and drops the journal events holding the show: the show is lost")
 def test_a_failed_show_rewrite_is_not_compacted_away(tmp_path, monkeypatch):
     orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=True)
     assert _shown_in_files(tmp_path, seat) == "folded"  # the rewrite failed: old files, whole
@@ -97,8 +90,6 @@ def test_a_failed_show_rewrite_is_not_compacted_away(tmp_path, monkeypatch):
     assert not dropped or _shown_in_files(tmp_path, seat) == "shown", (done, _shown_in_files(tmp_path, seat))
 
 
-@pytest.mark.xfail(strict=True, reason="BREAK (pre-existing): compaction rebuilds a missing hand file from "
-                   "HandFinished only; the show after the hand (HandShown) is left out")
 def test_a_missing_file_of_a_shown_hand_is_rebuilt_with_the_show(tmp_path, monkeypatch):
     orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=False)
     assert _shown_in_files(tmp_path, seat) == "shown"
