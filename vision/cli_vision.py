@@ -141,13 +141,16 @@ def _quad_and_frame(quad: str, frame: str | None) -> tuple[np.ndarray, tuple[flo
 
 def _joined_values(argv: list[str], options: tuple[str, ...]) -> list[str]:
     """``--quad -20,5,...`` as ``--quad=-20,5,...``: argparse takes a value starting with
-    "-" (a corner left of or above the frame) for an option and would say only "expected one
-    argument"; joined, the value reaches the check that says what is wrong with it."""
+    "-" (a corner left of or above the frame: ``-20``, ``-.5``, ``-inf``) for an option and
+    would say only "expected one argument"; joined, the value reaches the check that says
+    what is wrong with it. An abbreviated option (``--qu``) is joined under its full name."""
     out: list[str] = []
     i = 0
     while i < len(argv):
-        if argv[i] in options and i + 1 < len(argv) and argv[i + 1].startswith("-") and argv[i + 1][1:2].isdigit():
-            out.append(f"{argv[i]}={argv[i + 1]}")
+        arg = argv[i]
+        name = next((o for o in options if arg.startswith("--") and len(arg) > 2 and o.startswith(arg)), None)
+        if name is not None and i + 1 < len(argv) and argv[i + 1].startswith("-") and not argv[i + 1].startswith("--"):
+            out.append(f"{name}={argv[i + 1]}")  # an abbreviation as argparse allows it
             i += 2
         else:
             out.append(argv[i])
