@@ -167,7 +167,8 @@ class CameraConfig:
 
     ``read_timeout``: seconds before an unread board card asks the dealer (s);
     ``stall_timeout``: seconds one frame read may hang before the camera counts as lost
-    and is opened again (``vision.camera.Camera``); ``corners``: also read partly covered
+    and is opened again (``vision.camera.Camera``; at least 2: its watchdog looks every
+    0.5 s and a stall must be seen twice); ``corners``: also read partly covered
     cards from their corner index.
     """
 
@@ -322,7 +323,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             enrolment=s.str("enrolment", None),
             read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
             corners=s.bool("corners", False),
-            stall_timeout=s.num("stall_timeout", 5.0, lo=0.5, hi=120),
+            stall_timeout=s.num("stall_timeout", 5.0, lo=2, hi=120),
         )
         s.done()
     s = _Section("mqtt", data.get("mqtt", {}))

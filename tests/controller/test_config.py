@@ -102,8 +102,9 @@ def test_camera_corner_reader_is_off_unless_asked_and_must_be_a_boolean():
     assert cfg.camera.corners is False and cfg.camera.stall_timeout == 5.0
     assert parse_config({"table": {"big_blind": 100},
                          "camera": {"source": 0, "stall_timeout": 12}}).camera.stall_timeout == 12.0
-    with pytest.raises(ConfigError, match="camera.stall_timeout"):
-        parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "stall_timeout": 0}})
+    for bad in (0, 1.5, "5", float("nan")):  # under 2 s the watchdog would take a slow camera for a stalled one
+        with pytest.raises(ConfigError, match="camera.stall_timeout"):
+            parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "stall_timeout": bad}})
     assert parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": True}}).camera.corners
     with pytest.raises(ConfigError, match="camera.corners"):
         parse_config({"table": {"big_blind": 100}, "camera": {"source": 0, "corners": "yes"}})
