@@ -207,7 +207,7 @@ def test_preselected_fold_is_taken_when_the_turn_comes(rig: TableRig, pages: tup
     wait_js(p2, """(hand) => { const s = window.livetable.state;
         return s.hand === hand && s.seats.find((x) => x.seat === 2).status === 'folded'; }""", hand)
     sent = [a for a in p2.evaluate("window.livetable.sent") if a["seq"] >= seq0]
-    # the page sent the choice (again with the new seq if refused as stale, M-4) and no fold
+    # the page sent the choice (never resent with a newer seq: a stale one is told, M-4) and no fold
     assert sent and all(a["action"] == "preselect" and a["choice"] == "fold" for a in sent), sent
     between = [s for s in list(rig.states) if s["seq"] >= echo["seq"] and s["hand"] == hand]
     assert between and not any(s["turn"] and s["turn"]["seat"] == 2 for s in between)
