@@ -68,7 +68,8 @@ def test_washed_out_red_court_cards_are_not_named_black(rec, seed):
 
 def test_the_classifier_must_see_the_named_suit_in_an_index_pip():
     """Blurred or blocky index pips become blobs that the glyph bank still matches to a suit
-    (a Kh read Jd, a Ks read Kc); the classifier sees no suit pip in a round blob at all."""
+    (a heart court card read Jd, a Ks read Kc); the classifier sees no suit pip in a round
+    blob at all."""
     blob = np.zeros((32, 32), np.uint8)
     cv2.circle(blob, (16, 16), 12, 255, -1)
     read = CornerRead(rank="K", suit="d", rank_score=0.9, rank_margin=0.3, suit_score=0.7,
