@@ -68,6 +68,7 @@ class CornerParams:
     suit_score: float = 0.93
     suit_margin: float = 0.85
     bank_check: bool = True      # the glyph bank must put the same rank and suit first
+    bank_suit_margin: float = 0.04  # ... the suit by this lead over the colour's other suit
     min_size: int = 10
     max_size_frac: float = 0.12  # of the frame's shorter side
     paper_frac: float = 0.55     # of the ring round a glyph that must be light paper
@@ -407,11 +408,15 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
             why = "the ink cuts disagree"
         elif p.bank_check:
             bank_rank, _, _ = rec._ranks(rec.bank.project(glyph_feature(rmask)))
-            bank_suit, _, _ = rec._suits(glyph_feature(smask), ("d", "h") if red else ("c", "s"))
+            bank_suit, _, bank_margin = rec._suits(glyph_feature(smask), ("d", "h") if red else ("c", "s"))
             if bank_rank != rank and not (rank == "10" and _looks_like_ten(rmask)):
                 why = f"rank {rank}, the glyph bank says {bank_rank}"
             elif bank_suit != suit:
                 why = f"pip {suit}, the glyph bank says {bank_suit}"
+            elif bank_margin < p.bank_suit_margin:
+                # one small pip blurred into a blob: the classifier may still be sure of it
+                # (a defocused club read as a spade at 0.98); the bank barely prefers a suit
+                why = f"pip {suit}, the glyph bank barely prefers it ({bank_margin:.3f})"
         card = None if why else ("T" if rank == "10" else rank) + suit  # type: ignore[operator]
         out.append((pair, CornerReading(card, rank, suit, rs, rm, ss, sm, red, box, why)))
     return out

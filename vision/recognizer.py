@@ -85,6 +85,7 @@ class CornerRead:
     #: the suit whose shape the pip matches best of all four, whatever the ink colour
     shape_suit: str | None = None
     suit_mask: np.ndarray | None = field(default=None, repr=False)  # the pip's ink, uint8
+    rank_mask: np.ndarray | None = field(default=None, repr=False)  # the rank's ink, uint8
 
     def card(self) -> str | None:
         """Return ``"Td"``-style text, or None if rank or suit is missing."""
@@ -192,6 +193,20 @@ NET_LEAN = 0.01
 #: a suit on its own: a tiny, far card's few-pixel pip cannot tell a club from a spade
 #: (dev photos and their changes: the smallest such pip read right has 219)
 MIN_INDEX_PIP_INK = 60
+#: the ink colour of a suit resting on index pips alone must be clear of the red/black cut
+#: (28): black at most this median red chroma, red at least :data:`RED_INK_MIN`. Washed-out
+#: red drifts towards black (a pale camera, strong JPEG: 23-26 on a red court card read
+#: black); dev index-only cards: black <= 10, red >= 32
+BLACK_INK_MAX = 20
+RED_INK_MIN = 31
+#: the least probability the corner classifier must give the named suit on one of the index
+#: pips of a suit resting on them alone: a pip it sees as no suit at all (a blurred or
+#: blocky blob) cannot carry a suit (dev photos: the named suit's least such is 0.47)
+NET_SEES_SUIT = 0.05
+#: ... and the least it must give a court rank that the glyph bank reads below
+#: ``Params.strong_score`` on one of the rank masks (a diagonally blurred K read J 0.61-0.71
+#: by the bank is "neither" at 0.94-1.0 for the classifier; dev court ranks: >= 0.67)
+NET_SEES_RANK = 0.5
 
 
 def _colourless(frame: np.ndarray) -> bool:
@@ -510,7 +525,8 @@ class Recognizer:
         """Warp ``q`` upright and decide; the last item says whether any index was cut."""
         card = self._warp(frame, q)
         # the other index: only its corner is turned (the same pixels as turning the card)
-        reads = [self.read_corner(card), self.read_corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
+        corners = [_Corner(card), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
+        reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
         if name is None and why.startswith("index says") and why.endswith(" pips"):
@@ -528,9 +544,48 @@ class Recognizer:
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
                 name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"
-            elif self._net_leans_away(name, reads):
-                name, conf, why = None, 0.3, f"suit {name[-1]}: the index pips look more like the other suit"
+            elif not _index_colour_clear(name, reads, corners):
+                name, conf, why = None, 0.3, f"suit {name[-1]}: the index ink is too pale to tell red from black"
+            else:
+                weak = name[0] in "JQK" and max((r.rank_score for r in reads if r.rank == name[0]), default=0.0) \
+                    < self.params.strong_score
+                doubt = self._net_doubts(name, reads, weak)
+                if doubt:
+                    name, conf, why = None, 0.3, doubt
         return name, conf, why, any(r.rank is not None for r in reads)
+
+    @staticmethod
+    def _net_doubts(name: str, reads: Sequence[CornerRead], weak_court: bool = False) -> str:
+        """Why the corner glyph classifier (:mod:`vision.index_net`) doubts ``name``
+        (``"Kd"``), whose suit rests on its index pips alone; ``""`` when it does not.
+
+        Shown the index pips of the ``reads`` that named the card, it doubts the suit when
+        it finds the other suit of the colour likelier (:meth:`_net_leans_away`) or sees the
+        named suit in none of them (probability below :data:`NET_SEES_SUIT`: the pip is a
+        blob, blurred or blocky, that the glyph bank matched to a suit only for want of
+        better). ``weak_court``: the card is a court card whose rank the glyph bank read
+        below ``Params.strong_score`` (backed by the court picture, which says J, Q or K but
+        not which); the classifier must then also see that rank in one of the rank masks
+        (probability :data:`NET_SEES_RANK`): diagonal motion blur turns a K into a shape the
+        bank matches to a J.
+        """
+        from vision.corners import _net  # noqa: PLC0415 - corners imports this module
+        from vision.index_net import CLASSES  # noqa: PLC0415
+
+        pips = [m for m in _index_pips(name, reads) if cv2.countNonZero(m) > 0]
+        rank = "10" if name[0] == "T" else name[:-1]
+        ranks = [r.rank_mask for r in reads if weak_court and r.rank == rank and r.rank_mask is not None
+                 and cv2.countNonZero(r.rank_mask) > 0]
+        if not pips and not ranks:
+            return ""
+        pr = _net().probs(pips + ranks)  # one batch: the classifier reads each glyph alone
+        if pips and _lean(name, pr[:len(pips)]) > NET_LEAN:
+            return f"suit {name[-1]}: the index pips look more like the other suit"
+        if pips and float(pr[:len(pips), CLASSES.index(name[-1])].max()) < NET_SEES_SUIT:
+            return f"suit {name[-1]}: the index pips do not look like a suit pip"
+        if ranks and float(pr[len(pips):, CLASSES.index(rank)].max()) < NET_SEES_RANK:
+            return f"rank {rank}: the index does not look like a {rank} to the classifier"
+        return ""
 
     @staticmethod
     def _net_leans_away(name: str, reads: Sequence[CornerRead]) -> bool:
@@ -544,15 +599,11 @@ class Recognizer:
         otherwise (dev photos and their changes: never leaning away from a right card).
         """
         from vision.corners import _net  # noqa: PLC0415 - corners imports this module
-        from vision.index_net import CLASSES  # noqa: PLC0415
 
         masks = [m for m in _index_pips(name, reads) if cv2.countNonZero(m) > 0]
         if not masks:
             return False
-        other = {"s": "c", "c": "s", "h": "d", "d": "h"}[name[-1]]
-        pr = _net().probs(masks)
-        lean = float((pr[:, CLASSES.index(other)] - pr[:, CLASSES.index(name[-1])]).sum())
-        return lean > NET_LEAN
+        return _lean(name, _net().probs(masks)) > NET_LEAN
 
     def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
@@ -688,14 +739,8 @@ class Recognizer:
             smask = (lab == s[0]).astype(np.uint8) * 255
         else:  # the pip may touch a court card's frame line: open the ink and look again
             smask = Recognizer._pip_apart(ink, rmask, (rx0, rx1, ry1, rh), cw)
-        pix = (rmask > 0) | (smask > 0 if smask is not None else False)
-        if smask is not None and cv2.countNonZero(smask) >= 30:
-            # the colour of a solid pip: a pale red rank's thin strokes are diluted by the
-            # paper around them (dev cuts: pip medians stay >= 31 red, <= 20 black)
-            pix = smask > 0
-        red = None
-        if pix.sum() >= 10:
-            red = _ink_red(chroma[pix], 28)
+        pix = _colour_pixels(rmask, smask)  # a solid pip's colour, when there is one
+        red = None if pix is None else _ink_red(chroma[pix], 28)
         if smask is not None and _has_hole(smask):
             smask = None  # a ring ("O" of JOKER, a "0"), not a solid suit pip
         return rmask, smask, red
@@ -751,6 +796,7 @@ class Recognizer:
         assert scale is not None
         if scale not in corner.reads:  # the same cut reads the same
             corner.reads[scale] = self._read_glyphs(rmask, smask, red)
+            corner.reads[scale].rank_mask = rmask
         return corner.reads[scale]
 
     def _read_glyphs(self, rmask: np.ndarray | None, smask: np.ndarray | None, red: bool | None) -> CornerRead:
@@ -858,6 +904,48 @@ def _index_pips(name: str, reads: Sequence[CornerRead]) -> list[np.ndarray]:
 def _index_pip_ink(name: str, reads: Sequence[CornerRead]) -> int:
     """The ink pixels of the largest index pip among ``reads`` that named ``name``'s rank."""
     return max((cv2.countNonZero(m) for m in _index_pips(name, reads)), default=0)
+
+
+def _lean(name: str, probs: np.ndarray) -> float:
+    """How much likelier the classifier finds the other suit of ``name``'s colour than its
+    own, summed over the pips' class probabilities ``probs`` ``(n, len(CLASSES))``."""
+    from vision.index_net import CLASSES  # noqa: PLC0415
+
+    other = {"s": "c", "c": "s", "h": "d", "d": "h"}[name[-1]]
+    return float((probs[:, CLASSES.index(other)] - probs[:, CLASSES.index(name[-1])]).sum())
+
+
+def _index_colour_clear(name: str, reads: Sequence[CornerRead], corners: Sequence[_Corner]) -> bool:
+    """True when the ink of the index reads that named ``name`` (``"Kd"``) is clearly its
+    colour: median red chroma at most :data:`BLACK_INK_MAX` for a black suit, at least
+    :data:`RED_INK_MIN` for a red one, taken as the reader took the colour (the solid pip's
+    pixels, or rank and pip together). ``corners``: the :class:`_Corner` each read came from
+    (same order); their masks are in its pixels."""
+    rank = "10" if name[0] == "T" else name[:-1]
+    red = name[-1] in "dh"
+    for r, c in zip(reads, corners):
+        if r.rank != rank or r.suit is None or r.suit_mask is None:
+            continue
+        pix = _colour_pixels(r.rank_mask, r.suit_mask)
+        if pix is None:
+            continue
+        med = float(np.median(c.chroma[pix]))
+        if (med < RED_INK_MIN) if red else (med > BLACK_INK_MAX):
+            return False
+    return True
+
+
+def _colour_pixels(rmask: np.ndarray | None, smask: np.ndarray | None) -> np.ndarray | None:
+    """The pixels (bool mask) whose red chroma gives an index's ink colour: the solid pip's
+    when it has 30 or more (a pale red rank's thin strokes are diluted by the paper round
+    them; dev cuts: pip medians stay >= 31 red, <= 20 black), else the rank's and the pip's
+    together; None when fewer than 10 pixels."""
+    if smask is not None and cv2.countNonZero(smask) >= 30:
+        return smask > 0
+    pix = (rmask > 0) if rmask is not None else None
+    if smask is not None:
+        pix = (smask > 0) if pix is None else (pix | (smask > 0))
+    return pix if pix is not None and int(pix.sum()) >= 10 else None
 
 
 def _has_hole(mask: np.ndarray, frac: float = 0.08) -> bool:
