@@ -123,8 +123,18 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarr
     """``cv2.connectedComponentsWithStats(mask, 8)`` (8-connected), with Grana's block-based
     algorithm: the same labels in the same order as the default (Spaghetti, whose decision
     forest follows the same 2x2 blocks), and with this OpenCV its statistics cost less than
-    half (small index cuts: ~20 against ~50 us)."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    half (small index cuts: ~20 against ~50 us). Labels are 16-bit when they fit (a mask of
+    fewer than 65535 ink pixels has fewer labels than that): the same labels and statistics,
+    and on a frame-sized mask the statistics cost half again (~1.6 against ~3.1 ms)."""
+    small = mask.size < 65535 or cv2.countNonZero(mask) < 65535
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_GRANA)
+
+
+#: the darkness a frame pixel needs to be ink, by its local paper level (a table for cv2.LUT):
+#: max(35, level // 4) on paper lighter than 110, else out of reach (a darkness is <= 255)
+_INK_BAR = np.array([max(35, v // 4) if v > 110 else 255 for v in range(256)], np.uint8)
+#: up to this many kept marks, each is traced alone (else the whole ink mask at once)
+_FEW_MARKS = 120
 
 
 def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int | None = None
@@ -142,9 +152,9 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     k = max(9, int(ref_small / 40)) | 1
     paper_level = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     dark = cv2.subtract(paper_level, grey)
-    ink = ((dark > np.maximum(35, paper_level // 4)) & (paper_level > 110)).astype(np.uint8)
-    # paper: light and not strongly coloured, near the local paper level
-    paper = ((sat < 80) & (grey > 100) & (dark < 25)).astype(np.uint8)
+    # ink (255): dark > max(35, paper_level // 4) where paper_level > 110 (a darkness above
+    # 255 never is), one table look-up and one comparison (OpenCV's, cheaper than NumPy's)
+    ink = cv2.compare(dark, cv2.LUT(paper_level, _INK_BAR), cv2.CMP_GT)
     n, lab, st, cen = _components(ink)
     empty = (np.zeros((0, 5), np.int32), np.zeros((0, 2), np.float64), np.zeros(0))
     if n <= 1:
@@ -156,8 +166,11 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     keep[0] = False
     if not keep.any():
         return empty
-    # the ring round each mark (its box grown by half its size) must be mostly paper
-    integ = cv2.integral(paper)
+    # the ring round each mark (its box grown by half its size) must be mostly paper:
+    # light and not strongly coloured, near the local paper level (1, else 0)
+    paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),
+                            cv2.compare(dark, 25, cv2.CMP_LT))
+    integ = cv2.integral(cv2.min(paper, 1))
     s = size // 2 + 2
     x0 = np.clip(st[:, 0] - s, 0, w)
     y0 = np.clip(st[:, 1] - s, 0, h)
@@ -170,6 +183,17 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     ring_area = (x1 - x0) * (y1 - y0) - st[:, 2] * st[:, 3]
     keep &= (outer - inner) / np.maximum(ring_area, 1) >= p.paper_frac
     solidity = np.zeros(n)
+    kept = np.flatnonzero(keep)
+    if len(kept) <= _FEW_MARKS:
+        # each kept mark's outer boundary, traced in its own box: the same points as in the
+        # whole mask (no other mark touches it), at a fraction of the cost for a few marks
+        for i in kept.tolist():
+            x, y, bw, bh, area = st[i].tolist()
+            cs, _ = cv2.findContours(cv2.compare(lab[y:y + bh, x:x + bw], i, cv2.CMP_EQ), cv2.RETR_EXTERNAL,
+                                     cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.contourArea(cv2.convexHull(cs[0]))  # a connected mark has one outer boundary
+            solidity[i] = area / hull if hull > 0 else 0.0
+        return st[keep], cen[keep], solidity[keep]
     # every mark's outer boundary (CCOMP: also of marks inside another mark's hole, such as
     # an index on a card that the table's dark surround encloses)
     cs, hier = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -245,30 +269,41 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
 
     The ink is cut at the whole-card reader's level (scale 1) and lower (pale or thin ink);
     each cut that separates a rank over a pip gives one entry; ``first``: stop at the first.
+    A lower cut only adds ink (``_ink_cut``'s threshold grows with the scale), so its
+    components hold the higher cut's: when the rank's and the pip's centre pixels are ink in
+    one component, or the component under either already touches the cut's border, no
+    lower cut can separate them (``scales`` in decreasing order) and none is tried.
     """
-    from vision.recognizer import _ink_cut, _ink_red, _inkness, _white_balance  # noqa: PLC0415 - shared ink cut
-
-    inkness, chroma, otsu = _inkness(_white_balance(cut))  # once; each scale only re-cuts it
+    rec = _recognizer()
+    inkness, chroma, otsu = rec._inkness(rec._white_balance(cut))  # once; each scale only re-cuts it
     out = []
+    lower_only = all(a > b for a, b in zip(scales, scales[1:]))
     for scale in scales:
-        ink = _ink_cut(inkness, otsu, scale)
+        ink = rec._ink_cut(inkness, otsu, scale)
         n, lab, st, cen = _components(ink)
         if n <= 1:
             continue
-        ia, ib = lab[int(_AY), int(_AX)], lab[int(_AY + _D), int(_AX)]
+        ia, ib = int(lab[_IAY, _IAX]), int(lab[_IBY, _IAX])
+        direct_a, direct_b = ia != 0, ib != 0
         if ia == 0:  # the centre pixel of a thin glyph may be paper: nearest component
             ia = _nearest(st, cen, (_AX, _AY), 9.0)
         if ib == 0:
             ib = _nearest(st, cen, (_AX, _AY + _D), 9.0)
-        if not ia or not ib or ia == ib:
+        if not ia or not ib:
             continue
-        ax, ay, aw, ah, _ = st[ia]
-        bx, by, bw, bh, _ = st[ib]
+        if ia == ib:
+            if direct_a and direct_b and lower_only:
+                break  # one component at every lower cut too
+            continue
+        ax, ay, aw, ah, _ = st[ia].tolist()
+        bx, by, bw, bh, _ = st[ib].tolist()
         if ah < 12 or ay + ah > by + 2 or ax <= 0 or ay <= 0 or ax + aw >= _CW or by + bh >= _CH:
+            if lower_only and ((direct_a and (ax <= 0 or ay <= 0 or ax + aw >= _CW)) or (direct_b and by + bh >= _CH)):
+                break  # a grown component touches the border as well
             continue  # touching the cut's border: part of something bigger
         # the other half of "10" (side by side, same height; of the rank's height, top and
         # bottom: a neighbour's big pip beside it is not)
-        x, y, w, h, ar = (st[:, k] for k in range(5))
+        x, y, w, h, ar = st.T
         ov = np.minimum(ay + ah, y + h) - np.maximum(ay, y)
         gap = np.maximum(x - (ax + aw), ax - (x + w))
         half = ((ov > 0.6 * np.minimum(ah, h)) & (gap < 0.35 * ah) & (0.6 * ah < h) & (h < 1.25 * ah)
@@ -277,11 +312,11 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
         rank = [ia] + [int(c) for c in np.flatnonzero(half)]
         if len(rank) > 2:
             continue
-        rmask = cv2.compare(lab, int(ia), cv2.CMP_EQ)
+        rmask = cv2.compare(lab, ia, cv2.CMP_EQ)
         if len(rank) == 2:
             rmask |= cv2.compare(lab, rank[1], cv2.CMP_EQ)
-        smask = cv2.compare(lab, int(ib), cv2.CMP_EQ)
-        red = _ink_red(chroma[(rmask | smask) > 0], 28)
+        smask = cv2.compare(lab, ib, cv2.CMP_EQ)
+        red = rec._ink_red(chroma[(rmask | smask) > 0], 28)
         if red is None:  # blue or green ink: not a standard deck's colours
             continue
         if len(rank) == 1:  # OpenCV's centroid: the same exact pixel mean
@@ -293,6 +328,15 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
         if first:
             break
     return out
+
+
+_IAX, _IAY, _IBY = int(_AX), int(_AY), int(_AY + _D)  # the rank's and the pip's centre pixels in a cut
+
+
+def _recognizer():  # noqa: ANN202 - the module (it imports this one: imported on first use)
+    import vision.recognizer  # noqa: PLC0415
+
+    return vision.recognizer
 
 
 def _nearest(st: np.ndarray, cen: np.ndarray, pt: tuple[float, float], r: float) -> int:

@@ -43,11 +43,11 @@ def net_input(mask: np.ndarray) -> np.ndarray:
     Raises:
         ValueError: the mask has no ink.
     """
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    # the box of the non-zero pixels (OpenCV's, for uint8, is cheaper than np.nonzero)
+    x, y, w, h = cv2.boundingRect(mask if mask.dtype == np.uint8 else (mask != 0).astype(np.uint8))
+    if w == 0:
         raise ValueError("vision: empty glyph")
-    crop = (mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 0).astype(np.float32)
-    h, w = crop.shape
+    crop = (mask[y:y + h, x:x + w] > 0).astype(np.float32)
     k = _FIT / max(h, w)
     nw, nh = max(1, int(round(w * k))), max(1, int(round(h * k)))
     small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)

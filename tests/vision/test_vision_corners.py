@@ -299,3 +299,102 @@ def test_components_match_opencvs_default_labelling():
         assert got[0] == want[0] > 2
         for a, b in zip(got[1:], want[1:]):
             assert np.array_equal(a, b)
+
+
+def test_components_use_16_bit_labels_only_where_they_fit():
+    # a frame-sized mask of few ink pixels: 16-bit labels, the default's labels and statistics;
+    # one of more than 65535 ink pixels (up to as many labels): 32-bit labels, still the same
+    rng = np.random.default_rng(7)
+    sparse = ((rng.random((600, 1000)) < 0.02) * 255).astype(np.uint8)
+    dense = ((rng.random((600, 1000)) < 0.3) * 255).astype(np.uint8)
+    for mask, dtype in ((sparse, np.uint16), (dense, np.int32)):
+        got = corners._components(mask)
+        want = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        assert got[1].dtype == dtype
+        assert got[0] == want[0] > 1000
+        for a, b in zip(got[1:], want[1:]):
+            assert np.array_equal(a, b)
+
+
+def test_marks_traced_one_by_one_have_the_whole_masks_solidity(monkeypatch):
+    # the kept marks' solidity from their own boxes (few marks) is that of one trace of the
+    # whole ink mask (many marks), and so are the marks kept
+    frame = render_board(parse_cards("6h 9s Td 2c Qd Ac"), (1280, 720), "wood", gap=-0.72, angle=12.0,
+                         noise=2.0, seed=5)
+    p = corners.CornerParams()
+    monkeypatch.setattr(corners, "_FEW_MARKS", 10 ** 6)
+    alone = corners._ink_components(frame, p)
+    monkeypatch.setattr(corners, "_FEW_MARKS", -1)
+    whole = corners._ink_components(frame, p)
+    assert len(alone[0]) >= 12
+    for a, b in zip(alone, whole):
+        assert np.array_equal(a, b)
+    assert (alone[2] > 0).all()
+
+
+def test_ink_marks_match_the_numpy_definition():
+    # the table look-up cut is dark > max(35, paper_level // 4) where paper_level > 110
+    rng = np.random.default_rng(3)
+    level = rng.integers(0, 256, (50, 60), dtype=np.uint8)
+    dark = rng.integers(0, 256, (50, 60), dtype=np.uint8)
+    want = (dark > np.maximum(35, level // 4)) & (level > 110)
+    got = cv2.compare(dark, cv2.LUT(level, corners._INK_BAR), cv2.CMP_GT) > 0
+    assert np.array_equal(got, want) and want.any() and not want.all()
+
+
+def test_skipped_lower_cuts_could_not_have_separated_the_glyphs(rec, monkeypatch):
+    # every pair's cut reads the same with the skip (lower cuts left out when they cannot
+    # separate rank and pip) as with each ink cut tried on its own, and the skip saves work
+    calls = []
+    real = corners._components
+    monkeypatch.setattr(corners, "_components", lambda m: calls.append(1) or real(m))
+    rng = np.random.default_rng(4)
+    cuts = []
+    for k, table in enumerate(("green", "dark", "wood", "blue")):
+        frame = render_board(rng.choice(FULL_DECK, 8, replace=False).tolist(), (1280, 720), table, gap=-0.72,
+                             angle=float(rng.uniform(-15, 15)), noise=2.0, seed=k)
+        pale = cv2.LUT(frame, (255 * (np.arange(256) / 255) ** 0.4).astype(np.uint8))  # grey ink: lower cuts matter
+        for fr in (frame, pale):
+            # the candidate pairs, and as many spots and directions at random (most cut nothing)
+            spots = [(np.array(p.rank), np.array(p.pip)) for p in corners.find_index_pairs(fr)]
+            for _ in range(40):
+                a = rng.uniform((100, 100), (1180, 620))
+                spots.append((a, a + rng.uniform(12, 40) * np.array([np.sin(t := rng.uniform(0, 6.3)), np.cos(t)])))
+            cuts += [corners._cut(fr, a, b)[0] for a, b in spots]
+    assert len(cuts) > 300
+    skipped = lower_only = 0
+    for cut in cuts:
+        calls.clear()
+        both = corners._glyph_cuts(cut)
+        n_both = len(calls)
+        one_by_one = corners._glyph_cuts(cut, (1.0,)) + corners._glyph_cuts(cut, (0.6,))
+        assert len(both) == len(one_by_one)
+        for a, b in zip(both, one_by_one):
+            assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2:] == b[2:]
+        first = corners._glyph_cuts(cut, first=True)
+        assert len(first) == min(len(one_by_one), 1)
+        skipped += n_both < 2
+        lower_only += len(one_by_one) == 1 and one_by_one[0][4] == 0.6
+    assert skipped > 0 and lower_only > 0
+
+
+def test_net_input_box_is_the_non_zero_pixels_box():
+    # OpenCV's bounding box of a uint8 mask, and of any other dtype or a turned view, is
+    # NumPy's box of the non-zero pixels: the same network input
+    def plain(mask: np.ndarray) -> np.ndarray:
+        ys, xs = np.nonzero(mask)
+        crop = (mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 0).astype(np.float32)
+        h, w = crop.shape
+        k = 28 / max(h, w)
+        nw, nh = max(1, int(round(w * k))), max(1, int(round(h * k)))
+        out = np.zeros((32, 32), np.float32)
+        x0, y0 = (32 - nw) // 2, (32 - nh) // 2
+        out[y0:y0 + nh, x0:x0 + nw] = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
+        return out
+
+    rng = np.random.default_rng(2)
+    for k in range(40):
+        mask = ((rng.random((int(rng.integers(5, 60)), int(rng.integers(5, 60)))) < 0.05) * 255).astype(np.uint8)
+        mask[int(rng.integers(0, mask.shape[0])), int(rng.integers(0, mask.shape[1]))] = 255
+        for m in (mask, np.rot90(mask, k % 4), mask > 0, mask.astype(np.float32)):
+            assert np.array_equal(net_input(m), plain(m))
