@@ -58,14 +58,27 @@ class HistoryWriter:
     Args:
         folder: where hand files go (created). ``None``: keep only the last hands in memory.
         keep: how many recent records :attr:`recent` holds (for ``livetable/<table>/history``).
+
+    A temporary file a write left behind (the controller killed between writing and
+    renaming it) is removed at start once it is a minute old (no writer takes that long).
     """
 
     def __init__(self, folder: str | Path | None, keep: int = 20) -> None:
         self.folder = Path(folder) if folder else None
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
+            self._tidy(time.time() - 60)
         self.keep = keep
         self.recent: list[dict[str, Any]] = []
+
+    def _tidy(self, before: float) -> None:
+        assert self.folder is not None
+        for tmp in self.folder.glob("hand-*.tmp"):
+            try:
+                if tmp.stat().st_mtime < before:
+                    tmp.unlink()
+            except OSError as exc:  # another process's file, a read-only folder: leave it
+                log.warning("could not remove %s: %s", tmp, exc)
 
     def write(self, hand: int, record: dict[str, Any]) -> None:
         """Record hand ``hand``; a write error is logged, never raised (the hand is in the journal).

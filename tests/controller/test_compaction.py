@@ -252,3 +252,19 @@ def test_a_hand_file_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch, capl
     monkeypatch.undo()
     HistoryWriter(tmp_path / "hands").write(1, changed)
     assert _file_record(tmp_path, 1) == changed
+
+
+def test_a_temporary_hand_file_left_by_a_kill_is_removed_at_start_once_a_minute_old(tmp_path):
+    """kill -9 between writing a hand file's temporary copy and renaming it leaves the copy;
+    the next start removes it, but not one a writer may still be filling (under a minute)."""
+    hands = tmp_path / "hands"
+    hands.mkdir()
+    old, fresh = hands / "hand-000007.json.123-456.tmp", hands / "hand-000008.json.123-456.tmp"
+    kept = hands / "hand-000007.json"
+    for p in (old, fresh, kept):
+        p.write_text("{}")
+    two_minutes_ago = os.stat(old).st_mtime - 120
+    os.utime(old, (two_minutes_ago, two_minutes_ago))
+    os.utime(kept, (two_minutes_ago, two_minutes_ago))
+    HistoryWriter(hands)
+    assert sorted(p.name for p in hands.iterdir()) == [kept.name, fresh.name]
