@@ -163,7 +163,7 @@ class ShufflerConfig:
 
 @dataclass(frozen=True, slots=True)
 class CameraConfig:
-    """The overhead camera: a device index, video file, image pattern or stream URL.
+    """The overhead camera: a device index, video file, image pattern, stream URL or one photo.
 
     ``read_timeout``: seconds before an unread board card asks the dealer (s);
     ``stall_timeout``: seconds one frame read may hang before the camera counts as lost

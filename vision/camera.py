@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any, Callable
 
 import cv2
@@ -35,16 +36,52 @@ from vision.calibration import BoardRegion
 from vision.events import BoardRead, CameraBack, CameraLost, CardSeen, FrameRejected
 from vision.recognizer import FrameError, Recognizer
 
-__all__ = ["Camera", "open_source"]
+__all__ = ["Camera", "StillImage", "open_source"]
 
 log = logging.getLogger(__name__)
 
 
-def open_source(source: int | str) -> Any:
-    """Return a ``cv2.VideoCapture`` for ``source`` (int or digit string = device index)."""
+#: the file endings taken for one still photo (not a video) when ``source`` names a file
+STILL_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def open_source(source: int | str, *, still_period: float = 0.1) -> Any:
+    """Return a capture for ``source``: a ``cv2.VideoCapture`` (int or digit string = device
+    index; a video file, an image-sequence pattern such as ``f%04d.png``, a stream URL), or
+    for one still photo (an existing file ending in :data:`STILL_SUFFIXES`, no ``%``) a
+    :class:`StillImage` that gives that photo again every ``still_period`` seconds: a fixed
+    scene, not a source that ends after one frame (which would make the table report the
+    camera lost and back twice a second)."""
     if isinstance(source, str) and source.isdigit():
         source = int(source)
+    if isinstance(source, str) and "%" not in source and source.lower().endswith(STILL_SUFFIXES):
+        frame = cv2.imread(source, cv2.IMREAD_COLOR)
+        if frame is not None:
+            return StillImage(frame, still_period)
     return cv2.VideoCapture(source)
+
+
+class StillImage:
+    """A capture (the ``cv2.VideoCapture`` calls :class:`Camera` makes) that gives one photo,
+    a BGR ``(H, W, 3)`` uint8 array, every ``period`` seconds for as long as it is read."""
+
+    def __init__(self, frame: np.ndarray, period: float = 0.1) -> None:
+        self.frame, self.period = frame, period
+        self._first = True
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        """Always True: the photo was read when the capture was made."""
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        """Return ``(True, a copy of the photo)``; waits ``period`` s before all but the first."""
+        if not self._first:
+            time.sleep(self.period)  # a camera's frame rate: the reader thread must not spin
+        self._first = False
+        return True, self.frame.copy()
+
+    def release(self) -> None:
+        """Nothing to free."""
 
 
 class Camera:

@@ -54,6 +54,26 @@ def test_image_sequence_is_read_and_its_end_is_a_lost_camera_then_reopened(tmp_p
     assert not cam.running
 
 
+def test_a_still_photo_as_the_source_is_a_fixed_scene_not_a_camera_that_ends(tmp_path, rec):
+    """One photo named as the camera's source (a room trying its config on a laptop): the
+    board is read again and again from it, never "camera lost" after its one frame (that
+    made the table pause and resume twice a second), and unchanged frames reuse the reading."""
+    path = tmp_path / "board.jpg"
+    cv2.imwrite(str(path), render_board("Jh 8c 3d".split(), (640, 360), "green"))
+    q: "queue.Queue[object]" = queue.Queue()
+    cam = Camera(str(path), q.put, clock=lambda: 1.0, recognizer=rec, reopen_backoff=0.01, max_backoff=0.02)
+    cam.start()
+    try:
+        seen = []
+        while sum(isinstance(e, BoardRead) for e in seen) < 4:
+            seen.append(q.get(timeout=20))
+    finally:
+        cam.stop()
+    assert not [e for e in seen if isinstance(e, (CameraLost, CameraBack, FrameRejected))], seen
+    assert all(sorted(map(str, e.named)) == ["3d", "8c", "Jh"] for e in seen)
+    assert cam.reused >= 3
+
+
 class FlakyCapture:
     """A capture that fails to open ``fail_opens`` times, then gives ``frames``."""
 
