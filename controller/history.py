@@ -616,7 +616,12 @@ class _Builder:
             shares = {int(x): v for x, v in (a.get("shares") or {}).items()}
             who = ", ".join(f"{self.who(w)} wins {shares.get(w, 0)}" for w in a.get("winners") or shares)
             words = a.get("hand") or ""
-            how = f" with {words}" if words else " (uncontested, not shown)"
+            if words:
+                how = f" with {words}"
+            elif (a.get("winners") or shares) and all(int(w) in shown for w in a.get("winners") or shares):
+                how = " (shown; no other hand contested it)"  # the others mucked, or a pot of its own
+            else:
+                how = " (uncontested, not shown)"
             rake = f", rake {a['rake']}" if a.get("rake") else ""
             self.add(r.ended, "pot", f"{name} {a.get('amount')}{rake}: {who}{how}", None,
                      pot=k, amount=a.get("amount"), rake=a.get("rake", 0), shares=shares, hand=words)

@@ -56,6 +56,10 @@ def _check_against_record(h: HandRecall, rec: dict[str, Any]) -> None:
         if st.kind == "pot":
             for seat, won in st.data["shares"].items():
                 running[seat] += won
+            if not st.data["hand"]:  # no hand compared: said shown only when the winner showed
+                showed = all(by_seat[w]["showed"] == "shown" for w in st.data["shares"])
+                assert st.text.endswith("(shown; no other hand contested it)" if showed
+                                        else "(uncontested, not shown)"), st.text
     assert running == {s["seat"]: s["end"] for s in h.seats}
     boards = [c for st in h.steps if st.kind == "board" for c in st.data["cards"]]
     assert boards == [c for c in rec["hand_record"]["board"] if c]
@@ -82,6 +86,21 @@ def test_recall_matches_the_tables_records(tmp_path: Path, game: str, limit: str
     first = recall(path, hand=1)  # before the first snapshot: the table's settings from it
     _check_against_record(first.hands[0], records[0])
     table.close()
+
+
+def test_a_pot_won_by_a_shown_hand_the_others_mucked_is_not_called_not_shown(tmp_path: Path) -> None:
+    """P-2: at the showdown one hand is shown and the others muck: the pot is won without a
+    comparison, but the recall must not say the winner did not show (a newcomer saw
+    "shows 2s Js" then "wins (uncontested, not shown)")."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3, 4, 5, 6], seed=7)
+    records = table.play(20)
+    found = recall(path, hands=20)
+    table.close()
+    for h, rec in zip(found.hands, records):
+        _check_against_record(h, rec)
+    said = [st.text for h in found.hands for st in h.steps if st.kind == "pot"]
+    assert any(t.endswith("(shown; no other hand contested it)") for t in said), said
 
 
 def test_paused_hand_is_shown_in_progress_then_voided_by_the_floor(tmp_path: Path) -> None:
