@@ -192,8 +192,12 @@ def _calibrate(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Dispatch ``enroll`` / ``calibrate``; return the exit code (2 on usage errors)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    usage = "usage: livetable vision enroll|calibrate [options]  (--help for each)"
+    if args[:1] in (["-h"], ["--help"]):
+        print(usage)
+        return 0
     if not args or args[0] not in ("enroll", "calibrate"):
-        print("usage: livetable vision enroll|calibrate [options]  (--help for each)", file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
     try:
         return (_enroll if args[0] == "enroll" else _calibrate)(args[1:])

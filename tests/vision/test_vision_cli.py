@@ -88,3 +88,11 @@ def test_enroll_refuses_a_layout_listed_in_the_wrong_order(tmp_path):
         enroll_image(enr, frame, "7d 2c Ks")
     assert enr.count == 0
     assert enroll_image(enr, frame, "2c 7d Ks") == 6
+
+
+def test_vision_help_is_usage_on_stdout_and_no_command_is_a_usage_error(capsys):
+    assert cli_vision.main(["--help"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("usage: livetable vision enroll|calibrate") and out.out.endswith("\n") and not out.err
+    assert cli_vision.main([]) == 2
+    assert capsys.readouterr().err.startswith("usage: livetable vision")
