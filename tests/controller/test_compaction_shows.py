@@ -12,34 +12,15 @@ from __future__ import annotations
 import json
 
 from controller import compaction
-from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
-from controller.clock import ManualClock
 from controller.compaction import JournalKeeper, history_files
 from controller.engine.table import events as ev
-from controller.engine.table.state import TableState
-from controller.journal import Journal
-from controller.orchestrator import Orchestrator
-from tests.controller.test_showdown_flow import SETTINGS, FakeLink, FixedDealer, _tablet
+from tests.controller.test_showdown_flow import _table as showdown_table
+from tests.controller.test_showdown_flow import _tablet
 
 
 def _table(tmp_path):
     """test_showdown_flow's table, with the first snapshot a fresh journal gets (open_table)."""
-    clock = ManualClock()
-    ports = DevicePorts()
-    ports.link = FakeLink()
-    ports.history = HistoryWriter(tmp_path / "hands")
-    orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
-    orch._snapshot(clock())  # noqa: SLF001 - as open_table does on a fresh journal
-    adapter = DriverAdapter(orch, ports, clock=clock)
-    orch.translate = adapter.translate
-    orch.listeners.append(adapter.after_step)
-    ports.dealer = FixedDealer(orch.post, clock, seed=3)
-    for s in (1, 2, 3):
-        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
-        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
-    orch.post(ev.HandStartRequested(at=clock(), button=1))
-    orch.pump()
-    return orch, ports, clock
+    return showdown_table(tmp_path, first_snapshot=True)
 
 
 def _fold_to_bb(orch, clock, tag: str) -> None:

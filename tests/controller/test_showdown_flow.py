@@ -67,12 +67,16 @@ class FakeLink:
         self.replies.append((seat, action_id, accepted, reason))
 
 
-def _table(tmp_path):
+def _table(tmp_path, *, first_snapshot: bool = False):
+    """Three players at a table with a fake link and hand files in ``tmp_path/hands``;
+    ``first_snapshot``: as open_table gives a fresh journal (compaction starts from it)."""
     clock = ManualClock()
     ports = DevicePorts()
     ports.link = FakeLink()
     ports.history = HistoryWriter(tmp_path / "hands")
     orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
+    if first_snapshot:
+        orch._snapshot(clock())  # noqa: SLF001 - as open_table does on a fresh journal
     adapter = DriverAdapter(orch, ports, clock=clock)
     orch.translate = adapter.translate
     orch.listeners.append(adapter.after_step)
