@@ -161,10 +161,13 @@ class JournalKeeper:
         numbers = range(base_hands + 1, hands + 1)
         self.folder.mkdir(parents=True, exist_ok=True)
         missing = [n for n in numbers if not self._sound(n)]
-        if missing or self._shown_after(base_upto, upto):
+        # The last hand's winner may show after the snapshot that ends the range (P-2): look
+        # as far as the next hand's start, where the offer ends.
+        end = self._offer_end(upto)
+        if missing or self._shown_after(base_upto, end):
             # Replay: rebuild what is missing, and, where a winner showed after the hand
             # (P-2: the hand's record was written again), what a failed rewrite left behind.
-            records = self._records(base_upto, upto)
+            records = self._records(base_upto, end)
             lost = [n for n in missing if n not in records]
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
@@ -209,6 +212,14 @@ class JournalKeeper:
             return json.loads(history_files(self.folder, hand)[0].read_text(encoding="utf-8"))
         except (OSError, ValueError, UnicodeDecodeError):
             return None
+
+    def _offer_end(self, upto: int) -> int:
+        """The seq of the first hand start after event ``upto`` (the end of the last hand's
+        P-2 show offer), or the journal's last seq."""
+        for e in self.journal.entries(after=upto, kinds=("table",)):
+            if e.payload.get("kind") == "hand-start-requested":
+                return e.seq
+        return self.journal.last_seq
 
     def _shown_after(self, base_upto: int, upto: int) -> bool:
         """True when events ``base_upto+1..upto`` hold a ``show`` (P-2: the uncontested
