@@ -1,0 +1,41 @@
+"""Over the real broker: a stand_up a seat's tablet left pending (Wi-Fi down) before its player
+stood up and sat down again reaches her new stay (breaker round 2, the seat scope's A-B-A).
+
+The page resends every pending payload, same id and same seq, when it reconnects (tablet/js
+app.js). The seat scope (drivers.mqtt.guard) compares the seat's holder at that seq with the
+holder now: the same name both times, so the old request is taken and ends the new stay.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.engine.table import events as ev
+from controller.engine.table.audit import audit
+
+from .conftest import WAIT, Rig
+from .test_mqtt_late_preselect import _controller, _reply_while_handling
+
+
+@pytest.mark.xfail(strict=True, reason="break: seat scope A-B-A: the old stand_up (seq before she stood "
+                   "up) is admitted against P3's new stay and stands her up again")
+def test_a_stand_up_pending_from_before_a_stand_up_and_sit_down_does_not_end_the_new_stay(rig: Rig, tmp_path) -> None:
+    orch, clock = _controller(rig, tmp_path)
+    tab = rig.tablet(3)
+    for seat in (1, 2):  # hand 1 ends: between hands, a stand-up is at once
+        orch.post(ev.ActionTaken(at=clock(), seat=seat, action="fold"))
+        orch.pump()
+    assert orch.state.hand is None
+    seen = tab.wait_seq(orch.state.seq, WAIT)["seq"]  # P3 taps "stand up"; the Wi-Fi drops first
+    orch.post(ev.StoodUp(at=clock(), seat=3))  # she asks the floor instead
+    orch.pump()
+    assert orch.state.seat(3) is None or not orch.state.seat(3).player
+    orch.post(ev.PlayerSatDown(at=clock(), seat=3, player="p3", name="P3"))  # later she comes back
+    orch.post(ev.BoughtIn(at=clock(), seat=3, amount=2000))
+    orch.pump()
+    tab.wait_seq(orch.state.seq, WAIT)
+    aid = tab.send_action("stand_up", seq=seen)  # the page reconnects: same payload, old seq
+    reply = _reply_while_handling(orch, tab, aid)
+    assert audit(orch.state) == []
+    seat3 = orch.state.seat(3)
+    assert not reply["accepted"] and reply["reason"].startswith("M-4"), (reply, seat3)
