@@ -39,3 +39,34 @@ def test_a_stand_up_pending_from_before_a_stand_up_and_sit_down_does_not_end_the
     assert audit(orch.state) == []
     seat3 = orch.state.seat(3)
     assert not reply["accepted"] and reply["reason"].startswith("M-4"), (reply, seat3)
+
+
+@pytest.mark.xfail(strict=True, reason="break: seat scope A-B-A on an empty seat: a take_seat left pending "
+                   "before another player's whole stay seats its player (join mode direct: buy-in credited) "
+                   "long after she gave up")
+def test_a_take_seat_pending_from_before_another_players_stay_does_not_seat_her(rig: Rig, tmp_path, monkeypatch) -> None:
+    real = _controller.__globals__["TableSettings"]
+
+    def direct(**kw):  # the rig's table, with tablet joins seating and buying in at once (T-3)
+        return real(**kw, tablet_join="direct", buy_in_min=1000, buy_in_max=10000)
+
+    monkeypatch.setitem(_controller.__globals__, "TableSettings", direct)
+    orch, clock = _controller(rig, tmp_path)
+    for seat in (1, 2):
+        orch.post(ev.ActionTaken(at=clock(), seat=seat, action="fold"))
+        orch.pump()
+    orch.post(ev.StoodUp(at=clock(), seat=3))  # seat 3 is free
+    orch.pump()
+    tab = rig.tablet(3)
+    seen = tab.wait_seq(orch.state.seq, WAIT)["seq"]  # Dee taps "take seat, 3000"; the Wi-Fi drops first
+    orch.post(ev.PlayerSatDown(at=clock(), seat=3, player="pb", name="Bob"))  # the floor seats Bob there
+    orch.post(ev.BoughtIn(at=clock(), seat=3, amount=2000))
+    orch.pump()
+    orch.post(ev.StoodUp(at=clock(), seat=3))  # an hour later Bob leaves
+    orch.pump()
+    tab.wait_seq(orch.state.seq, WAIT)
+    aid = tab.send_action("take_seat", 3000, seq=seen, name="Dee", post=False)  # the page reconnects
+    reply = _reply_while_handling(orch, tab, aid)
+    assert audit(orch.state) == []
+    seat3 = orch.state.seat(3)
+    assert not reply["accepted"] and reply["reason"].startswith("M-4"), (reply, seat3)
