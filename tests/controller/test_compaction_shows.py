@@ -80,3 +80,26 @@ def test_a_missing_file_of_a_shown_hand_is_rebuilt_with_the_show(tmp_path, monke
     done = keeper.run()
     assert done is not None and 1 in done.rewritten
     assert _shown_in_files(tmp_path, seat) == "shown"
+
+
+# The show comes after the between-hands snapshot the table writes when the hand finishes:
+# when that snapshot ends a compaction's range (the hand is the last one compacted), the
+# show must still be seen (found by a second breaker).
+def test_a_failed_show_rewrite_is_not_compacted_away_when_the_hand_ends_the_range(tmp_path, monkeypatch):
+    orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=True)
+    assert _shown_in_files(tmp_path, seat) == "folded"  # the rewrite failed: old files, whole
+    keeper = JournalKeeper(orch.journal, keep_hands=5, history_dir=tmp_path / "hands", every=1)
+    done = keeper.run()
+    assert done is not None and (done.first, done.last) == (1, 1), done  # the range ends at hand 1
+    keeper.run()  # the next hands: the replay now holds the show, but not hand 1
+    assert _shown_in_files(tmp_path, seat) == "shown" or orch.journal.compacted_upto < done.upto
+
+
+def test_a_missing_file_of_a_shown_hand_that_ends_the_range_is_rebuilt_with_the_show(tmp_path, monkeypatch):
+    orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=False)
+    for p in history_files(tmp_path / "hands", 1):
+        p.unlink()
+    keeper = JournalKeeper(orch.journal, keep_hands=5, history_dir=tmp_path / "hands", every=1)
+    done = keeper.run()
+    assert done is not None and (done.first, done.last) == (1, 1) and 1 in done.rewritten, done
+    assert _shown_in_files(tmp_path, seat) == "shown"
