@@ -537,9 +537,13 @@ class Recognizer:
             # the rank's ink runs to the cut's top or left edge: the shrink (and an outline
             # fitted a little inside the card) may have cut off the top of a "3" that then
             # reads J; read the whole outline again and refuse when it names another card
-            whole = self._read_warped(frame, order_quad(quad))[0]
+            whole, _, why2, _ = self._read_warped(frame, order_quad(quad))
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
+            elif whole is None and why2.startswith(("indices disagree", "index says")):
+                # the whole outline's reading contradicts itself (one index uncut, one cut):
+                # a cut changed what the index says
+                name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
         if name is None and not found:
             # an oblique camera can make a card's long side look the shorter one: when no
             # index was found, try the card a quarter turn round

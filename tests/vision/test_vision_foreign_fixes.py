@@ -127,3 +127,23 @@ def test_a_number_card_with_no_pip_counted_needs_the_classifier_to_see_its_rank(
     assert r.card is None and "classifier" in r.why
     # with its centre pip counted, the same card does not ask the classifier about its rank
     assert str(rec.read_quad(frame, quad).card) == "7c"
+
+
+def test_a_possibly_cut_index_whose_whole_outline_contradicts_itself_is_refused(monkeypatch):
+    # a cut "6" reads 5 at both indices; with the whole outline one index reads 6 again and
+    # the indices disagree: refused. Merely unsure with the whole outline: the first stands
+    rec = Recognizer()
+    frame, quad = _frame_with_card("6c")
+
+    def fake(whole_why: str):
+        def read(fr: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
+            whole = bool(np.allclose(q, quad))
+            rec._clipped = not whole
+            return (None, 0.0, whole_why, True) if whole else ("5c", 0.9, "", True)
+        return read
+
+    monkeypatch.setattr(rec, "_read_warped", fake("indices disagree: 6 or 5"))
+    r = rec.read_quad(frame, quad)
+    assert r.card is None and "6 or 5" in r.why
+    monkeypatch.setattr(rec, "_read_warped", fake("rank 5 not sure enough (0.70/0.02)"))
+    assert str(rec.read_quad(frame, quad).card) == "5c"
