@@ -540,7 +540,7 @@ class Recognizer:
             whole, _, why2, _ = self._read_warped(frame, order_quad(quad))
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
-            elif whole is None and why2.startswith(("indices disagree", "index says")):
+            elif whole is None and why2.startswith("indices disagree"):
                 # the whole outline's reading contradicts itself (one index uncut, one cut):
                 # a cut changed what the index says
                 name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
