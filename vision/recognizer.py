@@ -609,7 +609,8 @@ class Recognizer:
         below ``Params.strong_score`` (backed by the court picture, which says J, Q or K but
         not which); the classifier must then also see that rank in one of the rank masks
         (probability :data:`NET_SEES_RANK`): diagonal motion blur turns a K into a shape the
-        bank matches to a J.
+        bank matches to a J. The caller also passes it for a number card with no big pip
+        counted (thin-stemmed clubs): its two indices, printed alike, are its only evidence.
         """
         from vision.corners import _net  # noqa: PLC0415 - corners imports this module
         from vision.index_net import CLASSES  # noqa: PLC0415
