@@ -295,6 +295,7 @@ class Params:
     pip_score: float = 0.55      # the index and the pip count (or court picture) agree
     court_pip_score: float = 0.60  # ... a court picture: it backs J/Q/K, not which of them
     pip_margin: float = 0.01
+    court_pip_margin: float = 0.04  # ... a court picture: the index must lead by more
     suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
     pair_suit_margin: float = 0.03
     pip_suit_margin: float = 0.04  # a big pip's suit
@@ -358,7 +359,7 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         (both and min(r.rank_score for r in same) >= p.pair_score
          and min(r.rank_margin for r in same) >= (p.court_margin if val >= 11 else p.pair_margin)) or \
         (pip_ok and top.rank_score >= (p.court_pip_score if val >= 11 else p.pip_score)
-         and top.rank_margin >= p.pip_margin)
+         and top.rank_margin >= (p.court_pip_margin if val >= 11 else p.pip_margin))
     if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
         # the pips are counted right far more often than an index glyph is read right:
         # take their count when the index finds that rank nearly as likely as its best
@@ -376,6 +377,12 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         return None, 0.0, f"index says A, {pips.count} pips"
     if val >= 11 and pips.count >= 5:
         return None, 0.0, f"index says {rank}, {pips.count} pips"
+    if val >= 11 and 2 <= pips.count <= 10 and pips.picture < p.faint_picture and any(
+            r.rank_scores is not None and r.rank_scores[RANK_LABELS.index(str(pips.count))] >= p.pip_score
+            for r in rs):
+        # equal big pips and no picture: a number card whose index (its top cut off, say)
+        # matched a court rank; the index finds the counted rank credible too
+        return None, 0.0, f"index says {rank}, {pips.count} pips and no picture"
     if val >= 11 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture:
         return None, 0.0, f"index says {rank}, but the centre holds one big pip, no picture"
     if not rank_ok:
@@ -452,6 +459,7 @@ class Recognizer:
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.corners = corners  # also read partly covered cards from their corner index
+        self._clipped = False  # the last named card's rank ink ran to the corner's edge
         self.enrollment = enrollment
         rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
@@ -525,6 +533,17 @@ class Recognizer:
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
         name, conf, why, found = self._read_warped(frame, q)
+        if name is not None and self._clipped:
+            # the rank's ink runs to the cut's top or left edge: the shrink (and an outline
+            # fitted a little inside the card) may have cut off the top of a "3" that then
+            # reads J; read the whole outline again and refuse when it names another card
+            whole, _, why2, _ = self._read_warped(frame, order_quad(quad))
+            if whole is not None and whole != name:
+                name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
+            elif whole is None and why2.startswith("indices disagree"):
+                # the whole outline's reading contradicts itself (one index uncut, one cut):
+                # a cut changed what the index says
+                name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
         if name is None and not found:
             # an oblique camera can make a card's long side look the shorter one: when no
             # index was found, try the card a quarter turn round
@@ -543,6 +562,7 @@ class Recognizer:
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
+        self._clipped = False
         if name is None and why.startswith("index says") and why.endswith(" pips"):
             # glare hides pips, it never adds them: count again against the paper's local
             # level, and take the count only when it finds more pips than before
@@ -563,9 +583,17 @@ class Recognizer:
             else:
                 weak = name[0] in "JQK" and max((r.rank_score for r in reads if r.rank == name[0]), default=0.0) \
                     < self.params.strong_score
+                # a number card with no big pip counted (thin-stemmed clubs are not solid
+                # enough to count) rests on its indices alone, printed alike: the classifier
+                # must see the rank too
+                weak = weak or (name[0] not in "JQK" and pips.count == 0)
                 doubt = self._net_doubts(name, reads, weak)
                 if doubt:
                     name, conf, why = None, 0.3, doubt
+        if name is not None:
+            rank = "10" if name[0] == "T" else name[:-1]
+            self._clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask)
+                                for r in reads)
         return name, conf, why, any(r.rank is not None for r in reads)
 
     @staticmethod
@@ -581,7 +609,8 @@ class Recognizer:
         below ``Params.strong_score`` (backed by the court picture, which says J, Q or K but
         not which); the classifier must then also see that rank in one of the rank masks
         (probability :data:`NET_SEES_RANK`): diagonal motion blur turns a K into a shape the
-        bank matches to a J.
+        bank matches to a J. The caller also passes it for a number card with no big pip
+        counted (thin-stemmed clubs): its two indices, printed alike, are its only evidence.
         """
         from vision.corners import _net  # noqa: PLC0415 - corners imports this module
         from vision.index_net import CLASSES  # noqa: PLC0415
@@ -875,6 +904,15 @@ class _Matcher:
         if b <= -1.0:
             return None, 0.0, 0.0
         return self.labels[order[0]], b, (b - s) if s > -1.0 else b
+
+
+def _touches_edge(mask: np.ndarray, band: int = 4) -> bool:
+    """True when the ink of ``mask`` (a corner-sized uint8 mask) starts within ``band``
+    pixels of its top edge (:meth:`Recognizer._cut_index` blanks the first 3 rows): the
+    glyph may run past the cut. (Its left edge is not checked: on the dev photos a quarter
+    of the index glyphs start there, and a glyph losing its top, a "3" read J, is the
+    confusion seen.)"""
+    return bool(cv2.countNonZero(mask[:band + 1, :]))
 
 
 def _shrink(q: np.ndarray, f: float) -> np.ndarray:
