@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -459,7 +459,6 @@ class Recognizer:
         self.bank = bank or load_glyph_bank()
         self.params = params or Params()
         self.corners = corners  # also read partly covered cards from their corner index
-        self._clipped = False  # the last named card's rank ink ran to the corner's edge
         self.enrollment = enrollment
         rx, ry, sx, sy = self.bank.rank_x, self.bank.rank_y, self.bank.suit_x, self.bank.suit_y
         if enrollment is not None:
@@ -532,12 +531,12 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        name, conf, why, found = self._read_warped(frame, q)
-        if name is not None and self._clipped:
-            # the rank's ink runs to the cut's top or left edge: the shrink (and an outline
-            # fitted a little inside the card) may have cut off the top of a "3" that then
-            # reads J; read the whole outline again and refuse when it names another card
-            whole, _, why2, _ = self._read_warped(frame, order_quad(quad))
+        name, conf, why, found, clipped = self._read_warped(frame, q)
+        if name is not None and clipped:
+            # the rank's ink runs to the cut's top edge: the shrink (and an outline fitted a
+            # little inside the card) may have cut off the top of a "3" that then reads J;
+            # read the whole outline again and refuse when it names another card
+            whole, _, why2, _, _ = self._read_warped(frame, order_quad(quad))
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
             elif whole is None and why2.startswith("indices disagree"):
@@ -549,20 +548,19 @@ class Recognizer:
             # index was found, try the card a quarter turn round
             d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
             if (d[1] + d[3]) < 1.6 * (d[0] + d[2]):
-                name2, conf2, why2, found2 = self._read_warped(frame, np.roll(q, -1, axis=0))
+                name2, conf2, why2, found2, _ = self._read_warped(frame, np.roll(q, -1, axis=0))
                 if name2 is not None or found2:
                     name, conf, why = name2, conf2, why2
         return Reading(parse_card(name) if name else None, conf, outline, why)
 
-    def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
-        """Warp ``q`` upright and decide; the last item says whether any index was cut."""
+    def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> "_Warped":
+        """Warp ``q`` upright and decide (:class:`_Warped`)."""
         card = self._warp(frame, q)
         # the other index: only its corner is turned (the same pixels as turning the card)
         corners = [_Corner(card), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
-        self._clipped = False
         if name is None and why.startswith("index says") and why.endswith(" pips"):
             # glare hides pips, it never adds them: count again against the paper's local
             # level, and take the count only when it finds more pips than before
@@ -590,11 +588,11 @@ class Recognizer:
                 doubt = self._net_doubts(name, reads, weak)
                 if doubt:
                     name, conf, why = None, 0.3, doubt
+        clipped = False
         if name is not None:
             rank = "10" if name[0] == "T" else name[:-1]
-            self._clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask)
-                                for r in reads)
-        return name, conf, why, any(r.rank is not None for r in reads)
+            clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask) for r in reads)
+        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped)
 
     @staticmethod
     def _net_doubts(name: str, reads: Sequence[CornerRead], weak_court: bool = False) -> str:
@@ -904,6 +902,18 @@ class _Matcher:
         if b <= -1.0:
             return None, 0.0, 0.0
         return self.labels[order[0]], b, (b - s) if s > -1.0 else b
+
+
+class _Warped(NamedTuple):
+    """One upright read of a card: the card's name or None, its confidence and why; whether
+    any index was cut out (``found``); whether the named rank's ink runs to its corner's
+    top edge (``clipped``: the cut may have lost the top of the glyph)."""
+
+    name: str | None
+    conf: float
+    why: str
+    found: bool
+    clipped: bool = False
 
 
 def _touches_edge(mask: np.ndarray, band: int = 4) -> bool:

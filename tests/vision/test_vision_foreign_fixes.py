@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.glyphs import RANK_LABELS
-from vision.recognizer import CornerRead, Params, PipRead, Recognizer, _touches_edge, decide
+from vision.detect import order_quad
+from vision.recognizer import CornerRead, Params, PipRead, Recognizer, _shrink, _touches_edge, _Warped, decide
 from vision.render import render_card
 
 P = Params()
@@ -72,7 +73,8 @@ def test_the_rank_ink_touching_the_corner_edge_is_seen_as_a_possible_cut():
     # a rendered card's index sits well inside: no second read
     rec = Recognizer()
     frame, quad = _frame_with_card("3s")
-    assert rec.read_quad(frame, quad).card is not None and not rec._clipped
+    assert rec.read_quad(frame, quad).card is not None
+    assert not rec._read_warped(frame, _shrink(order_quad(quad), 0.012)).clipped
 
 
 def test_a_possibly_cut_index_that_the_whole_outline_reads_as_another_card_is_refused(monkeypatch):
@@ -82,18 +84,17 @@ def test_a_possibly_cut_index_that_the_whole_outline_reads_as_another_card_is_re
     frame, quad = _frame_with_card("3s")
     seen = []
 
-    def fake(fr: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
+    def fake(fr: np.ndarray, q: np.ndarray) -> _Warped:
         whole = bool(np.allclose(q, quad))
         seen.append(whole)
-        rec._clipped = not whole
-        return ("3s" if whole else "Js"), 0.9, "", True
+        return _Warped(("3s" if whole else "Js"), 0.9, "", True, clipped=not whole)
 
     monkeypatch.setattr(rec, "_read_warped", fake)
     r = rec.read_quad(frame, quad)
     assert seen == [False, True]
     assert r.card is None and "whole outline" in r.why
     # the whole outline agreeing (or unsure) leaves the first reading
-    monkeypatch.setattr(rec, "_read_warped", lambda fr, q: (rec.__setattr__("_clipped", True) or "Js", 0.9, "", True))
+    monkeypatch.setattr(rec, "_read_warped", lambda fr, q: _Warped("Js", 0.9, "", True, clipped=True))
     assert str(rec.read_quad(frame, quad).card) == "Js"
 
 
@@ -136,10 +137,9 @@ def test_a_possibly_cut_index_whose_whole_outline_contradicts_itself_is_refused(
     frame, quad = _frame_with_card("6c")
 
     def fake(whole_why: str):
-        def read(fr: np.ndarray, q: np.ndarray) -> tuple[str | None, float, str, bool]:
+        def read(fr: np.ndarray, q: np.ndarray) -> _Warped:
             whole = bool(np.allclose(q, quad))
-            rec._clipped = not whole
-            return (None, 0.0, whole_why, True) if whole else ("5c", 0.9, "", True)
+            return _Warped(None, 0.0, whole_why, True) if whole else _Warped("5c", 0.9, "", True, clipped=True)
         return read
 
     monkeypatch.setattr(rec, "_read_warped", fake("indices disagree: 6 or 5"))
