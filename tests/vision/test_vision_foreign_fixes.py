@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.glyphs import RANK_LABELS
 from vision.detect import order_quad
+from vision.glyphs import RANK_LABELS
 from vision.recognizer import CornerRead, Params, PipRead, Recognizer, _shrink, _touches_edge, _Warped, decide
 from vision.render import render_card
 
