@@ -160,21 +160,20 @@ class JournalKeeper:
         (base_upto, base_hands), (upto, hands) = planned
         numbers = range(base_hands + 1, hands + 1)
         self.folder.mkdir(parents=True, exist_ok=True)
-        missing = [n for n in numbers if not self._sound(n)]
+        rewrite = [n for n in numbers if not self._sound(n)]
         # The last hand's winner may show after the snapshot that ends the range (P-2): look
         # as far as the next hand's start, where the offer ends.
         end = self._offer_end(upto)
-        if missing or self._shown_after(base_upto, end):
+        if rewrite or self._shown_after(base_upto, end):
             # Replay: rebuild what is missing, and, where a winner showed after the hand
             # (P-2: the hand's record was written again), what a failed rewrite left behind.
             records = self._records(base_upto, end)
-            lost = [n for n in missing if n not in records]
+            lost = [n for n in rewrite if n not in records]
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
-            missing += [n for n in numbers if n not in missing and n in records
-                        and self._file_record(n) != json.loads(json.dumps(records[n], sort_keys=True))]
-            for n in missing:
+            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])]
+            for n in rewrite:
                 self._write(n, records[n])
         for n in numbers:
             for path in history_files(self.folder, n):
@@ -182,11 +181,11 @@ class JournalKeeper:
                     _fsync(path)
         _fsync(self.folder)
         events = self.journal.compact(upto)
-        done = Compacted(upto, base_hands + 1, hands, events, tuple(missing))
+        done = Compacted(upto, base_hands + 1, hands, events, tuple(rewrite))
         self.runs.append(done)
         log.info("journal compacted: hands %d..%d left it (%d events; histories in %s)%s",
                  done.first, done.last, events, self.folder,
-                 f", {len(missing)} history files rebuilt" if missing else "")
+                 f", {len(rewrite)} history files rebuilt" if rewrite else "")
         return done
 
     def _sound(self, hand: int) -> bool:
@@ -206,12 +205,17 @@ class JournalKeeper:
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
-    def _file_record(self, hand: int) -> Any:
-        """The JSON record in hand ``hand``'s file (None when it cannot be read)."""
+    def _current(self, hand: int, record: dict[str, Any]) -> bool:
+        """True when hand ``hand``'s files hold ``record``: its JSON, and its PHH text (a kill
+        between the two renames leaves a new JSON beside an old PHH file)."""
+        js, phh = history_files(self.folder, hand)
         try:
-            return json.loads(history_files(self.folder, hand)[0].read_text(encoding="utf-8"))
+            if json.loads(js.read_text(encoding="utf-8")) != json.loads(json.dumps(record, sort_keys=True)):
+                return False
+            text = _phh(record)
+            return (not phh.exists()) if text is None else phh.read_text(encoding="utf-8") == text
         except (OSError, ValueError, UnicodeDecodeError):
-            return None
+            return False
 
     def _offer_end(self, upto: int) -> int:
         """The seq of the first hand start after event ``upto`` (the end of the last hand's

@@ -103,3 +103,17 @@ def test_a_missing_file_of_a_shown_hand_that_ends_the_range_is_rebuilt_with_the_
     done = keeper.run()
     assert done is not None and (done.first, done.last) == (1, 1) and 1 in done.rewritten, done
     assert _shown_in_files(tmp_path, seat) == "shown"
+
+
+def test_a_new_record_beside_an_old_phh_file_is_rewritten(tmp_path, monkeypatch):
+    """A kill between the JSON's rename and the PHH file's leaves hand 1's new record (with
+    the show) beside its old PHH text (without): both files are whole, yet the PHH file is
+    not the table's last word; compaction writes it again before the hand leaves the journal."""
+    orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=False)
+    js, phh = history_files(tmp_path / "hands", 1)
+    shown_phh = phh.read_text()
+    phh.write_text(shown_phh + "\n# an older copy\n")  # whole TOML, but not what the table last wrote
+    keeper = JournalKeeper(orch.journal, keep_hands=2, history_dir=tmp_path / "hands", every=1)
+    done = keeper.run()
+    assert done is not None and done.first <= 1 <= done.last and 1 in done.rewritten, done
+    assert phh.read_text() == shown_phh
