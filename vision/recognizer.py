@@ -531,12 +531,12 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        name, conf, why, found, clipped = self._read_warped(frame, q)
+        name, conf, why, found, clipped, _ = self._read_warped(frame, q)
         if name is not None and clipped:
             # the rank's ink runs to the cut's top edge: the shrink (and an outline fitted a
             # little inside the card) may have cut off the top of a "3" that then reads J;
             # read the whole outline again and refuse when it names another card
-            whole, _, why2, _, _ = self._read_warped(frame, order_quad(quad))
+            whole, _, why2, *_ = self._read_warped(frame, order_quad(quad))
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
             elif whole is None and why2.startswith("indices disagree"):
@@ -548,9 +548,13 @@ class Recognizer:
             # index was found, try the card a quarter turn round
             d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
             if (d[1] + d[3]) < 1.6 * (d[0] + d[2]):
-                name2, conf2, why2, found2, _ = self._read_warped(frame, np.roll(q, -1, axis=0))
-                if name2 is not None or found2:
-                    name, conf, why = name2, conf2, why2
+                turned = self._read_warped(frame, np.roll(q, -1, axis=0))
+                if turned.name is not None and turned.recounted:
+                    # read sideways, a heart's pips look like diamonds, and a recount that
+                    # only confirms the index has nothing else to check the suit against
+                    name, conf, why = None, 0.3, f"{turned.name} only read a quarter turn round, on pips counted again"
+                elif turned.name is not None or turned.found:
+                    name, conf, why = turned.name, turned.conf, turned.why
         return Reading(parse_card(name) if name else None, conf, outline, why)
 
     def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> "_Warped":
@@ -561,6 +565,7 @@ class Recognizer:
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
+        recounted = False
         if name is None and why.startswith("index says") and why.endswith(" pips"):
             # glare hides pips, it never adds them: count again against the paper's local
             # level, and take the count only when it finds more pips than before
@@ -571,7 +576,7 @@ class Recognizer:
                 name2, conf2, why2 = decide(reads, again, self.params)
                 if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                     name, conf, why = name2, conf2, why2
-                    pips = again
+                    pips, recounted = again, True
         if name is not None and (name[0] in "JQK" or pips.suit is None):
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
@@ -592,7 +597,7 @@ class Recognizer:
         if name is not None:
             rank = "10" if name[0] == "T" else name[:-1]
             clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask) for r in reads)
-        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped)
+        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted)
 
     @staticmethod
     def _net_doubts(name: str, reads: Sequence[CornerRead], weak_court: bool = False) -> str:
@@ -907,13 +912,15 @@ class _Matcher:
 class _Warped(NamedTuple):
     """One upright read of a card: the card's name or None, its confidence and why; whether
     any index was cut out (``found``); whether the named rank's ink runs to its corner's
-    top edge (``clipped``: the cut may have lost the top of the glyph)."""
+    top edge (``clipped``: the cut may have lost the top of the glyph); whether the name
+    rests on the pips counted again against the paper's local level (``recounted``)."""
 
     name: str | None
     conf: float
     why: str
     found: bool
     clipped: bool = False
+    recounted: bool = False  # named on pips counted again against the paper's local level
 
 
 def _touches_edge(mask: np.ndarray, band: int = 4) -> bool:

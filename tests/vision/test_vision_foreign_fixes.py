@@ -147,3 +147,25 @@ def test_a_possibly_cut_index_whose_whole_outline_contradicts_itself_is_refused(
     assert r.card is None and "6 or 5" in r.why
     monkeypatch.setattr(rec, "_read_warped", fake("rank 5 not sure enough (0.70/0.02)"))
     assert str(rec.read_quad(frame, quad).card) == "5c"
+
+
+def test_a_card_named_only_a_quarter_turn_round_on_recounted_pips_is_refused(monkeypatch):
+    # no index found upright (the "9" runs to the top, the index pip to the left edge); read
+    # a quarter turn round, the sideways index says 9, its hearts look like diamonds, and the
+    # local recount finds 9 pips that only confirm the index (an unseen deck's 9h read 9d)
+    rec = Recognizer()
+    frame, quad = _frame_with_card("9h")
+    first = _shrink(order_quad(quad), 0.012)  # the upright read; the turned one is rolled
+
+    def read(turned_recounted: bool):
+        def fake(fr: np.ndarray, q: np.ndarray) -> _Warped:
+            if np.allclose(q, first):
+                return _Warped(None, 0.0, "no index read", False)
+            return _Warped("9d", 0.77, "", True, recounted=turned_recounted)
+        return fake
+
+    monkeypatch.setattr(rec, "_read_warped", read(True))
+    r = rec.read_quad(frame, quad)
+    assert r.card is None and "quarter turn" in r.why
+    monkeypatch.setattr(rec, "_read_warped", read(False))  # named sideways on its own evidence
+    assert str(rec.read_quad(frame, quad).card) == "9d"
