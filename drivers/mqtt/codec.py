@@ -40,9 +40,6 @@ ACTIONS = frozenset({
     "preselect",
     "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
 })
-#: The decisions made on the hand as the player saw it (A-1, G-3, P-2): refused as stale
-#: (M-4) when any new state was published since (``guard.ActionGuard`` scope "state").
-DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"})
 #: The seat's own requests (T-3, T-4, T-5, T-7, T-8, P-2's standing choice): taken whatever
 #: the hand did meanwhile, as long as the seat holds the same player (scope "seat"): at a
 #: busy table a "sit out" must not fail because someone folded, and one a previous player

@@ -36,8 +36,9 @@ class ActionGuard:
 
     A seq older than the ``states`` last published, from before this guard's first state (a
     controller restart: it cannot tell what changed meanwhile) or never published is stale
-    in every scope. ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a replay older
-    than that many later actions fails the seq check, being older than ``states`` states).
+    in every scope. ``ids_per_seat`` bounds memory: the oldest ids are forgotten first (a
+    replay older than that many later actions fails the seq check, being older than
+    ``states`` states).
     """
 
     SCOPES = ("state", "round", "seat")
@@ -65,9 +66,8 @@ class ActionGuard:
     def published(self, seq: int, *, round: object = None, occupants: tuple[object, ...] = ()) -> None:  # noqa: A002
         """Record that the state with ``seq`` was published.
 
-        ``round``: what names its betting round (the view's ``(hand, street)``);
-        ``occupants``: who holds each seat, seat 1 first (the view's seat names, None for an
-        empty seat). Raises ``ValueError`` when ``seq`` is lower than the last one
+        ``round``: what names its betting round; ``occupants``: who holds each seat, seat 1
+        first, None for an empty one (both as :func:`view_facts` takes them from the view). Raises ``ValueError`` when ``seq`` is lower than the last one
         (docs/state.md: seq only rises); an equal seq (a republish) replaces what it holds.
         """
         with self._lock:
@@ -110,7 +110,7 @@ class ActionGuard:
                 return
             what = "stale" if seq_seen < self._seq else "unknown"
             then = self._seen.get(seq_seen)
-            if then is None and self._first is not None and seq_seen < self._first:
+            if then is None and seq_seen < self._first:  # type: ignore[operator] - set with _seq
                 raise PayloadError("M-4", f"stale state seq {seq_seen}: sent before the table restarted "
                                           f"(it is at seq {self._seq}): please ask again", action_id)
             if scope == "state" or then is None:
@@ -126,9 +126,9 @@ class ActionGuard:
 
 
 def scope_of(action: str) -> str:
-    """The :class:`ActionGuard` scope of a tablet ``action``: ``"state"`` for a decision on the
-    hand (``codec.DECISIONS``), ``"round"`` for ``preselect`` (A-3), ``"seat"`` for a seat
-    request (``codec.SEAT_REQUESTS``)."""
+    """The :class:`ActionGuard` scope of a tablet ``action``: ``"seat"`` for a seat request
+    (``codec.SEAT_REQUESTS``), ``"round"`` for ``preselect`` (A-3), ``"state"`` for the rest:
+    the decisions on the hand (fold, check, call, bet, raise, all_in, draw, show, muck)."""
     if action in SEAT_REQUESTS:
         return "seat"
     return "round" if action == "preselect" else "state"

@@ -375,4 +375,3 @@ class TableLink:
             self._presence[seat] = online
         if changed:
             self._post(TabletPresence(seat, online, now))
-
