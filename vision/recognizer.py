@@ -187,7 +187,7 @@ def _ink_cut(inkness: np.ndarray, otsu: float, scale: float) -> np.ndarray:
 #: and blue); never read as black (dev photos' black ink: down to -66; swapped red: -150)
 COOL_INK = -100
 #: how much likelier (summed probabilities) the classifier may find the other suit of the
-#: colour before a suit resting on index pips alone is refused (see _net_leans_away)
+#: colour before a suit resting on index pips alone is refused (see Recognizer._net_doubts)
 NET_LEAN = 0.01
 #: the fewest ink pixels (of the upright 200x290 card's corner) an index pip needs to carry
 #: a suit on its own: a tiny, far card's few-pixel pip cannot tell a club from a spade
@@ -605,7 +605,9 @@ class Recognizer:
         (``"Kd"``), whose suit rests on its index pips alone; ``""`` when it does not.
 
         Shown the index pips of the ``reads`` that named the card, it doubts the suit when
-        it finds the other suit of the colour likelier (:meth:`_net_leans_away`) or sees the
+        it finds the other suit of the colour likelier (summed over the pips, by
+        :data:`NET_LEAN`: blurred sideways, a spade's index pip can match a club better in the
+        glyph bank; the classifier, trained on blurred font pips, sees it otherwise) or sees the
         named suit in none of them (probability below :data:`NET_SEES_SUIT`: the pip is a
         blob, blurred or blocky, that the glyph bank matched to a suit only for want of
         better). ``weak_court``: the card is a court card whose rank the glyph bank read
@@ -632,24 +634,6 @@ class Recognizer:
         if ranks and float(pr[len(pips):, CLASSES.index(rank)].max()) < NET_SEES_RANK:
             return f"rank {rank}: the index does not look like a {rank} to the classifier"
         return ""
-
-    @staticmethod
-    def _net_leans_away(name: str, reads: Sequence[CornerRead]) -> bool:
-        """True when the corner glyph classifier (:mod:`vision.index_net`), shown the index
-        pips that named ``name`` (``"Ac"``), finds the other suit of its colour likelier
-        (summed over the pips, by :data:`NET_LEAN`).
-
-        A card with no big pip to back its suit (a court card, an ace whose centre pip is
-        not counted) rests on two small index pips; blurred sideways, a spade's can match a
-        club better in the glyph bank. The classifier, trained on blurred font pips, sees it
-        otherwise (dev photos and their changes: never leaning away from a right card).
-        """
-        from vision.corners import _net  # noqa: PLC0415 - corners imports this module
-
-        masks = [m for m in _index_pips(name, reads) if cv2.countNonZero(m) > 0]
-        if not masks:
-            return False
-        return _lean(name, _net().probs(masks)) > NET_LEAN
 
     def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
@@ -998,7 +982,7 @@ def _index_colour_clear(name: str, reads: Sequence[CornerRead], corners: Sequenc
         pix = _colour_pixels(r.rank_mask, r.suit_mask)
         if pix is None:
             continue
-        med = float(np.median(c.chroma[pix]))
+        med = _median(c.chroma[pix])
         if (med < RED_INK_MIN) if red else (med > BLACK_INK_MAX):
             return False
     return True

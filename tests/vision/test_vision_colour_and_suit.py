@@ -76,9 +76,10 @@ def test_the_classifier_vetoes_an_index_only_suit_it_sees_the_other_way():
 
     spade = CornerRead(rank="A", suit="c", rank_score=0.9, rank_margin=0.3, suit_score=0.55,
                        suit_margin=0.05, red=False, suit_mask=_pip_mask("s"))
-    assert Recognizer._net_leans_away("Ac", [spade, spade])
-    assert not Recognizer._net_leans_away("As", [spade, spade])
+    leans = "suit c: the index pips look more like the other suit"
+    assert Recognizer._net_doubts("Ac", [spade, spade]) == leans
+    assert Recognizer._net_doubts("As", [spade, spade]) == ""
     club = CornerRead(rank="K", suit="c", rank_score=0.9, rank_margin=0.3, suit_score=0.8,
                       suit_margin=0.2, red=False, suit_mask=_pip_mask("c"))
-    assert not Recognizer._net_leans_away("Kc", [club])
-    assert not Recognizer._net_leans_away("Kc", [CornerRead(rank="K", suit="c")])  # no pip mask: no say
+    assert Recognizer._net_doubts("Kc", [club]) == ""
+    assert Recognizer._net_doubts("Kc", [CornerRead(rank="K", suit="c")]) == ""  # no pip mask: no say
