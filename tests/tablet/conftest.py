@@ -269,6 +269,23 @@ class TableRig:
                     return json.loads(payload) if payload else None
         return None
 
+    def private_at(self, seat: int, seq: int, timeout: float = 10.0) -> dict[str, Any] | None:
+        """The private view of ``seat`` with ``seq`` as the broker delivered it to the oracle.
+
+        The page and the oracle are separate clients: either may get a view first, so this
+        waits (bounded) until the oracle holds that view or a later one of the seat. Returns
+        None when the oracle saw a later view but not this one (a test then fails on it).
+        """
+        assert self.observer is not None
+        want = f"livetable/{TABLE}/seat/{seat}/private"
+
+        def views() -> list[dict[str, Any]]:
+            return [json.loads(pl) for tp, pl, _ in self.observer.messages if tp == want and pl]
+
+        self.observer.wait_for(lambda _t: any(v.get("seq", -1) >= seq for v in views()), timeout)
+        with self.observer.cond:
+            return next((v for v in views() if v.get("seq") == seq), None)
+
     def journal_entries(self, kind: str) -> list[dict[str, Any]]:
         """The payloads of the journal's table events of ``kind`` (e.g. ``topped-up``)."""
         import sqlite3

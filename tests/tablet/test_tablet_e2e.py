@@ -71,11 +71,11 @@ def test_join_shows_the_table_from_the_seat_and_its_own_cards(rig: TableRig, pag
     p2, _ = pages
     assert screen(p2) in ("connecting", "catching-up", "playing", "your-turn")
     wait_js(p2, "() => ['playing', 'your-turn'].includes(document.body.dataset.screen)")
-    cards = wait_js(p2, "() => { const p = window.livetable.private; return p && p.cards.length === 2 && p.cards; }")
-    oracle = rig.private_of(2)
-    assert oracle is not None and oracle["cards"] == cards  # what the table dealt seat 2
+    mine = wait_js(p2, "() => { const p = window.livetable.private; return p && p.cards.length === 2 && p; }")
+    oracle = rig.private_at(2, mine["seq"])  # the same view, as the broker delivered it
+    assert oracle is not None and oracle["cards"] == mine["cards"]  # what the table dealt seat 2
     drawn = p2.locator("#my-cards .card").evaluate_all("els => els.map(e => e.dataset.card)")
-    assert drawn == cards
+    assert drawn == mine["cards"]
     assert p2.locator("#hand-words").inner_text().strip() != ""  # H-6 pre-flop words
     # our seat sits at the bottom; the others' hole cards are drawn face down
     me = p2.locator('#seats .seat[data-seat="2"]')

@@ -97,12 +97,11 @@ def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_p
 
         # dealt into a following hand: her cards are what the table dealt seat 3
         page.evaluate(AUTOPLAY)
-        cards = wait_js(page, "() => { const p = window.livetable.private; return p && p.cards.length === 2 && p.cards; }",
-                        timeout=2 * WAIT_MS)
-        hand = page.evaluate("window.livetable.private.hand")
-        assert hand > state["hand"]
-        oracle = rig.private_of(SEAT)
-        assert oracle is not None and (oracle["hand"] != hand or oracle["cards"] == cards)
+        mine = wait_js(page, "() => { const p = window.livetable.private; return p && p.cards.length === 2 && p; }",
+                       timeout=2 * WAIT_MS)
+        assert mine["hand"] > state["hand"]
+        oracle = rig.private_at(SEAT, mine["seq"])  # the same view, as the broker delivered it
+        assert oracle is not None and (oracle["hand"], oracle["cards"]) == (mine["hand"], mine["cards"])
         # ... and acts on her turn through the page's own buttons (check, else call, else fold)
         acted = wait_js(page, """() => {
             const lt = window.livetable;
