@@ -58,35 +58,56 @@ def choose_action(legal: dict[str, Any], cards: list[str], rng: random.Random) -
 class SimPlayers:
     """Random players in ``seats``; attach with ``orchestrator.listeners.append(players)``.
 
+    A player keeps one decision in flight: once it has posted an action it waits until the
+    table has handled it (``post``'s ``done``) before deciding again, so a state published
+    meanwhile for another reason (another seat's tablet lost, A-4) never makes it act twice
+    on one turn. A decision refused (stale, raced a card) or dropped unseen (a pause) is
+    made again on the state as it is.
+
     Args:
         seats: the seat numbers these players own.
-        post: where their actions go (the orchestrator's ``post``).
+        post: where their actions go: ``post(event, done=callback)`` as
+            :meth:`controller.orchestrator.Orchestrator.post` (``done`` called on the loop
+            thread once the table has handled the event, whatever became of it).
         clock: stamps each action.
         seed: the generator's seed (same seed, same decisions for the same states).
     """
 
-    def __init__(self, seats: Iterable[int], post: Callable[[Any], None], clock: Callable[[], float],
+    def __init__(self, seats: Iterable[int], post: Callable[..., None], clock: Callable[[], float],
                  seed: int = 0) -> None:
         self.seats = set(seats)
         self.post, self.clock = post, clock
         self.rng = random.Random(f"players:{seed}")
         self._asked: tuple[int, int] | None = None  # (state seq, seat) already answered
+        self._in_flight: set[int] = set()  # seats whose decision the table has not handled yet
+
+    def forget(self, orch: Any) -> None:
+        """Forget the decisions in flight (their poster dropped them: a pause, a restart)
+        and decide again on ``orch``'s state as it is."""
+        self._in_flight.clear()
+        self._asked = None
+        self(orch, [])
+
+    def _handled(self, orch: Any, seat: int) -> None:
+        self._in_flight.discard(seat)
+        self._asked = None  # taken: a new state; refused or dropped: decide again
+        self(orch, [])
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
-        if any(getattr(e, "seat", None) in self.seats and type(e).__name__ == "Refuse" for e in effects):
-            self._asked = None  # refused (stale, raced a card): decide again on this state
         state = orch.state
         hand = state.hand
         if hand is None or state.dealing is not None or orch.faults.paused:
             return
         seat = hand.seat_to_act
-        if seat not in self.seats or self._asked == (state.seq, seat):
+        if seat not in self.seats or seat in self._in_flight or self._asked == (state.seq, seat):
             return
         view = views.private_view(state, seat)
         if view is None or view.get("legal") is None:
             return
         self._asked = (state.seq, seat)
         choice = choose_action(view["legal"], [c for c in view["cards"] if c != "??"], self.rng)
+        self._in_flight.add(seat)
         self.post(ev.ActionTaken(at=self.clock(), seat=seat, action=choice["action"],
                                  amount=choice["amount"], discards=choice["discards"],
-                                 seq=state.seq))
+                                 seq=state.seq),
+                  done=lambda: self._handled(orch, seat))

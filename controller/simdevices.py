@@ -58,7 +58,7 @@ class Rig:
         self.ports = DevicePorts()
         self.pacer: Any = None
         self.orch: Orchestrator | None = None
-        self._later: list[tuple[float, int, Any]] = []
+        self._later: list[tuple[float, int, Any, Any]] = []  # (due, n, event, done)
         self._n = itertools.count()
         self.adapter: DriverAdapter | None = None
         self.internal: InternalDealer | None = None
@@ -143,15 +143,15 @@ class Rig:
     def _camera_waiting(self) -> bool:
         return self.adapter is not None and not self.adapter.board_settled
 
-    def _post_later(self, item: Any) -> None:
+    def _post_later(self, item: Any, *, done: Any = None) -> None:
         # Players look at the board before they act: while the camera has not yet read the
         # cards just dealt, their decisions wait (so every street's board is checked).
         if self.speed <= 0 and not self._camera_waiting():
             assert self.orch is not None
-            self.orch.post(item)
+            self.orch.post(item, done=done)
             return
         think = self.rng.uniform(0.4, 1.6) / self.speed if self.speed > 0 else 0.0
-        heapq.heappush(self._later, (self.clock() + think, next(self._n), item))
+        heapq.heappush(self._later, (self.clock() + think, next(self._n), item, done))
 
     def tick(self, orch: Orchestrator) -> None:
         """Poll the devices; release simulated players' decisions whose thinking time is
@@ -164,16 +164,15 @@ class Rig:
         if self._was_paused and not paused:
             self._later.clear()
             if self.players is not None:
-                self.players._asked = None  # noqa: SLF001 - decide again after the pause
-                self.players(orch, [])
+                self.players.forget(orch)  # the held decisions are gone: decide again
         self._was_paused = paused
         self._ask_deck()
         if self.pacer is not None and orch.state.hand is None:
             self.pacer.kick(orch)
         now = self.clock()
         while self._later and self._later[0][0] <= now and not paused and not self._camera_waiting():
-            _, _, item = heapq.heappop(self._later)
-            orch.post(item)
+            _, _, item, done = heapq.heappop(self._later)
+            orch.post(item, done=done)
         if self.adapter is not None:
             self.adapter.tick(now)
 
