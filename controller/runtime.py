@@ -188,7 +188,9 @@ class HandPacer:
 
     - ``idle``: nothing asked; the next listener call or :meth:`kick` may ask for a deck when
       no hand runs, the table is not paused, ``max_hands`` is not reached, no simulated player
-      needed a re-buy first, and the table changed since the last refused start;
+      needed a re-buy first, and the table changed since the last refused start. A busted
+      simulated player's re-buy is posted once and stays pending until the loop has handled
+      it (one ``bought-in`` per re-buy in the journal);
     - ``deck``: ``new_deck(hand)`` was called; the dealer's deck ready must end in
       :meth:`deck_ready`, its failure (failed deck check, link lost) in :meth:`deck_failed`;
     - ``start``: the hand start is posted and stays pending until the loop has handled it:
@@ -228,6 +230,7 @@ class HandPacer:
         self.bots = bots or set()
         self.phase = self.IDLE
         self.refused_seq: int | None = None
+        self._rebuying: set[int] = set()  # seats whose re-buy the loop has not handled yet
 
     @property
     def waiting_deck(self) -> bool:
@@ -256,11 +259,15 @@ class HandPacer:
             return
         if self.max_hands is not None and orch.hands_finished >= self.max_hands:
             return
+        if self._rebuying:
+            return  # a re-buy is still in the inbox: one at a time, and no hand before it
         for seat in state.seats:
             if seat is not None and seat.seat in self.rebuy and seat.stack == 0:
                 amount = state.settings.buy_in_min or 20 * state.settings.big_blind
-                self.post(ev.BoughtIn(at=self.clock(), seat=seat.seat, amount=amount))
-                return  # the buy-in's step calls us again
+                self._rebuying.add(seat.seat)
+                self.post(ev.BoughtIn(at=self.clock(), seat=seat.seat, amount=amount),
+                          done=lambda s=seat.seat: self._rebuy_handled(orch, s))
+                return
         if self.refused_seq == state.seq:
             return
         if self.holding(state):
@@ -286,6 +293,11 @@ class HandPacer:
         """The deck asked for will not come (failed check, shuffle lost): ask again later."""
         if self.phase == self.DECK:
             self.phase = self.IDLE
+
+    def _rebuy_handled(self, orch: Orchestrator, seat: int) -> None:
+        # Stepped, refused or dropped while paused: look at the table again.
+        self._rebuying.discard(seat)
+        self(orch, [])
 
     def _start_handled(self) -> None:
         # Stepped, refused or dropped while paused: the next kick decides again.

@@ -168,3 +168,27 @@ def test_a_start_that_cannot_be_journalled_is_not_left_pending(tmp_path):
     t.orch.pump()
     assert t.orch.state.hand is not None
     t.close()
+
+
+def test_a_busted_simulated_player_buys_in_once(tmp_path):
+    """A re-buy is one ``bought-in`` in the journal: kicks and other steps while the first is
+    still in the inbox post no second one (a newcomer found 24 for one re-buy)."""
+    t = Table(tmp_path)
+    t.pacer.rebuy = {4, 5}
+    t.pacer.deck_failed()  # the first deck failed its check: the pacer is idle again
+    bought = lambda: [e.payload for e in t.journal.entries(kinds=("table",))  # noqa: E731
+                      if e.payload.get("kind") == "bought-in"]
+    before = len(bought())
+    for seat in (4, 5):  # seated with no chips, as a player who busted
+        t.orch.post(ev.PlayerSatDown(at=t.clock(), seat=seat, player=f"p{seat}"))
+    t.orch.pump()
+    t.pacer.kick(t.orch)
+    t.pacer.kick(t.orch)  # the loop's idle turn: the first re-buy is still in the inbox
+    t.orch.post(ev.SatOut(at=t.clock(), seat=3))  # another step calls the pacer too
+    t.orch.pump()
+    t.idle_turns()
+    rebuys = bought()[before:]
+    assert sorted(p["seat"] for p in rebuys) == [4, 5]
+    amount = t.orch.state.settings.buy_in_min or 20 * t.orch.state.settings.big_blind
+    assert t.orch.state.seat(4).stack == amount and t.orch.state.seat(5).stack == amount
+    t.close()
