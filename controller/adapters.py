@@ -739,7 +739,10 @@ class DriverAdapter:
         from drivers.shuffler.emulator import Emulator
         from drivers.shuffler.link import ShufflerDriver
 
-        self.emulator = Emulator(seed=args.seed if args.seed is not None else 0)
+        # A table opened again from its journal must not deal its first decks again: the
+        # emulator's shuffles go on from a seed moved on by the hands already played.
+        seed, played = (args.seed if args.seed is not None else 0), self.orch.state.hands
+        self.emulator = Emulator(seed=seed if not played else seed ^ (played * 0x9E3779B1))
         path = self.emulator.start()
         self._closers.append(self.emulator.stop)
         self.shuffler = ShufflerDriver(path, post=self.orch.post, clock=self.clock)

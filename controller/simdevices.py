@@ -29,10 +29,25 @@ from typing import Any
 from controller.adapters import DevicePorts, DriverAdapter
 from controller.bots import SimPlayers
 from controller.dealer import InternalDealer
+from controller.engine.table.play import card_texts
 from controller.engine.table.settings import TableSettings
 from controller.orchestrator import Orchestrator
+from controller.runtime import cards_dealt_this_hand
 
-__all__ = ["Rig"]
+__all__ = ["Rig", "journal_seed"]
+
+
+def journal_seed(journal: Any) -> int | None:
+    """Return the seed a simulation keeps in ``journal`` (its meta table, which compaction
+    keeps; journals of before in their ``simulate`` entry), or None (a new journal, none)."""
+    if journal is None:
+        return None
+    seed = journal.meta("simulate_seed")
+    if seed is not None:
+        return int(seed)
+    stored = next(journal.entries(kinds=("simulate",)), None)
+    seed = None if stored is None else stored.payload.get("seed")
+    return seed if isinstance(seed, int) else None
 
 
 log = logging.getLogger("livetable.simulate")
@@ -132,12 +147,24 @@ class Rig:
     def can_resume(self, orch: Orchestrator) -> tuple[bool, str]:
         """Whether the dealer can carry on an interrupted hand.
 
-        The internal dealer always can (its deck order is a function of the hand number).
-        The emulated shuffler ran inside the process that stopped: its deck is gone.
+        The internal dealer can when the hand came from its own deck (its order is a
+        function of the journal's seed and the hand number): the cards the hand has taken
+        must be that deck's first ones. A hand the emulated shuffler dealt (a journal of
+        ``--devices all``) cannot: that deck ran inside the process that stopped.
         """
-        if self.args.devices == "none":
+        if self.args.devices != "none":
+            return False, "the shuffler's deck did not survive the restart"
+        hand, info = orch.state.hand, orch.state.info
+        if hand is None or info is None:
             return True, ""
-        return False, "the shuffler's deck did not survive the restart"
+        seed = journal_seed(orch.journal)
+        deck = InternalDealer(lambda _e: None, self.clock, seed=self.args.seed if seed is None else seed)
+        taken = {c for c in card_texts([*itertools.chain(*hand.hole), *itertools.chain(*hand.discards),
+                                        *hand.board, *hand.burns]) if c is not None}
+        if taken != set(deck.deck(info.number)[:cards_dealt_this_hand(hand)]):
+            return False, ("its cards did not come from the simulation's own deck (the journal was "
+                           "written with the emulated shuffler): no further card of it can be dealt")
+        return True, ""
 
     # -------------------------------------------------------------- pacing
     def _camera_waiting(self) -> bool:

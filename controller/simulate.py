@@ -126,9 +126,15 @@ class Summary:
             self.invariant_errors.extend(f"event {orch.events_handled}: {p}" for p in problems)
 
     def to_json(self, orch: Orchestrator, recovery: Any, seconds: float) -> dict[str, Any]:
+        """The summary: ``hands``, ``voided``, ``pots``, ``rake`` of this run; ``unfinished``
+        (the hand still being played when the table stopped, or None); ``room``: the table's
+        meters since its journal began (chips in, out, rake); ``recovery``: what became of
+        a hand left unfinished when the table opened (docs/faults.md)."""
         led = orch.state.ledger
+        hand = orch.state.hand
         return {
             "hands": self.hands, "voided": self.voided, "pots": self.pots, "rake": self.rake,
+            "unfinished": orch.state.info.number if hand is not None and orch.state.info else None,
             "room": {"total_in": led.total_in, "total_out": led.total_out, "rake": led.rake},
             "faults": [f.to_json() for f in orch.faults.endings]
             + [dict(f.to_json(), open=True) for f in orch.faults.open],
@@ -247,12 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     # The internal dealer's seed stands for the physical deck order: keep the journal's (in
     # its meta table, which compaction keeps; journals of before in their "simulate" entry).
     if orch.journal is not None:
-        seed = orch.journal.meta("simulate_seed")
-        stored = None if seed is not None else next(orch.journal.entries(kinds=("simulate",)), None)
+        seed = simdevices.journal_seed(orch.journal)
         if seed is not None:
-            args.seed = int(seed)
-        elif stored is not None:
-            args.seed = int(stored.payload.get("seed", args.seed))
+            args.seed = seed
         else:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
@@ -301,7 +304,12 @@ def main(argv: list[str] | None = None) -> int:
         rig.close()
     out = summary.to_json(orch, recovery, time.perf_counter() - t0)
     out["journal"] = journal
+    if out["unfinished"] is not None:
+        log.info("hand %s was still being played: it stays in the journal; "
+                 "--journal %s opens the table from it", out["unfinished"], journal)
     out["devices"] = rig.stats()
+    if orch.journal is not None:
+        orch.journal.close()
     print(json.dumps(out))
     return 1 if summary.invariant_errors else 0
 

@@ -154,3 +154,24 @@ def test_simulate_refuses_bad_options_with_a_message_not_a_traceback(tmp_path, c
     argv = [a.replace("{file}", str(tmp_path / "a-file")) for a in argv]
     assert simulate.main(argv + ["--headless", "--devices", "none", "--journal", str(tmp_path / "j.sqlite")]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_table_opened_again_from_its_journal_shuffles_new_decks(tmp_path):
+    """The emulated shuffler of a table opened from its journal goes on with new decks; it
+    used to start again from its first shuffle (a newcomer saw hand 6 dealt as hand 1)."""
+    table = f"simdev-again-{uuid.uuid4().hex[:6]}"
+    first = _simulate(tmp_path, "holdem", "no-limit", 2, table)
+    second = _simulate(tmp_path, "holdem", "no-limit", 2, table)  # the same journal, reopened
+    assert first["journal"] == second["journal"] and second["recovery"]["outcome"] == "clean"
+    decks: list[list[str]] = []
+    with Journal(second["journal"]) as j:
+        for e in j.entries(kinds=("table",)):
+            kind = e.payload.get("kind")
+            if kind == "hand-start-requested":
+                decks.append([])
+            elif kind == "card-dealt" and decks:
+                decks[-1].append(e.payload["card"])
+    decks = [d for d in decks if d]
+    assert len(decks) >= 4, [len(d) for d in decks]
+    firsts = [tuple(d[:6]) for d in decks]  # the hole cards of the first three seats
+    assert len(set(firsts)) == len(firsts), firsts

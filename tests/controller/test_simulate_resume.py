@@ -1,0 +1,113 @@
+"""``livetable simulate --devices none`` opened on a journal (README "Two commands"): the hand
+left unfinished is picked up only when its cards came from the simulation's own deck.
+
+The internal dealer's deck is a function of the journal's seed and the hand number; a hand
+the emulated shuffler dealt (a journal of ``--devices all``) or another seed's deck cannot go
+on (its next card would be one already dealt: G-5), so it is voided, every wager returned.
+"""
+
+from __future__ import annotations
+
+import json
+
+from controller import simulate
+from controller.clock import ManualClock
+from controller.dealer import InternalDealer
+from controller.engine.table import events as ev
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import TableState
+from controller.journal import Journal
+from controller.orchestrator import Orchestrator
+
+SEED = 5
+
+
+def _interrupted(path, *, seed_in_journal: bool) -> dict[int, int]:
+    """A journal of table ``t`` (3 seats) stopped in the middle of hand 1, dealt by an
+    internal dealer with SEED; return the stacks before the hand."""
+    clock = ManualClock()
+    journal = Journal(path)
+    if seed_in_journal:
+        journal.set_meta("simulate_seed", str(SEED))
+    settings = TableSettings(id="t", seats=3, small_blind=50, big_blind=100)
+    orch = Orchestrator(TableState.new(settings), journal=journal, clock=clock)
+    orch.ports.dealer = InternalDealer(orch.post, clock, seed=SEED)
+    for s in (1, 2, 3):
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
+    orch.pump()
+    before = {s: orch.state.seat(s).stack for s in (1, 2, 3)}
+    orch.post(ev.HandStartRequested(at=clock()))
+    orch.pump()
+    seat = orch.state.hand.seat_to_act
+    orch.post(ev.ActionTaken(at=clock(), seat=seat, action="raise", amount=300, seq=orch.state.seq))
+    orch.pump()
+    assert orch.state.hand is not None and orch.state.dealing is None
+    journal.close()
+    return before
+
+
+def _open(path, capsys, seed: int) -> dict:
+    argv = ["--devices", "none", "--headless", "--quiet", "--journal", str(path), "--table", "t",
+            "--seats", "3", "--bb", "100", "--hands", "1", "--seed", str(seed)]
+    assert simulate.main(argv) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_the_simulations_own_deck_goes_on(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    _interrupted(path, seed_in_journal=True)
+    out = _open(path, capsys, seed=999)  # the journal's seed wins over the command's
+    assert out["recovery"]["outcome"] == "resumed", out["recovery"]
+    assert out["faults"] == [] and out["invariant_errors"] == []
+    assert out["hands"] == 1
+
+
+def test_a_hand_from_another_deck_is_voided_not_dealt_twice(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    before = _interrupted(path, seed_in_journal=False)  # as a journal of --devices all
+    out = _open(path, capsys, seed=SEED + 1)
+    assert out["recovery"]["outcome"] == "voided", out["recovery"]
+    assert "own deck" in out["recovery"]["reason"]
+    assert out["faults"] == [], out["faults"]  # no misread fault (a card dealt twice, G-5)
+    assert out["invariant_errors"] == []
+    with Journal(path) as j:
+        voided = [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "hand-voided"]
+    assert len(voided) == 1
+
+
+def test_the_summary_names_the_hand_left_unfinished(tmp_path):
+    """Ctrl-C (SIGINT) stops the table; the summary's ``unfinished`` is the hand the journal
+    holds as still being played, or None when it stopped between hands."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from controller.runtime import open_table
+
+    path = tmp_path / "j.sqlite"
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "simulate", "--devices", "none",
+                             "--headless", "--speed", "0", "--journal", str(path), "--seed", "11"],
+                            cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    try:
+        for line in proc.stderr:  # the log: one line per hand
+            if " hand 3: " in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    summary = json.loads(out.strip().splitlines()[-1])
+    orch, _rec = open_table(path, TableSettings(id="sim", seats=6, small_blind=50, big_blind=100),
+                            clock=ManualClock())
+    number = orch.state.info.number if orch.state.info else None
+    # what the journal replays before the reopening settles it (resumed: still running)
+    assert summary["unfinished"] == (number if _rec.hand is not None else None), (summary, _rec)
+    if summary["unfinished"] is not None:
+        assert f"hand {summary['unfinished']} was still being played" in err
+    orch.journal.close()
