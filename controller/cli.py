@@ -8,6 +8,8 @@ lazily so that ``livetable replay`` never loads pygame or OpenCV.
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
 
 #: sub-command -> (module, one-line help)
@@ -36,7 +38,8 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``livetable``; return the process exit code (0 ok, 2 usage error)."""
+    """Run ``livetable``; return the process exit code (0 ok, 2 usage error, 141 the reader
+    of its output went away: a broken pipe, as Unix tools end on SIGPIPE)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())
@@ -45,8 +48,15 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"livetable: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no pygame banner on stdout
     module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    try:
+        return int(module.main(rest) or 0)
+    except BrokenPipeError:
+        # The reader went away (``livetable replay ... | head``): stop quietly, as Unix
+        # tools do on SIGPIPE, and keep Python from complaining when it flushes stdout.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -66,3 +66,22 @@ def test_replay_a_directory_of_dev_hands(capsys) -> None:
 
 def test_replay_usage_error(capsys) -> None:
     assert main([]) == 2
+
+
+def test_replay_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """``livetable replay ... | head -1``: the reader goes away; the command ends with 141
+    (as a Unix tool on SIGPIPE) and no traceback."""
+    import subprocess
+    import sys
+
+    good = tmp_path / "good.phh"
+    good.write_text(GOOD)
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "replay", *[str(good)] * 3000],
+                            cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["error"] is None  # what head -1 reads
+    proc.stdout.close()  # ... and goes away
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
