@@ -52,9 +52,13 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         out: dict = {"file": path, "cards": [], "unsure": 0}
         try:
-            img = cv2.imread(path, cv2.IMREAD_COLOR) if os.path.isfile(path) else None
+            if not os.path.exists(path):
+                raise FrameError(f"vision: {path}: no such file")
+            if not os.path.isfile(path):
+                raise FrameError(f"vision: {path} is a folder, not an image")
+            img = cv2.imread(path, cv2.IMREAD_COLOR)
             if img is None:
-                raise FrameError(f"vision: {path} is missing or not an image")
+                raise FrameError(f"vision: {path} is not an image OpenCV can read")
             if region is not None:
                 region.check_frame(img)
             reads = rec.recognize(img, region=region.quad if region is not None else None)

@@ -67,8 +67,12 @@ def test_cli_reports_corrupt_and_missing_files(tmp_path, capsys):
     corrupt.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg" * 10)
     empty = tmp_path / "empty.png"
     empty.write_bytes(b"")
-    rc = cli.main([str(corrupt), str(empty), str(tmp_path / "missing.png")])
+    rc = cli.main([str(corrupt), str(empty), str(tmp_path / "missing.png"), str(tmp_path)])
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert rc == 1 and len(lines) == 3
+    assert rc == 1 and len(lines) == 4
     for line in lines:
         assert line["cards"] == [] and line["unsure"] == 0 and "error" in line and line["ms"] >= 0
+    # each error says what is wrong with that file
+    assert [line["error"].split(": ", 1)[1] for line in lines] == [
+        f"{corrupt} is not an image OpenCV can read", f"{empty} is not an image OpenCV can read",
+        f"{tmp_path / 'missing.png'}: no such file", f"{tmp_path} is a folder, not an image"]
