@@ -26,7 +26,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.play import show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
@@ -101,19 +101,26 @@ def all_in_equity(state: Any) -> dict[str, float] | None:
     return {str(hand.seats[i]): round(float(x), 4) for i, x in zip(live, shares)}
 
 
+class OtherTablesJournal(JournalError):
+    """The journal opened is another table's: ``have`` is its table id, ``want`` the id the
+    config (or ``livetable simulate --table``) asked for."""
+
+    def __init__(self, have: str, want: str) -> None:
+        super().__init__(f"the journal is table {have!r}'s, the config is for {want!r}: "
+                         "point journal.path at this table's journal")
+        self.have, self.want = have, want
+
+
 def _apply_config_changes(orch: Orchestrator, settings: TableSettings, clock: Callable[[], float]) -> None:
     """Make a changed config take effect the way the floor's changes do: journalled, between hands.
 
     Raises:
-        controller.journal.JournalError: the journal belongs to another table (its id differs).
+        OtherTablesJournal: the journal belongs to another table (its id differs).
     """
     have = orch.state.settings.to_json()
     want = settings.to_json()
     if have.get("id") != want.get("id"):
-        from controller.journal import JournalError
-
-        raise JournalError(f"the journal is table {have.get('id')!r}'s, the config is for "
-                           f"{want.get('id')!r}: point journal.path at this table's journal")
+        raise OtherTablesJournal(str(have.get("id")), str(want.get("id")))
     changes = {k: v for k, v in want.items() if have.get(k) != v}
     if changes:
         log.warning("the config changed %s since the journal's table was set up: applied between hands",
@@ -156,7 +163,11 @@ def open_table(
         # A snapshot from the first moment: the journal alone always says what the table is.
         orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle
         return orch, Recovery(0, None, "fresh")
-    _apply_config_changes(orch, settings, clock)
+    try:
+        _apply_config_changes(orch, settings, clock)
+    except OtherTablesJournal:
+        journal.close()  # not this table's: leave it as it was, and unlocked
+        raise
     if orch.state.hand is None:
         rec = Recovery(replayed, None, "clean")
     else:

@@ -41,7 +41,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.settings import SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
-from controller.runtime import SHOW_WINDOW_SECONDS, HandPacer, cards_dealt_this_hand, open_table
+from controller.runtime import SHOW_WINDOW_SECONDS, HandPacer, OtherTablesJournal, cards_dealt_this_hand, open_table
 
 __all__ = ["main", "build_parser", "Summary"]
 
@@ -247,6 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
                                     can_resume=rig.can_resume)
+    except OtherTablesJournal as exc:
+        print(f"livetable simulate: the journal {journal} is table {exc.have!r}'s: give --table "
+              f"{exc.have} to open it, or another --journal", file=sys.stderr)
+        return 3
     except JournalError as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 3

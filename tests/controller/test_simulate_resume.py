@@ -111,3 +111,14 @@ def test_the_summary_names_the_hand_left_unfinished(tmp_path):
     if summary["unfinished"] is not None:
         assert f"hand {summary['unfinished']} was still being played" in err
     orch.journal.close()
+
+
+def test_another_tables_journal_is_named_with_the_option_that_opens_it(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    base = ["--devices", "none", "--headless", "--quiet", "--journal", str(path), "--hands", "1"]
+    assert simulate.main(base + ["--table", "t"]) == 0
+    capsys.readouterr()
+    assert simulate.main(base + ["--table", "other"]) == 3
+    err = capsys.readouterr().err
+    assert "is table 't''s: give --table t to open it" in err, err
+    assert "journal.path" not in err  # a config's key: the simulation has no config
