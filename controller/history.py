@@ -12,7 +12,7 @@ Two jobs, both read-only:
   so it works beside a running table) and rebuilds the last hands step by step for the
   floor (``livetable history``, :mod:`controller.history_cli`): posts, every hole card
   (mucked ones marked), each action with its amount and the stack after, the board by
-  street, pots, winners with the hand in words, rake, every seat and
+  street, pots, winners with the hand in words and its kickers (H-4), rake, every seat and
   chip change (sitting down, buy-ins and their confirmation, top-ups, standing up, sitting
   out and in: T-2..T-8) between and during hands, and every fault, void and recovery with
   who decided it. A hand still running (or paused by a fault) is shown up to now and
@@ -576,8 +576,10 @@ class _Builder:
             cards = [c for c in (e.get("cards") or "").split()] or [
                 str(c) for c in h.hole_cards(seat) if c is not None]
             words = _words(h, seat)
-            text = f"{self.who(seat)} shows {' '.join(cards)}" + (f" ({words})" if words else "")
-            self.add(at, "show", text + why, seat, cards=cards, hand=words, **({"rule": rule} if rule else {}))
+            full = _words(h, seat, kickers=True)  # the floor sees the kickers (H-4)
+            text = f"{self.who(seat)} shows {' '.join(cards)}" + (f" ({full})" if full else "")
+            self.add(at, "show", text + why, seat, cards=cards, hand=words, hand_kickers=full,
+                     **({"rule": rule} if rule else {}))
             return
         elif t == "muck":
             cards = [str(c) if c is not None else "??" for c in h.hole_cards(seat)]
@@ -626,17 +628,54 @@ class _Builder:
             shares = {int(x): v for x, v in (a.get("shares") or {}).items()}
             who = ", ".join(f"{self.who(w)} wins {shares.get(w, 0)}" for w in a.get("winners") or shares)
             words = a.get("hand") or ""
+            full = ""
             if words:
-                how = f" with {words}"
+                full, beaten = self._kickers(a, res, shown)
+                how = f" with {full or words}"
+                for seat, theirs in beaten:  # same call, decided by the kickers (H-4)
+                    how += f"; beats {self.who(seat)}'s {theirs} on the kickers (H-4)"
             elif (a.get("winners") or shares) and all(int(w) in shown for w in a.get("winners") or shares):
                 how = " (shown; no other hand contested it)"  # the others mucked, or a pot of its own
             else:
                 how = " (uncontested, not shown)"
             rake = f", rake {a['rake']}" if a.get("rake") else ""
             self.add(r.ended, "pot", f"{name} {a.get('amount')}{rake}: {who}{how}", None,
-                     pot=k, amount=a.get("amount"), rake=a.get("rake", 0), shares=shares, hand=words)
+                     pot=k, amount=a.get("amount"), rake=a.get("rake", 0), shares=shares, hand=words,
+                     hand_kickers=full)
         self.add(r.ended, "rake", f"Rake {r.rake}" + ("" if r.rake else " (R-1/R-2: none taken)"), None,
                  amount=r.rake)
+
+    def _kickers(self, award: dict[str, Any], res: dict[str, Any], shown: set[int]
+                 ) -> tuple[str, list[tuple[int, str]]]:
+        """Return the pot winner's hand in words with its kickers (H-4), and the shown hands
+        it beat that have the same H-6 call (``(seat, words with kickers)``): the pots the
+        kickers decided. ``("", [])`` when the winner's cards are not known."""
+        board = [c for c in self.recall.board if c]
+        game = self.replica.settings.game.value
+        hole = {int(k): [c for c in v if c] for k, v in (res.get("hole") or {}).items()}
+
+        def full(seat: int) -> str:
+            try:
+                return evaluator.describe_hand(hole.get(seat) or [], board, game=game, kickers=True)
+            except ValueError:
+                return ""
+
+        winners = [int(w) for w in award.get("winners") or []]
+        if not winners:
+            return "", []
+        mine = full(winners[0])
+        beaten = []
+        for seat in award.get("eligible") or []:
+            seat = int(seat)
+            if seat in winners or seat not in shown:
+                continue
+            try:
+                call = evaluator.describe_hand(hole.get(seat) or [], board, game=game)
+            except ValueError:
+                continue
+            if call == award.get("hand"):
+                beaten.append((seat, full(seat)))
+        return mine, beaten
 
     def snapshot_now(self, state: TableState) -> None:
         """Fill in the running hand's current facts (in progress)."""
@@ -666,11 +705,13 @@ class _Builder:
         self.add(None, "note", now, None, pots=[p.amount for p in pots], bets=bets)
 
 
-def _words(h: Hand, seat: int) -> str | None:
+def _words(h: Hand, seat: int, *, kickers: bool = False) -> str | None:
+    """The seat's hand in words (H-6), with its kickers when ``kickers`` (H-4); None when
+    its cards cannot be described."""
     hole = [str(c) for c in h.hole_cards(seat) if c is not None]
     board = [str(c) for c in h.board_cards() if c is not None]
     try:
-        return evaluator.describe_hand(hole, board, game=h.settings.game.value)
+        return evaluator.describe_hand(hole, board, game=h.settings.game.value, kickers=kickers)
     except ValueError:
         return None
 

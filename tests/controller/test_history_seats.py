@@ -1,5 +1,6 @@
 """``livetable history`` shows buy-ins, top-ups, seat changes (T-2..T-8) in time order with
-who decided, so that each hand's stacks follow from the last one's. Production path: orchestrator, journal, floor desk,
+who decided, so that each hand's stacks follow from the last one's; and names the kickers
+(H-4) where they decide a showdown. Production path: orchestrator, journal, floor desk,
 internal dealer, simulated players; the recall reads the journal."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from controller.engine import evaluator
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.floor import FloorDesk
@@ -141,3 +143,34 @@ def test_tablet_join_floor_confirm_topups_and_standing_up_in_time_order(tmp_path
     assert _check_chips_follow([h2, h3, h4]) >= 4
     text = history_cli_text(path, "--hand", "3")
     assert text.index("Between hands:") < text.index("confirmed by floor:Anna") < text.index("Seats:")
+
+
+def test_the_kickers_that_decide_a_showdown_are_named(tmp_path: Path) -> None:
+    """H-4: where two shown hands have the same call (``Pair of queens``), the recall's show
+    lines and the pot name every kicker, and the pot says the kickers decided it."""
+    path = tmp_path / "j.sqlite"
+    table = Table(path, _settings(), seats=[1, 2, 3, 4, 5, 6], seed=3)
+    table.play(40)
+    table.close()
+    found = recall(path, hands=40)
+    decided = 0
+    for h in found.hands:
+        shows = {st.seat: st for st in h.steps if st.kind == "show"}
+        hole = {s["seat"]: s["cards"] for s in h.seats}
+        for st in shows.values():  # each show names the kickers of its best five
+            full = evaluator.describe_hand(st.data["cards"], h.board, kickers=True)
+            assert f"({full})" in st.text, st.text
+        for st in (x for x in h.steps if x.kind == "pot" and x.data["hand"]):
+            award = h.record["result"]["awards"][st.data["pot"]]  # type: ignore[index]
+            winner = award["winners"][0]
+            mine = evaluator.describe_hand(hole[winner], h.board, kickers=True)
+            assert f" with {mine}" in st.text, st.text
+            same = [s for s in award["eligible"] if s not in award["winners"] and s in shows
+                    and evaluator.describe_hand(hole[s], h.board) == award["hand"]]
+            for s in same:
+                theirs = evaluator.describe_hand(hole[s], h.board, kickers=True)
+                assert theirs != mine
+                assert f"beats Seat {s} ({shows[s].text.split('(')[1].split(')')[0]})'s {theirs} " \
+                       "on the kickers (H-4)" in st.text, st.text
+                decided += 1
+    assert decided, "no showdown was decided by kickers in these hands: pick another seed"
