@@ -12,8 +12,10 @@ Two jobs, both read-only:
   so it works beside a running table) and rebuilds the last hands step by step for the
   floor (``livetable history``, :mod:`controller.history_cli`): posts, every hole card
   (mucked ones marked), each action with its amount and the stack after, the board by
-  street, pots, winners with the hand in words, rake, and every fault, void and recovery
-  with who decided it. A hand still running (or paused by a fault) is shown up to now and
+  street, pots, winners with the hand in words and its kickers (H-4), rake, every seat and
+  chip change (sitting down, buy-ins and their confirmation, top-ups, standing up, sitting
+  out and in: T-2..T-8) between and during hands, and every fault, void and recovery with
+  who decided it. A hand still running (or paused by a fault) is shown up to now and
   marked in progress.
 
 Nothing here changes the journal or the table; the recall replays journalled table events
@@ -37,7 +39,7 @@ from controller.engine.settings import HandSettings, PlayerSetup
 from controller.engine.table import effects as fx
 from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.settings import TableSettings
-from controller.engine.table.state import TableState
+from controller.engine.table.state import SIT_OUT_LIMIT, TableState
 from controller.engine.table.step import step
 
 __all__ = ["record_to_phh", "hand_summary", "hand_from_record", "rake_paid", "phh_order", "HistoryError", "Step",
@@ -247,9 +249,11 @@ class Step:
 
     ``at`` Unix seconds (None when unknown); ``kind``: ``post``, ``deal`` (draw cards),
     ``board``, ``action``, ``draw``, ``show``, ``muck``, ``return`` (uncalled bet, S-9),
-    ``pot`` (an award), ``rake``, ``void``, ``fault``, ``fault-ended``, ``recovery``, ``note``;
+    ``pot`` (an award), ``rake``, ``void``, ``fault``, ``fault-ended``, ``recovery``,
+    ``seat`` (seats and chips, T-2..T-8: see :func:`_seat_steps`), ``note``;
     ``seat`` the seat concerned or None; ``text`` the readable line; ``data`` the facts
-    (``amount``/``to``/``stack`` in chips, ``cards``, ``rule``, ``by``...).
+    (``amount``/``to``/``stack`` in chips, ``cards``, ``rule``, ``by``...; ``between``
+    True for what happened between the previous hand and this one).
     """
 
     at: float | None
@@ -535,6 +539,12 @@ class _Builder:
             return  # written by the table's hand-voided event with who decided it
         assert i is not None
         stack = h.stack[i]
+        if h.street.value == "complete" and street != "complete":
+            # the action closed the hand and the engine awarded the pots in the same step (every
+            # other player all-in): the stack now holds the winnings, so count from before it
+            stack = before_stack - {"call": min(max(0, current - before_bet), before_stack),
+                                    "all_in": before_stack,
+                                    "bet": int(e.get("to") or before_bet) - before_bet}.get(str(t), 0)
         put = before_stack - stack
         to = before_bet + put
         facts: dict[str, Any] = {"street": street, "action": t, "stack": stack}
@@ -566,8 +576,10 @@ class _Builder:
             cards = [c for c in (e.get("cards") or "").split()] or [
                 str(c) for c in h.hole_cards(seat) if c is not None]
             words = _words(h, seat)
-            text = f"{self.who(seat)} shows {' '.join(cards)}" + (f" ({words})" if words else "")
-            self.add(at, "show", text + why, seat, cards=cards, hand=words, **({"rule": rule} if rule else {}))
+            full = _words(h, seat, kickers=True)  # the floor sees the kickers (H-4)
+            text = f"{self.who(seat)} shows {' '.join(cards)}" + (f" ({full})" if full else "")
+            self.add(at, "show", text + why, seat, cards=cards, hand=words, hand_kickers=full,
+                     **({"rule": rule} if rule else {}))
             return
         elif t == "muck":
             cards = [str(c) if c is not None else "??" for c in h.hole_cards(seat)]
@@ -616,17 +628,54 @@ class _Builder:
             shares = {int(x): v for x, v in (a.get("shares") or {}).items()}
             who = ", ".join(f"{self.who(w)} wins {shares.get(w, 0)}" for w in a.get("winners") or shares)
             words = a.get("hand") or ""
+            full = ""
             if words:
-                how = f" with {words}"
+                full, beaten = self._kickers(a, res, shown)
+                how = f" with {full or words}"
+                for seat, theirs in beaten:  # same call, decided by the kickers (H-4)
+                    how += f"; beats {self.who(seat)}'s {theirs} on the kickers (H-4)"
             elif (a.get("winners") or shares) and all(int(w) in shown for w in a.get("winners") or shares):
                 how = " (shown; no other hand contested it)"  # the others mucked, or a pot of its own
             else:
                 how = " (uncontested, not shown)"
             rake = f", rake {a['rake']}" if a.get("rake") else ""
             self.add(r.ended, "pot", f"{name} {a.get('amount')}{rake}: {who}{how}", None,
-                     pot=k, amount=a.get("amount"), rake=a.get("rake", 0), shares=shares, hand=words)
+                     pot=k, amount=a.get("amount"), rake=a.get("rake", 0), shares=shares, hand=words,
+                     hand_kickers=full)
         self.add(r.ended, "rake", f"Rake {r.rake}" + ("" if r.rake else " (R-1/R-2: none taken)"), None,
                  amount=r.rake)
+
+    def _kickers(self, award: dict[str, Any], res: dict[str, Any], shown: set[int]
+                 ) -> tuple[str, list[tuple[int, str]]]:
+        """Return the pot winner's hand in words with its kickers (H-4), and the shown hands
+        it beat that have the same H-6 call (``(seat, words with kickers)``): the pots the
+        kickers decided. ``("", [])`` when the winner's cards are not known."""
+        board = [c for c in self.recall.board if c]
+        game = self.replica.settings.game.value
+        hole = {int(k): [c for c in v if c] for k, v in (res.get("hole") or {}).items()}
+
+        def full(seat: int) -> str:
+            try:
+                return evaluator.describe_hand(hole.get(seat) or [], board, game=game, kickers=True)
+            except ValueError:
+                return ""
+
+        winners = [int(w) for w in award.get("winners") or []]
+        if not winners:
+            return "", []
+        mine = full(winners[0])
+        beaten = []
+        for seat in award.get("eligible") or []:
+            seat = int(seat)
+            if seat in winners or seat not in shown:
+                continue
+            try:
+                call = evaluator.describe_hand(hole.get(seat) or [], board, game=game)
+            except ValueError:
+                continue
+            if call == award.get("hand"):
+                beaten.append((seat, full(seat)))
+        return mine, beaten
 
     def snapshot_now(self, state: TableState) -> None:
         """Fill in the running hand's current facts (in progress)."""
@@ -656,11 +705,13 @@ class _Builder:
         self.add(None, "note", now, None, pots=[p.amount for p in pots], bets=bets)
 
 
-def _words(h: Hand, seat: int) -> str | None:
+def _words(h: Hand, seat: int, *, kickers: bool = False) -> str | None:
+    """The seat's hand in words (H-6), with its kickers when ``kickers`` (H-4); None when
+    its cards cannot be described."""
     hole = [str(c) for c in h.hole_cards(seat) if c is not None]
     board = [str(c) for c in h.board_cards() if c is not None]
     try:
-        return evaluator.describe_hand(hole, board, game=h.settings.game.value)
+        return evaluator.describe_hand(hole, board, game=h.settings.game.value, kickers=kickers)
     except ValueError:
         return None
 
@@ -718,12 +769,19 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
             except Exception as exc:  # noqa: BLE001 - any decoding problem is a bad journal
                 raise HistoryError(f"journal event {seq} ({data.get('kind')}) cannot be read: {exc}") from None
             before_auto = len(state.info.auto) if (state.hand is not None and state.info) else 0
+            prev = state
             try:
                 state, effects = step(state, event)
             except Exception as exc:  # noqa: BLE001
                 raise HistoryError(f"journal event {seq} ({data.get('kind')}) does not replay: {exc}") from None
+            # seats and chips (T-2..T-8): the event's own lines, and what the hand's end did
+            own, after_hand = _seat_steps(prev, state, data, effects, at)
+            if cur is None:
+                pending += own
             if cur is None and state.hand is not None:
                 cur = _Builder(state, state.info.started_at if state.info else at)
+                for p in pending:
+                    p.data["between"] = True
                 cur.recall.steps[0:0] = pending  # before the hand, in journal order
                 pending = []
                 before_auto = 0
@@ -746,16 +804,17 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                                 reason=data.get("reason", ""), by=data.get("by", ""))
                     else:
                         cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))  # type: ignore[arg-type]
-                        _notes(cur, data, effects, at)
+                        _notes(cur, data, effects, at, own)
                     cur.finish(rec, at)
                     built.append(cur.recall)
                     cur = None
                 elif state.hand is not None:
                     autos = [tuple(a) for a in state.info.auto][before_auto:]  # type: ignore[union-attr]
                     cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))  # type: ignore[arg-type]
-                    _notes(cur, data, effects, at)
+                    _notes(cur, data, effects, at, own)
                 if state.hand is not None and cur is None:  # pragma: no cover - a hand ending and
                     cur = _Builder(state, at)                # the next starting in one step
+            pending += after_hand
         elif kind in ("fault-raised", "fault-ended", "recovery"):
             s = _fault_step(kind, data, at)
             if kind == "fault-raised":
@@ -792,23 +851,131 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
 
 _SEAT_NOTES = {
     "tablet-disconnected": "tablet disconnected (A-4)", "tablet-connected": "tablet back online",
-    "stood-up": "stands up (T-8: the table acts for the player until the hand ends)",
-    "sat-out": "sits out from the next hand (T-5)", "sat-in": "sits in",
-    "topped-up": "asks to top up (T-7: added when the hand ends)",
+    "sat-out": "sits out from the next hand (T-5)",
+}
+
+#: What a refused seat event asked for, by event kind (the refusal's reason says why).
+_ASKED = {
+    "player-sat-down": "sitting down", "bought-in": "buy-in of {amount}",
+    "player-joined": "joining from the tablet with {amount}", "buy-in-confirmed": "buy-in confirmation",
+    "topped-up": "top-up of {amount}", "stood-up": "standing up", "sat-out": "sitting out",
+    "sat-in": "sitting in", "auto-muck-set": "auto-muck setting", "settings-changed": "settings change",
 }
 
 
-def _notes(cur: _Builder, data: dict[str, Any], effects: list[Any], at: float) -> None:
-    """Add the table events a floor person wants to see inside a hand: seat changes,
-    settings changes, and every refusal (a player's action or a card the table refused)."""
-    kind = data.get("kind", "")
-    seat = data.get("seat")
-    if kind in _SEAT_NOTES and isinstance(seat, int):
-        extra = f" {data.get('amount')}" if kind == "topped-up" else ""
-        cur.add(at, "note", f"{cur.who(seat)} {_SEAT_NOTES[kind]}{extra}", seat, event=kind)
-    elif kind == "settings-changed":
-        cur.add(at, "note", f"Settings change by {data.get('by') or '?'} (from the next hand): "
-                            f"{json.dumps(data.get('changes'), sort_keys=True)}", None, event=kind)
+def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effects: list[Any],
+                at: float) -> tuple[list[Step], list[Step]]:
+    """Return the recall lines of one table event about seats and chips (T-2..T-8, A-4,
+    P-2, L-2): ``(own, after_hand)``.
+
+    ``own`` says what the event did, where it happened (in the running hand or between
+    hands): sitting down, a buy-in (``bought-in``; a tablet's ``player-joined``; the
+    ``buy-in-confirmed`` of ``floor:<name>`` or the dealer), a top-up, standing up, sitting
+    out or in, a tablet coming or going, the auto-muck choice, a settings change, or its
+    refusal with the rule. ``after_hand`` is what the table did when this event ended a
+    hand: top-ups asked for during it added (T-7), players leaving (T-8) or sat out too
+    long (T-5) paid out. Chip lines are kind ``"seat"`` with ``amount`` (chips to or from
+    the table), ``stack_before`` and ``stack`` (the seat's stack after), so the stacks of
+    consecutive hands add up: end of one hand + buy-ins/top-ups - cash-outs = start of the
+    next. ``prev`` / ``state`` the table before and after the event.
+    """
+    kind = str(data.get("kind", ""))
+    seat_no = data.get("seat")
+    own: list[Step] = []
+    after: list[Step] = []
+    cut = next((k for k, e in enumerate(effects) if isinstance(e, fx.HandFinished)), len(effects))
+
+    def who(n: int) -> str:
+        s = state.seat(n) or prev.seat(n)
+        return f"Seat {n} ({s.name if s else '?'})"
+
+    def chips(out: list[Step], n: int, amount: int, text: str, **facts: Any) -> None:
+        s = state.seat(n)
+        stack = s.stack if s is not None else 0
+        out.append(Step(at, "seat", f"{who(n)} {text}, stack {stack - amount} -> {stack}", n,
+                        {"event": kind, "amount": amount, "stack_before": stack - amount,
+                         "stack": stack, **facts}))
+
+    def line(out: list[Step], n: int | None, text: str, **facts: Any) -> None:
+        out.append(Step(at, "seat" if n is not None else "note", text, n, {"event": kind, **facts}))
+
+    refused = [e for e in effects[:cut] if isinstance(e, fx.Refuse) and e.event == kind and kind in _ASKED]
+    if isinstance(seat_no, int) and refused:
+        asked = _ASKED[kind].format(amount=data.get("amount"))
+        for e in refused:
+            line(own, seat_no, f"{who(seat_no)}: {asked} refused ({e.reason})", rule=e.rule, refused=True)
+    elif isinstance(seat_no, int) or kind == "settings-changed":
+        taken = sum(e.amount for e in effects[:cut] if isinstance(e, fx.TakeChips) and e.seat == seat_no)
+        paid = sum(e.amount for e in effects[:cut] if isinstance(e, fx.PayOut) and e.seat == seat_no)
+        freed = any(isinstance(e, fx.SeatFreed) and e.seat == seat_no for e in effects[:cut])
+        n = seat_no if isinstance(seat_no, int) else 0
+        then = state.seat(n) if n else None
+        wait = " and will post a big blind to play at once (T-4)" if data.get("post") else ""
+        if kind == "player-sat-down":
+            line(own, n, f"{who(n)} sits down, player {data.get('player')} (T-3){wait}",
+                 player=data.get("player"))
+        elif kind == "bought-in" and taken:
+            again = " again" if (prev.seat(n) and prev.seat(n).out_reason == "busted") else ""  # type: ignore[union-attr]
+            chips(own, n, taken, f"buys in{again} for {taken} (T-2)")
+        elif kind == "player-joined":
+            joined = f"{who(n)} sits down from the seat's tablet, player {data.get('player')} (T-3){wait}"
+            line(own, n, joined, player=data.get("player"))
+            if taken:
+                chips(own, n, taken, f"buys in for {taken} from the tablet (T-2)")
+            elif then is not None and then.buy_in_pending:
+                line(own, n, f"{who(n)} asks to buy in for {then.buy_in_pending} from the tablet: the chips "
+                             "wait for the dealer or the floor to confirm them (T-3)",
+                     amount=then.buy_in_pending, pending=True)
+        elif kind == "buy-in-confirmed" and taken:
+            by = data.get("by") or "the dealer"
+            chips(own, n, taken, f"buy-in of {taken} confirmed by {by}: the chips are on the table (T-3)",
+                  by=by)
+        elif kind == "topped-up":
+            if taken:
+                chips(own, n, taken, f"tops up {taken} (T-7)")
+            else:
+                line(own, n, f"{who(n)} asks to top up {data.get('amount')} (T-7: added when the hand ends)",
+                     amount=data.get("amount"), pending=True)
+        elif kind == "stood-up":
+            if freed:
+                chips(own, n, -paid, f"stands up and leaves the table with {paid} (T-8)")
+            else:
+                line(own, n, f"{who(n)} stands up (T-8: the table acts for the player until the hand ends)")
+        elif kind == "sat-in":
+            how = (" and pays what is owed to play the next hand (T-4/T-6)" if data.get("post")
+                   else " and waits for the big blind (T-4/T-6)")
+            line(own, n, f"{who(n)} sits in{how}")
+        elif kind == "auto-muck-set":
+            line(own, n, f"{who(n)} turns auto-muck of losing hands {'on' if data.get('on') else 'off'} (P-2)",
+                 on=bool(data.get("on")))
+        elif kind in _SEAT_NOTES:
+            line(own, n, f"{who(n)} {_SEAT_NOTES[kind]}")
+        elif kind == "settings-changed":
+            line(own, None, f"Settings change by {data.get('by') or '?'}"
+                            f"{' (from the next hand)' if prev.hand is not None else ''}: "
+                            f"{json.dumps(data.get('changes'), sort_keys=True)}", by=data.get("by", ""))
+    # what the end of a hand did to the seats (T-7 top-ups, T-8 and T-5 departures)
+    rest = effects[cut + 1:] if cut < len(effects) else []
+    paid_at_end = {e.seat: e.amount for e in rest if isinstance(e, fx.PayOut)}
+    for e in rest:
+        if isinstance(e, fx.TakeChips):
+            chips(after, e.seat, e.amount, f"top-up of {e.amount} added after the hand (T-7)", event="topped-up")
+        elif isinstance(e, fx.Refuse) and e.event == "topped-up" and e.seat is not None:
+            line(after, e.seat, f"{who(e.seat)}: top-up refused ({e.reason})", rule=e.rule, refused=True,
+                 event="topped-up")
+        elif isinstance(e, fx.SeatFreed):
+            amount = paid_at_end.get(e.seat, 0)
+            why = ("leaves the table with {a} (T-8)" if e.reason == "T-8" else
+                   f"loses the seat after sitting out {SIT_OUT_LIMIT} hands and is paid out {{a}} ({e.reason})")
+            chips(after, e.seat, -amount, why.format(a=amount), event="seat-freed", rule=e.reason)
+    return own, after
+
+
+def _notes(cur: _Builder, data: dict[str, Any], effects: list[Any], at: float, own: list[Step]) -> None:
+    """Add the table events a floor person wants to see inside a hand: seat changes
+    (``own``, from :func:`_seat_steps`), and every refusal of a player's action or of a
+    card."""
+    cur.recall.steps += own
     for e in effects:
         if not isinstance(e, fx.Refuse):
             continue
@@ -871,15 +1038,22 @@ def format_hand(h: HandRecall, *, utc: bool = False) -> str:
     lines = [f"Hand #{h.number}{state}",
              f"Table {h.table} - {game} {stakes} - {_when(h.started, utc).strftime('%Y-%m-%d %H:%M:%S %Z')}",
              f"Button: seat {h.button}; small blind: "
-             f"{'dead' if h.sb_seat is None else 'seat %d' % h.sb_seat}; big blind: seat {h.bb_seat}",
-             "Seats:"]
+             f"{'dead' if h.sb_seat is None else 'seat %d' % h.sb_seat}; big blind: seat {h.bb_seat}"]
+    steps = list(h.steps)
+    between = 0  # what happened since the hand before (seats, chips, faults): in time order
+    while between < len(steps) and steps[between].data.get("between"):
+        between += 1
+    if between:
+        lines.append("Between hands:")
+        lines += [f"  {_clock(x.at, utc)}  {x.text}" for x in steps[:between]]
+    lines.append("Seats:")
     for s in h.seats:
         end = f" -> {s['end']}" if s.get("end") is not None else (
             f" (now {s['stack']})" if s.get("stack") is not None else "")
         cards = " ".join(s.get("cards") or []) or "-"
         lines.append(f"  Seat {s['seat']} {s['name']} ({s['player']}): {s['start']}{end}  "
                      f"[{cards}] {s.get('status', '')}")
-    for step_ in h.steps:
+    for step_ in steps[between:]:
         lines.append(f"  {_clock(step_.at, utc)}  {step_.text}")
     if h.board:
         lines.append(f"Board: {' '.join(h.board)}")

@@ -429,18 +429,40 @@ def category(rank: int) -> str:
     return CATEGORIES[category_index(rank)]
 
 
-def describe(rank: int) -> str:
+def describe(rank: int, *, kickers: bool = False) -> str:
     """Return the hand in words as a card room says it (H-6).
 
     Examples: ``"Royal flush"``, ``"Straight flush, nine high"``,
     ``"Four of a kind, aces"``, ``"Full house, kings full of fives"``,
     ``"Flush, ace high"``, ``"Straight, five high"``, ``"Three of a kind, sevens"``,
     ``"Two pair, kings and fives"``, ``"Pair of aces"``, ``"High card, ace"``.
-    Kickers are not named (they decide ties, H-4, but are not part of the call).
+    Kickers are not named (they decide ties, H-4, but are not part of the call, H-6).
+
+    ``kickers=True`` (the floor's words at a showdown, ``livetable history``) adds every
+    rank that decides a tie under H-4 where the category does not fix all five cards:
+    ``"Four of a kind, aces, king kicker"``, ``"Two pair, kings and fives, ace kicker"``,
+    ``"Three of a kind, sevens, king-two kickers"``, ``"Pair of aces, nine-five-two
+    kickers"``, ``"High card, ace, jack-nine-six-two kickers"``, ``"Flush,
+    ace-jack-nine-six-three high"``. Straights, full houses and straight flushes read as
+    without it (their call fixes all five cards).
 
     Raises:
         HandError (ValueError): rank not in 1..7462.
     """
+    words = _describe(rank)
+    if not kickers:
+        return words
+    cat, r = _unpack(rank)
+    rest = {_QUADS: r[1:2], _TWO_PAIR: r[2:3], _TRIPS: r[1:3], _PAIR: r[1:4], _HIGH: r[1:5]}.get(cat)
+    if cat == _FLUSH:
+        return "Flush, " + "-".join(_SINGULAR[x] for x in r) + " high"
+    if not rest:
+        return words
+    return f"{words}, {'-'.join(_SINGULAR[x] for x in rest)} kicker{'s' if len(rest) > 1 else ''}"
+
+
+def _describe(rank: int) -> str:
+    """The H-6 call of ``rank`` (see :func:`describe`)."""
     cat, r = _unpack(rank)
     if cat == _SF:
         return "Royal flush" if r[0] == 12 else f"Straight flush, {_SINGULAR[r[0]]} high"
@@ -462,14 +484,15 @@ def describe(rank: int) -> str:
 
 
 def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike] = (),
-                  game: str = "holdem") -> str:
+                  game: str = "holdem", *, kickers: bool = False) -> str:
     """Return a player's hand in words at any point of the hand (H-6).
 
     ``game``: ``"holdem"`` (G-1), ``"omaha"`` (G-2) or ``"draw"`` (G-3: the five hole
     cards, no board). With five or more cards this is ``describe`` of the best hand
     (Omaha: two hole and three board cards). With fewer cards (Hold'em pre-flop; Omaha before the
     flop) it names what the cards make so far: ``"Pair of aces"``, ``"High card, king"``
-    (in Omaha only two hole cards can count, so a pair at most).
+    (in Omaha only two hole cards can count, so a pair at most). ``kickers=True`` names
+    the kickers of a five-card hand as :func:`describe` does.
 
     Raises:
         HandError (ValueError): bad cards, a card twice (G-5), more than 7 Hold'em
@@ -483,7 +506,7 @@ def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike
                         "(hole cards and board)")
     if game == "omaha":
         if b:
-            return describe(rank_omaha(h, b))
+            return describe(rank_omaha(h, b), kickers=kickers)
         if len(h) != 4:
             raise HandError(f"G-2: an Omaha hand has 4 hole cards, got {len(h)}")
         ranks = sorted((c.rank for c in h), reverse=True)
@@ -497,7 +520,7 @@ def describe_hand(hole: str | Iterable[CardLike], board: str | Iterable[CardLike
         raise HandError(f"G-1: game must be 'holdem', 'omaha' or 'draw', got {game!r}")
     cards = h + b
     if len(cards) >= 5:
-        return describe(rank_hand(cards))
+        return describe(rank_hand(cards), kickers=kickers)
     if not cards:
         raise HandError("G-1: no cards to describe")
     counts: dict[int, int] = {}

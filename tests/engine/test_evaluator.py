@@ -266,3 +266,27 @@ def test_g2_omaha_is_best_of_two_plus_three(cards: list[Card]) -> None:
     )
     assert rank_omaha(hole, board) == expected
     assert rank_hand(best_five_omaha(hole, board)) == expected
+
+
+@pytest.mark.parametrize(
+    "cards, words",
+    [
+        ("Ac Qd 9h 8s 7d", "High card, ace, queen-nine-eight-seven kickers"),
+        ("Ac Qd 9h 8s 6d", "High card, ace, queen-nine-eight-six kickers"),
+        ("Ac Ad Kh 9s 4d", "Pair of aces, king-nine-four kickers"),
+        ("Kc Kd 5h 5s Ad 2c", "Two pair, kings and fives, ace kicker"),
+        ("7c 7d 7h Ks 2d", "Three of a kind, sevens, king-two kickers"),
+        ("6c 6d 6h 6s Kd Qd", "Four of a kind, sixes, king kicker"),
+        ("Ah Jh 9h 6h 3h 2h", "Flush, ace-jack-nine-six-three high"),
+        ("Ah Kd Qc Js Th 2c", "Straight, ace high"),
+        ("Kc Kd 5h 5s 5d", "Full house, fives full of kings"),
+        ("Ks Qs Js Ts 9s", "Straight flush, king high"),
+    ],
+)
+def test_h4_describe_with_kickers_names_every_deciding_rank(cards: str, words: str) -> None:
+    """H-4: the floor's words name every rank that breaks a tie, and only those (H-3: a
+    sixth card never plays); the H-6 call is unchanged."""
+    r = rank_hand(cards)
+    assert describe(r, kickers=True) == words
+    assert words.split(",")[0] == describe(r).split(",")[0]  # the same category
+    assert describe_hand(cards.split()[:2], cards.split()[2:], kickers=True) == words
