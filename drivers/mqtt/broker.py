@@ -69,11 +69,14 @@ class BrokerProcess:
     ``workdir`` holds ``mosquitto.conf``, ``data/`` (persistence) and ``mosquitto.log``;
     ``passwd`` and ``acl`` default to ``workdir/passwd`` and ``workdir/acl`` (what
     :func:`drivers.mqtt.provision.provision` writes there). Use as a context manager.
+    With ``own_session`` the broker runs in a session of its own, so a Ctrl-C at the terminal
+    (SIGINT to the foreground process group) does not reach it and its owner stops it last
+    (``livetable try-tablet`` stops the table before the broker the table talks to).
     """
 
     def __init__(self, workdir: Path, *, passwd: Path | None = None, acl: Path | None = None,
                  mqtt_port: int | None = None, ws_port: int | None = None,
-                 config: Path = CONFIG) -> None:
+                 config: Path = CONFIG, own_session: bool = False) -> None:
         self.workdir = Path(workdir)
         self.mqtt_port = mqtt_port or free_port()
         self.ws_port = ws_port or free_port()
@@ -83,6 +86,7 @@ class BrokerProcess:
         self._passwd = passwd or self.workdir / "passwd"
         self._acl = acl or self.workdir / "acl"
         self._config = config
+        self._own_session = own_session
         self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> "BrokerProcess":
@@ -95,7 +99,8 @@ class BrokerProcess:
             self._config.read_text(), mqtt_port=self.mqtt_port, ws_port=self.ws_port,
             passwd=self._passwd, acl=self._acl, data_dir=self.data_dir, log_file=self.log_file))
         self._proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf_file)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      start_new_session=self._own_session)
         deadline = time.monotonic() + timeout
         for port in (self.mqtt_port, self.ws_port):
             while not _answers(port):
