@@ -9,6 +9,7 @@ the ``mosquitto`` user, which cannot read a temporary folder). :class:`BrokerPro
 
 from __future__ import annotations
 
+import ctypes
 import getpass
 import shutil
 import signal
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "mosquitto" / "livetable.conf"
@@ -71,7 +73,9 @@ class BrokerProcess:
     :func:`drivers.mqtt.provision.provision` writes there). Use as a context manager.
     With ``own_session`` the broker runs in a session of its own, so a Ctrl-C at the terminal
     (SIGINT to the foreground process group) does not reach it and its owner stops it last
-    (``livetable try-tablet`` stops the table before the broker the table talks to).
+    (``livetable try-tablet`` stops the table before the broker the table talks to); on
+    Linux it is then also sent SIGTERM when its owner dies without stopping it (SIGKILL),
+    so no broker is left behind.
     """
 
     def __init__(self, workdir: Path, *, passwd: Path | None = None, acl: Path | None = None,
@@ -100,7 +104,8 @@ class BrokerProcess:
             passwd=self._passwd, acl=self._acl, data_dir=self.data_dir, log_file=self.log_file))
         self._proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf_file)],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                      start_new_session=self._own_session)
+                                      start_new_session=self._own_session,
+                                      preexec_fn=_die_with_parent() if self._own_session else None)
         deadline = time.monotonic() + timeout
         for port in (self.mqtt_port, self.ws_port):
             while not _answers(port):
@@ -151,6 +156,21 @@ class BrokerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to SIGTERM the child when its parent dies
+    (``prctl(PR_SET_PDEATHSIG)``), or None where there is no such call."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def preexec() -> None:
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+
+    return preexec
 
 
 def _answers(port: int) -> bool:

@@ -67,9 +67,14 @@ class Command:
         return self.lines
 
     def close(self) -> None:
+        """Stop the command if it still runs (SIGTERM: it stops its broker), SIGKILL after 30 s."""
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
         self._err.close()
 
 
