@@ -16,6 +16,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("controller.app", "run the table with the devices named in the config"),
     "simulate": ("controller.simulate", "run a whole table with every device simulated"),
+    "try-tablet": ("controller.try_tablet", "a simulated table whose seat tablets a browser opens"),
     "replay": ("controller.engine.replay", "replay PHH hand histories through the engine"),
     "equity": ("controller.engine.equity_cli", "print each player's equity as JSON"),
     "history": ("controller.history_cli", "show the last hands step by step (game recall)"),

@@ -9,6 +9,7 @@ the ``mosquitto`` user, which cannot read a temporary folder). :class:`BrokerPro
 
 from __future__ import annotations
 
+import ctypes
 import getpass
 import shutil
 import signal
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "mosquitto" / "livetable.conf"
@@ -69,11 +71,16 @@ class BrokerProcess:
     ``workdir`` holds ``mosquitto.conf``, ``data/`` (persistence) and ``mosquitto.log``;
     ``passwd`` and ``acl`` default to ``workdir/passwd`` and ``workdir/acl`` (what
     :func:`drivers.mqtt.provision.provision` writes there). Use as a context manager.
+    With ``own_session`` the broker runs in a session of its own, so a Ctrl-C at the terminal
+    (SIGINT to the foreground process group) does not reach it and its owner stops it last
+    (``livetable try-tablet`` stops the table before the broker the table talks to); on
+    Linux it is then also sent SIGTERM when its owner dies without stopping it (SIGKILL),
+    so no broker is left behind.
     """
 
     def __init__(self, workdir: Path, *, passwd: Path | None = None, acl: Path | None = None,
                  mqtt_port: int | None = None, ws_port: int | None = None,
-                 config: Path = CONFIG) -> None:
+                 config: Path = CONFIG, own_session: bool = False) -> None:
         self.workdir = Path(workdir)
         self.mqtt_port = mqtt_port or free_port()
         self.ws_port = ws_port or free_port()
@@ -83,6 +90,7 @@ class BrokerProcess:
         self._passwd = passwd or self.workdir / "passwd"
         self._acl = acl or self.workdir / "acl"
         self._config = config
+        self._own_session = own_session
         self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> "BrokerProcess":
@@ -95,7 +103,9 @@ class BrokerProcess:
             self._config.read_text(), mqtt_port=self.mqtt_port, ws_port=self.ws_port,
             passwd=self._passwd, acl=self._acl, data_dir=self.data_dir, log_file=self.log_file))
         self._proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf_file)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      start_new_session=self._own_session,
+                                      preexec_fn=_die_with_parent() if self._own_session else None)
         deadline = time.monotonic() + timeout
         for port in (self.mqtt_port, self.ws_port):
             while not _answers(port):
@@ -146,6 +156,21 @@ class BrokerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to SIGTERM the child when its parent dies
+    (``prctl(PR_SET_PDEATHSIG)``), or None where there is no such call."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def preexec() -> None:
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+
+    return preexec
 
 
 def _answers(port: int) -> bool:

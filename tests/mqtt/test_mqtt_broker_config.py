@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from drivers.mqtt.broker import CONFIG, BrokerError, BrokerProcess, render_config
+from drivers.mqtt.broker import CONFIG, MOSQUITTO, REPO, BrokerError, BrokerProcess, render_config
 
 
 def settings(text: str) -> list[list[str]]:
@@ -46,3 +52,43 @@ def test_a_broker_that_cannot_start_says_why(tmp_path: Path) -> None:
     bad.write_text(CONFIG.read_text() + "no_such_option 1\n")
     with pytest.raises(BrokerError):
         BrokerProcess(tmp_path, config=bad).start(timeout=5)
+
+
+OWNER = """
+import sys
+from pathlib import Path
+from drivers.mqtt.provision import provision
+from drivers.mqtt.broker import BrokerProcess
+d = Path(sys.argv[1]); provision(d, 't1', 2)
+b = BrokerProcess(d, own_session=True).start()
+print(b._proc.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.broker
+@pytest.mark.skipif(not hasattr(os, "pidfd_open") or shutil.which("mosquitto") is None and not Path(MOSQUITTO).exists(),
+                    reason="needs Linux pidfd_open and mosquitto")
+def test_a_broker_in_its_own_session_misses_the_terminals_ctrl_c_and_dies_with_its_owner(tmp_path: Path) -> None:
+    """``livetable try-tablet`` stops its table before its broker, so a terminal's Ctrl-C
+    must not reach the broker; and an owner killed with SIGKILL leaves no broker behind."""
+    owner = subprocess.Popen([sys.executable, "-c", OWNER, str(tmp_path)], cwd=REPO, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert owner.stdout is not None
+        pid = int(owner.stdout.readline())
+        assert os.getsid(pid) == pid != os.getsid(owner.pid)  # not in the terminal's process group
+        fd = os.pidfd_open(pid)
+        try:
+            owner.kill()
+            owner.wait(10)
+            readable, _, _ = select.select([fd], [], [], 10)  # readable once the broker has exited
+            if not readable:
+                os.kill(pid, signal.SIGTERM)  # leave no broker behind when failing
+            assert readable, "the broker outlived its SIGKILLed owner"
+        finally:
+            os.close(fd)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait(10)

@@ -1,12 +1,13 @@
 """End-to-end rig for the seat tablet (issue 10): a real broker, `livetable simulate`, the
 tablet served over HTTP and driven in headless Chromium with Playwright.
 
-- Broker: :class:`drivers.mqtt.broker.BrokerProcess` from the repo's config with users and
-  ACL from :func:`drivers.mqtt.provision.provision`. The tablets log in with their seat's
-  credentials, so the broker's ACL, not our code, keeps other seats' cards away.
-  ``livetable simulate`` cannot log in yet (its link connects without a user), so the test's
-  ACL gives anonymous clients the controller's rights: one line before the generated ACL
-  (``topic readwrite livetable/#``); the seat users' rules are untouched.
+- Broker, logins and web server: :class:`controller.try_tablet.TabletRig`, what
+  ``livetable try-tablet`` runs for a newcomer: :class:`drivers.mqtt.broker.BrokerProcess`
+  from the repo's config with users and ACL from :func:`drivers.mqtt.provision.provision`,
+  and ``tablet/`` over HTTP. The tablets log in with their seat's credentials, so the
+  broker's ACL, not our code, keeps other seats' cards away; ``livetable simulate`` logs in
+  as the provisioned ``controller`` user (``--mqtt-user``/``--mqtt-password-file``), as on
+  the Pi, so the generated ACL is used unchanged.
 - Table: ``livetable simulate --devices all`` (``--devices none`` has no MQTT link) with
   ``--tablet-seats``. simulate seats no one in tablet seats, so the journal it recovers is
   first given the tablet players (``PlayerSatDown`` + ``BoughtIn`` through ``open_table``,
@@ -21,8 +22,6 @@ missing. Every wait is bounded (Playwright's ``wait_for_function`` or a conditio
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
@@ -36,12 +35,11 @@ from typing import Any, Iterator
 
 import pytest
 
+from controller.try_tablet import TabletRig
 from drivers.mqtt.broker import MOSQUITTO, BrokerProcess, free_port
-from drivers.mqtt.provision import provision
 from drivers.mqtt.tablet import Tablet
 
 REPO = Path(__file__).resolve().parents[2]
-TABLET_DIR = REPO / "tablet"
 ARTIFACTS = REPO / "artifacts" / "tablet"
 TABLE = "t1"
 CHROMIUM = os.environ.get("LIVETABLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -146,13 +144,6 @@ class DropProxy:
         self._srv.close()
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves tablet/ without logging every request to stderr."""
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
 class TableRig:
     """A private broker, ``livetable simulate`` with tablet seats, and tablet/ over HTTP.
 
@@ -169,10 +160,10 @@ class TableRig:
         self.workdir, self.game, self.seats, self.limit = workdir, game, seats, limit
         self.tablet_seats, self.buy_in, self.speed, self.seed = tablet_seats, buy_in, speed, seed
         self.creds: dict[str, Any] = {}
+        self.site = TabletRig(workdir, TABLE, seats)
         self.broker: BrokerProcess | None = None
         self.proxy: DropProxy | None = None
         self.sim: subprocess.Popen[bytes] | None = None
-        self.http: http.server.ThreadingHTTPServer | None = None
         self.observer: Tablet | None = None
         self.states: list[dict[str, Any]] = []  # every public state the oracle received, in order
         self.journal = workdir / "journal.sqlite"
@@ -180,13 +171,10 @@ class TableRig:
     # ---------------------------------------------------------------- start / stop
     def start(self, *, table: bool = True) -> "TableRig":
         """Start the broker, relay and web server; with ``table``, the oracle and simulate too."""
-        self.creds = provision(self.workdir, TABLE, self.seats)
-        acl = self.workdir / "acl"
-        acl.write_text("# test only: livetable simulate connects anonymously (see conftest)\n"
-                       "topic readwrite livetable/#\n" + acl.read_text())
-        self.broker = BrokerProcess(self.workdir).start()
+        self.site.start()
+        self.creds, self.broker = self.site.creds, self.site.broker
+        assert self.broker is not None
         self.proxy = DropProxy(self.broker.ws_port)
-        self._serve()
         if not table:
             return self
         # An oracle with the controller's rights: every seat's private view, every state.
@@ -207,10 +195,10 @@ class TableRig:
 
     def sim_args(self) -> list[str]:
         assert self.broker is not None
-        return ["--table", TABLE, "--game", self.game, "--limit", self.limit, "--seats", str(self.seats), "--headless",
-                "--devices", "all", "--camera", "off", "--speed", str(self.speed), "--seed", str(self.seed),
-                "--tablet-seats", ",".join(map(str, self.tablet_seats)),
-                "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.broker.mqtt_port), "--quiet"]
+        return [*self.site.controller_login_args(), "--game", self.game, "--limit", self.limit,
+                "--seats", str(self.seats), "--headless", "--devices", "all", "--camera", "off",
+                "--speed", str(self.speed), "--seed", str(self.seed),
+                "--tablet-seats", ",".join(map(str, self.tablet_seats)), "--quiet"]
 
     def _seed_journal(self) -> None:
         from controller.engine.table import events as ev
@@ -226,11 +214,6 @@ class TableRig:
         assert all(orch.state.seat(s) is not None for s in self.tablet_seats), "tablet players not seated"
         orch.journal.close()
 
-    def _serve(self) -> None:
-        handler = functools.partial(QuietHandler, directory=str(TABLET_DIR))
-        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.http.serve_forever, daemon=True, name="tablet-http").start()
-
     def stop(self) -> None:
         if self.sim is not None and self.sim.poll() is None:
             self.sim.terminate()
@@ -243,21 +226,14 @@ class TableRig:
             self._log.close()
         if self.observer is not None:
             self.observer.stop()
-        if self.http is not None:
-            self.http.shutdown()
-            self.http.server_close()
         if self.proxy is not None:
             self.proxy.close()
-        if self.broker is not None:
-            self.broker.stop()
+        self.site.stop()
 
     # ---------------------------------------------------------------- helpers
     def url(self, seat: int, *, through_proxy: bool = True) -> str:
-        assert self.http is not None and self.broker is not None and self.proxy is not None
-        pw = self.creds["seat_users"][str(seat)]["password"]
-        port = self.proxy.port if through_proxy else self.broker.ws_port
-        return (f"http://127.0.0.1:{self.http.server_address[1]}/index.html?table={TABLE}&seat={seat}"
-                f"&user={TABLE}-seat{seat}&pass={pw}&ws=ws://127.0.0.1:{port}")
+        assert self.proxy is not None
+        return self.site.url(seat, ws_port=self.proxy.port if through_proxy else None)
 
     def private_of(self, seat: int) -> dict[str, Any] | None:
         """The last private view of ``seat`` the broker delivered (the oracle's copy)."""

@@ -1,0 +1,139 @@
+"""``livetable try-tablet`` (controller/try_tablet.py, ``scripts/try-tablet``) end to end: the
+command runs as a newcomer runs it, a subprocess whose printed seat address is opened in
+headless Chromium; the page logs in to the private broker with the seat's login and draws the
+simulated table with "Take this seat"; SIGINT stops the table (its summary), the web server
+and the broker, and removes the logins' folder.
+
+Every wait reads the process's output (bounded by a queue timeout) or is Playwright's.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import REPO, SKIP, open_tablet, shot, wait_js
+
+pytestmark = [pytest.mark.broker]
+
+LINE_TIMEOUT = 60.0  # s: the broker and simulate start well inside this on a loaded machine
+
+
+class Command:
+    """``python -m controller try-tablet ARGS`` with its stdout read line by line into a queue."""
+
+    def __init__(self, args: list[str], stderr_path: Path) -> None:
+        self._err = open(stderr_path, "wb")  # noqa: SIM115 - closed in close()
+        self.proc = subprocess.Popen([sys.executable, "-m", "controller", "try-tablet", *args], cwd=REPO,
+                                     stdout=subprocess.PIPE, stderr=self._err, text=True)
+        self.lines: list[str] = []
+        self._q: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._q.put(line.rstrip("\n"))
+        self._q.put(None)
+
+    def wait_line(self, pattern: str, timeout: float = LINE_TIMEOUT) -> re.Match[str]:
+        """The first line (from now on) matching ``pattern``; fails at EOF or after ``timeout`` s."""
+        while True:
+            try:
+                line = self._q.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"no line matching {pattern!r} in {timeout} s: {self.lines}") from None
+            if line is None:
+                raise AssertionError(f"exited ({self.proc.poll()}) before {pattern!r}: {self.lines}")
+            self.lines.append(line)
+            m = re.search(pattern, line)
+            if m:
+                return m
+
+    def drain(self, timeout: float = LINE_TIMEOUT) -> list[str]:
+        """Every further line until the output ends (fails after ``timeout`` s without one)."""
+        while (line := self._q.get(timeout=timeout)) is not None:
+            self.lines.append(line)
+        return self.lines
+
+    def close(self) -> None:
+        """Stop the command if it still runs (SIGTERM: it stops its broker), SIGKILL after 30 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self._err.close()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+def test_try_tablet_prints_a_seat_address_the_browser_opens_and_stops_cleanly(browser: Any, tmp_path: Path) -> None:
+    cmd = Command(["--seats", "4", "--join-seats", "3", "--speed", "2", "--camera", "off", "--seed", "7"],
+                  tmp_path / "stderr.log")
+    page = None
+    try:
+        first = cmd.wait_line(r"broker mqtt://127\.0\.0\.1:(\d+) and ws://127\.0\.0\.1:(\d+) .*logins in (\S+)")
+        mqtt_port, ws_port, creds_file = int(first[1]), int(first[2]), Path(first[3])
+        url = cmd.wait_line(r"seat 3 \(free: Take this seat\): (http://127\.0\.0\.1:\d+/index\.html\?\S+)")[1]
+        display = cmd.wait_line(r"dealer display: (.*)")[1]
+        creds = json.loads(creds_file.read_text())
+        assert f"pass={creds['seat_users']['3']['password']}" in url and f"ws=ws://127.0.0.1:{ws_port}" in url
+        assert f"--port {mqtt_port} --credentials {creds_file}" in display
+
+        page = open_tablet(browser, url)
+        # the seat's login is accepted, the table's state arrives and is drawn with seat 3 free
+        wait_js(page, "() => !document.querySelector('#join-form').hidden")
+        state = page.evaluate("window.livetable.state")
+        assert state["table"] == "t1" and len(state["seats"]) == 4
+        assert state["seats"][2]["status"] == "empty" and state["join"]["mode"] == "direct"
+        assert page.locator("#seats > *").count() == 4
+        assert page.locator("#join-button").inner_text() == "Take this seat"
+        assert page.evaluate("document.body.dataset.screen") in ("playing", "your-turn")
+        assert not page.errors
+        shot(page, "40-try-tablet")
+
+        cmd.proc.send_signal(signal.SIGINT)
+        summary = json.loads(cmd.wait_line(r"^\{.*\"hands\"").string)
+        assert summary["invariant_errors"] == [] and summary["faults"] == []
+        cmd.wait_line(r"^try-tablet: stopped \(simulate exited 0\)$")
+        assert cmd.proc.wait(30) == 0
+        # everything stopped: the broker's ports closed, the logins' folder gone
+        assert not _listening(mqtt_port) and not _listening(ws_port)
+        assert not creds_file.exists() and not creds_file.parents[1].exists()
+    finally:
+        if page is not None:
+            page.context.close()
+        cmd.close()
+
+
+def test_try_tablet_refuses_a_fixed_port_that_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        cmd = Command(["--ws-port", str(port)], tmp_path / "stderr.log")
+        try:
+            assert cmd.proc.wait(30) == 2
+        finally:
+            cmd.close()
+    err = (tmp_path / "stderr.log").read_text()
+    assert f"port {port} on 127.0.0.1 is taken" in err and "--ws-port" in err
+    assert not any("index.html" in line for line in cmd.drain())
