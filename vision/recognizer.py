@@ -482,8 +482,9 @@ class Recognizer:
         frame = as_frame(image)
         colourless = _colourless(frame)
         out = []
-        quads = find_cards(frame) if region is None else _find_in_region(frame, region)
-        for quad in quads:
+        alts: list[np.ndarray | None] = []
+        quads = find_cards(frame, alternatives=alts) if region is None else _find_in_region(frame, region, alts)
+        for quad, alt in zip(quads, alts):
             if region is not None:
                 c = quad.mean(axis=0)
                 if cv2.pointPolygonTest(np.asarray(region, np.float32).reshape(-1, 1, 2),
@@ -500,6 +501,12 @@ class Recognizer:
                         out.append(Reading(None, 0.0, pr.outline, "colourless") if colourless else pr)
                     continue
             r = self.read_quad(frame, quad)
+            if r.card is None and alt is not None:
+                # the card's whiteness lacked a corner (an index printed up to the paper's
+                # edge): its outline with the corners put back may show the whole index
+                whole = self.read_quad(frame, alt)
+                if whole.card is not None:
+                    r = whole
             if colourless:  # a grey frame cannot tell hearts from spades: never guess
                 r = Reading(None, 0.0, r.outline, "frame has no colour")
             out.append(r)
@@ -1038,10 +1045,12 @@ def _looks_like_ten(rmask: np.ndarray) -> bool:
     return len(holes) == 1 and rw <= 1.1 * rh
 
 
-def _find_in_region(frame: np.ndarray, region: np.ndarray) -> list[np.ndarray]:
+def _find_in_region(frame: np.ndarray, region: np.ndarray,
+                    alternatives: list[np.ndarray | None] | None = None) -> list[np.ndarray]:
     """Find cards in the board region's bounding box (widened by 10%) only.
 
     Faster than the whole frame, and the board is seen at a higher detection resolution.
+    ``alternatives``: filled as :func:`vision.detect.find_cards` fills it (frame pixels).
     """
     quad = np.asarray(region, np.float32).reshape(4, 2)
     h, w = frame.shape[:2]
@@ -1051,6 +1060,12 @@ def _find_in_region(frame: np.ndarray, region: np.ndarray) -> list[np.ndarray]:
     x0, y0 = max(0, int(x0 - mx)), max(0, int(y0 - my))
     x1, y1 = min(w, int(np.ceil(x1 + mx))), min(h, int(np.ceil(y1 + my)))
     if x1 - x0 < 16 or y1 - y0 < 16:
+        if alternatives is not None:
+            alternatives[:] = []
         return []
     off = np.array([x0, y0], np.float32)
-    return [q + off for q in find_cards(np.ascontiguousarray(frame[y0:y1, x0:x1]))]
+    alts: list[np.ndarray | None] = []
+    quads = [q + off for q in find_cards(np.ascontiguousarray(frame[y0:y1, x0:x1]), alternatives=alts)]
+    if alternatives is not None:
+        alternatives[:] = [None if a is None else a + off for a in alts]
+    return quads
