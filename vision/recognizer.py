@@ -33,6 +33,9 @@ __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
 W, H = 240, 336  # canonical card size for reading (portrait, ratio 1.4)
 CW, CH = int(W * 0.24), int(H * 0.36)  # the top-left index box of an upright card
+#: the index box searched when nothing in :data:`CW` x :data:`CH` is an index: a design
+#: with a large index (ornamental, tango) whose rank runs out of the usual box
+BIG_CW, BIG_CH = int(W * 0.34), int(H * 0.42)
 TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
@@ -245,15 +248,16 @@ class _Corner:
     readings memoised per threshold scale (a weak corner is cut at several scales, and the
     scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
 
-    def __init__(self, card: np.ndarray) -> None:
-        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:CH, :CW]))
+    def __init__(self, card: np.ndarray, cw: int = CW, ch: int = CH) -> None:
+        self.cw, self.ch = cw, ch
+        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:ch, :cw]))
         self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
         self.reads: dict[float, CornerRead] = {}
 
     def cut(self, scale: float) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         if scale not in self.cuts:
             ink = _ink_cut(self.inkness, self.otsu, scale)
-            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, CW, CH)
+            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch)
         return self.cuts[scale]
 
     def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
@@ -550,6 +554,10 @@ class Recognizer:
                 # the whole outline's reading contradicts itself (one index uncut, one cut):
                 # a cut changed what the index says
                 name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
+            elif whole is None and _said_rank(why2) not in (None, "10" if name[0] == "T" else name[:-1]):
+                # unsure, but its best index reading is another rank (a "6" cut at its left
+                # read 5; uncut, it reads 6, if not surely): a cut changed the rank
+                name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
         if name is None and not found:
             # an oblique camera can make a card's long side look the shorter one: when no
             # index was found, try the card a quarter turn round
@@ -572,6 +580,22 @@ class Recognizer:
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
+        first = None  # the usual box's reading, when a larger box was read instead
+        if name is None and why == "no index read":
+            # nothing in the usual index box is an index: a large index (its rank or pip
+            # runs out of the box) is looked for in a larger one
+            big = [_Corner(card, BIG_CW, BIG_CH),
+                   _Corner(cv2.rotate(card[H - BIG_CH:, W - BIG_CW:], cv2.ROTATE_180), BIG_CW, BIG_CH)]
+            big_reads = [self.read_corner(c) for c in big]
+            name2, conf2, why2 = decide(big_reads, pips, self.params)
+            if name2 is not None and not all(
+                    r.rank == ("10" if name2[0] == "T" else name2[:-1]) and r.suit is not None for r in big_reads):
+                # the larger box reaches further into the card (and, on a blob of two
+                # touching cards, into the other card): both indices must name the card
+                name2, conf2, why2 = None, 0.3, f"{name2} from one large index only"
+            if name2 is not None or why2 != "no index read":
+                first = corners, reads, why
+                corners, reads, name, conf, why = big, big_reads, name2, conf2, why2
         recounted = False
         if name is None and why.startswith("index says") and why.endswith(" pips"):
             # glare hides pips, it never adds them: count again against the paper's local
@@ -584,6 +608,24 @@ class Recognizer:
                 if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                     name, conf, why = name2, conf2, why2
                     pips, recounted = again, True
+        if name is None and why.startswith("index says") and why.endswith(" pips"):
+            # a design with a large index and small centre pips: the big index pips were
+            # counted (two, or four with a second pip), the centre pips were too small to
+            # count. Count again, smaller pips too, leaving out whatever touches the
+            # indices' glyphs; the count again only ever confirms the index's own rank
+            said = why.split()[2].rstrip(",")
+            if said.isdigit() and int(said) > pips.count:
+                small = self.read_pips(card, min_pip=SMALL_PIP, exclude=_index_ink(reads, corners))
+                if small.count == int(said):
+                    name2, conf2, why2 = decide(reads, small, self.params)
+                    if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
+                        name, conf, why = name2, conf2, why2
+                        pips, recounted = small, True
+        if name is None and first is not None:
+            # the larger box named nothing: what the card says is still "no index read"
+            # (a row of overlapping cards read as one is then searched by the corner pass;
+            # an unnamed card with no index found is tried a quarter turn round)
+            corners, reads, why = first
         if name is not None and (name[0] in "JQK" or pips.suit is None):
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
@@ -603,7 +645,12 @@ class Recognizer:
         clipped = False
         if name is not None:
             rank = "10" if name[0] == "T" else name[:-1]
-            clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask) for r in reads)
+            # a number card with no big pip counted rests on its two indices alone, printed
+            # alike and cut alike: an index starting at the corner's left edge too may
+            # have lost its left side (a "6" whose left stroke was cut read 5)
+            left = name[0] not in "JQK" and pips.count == 0
+            clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask, left=left)
+                          for r in reads)
         return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted)
 
     @staticmethod
@@ -642,14 +689,17 @@ class Recognizer:
             return f"rank {rank}: the index does not look like a {rank} to the classifier"
         return ""
 
-    def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
+    def read_pips(self, card: np.ndarray, local: bool = False, min_pip: float = 0.01,
+                  exclude: np.ndarray | None = None) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
 
         Number cards show as many pips as their rank; the suit of a big pip is easier to
         read than the small index one. ``local``: measure the ink against the paper's
         local level (its brightest nearby pixels) instead of one cut for the whole card,
-        for a card half under glare (its washed-out pips are then still solid). Returns a
-        :class:`PipRead`.
+        for a card half under glare (its washed-out pips are then still solid).
+        ``min_pip``: the least pip area, a fraction of the card's. ``exclude``: a ``(H, W)``
+        uint8 mask (ink > 0) of the indices' glyphs; a shape touching it is not a pip.
+        Returns a :class:`PipRead`.
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
@@ -667,9 +717,11 @@ class Recognizer:
         comps = []
         for i in range(1, n):
             x, y, w, h, a = st[i]
-            if a < 0.01 * area or a > 0.08 * area or w > 0.45 * W or h > 0.35 * H:
+            if a < min_pip * area or a > 0.08 * area or w > 0.45 * W or h > 0.35 * H:
                 continue
             m = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+            if exclude is not None and cv2.countNonZero(exclude[y:y + h, x:x + w] & m):
+                continue
             cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             hull = cv2.contourArea(cv2.convexHull(max(cs, key=cv2.contourArea)))
             if hull <= 0 or a / hull < 0.75:
@@ -741,7 +793,11 @@ class Recognizer:
         if not comps:
             return None, None, None
         # rank: the topmost component of index height in the left part of the corner
-        cand = [c for c in comps if c[4] >= 0.045 * H and c[4] <= 0.16 * H and c[1] + c[3] / 2 < 0.15 * W]
+        # (in the larger box of a large index: up to 0.2 of the card's height, its middle up
+        # to 0.15 of the card's width scaled as the box)
+        big = cw > CW
+        cand = [c for c in comps if c[4] >= 0.045 * H and c[4] <= (0.2 if big else 0.16) * H
+                and c[1] + c[3] / 2 < 0.15 * W * (cw / CW if big else 1.0)]
         if not cand:
             return None, None, None
         top = min(cand, key=lambda c: c[2])
@@ -914,13 +970,24 @@ class _Warped(NamedTuple):
     recounted: bool = False  # named on pips counted again against the paper's local level
 
 
-def _touches_edge(mask: np.ndarray, band: int = 4) -> bool:
+def _touches_edge(mask: np.ndarray, band: int = 4, left: bool = False) -> bool:
     """True when the ink of ``mask`` (a corner-sized uint8 mask) starts within ``band``
-    pixels of its top edge (:meth:`Recognizer._cut_index` blanks the first 3 rows): the
-    glyph may run past the cut. (Its left edge is not checked: on the dev photos a quarter
-    of the index glyphs start there, and a glyph losing its top, a "3" read J, is the
-    confusion seen.)"""
-    return bool(cv2.countNonZero(mask[:band + 1, :]))
+    pixels of its top edge (:meth:`Recognizer._cut_index` blanks the first 3 rows), or,
+    with ``left``, of its left edge (and columns): the glyph may run past the cut. (The left
+    edge is checked only where the caller asks: on the dev photos a quarter of the index
+    glyphs start there, and a glyph losing its top, a "3" read J, is the confusion seen
+    most; a number card with no pip counted also checks it: a cut "6" read 5.)"""
+    return bool(cv2.countNonZero(mask[:band + 1, :])) or (left and bool(cv2.countNonZero(mask[:, :band + 1])))
+
+
+def _said_rank(why: str) -> str | None:
+    """The rank that :func:`decide`'s refusal ``why`` says the best index reads ("rank 6 not
+    sure enough ...", "index says 6, 2 pips" -> "6"), or None when it names none."""
+    for head in ("rank ", "index says "):
+        if why.startswith(head):
+            word = why[len(head):].split(" ", 1)[0].rstrip(",")
+            return word if word in RANK_LABELS else None
+    return None
 
 
 def _shrink(q: np.ndarray, f: float) -> np.ndarray:
@@ -953,6 +1020,30 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+#: the least centre pip area (fraction of the card) when the pips are counted again with the
+#: indices left out (:meth:`Recognizer._read_warped`); the first count's least is 0.01
+SMALL_PIP = 0.003
+
+
+def _index_ink(reads: Sequence[CornerRead], corners: Sequence["_Corner"]) -> np.ndarray:
+    """A ``(H, W)`` uint8 mask of the index glyphs (rank and pip) that ``reads`` cut, in the
+    upright card's pixels: the first read's from the top-left corner, the second's from the
+    bottom-right one, turned back (``corners``: the :class:`_Corner` each came from)."""
+    out = np.zeros((H, W), np.uint8)
+    for k, (r, c) in enumerate(zip(reads, corners)):
+        m = np.zeros((c.ch, c.cw), np.uint8)
+        for g in (r.rank_mask, r.suit_mask):
+            if g is not None and g.shape == m.shape:
+                m |= g
+        # grown a little: the pips' cut differs from the corner's
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8))
+        if k == 0:
+            out[:c.ch, :c.cw] |= m
+        else:
+            out[H - c.ch:, W - c.cw:] |= cv2.rotate(m, cv2.ROTATE_180)
+    return out
 
 
 def _index_pips(name: str, reads: Sequence[CornerRead]) -> list[np.ndarray]:

@@ -76,3 +76,45 @@ def test_a_card_under_another_at_its_corner_keeps_its_visible_outline():
             # put back on top of the other card's paper
             tl = q[np.argmin(q.sum(axis=1))]
             assert not mask[int(tl[1]), int(tl[0])] or np.hypot(*(tl - (x0, y0))) > 0.1 * w
+
+
+def test_a_cut_index_whose_whole_outline_reads_another_rank_even_unsure_is_refused(monkeypatch):
+    # a "6" at the corner's left edge, cut there, reads 5 at both indices (no club pip
+    # counted); on the whole outline it reads 6, not surely: the cut changed the rank
+    from vision.recognizer import Recognizer, _Warped
+
+    rec = Recognizer()
+    face = render_card("6c", 150)
+    h, w = face.shape[:2]
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[:] = TABLES["green"]
+    frame[250:250 + h, 560:560 + w] = face
+    quad = np.array([[560, 250], [560 + w, 250], [560 + w, 250 + h], [560, 250 + h]], np.float32)
+
+    def fake(whole_why: str):
+        def read(fr: np.ndarray, q: np.ndarray) -> _Warped:
+            whole = bool(np.allclose(q, quad))
+            return _Warped(None, 0.3, whole_why, True) if whole else _Warped("5c", 0.9, "", True, clipped=True)
+        return read
+
+    monkeypatch.setattr(rec, "_read_warped", fake("rank 6 not sure enough (0.86/0.05)"))
+    r = rec.read_quad(frame, quad)
+    assert r.card is None and "may be cut" in r.why
+    monkeypatch.setattr(rec, "_read_warped", fake("index says 6, 2 pips"))
+    assert rec.read_quad(frame, quad).card is None
+    # the same rank, merely unsure, or no index at all on the whole outline: the first stands
+    monkeypatch.setattr(rec, "_read_warped", fake("rank 5 not sure enough (0.70/0.02)"))
+    assert str(rec.read_quad(frame, quad).card) == "5c"
+    monkeypatch.setattr(rec, "_read_warped", fake("no index read"))
+    assert str(rec.read_quad(frame, quad).card) == "5c"
+
+
+def test_an_index_at_the_left_edge_counts_as_cut_only_when_asked():
+    from vision.recognizer import _touches_edge
+
+    m = np.zeros((120, 57), np.uint8)
+    m[20:60, 3:20] = 255  # starts at the corner's left edge, well below its top
+    assert not _touches_edge(m)
+    assert _touches_edge(m, left=True)
+    m[:, :10] = 0
+    assert not _touches_edge(m, left=True)
