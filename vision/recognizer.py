@@ -781,13 +781,17 @@ class Recognizer:
         ink[:3, :] = 0
         n, lab, st, cen = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         comps = []
+        runout = []  # shapes running out of the index zone: an index pip may be merged in one
         for i in range(1, n):
             x, y, w, h, a = st[i]
             if a < 15 or h < 6:
                 continue
-            if h > 0.7 * ch or w > 0.8 * cw:  # frame lines of a face card, edges
+            if h > 0.7 * ch:  # frame lines of a face card, edges
                 continue
             if x + w >= cw - 1 and w > 0.35 * cw:  # runs out of the index zone: a pip or picture
+                runout.append((i, x, y, w, h, a))
+                continue
+            if w > 0.8 * cw:  # frame lines of a face card, edges
                 continue
             comps.append((i, x, y, w, h, a))
         if not comps:
@@ -832,6 +836,8 @@ class Recognizer:
             smask = (lab == s[0]).astype(np.uint8) * 255
         else:  # the pip may touch a court card's frame line: open the ink and look again
             smask = Recognizer._pip_apart(ink, rmask, (rx0, rx1, ry1, rh), cw)
+            if smask is None:  # ... or the big pip beside it (clubs and spades printed close)
+                smask = Recognizer._pip_at_neck(lab, runout, (rx0, rx1, ry1, rh))
         pix = _colour_pixels(rmask, smask)  # a solid pip's colour, when there is one
         red = None if pix is None else _ink_red(chroma[pix], 28)
         if smask is not None and _has_hole(smask):
@@ -865,6 +871,45 @@ class Recognizer:
             if abs(x + w / 2 - mid) < dist:
                 best, dist = i, abs(x + w / 2 - mid)
         return (lab == best).astype(np.uint8) * 255 if best else None
+
+    @staticmethod
+    def _pip_at_neck(lab: np.ndarray, runout: Sequence[tuple[int, int, int, int, int, int]],
+                     rank_box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """The index pip (uint8 mask, ink 255) merged with a big pip beside it, or None.
+
+        A design that prints its big pips close to the index (French designs: a club's
+        leaves touch the index pip under the rank once blurred) gives one shape, running
+        out of the index zone, in ``runout`` (component stats ``(label, x, y, w, h, area)``
+        of ``lab``). Under the rank (``rank_box``: left and right x, bottom y, height) the
+        shape is cut at its thinnest column between the rank's middle and a rank height
+        right of the rank; the left piece is the pip when it is pip-sized and lies under
+        the rank. Corner pixels.
+        """
+        rx0, rx1, ry1, rh = rank_box
+        for i, x, y, w, h, _ in runout:
+            if y < ry1 - 2 or y - ry1 >= 0.8 * rh or x > rx1:
+                continue
+            m = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+            cols = m.sum(axis=0)
+            lo, hi = max(int((rx0 + rx1) / 2) - x, 1), min(int(rx1 + rh) - x, w - 1)
+            if hi <= lo:
+                continue
+            neck = lo + int(np.argmin(cols[lo:hi]))
+            if cols[neck] > 0.5 * rh:  # no narrow join: one broad shape
+                continue
+            piece = m.copy()
+            piece[:, neck:] = 0
+            k, plab, pst, _ = cv2.connectedComponentsWithStats(piece, connectivity=8)
+            if k < 2:
+                continue
+            j = 1 + int(np.argmax(pst[1:, 4]))
+            px, py, pw, ph, pa = (int(v) for v in pst[j])
+            if pa < 15 or not 0.3 * rh <= ph <= 1.3 * rh or not rx0 - 0.5 * rh <= x + px + pw / 2 <= rx1 + 0.5 * rh:
+                continue
+            out = np.zeros(lab.shape, np.uint8)
+            out[y:y + h, x:x + w][plab == j] = 255
+            return out
+        return None
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
         """Read the top-left index of an upright card image ``(H, W, 3)``.
