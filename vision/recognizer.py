@@ -542,7 +542,7 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        name, conf, why, found, clipped, _ = self._read_warped(frame, q)
+        name, conf, why, found, clipped, _, bare = self._read_warped(frame, q)
         if name is not None and clipped:
             # the rank's ink runs to the cut's top edge: the shrink (and an outline fitted a
             # little inside the card) may have cut off the top of a "3" that then reads J;
@@ -554,9 +554,10 @@ class Recognizer:
                 # the whole outline's reading contradicts itself (one index uncut, one cut):
                 # a cut changed what the index says
                 name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
-            elif whole is None and _said_rank(why2) not in (None, "10" if name[0] == "T" else name[:-1]):
-                # unsure, but its best index reading is another rank (a "6" cut at its left
-                # read 5; uncut, it reads 6, if not surely): a cut changed the rank
+            elif bare and whole is None and _said_rank(why2) not in (None, "10" if name[0] == "T" else name[:-1]):
+                # a number card with no pip counted (its indices are all it has): unsure, but
+                # its best index reading is another rank (a "6" cut at its left read 5;
+                # uncut, it reads 6, if not surely): a cut changed the rank
                 name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
         if name is None and not found:
             # an oblique camera can make a card's long side look the shorter one: when no
@@ -651,7 +652,8 @@ class Recognizer:
             left = name[0] not in "JQK" and pips.count == 0
             clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask, left=left)
                           for r in reads)
-        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted)
+        bare = name is not None and name[0] not in "JQK" and pips.count == 0
+        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted, bare)
 
     @staticmethod
     def _net_doubts(name: str, reads: Sequence[CornerRead], weak_court: bool = False) -> str:
@@ -1005,7 +1007,9 @@ class _Warped(NamedTuple):
     """One upright read of a card: the card's name or None, its confidence and why; whether
     any index was cut out (``found``); whether the named rank's ink runs to its corner's
     top edge (``clipped``: the cut may have lost the top of the glyph); whether the name
-    rests on the pips counted again against the paper's local level (``recounted``)."""
+    rests on the pips counted again against the paper's local level (``recounted``); whether
+    it is a number card named with no pip counted (``bare``: its indices are its only
+    evidence, so a left edge counts for ``clipped`` too)."""
 
     name: str | None
     conf: float
@@ -1013,6 +1017,7 @@ class _Warped(NamedTuple):
     found: bool
     clipped: bool = False
     recounted: bool = False  # named on pips counted again against the paper's local level
+    bare: bool = False  # a number card named with no pip counted: on its indices alone
 
 
 def _touches_edge(mask: np.ndarray, band: int = 4, left: bool = False) -> bool:

@@ -78,9 +78,10 @@ def test_a_card_under_another_at_its_corner_keeps_its_visible_outline():
             assert not mask[int(tl[1]), int(tl[0])] or np.hypot(*(tl - (x0, y0))) > 0.1 * w
 
 
-def test_a_cut_index_whose_whole_outline_reads_another_rank_even_unsure_is_refused(monkeypatch):
+def test_a_cut_bare_index_whose_whole_outline_reads_another_rank_even_unsure_is_refused(monkeypatch):
     # a "6" at the corner's left edge, cut there, reads 5 at both indices (no club pip
-    # counted); on the whole outline it reads 6, not surely: the cut changed the rank
+    # counted: the indices are all the card has); on the whole outline it reads 6, not
+    # surely: the cut changed the rank
     from vision.recognizer import Recognizer, _Warped
 
     rec = Recognizer()
@@ -91,10 +92,11 @@ def test_a_cut_index_whose_whole_outline_reads_another_rank_even_unsure_is_refus
     frame[250:250 + h, 560:560 + w] = face
     quad = np.array([[560, 250], [560 + w, 250], [560 + w, 250 + h], [560, 250 + h]], np.float32)
 
-    def fake(whole_why: str):
+    def fake(whole_why: str, bare: bool = True):
         def read(fr: np.ndarray, q: np.ndarray) -> _Warped:
             whole = bool(np.allclose(q, quad))
-            return _Warped(None, 0.3, whole_why, True) if whole else _Warped("5c", 0.9, "", True, clipped=True)
+            return _Warped(None, 0.3, whole_why, True) if whole else \
+                _Warped("5c", 0.9, "", True, clipped=True, bare=bare)
         return read
 
     monkeypatch.setattr(rec, "_read_warped", fake("rank 6 not sure enough (0.86/0.05)"))
@@ -106,6 +108,10 @@ def test_a_cut_index_whose_whole_outline_reads_another_rank_even_unsure_is_refus
     monkeypatch.setattr(rec, "_read_warped", fake("rank 5 not sure enough (0.70/0.02)"))
     assert str(rec.read_quad(frame, quad).card) == "5c"
     monkeypatch.setattr(rec, "_read_warped", fake("no index read"))
+    assert str(rec.read_quad(frame, quad).card) == "5c"
+    # with a pip counted (or a court picture) the card has more than its indices: a whole
+    # outline that reads another rank unsurely does not overrule it
+    monkeypatch.setattr(rec, "_read_warped", fake("rank 6 not sure enough (0.86/0.05)", bare=False))
     assert str(rec.read_quad(frame, quad).card) == "5c"
 
 
