@@ -248,8 +248,9 @@ class _Corner:
     readings memoised per threshold scale (a weak corner is cut at several scales, and the
     scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
 
-    def __init__(self, card: np.ndarray, cw: int = CW, ch: int = CH) -> None:
+    def __init__(self, card: np.ndarray, cw: int = CW, ch: int = CH, recall: bool = True) -> None:
         self.cw, self.ch = cw, ch
+        self.recall = recall  # also look for an index pip merged with the big pip beside it
         self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:ch, :cw]))
         self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
         self.reads: dict[float, CornerRead] = {}
@@ -257,7 +258,7 @@ class _Corner:
     def cut(self, scale: float) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         if scale not in self.cuts:
             ink = _ink_cut(self.inkness, self.otsu, scale)
-            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch)
+            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch, self.recall)
         return self.cuts[scale]
 
     def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
@@ -505,7 +506,7 @@ class Recognizer:
                         out.append(Reading(None, 0.0, pr.outline, "colourless") if colourless else pr)
                     continue
             r = self.read_quad(frame, quad)
-            if r.card is None and alt is not None:
+            if r.card is None and alt is not None and _short_side(alt) >= RECALL_MIN_WIDTH:
                 # the card's whiteness lacked a corner (an index printed up to the paper's
                 # edge): its outline with the corners put back may show the whole index
                 whole = self.read_quad(frame, alt)
@@ -542,12 +543,13 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        name, conf, why, found, clipped, _, bare = self._read_warped(frame, q)
+        recall = _short_side(q) >= RECALL_MIN_WIDTH
+        name, conf, why, found, clipped, _, bare = self._read_warped(frame, q, recall)
         if name is not None and clipped:
             # the rank's ink runs to the cut's top edge: the shrink (and an outline fitted a
             # little inside the card) may have cut off the top of a "3" that then reads J;
             # read the whole outline again and refuse when it names another card
-            whole, _, why2, *_ = self._read_warped(frame, order_quad(quad))
+            whole, _, why2, *_ = self._read_warped(frame, order_quad(quad), recall)
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
             elif whole is None and why2.startswith("indices disagree"):
@@ -564,7 +566,7 @@ class Recognizer:
             # index was found, try the card a quarter turn round
             d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
             if (d[1] + d[3]) < 1.6 * (d[0] + d[2]):
-                turned = self._read_warped(frame, np.roll(q, -1, axis=0))
+                turned = self._read_warped(frame, np.roll(q, -1, axis=0), recall)
                 if turned.name is not None and turned.recounted:
                     # read sideways, a heart's pips look like diamonds, and a recount that
                     # only confirms the index has nothing else to check the suit against
@@ -573,16 +575,16 @@ class Recognizer:
                     name, conf, why = turned.name, turned.conf, turned.why
         return Reading(parse_card(name) if name else None, conf, outline, why)
 
-    def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> "_Warped":
+    def _read_warped(self, frame: np.ndarray, q: np.ndarray, recall: bool = True) -> "_Warped":
         """Warp ``q`` upright and decide (:class:`_Warped`)."""
         card = self._warp(frame, q)
         # the other index: only its corner is turned (the same pixels as turning the card)
-        corners = [_Corner(card), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
+        corners = [_Corner(card, recall=recall), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180), recall=recall)]
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
         first = None  # the usual box's reading, when a larger box was read instead
-        if name is None and why == "no index read":
+        if recall and name is None and why == "no index read":
             # nothing in the usual index box is an index: a large index (its rank or pip
             # runs out of the box) is looked for in a larger one
             big = [_Corner(card, BIG_CW, BIG_CH),
@@ -615,7 +617,7 @@ class Recognizer:
             # count. Count again, smaller pips too, leaving out whatever touches the
             # indices' glyphs; the count again only ever confirms the index's own rank
             said = why.split()[2].rstrip(",")
-            if said.isdigit() and int(said) > pips.count:
+            if recall and said.isdigit() and int(said) > pips.count:
                 small = self.read_pips(card, min_pip=SMALL_PIP, exclude=_index_ink(reads, corners))
                 if small.count == int(said):
                     name2, conf2, why2 = decide(reads, small, self.params)
@@ -776,7 +778,7 @@ class Recognizer:
         return _Corner(card).glyphs(scales)[1]
 
     @staticmethod
-    def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int
+    def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int, neck: bool = True
                    ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         # a strip of table left in the warp: ignore a border band
         ink[:, :3] = 0
@@ -839,7 +841,7 @@ class Recognizer:
         else:  # the pip may touch a court card's frame line: open the ink and look again
             smask = Recognizer._pip_apart(ink, rmask, (rx0, rx1, ry1, rh), cw)
             if smask is None:  # ... or the big pip beside it (clubs and spades printed close)
-                smask = Recognizer._pip_at_neck(lab, runout, (rx0, rx1, ry1, rh))
+                smask = Recognizer._pip_at_neck(lab, runout, (rx0, rx1, ry1, rh)) if neck else None
         pix = _colour_pixels(rmask, smask)  # a solid pip's colour, when there is one
         red = None if pix is None else _ink_red(chroma[pix], 28)
         if smask is not None and _has_hole(smask):
@@ -1070,6 +1072,20 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+#: the narrowest card (its outline's short side, frame pixels) on which the recall round's
+#: ways of naming an unsure card are tried (the outline with corners put back, the larger
+#: index box, the small centre pips, an index pip cut from the big pip beside it): below
+#: it the index is a few pixels tall (rendered tango cards 50 px wide: a 2c read 2s from
+#: the larger box); the dev photos' narrowest card named is 71 px wide
+RECALL_MIN_WIDTH = 70.0
+
+
+def _short_side(q: np.ndarray) -> float:
+    """The mean length of the two shorter opposite sides of a quad ``(4, 2)``, pixels."""
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    return min(d[0] + d[2], d[1] + d[3]) / 2
 
 
 #: the least centre pip area (fraction of the card) when the pips are counted again with the

@@ -93,7 +93,7 @@ def test_a_cut_bare_index_whose_whole_outline_reads_another_rank_even_unsure_is_
     quad = np.array([[560, 250], [560 + w, 250], [560 + w, 250 + h], [560, 250 + h]], np.float32)
 
     def fake(whole_why: str, bare: bool = True):
-        def read(fr: np.ndarray, q: np.ndarray) -> _Warped:
+        def read(fr: np.ndarray, q: np.ndarray, *_: object) -> _Warped:
             whole = bool(np.allclose(q, quad))
             return _Warped(None, 0.3, whole_why, True) if whole else \
                 _Warped("5c", 0.9, "", True, clipped=True, bare=bare)

@@ -84,3 +84,26 @@ def test_small_centre_pips_never_name_a_rank_the_index_does_not_say(rec, rank, n
     face = _face(rank, "h", rank_h=0.12, pip_w=0.2, centre_w=0.1, n=n)
     (r,) = rec.recognize(_frame(face))
     assert r.card is None, r.card
+
+
+def test_a_card_too_small_for_its_index_is_not_tried_the_recall_ways(monkeypatch):
+    # laid 50 px wide, a card's index is a few pixels tall: the recall round's ways (the
+    # larger box, where a rendered tango 2c of that size read 2s) are not tried; 100 px are
+    from vision.recognizer import RECALL_MIN_WIDTH
+
+    rec = Recognizer()
+    seen: list[bool] = []
+    real = rec._read_warped
+
+    def spy(frame, q, recall=True):
+        seen.append(recall)
+        return real(frame, q, recall)
+
+    monkeypatch.setattr(rec, "_read_warped", spy)
+    face = _face("K", "d", rank_h=0.2, pip_w=0.14, centre_w=0.0, n=0, picture=True)
+    assert RECALL_MIN_WIDTH > 50
+    rec.recognize(_frame(face, width=50))
+    assert seen and not any(seen)
+    seen.clear()
+    (r,) = rec.recognize(_frame(face, width=100))
+    assert seen and all(seen) and str(r.card) == "Kd"
