@@ -499,6 +499,13 @@ class Recognizer:
             if halves is not None:  # two touching cards seen as one: read each half
                 parts = [self.read_quad(frame, h) for h in halves]
                 if any(pr.card is not None for pr in parts):
+                    # two small cards touching (narrower than RECALL_MIN_WIDTH each): a half's
+                    # outline, cut at the seam, may not hold one whole card, and its index is
+                    # a few pixels tall (rendered 47 px cards: a Td half read 8d); they stay
+                    # unsure, and the blob is not read as one card either
+                    parts = [pr if pr.card is None or _short_side(order_quad(h)) >= RECALL_MIN_WIDTH
+                             else Reading(None, 0.3, pr.outline, f"{pr.card}: half of two small cards touching")
+                             for h, pr in zip(halves, parts)]
                     # a half of a row of overlapping cards: named from its index strip only
                     parts = [pr if self._half_is_whole(frame, h, pr) else replace(pr, why=INDEX_STRIP)
                              for h, pr in zip(halves, parts)]

@@ -107,3 +107,25 @@ def test_a_card_too_small_for_its_index_is_not_tried_the_recall_ways(monkeypatch
     seen.clear()
     (r,) = rec.recognize(_frame(face, width=100))
     assert seen and all(seen) and str(r.card) == "Kd"
+
+
+def test_halves_of_two_small_touching_cards_are_not_named(monkeypatch):
+    # a blob of two touching cards 47 px wide is split at its seam; each half's index is a
+    # few pixels tall (rendered tango cards: a Td half read 8d): unsure. Wider halves keep
+    # their names.
+    import vision.recognizer as vr
+    from controller.engine.cards import parse_card
+
+    rec = Recognizer()
+    for width, named in ((47, False), (90, True)):
+        frame = np.zeros((720, 1280, 3), np.uint8)
+        frame[:] = TABLES["green"]
+        h = int(width * 1.4)
+        frame[300:300 + h, 500:500 + 2 * width] = 240
+        left = np.array([[500, 300], [500 + width, 300], [500 + width, 300 + h], [500, 300 + h]], np.float32)
+        right = left + np.array([width, 0], np.float32)
+        monkeypatch.setattr(vr, "_seam_split", lambda fr, q, a=left, b=right: (a, b))
+        monkeypatch.setattr(rec, "read_quad", lambda fr, q: vr.Reading(
+            parse_card("8d"), 0.8, tuple((float(x), float(y)) for x, y in q), ""))
+        reads = rec.recognize(frame)
+        assert reads and all((r.card is not None) == named for r in reads), (width, reads)
