@@ -586,7 +586,8 @@ class Recognizer:
         """Warp ``q`` upright and decide (:class:`_Warped`)."""
         card = self._warp(frame, q)
         # the other index: only its corner is turned (the same pixels as turning the card)
-        corners = [_Corner(card, recall=recall), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180), recall=recall)]
+        corners = [_Corner(card, recall=recall),
+                   _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180), recall=recall)]
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
