@@ -90,7 +90,14 @@ def _quad_from_contour(cnt: np.ndarray, hull: np.ndarray | None = None) -> np.nd
     return cv2.boxPoints(rect).astype(np.float32)
 
 
-def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray | None:
+def _card_like(cnt: np.ndarray, min_area: float, max_area: float,
+               wh: np.ndarray | None = None, alts: dict[int, np.ndarray] | None = None) -> np.ndarray | None:
+    """The card quad ``(4, 2)`` (order_quad order) of a contour ``cnt``, or None when it is
+    not card-like (area bounds in detection pixels, convexity, aspect ratio). With ``wh``
+    (the detection-size whiteness map) and ``alts``, a second outline with the corners the
+    contour lacks put back where the card's sides meet (index ink printed up to the
+    paper's edge, :func:`_restore_corners`) is stored in ``alts`` under ``id()`` of the
+    quad returned, when it differs."""
     area = cv2.contourArea(cnt)
     if area < min_area or area > max_area:
         return None
@@ -120,7 +127,107 @@ def _card_like(cnt: np.ndarray, min_area: float, max_area: float) -> np.ndarray 
     # reject strongly non-parallelogram quads (two cards, a card and a shadow ...)
     if cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)) is False:
         return None
-    return order_quad(quad)
+    out = order_quad(quad)
+    if wh is not None and alts is not None:
+        whole = _restore_corners(hull.reshape(-1, 2).astype(np.float32), out, wh)
+        if not np.array_equal(whole, out):
+            alts[id(out)] = order_quad(whole)
+    return out
+
+
+#: a corner of the fitted quad is put back where the card's sides meet only when it moves
+#: by more than this fraction of the short side (a rounded corner moves ~0.02-0.03) ...
+_CORNER_CUT = 0.06
+#: ... and by no more than this (a cut larger than an index is no missing corner)
+_CORNER_CUT_MAX = 0.45
+#: ... and when the table just outside the restored corner is this much less white than the
+#: card's paper (another card's paper there: the corner lies under that card)
+_CORNER_TABLE = 25
+
+
+def _restore_corners(hull: np.ndarray, quad: np.ndarray, wh: np.ndarray) -> np.ndarray:
+    """Put back a card corner that the whiteness blob lacks; return the quad ``(4, 2)``.
+
+    A deck that prints its index up to the paper's edge (the index ink touches the
+    outline at detection size) leaves a white blob without those corners: its hull is a
+    hexagon, and the four-corner fit cuts the card's corners off with its index (the
+    reader then finds no index). The card's four sides are the four longest edges of the
+    hull's polygon; where consecutive ones meet is the card's corner. A corner is moved
+    there only when it moves by :data:`_CORNER_CUT` to :data:`_CORNER_CUT_MAX` of the short
+    side and the whiteness just outside the two sides there is table, clearly below the
+    paper's (:data:`_CORNER_TABLE`): a corner under another card has paper outside and is
+    left as it was. Detection pixels; ``quad`` is returned unchanged when nothing fits.
+    """
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.01 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if not 5 <= n <= 8:
+        return quad
+    seg = np.roll(poly, -1, axis=0) - poly
+    length = np.hypot(seg[:, 0], seg[:, 1])
+    longest = sorted(np.argsort(-length)[:4].tolist())
+    if length[longest].min() < 2.5 * max(float(np.delete(length, longest).max()), 1e-6):
+        return quad  # no four clear sides
+    corners = []
+    for a, b in zip(longest, longest[1:] + longest[:1]):
+        p, r = poly[a], seg[a]
+        q, s = poly[b], seg[b]
+        den = float(r[0] * s[1] - r[1] * s[0])
+        if abs(den) < 1e-6 * float(length[a] * length[b]):
+            return quad
+        t = float((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / den
+        corners.append(p + t * r)
+    new = np.array(corners, np.float32)
+    d = [math.hypot(*(new[(i + 1) % 4] - new[i])) for i in range(4)]
+    short = min(d[0] + d[2], d[1] + d[3]) / 2
+    if short <= 0 or not cv2.isContourConvex(new.reshape(-1, 1, 2)):
+        return quad
+    c = new.mean(axis=0)
+    hh, ww = wh.shape
+    # the paper: inside the middle half of each side
+    inner = []
+    for i in range(4):
+        a, b = new[i], new[(i + 1) % 4]
+        for t in np.linspace(0.3, 0.7, 5):
+            pt = a + (b - a) * t
+            v = c - pt
+            inner.append(pt + v / max(float(np.hypot(*v)), 1e-6) * 0.1 * short)
+    paper = _sample(wh, np.array(inner))
+    if paper is None:
+        return quad
+    out = quad.copy()
+    for i in range(4):
+        moved = [float(np.hypot(*(new[i] - qv))) for qv in quad]
+        j = int(np.argmin(moved))
+        if moved[j] <= _CORNER_CUT * short:
+            continue
+        if moved[j] > _CORNER_CUT_MAX * short:
+            return quad
+        pts = []
+        for k in (i - 1, i + 1):  # the two sides meeting at the corner, near it
+            other = new[k % 4]
+            e = other - new[i]
+            nv = np.array([-e[1], e[0]], np.float32) / max(float(np.hypot(*e)), 1e-6)
+            if np.dot(nv, new[i] + e / 2 - c) < 0:
+                nv = -nv
+            for t in np.linspace(0.03, 0.2, 6):
+                pts.append(new[i] + e * t + nv * 0.08 * short)
+        outside = _sample(wh, np.array(pts))
+        if outside is None or outside > paper - _CORNER_TABLE:
+            return quad
+        out[j] = new[i]
+    return out
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> float | None:
+    """The median of ``img`` at the points ``(n, 2)`` (x, y) that lie in it; None if none."""
+    h, w = img.shape[:2]
+    xs = np.round(pts[:, 0]).astype(int)
+    ys = np.round(pts[:, 1]).astype(int)
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    if not ok.any():
+        return None
+    return float(np.median(img[ys[ok], xs[ok]]))
 
 
 def _split_merged(cnt: np.ndarray, mask_shape: tuple[int, int]) -> list[np.ndarray]:
@@ -163,11 +270,15 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / ua) if ua > 0 else 0.0
 
 
-def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.95) -> list[np.ndarray]:
+def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.95,
+               alternatives: list[np.ndarray | None] | None = None) -> list[np.ndarray]:
     """Return the quads ``(4, 2)`` float32 of card faces found in ``frame`` (frame pixels).
 
     ``min_frac``/``max_frac`` bound a card's area as a fraction of the frame's area.
-    An empty, black or flat frame gives ``[]``.
+    An empty, black or flat frame gives ``[]``. ``alternatives``: a list to fill, one
+    entry per quad returned (same order): a second outline of that card with the corners
+    its whiteness blob lacked put back (a deck printing its index up to the paper's edge,
+    :func:`_restore_corners`), or None. The reader tries it on a card it cannot name.
 
     Raises:
         ValueError: ``frame`` is not an ``(H, W, 3)`` uint8 image.
@@ -189,6 +300,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     min_area = min_frac * sh * sw
     max_area = max_frac * sh * sw
     cands: list[tuple[np.ndarray, float]] = []
+    alts: dict[int, np.ndarray] = {}  # id(quad in cands) -> its outline with corners put back
     row_cands: list[np.ndarray] = []  # cards cut from a row of touching cards: a last resort
     blob_cands: list[np.ndarray] = []  # the hulls of Canny edge blobs: a last resort too
     wh_blur = cv2.GaussianBlur(wh, (5, 5), 0)
@@ -230,7 +342,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             a = cv2.contourArea(c)
             if a < min_area:
                 continue
-            q = _card_like(c, min_area, max_area)
+            q = _card_like(c, min_area, max_area, wh_blur, alts)
             if q is not None:
                 cands.append((q, a))
                 if a / max(cv2.contourArea(q), 1.0) > 0.95:  # a clean rectangle counts twice
@@ -240,7 +352,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
                 if row and _row_seen(wh_blur, grey, cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float32)):
                     row_cands.extend(row)
                 for part in ([] if row else _split_merged(c, m.shape)):
-                    q = _card_like(part, min_area, max_area)
+                    q = _card_like(part, min_area, max_area, wh_blur, alts)
                     if q is not None:
                         cands.append((q, cv2.contourArea(part)))
     # edges: on light tables the outline is clearer than the whiteness step
@@ -258,10 +370,14 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
             a = cv2.contourArea(c)
             if a < min_area:
                 continue
-            q = _card_like(c, min_area, max_area)
+            q = _card_like(c, min_area, max_area, wh_blur, alts)
             if q is not None:
                 # the hole lies inside the dilated outline: grow it back by ~2 px
-                cands.append((_grow(q, 2.0), a))
+                grown = _grow(q, 2.0)
+                alt = alts.pop(id(q), None)  # q goes: its id may be reused
+                if alt is not None:
+                    alts[id(grown)] = _grow(alt, 2.0)
+                cands.append((grown, a))
     # merge candidates seen at several levels: keep the one seen most, then largest
     groups: list[list[tuple[np.ndarray, float]]] = []
     for q, a in cands:
@@ -306,9 +422,12 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
     for q in row_cands:
         if not any(_clash(q, p, 0.2) for p in picked):
             picked.append(q)
-    out = [order_quad(q / scale) for q in picked]
-    out.sort(key=lambda q: (float(q[:, 0].mean())))
-    return out
+    pairs = [(order_quad(q / scale), None if id(q) not in alts else order_quad(alts[id(q)] / scale))
+             for q in picked]
+    pairs.sort(key=lambda p: (float(p[0][:, 0].mean())))
+    if alternatives is not None:
+        alternatives[:] = [alt for _, alt in pairs]
+    return [q for q, _ in pairs]
 
 
 def _blob_cards(cnt: np.ndarray, min_area: float, max_area: float) -> list[np.ndarray]:

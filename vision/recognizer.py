@@ -33,6 +33,9 @@ __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
 W, H = 240, 336  # canonical card size for reading (portrait, ratio 1.4)
 CW, CH = int(W * 0.24), int(H * 0.36)  # the top-left index box of an upright card
+#: the index box searched when nothing in :data:`CW` x :data:`CH` is an index: a design
+#: with a large index (ornamental, tango) whose rank runs out of the usual box
+BIG_CW, BIG_CH = int(W * 0.34), int(H * 0.42)
 TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
 #: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
 #: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
@@ -245,15 +248,17 @@ class _Corner:
     readings memoised per threshold scale (a weak corner is cut at several scales, and the
     scale 0.5 is shared by both tries of :meth:`Recognizer.read_corner`)."""
 
-    def __init__(self, card: np.ndarray) -> None:
-        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:CH, :CW]))
+    def __init__(self, card: np.ndarray, cw: int = CW, ch: int = CH, recall: bool = True) -> None:
+        self.cw, self.ch = cw, ch
+        self.recall = recall  # also look for an index pip merged with the big pip beside it
+        self.inkness, self.chroma, self.otsu = _inkness(_white_balance(card[:ch, :cw]))
         self.cuts: dict[float, tuple[np.ndarray | None, np.ndarray | None, bool | None]] = {}
         self.reads: dict[float, CornerRead] = {}
 
     def cut(self, scale: float) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         if scale not in self.cuts:
             ink = _ink_cut(self.inkness, self.otsu, scale)
-            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, CW, CH)
+            self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch, self.recall)
         return self.cuts[scale]
 
     def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
@@ -482,8 +487,9 @@ class Recognizer:
         frame = as_frame(image)
         colourless = _colourless(frame)
         out = []
-        quads = find_cards(frame) if region is None else _find_in_region(frame, region)
-        for quad in quads:
+        alts: list[np.ndarray | None] = []
+        quads = find_cards(frame, alternatives=alts) if region is None else _find_in_region(frame, region, alts)
+        for quad, alt in zip(quads, alts):
             if region is not None:
                 c = quad.mean(axis=0)
                 if cv2.pointPolygonTest(np.asarray(region, np.float32).reshape(-1, 1, 2),
@@ -493,6 +499,13 @@ class Recognizer:
             if halves is not None:  # two touching cards seen as one: read each half
                 parts = [self.read_quad(frame, h) for h in halves]
                 if any(pr.card is not None for pr in parts):
+                    # two small cards touching (narrower than RECALL_MIN_WIDTH each): a half's
+                    # outline, cut at the seam, may not hold one whole card, and its index is
+                    # a few pixels tall (rendered 47 px cards: a Td half read 8d); they stay
+                    # unsure, and the blob is not read as one card either
+                    parts = [pr if pr.card is None or _short_side(order_quad(h)) >= RECALL_MIN_WIDTH
+                             else Reading(None, 0.3, pr.outline, f"{pr.card}: half of two small cards touching")
+                             for h, pr in zip(halves, parts)]
                     # a half of a row of overlapping cards: named from its index strip only
                     parts = [pr if self._half_is_whole(frame, h, pr) else replace(pr, why=INDEX_STRIP)
                              for h, pr in zip(halves, parts)]
@@ -500,6 +513,12 @@ class Recognizer:
                         out.append(Reading(None, 0.0, pr.outline, "colourless") if colourless else pr)
                     continue
             r = self.read_quad(frame, quad)
+            if r.card is None and alt is not None and _short_side(alt) >= RECALL_MIN_WIDTH:
+                # the card's whiteness lacked a corner (an index printed up to the paper's
+                # edge): its outline with the corners put back may show the whole index
+                whole = self.read_quad(frame, alt)
+                if whole.card is not None:
+                    r = whole
             if colourless:  # a grey frame cannot tell hearts from spades: never guess
                 r = Reading(None, 0.0, r.outline, "frame has no colour")
             out.append(r)
@@ -531,24 +550,30 @@ class Recognizer:
         q = order_quad(quad)
         outline = tuple((float(x), float(y)) for x, y in q)
         q = _shrink(q, 0.012)  # keep the table's edge out of the corner
-        name, conf, why, found, clipped, _ = self._read_warped(frame, q)
+        recall = _short_side(q) >= RECALL_MIN_WIDTH
+        name, conf, why, found, clipped, _, bare = self._read_warped(frame, q, recall)
         if name is not None and clipped:
             # the rank's ink runs to the cut's top edge: the shrink (and an outline fitted a
             # little inside the card) may have cut off the top of a "3" that then reads J;
             # read the whole outline again and refuse when it names another card
-            whole, _, why2, *_ = self._read_warped(frame, order_quad(quad))
+            whole, _, why2, *_ = self._read_warped(frame, order_quad(quad), recall)
             if whole is not None and whole != name:
                 name, conf, why = None, 0.3, f"{name}, or {whole} from the whole outline: the index may be cut"
             elif whole is None and why2.startswith("indices disagree"):
                 # the whole outline's reading contradicts itself (one index uncut, one cut):
                 # a cut changed what the index says
                 name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
+            elif bare and whole is None and _said_rank(why2) not in (None, "10" if name[0] == "T" else name[:-1]):
+                # a number card with no pip counted (its indices are all it has): unsure, but
+                # its best index reading is another rank (a "6" cut at its left read 5;
+                # uncut, it reads 6, if not surely): a cut changed the rank
+                name, conf, why = None, 0.3, f"{name}, but the whole outline reads: {why2}: the index may be cut"
         if name is None and not found:
             # an oblique camera can make a card's long side look the shorter one: when no
             # index was found, try the card a quarter turn round
             d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
             if (d[1] + d[3]) < 1.6 * (d[0] + d[2]):
-                turned = self._read_warped(frame, np.roll(q, -1, axis=0))
+                turned = self._read_warped(frame, np.roll(q, -1, axis=0), recall)
                 if turned.name is not None and turned.recounted:
                     # read sideways, a heart's pips look like diamonds, and a recount that
                     # only confirms the index has nothing else to check the suit against
@@ -557,14 +582,31 @@ class Recognizer:
                     name, conf, why = turned.name, turned.conf, turned.why
         return Reading(parse_card(name) if name else None, conf, outline, why)
 
-    def _read_warped(self, frame: np.ndarray, q: np.ndarray) -> "_Warped":
+    def _read_warped(self, frame: np.ndarray, q: np.ndarray, recall: bool = True) -> "_Warped":
         """Warp ``q`` upright and decide (:class:`_Warped`)."""
         card = self._warp(frame, q)
         # the other index: only its corner is turned (the same pixels as turning the card)
-        corners = [_Corner(card), _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180))]
+        corners = [_Corner(card, recall=recall),
+                   _Corner(cv2.rotate(card[H - CH:, W - CW:], cv2.ROTATE_180), recall=recall)]
         reads = [self.read_corner(c) for c in corners]
         pips = self.read_pips(card)
         name, conf, why = decide(reads, pips, self.params)
+        first = None  # the usual box's reading, when a larger box was read instead
+        if recall and name is None and why == "no index read":
+            # nothing in the usual index box is an index: a large index (its rank or pip
+            # runs out of the box) is looked for in a larger one
+            big = [_Corner(card, BIG_CW, BIG_CH),
+                   _Corner(cv2.rotate(card[H - BIG_CH:, W - BIG_CW:], cv2.ROTATE_180), BIG_CW, BIG_CH)]
+            big_reads = [self.read_corner(c) for c in big]
+            name2, conf2, why2 = decide(big_reads, pips, self.params)
+            if name2 is not None and not all(
+                    r.rank == ("10" if name2[0] == "T" else name2[:-1]) and r.suit is not None for r in big_reads):
+                # the larger box reaches further into the card (and, on a blob of two
+                # touching cards, into the other card): both indices must name the card
+                name2, conf2, why2 = None, 0.3, f"{name2} from one large index only"
+            if name2 is not None or why2 != "no index read":
+                first = corners, reads, why
+                corners, reads, name, conf, why = big, big_reads, name2, conf2, why2
         recounted = False
         if name is None and why.startswith("index says") and why.endswith(" pips"):
             # glare hides pips, it never adds them: count again against the paper's local
@@ -577,6 +619,24 @@ class Recognizer:
                 if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                     name, conf, why = name2, conf2, why2
                     pips, recounted = again, True
+        if name is None and why.startswith("index says") and why.endswith(" pips"):
+            # a design with a large index and small centre pips: the big index pips were
+            # counted (two, or four with a second pip), the centre pips were too small to
+            # count. Count again, smaller pips too, leaving out whatever touches the
+            # indices' glyphs; the count again only ever confirms the index's own rank
+            said = why.split()[2].rstrip(",")
+            if recall and said.isdigit() and int(said) > pips.count:
+                small = self.read_pips(card, min_pip=SMALL_PIP, exclude=_index_ink(reads, corners))
+                if small.count == int(said):
+                    name2, conf2, why2 = decide(reads, small, self.params)
+                    if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
+                        name, conf, why = name2, conf2, why2
+                        pips, recounted = small, True
+        if name is None and first is not None:
+            # the larger box named nothing: what the card says is still "no index read"
+            # (a row of overlapping cards read as one is then searched by the corner pass;
+            # an unnamed card with no index found is tried a quarter turn round)
+            corners, reads, why = first
         if name is not None and (name[0] in "JQK" or pips.suit is None):
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
@@ -596,8 +656,14 @@ class Recognizer:
         clipped = False
         if name is not None:
             rank = "10" if name[0] == "T" else name[:-1]
-            clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask) for r in reads)
-        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted)
+            # a number card with no big pip counted rests on its two indices alone, printed
+            # alike and cut alike: an index starting at the corner's left edge too may
+            # have lost its left side (a "6" whose left stroke was cut read 5)
+            left = name[0] not in "JQK" and pips.count == 0
+            clipped = any(r.rank == rank and r.rank_mask is not None and _touches_edge(r.rank_mask, left=left)
+                          for r in reads)
+        bare = name is not None and name[0] not in "JQK" and pips.count == 0
+        return _Warped(name, conf, why, any(r.rank is not None for r in reads), clipped, recounted, bare)
 
     @staticmethod
     def _net_doubts(name: str, reads: Sequence[CornerRead], weak_court: bool = False) -> str:
@@ -635,14 +701,17 @@ class Recognizer:
             return f"rank {rank}: the index does not look like a {rank} to the classifier"
         return ""
 
-    def read_pips(self, card: np.ndarray, local: bool = False) -> "PipRead":
+    def read_pips(self, card: np.ndarray, local: bool = False, min_pip: float = 0.01,
+                  exclude: np.ndarray | None = None) -> "PipRead":
         """Count the large, solid, equal-sized pips of a warped card and read their suit.
 
         Number cards show as many pips as their rank; the suit of a big pip is easier to
         read than the small index one. ``local``: measure the ink against the paper's
         local level (its brightest nearby pixels) instead of one cut for the whole card,
-        for a card half under glare (its washed-out pips are then still solid). Returns a
-        :class:`PipRead`.
+        for a card half under glare (its washed-out pips are then still solid).
+        ``min_pip``: the least pip area, a fraction of the card's. ``exclude``: a ``(H, W)``
+        uint8 mask (ink > 0) of the indices' glyphs; a shape touching it is not a pip.
+        Returns a :class:`PipRead`.
         """
         wb = _white_balance(card)
         hsv = cv2.cvtColor(wb[int(H * 0.2):int(H * 0.8), int(W * 0.2):int(W * 0.8)], cv2.COLOR_BGR2HSV)
@@ -660,9 +729,11 @@ class Recognizer:
         comps = []
         for i in range(1, n):
             x, y, w, h, a = st[i]
-            if a < 0.01 * area or a > 0.08 * area or w > 0.45 * W or h > 0.35 * H:
+            if a < min_pip * area or a > 0.08 * area or w > 0.45 * W or h > 0.35 * H:
                 continue
             m = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+            if exclude is not None and cv2.countNonZero(exclude[y:y + h, x:x + w] & m):
+                continue
             cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             hull = cv2.contourArea(cv2.convexHull(max(cs, key=cv2.contourArea)))
             if hull <= 0 or a / hull < 0.75:
@@ -715,26 +786,34 @@ class Recognizer:
         return _Corner(card).glyphs(scales)[1]
 
     @staticmethod
-    def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int
+    def _cut_index(ink: np.ndarray, chroma: np.ndarray, cw: int, ch: int, neck: bool = True
                    ) -> tuple[np.ndarray | None, np.ndarray | None, bool | None]:
         # a strip of table left in the warp: ignore a border band
         ink[:, :3] = 0
         ink[:3, :] = 0
         n, lab, st, cen = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
         comps = []
+        runout = []  # shapes running out of the index zone: an index pip may be merged in one
         for i in range(1, n):
             x, y, w, h, a = st[i]
             if a < 15 or h < 6:
                 continue
-            if h > 0.7 * ch or w > 0.8 * cw:  # frame lines of a face card, edges
+            if h > 0.7 * ch:  # frame lines of a face card, edges
                 continue
             if x + w >= cw - 1 and w > 0.35 * cw:  # runs out of the index zone: a pip or picture
+                runout.append((i, x, y, w, h, a))
+                continue
+            if w > 0.8 * cw:  # frame lines of a face card, edges
                 continue
             comps.append((i, x, y, w, h, a))
         if not comps:
             return None, None, None
         # rank: the topmost component of index height in the left part of the corner
-        cand = [c for c in comps if c[4] >= 0.045 * H and c[4] <= 0.16 * H and c[1] + c[3] / 2 < 0.15 * W]
+        # (in the larger box of a large index: up to 0.2 of the card's height, its middle up
+        # to 0.15 of the card's width scaled as the box)
+        big = cw > CW
+        cand = [c for c in comps if c[4] >= 0.045 * H and c[4] <= (0.2 if big else 0.16) * H
+                and c[1] + c[3] / 2 < 0.15 * W * (cw / CW if big else 1.0)]
         if not cand:
             return None, None, None
         top = min(cand, key=lambda c: c[2])
@@ -769,6 +848,8 @@ class Recognizer:
             smask = (lab == s[0]).astype(np.uint8) * 255
         else:  # the pip may touch a court card's frame line: open the ink and look again
             smask = Recognizer._pip_apart(ink, rmask, (rx0, rx1, ry1, rh), cw)
+            if smask is None:  # ... or the big pip beside it (clubs and spades printed close)
+                smask = Recognizer._pip_at_neck(lab, runout, (rx0, rx1, ry1, rh)) if neck else None
         pix = _colour_pixels(rmask, smask)  # a solid pip's colour, when there is one
         red = None if pix is None else _ink_red(chroma[pix], 28)
         if smask is not None and _has_hole(smask):
@@ -802,6 +883,45 @@ class Recognizer:
             if abs(x + w / 2 - mid) < dist:
                 best, dist = i, abs(x + w / 2 - mid)
         return (lab == best).astype(np.uint8) * 255 if best else None
+
+    @staticmethod
+    def _pip_at_neck(lab: np.ndarray, runout: Sequence[tuple[int, int, int, int, int, int]],
+                     rank_box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """The index pip (uint8 mask, ink 255) merged with a big pip beside it, or None.
+
+        A design that prints its big pips close to the index (French designs: a club's
+        leaves touch the index pip under the rank once blurred) gives one shape, running
+        out of the index zone, in ``runout`` (component stats ``(label, x, y, w, h, area)``
+        of ``lab``). Under the rank (``rank_box``: left and right x, bottom y, height) the
+        shape is cut at its thinnest column between the rank's middle and a rank height
+        right of the rank; the left piece is the pip when it is pip-sized and lies under
+        the rank. Corner pixels.
+        """
+        rx0, rx1, ry1, rh = rank_box
+        for i, x, y, w, h, _ in runout:
+            if y < ry1 - 2 or y - ry1 >= 0.8 * rh or x > rx1:
+                continue
+            m = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+            cols = m.sum(axis=0)
+            lo, hi = max(int((rx0 + rx1) / 2) - x, 1), min(int(rx1 + rh) - x, w - 1)
+            if hi <= lo:
+                continue
+            neck = lo + int(np.argmin(cols[lo:hi]))
+            if cols[neck] > 0.5 * rh:  # no narrow join: one broad shape
+                continue
+            piece = m.copy()
+            piece[:, neck:] = 0
+            k, plab, pst, _ = cv2.connectedComponentsWithStats(piece, connectivity=8)
+            if k < 2:
+                continue
+            j = 1 + int(np.argmax(pst[1:, 4]))
+            px, py, pw, ph, pa = (int(v) for v in pst[j])
+            if pa < 15 or not 0.3 * rh <= ph <= 1.3 * rh or not rx0 - 0.5 * rh <= x + px + pw / 2 <= rx1 + 0.5 * rh:
+                continue
+            out = np.zeros(lab.shape, np.uint8)
+            out[y:y + h, x:x + w][plab == j] = 255
+            return out
+        return None
 
     def read_corner(self, card: np.ndarray) -> CornerRead:
         """Read the top-left index of an upright card image ``(H, W, 3)``.
@@ -897,7 +1017,9 @@ class _Warped(NamedTuple):
     """One upright read of a card: the card's name or None, its confidence and why; whether
     any index was cut out (``found``); whether the named rank's ink runs to its corner's
     top edge (``clipped``: the cut may have lost the top of the glyph); whether the name
-    rests on the pips counted again against the paper's local level (``recounted``)."""
+    rests on the pips counted again against the paper's local level (``recounted``); whether
+    it is a number card named with no pip counted (``bare``: its indices are its only
+    evidence, so a left edge counts for ``clipped`` too)."""
 
     name: str | None
     conf: float
@@ -905,15 +1027,27 @@ class _Warped(NamedTuple):
     found: bool
     clipped: bool = False
     recounted: bool = False  # named on pips counted again against the paper's local level
+    bare: bool = False  # a number card named with no pip counted: on its indices alone
 
 
-def _touches_edge(mask: np.ndarray, band: int = 4) -> bool:
+def _touches_edge(mask: np.ndarray, band: int = 4, left: bool = False) -> bool:
     """True when the ink of ``mask`` (a corner-sized uint8 mask) starts within ``band``
-    pixels of its top edge (:meth:`Recognizer._cut_index` blanks the first 3 rows): the
-    glyph may run past the cut. (Its left edge is not checked: on the dev photos a quarter
-    of the index glyphs start there, and a glyph losing its top, a "3" read J, is the
-    confusion seen.)"""
-    return bool(cv2.countNonZero(mask[:band + 1, :]))
+    pixels of its top edge (:meth:`Recognizer._cut_index` blanks the first 3 rows), or,
+    with ``left``, of its left edge (and columns): the glyph may run past the cut. (The left
+    edge is checked only where the caller asks: on the dev photos a quarter of the index
+    glyphs start there, and a glyph losing its top, a "3" read J, is the confusion seen
+    most; a number card with no pip counted also checks it: a cut "6" read 5.)"""
+    return bool(cv2.countNonZero(mask[:band + 1, :])) or (left and bool(cv2.countNonZero(mask[:, :band + 1])))
+
+
+def _said_rank(why: str) -> str | None:
+    """The rank that :func:`decide`'s refusal ``why`` says the best index reads ("rank 6 not
+    sure enough ...", "index says 6, 2 pips" -> "6"), or None when it names none."""
+    for head in ("rank ", "index says "):
+        if why.startswith(head):
+            word = why[len(head):].split(" ", 1)[0].rstrip(",")
+            return word if word in RANK_LABELS else None
+    return None
 
 
 def _shrink(q: np.ndarray, f: float) -> np.ndarray:
@@ -946,6 +1080,44 @@ def _seam_split(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
     mid_a = (q[0] + q[3]) / 2  # the long edges are 1->2 and 3->0
     mid_b = (q[1] + q[2]) / 2
     return (np.array([q[0], q[1], mid_b, mid_a], np.float32), np.array([mid_a, mid_b, q[2], q[3]], np.float32))
+
+
+#: the narrowest card (its outline's short side, frame pixels) on which the recall round's
+#: ways of naming an unsure card are tried (the outline with corners put back, the larger
+#: index box, the small centre pips, an index pip cut from the big pip beside it): below
+#: it the index is a few pixels tall (rendered tango cards 50 px wide: a 2c read 2s from
+#: the larger box); the dev photos' narrowest card named is 71 px wide
+RECALL_MIN_WIDTH = 70.0
+
+
+def _short_side(q: np.ndarray) -> float:
+    """The mean length of the two shorter opposite sides of a quad ``(4, 2)``, pixels."""
+    d = [math.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    return min(d[0] + d[2], d[1] + d[3]) / 2
+
+
+#: the least centre pip area (fraction of the card) when the pips are counted again with the
+#: indices left out (:meth:`Recognizer._read_warped`); the first count's least is 0.01
+SMALL_PIP = 0.003
+
+
+def _index_ink(reads: Sequence[CornerRead], corners: Sequence["_Corner"]) -> np.ndarray:
+    """A ``(H, W)`` uint8 mask of the index glyphs (rank and pip) that ``reads`` cut, in the
+    upright card's pixels: the first read's from the top-left corner, the second's from the
+    bottom-right one, turned back (``corners``: the :class:`_Corner` each came from)."""
+    out = np.zeros((H, W), np.uint8)
+    for k, (r, c) in enumerate(zip(reads, corners)):
+        m = np.zeros((c.ch, c.cw), np.uint8)
+        for g in (r.rank_mask, r.suit_mask):
+            if g is not None and g.shape == m.shape:
+                m |= g
+        # grown a little: the pips' cut differs from the corner's
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8))
+        if k == 0:
+            out[:c.ch, :c.cw] |= m
+        else:
+            out[H - c.ch:, W - c.cw:] |= cv2.rotate(m, cv2.ROTATE_180)
+    return out
 
 
 def _index_pips(name: str, reads: Sequence[CornerRead]) -> list[np.ndarray]:
@@ -1038,10 +1210,12 @@ def _looks_like_ten(rmask: np.ndarray) -> bool:
     return len(holes) == 1 and rw <= 1.1 * rh
 
 
-def _find_in_region(frame: np.ndarray, region: np.ndarray) -> list[np.ndarray]:
+def _find_in_region(frame: np.ndarray, region: np.ndarray,
+                    alternatives: list[np.ndarray | None] | None = None) -> list[np.ndarray]:
     """Find cards in the board region's bounding box (widened by 10%) only.
 
     Faster than the whole frame, and the board is seen at a higher detection resolution.
+    ``alternatives``: filled as :func:`vision.detect.find_cards` fills it (frame pixels).
     """
     quad = np.asarray(region, np.float32).reshape(4, 2)
     h, w = frame.shape[:2]
@@ -1051,6 +1225,12 @@ def _find_in_region(frame: np.ndarray, region: np.ndarray) -> list[np.ndarray]:
     x0, y0 = max(0, int(x0 - mx)), max(0, int(y0 - my))
     x1, y1 = min(w, int(np.ceil(x1 + mx))), min(h, int(np.ceil(y1 + my)))
     if x1 - x0 < 16 or y1 - y0 < 16:
+        if alternatives is not None:
+            alternatives[:] = []
         return []
     off = np.array([x0, y0], np.float32)
-    return [q + off for q in find_cards(np.ascontiguousarray(frame[y0:y1, x0:x1]))]
+    alts: list[np.ndarray | None] = []
+    quads = [q + off for q in find_cards(np.ascontiguousarray(frame[y0:y1, x0:x1]), alternatives=alts)]
+    if alternatives is not None:
+        alternatives[:] = [None if a is None else a + off for a in alts]
+    return quads

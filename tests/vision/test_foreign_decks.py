@@ -57,3 +57,24 @@ def test_a_folder_without_faces_is_refused(tmp_path: Path, capsys: pytest.Captur
         load_deck(tmp_path)
     assert main([str(tmp_path), "--boards", "1", "--singles", "0"]) == 2
     assert "no card faces" in capsys.readouterr().err
+
+
+def test_width_sets_how_wide_the_cards_are_laid(tmp_path: Path) -> None:
+    # --width 40,70: small, far cards (a breaker read tiny clubs as spades); a single card
+    # on the table is as wide as asked
+    _face(tmp_path / "As.png", "A")
+    faces = load_deck(tmp_path)
+    for lo, hi in ((40, 70), (110, 180)):
+        (_, _, img), = frames(faces, 0, 1, "w-7", (lo, hi))
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        white = ((hsv[:, :, 2] > 150) & (hsv[:, :, 1] < 60)).astype(np.uint8)
+        n, _, st, _ = cv2.connectedComponentsWithStats(white)
+        w = int(st[1:, 2].max())
+        assert lo * 0.85 <= w <= hi * 1.25, (lo, hi, w)
+
+
+def test_width_must_be_two_positive_numbers(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--width", "70"])
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--width", "70,40"])

@@ -84,7 +84,7 @@ def test_a_possibly_cut_index_that_the_whole_outline_reads_as_another_card_is_re
     frame, quad = _frame_with_card("3s")
     seen = []
 
-    def fake(fr: np.ndarray, q: np.ndarray) -> _Warped:
+    def fake(fr: np.ndarray, q: np.ndarray, *_: object) -> _Warped:
         whole = bool(np.allclose(q, quad))
         seen.append(whole)
         return _Warped(("3s" if whole else "Js"), 0.9, "", True, clipped=not whole)
@@ -94,7 +94,7 @@ def test_a_possibly_cut_index_that_the_whole_outline_reads_as_another_card_is_re
     assert seen == [False, True]
     assert r.card is None and "whole outline" in r.why
     # the whole outline agreeing (or unsure) leaves the first reading
-    monkeypatch.setattr(rec, "_read_warped", lambda fr, q: _Warped("Js", 0.9, "", True, clipped=True))
+    monkeypatch.setattr(rec, "_read_warped", lambda fr, q, *_: _Warped("Js", 0.9, "", True, clipped=True))
     assert str(rec.read_quad(frame, quad).card) == "Js"
 
 
@@ -137,7 +137,7 @@ def test_a_possibly_cut_index_whose_whole_outline_contradicts_itself_is_refused(
     frame, quad = _frame_with_card("6c")
 
     def fake(whole_why: str):
-        def read(fr: np.ndarray, q: np.ndarray) -> _Warped:
+        def read(fr: np.ndarray, q: np.ndarray, *_: object) -> _Warped:
             whole = bool(np.allclose(q, quad))
             return _Warped(None, 0.0, whole_why, True) if whole else _Warped("5c", 0.9, "", True, clipped=True)
         return read
@@ -158,7 +158,7 @@ def test_a_card_named_only_a_quarter_turn_round_on_recounted_pips_is_refused(mon
     first = _shrink(order_quad(quad), 0.012)  # the upright read; the turned one is rolled
 
     def read(turned_recounted: bool):
-        def fake(fr: np.ndarray, q: np.ndarray) -> _Warped:
+        def fake(fr: np.ndarray, q: np.ndarray, *_: object) -> _Warped:
             if np.allclose(q, first):
                 return _Warped(None, 0.0, "no index read", False)
             return _Warped("9d", 0.77, "", True, recounted=turned_recounted)

@@ -1,7 +1,8 @@
 """Score the recognizer on table frames composed from deck designs it has never seen.
 
 Usage: .venv/bin/python tools/vision/foreign_decks.py DECK_DIR [DECK_DIR...]
-       [--boards 80] [--singles 60] [--seed 7] [--no-corners] [--save DIR] [--wrong DIR] [-v]
+       [--boards 80] [--singles 60] [--seed 7] [--no-corners] [--width LO,HI] [--save DIR]
+       [--wrong DIR] [-v]
 
 Each DECK_DIR holds one design's card faces as images named by card, ``As.png``,
 ``Td.png``, ``9h.png`` ... (any format OpenCV reads; PNG with alpha for rounded corners
@@ -9,7 +10,8 @@ is best). The user brings the faces (rendered from a freely licensed SVG deck, s
 tool downloads nothing and ships no faces. For each design it composes, seeded,
 ``--boards`` frames of a board row (3-5 cards) and ``--singles`` frames of one card:
 1280x720, a felt- or wood-like table (green, blue, red, brown or grey, with a gradient,
-blotches and noise), cards 110-180 px wide, each turned up to +-8 degrees and half of them
+blotches and noise), cards 110-180 px wide (``--width LO,HI``: 40,70 checks that small,
+far cards are never read wrong), each turned up to +-8 degrees and half of them
 upside down, a soft shadow, uneven light, a mild perspective of the whole frame, blur,
 sensor noise and sometimes JPEG (quality 60-95). A face drawn without its paper (ink on a
 transparent canvas) is laid on a white card the size of its canvas.
@@ -153,12 +155,17 @@ def finish(frame: np.ndarray, rng: random.Random) -> np.ndarray:
     return out
 
 
-def compose(faces: dict[str, np.ndarray], cards: list[str], rng: random.Random) -> np.ndarray:
+WIDTH = (110.0, 180.0)  # the cards' width in the frame, px (default of --width)
+
+
+def compose(faces: dict[str, np.ndarray], cards: list[str], rng: random.Random,
+            width_range: tuple[float, float] = WIDTH) -> np.ndarray:
     """One 1280x720 uint8 BGR frame with ``cards`` laid left to right as a board row (half
-    of them upside down, at the caller's choice: ``faces`` are laid as given)."""
+    of them upside down, at the caller's choice: ``faces`` are laid as given), each
+    ``width_range`` (low, high) px wide."""
     frame = table(rng)
     n = len(cards)
-    width = rng.uniform(110, 180)
+    width = rng.uniform(*width_range)
     ratio = float(np.mean([faces[c].shape[0] / faces[c].shape[1] for c in cards]))
     gap = width * rng.uniform(0.08, 0.35)
     total = n * width + (n - 1) * gap
@@ -171,7 +178,8 @@ def compose(faces: dict[str, np.ndarray], cards: list[str], rng: random.Random) 
     return finish(frame, rng)
 
 
-def frames(faces: dict[str, np.ndarray], boards: int, singles: int, seed: str):
+def frames(faces: dict[str, np.ndarray], boards: int, singles: int, seed: str,
+           width_range: tuple[float, float] = WIDTH):
     """Yield ``(index, cards, frame)``: ``boards`` board rows of 3-5 cards, then ``singles``
     single cards; the deck is dealt through shuffled, so every card shows about equally often."""
     rng = random.Random(seed)
@@ -187,18 +195,19 @@ def frames(faces: dict[str, np.ndarray], boards: int, singles: int, seed: str):
             if c not in cards:
                 cards.append(c)
         laid = {c: cv2.rotate(faces[c], cv2.ROTATE_180) if rng.random() < 0.5 else faces[c] for c in cards}
-        yield i, cards, compose(laid, cards, rng)
+        yield i, cards, compose(laid, cards, rng, width_range)
 
 
 def score_deck(folder: Path, rec: Recognizer, boards: int, singles: int, seed: int,
-               save: Path | None = None, wrong_dir: Path | None = None, verbose: bool = False) -> Counter:
+               save: Path | None = None, wrong_dir: Path | None = None, verbose: bool = False,
+               width_range: tuple[float, float] = WIDTH) -> Counter:
     """Compose and read one design's frames; return a Counter of cards, correct, wrong,
     missed, unsure and frames. Raises ``ValueError`` for a folder without faces."""
     faces = load_deck(folder)
     name = folder.resolve().name
     tot: Counter = Counter()
     rows = []
-    for i, truth, img in frames(faces, boards, singles, f"{name}-{seed}"):
+    for i, truth, img in frames(faces, boards, singles, f"{name}-{seed}", width_range):
         fname = f"{name}_{i:03d}.png"
         reads = rec.recognize(img)
         named = [str(r.card) for r in reads if r.card is not None]
@@ -240,15 +249,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--singles", type=int, default=60, help="single-card frames per design")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-corners", action="store_true", help="read without the corner-index pass")
+    ap.add_argument("--width", default="110,180", help="the cards' width in the frame, px: LO,HI")
     ap.add_argument("--save", type=Path, help="write every frame and labels.csv here")
     ap.add_argument("--wrong", type=Path, help="write the frames holding a wrong card here")
     ap.add_argument("-v", "--verbose", action="store_true", help="a JSON line per frame with a wrong card")
     a = ap.parse_args(argv)
+    try:
+        lo, hi = (float(v) for v in a.width.split(","))
+        if not 0 < lo <= hi:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--width wants LO,HI px with 0 < LO <= HI, not {a.width!r}")
     rec = Recognizer(corners=not a.no_corners)
     total: Counter = Counter()
     for d in a.decks:
         try:
-            s = score_deck(Path(d), rec, a.boards, a.singles, a.seed, a.save, a.wrong, a.verbose)
+            s = score_deck(Path(d), rec, a.boards, a.singles, a.seed, a.save, a.wrong, a.verbose, (lo, hi))
         except (ValueError, OSError) as e:
             print(f"foreign_decks: {e}", file=sys.stderr)
             return 2
