@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from drivers.mqtt.broker import BrokerProcess
+from drivers.mqtt.broker import BrokerProcess, die_with_parent
 from drivers.mqtt.provision import ProvisionError, provision
 
 __all__ = ["TabletRig", "PortTaken", "tablet_url", "serve_tablet", "main", "build_parser"]
@@ -240,18 +240,47 @@ def main(argv: list[str]) -> int:
     if any(a == "--headless" or a.startswith("--mqtt-") or a == "--table" for a in rest):
         print("livetable try-tablet: --headless, --table and --mqtt-* are set by try-tablet itself", file=sys.stderr)
         return 2
+    sim: list[subprocess.Popen[bytes]] = []  # the simulate process, once started
+    stopping = threading.Event()
+
+    def _stop(*_: Any) -> None:
+        stopping.set()
+        if sim and sim[0].poll() is None:
+            sim[0].send_signal(signal.SIGINT)  # simulate stops its table and prints its summary
+
+    # Set before the folder with the logins exists, so that a Ctrl-C at start-up cleans up.
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    old = {s: signal.signal(s, _stop) for s in signals}
     workdir = args.dir or Path(tempfile.mkdtemp(prefix="livetable-try-tablet-"))
     rig = TabletRig(workdir, args.table, seats, mqtt_port=args.mqtt_port, ws_port=args.ws_port,
                     http_port=args.http_port, own_session=True)
+    rc = 0
     try:
         rig.start()
+        if not stopping.is_set():
+            rc = _play(args, rest, seats, tablet, join, rig, sim, stopping, _stop)
     except (PortTaken, ProvisionError) as exc:
         print(f"livetable try-tablet: {exc}", file=sys.stderr)
-        _cleanup(args.dir, workdir)
-        return 2
-    except Exception:
-        _cleanup(args.dir, workdir)
-        raise
+        rc = 2
+    finally:
+        for s in signals:  # a second Ctrl-C must not cut the clean-up short
+            signal.signal(s, signal.SIG_IGN)
+        try:
+            if sim and sim[0].poll() is None:
+                sim[0].kill()
+                sim[0].wait()
+            rig.stop()
+            _cleanup(args.dir, workdir)
+        finally:
+            for s, handler in old.items():
+                signal.signal(s, handler)
+    return rc
+
+
+def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int], join: set[int],
+          rig: "TabletRig", sim: list[subprocess.Popen[bytes]], stopping: threading.Event,
+          stop: Any) -> int:
+    """Print the addresses, run simulate against ``rig`` until it ends; return its exit code."""
     cmd = [sys.executable, "-m", "controller", "simulate", "--game", args.game, "--seats", str(seats),
            "--headless", *rig.controller_login_args()]
     if not any(a == "--speed" or a.startswith("--speed=") for a in rest):
@@ -270,32 +299,13 @@ def main(argv: list[str]) -> int:
         say(f"seat {seat} ({what}): {rig.url(seat)}")
     say("dealer display: " + " ".join(rig.display_command()))
     say("Ctrl-C stops the table (its summary), the web server and the broker")
-    sim: subprocess.Popen[bytes] | None = None
-    stopping = threading.Event()
-
-    def _stop(*_: Any) -> None:
-        stopping.set()
-        if sim is not None and sim.poll() is None:
-            sim.send_signal(signal.SIGINT)  # simulate stops its table and prints its summary
-
-    old = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    rc = 0
-    try:
-        if not stopping.is_set():
-            sim = subprocess.Popen(cmd, cwd=REPO)
-            if stopping.is_set():  # asked to stop while it was starting
-                _stop()
-            rc = sim.wait()
-    finally:
-        if sim is not None and sim.poll() is None:
-            sim.kill()
-            sim.wait()
-        for s, handler in old.items():
-            signal.signal(s, handler)
-        rig.stop()
-        _cleanup(args.dir, workdir)
+    # simulate dies with this process too (a SIGKILL here must not leave a table playing)
+    sim.append(subprocess.Popen(cmd, cwd=REPO, preexec_fn=die_with_parent()))
+    if stopping.is_set():  # asked to stop while it was starting
+        stop()
+    rc = sim[0].wait()
     say(f"stopped (simulate exited {rc})")
-    return rc
+    return rc if rc >= 0 else 128 - rc  # ended by a signal: as a shell reports it
 
 
 def _cleanup(keep: Path | None, workdir: Path) -> None:

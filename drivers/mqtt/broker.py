@@ -105,7 +105,7 @@ class BrokerProcess:
         self._proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf_file)],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       start_new_session=self._own_session,
-                                      preexec_fn=_die_with_parent() if self._own_session else None)
+                                      preexec_fn=die_with_parent() if self._own_session else None)
         deadline = time.monotonic() + timeout
         for port in (self.mqtt_port, self.ws_port):
             while not _answers(port):
@@ -158,7 +158,7 @@ class BrokerProcess:
         self.stop()
 
 
-def _die_with_parent() -> Callable[[], None] | None:
+def die_with_parent() -> Callable[[], None] | None:
     """A ``preexec_fn`` asking Linux to SIGTERM the child when its parent dies
     (``prctl(PR_SET_PDEATHSIG)``), or None where there is no such call."""
     try:

@@ -137,3 +137,84 @@ def test_try_tablet_refuses_a_fixed_port_that_is_taken(tmp_path: Path) -> None:
     err = (tmp_path / "stderr.log").read_text()
     assert f"port {port} on 127.0.0.1 is taken" in err and "--ws-port" in err
     assert not any("index.html" in line for line in cmd.drain())
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """``(pid, command line)`` of the processes whose parent is ``pid``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append((int(entry.name), cmdline))
+    return out
+
+
+def _ends_within(pid: int, timeout: float) -> bool:
+    """Whether process ``pid`` ends within ``timeout`` s (waited on its pidfd, no polling)."""
+    import os
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], timeout)[0])
+    finally:
+        os.close(fd)
+
+
+def _table_playing(first: re.Match[str]) -> None:
+    """Wait until the table publishes its state on try-tablet's broker (simulate is up), as
+    the dealer display sees it (the read-only ``display`` login); ``first`` is the broker line."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    creds = json.loads(Path(first[3]).read_text())
+    got = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.username_pw_set(creds["display"]["username"], creds["display"]["password"])
+    client.on_connect = lambda c, *_: c.subscribe("livetable/t1/state", qos=1)
+    client.on_message = lambda _c, _u, msg: got.set() if msg.payload else None
+    client.connect("127.0.0.1", int(first[1]))
+    client.loop_start()
+    try:
+        assert got.wait(LINE_TIMEOUT), "the table never published its state"
+    finally:
+        client.loop_stop()
+        client.disconnect()
+
+
+def test_the_table_dies_with_try_tablet_killed(tmp_path: Path) -> None:
+    """SIGKILL (no clean-up possible): simulate and the broker must not play on as orphans."""
+    cmd = Command(["--seats", "3", "--camera", "off"], tmp_path / "stderr.log")
+    try:
+        _table_playing(cmd.wait_line(r"broker mqtt://127\.0\.0\.1:(\d+) and ws://127\.0\.0\.1:(\d+) .*logins in (\S+)"))
+        sims = [p for p, line in _children(cmd.proc.pid) if " simulate " in line]
+        assert len(sims) == 1, _children(cmd.proc.pid)
+        cmd.proc.kill()
+        assert _ends_within(sims[0], 30), "simulate played on after try-tablet was killed"
+    finally:
+        cmd.close()
+
+
+def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path: Path) -> None:
+    cmd = Command(["--seats", "3", "--camera", "off"], tmp_path / "stderr.log")
+    try:
+        first = cmd.wait_line(r"broker mqtt://127\.0\.0\.1:(\d+) and ws://127\.0\.0\.1:(\d+) .*logins in (\S+)")
+        creds_file = Path(first[3])
+        _table_playing(first)
+        cmd.proc.send_signal(signal.SIGINT)
+        cmd.wait_line(r"^try-tablet: stopped")
+        cmd.proc.send_signal(signal.SIGINT)  # impatient: while the broker and web server stop
+        assert cmd.proc.wait(30) == 0
+    finally:
+        cmd.close()
+    err = (tmp_path / "stderr.log").read_text()
+    assert "Traceback" not in err, err[-3000:]
+    assert not creds_file.parents[1].exists()  # the logins' folder is gone
