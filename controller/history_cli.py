@@ -73,20 +73,19 @@ def main(argv: list[str]) -> int:
     except HistoryError as exc:
         print(f"livetable history: {exc}", file=sys.stderr)
         return 2
-    try:
-        if ns.json:
-            print(json.dumps({"hands": [h.to_json() for h in found.hands], "faults": found.faults,
-                              "last_seq": found.last_seq}))
-            return 0 if found.hands else 1
-        if not found.hands:
-            print(f"livetable history: no hand in {path} yet", file=sys.stderr)
-            return 1
-        print("\n\n".join(format_hand(h, utc=ns.utc) for h in found.hands))
-        if found.faults:
-            print("\nOpen faults (table paused): " + "; ".join(
-                f"{f.get('kind')}: {f.get('message')}" for f in found.faults))
-    except BrokenPipeError:  # `livetable history | head`: the reader went away
-        sys.stderr.close()
+    # `livetable history | head`: a reader that goes away ends the command as the livetable
+    # command's BrokenPipeError handler says (141, no traceback).
+    if ns.json:
+        print(json.dumps({"hands": [h.to_json() for h in found.hands], "faults": found.faults,
+                          "last_seq": found.last_seq}))
+        return 0 if found.hands else 1
+    if not found.hands:
+        print(f"livetable history: no hand in {path} yet", file=sys.stderr)
+        return 1
+    print("\n\n".join(format_hand(h, utc=ns.utc) for h in found.hands))
+    if found.faults:
+        print("\nOpen faults (table paused): " + "; ".join(
+            f"{f.get('kind')}: {f.get('message')}" for f in found.faults))
     return 0
 
 
