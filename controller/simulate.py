@@ -264,6 +264,14 @@ def main(argv: list[str] | None = None) -> int:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
         orch.journal.set_meta("simulate_seed", str(args.seed))
+    # A seat the journal shows held by someone else (a player who joined from the tablet, T-3)
+    # stays theirs: no simulated player acts or buys in for them there.
+    taken = [s for s in bot_seats if (seat := orch.state.seat(s)) is not None and seat.player != f"sim{s}"]
+    if taken:
+        log.info("seat %s: held by a player from the journal, not by a simulated player",
+                 ", ".join(map(str, taken)))
+        bot_seats = [s for s in bot_seats if s not in taken]
+        rig.bot_seats = bot_seats
     summary = Summary()
     rig.attach(orch)
     orch.listeners.append(summary)

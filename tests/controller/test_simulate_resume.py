@@ -122,3 +122,33 @@ def test_another_tables_journal_is_named_with_the_option_that_opens_it(tmp_path,
     err = capsys.readouterr().err
     assert "is table 't''s: give --table t to open it" in err, err
     assert "journal.path" not in err  # a config's key: the simulation has no config
+
+
+def test_a_seat_a_tablet_player_holds_stays_theirs_when_the_table_is_opened_again(tmp_path, capsys):
+    """A player who joined from the tablet (T-3) and waits for the dealer's confirm: opened
+    again without ``--join-seats``, no simulated player buys in or acts for her there."""
+    path = tmp_path / "j.sqlite"
+    base = ["--devices", "none", "--headless", "--quiet", "--journal", str(path), "--table", "t",
+            "--seats", "3", "--tablet-join", "confirm"]
+    assert simulate.main(base + ["--hands", "1", "--join-seats", "3"]) == 0
+    capsys.readouterr()
+    clock = ManualClock()
+    with Journal(path) as journal:
+        orch = Orchestrator.recover(journal, lambda: None, clock=clock)
+        orch.post(ev.PlayerJoined(at=clock(), seat=3, player="cy", name="Cy", amount=6000))
+        orch.pump()
+        assert orch.state.seat(3).buy_in_pending == 6000
+        last = journal.last_seq
+    out = _open_again(path, capsys, base + ["--hands", "2"])
+    assert out["hands"] == 2 and out["invariant_errors"] == []
+    with Journal(path) as journal:
+        later = [e.payload for e in journal.entries(kinds=("table",)) if e.seq > last]
+        orch = Orchestrator.recover(journal, lambda: None, clock=clock)
+    assert not [p for p in later if p.get("seat") == 3], [p for p in later if p.get("seat") == 3]
+    seat = orch.state.seat(3)
+    assert (seat.player, seat.stack, seat.buy_in_pending) == ("cy", 0, 6000)
+
+
+def _open_again(path, capsys, argv: list[str]) -> dict:
+    assert simulate.main(argv) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
