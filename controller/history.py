@@ -839,8 +839,9 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
         chosen = [h for h in built if h.number == hand]
         if not chosen:
             older = built and hand < built[0].number and _compacted_upto(db)
-            raise HistoryError(f"hand {hand} is not in the journal (hands here: "
-                               f"{built[0].number if built else '-'}..{built[-1].number if built else '-'})"
+            here = (f"hands here: {built[0].number}..{built[-1].number}" if built else
+                    f"the last hand is {state.hands}" if state.hands else "no hand yet")
+            raise HistoryError(f"hand {hand} is not in the journal ({here})"
                                + (f"; older hands left it when it was compacted: see hand-{hand:06d}.phh "
                                   "in the table's journal.history_dir" if older else ""))
     else:

@@ -299,8 +299,9 @@ def test_broken_event_and_unknown_hand_are_clear_errors(tmp_path: Path,
     table = Table(path, _settings(), seats=[1, 2, 3], seed=1)
     table.play(2)
     table.close()
-    with pytest.raises(HistoryError, match="hand 9 is not in the journal"):
+    with pytest.raises(HistoryError, match="hand 9 is not in the journal") as raised:
         recall(path, hand=9)
+    assert str(raised.value).endswith("(the last hand is 2)"), str(raised.value)
     db = sqlite3.connect(path)
     last = db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
     db.execute("INSERT INTO events(seq, at, kind, payload) VALUES(?, 0, 'table', '{\"kind\": \"no-such\"}')",
