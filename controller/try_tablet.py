@@ -201,6 +201,17 @@ def _seats(text: str, option: str) -> set[int]:
         raise argparse.ArgumentTypeError(f"{option}: seat numbers separated by commas, e.g. 3,5") from None
 
 
+def _port(text: str) -> int:
+    """A TCP port number 1..65535 (argparse type)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number 1..65535, got {text!r}")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``livetable try-tablet`` parser (unknown options go to ``livetable simulate``)."""
     p = argparse.ArgumentParser(
@@ -214,9 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seats left free for a player to take from its tablet (T-3; default 1 unless "
                         "--tablet-seats is given)")
     p.add_argument("--tablet-seats", default="", help="seats where a 'Tablet N' player already sits")
-    p.add_argument("--mqtt-port", type=int, default=None, help="the private broker's MQTT port (default: a free one)")
-    p.add_argument("--ws-port", type=int, default=None, help="its WebSockets port (default: a free one)")
-    p.add_argument("--http-port", type=int, default=None, help="the tablet page's HTTP port (default: a free one)")
+    p.add_argument("--mqtt-port", type=_port, default=None, help="the private broker's MQTT port (default: a free one)")
+    p.add_argument("--ws-port", type=_port, default=None, help="its WebSockets port (default: a free one)")
+    p.add_argument("--http-port", type=_port, default=None, help="the tablet page's HTTP port (default: a free one)")
     p.add_argument("--dir", type=Path, default=None,
                    help="keep the logins and broker files in this folder (default: a temporary one, removed at the end)")
     return p
@@ -239,6 +250,9 @@ def main(argv: list[str]) -> int:
         return 2
     if any(a == "--headless" or a.startswith("--mqtt-") or a == "--table" for a in rest):
         print("livetable try-tablet: --headless, --table and --mqtt-* are set by try-tablet itself", file=sys.stderr)
+        return 2
+    if args.dir is not None and args.dir.exists() and not args.dir.is_dir():
+        print(f"livetable try-tablet: --dir {args.dir} is a file, not a folder", file=sys.stderr)
         return 2
     sim: list[subprocess.Popen[bytes]] = []  # the simulate process, once started
     stopping = threading.Event()

@@ -218,3 +218,17 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path: Path) -> None
     err = (tmp_path / "stderr.log").read_text()
     assert "Traceback" not in err, err[-3000:]
     assert not creds_file.parents[1].exists()  # the logins' folder is gone
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--http-port", "70000"], "a port is a number 1..65535"),
+    (["--dir", "{file}"], "is a file, not a folder"),
+])
+def test_try_tablet_refuses_bad_options_with_a_message(tmp_path: Path, args: list[str], words: str) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    proc = subprocess.run([sys.executable, "-m", "controller", "try-tablet",
+                           *[a.replace("{file}", str(afile)) for a in args]],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
