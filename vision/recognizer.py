@@ -632,6 +632,12 @@ class Recognizer:
                     if name2 is not None and name2[:-1] == ("T" if said == "10" else said):
                         name, conf, why = name2, conf2, why2
                         pips, recounted = small, True
+        if name is not None and first is not None and not all(
+                r.rank == ("10" if name[0] == "T" else name[:-1]) and r.suit is not None for r in reads):
+            # named from the larger boxes (by a pip count that only agreed with one of them):
+            # both indices must name the card there, whatever named it (two touching cards
+            # read as one: a 9h index, a 6c index and nine pips of both read 9h)
+            name, conf, why = None, 0.3, f"{name} from one large index only"
         if name is None and first is not None:
             # the larger box named nothing: what the card says is still "no index read"
             # (a row of overlapping cards read as one is then searched by the corner pass;

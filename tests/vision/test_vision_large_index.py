@@ -129,3 +129,33 @@ def test_halves_of_two_small_touching_cards_are_not_named(monkeypatch):
             parse_card("8d"), 0.8, tuple((float(x), float(y)) for x, y in q), ""))
         reads = rec.recognize(frame)
         assert reads and all((r.card is not None) == named for r in reads), (width, reads)
+
+
+def test_a_large_index_box_names_nothing_when_the_other_index_says_another_card():
+    # A breaker's overlapping row of two cards read as one: the larger boxes read a 9h index
+    # (sure) and a 6c index (weak, so decide() saw "index says 9, 4 pips", no disagreement),
+    # and the small-pip recount counted nine pips of both cards: it was named 9h. The
+    # corners and pips are given here (the decision is what is tested, on a blank card).
+    from vision.recognizer import CW, CornerRead, PipRead
+
+    rec = Recognizer()
+    big: list[int] = []
+
+    def read_corner(c):
+        if c.cw == CW:
+            return CornerRead()  # the usual box holds no index
+        big.append(1)
+        if len(big) % 2:
+            return CornerRead(rank="9", suit="h", rank_score=0.92, rank_margin=0.3, suit_score=0.92,
+                              suit_margin=0.3, red=True, shape_suit="h")
+        return CornerRead(rank="6", suit="c", rank_score=0.55, rank_margin=0.01, suit_score=0.5,
+                          suit_margin=0.01, red=False, shape_suit="c")
+
+    def read_pips(card, local=False, min_pip=0.01, exclude=None):
+        return PipRead(count=9 if min_pip < 0.01 else 4, area=0.01, suit="h", suit_margin=0.3, red=True,
+                       shape_suit="h")
+
+    rec.read_corner, rec.read_pips = read_corner, read_pips
+    frame = np.full((720, 1280, 3), 240, np.uint8)
+    quad = np.array([[500, 200], [700, 200], [700, 480], [500, 480]], np.float32)
+    assert rec._read_warped(frame, quad, True).name is None  # was 9h
