@@ -390,6 +390,10 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
         return None, 0.0, f"index says {rank}, {pips.count} pips and no picture"
     if val >= 11 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture:
         return None, 0.0, f"index says {rank}, but the centre holds one big pip, no picture"
+    if val >= 11 and pips.count == 0 and pips.picture < p.faint_picture:
+        # a court name with nothing in the centre to back it (no picture, no pip): an index
+        # whose number lost its left side reads a court rank as surely (a 5c read Jc)
+        return None, 0.0, f"index says {rank}, but no picture"
     if not rank_ok:
         return None, 0.3, f"rank {rank} not sure enough ({top.rank_score:.2f}/{top.rank_margin:.2f})"
     # ---- suit: colour first, then a signed vote within the colour

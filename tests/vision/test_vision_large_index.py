@@ -159,3 +159,15 @@ def test_a_large_index_box_names_nothing_when_the_other_index_says_another_card(
     frame = np.full((720, 1280, 3), 240, np.uint8)
     quad = np.array([[500, 200], [700, 200], [700, 480], [500, 480]], np.float32)
     assert rec._read_warped(frame, quad, True).name is None  # was 9h
+
+
+@pytest.mark.parametrize("card", ["Jc", "Kd"])
+def test_a_court_index_with_nothing_in_the_centre_is_not_named(rec, card):
+    # no picture, no pip: nothing backs a court rank (a breaker's 5c whose "5" lost its
+    # left side read J on both indices); with its picture the same card is named (above)
+    face = _face(card[0], card[1], rank_h=0.12, pip_w=0.14, centre_w=0.0, n=0, picture=False)
+    (r,) = rec.recognize(_frame(face))
+    assert r.card is None, (r.card, r.why)
+    face = _face(card[0], card[1], rank_h=0.12, pip_w=0.14, centre_w=0.0, n=0, picture=True)
+    (r,) = rec.recognize(_frame(face))
+    assert str(r.card) == card, r.why
