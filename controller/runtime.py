@@ -14,6 +14,7 @@ table is idle and not paused, and lets simulated players buy in again when they 
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from controller.journal import Journal, JournalError
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
-           "SHOW_WINDOW_SECONDS"]
+           "cards_taken_this_hand", "SHOW_WINDOW_SECONDS"]
 
 #: P-2: how long the next hand waits for a player who won uncalled to choose to show,
 #: as a dealer pushes the pot and gathers the cards before shuffling up (seconds).
@@ -65,11 +66,18 @@ def settings_from_config(cfg: Any) -> TableSettings:
     )
 
 
+def cards_taken_this_hand(hand: Any) -> list[Any]:
+    """Return the cards the running ``hand`` has taken from the deck (hole cards, draw
+    discards and replacements, board and burns), as the hand engine holds them (None for
+    a card dealt unseen); the board's places not yet dealt are left out."""
+    return [*itertools.chain(*hand.hole), *itertools.chain(*hand.discards),
+            *(c for c in hand.board if c is not None), *hand.burns]
+
+
 def cards_dealt_this_hand(hand: Any) -> int:
-    """Return how many cards the running ``hand`` has taken from the deck (hole cards,
-    draw discards and replacements, board and burns)."""
-    return (sum(len(h) for h in hand.hole) + sum(len(d) for d in hand.discards)
-            + sum(1 for c in hand.board if c is not None) + len(hand.burns))
+    """Return how many cards the running ``hand`` has taken from the deck
+    (:func:`cards_taken_this_hand`)."""
+    return len(cards_taken_this_hand(hand))
 
 
 def all_in_equity(state: Any) -> dict[str, float] | None:

@@ -32,7 +32,7 @@ from controller.dealer import InternalDealer
 from controller.engine.table.play import card_texts
 from controller.engine.table.settings import TableSettings
 from controller.orchestrator import Orchestrator
-from controller.runtime import cards_dealt_this_hand
+from controller.runtime import cards_taken_this_hand
 
 __all__ = ["Rig", "journal_seed"]
 
@@ -159,9 +159,8 @@ class Rig:
             return True, ""
         seed = journal_seed(orch.journal)
         deck = InternalDealer(lambda _e: None, self.clock, seed=self.args.seed if seed is None else seed)
-        taken = {c for c in card_texts([*itertools.chain(*hand.hole), *itertools.chain(*hand.discards),
-                                        *hand.board, *hand.burns]) if c is not None}
-        if taken != set(deck.deck(info.number)[:cards_dealt_this_hand(hand)]):
+        cards = cards_taken_this_hand(hand)
+        if {c for c in card_texts(cards) if c is not None} != set(deck.deck(info.number)[:len(cards)]):
             return False, ("its cards did not come from the simulation's own deck (the journal was "
                            "written with the emulated shuffler): no further card of it can be dealt")
         return True, ""
