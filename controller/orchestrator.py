@@ -500,9 +500,10 @@ class Orchestrator:
         )
 
     def equity(self) -> dict[str, float] | None:
-        """Return each live seat's equity when no more betting is possible (S-8), else None.
+        """Return each live seat's equity in an all-in run-out (S-8), else None.
 
-        Override point: ``controller.simulate``/``app`` set :attr:`equity_fn`.
+        ``controller.views.public_view`` publishes it only while
+        :func:`~controller.engine.table.play.all_in_runout` holds. Override point: ``controller.simulate``/``app`` set :attr:`equity_fn`.
         """
         fn = getattr(self, "equity_fn", None)
         return fn(self.state) if fn is not None else None

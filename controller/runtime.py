@@ -24,7 +24,7 @@ from typing import Any
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
-from controller.engine.table.play import show_offer
+from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalError
@@ -81,19 +81,21 @@ def cards_dealt_this_hand(hand: Any) -> int:
 
 
 def all_in_equity(state: Any) -> dict[str, float] | None:
-    """Return each live seat's equity when no more betting is possible (S-8), else None.
+    """Return ``{seat: share}`` (0..1, 4 decimals) for each live seat in an all-in run-out
+    (S-8), else None.
 
-    "No more betting": a hand runs, at least two players hold cards, and at most one of them
-    still has chips behind; Hold'em and Omaha only (``controller.engine.equity``).
+    The run-out is :func:`controller.engine.table.play.all_in_runout`: no player can act any
+    more and board cards are still to come, including while the dealer deals the next
+    street (the shares are those of the board already dealt). Hold'em and Omaha only:
+    five card draw never has a run-out (G-3, docs/state.md). None as well when a live hand
+    or the board holds a card the shuffler could not read (the dealer reads a hand first,
+    P-2), and when the equity cannot be computed (logged; the display's extra never stops
+    the table).
     """
     hand = state.hand
-    if hand is None or state.dealing is not None or state.settings.game not in ("holdem", "omaha"):
+    if not all_in_runout(state):
         return None
-    live = [i for i in range(len(hand.seats)) if not hand.folded[i]]
-    if len(live) < 2 or sum(1 for i in live if not hand.allin[i]) > 1:
-        return None
-    if str(getattr(hand.street, "value", hand.street)) == "showdown":
-        return None
+    live = [i for i in range(len(hand.seats)) if not hand.folded[i] and not hand.mucked[i]]
     try:
         from controller.engine.equity import equity
         from controller.engine.table.play import card_texts
@@ -101,7 +103,9 @@ def all_in_equity(state: Any) -> dict[str, float] | None:
         holes = [card_texts(hand.hole[i]) for i in live]
         if any(not h or any(c is None for c in h) for h in holes):
             return None
-        board = [c for c in card_texts(hand.board) if c is not None]
+        board = card_texts(hand.board)
+        if None in board:  # an unread board card: the shares would be of another board
+            return None
         shares = equity(holes, board=board, game=state.settings.game)
     except Exception as exc:  # the display's extra must never stop the table
         log.warning("all-in equity not computed: %s", exc)

@@ -16,7 +16,8 @@ from typing import Any
 
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
-from controller.engine.table.play import card_texts, post_now_seats, show_offer
+from controller.engine.settings import Street
+from controller.engine.table.play import all_in_runout, card_texts, post_now_seats, show_offer
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -79,11 +80,23 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
         out["stack"] = hand.stack[i]
         out["bet"] = hand.bet[i]
         out["cards"] = 0 if (hand.folded[i] or hand.mucked[i]) else len(hand.hole[i])
-        if hand.exposed[i] and not hand.mucked[i]:
+        if hand.exposed[i] and not hand.mucked[i] and _tabled(state):
             out["shown"] = [c or "??" for c in card_texts(hand.hole[i])]
         out["drew"] = hand.drew[i]
         out["posted_dead"] = hand.setup[i].dead_post
     return out
+
+
+def _tabled(state: TableState) -> bool:
+    """S-8/P-2: whether the running hand's exposed hands may be seen now: in an all-in
+    run-out (:func:`~controller.engine.table.play.all_in_runout`) or at the showdown.
+
+    The hand engine exposes all-in hands as soon as no more *betting* is possible; in five
+    card draw that comes before the draw, while the players still choose their discards,
+    so those hands stay face down until the showdown.
+    """
+    hand = state.hand
+    return hand is not None and (hand.street is Street.SHOWDOWN or all_in_runout(state))
 
 
 def _join_json(state: TableState) -> dict[str, Any]:
@@ -100,7 +113,10 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
     """Return the public state (docs/state.md, schema 1) of ``state``.
 
     ``fault`` / ``paused`` / ``equity`` come from the orchestrator (faults, S-8 equity);
-    they are copied into ``fault``, ``paused`` and ``all_in_equity``.
+    they are copied into ``fault``, ``paused`` and ``all_in_equity``. ``equity`` is
+    published only while :func:`~controller.engine.table.play.all_in_runout` holds (no
+    player can act any more, board cards to come), whatever the caller passed: never
+    while a player still has a decision.
     """
     cfg = state.settings
     hand = state.hand
@@ -116,7 +132,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
         "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],
-        "turn": None, "showdown": None, "all_in_equity": equity, "fault": fault,
+        "turn": None, "showdown": None, "all_in_equity": equity if equity and all_in_runout(state) else None, "fault": fault,
         "paused": paused, "rake": 0,
     }
     if hand is not None and info is not None:

@@ -140,12 +140,22 @@ def test_all_in_hands_show_equity_s8(tmp_path):
     orch.post(ev.ActionTaken(at=clock(), seat=a, action="all_in"))
     orch.pump()
     b = orch.state.hand.seat_to_act
+    facing = ports.public[-1]
+    # b, chips behind, faces the all-in: a decision, so no equity and no hand face up
+    assert facing["turn"]["seat"] == b and facing["all_in_equity"] is None
+    assert all(s["shown"] is None for s in facing["seats"])
+    n = len(ports.public)
     orch.post(ev.ActionTaken(at=clock(), seat=b, action="call"))
     orch.pump()
-    views = [v for v in ports.public if v.get("all_in_equity")]
-    assert views, "no public state carried the S-8 equity"
-    eq = views[0]["all_in_equity"]
-    assert set(eq) == {str(a), str(b)} and abs(sum(eq.values()) - 1) < 1e-3
+    runout = [v for v in ports.public[n:] if v["street"] != "waiting"]
+    # every state from the call to the showdown: flop, turn and river, each while dealt
+    assert [v["street"] for v in runout][0] == "flop" and {"flop", "turn", "river"} <= {v["street"] for v in runout}
+    for v in runout:
+        eq = v["all_in_equity"]
+        assert eq is not None, f"no equity on the {v['street']} of the run-out: {v}"
+        assert set(eq) == {str(a), str(b)} and abs(sum(eq.values()) - 1) < 1e-3
+        assert v["turn"] is None and all(s["shown"] for s in v["seats"] if s["cards"])
+    assert ports.public[-1]["street"] == "waiting" and ports.public[-1]["all_in_equity"] is None
 
 
 def test_recovery_voids_a_hand_interrupted_mid_deal(tmp_path):

@@ -26,7 +26,8 @@ from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, ev
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
-           "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards"]
+           "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards", "all_in_runout",
+           "runout"]
 
 
 
@@ -364,6 +365,36 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
     return None
 
 
+def runout(hand: Hand | None) -> bool:
+    """S-8: return whether ``hand``'s action is complete with board cards still to come.
+
+    True from the moment no player can act any more (at most one live player has chips
+    behind and nobody faces a bet: the betting round that made it so is closed) until the
+    last board card is dealt, including while the dealer is dealing a street; False when a
+    player has a decision (a bet to face, a draw, a show or muck at the showdown), when
+    fewer than two players hold live cards, once the hand is complete, and always in five
+    card draw (G-3): there an all-in player still chooses their discards, so the action is
+    complete only after the last draw, when no card is left to come.
+    """
+    if hand is None or hand.phase != _DEAL_BOARD or hand.n_able >= 2:
+        return False
+    live = 0
+    for i in range(hand.n):
+        if not hand.folded[i] and not hand.mucked[i]:
+            live += 1
+    return live >= 2
+
+
+def all_in_runout(state: TableState) -> bool:
+    """S-8: return whether the running hand of ``state`` is in an all-in run-out
+    (:func:`runout`): nobody can act any more and board cards are to come.
+
+    This is when the hands are turned face up and each player's equity is shown on the
+    display and the tablets (docs/state.md ``all_in_equity``), and never a moment earlier.
+    """
+    return runout(state.hand)
+
+
 def cards_to_read(state: TableState) -> int | None:
     """Return the seat whose hole cards the dealer must read from the felt now, or None.
 
@@ -385,7 +416,7 @@ def cards_to_read(state: TableState) -> int | None:
         if seat is not None and None in hand.hole[hand.index[seat]]:
             return seat
         return None
-    if hand.phase == _DEAL_BOARD and hand.n_able < 2:
+    if runout(hand):
         for i in hand._order:  # noqa: SLF001 - the engine's clockwise order from the button
             if (not hand.folded[i] and not hand.mucked[i] and not hand.exposed[i]
                     and None in hand.hole[i]):
