@@ -408,6 +408,7 @@ function renderTable() {
     const cards = el('div', { class: 'cards' });
     if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c)));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
+    const equity = L.equityText(s, seat.seat);
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
@@ -420,6 +421,7 @@ function renderTable() {
     seat.status === 'empty' ? null : el('div', { class: 'stack', text: L.chips(seat.stack) }),
     el('div', { class: 'status', text: [L.statusWord(seat), ...extra].filter(Boolean).join(' · ') }),
     cards,
+    equity ? el('div', { class: 'equity', dataset: { equity: String(seat.seat) }, text: equity, title: 'All-in equity (S-8)' }) : null,
     s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null,
     seat.status !== 'empty' && seat.connected === false ? el('div', { class: 'offline', text: 'tablet offline' }) : null);
     seats.append(node);
@@ -431,10 +433,7 @@ function renderTable() {
     $('#showdown').textContent = s.showdown.map((p) =>
       `${L.chips(p.amount)} to seat ${p.winners.join(', ')}${p.hand ? ' — ' + p.hand : ''}`).join(' · ');
   }
-  if (s.all_in_equity) {
-    const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
-    $('#showdown').textContent += ` All-in: ${eq}`;
-  }
+  if (s.all_in_equity) $('#showdown').textContent = 'All-in: the hands are face up, the board is dealt out (S-8)';
 }
 
 function renderMe() {
