@@ -38,6 +38,7 @@ from controller.engine.hand import Hand
 from controller.engine.settings import HandSettings, PlayerSetup
 from controller.engine.table import effects as fx
 from controller.engine.table.codec import from_json as event_from_json
+from controller.engine.table.play import runout
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import SIT_OUT_LIMIT, TableState
 from controller.engine.table.step import step
@@ -552,6 +553,8 @@ class _Builder:
             facts["rule"] = rule
         if t == "fold":
             text = f"{self.who(seat)} folds"
+        elif t == "leave":
+            text = f"{self.who(seat)} folds, out of turn: the player stood up (T-8)"
         elif t == "check":
             text = f"{self.who(seat)} checks"
         elif t == "call":
@@ -588,7 +591,7 @@ class _Builder:
             return
         else:
             text = f"{self.who(seat)} {t}"
-        if t != "fold":
+        if t not in ("fold", "leave"):
             text += f", stack {stack}"
         self.add(at, "action", text + why, seat, **facts)
 
@@ -864,6 +867,20 @@ _ASKED = {
 }
 
 
+def _leaving_note(state: TableState, seat: int) -> str:
+    """T-8: what became of the hand of a player who stood up during it (recall wording)."""
+    hand = state.hand
+    i = hand.index.get(seat) if hand is not None else None
+    then = "the seat is freed when the hand ends"
+    if hand is None or i is None or hand.folded[i]:
+        return f"T-8: the hand is folded; {then}"
+    if hand.allin[i] or runout(hand):
+        return f"T-8: no decision left (all-in, S-8), the hand plays to the showdown; {then}"
+    if hand.street.value == "showdown":
+        return f"T-8: at the showdown the hand is shown if it can win, else mucked (P-2); {then}"
+    return f"T-8: the hand is folded once the cards being dealt are out; {then}"
+
+
 def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effects: list[Any],
                 at: float) -> tuple[list[Step], list[Step]]:
     """Return the recall lines of one table event about seats and chips (T-2..T-8, A-4,
@@ -941,7 +958,7 @@ def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effec
             if freed:
                 chips(own, n, -paid, f"stands up and leaves the table with {paid} (T-8)")
             else:
-                line(own, n, f"{who(n)} stands up (T-8: the table acts for the player until the hand ends)")
+                line(own, n, f"{who(n)} stands up ({_leaving_note(state, n)})")
         elif kind == "sat-in":
             how = (" and pays what is owed to play the next hand (T-4/T-6)" if data.get("post")
                    else " and waits for the big blind (T-4/T-6)")

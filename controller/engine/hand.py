@@ -42,6 +42,7 @@ from .hand_base import (
 )
 from .hand_dealing import DealingMixin
 from .hand_journal import JournalMixin
+from .hand_leave import LeaveMixin
 from .hand_showdown import ShowdownMixin
 from .handtypes import ACTIONS, DealRequest, HandResult, Legal, PotAward, PotView
 from .pots import uncalled
@@ -50,7 +51,7 @@ from .settings import Game, HandSettings, PlayerSetup, Street
 __all__ = ["Hand", "Legal", "DealRequest", "PotView", "PotAward", "HandResult", "ACTIONS"]
 
 
-class Hand(DealingMixin, ShowdownMixin, JournalMixin):
+class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
     """One hand of hold'em, Omaha or five card draw (G-1..G-3) at one table.
 
     Args:

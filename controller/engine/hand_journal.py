@@ -103,7 +103,8 @@ class JournalMixin:
     def apply(self, event: dict) -> None:
         """Apply one recorded event (an item of :attr:`events`); all-or-nothing.
 
-        Shapes: ``{"t": "fold"|"check"|"call"|"all_in"|"muck", "seat": s}``,
+        Shapes: ``{"t": "fold"|"check"|"call"|"all_in"|"muck", "seat": s}``, ``{"t": "leave",
+        "seat": s}`` (T-8: folded out of turn, the player left the table),
         ``{"t": "bet", "seat": s, "to": chips}``, ``{"t": "draw", "seat": s, "cards": "7h 2c"}``,
         ``{"t": "show", "seat": s, "cards": "As Kd"}``, ``{"t": "deal_hole", "seat": s,
         "cards": "As Kd"}``, ``{"t": "deal_board", "cards": "Jh 8c 3d", "burn": "2c"|None}``,
@@ -130,6 +131,8 @@ class JournalMixin:
             self.show(seat, event.get("cards") or None)  # type: ignore[arg-type]
         elif t == "muck":
             self.muck(seat)  # type: ignore[arg-type]
+        elif t == "leave":
+            self.fold_leaving(seat)  # type: ignore[arg-type,attr-defined]
         elif t == "deal_hole":
             self.deal_hole(seat, event["cards"])  # type: ignore[arg-type]
         elif t == "deal_board":
@@ -148,7 +151,7 @@ def _event_dict(e: tuple) -> dict:
     t = e[0]
     if t == "fold" and len(e) > 2:
         return {"t": t, "seat": e[1], "check_was_free": True}
-    if t in ("fold", "check", "call", "muck"):
+    if t in ("fold", "check", "call", "muck", "leave"):
         return {"t": t, "seat": e[1]}
     if t == "bet":
         return {"t": t, "seat": e[1], "to": e[2]}

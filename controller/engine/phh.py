@@ -317,7 +317,9 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
             continue
         seat = _seat(w[0], n, a)
         op = w[1]
-        if op == "f":
+        if op == "f" and (hand.seat_to_act != seat or hand.phase != 1) and hand.can_fold_leaving(seat):
+            hand.fold_leaving(seat)  # T-8: a player who left the table, folded out of turn
+        elif op == "f":
             hand.fold(seat, when_check_is_free=True)  # PokerKit allows it; a history is a fact
         elif op == "cc":
             if hand.phase == 1 and hand.to_act >= 0 and hand.bet[hand.to_act] >= hand.current:
@@ -413,6 +415,9 @@ def dump(hand: Hand, **meta: Any) -> str:
         elif t == "deal_board":
             acts.append(f"d db {cards}")
         elif t == "fold":
+            acts.append(f"{p} f")
+        elif t == "leave":  # T-8: folded out of turn; read back as such (PokerKit cannot)
+            acts.append(f"# T-8: {p} left the table, the hand folded out of turn")
             acts.append(f"{p} f")
         elif t in ("check", "call"):
             acts.append(f"{p} cc")

@@ -318,7 +318,7 @@ function wireUi() {
     send('take_seat', { amount, name, post });
   });
   $('#stand-up').addEventListener('click', () => {
-    if (window.confirm('Give up your seat? Your chips leave the table with you (T-8).')) send('stand_up');
+    if (window.confirm('Give up your seat? Your chips leave the table with you; a hand you are in is folded now, unless you are all-in (T-8).')) send('stand_up');
   });
   $('#chat-form').addEventListener('submit', (e) => {
     e.preventDefault();

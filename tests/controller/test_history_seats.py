@@ -128,8 +128,15 @@ def test_tablet_join_floor_confirm_topups_and_standing_up_in_time_order(tmp_path
     # during the hand, at the moment it happened
     asked = [st for st in h3.steps if not st.data.get("between") and st.data.get("event") == "topped-up"]
     assert asked and "asks to top up 500 (T-7: added when the hand ends)" in asked[0].text
-    assert any(st.data.get("event") == "stood-up" and st.seat == 3 and not st.data.get("between")
-               for st in h3.steps)
+    stood = [st for st in h3.steps if st.data.get("event") == "stood-up" and st.seat == 3]
+    assert len(stood) == 1 and not stood[0].data.get("between")
+    # T-8: the hand is folded first (not played on by the table "check when free, else fold")
+    assert "(T-8: the hand is folded" in stood[0].text and "acts for the player" not in stood[0].text
+    folded = [st for st in h3.steps if st.seat == 3 and st.data.get("action") == "leave"]
+    assert len(folded) == 1 and "folds, out of turn: the player stood up (T-8)" in folded[0].text
+    assert h3.steps.index(stood[0]) < h3.steps.index(folded[0])
+    assert not any(st.seat == 3 and st.data.get("action") in ("check", "call", "bet", "all_in")
+                   for st in h3.steps[h3.steps.index(folded[0]):])
     # after hand 3, before hand 4: the top-up added and seat 3 paid out, then seat 2 back
     between4 = [st for st in h4.steps if st.data.get("between")]
     added = [st for st in between4 if st.data["event"] == "topped-up"]

@@ -27,7 +27,7 @@ __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_a
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
            "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards", "all_in_runout",
-           "runout"]
+           "runout", "fold_leavers"]
 
 
 
@@ -232,6 +232,11 @@ def drive(ctx: Ctx) -> None:
         hand = st.hand
         if hand is None:
             return
+        if st.dealing is None and not hand.is_complete:
+            fold_leavers(ctx)
+            st = ctx.state
+            hand = st.hand
+            assert hand is not None
         if hand.is_complete:
             finish_hand(ctx)
             return
@@ -260,6 +265,39 @@ def drive(ctx: Ctx) -> None:
             _start_timer(ctx, seat)  # a pre-selection the hand refused is dropped (A-3)
             return
     raise RuntimeError("table: the hand did not settle")  # pragma: no cover - a bug guard
+
+
+def fold_leavers(ctx: Ctx) -> bool:
+    """T-8: fold now the hand of every player who stood up mid-hand and can be folded.
+
+    "Mid-hand, the hand is folded first": in turn or not, the moment no card is on its way
+    (a leaver's hand is folded once the cards being dealt are out). Not folded, and played
+    to the showdown, is the hand of a leaver with no decision left (S-8): all-in, or in an
+    all-in run-out; the table still stands pat for an all-in leaver in the draw and mucks
+    for a leaver at the showdown when the hand cannot win (T-8 in ``auto``). Each fold is
+    recorded in ``auto`` as ``[seat, "fold", "T-8"]``. Return whether a hand was folded.
+    """
+    st = ctx.state
+    hand = st.hand
+    if hand is None or st.dealing is not None or hand.is_complete:
+        return False
+    leavers = [s.seat for s in st.seats
+               if s is not None and s.leaving and s.seat in hand.index and hand.can_fold_leaving(s.seat)]
+    if not leavers:
+        return False
+    street, turn = hand.street, hand.seat_to_act
+    hand = ctx.hand()
+    for seat in leavers:
+        if hand.is_complete or not hand.can_fold_leaving(seat):
+            continue
+        hand.fold_leaving(seat)
+        info = ctx.state.info
+        assert info is not None
+        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, "fold", "T-8"),)))
+    if hand.is_complete or hand.seat_to_act != turn or hand.street is not street:
+        _stop_timer(ctx)  # the turn moved on (or the hand is over): the next one gets its clock
+    _refresh_preselects(ctx, street)
+    return True
 
 
 def _ask_cards(ctx: Ctx, req: Any) -> None:
@@ -352,7 +390,7 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
         if s.leaving or not s.connected:
             return ("draw", None, "T-8" if s.leaving else "A-4")
         return None
-    if s.leaving:
+    if s.leaving:  # not reached: fold_leavers folds the hand before any turn of a leaver
         return ("check", None, "T-8") if legal.check else ("fold", None, "T-8")
     if s.preselect is not None:
         choice, amount = s.preselect
@@ -621,9 +659,16 @@ def timer_expired(ctx: Ctx, ev: Any) -> None:
 
 
 def auto_current(ctx: Ctx) -> None:
-    """Re-decide the current turn after a seat change (disconnect A-4, stand up T-8)."""
+    """Re-decide the current turn after a seat change (disconnect A-4, stand up T-8).
+
+    A player who stood up has the hand folded first, whoever's turn it is
+    (:func:`fold_leavers`); the hand then moves on.
+    """
     st = ctx.state
     hand = st.hand
+    if hand is not None and fold_leavers(ctx):
+        drive(ctx)
+        return
     if hand is None or st.dealing is not None or st.timer is None:
         return
     seat = hand.seat_to_act

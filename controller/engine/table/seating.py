@@ -237,8 +237,14 @@ def leave(ctx: Ctx, seat: int, rule: str) -> None:
 
 
 def stand_up(ctx: Ctx, ev: Any) -> None:
-    """T-8: give up the seat; mid-hand the hand is folded first (check when free) and the
-    player leaves when the hand ends."""
+    """T-8: give up the seat; the stack goes back to the player's balance.
+
+    Not in the running hand: the seat is freed at once. Mid-hand the hand is folded first,
+    at once, whoever's turn it is (:func:`~.play.fold_leavers`; when cards are on their way,
+    as soon as they are out), and the seat is freed when the hand ends. A leaver's hand with
+    no decision left (all-in, or in an all-in run-out: S-8) is not folded: it plays to the
+    showdown and what it wins is paid out with the stack.
+    """
     s = _seat(ctx, ev.seat)
     if s is None:
         return
