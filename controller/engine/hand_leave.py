@@ -1,12 +1,13 @@
 """A player who leaves the table mid-hand: the hand is folded first, in turn or not (T-8).
 
-Part of :class:`~controller.engine.hand.Hand` (a mixin, like the dealing and showdown parts).
+A mixin of :class:`controller.engine.hand.Hand` (it uses the hand's state); every method
+is all-or-nothing like the rest of the hand.
 """
 
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .hand_base import _BET, _DEAL_BOARD, _DRAW
+from .hand_base import _BET, _DEAL_BOARD, _DEAL_DRAW, _DEAL_HOLE, _DRAW, _SHOWDOWN
 
 __all__ = ["LeaveMixin"]
 
@@ -18,22 +19,26 @@ class LeaveMixin:
 
     def can_fold_leaving(self, seat: int) -> bool:
         """Return whether :meth:`fold_leaving` would fold ``seat``'s hand now (T-8)."""
-        return self._leaving_refusal(seat) is None  # type: ignore[attr-defined]
+        return self._leaving_refusal(seat) is None
 
     def _leaving_refusal(self, seat: int) -> str | None:
-        i = self.index.get(seat, -1)  # type: ignore[attr-defined]
-        if i < 0 or self.folded[i] or self.mucked[i]:  # type: ignore[attr-defined]
+        i = self.index.get(seat, -1)
+        if i < 0 or self.folded[i] or self.mucked[i]:
             return f"T-8: seat {seat} has no live hand to fold"
-        if self.allin[i]:  # type: ignore[attr-defined]
+        if self.allin[i]:
             return (f"S-8: seat {seat} is all-in: an all-in player has no decision left and stays in "
                     "until the showdown")
-        ph = self.phase  # type: ignore[attr-defined]
-        if ph == _DEAL_BOARD and self.n_able < 2:  # type: ignore[attr-defined]
+        ph = self.phase
+        if ph == _DEAL_BOARD and self.n_able < 2:
             return (f"S-8: seat {seat} has no decision left: nobody can act any more and the hands "
                     "are tabled for the run-out")
+        if ph == _DEAL_HOLE or ph == _DEAL_DRAW:
+            return (f"T-8: seat {seat}'s hand is folded once the cards being dealt are out "
+                    f"({self._phase_words()})")
+        if ph == _SHOWDOWN:
+            return f"T-8: at the showdown seat {seat}'s hand is shown or mucked at its turn (P-2)"
         if ph not in (_BET, _DRAW, _DEAL_BOARD):
-            return (f"T-8: seat {seat}'s hand is folded once no card is being dealt to it "
-                    f"({self._phase_words()})")  # type: ignore[attr-defined]
+            return f"T-8: seat {seat} has no hand to fold ({self._phase_words()})"
         return None
 
     def fold_leaving(self, seat: int) -> None:
@@ -50,46 +55,45 @@ class LeaveMixin:
         Raises:
             IllegalAction: the seat holds no live hand; it is all-in or the hand is in an
                 all-in run-out (S-8: no decision left, the hand stays in until the
-                showdown); or cards are being dealt to the players or the showdown has
-                begun (the table folds the hand when that is over).
+                showdown); hole or draw cards are being dealt (T-8: the table folds the
+                hand once they are out); or the showdown has begun (P-2: the hand is
+                shown or mucked at its turn).
         """
         why = self._leaving_refusal(seat)
         if why is not None:
             raise IllegalAction(why)
-        h = self
-        i = h.index[seat]  # type: ignore[attr-defined]
-        ph = h.phase  # type: ignore[attr-defined]
-        h._log.append(("leave", seat))  # type: ignore[attr-defined]
-        h.folded[i] = True  # type: ignore[attr-defined]
-        h.n_live -= 1  # type: ignore[attr-defined]
-        h.n_able -= 1  # type: ignore[attr-defined]
-        h.acted[i] = True  # type: ignore[attr-defined]
+        i = self.index[seat]
+        ph = self.phase
+        self._log.append(("leave", seat))
+        self.folded[i] = True
+        self.n_live -= 1
+        self.n_able -= 1
+        self.acted[i] = True
         if ph == _BET:
-            if i == h.to_act:  # type: ignore[attr-defined]
-                h._advance(i)  # type: ignore[attr-defined]
-            elif h.n_live == 1:  # type: ignore[attr-defined]
-                h._end_round()  # type: ignore[attr-defined]
+            if i == self.to_act:
+                self._advance(i)
+            elif self.n_live == 1:
+                self._end_round()
             else:
                 self._recheck_turn()
         elif ph == _DRAW:
-            if h.n_live == 1:  # type: ignore[attr-defined]
-                h._end_round()  # type: ignore[attr-defined]
-            elif i == h.to_act:  # type: ignore[attr-defined]
-                h._next_drawer()  # type: ignore[attr-defined]
-        elif h.n_live == 1:  # type: ignore[attr-defined]
-            h._end_round()  # type: ignore[attr-defined]
+            if self.n_live == 1:
+                self._end_round()
+            elif i == self.to_act:
+                self._next_drawer()
+        elif self.n_live == 1:
+            self._end_round()
 
     def _recheck_turn(self) -> None:
         """After a fold out of turn: keep the turn if its player still has a decision, else
         pass it to the next player who has one, else close the round (S-2, S-8)."""
-        h = self
-        n, cur = h.n, h.current  # type: ignore[attr-defined]
-        others = h.n_able > 1  # type: ignore[attr-defined]
+        n, cur = self.n, self.current
+        others = self.n_able > 1
         for k in range(n):
-            j = (h.to_act + k) % n  # type: ignore[attr-defined]
-            if h.folded[j] or h.allin[j]:  # type: ignore[attr-defined]
+            j = (self.to_act + k) % n
+            if self.folded[j] or self.allin[j]:
                 continue
-            if h.bet[j] < cur or (others and not h.acted[j]):  # type: ignore[attr-defined]
-                h.to_act = j  # type: ignore[attr-defined]
+            if self.bet[j] < cur or (others and not self.acted[j]):
+                self.to_act = j
                 return
-        h._end_round()  # type: ignore[attr-defined]
+        self._end_round()

@@ -78,7 +78,7 @@ def test_t8_refused_when_the_hand_has_no_decision_left_or_cards_are_dealt(when) 
         with pytest.raises(IllegalAction, match="^S-8: seat 3 has no decision left"):
             h.fold_leaving(3)
     elif when == "dealing":
-        with pytest.raises(IllegalAction, match="^T-8: .*once no card is being dealt"):
+        with pytest.raises(IllegalAction, match="^T-8: .*once the cards being dealt are out"):
             h.fold_leaving(2)
     else:
         h.call(1)
