@@ -503,7 +503,8 @@ class Orchestrator:
         """Return each live seat's equity in an all-in run-out (S-8), else None.
 
         ``controller.views.public_view`` publishes it only while
-        :func:`~controller.engine.table.play.all_in_runout` holds. Override point: ``controller.simulate``/``app`` set :attr:`equity_fn`.
+        :func:`~controller.engine.table.play.all_in_runout` holds. Override point:
+        ``controller.simulate``/``app`` set :attr:`equity_fn`.
         """
         fn = getattr(self, "equity_fn", None)
         return fn(self.state) if fn is not None else None

@@ -132,8 +132,9 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
         "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],
-        "turn": None, "showdown": None, "all_in_equity": equity if equity and all_in_runout(state) else None, "fault": fault,
-        "paused": paused, "rake": 0,
+        "turn": None, "showdown": None,
+        "all_in_equity": equity if equity and all_in_runout(state) else None,  # S-8
+        "fault": fault, "paused": paused, "rake": 0,
     }
     if hand is not None and info is not None:
         view["street"] = hand.street.value

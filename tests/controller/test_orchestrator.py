@@ -149,7 +149,8 @@ def test_all_in_hands_show_equity_s8(tmp_path):
     orch.pump()
     runout = [v for v in ports.public[n:] if v["street"] != "waiting"]
     # every state from the call to the showdown: flop, turn and river, each while dealt
-    assert [v["street"] for v in runout][0] == "flop" and {"flop", "turn", "river"} <= {v["street"] for v in runout}
+    streets = [v["street"] for v in runout]
+    assert streets[0] == "flop" and {"flop", "turn", "river"} <= set(streets)
     for v in runout:
         eq = v["all_in_equity"]
         assert eq is not None, f"no equity on the {v['street']} of the run-out: {v}"
