@@ -318,7 +318,7 @@ function wireUi() {
     send('take_seat', { amount, name, post });
   });
   $('#stand-up').addEventListener('click', () => {
-    if (window.confirm('Give up your seat? Your chips leave the table with you; a hand you are in is folded now, unless you are all-in (T-8).')) send('stand_up');
+    if (window.confirm('Give up your seat? Your chips leave the table with you (T-8).')) send('stand_up');
   });
   $('#chat-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -433,7 +433,10 @@ function renderTable() {
     $('#showdown').textContent = s.showdown.map((p) =>
       `${L.chips(p.amount)} to seat ${p.winners.join(', ')}${p.hand ? ' — ' + p.hand : ''}`).join(' · ');
   }
-  if (s.all_in_equity) $('#showdown').textContent = 'All-in: the hands are face up, the board is dealt out (S-8)';
+  if (s.all_in_equity) {
+    const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
+    $('#showdown').textContent += ` All-in: ${eq}`;
+  }
 }
 
 function renderMe() {

@@ -400,6 +400,20 @@ export function cleanChat(text) {
 }
 
 /**
+ * S-8: a seat's all-in equity as the display writes it: a whole percent, '<1%' / '>99%' at
+ * the ends; '' when the state carries none for the seat (docs/state.md `all_in_equity`:
+ * only in an all-in run-out, never while a seat is to act).
+ */
+export function equityText(state, seat) {
+  const eq = state && state.all_in_equity;
+  const v = eq ? Number(eq[String(seat)]) : NaN;
+  if (!Number.isFinite(v)) return '';
+  if (v > 0 && v < 0.01) return '<1%';
+  if (v > 0.99 && v < 1) return '>99%';
+  return `${Math.round(v * 100)}%`;
+}
+
+/**
  * The room's lobby (L-1) from the retained lobby entries and controller presences:
  * groups [{game, label, tables: [{table, name, line, seated, max_seats, players, online}]}]
  * ordered Hold'em, Omaha, Draw; tables by name.
@@ -450,20 +464,6 @@ export function seatPosition(seat, mySeat, n) {
   const r = (((seat - (mySeat || 1)) % n) + n) % n;
   const a = Math.PI / 2 + (r * 2 * Math.PI) / n;
   return { x: Math.round((50 + 44 * Math.cos(a)) * 10) / 10, y: Math.round((50 + 40 * Math.sin(a)) * 10) / 10 };
-}
-
-/**
- * S-8: a seat's all-in equity as the display writes it: a whole percent, '<1%' / '>99%' at
- * the ends; '' when the state carries none for the seat (docs/state.md `all_in_equity`:
- * only in an all-in run-out, never while a seat is to act).
- */
-export function equityText(state, seat) {
-  const eq = state && state.all_in_equity;
-  const v = eq ? Number(eq[String(seat)]) : NaN;
-  if (!Number.isFinite(v)) return '';
-  if (v > 0 && v < 0.01) return '<1%';
-  if (v > 0.99 && v < 1) return '>99%';
-  return `${Math.round(v * 100)}%`;
 }
 
 /** A short status word for a seat (docs/state.md statuses), '' for a plain active seat. */

@@ -240,6 +240,18 @@ test('L-3: chat text is one line of 1..200 characters', () => {
   assert.throws(() => L.cleanChat('bidi\u202eover'), /M-7/);
 });
 
+test('S-8: equity is shown per seat as a whole percent, only when the state carries it', () => {
+  const eq = { '1': 0.4621, '3': 0.5379 };
+  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 1), '46%');
+  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 3), '54%');
+  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 2), '');
+  assert.equal(L.equityText(state({ all_in_equity: { '1': 0.004, '2': 0.996 } }), 1), '<1%');
+  assert.equal(L.equityText(state({ all_in_equity: { '1': 0.004, '2': 0.996 } }), 2), '>99%');
+  assert.equal(L.equityText(state({ all_in_equity: { '1': 1, '2': 0 } }), 2), '0%');
+  assert.equal(L.equityText(state(), 3), '');
+  assert.equal(L.equityText(null, 3), '');
+});
+
 test('L-1: the lobby lists tables by game, Hold\'em first, with seated players', () => {
   const entry = (table, game, name, seated) => ({ schema: 1, table, name, game, limit: 'no-limit',
     stakes: { sb: 50, bb: 100, ante: 0, small_bet: null, big_bet: null }, max_seats: 6,
@@ -318,16 +330,4 @@ test('P-2: the auto-muck preference is sent with its choice', () => {
     { schema: 1, id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', amount: null, choice: 'on' });
   assert.deepEqual(L.actionPayload({ id: 's3-a-5', seat: 3, seq: 7, action: 'muck' }),
     { schema: 1, id: 's3-a-5', seat: 3, seq: 7, action: 'muck', amount: null });
-});
-
-test('S-8: equity is shown per seat as a whole percent, only when the state carries it', () => {
-  const eq = { '1': 0.4621, '3': 0.5379 };
-  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 1), '46%');
-  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 3), '54%');
-  assert.equal(L.equityText(state({ all_in_equity: eq, turn: null }), 2), '');
-  assert.equal(L.equityText(state({ all_in_equity: { '1': 0.004, '2': 0.996 } }), 1), '<1%');
-  assert.equal(L.equityText(state({ all_in_equity: { '1': 0.004, '2': 0.996 } }), 2), '>99%');
-  assert.equal(L.equityText(state({ all_in_equity: { '1': 1, '2': 0 } }), 2), '0%');
-  assert.equal(L.equityText(state(), 3), '');
-  assert.equal(L.equityText(null, 3), '');
 });
