@@ -4,7 +4,8 @@ Simulated tables (the orchestrator, the internal dealer, simulated players who r
 they bust, no broker) play hundreds of hands in each game; every public state the
 orchestrator publishes (docs/state.md) is kept and checked:
 
-- no state carries both a player to act (``turn`` set or a seat ``acting``) and equities;
+- no state carries both a player to act (``turn`` set, a seat ``acting``, or a seat's private
+  view of the same ``seq`` with ``to_act``) and equities;
 - no state shows a live hand face up while a player has a betting or draw decision (P-2
   showdown turns are the only turns with hands face up);
 - equities, when shown, are one share per live seat, adding up to 1, next to that seat's
@@ -44,10 +45,15 @@ class Stream(Ports):
 
     def __init__(self) -> None:
         self.public: list[dict[str, Any]] = []
+        self.deciding: set[int] = set()  # seqs of states a seat's private view says it acts in
         self.records: dict[int, dict[str, Any]] = {}
 
     def publish_public(self, view: dict[str, Any]) -> None:
         self.public.append(view)
+
+    def publish_private(self, seat: int, view: dict[str, Any] | None) -> None:
+        if view is not None and view["to_act"]:
+            self.deciding.add(view["seq"])
 
     def hand_finished(self, hand: int, record: dict[str, Any]) -> None:
         self.records[hand] = record
@@ -116,6 +122,7 @@ def check_stream(game: str, stream: Stream) -> dict[str, int]:
         counts["with_equity"] += 1
         assert game != "draw", f"draw shows no equity (G-3): {view}"
         assert not deciding(view), f"S-8: equities while a player is to act: {view}"
+        assert view["seq"] not in stream.deciding, f"S-8: a tablet deciding on state {view['seq']} saw equities"
         live = {str(s["seat"]) for s in view["seats"] if s["cards"] > 0 and s["status"] != "folded"}
         assert set(eq) == live, (eq, live)
         assert abs(sum(eq.values()) - 1) < 1e-3, eq
