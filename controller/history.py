@@ -554,7 +554,7 @@ class _Builder:
         if t == "fold":
             text = f"{self.who(seat)} folds"
         elif t == "leave":
-            text = f"{self.who(seat)} folds, out of turn: the player stood up (T-8)"
+            text = f"{self.who(seat)} folds: the player stood up (T-8)"
         elif t == "check":
             text = f"{self.who(seat)} checks"
         elif t == "call":

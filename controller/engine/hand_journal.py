@@ -104,7 +104,7 @@ class JournalMixin:
         """Apply one recorded event (an item of :attr:`events`); all-or-nothing.
 
         Shapes: ``{"t": "fold"|"check"|"call"|"all_in"|"muck", "seat": s}``, ``{"t": "leave",
-        "seat": s}`` (T-8: folded out of turn, the player left the table),
+        "seat": s}`` (T-8: the player left the table; folded in turn or not),
         ``{"t": "bet", "seat": s, "to": chips}``, ``{"t": "draw", "seat": s, "cards": "7h 2c"}``,
         ``{"t": "show", "seat": s, "cards": "As Kd"}``, ``{"t": "deal_hole", "seat": s,
         "cards": "As Kd"}``, ``{"t": "deal_board", "cards": "Jh 8c 3d", "burn": "2c"|None}``,

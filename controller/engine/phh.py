@@ -318,7 +318,7 @@ def play(hh: HandHistory, **kw: Any) -> Hand:
         seat = _seat(w[0], n, a)
         op = w[1]
         if op == "f" and (hand.seat_to_act != seat or hand.phase != 1) and hand.can_fold_leaving(seat):
-            hand.fold_leaving(seat)  # T-8: a player who left the table, folded out of turn
+            hand.fold_leaving(seat)  # T-8: a player who left the table, folded whoever's turn it was
         elif op == "f":
             hand.fold(seat, when_check_is_free=True)  # PokerKit allows it; a history is a fact
         elif op == "cc":
@@ -416,8 +416,8 @@ def dump(hand: Hand, **meta: Any) -> str:
             acts.append(f"d db {cards}")
         elif t == "fold":
             acts.append(f"{p} f")
-        elif t == "leave":  # T-8: folded out of turn; read back as such (PokerKit cannot)
-            acts.append(f"# T-8: {p} left the table, the hand folded out of turn")
+        elif t == "leave":  # T-8: maybe out of turn; phh.play reads it back (PokerKit cannot)
+            acts.append(f"# T-8: {p} left the table: the hand is folded, in turn or not")
             acts.append(f"{p} f")
         elif t in ("check", "call"):
             acts.append(f"{p} cc")

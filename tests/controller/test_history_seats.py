@@ -133,7 +133,7 @@ def test_tablet_join_floor_confirm_topups_and_standing_up_in_time_order(tmp_path
     # T-8: the hand is folded first (not played on by the table "check when free, else fold")
     assert "(T-8: the hand is folded" in stood[0].text and "acts for the player" not in stood[0].text
     folded = [st for st in h3.steps if st.seat == 3 and st.data.get("action") == "leave"]
-    assert len(folded) == 1 and "folds, out of turn: the player stood up (T-8)" in folded[0].text
+    assert len(folded) == 1 and "folds: the player stood up (T-8)" in folded[0].text
     assert h3.steps.index(stood[0]) < h3.steps.index(folded[0])
     assert not any(st.seat == 3 and st.data.get("action") in ("check", "call", "bet", "all_in")
                    for st in h3.steps[h3.steps.index(folded[0]):])
