@@ -875,7 +875,7 @@ def _leaving_note(state: TableState, seat: int) -> str:
     if hand is None or i is None or hand.folded[i]:
         return f"T-8: the hand is folded; {then}"
     if hand.allin[i] or runout(hand):
-        return f"T-8: no decision left (all-in, S-8), the hand plays to the showdown; {then}"
+        return f"T-8: no decision left (all-in or all-in run-out, S-8), the hand plays to the showdown; {then}"
     if hand.street.value == "showdown":
         return f"T-8: at the showdown the hand is shown if it can win, else mucked (P-2); {then}"
     return f"T-8: the hand is folded once the cards being dealt are out; {then}"
