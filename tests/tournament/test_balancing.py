@@ -103,7 +103,7 @@ def test_final_table_redraw_seats_everyone_again_at_the_table_that_never_breaks(
     assert sorted(m.player for m in redraw) == sorted(final.players)
 
 
-def test_random_draw_is_balanced_and_random():
+def test_tda_rule_7_random_draw_is_balanced_and_random():
     players = [f"p{i}" for i in range(23)]
     tables = random_draw(players, ["A", "B", "C"], 9, random.Random(5))
     assert sorted(t.count for t in tables) == [7, 8, 8]

@@ -94,7 +94,7 @@ def test_tda_simultaneous_eliminations_equal_stacks_tie_and_share_the_prizes():
     assert sum(got.values()) == sum(amounts)
 
 
-def test_hand_for_hand_busts_at_two_tables_are_one_hand():
+def test_tda_hand_for_hand_busts_at_two_tables_are_one_hand():
     """TDA hand-for-hand: busts in one synchronized hand at different tables are placed together."""
     s = _standings("abcdefg")
     s.bust({"a": 800, "f": 1200})  # a at table 1, f at table 2, same hand-for-hand hand
@@ -165,3 +165,14 @@ def test_any_bust_order_gives_each_entry_one_place_and_prizes_sum_to_the_pool(da
     amounts = payout_amounts(s.settings.payouts, pool, n)
     got = prizes(fin, amounts, unit=s.settings.payouts.unit)
     assert sum(got.values()) == pool
+
+
+def test_tda_rule_9_late_entries_and_reentries_get_a_full_starting_stack_until_registration_closes():
+    s = _standings("ab", level=0)
+    s.register("c", 2)  # late, in the last level of late registration
+    s.bust({"a": 10000})
+    s.register("a", 2)  # a re-entry: a new entry with a full stack
+    assert s.chips_in_play() == 4 * s.settings.starting_stack
+    assert [e.reentry for e in s.entries] == [False, False, False, True]
+    with pytest.raises(TournamentError, match="closed after level 2"):
+        s.register("d", 3)
