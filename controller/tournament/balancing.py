@@ -178,6 +178,7 @@ def balance(tables: Sequence[Table], order: Sequence[str]) -> tuple[list[Move], 
     order tables break in, so a moved player is least likely to move again).
 
     Returns the moves in the order they are made and the tables after them (same order).
+    Tables of different sizes: balancing stops when the shortest table has no empty seat.
 
     Raises:
         BalancingError: ``order`` does not list every table, a player seated twice.
@@ -194,7 +195,10 @@ def balance(tables: Sequence[Table], order: Sequence[str]) -> tuple[list[Move], 
         if hi - lo <= 1:
             break
         src = min((k for k in state if counts[k] == hi), key=rank.__getitem__)
-        dst = max((k for k in state if counts[k] == lo), key=rank.__getitem__)
+        open_short = [k for k in state if counts[k] == lo and counts[k] < len(state[k].seats)]
+        if not open_short:  # tables of different sizes: the shortest one is full
+            break
+        dst = max(open_short, key=rank.__getitem__)
         from_seat = next_big_blind(state[src])
         assert from_seat is not None  # hi >= 2
         player = state[src].seats[from_seat - 1]

@@ -166,3 +166,10 @@ def test_tda_rule_11_balancing_moves_only_the_next_big_blind_to_the_worst_seat(r
         assert src.count - dst.count >= 2
         state[m.from_table] = src.with_seat(m.from_seat, None)
         state[m.to_table] = dst.with_seat(m.to_seat, m.player)
+
+
+def test_balancing_stops_when_the_shortest_table_is_a_full_smaller_table():
+    small = Table("S", ("a", "b", "c"))  # a full three-seat table
+    big = _table("B", range(1, 10), last_bb=1)
+    moves, after = balance([small, big], ["S", "B"])
+    assert moves == [] and [t.count for t in after] == [3, 9]
