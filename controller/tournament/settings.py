@@ -11,10 +11,10 @@ The TOML shape (the table is ``[tournament]``; every key is documented in docs/t
     starting_stack = 20000
     chips = [25, 100, 500, 1000, 5000]     # denominations in play at the start
     seats_per_table = 9
-    late_registration_until_level = 6      # entries accepted until level 6 ends
+    late_registration_until_level = 1      # entries accepted until level 1 ends
     entry = { price = 50, fee = 5 }        # price to the prize pool, fee to the house
     reentry = { max = 1 }                  # re-entries per player (0: a freezeout)
-    rebuy = { price = 50, fee = 0, chips = 20000, max = 2, until_level = 4, max_stack = 20000 }
+    rebuy = { price = 50, fee = 0, chips = 20000, max = 2, until_level = 1, max_stack = 20000 }
     addon = { price = 50, fee = 0, chips = 30000, max = 1, at_break = 1 }
 
     [[tournament.levels]]
@@ -27,6 +27,12 @@ The TOML shape (the table is ``[tournament]``; every key is documented in docs/t
     [[tournament.levels]]
     break = 10                             # a 10-minute break ...
     colour_up = [25]                       # ... at which the 25 chips are raced off
+
+    [[tournament.levels]]
+    small_blind = 200
+    big_blind = 400
+    big_blind_ante = 400
+    minutes = 20
 
     [tournament.payouts]
     unit = 1                               # prizes are multiples of this

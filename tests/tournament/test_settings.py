@@ -88,3 +88,15 @@ def test_missing_table_and_missing_keys_are_named():
 def test_fixed_payouts_or_brackets_not_both():
     text = TOML.replace("unit = 5\n", "unit = 5\nfixed = [300, 200]\n")
     assert "payouts: give either brackets of percents or fixed prizes" in _problems(text)
+
+
+def test_the_example_in_the_modules_docstring_loads():
+    import textwrap
+
+    import controller.tournament.settings as module
+
+    doc = module.__doc__
+    example = textwrap.dedent(doc[doc.index("::\n") + 3:])
+    s = load_settings(example)
+    assert [lv.number for lv in s.levels] == [1, 2] and s.schedule[1].colour_up == (25,)
+    assert s.payouts.percents_for(10) == (50, 30, 20)
