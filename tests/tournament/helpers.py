@@ -1,0 +1,55 @@
+"""A small valid tournament for the tournament tests."""
+
+from __future__ import annotations
+
+from controller.tournament.settings import load_settings
+
+TOML = """
+[tournament]
+starting_stack = 10000
+chips = [25, 100, 500, 1000]
+seats_per_table = 9
+late_registration_until_level = 2
+entry = { price = 50, fee = 5 }
+reentry = { max = 1 }
+rebuy = { price = 50, fee = 0, chips = 10000, max = 2, until_level = 2, max_stack = 10000 }
+addon = { price = 40, fee = 0, chips = 15000, max = 1, at_break = 2 }
+
+[[tournament.levels]]
+small_blind = 25
+big_blind = 50
+minutes = 20
+
+[[tournament.levels]]
+small_blind = 50
+big_blind = 100
+ante = 25
+minutes = 20
+
+[[tournament.levels]]
+break = 10
+colour_up = [25]
+
+[[tournament.levels]]
+small_blind = 100
+big_blind = 200
+big_blind_ante = 200
+minutes = 20
+
+[tournament.payouts]
+unit = 5
+[[tournament.payouts.brackets]]
+min_entries = 2
+percent = [100]
+[[tournament.payouts.brackets]]
+min_entries = 6
+percent = [65, 35]
+[[tournament.payouts.brackets]]
+min_entries = 10
+percent = [50, 30, 20]
+"""
+
+
+def settings(text: str = TOML):
+    """Return the settings of ``text`` (default: the small tournament above)."""
+    return load_settings(text)
