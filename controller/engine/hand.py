@@ -66,9 +66,12 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
             over :class:`Card` sequences, higher is better; ``describe(rank)`` words).
 
     Public state (read-only for callers; lists indexed like :attr:`seats`): ``stack``,
-    ``bet`` (this round), ``committed`` (bets this hand), ``folded``, ``allin``,
-    ``current`` (the bet to match), ``street``; cards through :meth:`hole_cards`,
-    :meth:`board_cards`.
+    ``bet`` (this round), ``committed`` (this hand's contribution to the pots: the ante and
+    every bet, after uncalled chips are returned; P-1 layers the pots by it), ``dead``
+    (dead money for the main pot: dead blinds, T-6, and antes with ``dead_antes``),
+    ``returned`` (uncalled chips per seat, S-9: the part of an ante no opponent covers
+    goes back before the blinds are posted), ``folded``, ``allin``, ``current`` (the bet
+    to match), ``street``; cards through :meth:`hole_cards`, :meth:`board_cards`.
 
     Raises:
         HandSetupError: wrong player count, a seat twice, negative stack or post, a
@@ -174,17 +177,29 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
         # forced posts: ante, then the live post, then the dead post (S-1, T-6, P-1)
         self.dead_in = [0] * n
         stack = self.stack
+        antes = [min(settings.ante if p.ante is None else p.ante, stack[i]) for i, p in enumerate(ps)]
+        if settings.dead_antes:  # a big-blind ante: dead money to the main pot
+            for i, a in enumerate(antes):
+                stack[i] -= a
+                self.dead += a
+                self.dead_in[i] = a
+        else:  # P-1: each ante is its poster's contribution; what nobody covers goes back (S-9)
+            second = sorted(antes)[-2]  # the largest ante some opponent covers
+            for i, a in enumerate(antes):
+                if a > second:
+                    self.returned[ps[i].seat] = a - second
+                    a = second
+                stack[i] -= a
+                self.committed[i] = a
         for i, p in enumerate(ps):
-            a = min(settings.ante if p.ante is None else p.ante, stack[i])
-            stack[i] -= a
             live = min(p.live_post, stack[i])
             stack[i] -= live
             self.bet[i] = live
-            self.committed[i] = live
+            self.committed[i] += live
             d = min(p.dead_post, stack[i])
             stack[i] -= d
-            self.dead += a + d  # antes and dead blinds go to the main pot (P-1)
-            self.dead_in[i] = a + d
+            self.dead += d  # a dead blind goes to the main pot, not counted as a bet (T-6, P-1)
+            self.dead_in[i] += d
             if stack[i] == 0:
                 self.allin[i] = True
                 self.n_able -= 1
