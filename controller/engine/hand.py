@@ -316,10 +316,27 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
         s = self.settings
         return s.small_bet if self._street_no < 2 else s.big_bet  # type: ignore[return-value]
 
+    def _price(self, i: int) -> int:
+        """Return the bet player i must match: :attr:`current`, except for the last player
+        with chips (every other live player all-in), who need match only the largest bet of
+        the others; chips above it would come straight back uncalled (S-8, S-9). E.g. a big
+        blind all-in for 3 at 5/10 heads-up: the small blind's 5 already covers it, and
+        nobody is asked to call 10 (S-1's full big blind holds while an opponent with chips
+        could still call it)."""
+        cur = self.current
+        if self.n_able > 1 or self.folded[i] or self.allin[i]:
+            return cur
+        top = 0
+        folded, bet = self.folded, self.bet
+        for j in self._others[i]:
+            if not folded[j] and bet[j] > top:
+                top = bet[j]
+        return top if top < cur else cur
+
     def _legal_bet(self, i: int) -> Legal:
         stack = self.stack[i]
         bet = self.bet[i]
-        cur = self.current
+        cur = self._price(i)
         to_call = cur - bet if cur > bet else 0
         call = to_call if to_call < stack else stack
         allmax = bet + stack
@@ -432,9 +449,9 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
             IllegalAction: not this seat's turn, or checking is free.
         """
         i = self._turn(seat, _BET)
-        if self.bet[i] >= self.current and not when_check_is_free:
+        if self.bet[i] >= self._price(i) and not when_check_is_free:
             raise IllegalAction(f"A-1: seat {seat} may check; folding is not offered when checking is free")
-        self._log.append(("fold", seat) if self.bet[i] < self.current else ("fold", seat, True))
+        self._log.append(("fold", seat) if self.bet[i] < self._price(i) else ("fold", seat, True))
         self.folded[i] = True
         self.n_live -= 1
         self.n_able -= 1
@@ -448,7 +465,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
             IllegalAction: not this seat's turn, or there is a bet to call.
         """
         i = self._turn(seat, _BET)
-        to_call = self.current - self.bet[i]
+        to_call = self._price(i) - self.bet[i]
         if to_call > 0:
             raise IllegalAction(f"A-1: seat {seat} cannot check: {to_call} to call")
         self._log.append(("check", seat))
@@ -463,7 +480,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
             IllegalAction: not this seat's turn, or nothing to call (check instead).
         """
         i = self._turn(seat, _BET)
-        to_call = self.current - self.bet[i]
+        to_call = self._price(i) - self.bet[i]
         if to_call <= 0:
             raise IllegalAction(f"A-1: seat {seat} has nothing to call; check")
         self._log.append(("call", seat))
@@ -590,7 +607,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
                 j = 0
             if folded[j] or allin[j]:
                 continue
-            if bet[j] < cur or (others and not acted[j]):
+            if bet[j] < (cur if others else self._price(j)) or (others and not acted[j]):
                 self.to_act = j
                 return
         self._end_round()
@@ -603,7 +620,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin):
         if self.n_able < 2:  # at most one player with chips: acts only facing a bet (S-8)
             for k in range(n):
                 j = (first + k) % n
-                if not folded[j] and not allin[j] and self.bet[j] < self.current:
+                if not folded[j] and not allin[j] and self.bet[j] < self._price(j):
                     self.to_act = j
                     return
             self._end_round()
