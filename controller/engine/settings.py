@@ -122,9 +122,9 @@ class HandSettings:
     as they put in, and the part of an ante no opponent covers goes back uncalled (S-9).
     ``dead_antes=True`` instead puts every ante into the main pot as dead money counting
     toward no one's share: a big-blind ante posted for the whole table (PHH
-    ``ante_trimming_status = false``, the PHH default). Fixed limit needs ``small_bet`` (pre-flop and flop, or before the
-    draw) and ``big_bet`` (default twice the small bet, S-6). ``cap_bets`` is the most
-    bets per round (bet + 3 raises = 4, S-6); ``cap_lifted_heads_up`` lifts it while
+    ``ante_trimming_status = false``, the PHH default). Fixed limit needs ``small_bet``
+    (pre-flop and flop, or before the draw) and ``big_bet`` (default twice the small bet,
+    S-6). ``cap_bets`` is the most bets per round (bet + 3 raises = 4, S-6); ``cap_lifted_heads_up`` lifts it while
     only two players are in the hand (S-6, default on; a round already capped with
     more players stays capped). ``smallest_chip`` (S-10, P-3): bets are whole
     multiples of it (except all-ins) and splits are made to it. ``rake`` is ``None``
