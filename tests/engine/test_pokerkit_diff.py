@@ -9,7 +9,7 @@ blind) and ``all-in`` (most decisions all-in), 2-10 players (2-5 in draw).
 
 Every difference found is one of the documented ones (docs/engine.md, "Where we differ from
 PokerKit", :data:`pokerkit_diff.DOCUMENTED`), each with a test below, or the test fails.
-The normal run is small (about half a minute on 2 cores); ``LIVETABLE_DIFF_HANDS=N`` runs N
+The normal run is small (37 CPU seconds for this file); ``LIVETABLE_DIFF_HANDS=N`` runs N
 hands per game and profile, and ``bench/bench_pokerkit_diff.py --hands 5000`` is the big run.
 """
 
