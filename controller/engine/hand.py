@@ -67,9 +67,12 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
             over :class:`Card` sequences, higher is better; ``describe(rank)`` words).
 
     Public state (read-only for callers; lists indexed like :attr:`seats`): ``stack``,
-    ``bet`` (this round), ``committed`` (bets this hand), ``folded``, ``allin``,
-    ``current`` (the bet to match), ``street``; cards through :meth:`hole_cards`,
-    :meth:`board_cards`.
+    ``bet`` (this round), ``committed`` (this hand's contribution to the pots: the ante and
+    every bet, after uncalled chips are returned; P-1 layers the pots by it), ``dead``
+    (dead money for the main pot: dead blinds, T-6, and antes with ``dead_antes``),
+    ``returned`` (uncalled chips per seat, S-9: the part of an ante no opponent covers
+    goes back before the blinds are posted), ``folded``, ``allin``, ``current`` (the bet
+    to match), ``street``; cards through :meth:`hole_cards`, :meth:`board_cards`.
 
     Raises:
         HandSetupError: wrong player count, a seat twice, negative stack or post, a
@@ -175,17 +178,29 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         # forced posts: ante, then the live post, then the dead post (S-1, T-6, P-1)
         self.dead_in = [0] * n
         stack = self.stack
+        antes = [min(settings.ante if p.ante is None else p.ante, stack[i]) for i, p in enumerate(ps)]
+        if settings.dead_antes:  # a big-blind ante: dead money to the main pot
+            for i, a in enumerate(antes):
+                stack[i] -= a
+                self.dead += a
+                self.dead_in[i] = a
+        else:  # P-1: each ante is its poster's contribution; what nobody covers goes back (S-9)
+            second = sorted(antes)[-2]  # the largest ante some opponent covers
+            for i, a in enumerate(antes):
+                if a > second:
+                    self.returned[ps[i].seat] = a - second
+                    a = second
+                stack[i] -= a
+                self.committed[i] = a
         for i, p in enumerate(ps):
-            a = min(settings.ante if p.ante is None else p.ante, stack[i])
-            stack[i] -= a
             live = min(p.live_post, stack[i])
             stack[i] -= live
             self.bet[i] = live
-            self.committed[i] = live
+            self.committed[i] += live
             d = min(p.dead_post, stack[i])
             stack[i] -= d
-            self.dead += a + d  # antes and dead blinds go to the main pot (P-1)
-            self.dead_in[i] = a + d
+            self.dead += d  # a dead blind goes to the main pot, not counted as a bet (T-6, P-1)
+            self.dead_in[i] += d
             if stack[i] == 0:
                 self.allin[i] = True
                 self.n_able -= 1
@@ -302,10 +317,27 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         s = self.settings
         return s.small_bet if self._street_no < 2 else s.big_bet  # type: ignore[return-value]
 
+    def _price(self, i: int) -> int:
+        """Return the bet player i must match: :attr:`current`, except for the last player
+        with chips (every other live player all-in), who need match only the largest bet of
+        the others; chips above it would come straight back uncalled (S-8, S-9). E.g. a big
+        blind all-in for 3 at 5/10 heads-up: the small blind's 5 already covers it, and
+        nobody is asked to call 10 (S-1's full big blind holds while an opponent with chips
+        could still call it)."""
+        cur = self.current
+        if self.n_able > 1 or self.folded[i] or self.allin[i]:
+            return cur
+        top = 0
+        folded, bet = self.folded, self.bet
+        for j in self._others[i]:
+            if not folded[j] and bet[j] > top:
+                top = bet[j]
+        return top if top < cur else cur
+
     def _legal_bet(self, i: int) -> Legal:
         stack = self.stack[i]
         bet = self.bet[i]
-        cur = self.current
+        cur = self._price(i)
         to_call = cur - bet if cur > bet else 0
         call = to_call if to_call < stack else stack
         allmax = bet + stack
@@ -418,9 +450,9 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
             IllegalAction: not this seat's turn, or checking is free.
         """
         i = self._turn(seat, _BET)
-        if self.bet[i] >= self.current and not when_check_is_free:
+        if self.bet[i] >= self._price(i) and not when_check_is_free:
             raise IllegalAction(f"A-1: seat {seat} may check; folding is not offered when checking is free")
-        self._log.append(("fold", seat) if self.bet[i] < self.current else ("fold", seat, True))
+        self._log.append(("fold", seat) if self.bet[i] < self._price(i) else ("fold", seat, True))
         self.folded[i] = True
         self.n_live -= 1
         self.n_able -= 1
@@ -434,7 +466,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
             IllegalAction: not this seat's turn, or there is a bet to call.
         """
         i = self._turn(seat, _BET)
-        to_call = self.current - self.bet[i]
+        to_call = self._price(i) - self.bet[i]
         if to_call > 0:
             raise IllegalAction(f"A-1: seat {seat} cannot check: {to_call} to call")
         self._log.append(("check", seat))
@@ -449,7 +481,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
             IllegalAction: not this seat's turn, or nothing to call (check instead).
         """
         i = self._turn(seat, _BET)
-        to_call = self.current - self.bet[i]
+        to_call = self._price(i) - self.bet[i]
         if to_call <= 0:
             raise IllegalAction(f"A-1: seat {seat} has nothing to call; check")
         self._log.append(("call", seat))
@@ -576,7 +608,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
                 j = 0
             if folded[j] or allin[j]:
                 continue
-            if bet[j] < cur or (others and not acted[j]):
+            if bet[j] < (cur if others else self._price(j)) or (others and not acted[j]):
                 self.to_act = j
                 return
         self._end_round()
@@ -589,7 +621,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         if self.n_able < 2:  # at most one player with chips: acts only facing a bet (S-8)
             for k in range(n):
                 j = (first + k) % n
-                if not folded[j] and not allin[j] and self.bet[j] < self.current:
+                if not folded[j] and not allin[j] and self.bet[j] < self._price(j):
                     self.to_act = j
                     return
             self._end_round()

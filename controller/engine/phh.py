@@ -8,7 +8,9 @@ Supported variants: ``NT`` (no-limit hold'em), ``PO`` (pot-limit Omaha), ``FT``
 
 Seat order (PHH): ``p1`` is the first player dealt, left of the button: the small blind
 with three or more players, the big blind heads-up (where ``blinds_or_straddles =
-[sb, bb]`` is reversed: ``p2`` is the button and posts the small blind). Amounts may be
+[sb, bb]`` and ``antes`` are reversed: ``p2`` is the button and posts the small blind).
+``ante_trimming_status = true`` makes each ante its poster's contribution (P-1); without
+it (PHH's default, and big-blind antes) antes are dead money. Amounts may be
 decimals (Antonius-Blom): they are scaled to integer chips by the file's smallest
 decimal unit (``HandHistory.scale``) and scaled back for output.
 """
@@ -205,9 +207,11 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     game, limit = VARIANTS[hh.variant]
     n = hh.players
     blinds = list(hh.blinds)
+    antes = list(hh.antes)
     ext = hh.extra
     if n == 2:
         blinds = [blinds[1], blinds[0]]  # heads-up: p1 posts the big blind (README)
+        antes = [antes[1], antes[0]]  # and the antes are listed the same way (PokerKit)
         button, sb_seat, bb_seat = 2, 2, 1
     else:
         if any(blinds[2:]) and "big_blind_player" not in ext:
@@ -236,13 +240,19 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
             cap["cap_lifted_heads_up"] = bool(ext["_cap_lifted_heads_up"])
     except (TypeError, ValueError):
         raise PHHError("PHH: _smallest_chip and _cap_bets must be numbers") from None
+    # P-1: with ante trimming each ante is its poster's contribution; without (the PHH
+    # default, big-blind antes) the antes are dead money to the main pot
+    trimming = ext.get("ante_trimming_status", False)
+    if not isinstance(trimming, bool):
+        raise PHHError(f"PHH: ante_trimming_status must be true or false, got {trimming!r}")
     settings = HandSettings(
         game=game, limit=limit, small_blind=sb, big_blind=max(big, 1),
-        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=chip, rake=_rake(hh), **cap,
+        small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=chip, rake=_rake(hh),
+        dead_antes=not trimming, **cap,
     )
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
-                           dead_post=dead[k], ante=hh.antes[k]) for k in range(n)]
+                           dead_post=dead[k], ante=antes[k]) for k in range(n)]
     return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}  # type: ignore[dict-item]
 
 
@@ -375,7 +385,10 @@ def dump(hand: Hand, **meta: Any) -> str:
     (T-6) and, when the blinds are not the usual p1/p2 (dead small blind, a big blind
     posted out of position, T-1/T-4), ``small_blind_player`` (0 = dead) and
     ``big_blind_player``. ``meta`` adds other keys (``event``, ``players``...). A finished
-    hand gets ``finishing_stacks``.
+    hand gets ``finishing_stacks``. A hand with antes gets PHH's ``ante_trimming_status``:
+    ``true`` when each ante is its poster's contribution (P-1), ``false`` for dead antes
+    (``HandSettings.dead_antes``). Heads-up the antes are listed like
+    ``blinds_or_straddles``: p2's (the button's) first, then p1's, as PokerKit reads them.
     """
     s = hand.settings
     code = _CODE[(s.game, s.limit)]
@@ -385,10 +398,14 @@ def dump(hand: Hand, **meta: Any) -> str:
     ps = [setup[hand.seats[j]] for j in order]
     n = len(ps)
     posts = [p.live_post for p in ps]  # nominal: a short stack posts what it has (as PokerKit reads it)
+    antes = [s.ante if p.ante is None else p.ante for p in ps]
     if n == 2:
         posts = [posts[1], posts[0]]
+        antes = [antes[1], antes[0]]
     lines = [f'variant = "{code}"']
-    lines.append("antes = [" + ", ".join(str(s.ante if p.ante is None else p.ante) for p in ps) + "]")
+    lines.append("antes = [" + ", ".join(map(str, antes)) + "]")
+    if any(antes):  # P-1: layered antes are PHH's trimmed antes; dead ones are not
+        lines.append(f"ante_trimming_status = {'false' if s.dead_antes else 'true'}")
     lines.append("blinds_or_straddles = [" + ", ".join(map(str, posts)) + "]")
     if any(p.dead_post for p in ps):
         lines.append("dead_posts = [" + ", ".join(str(p.dead_post) for p in ps) + "]")

@@ -35,10 +35,11 @@ def build_pots(
 ) -> list[tuple[int, tuple[int, ...]]]:
     """Return the pots as ``[(chips, eligible player indexes), ...]``, main pot first (P-1).
 
-    ``committed[i]`` is every chip player ``i`` put in the pot this hand (antes,
-    blinds, bets; after uncalled bets are returned); ``live[i]`` is false for a
-    player who folded: their chips stay in, but they can win nothing. ``dead`` is
-    dead money (missed blinds posted dead, T-6) that goes to the main pot. A new pot
+    ``committed[i]`` is every chip player ``i`` put in the pot this hand (the ante,
+    live blinds, bets; after uncalled chips are returned, S-9); ``live[i]`` is false for
+    a player who folded: their chips stay in, but they can win nothing. ``dead`` is
+    dead money that counts toward no one's level and goes to the main pot (missed
+    blinds posted dead, T-6; big-blind antes, ``HandSettings.dead_antes``). A new pot
     starts at each all-in level of a live player; pots with the same eligible
     players are merged. A pot whose eligible players all folded cannot happen after
     S-9 returns; if it does, its chips join the previous pot.

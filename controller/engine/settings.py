@@ -116,10 +116,15 @@ class RakeSettings:
 class HandSettings:
     """How one hand is played; the table's configuration for a hand.
 
-    ``small_blind``/``big_blind``/``ante`` in chips (S-1; ``ante`` per player dealt in,
-    dead money). Fixed limit needs ``small_bet`` (pre-flop and flop, or before the
-    draw) and ``big_bet`` (default twice the small bet, S-6). ``cap_bets`` is the most
-    bets per round (bet + 3 raises = 4, S-6); ``cap_lifted_heads_up`` lifts it while
+    ``small_blind``/``big_blind``/``ante`` in chips (S-1; ``ante`` per player dealt in).
+    Each ante is part of its poster's contribution to the pots, layered like any other
+    chips (P-1, S-8): a player all-in inside the ante wins from each opponent only as much
+    as they put in, and the part of an ante no opponent covers goes back uncalled (S-9).
+    ``dead_antes=True`` instead puts every ante into the main pot as dead money counting
+    toward no one's share: a big-blind ante posted for the whole table (PHH
+    ``ante_trimming_status = false``, the PHH default). Fixed limit needs ``small_bet``
+    (pre-flop and flop, or before the draw) and ``big_bet`` (default twice the small bet,
+    S-6). ``cap_bets`` is the most bets per round (bet + 3 raises = 4, S-6); ``cap_lifted_heads_up`` lifts it while
     only two players are in the hand (S-6, default on; a round already capped with
     more players stays capped). ``smallest_chip`` (S-10, P-3): bets are whole
     multiples of it (except all-ins) and splits are made to it. ``rake`` is ``None``
@@ -149,6 +154,7 @@ class HandSettings:
     burns: bool = True
     max_players: int | None = None
     pl_small_blind_as_big: bool = False
+    dead_antes: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
@@ -187,6 +193,7 @@ class HandSettings:
             "burns": self.burns,
             "max_players": self.max_players,
             "pl_small_blind_as_big": self.pl_small_blind_as_big,
+            "dead_antes": self.dead_antes,
             "rake": None,
         }
         if self.rake is not None:

@@ -326,6 +326,43 @@ def test_s8_all_in_exposes_and_runs_out_board() -> None:
     assert h.is_complete
 
 
+def test_s8_s9_last_player_with_chips_matches_only_the_all_in_bets() -> None:
+    """Heads-up 5/10: the big blind has 3 and is all-in for 3 of the blind. The small blind's
+    5 already covers it and nobody can call more: nobody acts, the board runs out and the
+    uncalled 2 go back (S-8, S-9). The engine asked the small blind to call 10 or fold, and a
+    fold gave the big blind the pot. With a big blind all-in for 7, the call is 2, not 5."""
+    def hu(bb_stack: int) -> Hand:
+        h = Hand(NL, [PlayerSetup(1, bb_stack, live_post=10), PlayerSetup(2, 100, live_post=5)],
+                 button=2, sb_seat=2, bb_seat=1)
+        h.deal_hole(1, "As Ah")
+        h.deal_hole(2, "7c 2d")
+        return h
+
+    h = hu(3)
+    assert h.seat_to_act is None and h.pending_deal().kind == "board"
+    for board in ("Kd Qh 9s", "5c", "4h"):
+        h.deal_board(board)
+    assert h.result().returned == {2: 2} and h.result().stacks == {1: 6, 2: 97}
+    h = hu(7)
+    lg = h.legal()
+    assert lg.seat == 2 and lg.call == 2 and lg.call_to == 7 and lg.fold and lg.raise_ is None
+    with pytest.raises(IllegalAction, match="^A-1"):
+        h.check(2)
+    h.call(2)
+    assert h.stack == [0, 93] and h.pending_deal().kind == "board"
+
+
+def test_s1_short_big_blind_full_price_while_an_opponent_with_chips_could_call() -> None:
+    """S-1/S-4: three-handed, the big blind all-in for 6 of 10: the button (first to act) and
+    the small blind still face the full big blind of 10 (RULES appendix)."""
+    h = Hand(NL, [PlayerSetup(1, 100, live_post=5), PlayerSetup(2, 6, live_post=10), PlayerSetup(3, 100)],
+             button=3, sb_seat=1, bb_seat=2)
+    deal_all(h, {1: "As Ks", 2: "Qd Qc", 3: "7h 2c"})
+    assert h.legal().call == 10
+    h.fold(3)
+    assert h.legal().seat == 1 and h.legal().call == 1  # now the last with chips: 6 - 5
+
+
 def test_void_returns_every_chip() -> None:
     h = three()
     h.raise_to(1, 100)
