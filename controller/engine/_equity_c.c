@@ -298,29 +298,34 @@ static void player_tables(const spot_t *s, int m, int size, int16_t *nf) {
             for (int k = 0; k < 6; k++) if (T5[pairs[p][k]][ti] > fixed[p]) fixed[p] = T5[pairs[p][k]][ti];
     }
     memset(d, 0, sizeof d);
+    /* the varying trios of every multiset dealt, then each hole pair's row of T5 scanned
+     * over them (the row stays in the cache) */
+    int tis[91][10], nt = 0, dis[91], nd = 0;
     do {
-        int b5[5], tis[10], nt = 0;
+        int b5[5];
         memcpy(b5, known, sizeof(int) * nb);
         memcpy(b5 + nb, d, sizeof(int) * m);
+        nt = 0;
         for (int t = 0; t < 10; t++) {
             if (TRIOS[t][2] < nb) continue;
             int tr[3] = {b5[TRIOS[t][0]], b5[TRIOS[t][1]], b5[TRIOS[t][2]]};
             sort_small(tr, 3);
-            tis[nt++] = ms_index(tr, 3);
+            tis[nd][nt++] = ms_index(tr, 3);
         }
-        int di = ms_index(d, m);
-        for (int p = 0; p < P; p++) {
-            int v = fixed[p];
-            for (int t = 0; t < nt; t++) {
-                const int16_t *row = T5[0] + tis[t];
-                for (int k = 0; k < 6; k++) {
-                    int x = row[pairs[p][k] * 455];
-                    if (x > v) v = x;
-                }
-            }
-            nf[p * size + di] = (int16_t)v;
-        }
+        dis[nd++] = ms_index(d, m);
     } while (m && next_ms(d, m));
+    for (int p = 0; p < P; p++) {
+        int16_t *out = nf + p * size;
+        for (int g = 0; g < nd; g++) out[dis[g]] = (int16_t)fixed[p];
+        for (int k = 0; k < 6; k++) {
+            const int16_t *row = T5[pairs[p][k]];
+            for (int g = 0; g < nd; g++) {
+                int v = out[dis[g]];
+                for (int t = 0; t < nt; t++) if (row[tis[g][t]] > v) v = row[tis[g][t]];
+                out[dis[g]] = (int16_t)v;
+            }
+        }
+    }
 }
 
 /* Add w boards' pot shares to the players with the best value (a tie splits, H-5). */
@@ -573,6 +578,8 @@ static int count_spot(const spot_t *s, int64_t *acc, int64_t *total) {
             if (!can) continue;
             int sc[52], nsc = 0;
             for (int i = 0; i < n; i++) sc[nsc++] = deck[i];
+            int memo_key[MAXP][128], memo_val[MAXP][128];
+            if (s->omaha) memset(memo_key, 0xff, sizeof memo_key);
             for (int i = 0; i < (m ? n : 1); i++)
                 for (int j = (m == 2 ? i + 1 : 0); j < (m == 2 ? n : 1); j++) {
                     int c1 = m ? sc[i] : -1, c2 = m == 2 ? sc[j] : -1;
@@ -592,11 +599,21 @@ static int count_spot(const spot_t *s, int64_t *acc, int64_t *total) {
                                 int f = FLUSH[bmq | hmask[p][q]];
                                 if (f > x) { x = f; changed = 1; }
                             }
-                        } else {
-                            for (int k = 0; k < nsp[p][q]; k++) {
-                                int f = omaha_flush(spairs[p][q][k], bmq);
-                                if (f > x) { x = f; changed = 1; }
+                        } else if (nsp[p][q]) {
+                            /* the same suited board comes back on many boards: remember
+                             * each player's flush for it (at most 92 masks on the flop) */
+                            unsigned h = ((unsigned)bmq * 2654435761u) >> 25;
+                            while (memo_key[p][h] >= 0 && memo_key[p][h] != bmq) h = (h + 1) & 127;
+                            if (memo_key[p][h] < 0) {
+                                int f = 0;
+                                for (int k = 0; k < nsp[p][q]; k++) {
+                                    int y = omaha_flush(spairs[p][q][k], bmq);
+                                    if (y > f) f = y;
+                                }
+                                memo_key[p][h] = bmq;
+                                memo_val[p][h] = f;
                             }
+                            if (memo_val[p][h] > x) { x = memo_val[p][h]; changed = 1; }
                         }
                         real[p] = x;
                     }
