@@ -148,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if (10, "wall") in p99:
         w, c = p99[(10, "wall")], p99[(10, "cpu")]
-        print(f"table: anchor none (the goal is absolute; PokerKit has no table session); goal "
+        print(f"table: anchor none, the goal is absolute (PokerKit has no table session); goal "
               f"p99 <= {GOAL_P99_US:.0f} us per step at 10 seats, every seat in the hand; ratio "
               f"p99/goal cpu {c / GOAL_P99_US:.2f} ({c:.0f} us), wall {w / GOAL_P99_US:.2f} "
-              f"({w:.0f} us; includes time not scheduled); <= 1 meets the goal")
+              f"({w:.0f} us, includes time not scheduled), <= 1 meets the goal")
     return 0
 
 
