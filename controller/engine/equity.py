@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from array import array
 import types
+from array import array
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
