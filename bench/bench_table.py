@@ -68,11 +68,13 @@ def full_table(seats: int, hands: int, seed: int, clock: _Clock | None
             if s is not None and s.stack == 0:
                 b.do(ev.BoughtIn, seat=s.seat, amount=STACK)
         b.durations = []
+        started = b.state.hands
         b.start(1 if n == 0 else None)
-        hand = b.state.hand
-        if hand is None:
-            raise AssertionError(f"no hand started at {seats} seats: {b.refused()}")
-        players.append(len(hand.index))
+        if b.state.hands == started:
+            raise AssertionError(f"no hand started at {seats} seats (hand {n}): {b.refused()}")
+        hand = b.state.hand  # None: it ran out at once (a blind put a short stack all in)
+        players.append(len(hand.index) if hand is not None
+                       else len(b.state.last_result["seats"]))
         while b.state.hand is not None:
             seat = b.to_act
             lg = b.state.hand.legal()
