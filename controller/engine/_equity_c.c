@@ -40,11 +40,11 @@ static int16_t T5[91][455]; /* [pair multiset][trio multiset] -> five-rank value
  * splits into a low and a high base-5 count; A7[low] + B7[high] is the multiset's index in
  * NF7F. Keys of impossible multisets stay inside the tables (their entries are 0). */
 static uint32_t W[13];
-static int32_t A7[1 << 17];
-static int32_t B7[1 << 15];
+static uint16_t A7[1 << 17]; /* uint16: every index fits, and the tables stay small in the cache */
+static uint16_t B7[1 << 15];
 static int16_t NF7F[49205 + 8192]; /* the tail: what impossible keys reach */
-static int32_t A5[1 << 17];         /* the same for five ranks (boards): 6,175 */
-static int32_t B5[1 << 15];
+static uint16_t A5[1 << 17];        /* the same for five ranks (boards): 6,175 */
+static uint16_t B5[1 << 15];
 static int32_t CK[8][64];   /* CK[k][c] = C(c, k) */
 static PyObject *card_type = NULL;
 static const int STRAIGHTS[10] = {0x1F00, 0x0F80, 0x07C0, 0x03E0, 0x01F0,
@@ -99,14 +99,14 @@ static void sort_small(int *a, int n) {
 
 /* Fill A (low keys) and B (high keys) so that A[low] + B[high] numbers the multisets of
  * `cards` ranks 0..cards-total-1; return that total. */
-static int build_split(int cards, int32_t *A, int32_t *B) {
+static int build_split(int cards, uint16_t *A, uint16_t *B) {
     int count_lo[8] = {0}, count_hi[8] = {0};
     static int32_t rank_hi[15625];
     static int size_hi[15625];
     for (int key = 0; key < 78125; key++) {
         int k = key, n = 0;
         for (int i = 0; i < 7; i++) { n += k % 5; k /= 5; }
-        A[key] = n <= cards ? count_lo[n]++ : 0;
+        A[key] = (uint16_t)(n <= cards ? count_lo[n]++ : 0);
     }
     for (int key = 0; key < 15625; key++) {
         int k = key, n = 0;
@@ -118,7 +118,7 @@ static int build_split(int cards, int32_t *A, int32_t *B) {
     for (int j = 0; j <= cards; j++) { offset[j] = o; o += count_hi[j] * count_lo[cards - j]; }
     for (int key = 0; key < 15625; key++) {
         int j = size_hi[key];
-        B[key] = j <= cards ? offset[j] + rank_hi[key] * count_lo[cards - j] : 0;
+        B[key] = (uint16_t)(j <= cards ? offset[j] + rank_hi[key] * count_lo[cards - j] : 0);
     }
     return o;
 }
