@@ -132,7 +132,10 @@ def _document(runs: list[dict], quick: bool) -> str:
         "",
         "Each bench measures ours and its peer interleaved in the same run, so the ratios hold "
         "on a loaded machine while the absolute figures move with the load (the load average, "
-        "1/5/15 min, is given before -> after each bench). The anchors are the fastest real "
+        "1/5/15 min, is given before -> after each bench). Equity, evaluator and hands are "
+        "timed in CPU time (of the thread or process): a round of a millisecond on the wall "
+        "clock of a shared 2-core machine measures the other users. The table gives both "
+        "clocks. The anchors are the fastest real "
         "peers: phevaluator's C evaluator in a C loop built at bench time (not its Python "
         "wrapper), PokerKit on the same decisions. Goals are issue 21's (and issue 2's where "
         "it set them).",
