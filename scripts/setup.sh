@@ -23,6 +23,9 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 command -v mosquitto >/dev/null || need+=(mosquitto)
 command -v mosquitto_passwd >/dev/null || need+=(mosquitto)
 command -v gcc >/dev/null || need+=(gcc)
+# Python's headers: pip install builds controller/engine/_equity_c.c (exact equity in C)
+python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+  || need+=(python3-dev)
 if [ $want_test = 1 ]; then
   command -v systemd-analyze >/dev/null || need+=(systemd)
   # The seat tablet's tests: its pure logic under node's test runner, the pages in Chromium.
@@ -48,12 +51,15 @@ fi
 extras=""
 [ $want_test = 1 ] && extras="[test]"
 stamp=".venv/.installed${extras}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
+   || [ controller/engine/_equity_c.c -nt "$stamp" ]; then
   log "installing livetable${extras} into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".${extras}"
   touch "$stamp"
 fi
+.venv/bin/python -c 'import controller.engine._equity_c' 2>/dev/null \
+  || log "warning: the compiled equity module was not built (gcc, python3-dev?); equity uses numpy"
 
 # --- Mosquitto on 127.0.0.1:1883 ---------------------------------------------------
 broker_up() { .venv/bin/python - <<'PY'

@@ -20,11 +20,21 @@ value, which depends only on the ranks of one suit. So
 The arithmetic is in integers (shares in units of 1/2520, the least common multiple
 of 1..10 ways to split a pot), so the result is exact until the final division.
 
-With numpy available the groups are evaluated as arrays (the fast path: about 5 ms
-of CPU for a heads-up pre-flop spot on the development machine, against 440 ms for
-a phevaluator loop over the 1,712,304 boards); without numpy the same algorithm runs
-in plain Python (about 0.6 s heads-up pre-flop, same results). numpy is imported
-lazily, on the first call or by :func:`prepare`.
+Three implementations give identical answers (tests/engine/test_equity.py):
+
+- the compiled module ``_equity_c`` (controller/engine/_equity_c.c, built by the normal
+  install, ``pip install -e .``), the default: the same grouping pre-flop (under 1 ms
+  for Hold'em heads-up on the development machine), and on the flop, turn and river
+  groups by the ranks dealt with the flush boards dealt one by one (microseconds). It
+  reads the usual question forms itself; anything else, and every question to refuse,
+  goes through the checked Python parse. At least as fast as phevaluator's native
+  brute force in every case, see bench/bench_equity.py and docs/performance.md;
+- numpy arrays (``use_numpy=True``, and the default where the module was not built):
+  about 5 ms for a heads-up pre-flop spot, but a fixed cost of some 0.1 ms per call
+  on the flop;
+- plain Python (``use_numpy=False``): about 0.6 s heads-up pre-flop.
+
+numpy and the compiled module are set up lazily, on the first call or by :func:`prepare`.
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from __future__ import annotations
 import sys
 import threading
 import types
+from array import array
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -132,6 +143,7 @@ class _Problem:
         self.omaha = omaha
         self.holes = [[c.index for c in h] for h in holes]
         self.board = [c.index for c in board]
+        self.dead = [c.index for c in dead]
         used = {i for h in self.holes for i in h} | set(self.board) | {c.index for c in dead}
         self.deck = [i for i in range(52) if i not in used]
         self.m = 5 - len(self.board)
@@ -471,6 +483,51 @@ def _units_numpy(pr: _Problem) -> list[int]:
     return [int(x) for x in acc]
 
 
+# --------------------------------------------------------------------------- compiled
+
+
+class _C:
+    """The compiled counter (``_equity_c``, built by the install), set up on first use."""
+
+    tried = False
+    module: Any = None
+
+
+_C_LOCK = threading.Lock()
+
+
+def _c_setup() -> Any:
+    """Return the set-up ``_equity_c`` module, or None where it was not built."""
+    if _C.tried:
+        return _C.module
+    with _C_LOCK:
+        if not _C.tried:
+            try:
+                from . import _equity_c  # type: ignore[attr-defined]
+            except ImportError:
+                module = None
+            else:
+                t = tables()
+                nf5 = array("h", [0]) * comb(17, 5)
+                for ranks in combinations_with_replacement(range(13), 5):
+                    if ranks[0] != ranks[4]:  # five of a rank is no hand
+                        colex = sum(comb(r + k, k + 1) for k, r in enumerate(ranks))
+                        nf5[colex] = t.nonflush[sum(t.pow5[r] for r in ranks)]
+                _equity_c.setup(nf5.tobytes(), array("h", t.flush).tobytes(), Card)
+                module = _equity_c
+            _C.module = module
+            _C.tried = True
+    return _C.module
+
+
+def _units_c(pr: _Problem) -> list[int]:
+    """As :func:`_units_python`, counted by the compiled module."""
+    acc, total = _C.module.units(pr.holes, pr.board, pr.dead, pr.omaha)
+    if total != pr.total:  # pragma: no cover - the two counts are of the same boards
+        raise RuntimeError(f"equity: counted {total} boards, expected {pr.total}")
+    return list(acc)
+
+
 # --------------------------------------------------------------------------- public
 
 
@@ -478,26 +535,32 @@ def _units(hole_cards: Any, board: Any, dead: Any, game: str | None,
            use_numpy: bool | None) -> tuple[tuple[int, ...], int]:
     holes, b, d, g = parse_equity_input(hole_cards, board, dead, game)
     if use_numpy is None:
-        try:
-            import numpy  # noqa: F401
-            use_numpy = True
-        except ImportError:  # pragma: no cover - numpy is a dependency, the fallback is spare
-            use_numpy = False
+        if _c_setup() is not None:
+            path = "c"
+        else:  # pragma: no cover - the install builds the compiled module
+            try:
+                import numpy  # noqa: F401
+                path = "numpy"
+            except ImportError:  # numpy is a dependency, the fallback is spare
+                path = "python"
+    else:
+        path = "numpy" if use_numpy else "python"
     # The same question is asked again and again while the table is all-in (every
     # published state shows it, S-8): answers are kept for the last 64 questions.
     # Dead cards are a set; the players' order and their cards' order are kept.
     key = (tuple(tuple(c.index for c in h) for h in holes), tuple(c.index for c in b),
-           tuple(sorted(c.index for c in d)), g, use_numpy)
+           tuple(sorted(c.index for c in d)), g, path)
     return _units_cached(key)
 
 
 @lru_cache(maxsize=64)
 def _units_cached(key: tuple[Any, ...]) -> tuple[tuple[int, ...], int]:
-    holes, board, dead, game, use_numpy = key
+    holes, board, dead, game, path = key
     pr = _Problem([tuple(FULL_DECK[i] for i in h) for h in holes],
                   tuple(FULL_DECK[i] for i in board), tuple(FULL_DECK[i] for i in dead),
                   game == "omaha")
-    acc = _units_numpy(pr) if use_numpy else _units_python(pr)
+    count = {"c": _units_c, "numpy": _units_numpy, "python": _units_python}[path]
+    acc = count(pr)
     return tuple(acc), pr.total
 
 
@@ -507,10 +570,11 @@ def clear_cache() -> None:
 
 
 def prepare() -> bool:
-    """Build every table equity needs now (numpy import included; about 0.3 s), so the
-    first all-in of a session (S-8) does not wait for it. Returns True when the numpy
-    fast path is available. Safe to call any number of times."""
+    """Build every table equity needs now (numpy import and the compiled module's tables
+    included; about 0.3 s), so the first all-in of a session (S-8) does not wait for it.
+    Returns True when the numpy path is available. Safe to call any number of times."""
     tables(complete=False)
+    _c_setup()
     try:
         _np_setup()
     except ImportError:  # pragma: no cover - numpy is a dependency
@@ -528,7 +592,8 @@ def equity_fractions(
 ) -> list[Fraction]:
     """As :func:`equity`, but exact: one :class:`fractions.Fraction` per player, sum 1.
 
-    ``use_numpy``: None = numpy when importable; False forces the pure-Python path.
+    ``use_numpy``: None = the fastest path there is (the compiled module, else numpy);
+    True forces numpy, False the pure-Python path (the answers are identical).
     """
     acc, total = _units(hole_cards, board, dead, game, use_numpy)
     return [Fraction(a, total * _UNITS) for a in acc]
@@ -551,7 +616,8 @@ def equity(
         board: 0..5 known board cards (``"Jh 8c 3d"``); the rest is enumerated.
         dead: cards known to be out of the deck (mucked, burned and shown...).
         game: ``"holdem"`` / ``"omaha"``; None detects it from the hole-card count.
-        use_numpy: None = use numpy if importable (fast); False = pure Python.
+        use_numpy: None = the fastest path there is (the compiled module, else numpy);
+            True = numpy; False = pure Python. The answers are identical.
 
     Returns:
         A list of floats, one per player in the given order: win share plus split
@@ -563,6 +629,13 @@ def equity(
         twice"), wrong hole-card counts (G-1/G-2), fewer than 2 or more than 10
         players, more than 5 board cards.
     """
+    if use_numpy is None and (_C.module if _C.tried else _c_setup()) is not None:
+        # counted in C at once (microseconds after the flop, under a few ms pre-flop:
+        # no cache needed); a question in another form, or one to refuse, goes the
+        # checked way below
+        got = _C.module.equity(hole_cards, board, dead, game, 5)
+        if got is not None:
+            return got
     acc, total = _units(hole_cards, board, dead, game, use_numpy)
     denom = total * _UNITS
     return [a / denom for a in acc]

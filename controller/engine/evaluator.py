@@ -23,9 +23,11 @@ of the weights of a hand carries, in its low 32 bits, a base-5 count of each ran
 of five to seven cards) and in its high bits a count per suit, from which a flush
 is detected with one addition and one mask; flushes are then looked up by the
 13-bit rank mask of the flush suit. The five-card tables are built from the rules
-on first use (about 0.1 s); six- and seven-card entries are filled when first met
-(the best five of n cards is the best five of one of its n-1 card parts).
-Standard library only.
+on first use, and the six- and seven-card entries derived from them at once (the best
+five of n cards is the best five of one of its n-1 card parts): about 0.25 s on the
+development machine, once per process. Filling them lazily instead, when first met,
+put up to a millisecond on the showdown steps of a table's first hundreds of hands
+(issue 21: table step p99). Standard library only.
 """
 
 from __future__ import annotations
@@ -146,29 +148,6 @@ def _flush_packed(mask: int) -> int:
 # --------------------------------------------------------------------------- tables
 
 
-class _NonFlush(dict):
-    """Base-5 rank-count key -> rank; 6- and 7-card entries are filled on first miss."""
-
-    def __missing__(self, key: int) -> int:
-        # The best five of n > 5 cards is the best five of one of its (n-1)-card parts.
-        pow5 = _Tables.pow5
-        k, n, best = key, 0, 0
-        present = []
-        for r in range(13):
-            k, c = divmod(k, 5)
-            if c:
-                n += c
-                present.append(r)
-        if k or not 6 <= n <= 7 or not _Tables.built:
-            raise KeyError(key)
-        for r in present:
-            v = self[key - pow5[r]]
-            if v > best:
-                best = v
-        self[key] = best
-        return best
-
-
 class _Tables:
     """Lookup tables, built once on first use (see module docstring)."""
 
@@ -176,7 +155,7 @@ class _Tables:
     complete = False  # every 6- and 7-card key present in nonflush
     packed_of_rank: list[int] = []  # rank -> packed (index 0 unused)
     rank_of_packed: dict[int, int] = {}
-    nonflush: _NonFlush = _NonFlush()  # base-5 rank-count key -> rank (5..7 cards)
+    nonflush: dict[int, int] = {}  # base-5 rank-count key -> rank (5..7 cards)
     flush: list[int] = []  # 13-bit mask -> rank of best flush, 0 if < 5 bits
     weight: list[int] = []  # card index -> 5**rank + (1 << 32 + 4*suit)
     pow5: list[int] = [5**r for r in range(13)]
@@ -223,6 +202,22 @@ def _build() -> None:
     _Tables.nonflush.update({k: rank_of[p] for k, p in packed_nf.items()})
     _Tables.flush = [rank_of[p] if p else 0 for p in flush_packed]
     _Tables.weight = [_Tables.pow5[i >> 2] + (1 << (32 + 4 * (i & 3))) for i in range(52)]
+    # six and seven cards: each (n-1)-card multiset hands its value up to the n-card
+    # multisets it is a part of (a rank it holds four of cannot be added)
+    pow5 = _Tables.pow5
+    prev: dict[int, int] = dict(_Tables.nonflush)
+    for _n in (6, 7):
+        cur: dict[int, int] = {}
+        get = cur.get
+        for key, v in prev.items():
+            for p in pow5:
+                if key // p % 5 != 4:
+                    k2 = key + p
+                    if v > get(k2, 0):
+                        cur[k2] = v
+        _Tables.nonflush.update(cur)
+        prev = cur
+    _Tables.complete = True
     _Tables.built = True
 
 
@@ -232,21 +227,12 @@ _BUILD_LOCK = threading.Lock()
 def tables(complete: bool = False) -> type[_Tables]:
     """Return the built lookup tables (internal; used by the equity module).
 
-    ``complete=True`` also fills every 6- and 7-card rank multiset (about 68,600
-    entries) so that the non-flush table can be exported whole.
+    The non-flush table holds every 5-, 6- and 7-card rank multiset once built;
+    ``complete`` is kept for callers that ask for that explicitly.
     """
     if not _Tables.built:
         with _BUILD_LOCK:  # two threads asking at once build once
             _build()
-    if complete and not _Tables.complete:
-        with _BUILD_LOCK:
-            nf = _Tables.nonflush
-            pow5 = _Tables.pow5
-            for n in (6, 7):
-                for combo in _rank_multisets(n):
-                    key = _key(combo)
-                    nf[key] = max(nf[key - pow5[r]] for r in set(combo))
-            _Tables.complete = True
     return _Tables
 
 
@@ -281,6 +267,28 @@ def rank_indices(indices: Sequence[int]) -> int:
     return v
 
 
+_SUIT_NO = {"c": 0, "d": 1, "h": 2, "s": 3}
+_INDEX_OF_TEXT: dict[str, int] = {}
+
+
+def _quick_indices(cards: object) -> list[int] | None:
+    """Dense indices of a list or tuple of Cards or canonical texts (``"As"``), the forms
+    the table passes; None for anything else (the checked parse then reads it)."""
+    if type(cards) is not list and type(cards) is not tuple:
+        return None
+    if not _INDEX_OF_TEXT:
+        _INDEX_OF_TEXT.update({str(Card.from_index(i)): i for i in range(52)})
+    out = []
+    for c in cards:
+        if type(c) is Card:
+            out.append((c.rank - 2) * 4 + _SUIT_NO[c.suit])
+        elif type(c) is str and c in _INDEX_OF_TEXT:
+            out.append(_INDEX_OF_TEXT[c])
+        else:
+            return None
+    return out
+
+
 def _cards(cards: str | Iterable[CardLike], what: str) -> tuple[Card, ...]:
     try:
         return parse_cards(cards)
@@ -298,6 +306,9 @@ def rank_hand(cards: str | Iterable[CardLike]) -> int:
     Raises:
         HandError (ValueError): not a card, a card twice (G-5), or not 5..7 cards.
     """
+    quick = _quick_indices(cards)
+    if quick is not None and 5 <= len(quick) <= 7 and len(set(quick)) == len(quick):
+        return rank_indices(quick)
     cs = _cards(cards, "hand")
     if not 5 <= len(cs) <= 7:
         raise HandError(f"G-1: a hand is ranked from 5 to 7 cards, got {len(cs)}")
@@ -325,13 +336,16 @@ def rank_omaha(hole: str | Iterable[CardLike], board: str | Iterable[CardLike]) 
     Raises:
         HandError (ValueError): not 4 hole cards, not 3..5 board cards, a card twice.
     """
-    h, b = _omaha_cards(hole, board)
-    t = tables()
+    hi, bi = _quick_indices(hole), _quick_indices(board)
+    if (hi is None or bi is None or len(hi) != 4 or not 3 <= len(bi) <= 5
+            or len(set(hi + bi)) != len(hi) + len(bi)):
+        h, b = _omaha_cards(hole, board)
+        hi, bi = [c.index for c in h], [c.index for c in b]
+    t = _Tables if _Tables.built else tables()
     w, nf, flush = t.weight, t.nonflush, t.flush
-    trios = [(w[x] + w[y] + w[z], (x, y, z))
-             for x, y, z in combinations([c.index for c in b], 3)]
+    trios = [(w[x] + w[y] + w[z], (x, y, z)) for x, y, z in combinations(bi, 3)]
     best = 0
-    for x, y in combinations([c.index for c in h], 2):
+    for x, y in combinations(hi, 2):
         pw = w[x] + w[y]
         for tw, trio in trios:
             s = pw + tw

@@ -60,8 +60,8 @@ def test_equity_importable_from_the_package_even_after_the_module() -> None:
         [["As", "Ks"], ["Qd", "Qh"]], board=["Jh", "8c", "3d"])
 
 
-@pytest.mark.parametrize("use_numpy", [True, False])
-def test_random_flop_turn_river_spots_match_brute_force(use_numpy: bool) -> None:
+@pytest.mark.parametrize("use_numpy", [None, True, False])
+def test_random_flop_turn_river_spots_match_brute_force(use_numpy: bool | None) -> None:
     rng = random.Random(20261129)
     for trial in range(60):
         omaha = trial % 3 == 0
@@ -90,6 +90,7 @@ def test_preflop_with_many_dead_cards_matches_brute_force(omaha: bool) -> None:
     dead = rng.sample(rest, 52 - 3 * k - 22)  # 22 cards left: 26,334 boards
     expected = brute_force(holes, (), dead)
     assert equity_fractions(holes, (), dead) == expected
+    assert equity_fractions(holes, (), dead, use_numpy=True) == expected
     assert equity_fractions(holes, (), dead, use_numpy=False) == expected
 
 
@@ -100,6 +101,7 @@ def test_preflop_with_many_dead_cards_matches_brute_force(omaha: bool) -> None:
 )
 def test_numpy_and_pure_python_agree_exactly(hands: list[str], board: str) -> None:
     a = equity_fractions(hands, board)
+    assert a == equity_fractions(hands, board, use_numpy=True)
     assert a == equity_fractions(hands, board, use_numpy=False)
     assert sum(a) == 1 and all(0 < x < 1 for x in a)
 
@@ -255,3 +257,91 @@ def test_remembered_answers_are_fresh_lists_and_follow_the_question() -> None:
     holes = [parse_cards("As Ks"), parse_cards("Qd Qh")]
     assert [float(x) for x in brute_force(holes, parse_cards("Jh 8c 3d"),
                                           parse_cards("2c 7d"))] == again
+
+
+# ----------------------------------------------------------------------------- compiled
+
+
+def test_the_install_built_the_compiled_counter() -> None:
+    """scripts/setup.sh (pip install -e .) builds controller/engine/_equity_c.c; without it
+    equity falls back to numpy, slower than native brute force after the flop (issue 21)."""
+    from controller.engine.equity import _c_setup
+
+    assert _c_setup() is not None, "controller.engine._equity_c was not built: rerun setup.sh"
+
+
+def _random_spots(seed: int, n: int, streets=(0, 3, 4, 5)):
+    rng = random.Random(seed)
+    for trial in range(n):
+        omaha = trial % 2 == 1
+        k = 4 if omaha else 2
+        players = rng.randint(2, 6 if omaha else 10)
+        nb = streets[trial % len(streets)]
+        pool = SPADES_HEARTS if trial % 3 == 0 and players * k + nb <= 20 else list(FULL_DECK)
+        cards = rng.sample(pool, players * k + nb)
+        rest = [c for c in FULL_DECK if c not in cards]
+        dead = rng.sample(rest, rng.randint(0, 6))
+        yield [cards[i * k:(i + 1) * k] for i in range(players)], cards[players * k:], dead
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_compiled_numpy_and_pure_python_give_identical_answers_on_every_street(seed) -> None:
+    """Pre-flop, flop, turn and river; Hold'em 2..10 and Omaha 2..6; flush-heavy decks."""
+    from controller.engine import equity
+
+    for holes, board, dead in _random_spots(seed, 24):
+        fast = equity_fractions(holes, board, dead)
+        assert fast == equity_fractions(holes, board, dead, use_numpy=True), (holes, board)
+        if len(board) >= 3 or len(holes) <= 3:  # the pure-Python path is slow pre-flop
+            assert fast == equity_fractions(holes, board, dead, use_numpy=False), (holes, board)
+        floats = equity([[str(c) for c in h] for h in holes], [str(c) for c in board],
+                        [str(c) for c in dead])
+        assert floats == [float(x) for x in fast]
+        assert sum(fast) == 1
+
+
+@pytest.mark.parametrize(
+    "hands, board, dead",
+    [
+        (["AsKs", "QdQh"], "Jh 8c 3d", ""),
+        (["as ks", "qd,qh"], "jh8c3d", ()),
+        ([["As", "Ks"], ("Qd", "Qh")], ("Jh", "8c", "3d"), ["2c"]),
+        ((parse_cards("As Ks"), parse_cards("Qd Qh")), parse_cards("Jh 8c 3d"), ()),
+        (["AsKs", "QdQh"], "Jh 8c 3d", " 10c "),  # '10' is read as T by the checked parse
+        (["AsKs", ["Qd", "Qh"]], ["Jh", Card(8, "c"), " 3d"], "2c 7d"),
+    ],
+)
+def test_every_question_form_gets_the_same_answer_as_the_pure_python_path(hands, board, dead):
+    """The compiled module reads the usual forms itself; the others go the checked way."""
+    from controller.engine import equity
+
+    want = equity(hands, board, dead, use_numpy=False)
+    assert equity(hands, board, dead) == want
+    assert equity_fractions(hands, board, dead) == equity_fractions(hands, board, dead,
+                                                                    use_numpy=False)
+
+
+def test_without_the_compiled_module_equity_answers_with_numpy(monkeypatch) -> None:
+    from controller.engine import equity as module
+    from controller.engine.equity import _C, clear_cache, equity
+
+    want = equity(["AhKhQdJd", "8s8c7s6c"], "Th 4h 4c", use_numpy=False)
+    monkeypatch.setattr(_C, "tried", True)
+    monkeypatch.setattr(_C, "module", None)
+    clear_cache()
+    assert equity(["AhKhQdJd", "8s8c7s6c"], "Th 4h 4c") == want
+    assert module._units(["AsKs", "QdQh"], "Jh 8c 3d", (), None, None)[1] == 990
+
+
+def test_compiled_units_refuse_repeated_or_foreign_cards() -> None:
+    from controller.engine.equity import _c_setup
+
+    c = _c_setup()
+    if c is None:
+        pytest.skip("the compiled module was not built (see the test above)")
+    with pytest.raises(ValueError, match="G-5"):
+        c.units([(0, 1), (1, 2)], (), (), False)
+    with pytest.raises(ValueError, match="G-5"):
+        c.units([(0, 1), (2, 52)], (), (), False)
+    acc, boards = c.units([(48, 44), (43, 42)], (), (), False)  # AcKc vs QsQh
+    assert boards == 1_712_304 and sum(acc) == boards * 2520

@@ -81,6 +81,31 @@ def test_rank_hand_matches_fast_path_and_accepts_cards_or_text() -> None:
         assert rank_hand(five) == r
 
 
+def test_rank_omaha_reads_lists_of_cards_or_texts_as_its_text_form() -> None:
+    rng = random.Random(6)
+    for _ in range(300):
+        cards = rng.sample(FULL_DECK, 4 + rng.choice([3, 4, 5]))
+        hole, board = cards[:4], cards[4:]
+        r = rank_omaha(" ".join(map(str, hole)), " ".join(map(str, board)))
+        assert r == rank_omaha(hole, board) == rank_omaha([str(c) for c in hole], tuple(board))
+
+
+def test_every_six_and_seven_card_rank_multiset_is_in_the_table_once_built() -> None:
+    """The 6- and 7-card entries are derived when the tables are built (a lazy fill put
+    up to a millisecond on a table's showdown steps, issue 21): 6,175 + 18,395 + 49,205."""
+    from controller.engine.evaluator import tables
+
+    t = tables()
+    assert len(t.nonflush) == 73_775
+    pow5 = t.pow5
+    rng = random.Random(7)
+    for _ in range(2000):
+        ranks = [c.rank - 2 for c in rng.sample(FULL_DECK, 7)]
+        key = sum(pow5[r] for r in ranks)
+        parts = {key - pow5[r] for r in ranks}
+        assert t.nonflush[key] == max(t.nonflush[k] for k in parts)
+
+
 @pytest.mark.parametrize(
     "cards, words, cat",
     [
@@ -225,6 +250,11 @@ def test_r38_omaha_exactly_two_hole_cards() -> None:
         (lambda: rank_omaha("As Ks Qs", "Jh 8c 3d"), "G-2"),
         (lambda: rank_omaha("As Ks Qs Jd", "Jh 8c"), "G-2"),
         (lambda: rank_omaha("As Ks Qs Jd", "Jd 8c 3d"), "G-5"),
+        (lambda: rank_hand(["As", "As", "Qs", "Js", "Ts"]), "G-5"),  # lists: the quick path
+        (lambda: rank_hand(list(parse_cards("As Ks Qs Js"))), "G-1"),
+        (lambda: rank_hand(["As", "Ks", "Qs", "Js", "Xx"]), "G-5"),
+        (lambda: rank_omaha(["As", "Ks", "Qs"], ["Jh", "8c", "3d"]), "G-2"),
+        (lambda: rank_omaha(list(parse_cards("As Ks Qs Jd")), ["Jd", "8c", "3d"]), "G-5"),
         (lambda: describe(0), "H-1"),
         (lambda: describe(7463), "H-1"),
     ],

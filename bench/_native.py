@@ -1,0 +1,108 @@
+"""Build phevaluator's own C evaluator at bench time (issue 21: benches against the native peer).
+
+phevaluator's wheel ships only its compiled Python binding; its C sources are in the sdist
+(``_pheval_csrc/src``). :func:`load` fetches the sdist of the installed version with pip
+(``pip download --no-binary :all: --no-deps``) unless ``--phe-sdist`` names a copy, builds
+those sources with ``bench/native/phe_equity.c`` (a brute-force equity loop and a 7-card
+evaluation loop, timed inside C) into a shared library in a temporary directory, and loads it
+with ctypes. Nothing built is kept in the repository; the first build takes about a minute
+(``tables_plo4.c`` is 93 MB of tables).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+_KEEP: list[tempfile.TemporaryDirectory] = []
+
+
+def load(sdist: str | None = None, cflags: str = "-O3",
+         build_dir: str | None = None) -> tuple[ctypes.CDLL, str]:
+    """Return (the native library, a one-line description of how it was built).
+
+    ``sdist``: a phevaluator sdist (.tar.gz) or its unpacked folder; None downloads the
+    installed version's. ``build_dir``: build there instead of a temporary directory, and
+    reuse a library already built there for the same phevaluator version and harness
+    (bench/all.py builds once for every bench). Raises RuntimeError when pip or gcc fails.
+    """
+    version = metadata.version("phevaluator")
+    harness = HERE / "native" / "phe_equity.c"
+    if build_dir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="phe-native-")
+        _KEEP.append(tmp)
+        work = Path(tmp.name)
+    else:
+        work = Path(build_dir)
+        work.mkdir(parents=True, exist_ok=True)
+        stamp = work / "built-for.txt"
+        want = f"{version} {cflags} {harness.stat().st_mtime_ns}"
+        if (work / "phe_native.so").exists() and stamp.exists() and stamp.read_text() == want:
+            return _wrap(ctypes.CDLL(str(work / "phe_native.so"))), (
+                f"phevaluator {version} C sources + bench/native/phe_equity.c, gcc {cflags}, "
+                f"built earlier in {work}")
+    if sdist is None:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:", "--no-deps",
+             f"phevaluator=={version}", "-d", str(work)], capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError(f"pip download of phevaluator {version} failed:\n{proc.stderr}")
+        sdist = glob.glob(str(work / "phevaluator-*.tar.gz"))[0]
+    src = Path(sdist)
+    if src.is_file():
+        with tarfile.open(src) as tar:
+            tar.extractall(work / "src", filter="data")
+        src = work / "src"
+    csrc = next(src.rglob("_pheval_csrc"))
+    lib = work / "phe_native.so"
+    t0 = time.perf_counter()
+    # the 93 MB of PLO4 tables are data only: built at -O0 (minutes otherwise)
+    objs = []
+    for c in sorted((csrc / "src").glob("*.c")):
+        obj = work / (c.stem + ".o")
+        flags = "-O0" if c.name.startswith("tables_plo") else cflags
+        cmd = ["gcc", flags, "-fPIC", "-c", str(c), "-I", str(csrc / "include"), "-I",
+               str(csrc / "src"), "-o", str(obj)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError(f"gcc failed on {c.name}:\n{proc.stderr}")
+        objs.append(str(obj))
+    proc = subprocess.run(["gcc", cflags, "-shared", "-fPIC", str(harness), *objs, "-o", str(lib)],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(f"gcc failed on {harness.name}:\n{proc.stderr}")
+    if build_dir is not None:
+        (work / "built-for.txt").write_text(want)
+    how = (f"phevaluator {version} C sources (sdist) + bench/native/phe_equity.c, "
+           f"gcc {cflags} (PLO4 tables -O0, data only), built in {time.perf_counter() - t0:.0f} s")
+    return _wrap(ctypes.CDLL(str(lib))), how
+
+
+def _wrap(dll: ctypes.CDLL) -> ctypes.CDLL:
+    """Declare the harness's functions."""
+    i64p = ctypes.POINTER(ctypes.c_int64)
+    ip = ctypes.POINTER(ctypes.c_int)
+    dll.run_spots.restype = ctypes.c_double
+    dll.run_spots.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ip, ctypes.c_int, ip,
+                              i64p, i64p]
+    dll.run_7cards.restype = ctypes.c_double
+    dll.run_7cards.argtypes = [ctypes.c_int, ip, i64p]
+    return dll
+
+
+def int_array(values: list[int]) -> ctypes.Array:
+    """A ctypes int array of the values."""
+    return (ctypes.c_int * max(1, len(values)))(*values)
+
+
+def i64_array(n: int) -> ctypes.Array:
+    """A zeroed ctypes int64 array of n items."""
+    return (ctypes.c_int64 * max(1, n))()

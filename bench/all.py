@@ -1,0 +1,203 @@
+"""Run the benches and write docs/performance.md: one table of every figure, anchor, goal
+and ratio (issue 21).
+
+Run:  .venv/bin/python bench/all.py [--quick] [--out docs/performance.md] [--only NAME ...]
+                                    [--also bench_run.py ...]
+
+Each bench runs as its own process, one after the other, with this Python; its last line
+(``name: anchor ...; goal ...; ratio ...``) goes into the summary table, its per-case
+figures (equity's cases, the table's seat counts) into the detail tables, and its whole
+output into the document, so a reviewer can rerun any line with the command shown beside
+it. phevaluator's native peer is built once into a temporary directory and shared by
+bench_equity and bench_evaluator. The machine's load (``/proc/loadavg``) is recorded
+before and after each bench: the ratios are measured interleaved in one run, the absolute
+figures move with the load.
+
+``--quick`` passes each bench its quick options (fewer rounds): for trying, not for the
+record. ``--also`` adds other bench scripts of bench/ (their last line as they print it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: name -> (arguments, quick arguments); {native} is the shared native build folder
+BENCHES = {
+    "bench_equity.py": (["--native-dir", "{native}"], ["--quick", "--native-dir", "{native}"]),
+    "bench_evaluator.py": (["--native-dir", "{native}"],
+                           ["--native-dir", "{native}", "--hands", "100000", "--rounds", "3"]),
+    "bench_hands.py": ([], ["--hands", "100", "--rounds", "3"]),
+    "bench_table.py": ([], ["--hands", "400"]),
+}
+
+
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:  # pragma: no cover - not Linux
+        return "?"
+
+
+def _fields(last: str) -> dict[str, str]:
+    """Split a bench's last line into anchor / goal / ratio / other."""
+    name, _, rest = last.partition(": ")
+    out = {"name": name, "anchor": "", "goal": "", "ratio": "", "other": []}
+    for part in rest.split("; "):
+        p = part.strip()
+        if p.startswith("anchor"):
+            out["anchor"] = p[len("anchor"):].strip()
+        elif p.startswith("goal"):
+            out["goal"] = p[len("goal"):].strip()
+        elif "ratio" in p and not out["ratio"]:
+            out["ratio"] = p
+        else:
+            out["other"].append(p)
+    out["other"] = "; ".join(out["other"])
+    return out
+
+
+_EQUITY_CASE = re.compile(
+    r"^(holdem|omaha) (pre-flop|flop|turn) +(\d+)p +native +([\d.]+) (ms|us) +ours +([\d.]+) "
+    r"(ms|us) +ratio +([\d.]+)x +\(goal >= (\d+)x")
+_TABLE_SEATS = re.compile(r"^ ?(\d+) seats, (\d+) hands, ([\d.]+) players")
+_TABLE_CLOCK = re.compile(r"^ +(wall|cpu) median +([\d.]+) us, p99 +([\d.]+) us, max +(\d+) us")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benches, write the document; return 0 (1 when a bench failed)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
+    ap.add_argument("--only", nargs="*", default=None, help="only these benches")
+    ap.add_argument("--also", nargs="*", default=[], help="other bench/ scripts to run too")
+    args = ap.parse_args(argv)
+
+    native = tempfile.TemporaryDirectory(prefix="phe-native-")
+    names = [n for n in BENCHES if args.only is None or n in args.only] + list(args.also)
+    runs = []
+    failed = False
+    for name in names:
+        opts = BENCHES.get(name, ([], []))[1 if args.quick else 0]
+        opts = [o.replace("{native}", native.name) for o in opts]
+        cmd = [sys.executable, str(ROOT / "bench" / name), *opts]
+        shown = " ".join([".venv/bin/python", f"bench/{name}",
+                          *[o if o != native.name else "DIR" for o in opts]])
+        before, t0 = _load(), time.time()
+        print(f"== {shown}  (load {before})", flush=True)
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        took = time.time() - t0
+        lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+        last = lines[-1] if lines else "(no output)"
+        if proc.returncode:
+            failed = True
+            last = f"{name}: FAILED (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
+        print(last, flush=True)
+        runs.append({"name": name, "cmd": shown, "out": proc.stdout, "err": proc.stderr,
+                     "last": last, "load": f"{before} -> {_load()}", "seconds": took})
+    native.cleanup()
+
+    doc = _document(runs, args.quick)
+    Path(args.out).write_text(doc)
+    print(f"wrote {args.out}")
+    return 1 if failed else 0
+
+
+def _document(runs: list[dict], quick: bool) -> str:
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu = "?"
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    except OSError:  # pragma: no cover
+        pass
+    out = [
+        "# Performance: every figure, its anchor, its goal and the ratio",
+        "",
+        "Written by `.venv/bin/python bench/all.py" + (" --quick" if quick else "") + "` "
+        f"on {now}; {platform.machine()}, {os.cpu_count()} cores ({cpu}), Python "
+        f"{platform.python_version()}. Do not edit by hand: run it again.",
+        "",
+        "Each bench measures ours and its peer interleaved in the same run, so the ratios hold "
+        "on a loaded machine while the absolute figures move with the load (the load average, "
+        "1/5/15 min, is given before -> after each bench). Equity, evaluator and hands are "
+        "timed in CPU time (of the thread or process): a round of a millisecond on the wall "
+        "clock of a shared 2-core machine measures the other users. The table gives both "
+        "clocks. The anchors are the fastest real "
+        "peers: phevaluator's C evaluator in a C loop built at bench time (not its Python "
+        "wrapper), PokerKit on the same decisions. Goals are issue 21's (and issue 2's where "
+        "it set them).",
+        "",
+        "Not run by default: `bench_run.py` (memory, READY), `bench_journal.py` and "
+        "`bench_mqtt.py` (issue 21's memory and journal parts, measured by their owners; "
+        "`--also bench_run.py ...` adds any bench of bench/ with its last line as printed), "
+        "and the device benches.",
+        "",
+        "## Summary: one line per bench",
+        "",
+        "| bench | anchor | goal | ratio | also | load | command |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in runs:
+        f = _fields(r["last"])
+        cells = [r["name"], f["anchor"], f["goal"], f["ratio"], f["other"], r["load"],
+                 f"`{r['cmd']}`"]
+        out.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+
+    eq = next((r for r in runs if r["name"] == "bench_equity.py"), None)
+    if eq is not None:
+        out += ["", "## Exact equity against native brute force, every case", "",
+                "Per call, median of the interleaved rounds; native = phevaluator's evaluator "
+                "in a C loop dealing every board (timed inside C); ours = "
+                "`controller.engine.equity(...)`, the public call with card texts. Ratio = "
+                "native time / ours (>= goal meets it).", "",
+                "| game | street | players | native | ours | ratio | goal | meets |",
+                "|---|---|---|---|---|---|---|---|"]
+        for ln in eq["out"].splitlines():
+            m = _EQUITY_CASE.match(ln)
+            if m:
+                g, st, p, nv, nu, ov, ou, ratio, goal = m.groups()
+                ok = "yes" if float(ratio) >= float(goal) else "**no**"
+                out.append(f"| {g} | {st} | {p} | {nv} {nu} | {ov} {ou} | {ratio}x | >= {goal}x "
+                           f"| {ok} |")
+
+    tb = next((r for r in runs if r["name"] == "bench_table.py"), None)
+    if tb is not None:
+        out += ["", "## Table step, every seat in the hand", "",
+                "| seats | hands | players per hand | clock | median | p99 | max | p99 / 250 us |",
+                "|---|---|---|---|---|---|---|---|"]
+        seats = None
+        for ln in tb["out"].splitlines():
+            m = _TABLE_SEATS.match(ln)
+            if m:
+                seats = m.groups()
+                continue
+            m = _TABLE_CLOCK.match(ln)
+            if m and seats:
+                clock, med, p99, mx = m.groups()
+                out.append(f"| {seats[0]} | {seats[1]} | {seats[2]} | {clock} | {med} us | "
+                           f"{p99} us | {mx} us | {float(p99) / 250:.2f} |")
+
+    out += ["", "## Every bench's whole output", ""]
+    for r in runs:
+        out += [f"### {r['name']}", "", f"`{r['cmd']}` ({r['seconds']:.0f} s, load {r['load']})",
+                "", "```", r["out"].rstrip(), "```", ""]
+        if r["err"].strip():
+            out += ["stderr:", "", "```", r["err"].strip()[-2000:], "```", ""]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
