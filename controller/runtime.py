@@ -151,9 +151,18 @@ def open_table(
             where it stopped. Default: yes unless a card was on its way.
 
     Raises:
-        controller.journal.JournalError: the journal cannot be opened or fails its check.
+        controller.journal.JournalError: the journal cannot be opened or fails its check;
+            :class:`controller.journal_check.JournalRefused` when committed events are missing
+            or the snapshot disagrees with the events (the table must not start: exit 3).
     """
     journal = Journal(journal_path)
+    # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
+    from controller.journal_check import JournalRefused, problems as journal_problems
+
+    found = journal_problems(journal)
+    if found:
+        journal.close()
+        raise JournalRefused(journal_path, found)
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 
@@ -166,7 +175,8 @@ def open_table(
     replayed = journal.last_seq
     problems = audit(orch.state)
     if problems:
-        log.error("the recovered table does not balance: %s", problems)
+        journal.close()
+        raise JournalRefused(journal_path, [f"the recovered table does not balance: {p}" for p in problems])
     if fresh_start:
         # A snapshot from the first moment: the journal alone always says what the table is.
         orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle
