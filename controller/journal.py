@@ -187,7 +187,7 @@ class Journal:
                     if table not in names:
                         # A dropped table would be created again, empty: a fresh-looking table.
                         self._damage.append(f"the journal's {table} table is missing (dropped or "
-                                            "damaged): every event it held is lost")
+                                            f"damaged): every {table[:-1]} it held is lost")
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
             if row is None:
@@ -249,11 +249,11 @@ class Journal:
             elif mark is not None and mark.seq > self._last_seq:
                 what = (f"the journal file {self.path} is missing" if not existed else
                         f"the journal ends at event {self._last_seq}"
-                        + (f" (its newest snapshot after hand {self._hands})" if newest_upto else " (no snapshot)"))
+                        + (f" (its newest snapshot after hand {self._hands})" if newest_upto else ""))
                 self._damage.append(
                     f"committed events {self._last_seq + 1}..{mark.seq} are missing: {what}, its mark "
-                    f"{mark_path(self.path)} says event {mark.seq} was committed (after hand "
-                    f"{mark.hands} began); the -wal beside it was lost or damaged?")
+                    f"{mark_path(self.path)} says event {mark.seq} was committed (hand {mark.hands} "
+                    "or later): the -wal beside the journal was lost or damaged?")
         fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT, 0o640)
         self._mark_fd = fd
         if self._damage:
