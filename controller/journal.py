@@ -167,6 +167,7 @@ class Journal:
         #: damaged, a dropped table); None when nothing is. Appends are refused meanwhile.
         self._damage: list[str] = []
         self._hands = 0
+        self._checked: list[str] | None = None  # check()'s answer until the next write
         memory = self.path == ":memory:"
         existed = not memory and os.path.exists(self.path)
         try:
@@ -315,6 +316,7 @@ class Journal:
         except JournalError:
             mark = None
         newest_upto, self._hands = self._newest_snapshot_hands()
+        self._checked = None
         payload = {"by": by, "reason": reason, "damage": list(self._damage),
                    "mark": mark.seq if mark else None, "last_seq": self._last_seq}
         try:
@@ -399,6 +401,7 @@ class Journal:
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: meta write failed: {exc}") from exc
+        self._checked = None
 
     def snapshot_index(self) -> list[tuple[int, int, bool]]:
         """Return ``(upto, hands, between_hands)`` of every snapshot, oldest first: ``hands``
@@ -436,6 +439,7 @@ class Journal:
         """
         if self._compacted_upto and self._compacted_upto in uptos:
             raise ValueError(f"the snapshot at event {self._compacted_upto} is where the compacted journal starts")
+        self._checked = None
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -465,6 +469,7 @@ class Journal:
         if upto <= self._compacted_upto:
             return 0
         self._refuse_writes()
+        self._checked = None
         if upto > self._last_seq:
             raise ValueError(f"cannot compact up to event {upto}: the newest is {self._last_seq}")
         try:
@@ -503,6 +508,7 @@ class Journal:
         """
         text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
         self._refuse_writes()
+        self._checked = None
         seq = self._last_seq + 1
         try:
             self._db.execute(
@@ -528,6 +534,7 @@ class Journal:
         """
         text = json.dumps(state, separators=(",", ":"), sort_keys=True)
         self._refuse_writes()
+        self._checked = None
         try:
             self._db.execute(
                 "INSERT OR REPLACE INTO snapshots(upto, at, state) VALUES(?, ?, ?)",
@@ -590,8 +597,11 @@ class Journal:
         SQLite's ``quick_check``, that seqs have no gaps (from ``compacted_upto + 1`` on),
         that a compacted journal kept its snapshot at ``compacted_upto``, and that every
         payload and snapshot is a JSON object (in SQL, so a long journal does not slow
-        start-up down in Python).
+        start-up down in Python). The answer is kept until this journal next writes (start-up
+        asks twice; the lock keeps other controllers from writing meanwhile).
         """
+        if self._checked is not None:
+            return list(self._checked)
         problems: list[str] = list(self._damage)
         base = self._compacted_upto
         try:
@@ -619,6 +629,7 @@ class Journal:
                 problems.append(f"the snapshot at event {upto} is not a JSON object")
         except sqlite3.Error as exc:
             problems.append(f"sqlite: {exc}")
+        self._checked = list(problems)  # start-up asks twice (journal_check, then recovery)
         return problems
 
     def close(self) -> None:
