@@ -28,6 +28,8 @@ from controller.engine.table.play import show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalError
+from controller.journal_check import JournalRefused
+from controller.journal_check import problems as journal_problems
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
@@ -157,8 +159,6 @@ def open_table(
     """
     journal = Journal(journal_path)
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
-    from controller.journal_check import JournalRefused, problems as journal_problems
-
     found = journal_problems(journal)
     if found:
         journal.close()
