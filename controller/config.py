@@ -2,7 +2,16 @@
 
 Unknown sections or keys, wrong types and out-of-range values stop start-up with a
 :class:`ConfigError` that names the key (``table.big_blind: must be a positive whole number
-of chips, got -5``). The ``[gpio]`` section is checked by the seat-panel driver's own parser.
+of chips, got -5``); every mistake of a file is reported at once, one line each
+(:attr:`ConfigError.errors`). The ``[gpio]`` section is checked by the seat-panel driver's
+own parser.
+
+Beyond types and ranges (issue 16, item 8): chip amounts are at most :data:`MAX_CHIPS`;
+strings have a length limit and no control characters; the table's name, shown on tablets
+and the display and sent in every public state, is at most 64 characters with no markup
+(``<``, ``>``, ``&``); ``journal.path`` that is a folder and ``journal.history_dir`` that is
+a file are refused; ``camera.source`` as a device index is 0..255 (OpenCV takes -1 as "any
+camera" and crashes on other negatives).
 
 Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``, ``[camera]``,
 ``[mqtt]``, ``[display]``, ``[journal]``. See ``config/table.example.toml`` and README.md.
@@ -37,19 +46,48 @@ DEFAULT_JOURNAL = "/var/lib/livetable/journal.sqlite"
 MAX_INT = 2**53 - 1  # the largest whole number a tablet's JavaScript holds exactly
 DEFAULT_HISTORY_DIR = "/var/lib/livetable/hands"
 DEFAULT_KEEP_HANDS = 500  # the live journal keeps the last 500 hands (controller/compaction.py)
+#: The most chips any amount of the config may name (blinds, antes, bets, buy-ins, rake
+#: caps): a billion, more than any live table holds (a 10,000,000 buy-in counted in cents),
+#: so that ten full stacks and their pots stay exact in a tablet's JavaScript (MAX_INT).
+MAX_CHIPS = 10**9
+MAX_NAME = 64  # table.name: a tablet's header and the display's title; sent in every state
+MAX_TEXT = 4096  # any other string (paths: Linux's PATH_MAX)
+MAX_CAMERA_INDEX = 255  # /dev/video0 .. /dev/video255
 
 
 class ConfigError(ValueError):
-    """The configuration is wrong; the message starts with the key (``table.seats: ...``)."""
+    """The configuration is wrong; the message starts with the key (``table.seats: ...``).
+
+    ``errors`` lists every mistake found (one message each, each starting with its key);
+    the message is those lines joined.
+    """
+
+    def __init__(self, message: str, errors: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.errors = list(errors) if errors else [message]
+
+
+def _show(v: Any) -> str:
+    """``repr(v)`` cut to 80 characters (a 300 KB value is not printed back whole)."""
+    text = repr(v)
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
 
 
 class _Section:
-    """Typed reads from one TOML table, remembering which keys were used."""
+    """Typed reads from one TOML table, remembering which keys were used; each mistake is
+    added to ``errors`` and a harmless value returned, so that one run reports them all."""
 
-    def __init__(self, name: str, data: Any) -> None:
+    def __init__(self, name: str, data: Any, errors: list[str]) -> None:
+        self.name, self.used, self.errors = name, set(), errors
         if not isinstance(data, dict):
-            raise ConfigError(f"{name}: must be a table ([{name}])")
-        self.name, self.data, self.used = name, data, set()
+            errors.append(f"{name}: must be a table ([{name}])")
+            data = {}
+        self.data = data
+
+    def fail(self, key: str, message: str, fallback: Any = None) -> Any:
+        """Record ``<section>.<key>: message``; return ``fallback``."""
+        self.errors.append(f"{self.name}.{key}: {message}")
+        return fallback
 
     def _get(self, key: str, default: Any) -> Any:
         self.used.add(key)
@@ -57,15 +95,16 @@ class _Section:
 
     def int(self, key: str, default: Any = ..., *, lo: int | None = None, hi: int | None = None) -> Any:
         v = self._get(key, default)
+        fallback = default if default is not ... else (lo if lo is not None else 1)
         if v is ...:
-            raise ConfigError(f"{self.name}.{key}: required")
+            return self.fail(key, "required", fallback)
         if v is None and default is None:
             return None
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ConfigError(f"{self.name}.{key}: must be a whole number, got {v!r}")
+            return self.fail(key, f"must be a whole number, got {_show(v)}", fallback)
         if abs(v) > MAX_INT:
-            raise ConfigError(f"{self.name}.{key}: {v} is too large (tablets count in JavaScript: "
-                              f"at most {MAX_INT})")
+            return self.fail(key, f"{_show(v)} is too large (tablets count in JavaScript: at most {MAX_INT})",
+                             fallback)
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             if hi is None:
                 rng = f">= {lo}"
@@ -73,42 +112,59 @@ class _Section:
                 rng = f"<= {hi}"
             else:
                 rng = f"in {lo}..{hi}"
-            raise ConfigError(f"{self.name}.{key}: must be {rng}, got {v}")
+            return self.fail(key, f"must be {rng}, got {v}", fallback)
         return v
+
+    def chips(self, key: str, default: Any = ..., *, lo: int = 0, hi: int = MAX_CHIPS) -> Any:
+        """A whole number of chips in ``lo..hi`` (at most :data:`MAX_CHIPS`)."""
+        v = self._get(key, default)
+        self.used.discard(key)
+        if isinstance(v, int) and not isinstance(v, bool) and v > MAX_CHIPS:
+            self.used.add(key)
+            return self.fail(key, f"{v} chips is more than any table holds (at most {MAX_CHIPS:,})",
+                             default if default is not ... else max(lo, 1))
+        return self.int(key, default, lo=lo, hi=max(lo, hi))
 
     def num(self, key: str, default: Any, *, lo: float, hi: float) -> float:
         v = self._get(key, default)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ConfigError(f"{self.name}.{key}: must be a number, got {v!r}")
-        if not lo <= v <= hi:
-            raise ConfigError(f"{self.name}.{key}: must be in {lo}..{hi}, got {v}")
+            return self.fail(key, f"must be a number, got {_show(v)}", float(default))
+        if not lo <= v <= hi:  # NaN is refused here too
+            return self.fail(key, f"must be in {lo}..{hi}, got {v}", float(default))
         return float(v)
 
-    def str(self, key: str, default: Any = ..., *, choices: tuple[str, ...] = ()) -> Any:
+    def str(self, key: str, default: Any = ..., *, choices: tuple[str, ...] = (),
+            most: int = MAX_TEXT) -> Any:
         v = self._get(key, default)
+        fallback = default if default is not ... else "?"
         if v is ...:
-            raise ConfigError(f"{self.name}.{key}: required")
+            return self.fail(key, "required", fallback)
         if v is None and default is None:
             return None
         if not isinstance(v, str) or not v.strip():
-            raise ConfigError(f"{self.name}.{key}: must be a non-empty string, got {v!r}")
+            return self.fail(key, f"must be a non-empty string, got {_show(v)}", fallback)
         if choices and v not in choices:
-            raise ConfigError(f"{self.name}.{key}: must be one of {', '.join(choices)}, got {v!r}")
+            return self.fail(key, f"must be one of {', '.join(choices)}, got {_show(v)}", fallback)
+        if len(v) > most:
+            return self.fail(key, f"at most {most} characters, got {len(v)}", fallback)
+        bad = [c for c in v if ord(c) < 32 or ord(c) == 127]
+        if bad:
+            return self.fail(key, f"control characters are not allowed ({bad[0]!r})", fallback)
         return v
 
     def bool(self, key: str, default: bool) -> bool:
         v = self._get(key, default)
         if not isinstance(v, bool):
-            raise ConfigError(f"{self.name}.{key}: must be true or false, got {v!r}")
+            return self.fail(key, f"must be true or false, got {_show(v)}", default)
         return v
 
     def raw(self, key: str, default: Any) -> Any:
         return self._get(key, default)
 
     def done(self) -> None:
-        unknown = sorted(set(self.data) - self.used)
-        if unknown:
-            raise ConfigError(f"{self.name}.{unknown[0]}: unknown key (known: {', '.join(sorted(self.used))})")
+        """Record every key of the section that was not read (unknown keys)."""
+        for key in sorted(set(self.data) - self.used, key=str):
+            self.fail(key, f"unknown key (known: {', '.join(sorted(self.used))})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,29 +279,35 @@ class Config:
     journal: JournalConfig = field(default_factory=JournalConfig)
 
 
-def _table(data: Any) -> TableConfig:
-    s = _Section("table", data)
+def _table(data: Any, errors: list[str]) -> TableConfig:
+    s = _Section("table", data, errors)
     game = s.str("game", "holdem", choices=GAMES)
     limit = s.str("limit", "no-limit", choices=LIMITS)
     seats = s.int("seats", MAX_SEATS[game], lo=2, hi=MAX_SEATS[game])
-    bb = s.int("big_blind", lo=1)
-    sb = s.int("small_blind", bb // 2 or 1, lo=1, hi=bb)
-    ante = s.int("ante", 0, lo=0, hi=bb)
+    bb = s.chips("big_blind", lo=1)
+    sb = s.chips("small_blind", bb // 2 or 1, lo=1, hi=bb)
+    ante = s.chips("ante", 0, lo=0, hi=bb)
     small_bet = big_bet = None
     if limit == "fixed-limit":
-        small_bet = s.int("small_bet", bb, lo=1)
-        big_bet = s.int("big_bet", 2 * small_bet, lo=small_bet)
+        small_bet = s.chips("small_bet", bb, lo=1)
+        big_bet = s.chips("big_bet", min(2 * small_bet, MAX_CHIPS), lo=small_bet)
         default_min, default_max = 10 * big_bet, None  # T-2
     else:
         for key in ("small_bet", "big_bet"):
             if key in s.data:
-                raise ConfigError(f"table.{key}: only for fixed limit (table.limit is {limit!r})")
+                s.used.add(key)
+                s.fail(key, f"only for fixed limit (table.limit is {limit!r})")
         default_min, default_max = 20 * bb, 100 * bb  # T-2
-    buy_min = s.int("buy_in_min", default_min, lo=1)
-    buy_max = s.int("buy_in_max", default_max, lo=buy_min)
+    buy_min = s.chips("buy_in_min", min(default_min, MAX_CHIPS), lo=1)
+    buy_max = s.chips("buy_in_max", None if default_max is None else min(default_max, MAX_CHIPS), lo=buy_min)
+    name = s.str("name", "Table 1", most=MAX_NAME)
+    if isinstance(name, str) and any(c in name for c in "<>&"):
+        name = s.fail("name", f"no markup (<, >, &): it is shown on every tablet and the display, "
+                              f"got {_show(name)}", "Table 1")
+    table_id = s.str("id", "t1", most=64)
     table = TableConfig(
-        id=s.str("id", "t1"),
-        name=s.str("name", "Table 1"),
+        id=table_id,
+        name=name,
         game=game,
         limit=limit,
         seats=seats,
@@ -262,24 +324,26 @@ def _table(data: Any) -> TableConfig:
     try:
         check_table(table.id)
     except TopicError as exc:
-        raise ConfigError(f"table.id: {exc}") from exc
+        s.fail("id", str(exc))
     s.done()
     return table
 
 
-def _rake(data: Any) -> RakeConfig:
-    s = _Section("rake", data)
+def _rake(data: Any, errors: list[str]) -> RakeConfig:
+    s = _Section("rake", data, errors)
     percent = s.num("percent", 0.0, lo=0, hi=25)
     caps_raw = s.raw("caps", {})
-    if not isinstance(caps_raw, dict):
-        raise ConfigError('rake.caps: must be a table like { "2" = 100, "5" = 300 }')
     caps: list[tuple[int, int]] = []
+    if not isinstance(caps_raw, dict):
+        s.fail("caps", 'must be a table like { "2" = 100, "5" = 300 }')
+        caps_raw = {}
     for k, v in caps_raw.items():
-        if not (str(k).isascii() and str(k).isdigit()) or not 2 <= int(k) <= 10:
-            raise ConfigError(f"rake.caps.{k}: key must be a number of players 2..10")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ConfigError(f"rake.caps.{k}: must be a whole number of chips >= 0, got {v!r}")
-        caps.append((int(k), v))
+        if not (str(k).isascii() and str(k).isdigit() and len(str(k)) <= 2) or not 2 <= int(k) <= 10:
+            s.fail(f"caps.{_show(k)[1:-1]}", "key must be a number of players 2..10")
+        elif isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CHIPS:
+            s.fail(f"caps.{k}", f"must be a whole number of chips 0..{MAX_CHIPS:,}, got {_show(v)}")
+        else:
+            caps.append((int(k), v))
     rake = RakeConfig(
         percent=percent,
         caps=tuple(sorted(caps)),
@@ -290,78 +354,120 @@ def _rake(data: Any) -> RakeConfig:
     return rake
 
 
+def _path(s: _Section, key: str, default: str, *, folder: bool) -> str:
+    """A path the table writes: a file (``folder=False``) or a folder; refused when what is
+    there already is the other kind, or when its parent is a file."""
+    value = s.str(key, default)
+    if not isinstance(value, str) or value == "?":
+        return value
+    p = Path(value)
+    try:
+        if folder and p.exists() and not p.is_dir():
+            return s.fail(key, f"{value} is a file, not a folder", default)
+        if not folder and p.is_dir():
+            return s.fail(key, f"{value} is a folder: give the journal's file name (e.g. {p / 'journal.sqlite'})",
+                          default)
+        for parent in p.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    return s.fail(key, f"{parent} is a file, not a folder", default)
+                break
+    except OSError as exc:  # a name too long, a folder not readable
+        return s.fail(key, f"{value}: {exc.strerror or exc}", default)
+    return value
+
+
+def _camera(data: Any, errors: list[str]) -> CameraConfig:
+    s = _Section("camera", data, errors)
+    src = s.raw("source", None)
+    if isinstance(src, str) and src.strip().lstrip("+-").isdigit():
+        index = int(src.strip())
+    else:
+        index = src if isinstance(src, int) and not isinstance(src, bool) else None
+    if index is not None and not 0 <= index <= MAX_CAMERA_INDEX:
+        src = s.fail("source", f"a device index is 0..{MAX_CAMERA_INDEX} (/dev/videoN), got {index}", 0)
+    elif isinstance(src, bool) or not isinstance(src, (int, str)) or (isinstance(src, str) and not src.strip()):
+        src = s.fail("source", f"a device index, file, pattern or URL, got {_show(src)}", 0)
+    elif isinstance(src, str):
+        src = s.str("source", 0)
+    camera = CameraConfig(
+        source=src,
+        calibration=s.str("calibration", None),
+        enrolment=s.str("enrolment", None),
+        read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
+        corners=s.bool("corners", False),
+        stall_timeout=s.num("stall_timeout", 5.0, lo=2, hi=120),
+    )
+    s.done()
+    return camera
+
+
 def parse_config(data: dict[str, Any]) -> Config:
     """Return the :class:`Config` for a parsed TOML document.
 
     Raises:
-        ConfigError: unknown section or key, wrong type, value out of range (names the key).
+        ConfigError: unknown sections or keys, wrong types, values out of range; every
+            mistake is in ``errors`` (each names its key) and in the message, one per line.
     """
+    errors: list[str] = []
     known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal"}
     for key in data:
         if key not in known:
-            raise ConfigError(f"{key}: unknown section (known: {', '.join(sorted(known))})")
-    table = _table(data.get("table", {}))
-    rake = _rake(data.get("rake", {}))
+            errors.append(f"{_show(key)[1:-1]}: unknown section (known: {', '.join(sorted(known))})")
+    table = _table(data.get("table", {}), errors)
+    rake = _rake(data.get("rake", {}), errors)
     shuffler = None
     if "shuffler" in data:
-        s = _Section("shuffler", data["shuffler"])
+        s = _Section("shuffler", data["shuffler"], errors)
         shuffler = ShufflerConfig(
             port=s.str("port"),
             baudrate=s.int("baudrate", 115200, lo=1200, hi=4_000_000),
             timeout=s.num("timeout", 0.5, lo=0.01, hi=30),
         )
         s.done()
-    camera = None
-    if "camera" in data:
-        s = _Section("camera", data["camera"])
-        src = s.raw("source", None)
-        if isinstance(src, bool) or not isinstance(src, (int, str)) or src == "":
-            raise ConfigError(f"camera.source: a device index, file, pattern or URL, got {src!r}")
-        camera = CameraConfig(
-            source=src,
-            calibration=s.str("calibration", None),
-            enrolment=s.str("enrolment", None),
-            read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
-            corners=s.bool("corners", False),
-            stall_timeout=s.num("stall_timeout", 5.0, lo=2, hi=120),
-        )
-        s.done()
-    s = _Section("mqtt", data.get("mqtt", {}))
+    camera = _camera(data["camera"], errors) if "camera" in data else None
+    s = _Section("mqtt", data.get("mqtt", {}), errors)
     mqtt = MqttConfig(
-        host=s.str("host", "127.0.0.1"),
+        host=s.str("host", "127.0.0.1", most=253),
         port=s.int("port", 1883, lo=1, hi=65535),
-        username=s.str("username", None),
+        username=s.str("username", None, most=256),
         password_file=s.str("password_file", None),
     )
     s.done()
-    s = _Section("display", data.get("display", {}))
-    display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None))
+    s = _Section("display", data.get("display", {}), errors)
+    display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None, most=32))
     if display.size is not None:
         from display.app import parse_size  # the display's own check (stdlib only at import)
 
         try:
             parse_size(display.size)
         except ValueError as exc:
-            raise ConfigError(f"display.size: {exc}") from None
+            s.fail("size", str(exc))
     s.done()
-    s = _Section("journal", data.get("journal", {}))
+    s = _Section("journal", data.get("journal", {}), errors)
     journal = JournalConfig(
-        path=s.str("path", DEFAULT_JOURNAL),
-        history_dir=s.str("history_dir", DEFAULT_HISTORY_DIR),
+        path=_path(s, "path", DEFAULT_JOURNAL, folder=False),
+        history_dir=_path(s, "history_dir", DEFAULT_HISTORY_DIR, folder=True),
         keep_hands=s.int("keep_hands", DEFAULT_KEEP_HANDS, lo=0, hi=1_000_000),
     )
+    if journal.path == journal.history_dir:
+        s.fail("history_dir", f"is journal.path ({journal.path}): the hand files need their own folder")
     s.done()
     gpio = data.get("gpio")
     if gpio is not None:
         if not isinstance(gpio, dict):
-            raise ConfigError("gpio: must be a table ([gpio])")
-        from drivers.seats.pinmap import parse_pin_map  # the seat panel checks its own pins
+            errors.append("gpio: must be a table ([gpio])")
+            gpio = None
+        else:
+            from drivers.seats.pinmap import parse_pin_map  # the seat panel checks its own pins
 
-        try:
-            parse_pin_map(gpio)
-        except ValueError as exc:
-            msg = str(exc)
-            raise ConfigError(msg if msg.startswith("gpio") else f"gpio: {msg}") from exc
+            try:
+                parse_pin_map(gpio)
+            except ValueError as exc:
+                msg = str(exc)
+                errors.append(msg if msg.startswith("gpio") else f"gpio: {msg}")
+    if errors:
+        raise ConfigError("\n".join(errors), errors)
     return Config(table, rake, shuffler, gpio, camera, mqtt, display, journal)
 
 
@@ -369,11 +475,14 @@ def load_config(path: str | Path) -> Config:
     """Read and check a table's TOML config file.
 
     Raises:
-        ConfigError: the file is missing, not TOML (with line and column), or wrong.
+        ConfigError: the file is missing, not TOML (with line and column), nested too deeply,
+            or wrong (every mistake, one per line, each with the file and key).
     """
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ConfigError(f"{p}: not a table config: arrays or tables nested too deeply") from None
     except FileNotFoundError as exc:
         raise ConfigError(f"{p}: no such config file") from exc
     except IsADirectoryError as exc:
@@ -387,4 +496,7 @@ def load_config(path: str | Path) -> Config:
     try:
         return parse_config(data)
     except ConfigError as exc:
-        raise ConfigError(f"{p}: {exc}") from exc
+        lines = [f"{p}: {e}" for e in exc.errors]
+        raise ConfigError("\n".join(lines), lines) from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not a table config: arrays or tables nested too deeply") from None

@@ -759,78 +759,87 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
     last_seq = after
     pending: list[Step] = []  # faults and recoveries between hands: shown with the next hand
     rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? ORDER BY seq", (after,))
-    for seq, at, kind, payload in rows:
-        last_seq = int(seq)
-        try:
-            data = json.loads(payload)
-        except ValueError:
-            raise HistoryError(f"journal event {seq} is not JSON") from None
-        at = float(at)
-        if kind == "table":
+    try:
+        for seq, at, kind, payload in rows:
+            last_seq = int(seq)
             try:
-                event = event_from_json(data)
-            except Exception as exc:  # noqa: BLE001 - any decoding problem is a bad journal
-                raise HistoryError(f"journal event {seq} ({data.get('kind')}) cannot be read: {exc}") from None
-            before_auto = len(state.info.auto) if (state.hand is not None and state.info) else 0
-            prev = state
+                data = json.loads(payload)
+            except (TypeError, ValueError):
+                raise HistoryError(f"journal event {seq} is not JSON") from None
+            if not isinstance(data, dict):
+                raise HistoryError(f"journal event {seq} ({kind}) is not a JSON object: {payload[:80]!r}")
             try:
-                state, effects = step(state, event)
-            except Exception as exc:  # noqa: BLE001
-                raise HistoryError(f"journal event {seq} ({data.get('kind')}) does not replay: {exc}") from None
-            # seats and chips (T-2..T-8): the event's own lines, and what the hand's end did
-            own, after_hand = _seat_steps(prev, state, data, effects, at)
-            if cur is None:
-                pending += own
-            if cur is None and state.hand is not None:
-                cur = _Builder(state, state.info.started_at if state.info else at)
-                for p in pending:
-                    p.data["between"] = True
-                cur.recall.steps[0:0] = pending  # before the hand, in journal order
-                pending = []
-                before_auto = 0
-            finished = [e for e in effects if isinstance(e, fx.HandFinished)]
-            for e in effects:  # P-2: the uncalled winner showed after the hand
-                if isinstance(e, fx.HandShown) and built and built[-1].number == e.hand:
-                    who = state.seat(e.seat)
-                    built[-1].steps.append(Step(
-                        at, "show", f"Seat {e.seat} ({who.name if who else '?'}) shows {' '.join(e.cards)} "
-                        "after the hand (P-2: won uncalled, chose to show)", e.seat,
-                        {"cards": list(e.cards), "rule": "P-2"}))
-            if cur is not None:
-                if finished:
-                    rec = finished[0].record
-                    autos = [tuple(a) for a in rec.get("auto") or []][before_auto:]
-                    if data.get("kind") == "hand-voided":
-                        cur.catch_up(rec["hand_record"]["events"], at, [], "")
-                        cur.add(at, "void", f"HAND VOIDED by {data.get('by') or 'the floor'}: "
-                                            f"{data.get('reason', '')}; every wager returned", None,
-                                reason=data.get("reason", ""), by=data.get("by", ""))
-                    else:
-                        cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))  # type: ignore[arg-type]
+                at = float(at)
+            except (TypeError, ValueError):
+                raise HistoryError(f"journal event {seq} ({kind}) has no time: {at!r}") from None
+            if kind == "table":
+                try:
+                    event = event_from_json(data)
+                except Exception as exc:  # noqa: BLE001 - any decoding problem is a bad journal
+                    raise HistoryError(f"journal event {seq} ({data.get('kind')}) cannot be read: {exc}") from None
+                before_auto = len(state.info.auto) if (state.hand is not None and state.info) else 0
+                prev = state
+                try:
+                    state, effects = step(state, event)
+                except Exception as exc:  # noqa: BLE001
+                    raise HistoryError(f"journal event {seq} ({data.get('kind')}) does not replay: {exc}") from None
+                # seats and chips (T-2..T-8): the event's own lines, and what the hand's end did
+                own, after_hand = _seat_steps(prev, state, data, effects, at)
+                if cur is None:
+                    pending += own
+                if cur is None and state.hand is not None:
+                    cur = _Builder(state, state.info.started_at if state.info else at)
+                    for p in pending:
+                        p.data["between"] = True
+                    cur.recall.steps[0:0] = pending  # before the hand, in journal order
+                    pending = []
+                    before_auto = 0
+                finished = [e for e in effects if isinstance(e, fx.HandFinished)]
+                for e in effects:  # P-2: the uncalled winner showed after the hand
+                    if isinstance(e, fx.HandShown) and built and built[-1].number == e.hand:
+                        who = state.seat(e.seat)
+                        built[-1].steps.append(Step(
+                            at, "show", f"Seat {e.seat} ({who.name if who else '?'}) shows {' '.join(e.cards)} "
+                            "after the hand (P-2: won uncalled, chose to show)", e.seat,
+                            {"cards": list(e.cards), "rule": "P-2"}))
+                if cur is not None:
+                    if finished:
+                        rec = finished[0].record
+                        autos = [tuple(a) for a in rec.get("auto") or []][before_auto:]
+                        if data.get("kind") == "hand-voided":
+                            cur.catch_up(rec["hand_record"]["events"], at, [], "")
+                            cur.add(at, "void", f"HAND VOIDED by {data.get('by') or 'the floor'}: "
+                                                f"{data.get('reason', '')}; every wager returned", None,
+                                    reason=data.get("reason", ""), by=data.get("by", ""))
+                        else:
+                            cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))  # type: ignore[arg-type]
+                            _notes(cur, data, effects, at, own)
+                        cur.finish(rec, at)
+                        built.append(cur.recall)
+                        cur = None
+                    elif state.hand is not None:
+                        autos = [tuple(a) for a in state.info.auto][before_auto:]  # type: ignore[union-attr]
+                        cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))  # type: ignore[arg-type]
                         _notes(cur, data, effects, at, own)
-                    cur.finish(rec, at)
-                    built.append(cur.recall)
-                    cur = None
-                elif state.hand is not None:
-                    autos = [tuple(a) for a in state.info.auto][before_auto:]  # type: ignore[union-attr]
-                    cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))  # type: ignore[arg-type]
-                    _notes(cur, data, effects, at, own)
-                if state.hand is not None and cur is None:  # pragma: no cover - a hand ending and
-                    cur = _Builder(state, at)                # the next starting in one step
-            pending += after_hand
-        elif kind in ("fault-raised", "fault-ended", "recovery"):
-            s = _fault_step(kind, data, at)
-            if kind == "fault-raised":
-                open_faults.append({"kind": data.get("kind"), "message": data.get("message"), "since": at})
-            elif kind == "fault-ended":
-                open_faults = [f for f in open_faults if f.get("kind") != data.get("kind")]
-            if cur is not None:
-                cur.recall.steps.append(s)
+                    if state.hand is not None and cur is None:  # pragma: no cover - a hand ending and
+                        cur = _Builder(state, at)                # the next starting in one step
+                pending += after_hand
+            elif kind in ("fault-raised", "fault-ended", "recovery"):
+                s = _fault_step(kind, data, at)
+                if kind == "fault-raised":
+                    open_faults.append({"kind": data.get("kind"), "message": data.get("message"), "since": at})
+                elif kind == "fault-ended":
+                    open_faults = [f for f in open_faults if f.get("kind") != data.get("kind")]
+                if cur is not None:
+                    cur.recall.steps.append(s)
+                else:
+                    pending.append(s)
             else:
-                pending.append(s)
-        else:
-            s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
-            (cur.recall.steps if cur is not None else pending).append(s)
+                s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
+                (cur.recall.steps if cur is not None else pending).append(s)
+    except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:
+        # an event whose fields have the wrong shape (hand-edited, damaged): name it, no traceback
+        raise HistoryError(f"journal event {last_seq} has the wrong shape: {type(exc).__name__}: {exc}") from None
     if pending and built and cur is None:  # after the last hand (the table paused between hands)
         built[-1].steps += [Step(p.at, p.kind, p.text + " (after the hand)", p.seat, p.data) for p in pending]
     if cur is not None:

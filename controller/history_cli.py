@@ -1,6 +1,8 @@
 """``livetable history``: game recall for the floor, read from the table's journal (issue 9).
 
     livetable history [--journal FILE] [--hands N] [--hand K] [--json] [--utc] [--config FILE]
+    livetable history --journal FILE --check
+    livetable history --journal FILE --accept --by NAME [--reason TEXT]
 
 Prints the last ``N`` finished hands (default 1), oldest first, plus the hand running now
 (marked IN PROGRESS, and PAUSED with the open fault when the table is paused), step by
@@ -14,6 +16,14 @@ The journal (default ``$LIVETABLE_JOURNAL``, else ``/var/lib/livetable/journal.s
 is opened read-only, so this runs beside the table. Exit codes: 0 shown, 2 usage error or
 a missing, unreadable or broken journal (a clear message on stderr), 1 when the journal
 holds no hand yet.
+
+A journal the table refuses to start on (exit 3 of ``livetable run``: committed events
+missing, a snapshot the events do not give; docs/faults.md) is the floor's to decide, with
+the table stopped: ``--check`` runs the table's own start-up check and lists what is wrong
+(exit 0 sound, 3 refused); ``--accept --by NAME`` takes the journal as it is: snapshots the
+events do not give are dropped, a ``journal-accepted`` event records who decided, why and
+what was wrong, and the table starts on what the journal holds (exit 0; 2 when it cannot
+be accepted, e.g. a file SQLite itself reports damaged: restore it from a backup).
 """
 
 from __future__ import annotations
@@ -42,11 +52,60 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--utc", action="store_true", help="times in UTC (default: this machine's local time)")
     p.add_argument("--config", default=None,
                    help="the table's config file, needed only while the journal is in its first hand")
+    p.add_argument("--check", action="store_true",
+                   help="run the table's start-up check of the journal (the table stopped); exit 3 if refused")
+    p.add_argument("--accept", action="store_true",
+                   help="accept a journal the table refuses, as it is (needs --by; the table stopped)")
+    p.add_argument("--by", default="", help="who accepts the journal (--accept), e.g. floor:Anna")
+    p.add_argument("--reason", default="", help="why (--accept), kept in the journal")
     return p
 
 
+def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
+    """Run ``--check`` or ``--accept`` on the journal at ``path`` (the table stopped)."""
+    import time
+
+    from controller.journal import Journal, JournalError
+    from controller.journal_check import accept, floor_hint, problems
+
+    if not os.path.isfile(path) and not os.path.exists(path + ".mark"):
+        print(f"livetable history: no journal at {path}", file=sys.stderr)
+        return 2
+    try:
+        journal = Journal(path)
+    except JournalError as exc:
+        print(f"livetable history: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if ns.check:
+            found = problems(journal)
+            if ns.json:
+                print(json.dumps({"journal": path, "ok": not found, "problems": found}))
+            elif found:
+                print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in found)
+                      + "\n\n" + floor_hint(path))
+            else:
+                print(f"journal {path}: sound ({journal.last_seq} events; the table starts on it)")
+            return 3 if found else 0
+        try:
+            done = accept(journal, by=ns.by, reason=ns.reason, at=time.time())
+        except (ValueError, JournalError) as exc:
+            print(f"livetable history: {exc}", file=sys.stderr)
+            return 2
+        if ns.json:
+            print(json.dumps({"journal": path, **done}))
+        else:
+            print(f"journal {path} accepted as it is by {ns.by} (event {done['seq']}): "
+                  + "; ".join(done["problems"])
+                  + (f"; snapshots dropped at events {done['dropped_snapshots']}" if done["dropped_snapshots"] else ""))
+        return 0
+    finally:
+        journal.close()
+
+
 def main(argv: list[str]) -> int:
-    """Run ``livetable history``; return 0, 1 (no hand yet) or 2 (usage or journal error)."""
+    """Run ``livetable history``; return 0, 1 (no hand yet) or 2 (usage or journal error);
+    with ``--check`` 0 (sound) or 3 (the table refuses the journal)."""
     try:
         ns = _parser().parse_args(argv)
     except SystemExit as exc:
@@ -58,6 +117,14 @@ def main(argv: list[str]) -> int:
         print("livetable history: --hand must be at least 1", file=sys.stderr)
         return 2
     path = ns.journal or os.environ.get("LIVETABLE_JOURNAL") or DEFAULT_JOURNAL
+    if ns.check and ns.accept:
+        print("livetable history: --check or --accept, not both", file=sys.stderr)
+        return 2
+    if ns.accept and not ns.by.strip():
+        print("livetable history: --accept needs --by NAME (who decided it)", file=sys.stderr)
+        return 2
+    if ns.check or ns.accept:
+        return _check_or_accept(path, ns)
     settings = None
     if ns.config:
         try:

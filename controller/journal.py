@@ -19,6 +19,20 @@ A torn or partial write can only lose the last, uncommitted event: SQLite's WAL 
 a committed transaction is whole. A damaged file is reported by :meth:`Journal.check` and
 never silently repaired.
 
+**The mark** (``<path>.mark``, beside the journal): one 64-byte line holding the newest
+committed seq and the hands the table had started at its newest snapshot, with a CRC. SQLite
+cannot tell a lost or damaged ``-wal`` from a journal that never had those events (it reads
+the WAL up to its last valid commit, or not at all), so the mark is the witness kept apart:
+a journal that ends before its mark is missing committed events and :meth:`Journal.check`
+says so (the table refuses to start, exit 3, docs/faults.md); until the floor accepts it
+(:meth:`Journal.accept`), nothing more is written to it. Order and cost: the mark is
+rewritten in place *after* each commit is durable, so a power cut between the two writes
+leaves the mark behind the journal, never ahead of it (a mark behind is brought up to date
+at the next open). Each append rewrites it with one ``pwrite`` and no fsync (a few
+microseconds; a kill -9 loses nothing of it: the page cache has it); the mark is fsynced at
+each snapshot (once per hand), at compaction and at close, so a power cut can leave it at
+most the running hand behind (``bench/bench_journal_mark.py`` measures both).
+
 **Compaction** (:meth:`Journal.compact`, driven by :class:`controller.compaction.JournalKeeper`
 between hands): the events up to a between-hands snapshot and the older snapshots are
 deleted in one transaction, and ``compacted_upto`` is set in the same transaction. The
@@ -32,20 +46,82 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
+import re
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION"]
+log = logging.getLogger("livetable.journal")
+
+__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path"]
 
 FORMAT_VERSION = 1
+#: The fixed size of the mark file (one line, padded with spaces): rewritten in place.
+MARK_SIZE = 64
+#: ``meta`` key saying the journal keeps a mark: a mark missing beside it is then damage,
+#: not a journal from before marks (which gets one at its next open).
+_MARK_META = "mark"
 
 
 class JournalError(OSError):
     """The journal cannot be opened, written or trusted (fault kind ``journal-error``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What the mark file says: ``seq``, the newest committed event; ``hands``, how many
+    hands the table had started at the newest snapshot (``table.hands``; 0 before any)."""
+
+    seq: int
+    hands: int
+
+    def encode(self) -> bytes:
+        """Return the mark's 64 bytes: ``livetable-mark 1 seq=N hands=H crc=XXXXXXXX``."""
+        body = f"livetable-mark 1 seq={self.seq} hands={self.hands}"
+        line = f"{body} crc={zlib.crc32(body.encode()):08x}"
+        return line.ljust(MARK_SIZE - 1).encode() + b"\n"
+
+    @staticmethod
+    def decode(data: bytes) -> "Mark":
+        """Parse a mark file's bytes.
+
+        Raises:
+            ValueError: not a mark, or its CRC does not match (a damaged mark).
+        """
+        m = re.fullmatch(rb"(livetable-mark 1 seq=(\d{1,18}) hands=(\d{1,18})) crc=([0-9a-f]{8}) *\n?", data)
+        if m is None or int(m.group(4), 16) != zlib.crc32(m.group(1)):
+            raise ValueError(f"not a livetable mark: {data[:MARK_SIZE]!r}")
+        return Mark(int(m.group(2)), int(m.group(3)))
+
+
+def mark_path(path: str | Path) -> str:
+    """Return the mark file of the journal at ``path`` (``<path>.mark``)."""
+    return str(path) + ".mark"
+
+
+def read_mark(path: str | Path) -> Mark | None:
+    """Return the mark of the journal at ``path``, or None when there is no mark file.
+
+    Raises:
+        JournalError: the mark cannot be read or is damaged (its CRC does not match).
+    """
+    try:
+        with open(mark_path(path), "rb") as fh:
+            data = fh.read(4 * MARK_SIZE)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalError(f"mark {mark_path(path)}: {exc.strerror or exc}") from exc
+    try:
+        return Mark.decode(data)
+    except ValueError:
+        raise JournalError(f"the journal's mark {mark_path(path)} is damaged ({data[:MARK_SIZE]!r}): "
+                           "it cannot say which events were committed") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +151,9 @@ class Journal:
         durable: ``True`` (default) fsyncs every append (``synchronous=FULL``); ``False``
             (``NORMAL``) is for benchmarks only.
 
+    Opening never refuses a journal that is missing events: :attr:`damage` (and
+    :meth:`check`) says so, and nothing is written to it until :meth:`accept`.
+
     Raises:
         JournalError: the file cannot be opened, is not a journal, or has a newer format.
     """
@@ -82,11 +161,20 @@ class Journal:
     def __init__(self, path: str | Path, *, durable: bool = True) -> None:
         self.path = str(path)
         self._lock_fd: int | None = None
+        self._mark_fd: int | None = None
+        self._durable = durable
+        #: Why committed events may be missing (a mark ahead of the journal, missing or
+        #: damaged, a dropped table); None when nothing is. Appends are refused meanwhile.
+        self._damage: list[str] = []
+        self._hands = 0
+        self._checked: list[str] | None = None  # check()'s answer until the next write
+        memory = self.path == ":memory:"
+        existed = not memory and os.path.exists(self.path)
         try:
-            if self.path != ":memory:":
+            if not memory:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._lock()
-                if os.path.exists(self.path) and os.path.getsize(self.path) == 0:
+                if existed and os.path.getsize(self.path) == 0:
                     raise JournalError(
                         f"journal {self.path} is an empty file (truncated?): refusing to start a "
                         "new table on it; move it away to start afresh"
@@ -94,6 +182,13 @@ class Journal:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            names = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "meta" in names:
+                for table in ("events", "snapshots"):
+                    if table not in names:
+                        # A dropped table would be created again, empty: a fresh-looking table.
+                        self._damage.append(f"the journal's {table} table is missing (dropped or "
+                                            f"damaged): every {table[:-1]} it held is lost")
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
             if row is None:
@@ -108,17 +203,149 @@ class Journal:
             last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
             row = self._db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()
             compacted = int(row[0]) if row is not None else 0
+            self._compacted_upto = compacted
+            # Compacted right after its last event, the journal may hold no event: seqs go on.
+            self._last_seq = max(int(last or 0), compacted)
+            if not memory:
+                self._open_mark(existed)
         except sqlite3.Error as exc:
-            self._unlock()
+            self._close_files()
             raise JournalError(f"journal {self.path}: {exc}") from exc
         except OSError as exc:
-            self._unlock()
+            self._close_files()
             if isinstance(exc, JournalError):
                 raise
             raise JournalError(f"journal {self.path}: {exc.strerror or exc}") from exc
-        self._compacted_upto = compacted
-        # Compacted right after its last event, the journal may hold no event: seqs go on.
-        self._last_seq = max(int(last or 0), compacted)
+
+    # ------------------------------------------------------------------ the mark
+    def _newest_snapshot_hands(self) -> tuple[int, int]:
+        """Return ``(upto, hands)`` of the newest snapshot ((0, 0) when none or unreadable)."""
+        try:
+            row = self._db.execute(
+                "SELECT upto, json_extract(state, '$.table.hands') FROM snapshots "
+                "ORDER BY upto DESC LIMIT 1").fetchone()
+        except sqlite3.Error:
+            return 0, 0
+        if row is None:
+            return 0, 0
+        try:
+            return int(row[0]), int(row[1] or 0)
+        except (TypeError, ValueError):
+            return int(row[0]), 0
+
+    def _open_mark(self, existed: bool) -> None:
+        """Read the mark, compare it with the journal, and keep it open for rewriting."""
+        newest_upto, self._hands = self._newest_snapshot_hands()
+        flagged = self._db.execute("SELECT 1 FROM meta WHERE key = ?", (_MARK_META,)).fetchone() is not None
+        try:
+            mark = read_mark(self.path)
+        except JournalError as exc:
+            self._damage.append(str(exc))
+            mark = None
+        else:
+            if mark is None and flagged:
+                self._damage.append(
+                    f"the journal's mark {mark_path(self.path)} is missing: nothing can say whether "
+                    "committed events are missing from the journal")
+            elif mark is not None and mark.seq > self._last_seq:
+                what = (f"the journal file {self.path} is missing" if not existed else
+                        f"the journal ends at event {self._last_seq}"
+                        + (f" (its newest snapshot after hand {self._hands})" if newest_upto else ""))
+                self._damage.append(
+                    f"committed events {self._last_seq + 1}..{mark.seq} are missing: {what}, its mark "
+                    f"{mark_path(self.path)} says event {mark.seq} was committed (hand {mark.hands} "
+                    "or later): the -wal beside the journal was lost or damaged?")
+        fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT, 0o640)
+        self._mark_fd = fd
+        if self._damage:
+            return  # keep the evidence: nothing is written until the floor accepts (accept())
+        if newest_upto > self._last_seq:
+            self._damage.append(
+                f"the newest snapshot is at event {newest_upto} but the journal's events end at "
+                f"{self._last_seq}: events before the snapshot are missing")
+            return
+        if not flagged:
+            if mark is None and (self._last_seq or newest_upto):
+                log.warning("journal %s had no mark (written by an older livetable): one is kept from "
+                            "now on at event %d", self.path, self._last_seq)
+            self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, '1')", (_MARK_META,))
+        if mark is None or mark.seq != self._last_seq or mark.hands != self._hands:
+            # A mark behind the journal: a power cut between a commit and its mark.
+            self._write_mark(sync=True)
+
+    def _write_mark(self, *, sync: bool) -> None:
+        """Rewrite the mark in place; fsync it when ``sync`` (and the journal is durable).
+
+        Called only after the commit it records is durable, so it is never ahead of the journal.
+        """
+        if self._mark_fd is None:
+            return
+        os.pwrite(self._mark_fd, Mark(self._last_seq, self._hands).encode(), 0)
+        if sync and self._durable:
+            os.fdatasync(self._mark_fd)
+
+    def _refuse_writes(self) -> None:
+        if self._damage:
+            raise JournalError(f"journal {self.path}: not written until the floor accepts it: "
+                               + "; ".join(self._damage))
+
+    @property
+    def damage(self) -> list[str]:
+        """Return why committed events may be missing (empty when the mark agrees): a mark
+        ahead of the journal, a missing or damaged mark, a dropped table. Also in :meth:`check`."""
+        return list(self._damage)
+
+    def accept(self, *, by: str, reason: str, at: float) -> int:
+        """Accept the journal as it is (the floor's decision after :attr:`damage`); return
+        the seq of the ``journal-accepted`` event recording it.
+
+        The event's payload: ``{"by", "reason", "damage": [...], "mark": seq the mark had
+        or None, "last_seq": the journal's newest event before it}``. Events lost beneath a
+        newer snapshot (a dropped events table) are given up the way compaction does: the
+        journal starts again at its newest snapshot (``compacted_upto``). The mark is then
+        rewritten to the new event and fsynced.
+
+        Raises:
+            ValueError: ``by`` is empty (a person decides).
+            JournalError: the write failed.
+        """
+        if not by.strip():
+            raise ValueError("accepting a journal needs the name of who decided it")
+        try:
+            mark: Mark | None = read_mark(self.path) if self.path != ":memory:" else None
+        except JournalError:
+            mark = None
+        newest_upto, self._hands = self._newest_snapshot_hands()
+        self._checked = None
+        payload = {"by": by, "reason": reason, "damage": list(self._damage),
+                   "mark": mark.seq if mark else None, "last_seq": self._last_seq}
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if newest_upto > self._last_seq:
+                    self._db.execute("DELETE FROM events WHERE seq <= ?", (newest_upto,))
+                    self._db.execute("DELETE FROM snapshots WHERE upto < ?", (newest_upto,))
+                    self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('compacted_upto', ?)",
+                                     (str(newest_upto),))
+                    self._compacted_upto = self._last_seq = newest_upto
+                    payload["restarted_at_snapshot"] = newest_upto
+                seq = self._last_seq + 1
+                self._db.execute("INSERT INTO events(seq, at, kind, payload) VALUES(?, ?, ?, ?)",
+                                 (seq, float(at), "journal-accepted",
+                                  json.dumps(payload, separators=(",", ":"), sort_keys=True)))
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, '1')", (_MARK_META,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: accepting it failed: {exc}") from exc
+        self._last_seq = seq
+        self._damage = []
+        if self._mark_fd is None and self.path != ":memory:":
+            self._mark_fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT, 0o640)
+        self._write_mark(sync=True)
+        return seq
 
     def _lock(self) -> None:
         """Hold ``<path>.lock`` exclusively: one controller per journal (two would fork it)."""
@@ -137,6 +364,12 @@ class Journal:
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # closing the descriptor releases the lock
             self._lock_fd = None
+
+    def _close_files(self) -> None:
+        if self._mark_fd is not None:
+            os.close(self._mark_fd)
+            self._mark_fd = None
+        self._unlock()
 
     @property
     def last_seq(self) -> int:
@@ -168,6 +401,7 @@ class Journal:
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: meta write failed: {exc}") from exc
+        self._checked = None
 
     def snapshot_index(self) -> list[tuple[int, int, bool]]:
         """Return ``(upto, hands, between_hands)`` of every snapshot, oldest first: ``hands``
@@ -186,9 +420,36 @@ class Journal:
         return [(int(u), int(h or 0), t in (None, "null")) for u, h, t in rows]
 
     def snapshot_at(self, upto: int) -> dict[str, Any] | None:
-        """Return the snapshot taken at event ``upto`` (parsed), or None when there is none."""
+        """Return the snapshot taken at event ``upto`` (parsed), or None when there is none.
+
+        Raises:
+            JournalError: the snapshot is not a JSON object.
+        """
         row = self._db.execute("SELECT state FROM snapshots WHERE upto = ?", (upto,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else self._state(upto, row[0])
+
+    def drop_snapshots(self, uptos: list[int]) -> None:
+        """Delete the snapshots taken at the events ``uptos`` (the floor's accept drops those
+        that disagree with the events, :func:`controller.journal_check.accept`); the snapshot
+        compaction kept at ``compacted_upto`` stays.
+
+        Raises:
+            ValueError: ``uptos`` holds ``compacted_upto`` (recovery needs it).
+            JournalError: the write failed (nothing was deleted).
+        """
+        if self._compacted_upto and self._compacted_upto in uptos:
+            raise ValueError(f"the snapshot at event {self._compacted_upto} is where the compacted journal starts")
+        self._checked = None
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("DELETE FROM snapshots WHERE upto = ?", [(u,) for u in uptos])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: snapshots not deleted: {exc}") from exc
 
     def compact(self, upto: int) -> int:
         """Delete every event with ``seq <= upto`` and every snapshot older than ``upto``, in
@@ -207,6 +468,8 @@ class Journal:
         """
         if upto <= self._compacted_upto:
             return 0
+        self._refuse_writes()
+        self._checked = None
         if upto > self._last_seq:
             raise ValueError(f"cannot compact up to event {upto}: the newest is {self._last_seq}")
         try:
@@ -228,6 +491,10 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: compaction failed: {exc}") from exc
         self._compacted_upto = upto
+        try:
+            self._write_mark(sync=True)
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
         return int(deleted)
 
     def append(self, kind: str, payload: dict[str, Any], at: float) -> int:
@@ -235,10 +502,13 @@ class Journal:
 
         Raises:
             JournalError: the write failed (disk full, I/O error): the event is not recorded
-                and the table must not act on it.
+                and the table must not act on it; or the journal is missing committed events
+                (:attr:`damage`) and the floor has not accepted it.
             TypeError: ``payload`` is not JSON-serialisable.
         """
         text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
+        self._refuse_writes()
+        self._checked = None
         seq = self._last_seq + 1
         try:
             self._db.execute(
@@ -248,15 +518,23 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: append failed: {exc}") from exc
         self._last_seq = seq
+        try:
+            self._write_mark(sync=False)  # after the commit: never ahead of the journal
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: event {seq} is committed but its mark "
+                               f"could not be written: {exc.strerror or exc}") from exc
         return seq
 
     def snapshot(self, state: dict[str, Any], at: float) -> None:
-        """Record the whole table state as of the newest event (a recovery starting point).
+        """Record the whole table state as of the newest event (a recovery starting point);
+        the mark is fsynced with it.
 
         Raises:
-            JournalError: the write failed.
+            JournalError: the write failed, or the journal is damaged (:attr:`damage`).
         """
         text = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        self._refuse_writes()
+        self._checked = None
         try:
             self._db.execute(
                 "INSERT OR REPLACE INTO snapshots(upto, at, state) VALUES(?, ?, ?)",
@@ -264,32 +542,67 @@ class Journal:
             )
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: snapshot failed: {exc}") from exc
+        table = state.get("table") if isinstance(state, dict) else None
+        if isinstance(table, dict) and isinstance(table.get("hands"), int):
+            self._hands = table["hands"]
+        try:
+            self._write_mark(sync=True)  # once per hand: a power cut loses at most this hand's marks
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
-        """Return ``(upto, state)`` of the newest snapshot, or None when there is none."""
+        """Return ``(upto, state)`` of the newest snapshot, or None when there is none.
+
+        Raises:
+            JournalError: the snapshot is not a JSON object.
+        """
         row = self._db.execute(
             "SELECT upto, state FROM snapshots ORDER BY upto DESC LIMIT 1"
         ).fetchone()
-        return None if row is None else (int(row[0]), json.loads(row[1]))
+        return None if row is None else (int(row[0]), self._state(int(row[0]), row[1]))
+
+    def _state(self, upto: int, text: str) -> dict[str, Any]:
+        try:
+            state = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise JournalError(f"journal {self.path}: the snapshot at event {upto} is not JSON: {exc}") from None
+        if not isinstance(state, dict):
+            raise JournalError(f"journal {self.path}: the snapshot at event {upto} is not a table state")
+        return state
 
     def entries(self, after: int = 0, *, kinds: tuple[str, ...] = ()) -> Iterator[JournalEntry]:
-        """Yield the events with ``seq > after`` in order, optionally only some kinds."""
+        """Yield the events with ``seq > after`` in order, optionally only some kinds.
+
+        Raises:
+            JournalError: a payload is not a JSON object.
+        """
         sql = "SELECT seq, at, kind, payload FROM events WHERE seq > ?"
         args: list[Any] = [after]
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args += list(kinds)
         for seq, at, kind, payload in self._db.execute(sql + " ORDER BY seq", args):
-            yield JournalEntry(int(seq), float(at), str(kind), json.loads(payload))
+            try:
+                data = json.loads(payload)
+            except (TypeError, ValueError):
+                data = None
+            if not isinstance(data, dict):
+                raise JournalError(f"journal {self.path}: event {seq} ({kind}) is not a JSON object")
+            yield JournalEntry(int(seq), float(at), str(kind), data)
 
     def check(self) -> list[str]:
         """Check the file and the event sequence; return the problems found (empty = sound).
 
-        Checks SQLite's ``quick_check``, that seqs have no gaps (from ``compacted_upto + 1``
-        on), that a compacted journal kept its snapshot at ``compacted_upto``, and that every
-        payload is JSON (in SQL, so a long journal does not slow start-up down in Python).
+        Checks that no committed event is missing (:attr:`damage`: the mark, the tables),
+        SQLite's ``quick_check``, that seqs have no gaps (from ``compacted_upto + 1`` on),
+        that a compacted journal kept its snapshot at ``compacted_upto``, and that every
+        payload and snapshot is a JSON object (in SQL, so a long journal does not slow
+        start-up down in Python). The answer is kept until this journal next writes (start-up
+        asks twice; the lock keeps other controllers from writing meanwhile).
         """
-        problems: list[str] = []
+        if self._checked is not None:
+            return list(self._checked)
+        problems: list[str] = list(self._damage)
         base = self._compacted_upto
         try:
             res = [r[0] for r in self._db.execute("PRAGMA quick_check")]
@@ -307,19 +620,30 @@ class Journal:
                         break
                     expected = seq + 1
             for (seq,) in self._db.execute(
-                    "SELECT seq FROM events WHERE json_valid(payload) = 0 ORDER BY seq LIMIT 5"):
-                problems.append(f"event {seq}: payload is not JSON")
+                    "SELECT seq FROM events WHERE json_valid(payload) = 0 "
+                    "OR json_type(payload) != 'object' ORDER BY seq LIMIT 5"):
+                problems.append(f"event {seq}: payload is not a JSON object")
+            for (upto,) in self._db.execute(
+                    "SELECT upto FROM snapshots WHERE json_valid(state) = 0 "
+                    "OR json_type(state) != 'object' ORDER BY upto LIMIT 5"):
+                problems.append(f"the snapshot at event {upto} is not a JSON object")
         except sqlite3.Error as exc:
             problems.append(f"sqlite: {exc}")
+        self._checked = list(problems)  # start-up asks twice (journal_check, then recovery)
         return problems
 
     def close(self) -> None:
-        """Close the file (the WAL is checkpointed by SQLite) and release the lock."""
+        """Close the file (the WAL is checkpointed by SQLite), fsync the mark, release the lock."""
         try:
             self._db.close()
         except sqlite3.Error:  # pragma: no cover - closing twice or a dead file
             pass
-        self._unlock()
+        if not self._damage:
+            try:
+                self._write_mark(sync=True)
+            except OSError as exc:  # pragma: no cover - the next open brings a mark behind up to date
+                log.warning("journal %s: mark not written at close: %s", self.path, exc)
+        self._close_files()
 
     def __enter__(self) -> "Journal":
         return self

@@ -28,6 +28,8 @@ from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalError
+from controller.journal_check import JournalRefused
+from controller.journal_check import problems as journal_problems
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
@@ -155,9 +157,16 @@ def open_table(
             where it stopped. Default: yes unless a card was on its way.
 
     Raises:
-        controller.journal.JournalError: the journal cannot be opened or fails its check.
+        controller.journal.JournalError: the journal cannot be opened or fails its check;
+            :class:`controller.journal_check.JournalRefused` when committed events are missing
+            or the snapshot disagrees with the events (the table must not start: exit 3).
     """
     journal = Journal(journal_path)
+    # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
+    found = journal_problems(journal)
+    if found:
+        journal.close()
+        raise JournalRefused(journal_path, found)
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 
@@ -170,7 +179,8 @@ def open_table(
     replayed = journal.last_seq
     problems = audit(orch.state)
     if problems:
-        log.error("the recovered table does not balance: %s", problems)
+        journal.close()
+        raise JournalRefused(journal_path, [f"the recovered table does not balance: {p}" for p in problems])
     if fresh_start:
         # A snapshot from the first moment: the journal alone always says what the table is.
         orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle

@@ -17,6 +17,8 @@ decimal unit (``HandHistory.scale``) and scaled back for output.
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +46,14 @@ VARIANTS: dict[str, tuple[Game, Limit]] = {
     "F5CD": (Game.DRAW, Limit.FIXED_LIMIT),
 }
 _CODE = {v: k for k, v in VARIANTS.items()}
+
+#: The largest amount a file may give (in its own units): far above any real stack
+#: (the WSOP's are ~10^8), far below the nonsense of a 10^100 stack.
+MAX_AMOUNT = 10**12
+#: The most decimal places an amount may have (Antonius-Blom has 2; 1e-300 is nonsense).
+MAX_PLACES = 6
+#: The largest hand-history file read (a hand is a few kilobytes).
+MAX_FILE_BYTES = 1 << 20
 
 
 class PHHError(HandError):
@@ -99,21 +109,39 @@ def _decimals(v: Any) -> int:
 
 def _num(v: Any, key: str) -> Decimal:
     if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
-        raise PHHError(f"PHH: {key} must be a number, got {v!r}")
-    return Decimal(v)
+        raise PHHError(f"PHH: {key} must be a number, got {_short(v)}")
+    d = Decimal(v)
+    if not d.is_finite():
+        raise PHHError(f"PHH: {key} must be a finite number, got {v}")
+    if abs(d) > MAX_AMOUNT:
+        raise PHHError(f"PHH: {key} {_short(v)} is not a real amount (at most {MAX_AMOUNT:,})")
+    if _decimals(d) > MAX_PLACES:
+        raise PHHError(f"PHH: {key} {_short(v)} has more than {MAX_PLACES} decimal places")
+    return d
+
+
+def _short(v: Any) -> str:
+    text = repr(v) if not isinstance(v, Decimal) else str(v)
+    return text if len(text) <= 40 else text[:30] + f"... ({len(text)} characters)"
 
 
 def load(text: str) -> HandHistory:
     """Return the :class:`HandHistory` in PHH TOML ``text``.
 
+    Amounts must be finite, at most :data:`MAX_AMOUNT` with at most :data:`MAX_PLACES`
+    decimal places; stacks, antes, blinds and dead posts >= 0; ``min_bet``, ``small_bet``,
+    ``big_bet`` and ``_smallest_chip`` > 0.
+
     Raises:
-        PHHError: broken TOML, a missing or malformed key.
+        PHHError: broken TOML, a missing or malformed key, an amount that is nonsense.
         NotSupported: a variant the engine does not play (G-5).
     """
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"PHH: broken TOML: {exc}") from None
+    except RecursionError:
+        raise PHHError("PHH: broken TOML: arrays or tables nested too deeply") from None
     variant = data.get("variant")
     if not isinstance(variant, str):
         raise PHHError("PHH: missing key 'variant'")
@@ -151,7 +179,7 @@ def load(text: str) -> HandHistory:
         w = a.split()
         if len(w) == 3 and w[1] == "cbr":
             try:
-                amounts.append(Decimal(w[2]))
+                amounts.append(_num(Decimal(w[2]), f"the amount in action {a!r}"))
             except InvalidOperation:
                 raise PHHError(f"PHH: bad amount in action {a!r}") from None
     places = max([_decimals(x) for k, v in nums.items() if k != "finishing_stacks" for x in v]
@@ -178,8 +206,15 @@ def load(text: str) -> HandHistory:
             "variant", "antes", "blinds_or_straddles", "starting_stacks", "actions", "min_bet",
             "small_bet", "big_bet", "finishing_stacks", "dead_posts")},
     )
-    if any(x < 0 for x in hh.antes + hh.blinds + hh.starting_stacks):
-        raise PHHError("PHH: stacks, antes and blinds must be >= 0")
+    if any(x < 0 for x in hh.antes + hh.blinds + hh.starting_stacks + (hh.dead_posts or [])):
+        raise PHHError("PHH: stacks, antes, blinds and dead posts must be >= 0")
+    for key in ("min_bet", "small_bet", "big_bet"):
+        if getattr(hh, key) is not None and getattr(hh, key) <= 0:
+            raise PHHError(f"PHH: {key} must be more than 0, got {_plain(singles[key])}")
+    if "_smallest_chip" in hh.extra:
+        chip = hh.extra["_smallest_chip"]
+        if isinstance(chip, bool) or not isinstance(chip, (int, Decimal)) or not _num(chip, "_smallest_chip") > 0:
+            raise PHHError(f"PHH: _smallest_chip must be a number more than 0, got {_short(chip)}")
     if VARIANTS[variant][1] is Limit.FIXED_LIMIT and (hh.small_bet is None or hh.big_bet is None):
         raise PHHError(f"PHH: fixed-limit variant {variant} needs small_bet and big_bet")
     return hh
@@ -192,14 +227,37 @@ def _plain(x: Decimal) -> int | float:
 def load_file(path: str | Path) -> HandHistory:
     """Return the :class:`HandHistory` in the PHH file at ``path``.
 
+    Only a regular file is read (a FIFO, a device or a folder is refused at once, never
+    waited on), at most :data:`MAX_FILE_BYTES`.
+
     Raises:
-        PHHError: unreadable file (``OSError`` or not UTF-8) or bad content (see :func:`load`).
+        PHHError: unreadable file (``OSError``, not a regular file, too large, not UTF-8) or
+            bad content (see :func:`load`).
         NotSupported: an unsupported variant.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PHHError(f"PHH: cannot read {path}: {exc}") from None
+        # O_NONBLOCK: a FIFO named *.phh opens at once (and is refused) instead of waiting
+        # for a writer for ever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise PHHError(f"PHH: cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+            raise PHHError(f"PHH: cannot read {path}: {kind}, not a hand-history file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise PHHError(f"PHH: cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise PHHError(f"PHH: {path} is larger than {MAX_FILE_BYTES:,} bytes: not one hand")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PHHError(f"PHH: cannot read {path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     return load(text)
 
 
@@ -238,7 +296,7 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
             cap["cap_bets"] = int(ext["_cap_bets"])
         if "_cap_lifted_heads_up" in ext:
             cap["cap_lifted_heads_up"] = bool(ext["_cap_lifted_heads_up"])
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ArithmeticError):
         raise PHHError("PHH: _smallest_chip and _cap_bets must be numbers") from None
     # P-1: with ante trimming each ante is its poster's contribution; without (the PHH
     # default, big-blind antes) the antes are dead money to the main pot
@@ -272,8 +330,9 @@ def _rake(hh: HandHistory) -> RakeSettings | None:
             no_flop_no_drop=bool(ext.get("_no_flop_no_drop", True)),
             draw_counts_as_flop=bool(ext.get("_draw_counts_as_flop", True)),
         )
-    except (TypeError, ValueError) as exc:
-        raise PHHError(f"PHH: bad rake keys: {exc}") from None
+    except (TypeError, ValueError, ArithmeticError) as exc:  # int(-inf): OverflowError
+        raise PHHError(f"PHH: bad rake keys: {type(exc).__name__}: {exc}" if isinstance(exc, ArithmeticError)
+                       else f"PHH: bad rake keys: {exc}") from None
 
 
 def _seat(word: str, n: int, action: str) -> int:

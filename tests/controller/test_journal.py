@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -89,3 +90,83 @@ def test_unwritable_folder_is_a_journal_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(JournalError):
         Journal(blocker / "sub" / "j.sqlite")
+
+
+def test_mark_follows_every_commit_and_a_mark_behind_is_caught_up(tmp_path):
+    """A power cut between a commit and its mark leaves the mark behind: that is no damage."""
+    from controller.journal import Mark, mark_path, read_mark
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        for i in range(3):
+            j.append("x", {"i": i}, i)
+            assert read_mark(path).seq == i + 1  # written after each commit, before the next
+        j.snapshot({"table": {"hands": 4}}, at=3)
+        assert read_mark(path) == Mark(3, 4)
+    with open(mark_path(path), "r+b") as fh:
+        fh.write(Mark(2, 4).encode())
+    with Journal(path) as j:
+        assert j.damage == [] and j.check() == []
+        assert read_mark(path) == Mark(3, 4)
+
+
+def test_mark_ahead_of_the_journal_is_damage_and_nothing_is_written(tmp_path):
+    from controller.journal import Mark, mark_path, read_mark
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {}, 0)
+    with open(mark_path(path), "r+b") as fh:
+        fh.write(Mark(9, 2).encode())
+    with Journal(path) as j:
+        assert any("committed events 2..9 are missing" in p for p in j.check())
+        with pytest.raises(JournalError, match="until the floor accepts"):
+            j.append("x", {}, 1)
+        with pytest.raises(JournalError):
+            j.snapshot({}, 1)
+    assert read_mark(path) == Mark(9, 2)  # the evidence is kept
+    with Journal(path) as j:
+        with pytest.raises(ValueError):
+            j.accept(by=" ", reason="", at=0)
+        assert j.accept(by="floor:Anna", reason="test", at=5) == 2
+        assert j.append("x", {}, 6) == 3
+    assert read_mark(path).seq == 3
+
+
+def test_journal_from_before_marks_gets_one_but_a_lost_mark_is_damage(tmp_path):
+    from controller.journal import mark_path, read_mark
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {}, 0)
+    os.remove(mark_path(path))
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM meta WHERE key = 'mark'")  # as an older livetable left it
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert j.damage == []
+    assert read_mark(path).seq == 1
+    os.remove(mark_path(path))
+    with Journal(path) as j:
+        assert any("mark" in p and "missing" in p for p in j.damage)
+
+
+def test_payload_or_snapshot_not_an_object_is_reported(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {}, 0)
+        j.snapshot({"table": {}}, 0)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET payload = '[1]'")
+    db.execute("UPDATE snapshots SET state = '\"text\"'")
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        problems = j.check()
+        assert any("event 1" in p and "object" in p for p in problems)
+        assert any("snapshot at event 1" in p for p in problems)
+        with pytest.raises(JournalError, match="not a table state"):
+            j.latest_snapshot()
+        with pytest.raises(JournalError, match="not a JSON object"):
+            list(j.entries())

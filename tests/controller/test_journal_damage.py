@@ -1,0 +1,304 @@
+"""The journal damage matrix (issue 16, item 4): a table never starts silently on fewer
+events than were committed.
+
+A table plays 8 hands and is stopped the way kill -9 or a power cut stops it (the journal
+never closed: its events are in the ``-wal``). Each case damages a copy of what it left -
+the ``-wal`` truncated, deleted or with a flipped bit at several points, the events table
+dropped, the newest snapshot edited or not JSON, the journal or its mark gone - and opens
+the table on it as ``livetable run`` does (:func:`controller.runtime.open_table`). Each case
+must either be refused (:class:`JournalRefused`, exit 3) or start on every committed event.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.engine.table.audit import audit
+from controller.engine.table.settings import TableSettings
+from controller.journal import Journal, JournalError, read_mark
+from controller.journal_check import JournalRefused, accept
+from controller.runtime import open_table
+
+REPO = Path(__file__).resolve().parents[2]
+SIM = ["--devices", "none", "--headless", "--quiet", "--seed", "5", "--seats", "4"]
+
+
+def _killed_table(folder: Path, hands: int = 8) -> Path:
+    """Play ``hands`` hands and stop without closing the journal (os._exit: what kill -9
+    leaves, at a moment the test chooses, with no sleep)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "j.sqlite"
+    code = ("import os, controller.journal as j\n"
+            "j.Journal.close = lambda self: os._exit(0)\n"
+            "from controller.simulate import main\n"
+            f"main({[*SIM, '--journal', str(path), '--hands', str(hands)]!r})\n")
+    subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=120,
+                   stdout=subprocess.DEVNULL)
+    assert Path(str(path) + "-wal").stat().st_size > 100_000, "the events should be in the -wal"
+    return path
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory) -> tuple[Path, int]:
+    """The killed table's folder and how many events it committed."""
+    path = _killed_table(tmp_path_factory.mktemp("killed"))
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    committed = db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+    db.close()
+    assert committed > 200
+    return path.parent, committed
+
+
+def _copy(killed: tuple[Path, int], tmp_path: Path) -> Path:
+    dst = tmp_path / "table"
+    shutil.copytree(killed[0], dst)
+    return dst / "j.sqlite"
+
+
+def _wal(path: Path) -> Path:
+    return Path(str(path) + "-wal")
+
+
+def _truncate(frac: float):
+    def damage(path: Path) -> None:
+        os.truncate(_wal(path), int(_wal(path).stat().st_size * frac))
+    return damage
+
+
+def _flip(frac: float):
+    def damage(path: Path) -> None:
+        size = _wal(path).stat().st_size
+        off = min(int(size * frac), size - 1)
+        with open(_wal(path), "r+b") as fh:
+            fh.seek(off)
+            b = fh.read(1)
+            fh.seek(off)
+            fh.write(bytes([b[0] ^ 0x10]))
+    return damage
+
+
+def _sql(*statements: str):
+    def damage(path: Path) -> None:
+        db = sqlite3.connect(path)
+        for s in statements:
+            db.execute(s)
+        db.commit()
+        db.close()
+    return damage
+
+
+def _edit_newest_snapshot(balanced: bool):
+    """Add 5,000 chips to seat 1's stack in the newest snapshot (and, ``balanced``, to the
+    room's and the player's buy-ins, so that the snapshot's own books balance)."""
+    def damage(path: Path) -> None:
+        db = sqlite3.connect(path)
+        upto, text = db.execute("SELECT upto, state FROM snapshots ORDER BY upto DESC LIMIT 1").fetchone()
+        state = json.loads(text)
+        seat = next(s for s in state["table"]["seats"] if s)
+        seat["stack"] += 5000
+        if balanced:
+            ledger = state["table"]["ledger"]
+            ledger["total_in"] += 5000
+            next(a for a in ledger["accounts"] if a["player"] == seat["player"])["bought_in"] += 5000
+        db.execute("UPDATE snapshots SET state = ? WHERE upto = ?", (json.dumps(state), upto))
+        db.commit()
+        db.close()
+    return damage
+
+
+def _remove(*suffixes: str):
+    def damage(path: Path) -> None:
+        for s in suffixes:
+            os.remove(str(path) + s)
+    return damage
+
+
+CASES = {
+    "wal-deleted": (_remove("-wal"), "committed events 1.."),
+    **{f"wal-truncated-{f}": (_truncate(f), "committed events") for f in (0, 0.01, 0.25, 0.5, 0.9)},
+    "wal-truncated-last-bytes": (_truncate(0.9995), None),  # may or may not cut a commit
+    **{f"wal-bit-flipped-{f}": (_flip(f), "committed events") for f in (0.00001, 0.3, 0.6)},
+    "wal-bit-flipped-last-byte": (_flip(1.0), None),
+    "events-table-dropped": (_sql("DROP TABLE events"), "events table is missing"),
+    "snapshot-5000-chips-added": (_edit_newest_snapshot(False), "does not balance"),
+    "snapshot-5000-chips-added-books-balanced": (_edit_newest_snapshot(True), "disagrees with the replay"),
+    "snapshot-not-json": (_sql("UPDATE snapshots SET state = '{not json' "
+                               "WHERE upto = (SELECT MAX(upto) FROM snapshots)"), "not a JSON object"),
+    "journal-deleted": (_remove("", "-wal", "-shm"), "journal file"),
+    "mark-deleted": (_remove(".mark"), "mark"),
+    "mark-damaged": (lambda p: Path(str(p) + ".mark").write_bytes(b"livetable-mark 1 seq=999"), "damaged"),
+}
+
+
+def _open(path: Path):
+    return open_table(path, TableSettings(id="sim", seats=4), clock=lambda: 2e9)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_damaged_journal_is_refused_or_complete(case, killed, tmp_path):
+    damage, expect = CASES[case]
+    path = _copy(killed, tmp_path)
+    damage(path)
+    try:
+        orch, rec = _open(path)
+    except JournalRefused as exc:
+        if expect is not None:
+            assert expect in str(exc)
+        assert "--accept --by NAME" in str(exc)  # the floor is told how to go on
+        return
+    try:  # started: only on every committed event, never on fewer
+        assert expect is None, f"{case} started: {rec}"
+        assert rec.events == killed[1]
+    finally:
+        orch.journal.close()
+
+
+def test_matrix_counts_no_silent_start_on_fewer_events(killed, tmp_path):
+    """The issue's figure: of every case, how many started on fewer events than committed."""
+    silent, refused, whole = [], 0, 0
+    for case, (damage, _expect) in CASES.items():
+        path = _copy(killed, tmp_path / case)
+        damage(path)
+        try:
+            orch, rec = _open(path)
+        except JournalRefused:
+            refused += 1
+            continue
+        if rec.events < killed[1]:
+            silent.append((case, rec.events))
+        whole += 1
+        orch.journal.close()
+    assert silent == [], f"started silently on fewer events: {silent} (refused {refused}, whole {whole})"
+    assert refused >= len(CASES) - 2
+
+
+def test_intact_killed_journal_starts_on_every_event(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    orch, rec = _open(path)
+    try:
+        assert rec.events == killed[1] and rec.outcome in ("clean", "resumed", "voided")
+        last = orch.journal.last_seq
+        assert last > killed[1]  # the recovery entry
+    finally:
+        orch.journal.close()
+    assert read_mark(path).seq == last  # every event marked
+
+
+def test_floor_accepts_a_journal_with_a_lost_wal_and_the_table_starts(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    _truncate(0.5)(path)
+    with pytest.raises(JournalRefused):
+        _open(path)
+    with Journal(path) as j:
+        assert j.damage
+        with pytest.raises(JournalError, match="not written until the floor accepts"):
+            j.append("table", {"kind": "x"}, 0)  # the evidence is kept until the floor decides
+        kept = j.last_seq
+        done = accept(j, by="floor:Anna", reason="power cut", at=2e9)
+        assert done["seq"] == kept + 1
+    with Journal(path) as j:
+        last = list(j.entries(after=kept))
+    assert [(e.kind, e.payload["by"], e.payload["mark"]) for e in last] == [
+        ("journal-accepted", "floor:Anna", killed[1])]
+    orch, rec = _open(path)
+    orch.journal.close()
+    assert rec.events == kept + 1
+
+
+def test_floor_accept_drops_a_snapshot_the_events_do_not_give(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    with Journal(path) as j:
+        total_in = j.latest_snapshot()[1]["table"]["ledger"]["total_in"]
+    _edit_newest_snapshot(True)(path)
+    with pytest.raises(JournalRefused):
+        _open(path)
+    with Journal(path) as j:
+        newest = j.snapshot_index()[-1][0]
+        done = accept(j, by="floor:Anna", reason="", at=2e9)
+        assert done["dropped_snapshots"] == [newest]
+    orch, _rec = _open(path)  # recovery replays the events instead: no chips from nowhere
+    try:
+        assert orch.state.ledger.total_in == total_in
+        assert audit(orch.state) == []
+    finally:
+        orch.journal.close()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_simulate_refuses_a_lost_wal_with_exit_3_and_the_floors_way(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    _remove("-wal")(path)
+    res = _cli("simulate", *SIM, "--journal", str(path), "--hands", "1")
+    assert res.returncode == 3, res.stderr[-2000:]
+    assert "committed events 1.." in res.stderr and "Traceback" not in res.stderr
+    check = _cli("history", "--journal", str(path), "--check")
+    assert check.returncode == 3 and "committed events 1.." in check.stdout
+    acc = _cli("history", "--journal", str(path), "--accept", "--by", "floor:Anna", "--reason", "wal lost")
+    assert acc.returncode == 0, acc.stderr
+    assert _cli("history", "--journal", str(path), "--check").returncode == 0
+
+
+def test_history_check_and_accept_usage(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    assert _cli("history", "--journal", str(path), "--accept").returncode == 2  # no --by
+    res = _cli("history", "--journal", str(path), "--accept", "--by", "floor:Anna")
+    assert res.returncode == 2 and "nothing to accept" in res.stderr
+
+
+@pytest.fixture()
+def emulator():
+    from drivers.shuffler.emulator import Emulator
+
+    emu = Emulator(seed=3)
+    path = emu.start()
+    yield path
+    emu.stop()
+
+
+@pytest.mark.parametrize("case", ["wal-deleted", "snapshot-not-json"])
+def test_run_refuses_with_exit_3_and_no_traceback(case, killed, tmp_path, emulator):
+    path = _copy(killed, tmp_path)
+    CASES[case][0](path)
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f'[table]\nid = "sim"\nseats = 4\nbig_blind = 100\n[shuffler]\nport = "{emulator}"\n'
+                   f'[journal]\npath = "{path}"\nhistory_dir = "{tmp_path / "hands"}"\n')
+    res = _cli("run", "--config", str(cfg))
+    assert res.returncode == 3, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr and "livetable history --journal" in res.stderr
+
+
+def test_systemd_does_not_restart_a_refused_journal():
+    """Exit 3 is a person's to decide: the unit must not restart it in a loop."""
+    text = (REPO / "systemd" / "livetable.service").read_text()
+    lines = [ln.split("=", 1)[1].split() for ln in text.splitlines() if ln.startswith("RestartPreventExitStatus=")]
+    assert any("3" in codes for codes in lines)
+
+
+@pytest.mark.parametrize("kind,payload", [("table", "[1, 2]"), ("table", "null"), ("table", '"text"'),
+                                          ("fault-raised", "[1]"), ("table", '{"kind": "action-taken"}'),
+                                          ("table", '{"kind": "hand-started", "seats": {"a": 1}}')])
+def test_history_names_an_event_of_the_wrong_shape(kind, payload, killed, tmp_path, capsys):
+    """`livetable history` on a hand-edited event: a message naming it, exit 2, no traceback."""
+    from controller.history_cli import main as history
+
+    path = _copy(killed, tmp_path)
+    db = sqlite3.connect(path)
+    seq = db.execute("SELECT MAX(seq) FROM events WHERE kind = 'table'").fetchone()[0] - 2
+    db.execute("UPDATE events SET kind = ?, payload = ? WHERE seq = ?", (kind, payload, seq))
+    db.commit()
+    db.close()
+    assert history(["--journal", str(path), "--hands", "2"]) == 2
+    err = capsys.readouterr().err
+    assert f"event {seq}" in err
