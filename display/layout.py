@@ -39,7 +39,7 @@ from display.state import (
     chips,
     fault_title,
     game_title,
-    pot_name,
+    pot_line,
     showdown_lines,
     street_text,
 )
@@ -166,6 +166,7 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str,
         titles.append("TABLE PAUSED")
         if not message:
             message = "Wait for the floor"
+    titles = list(dict.fromkeys(titles))  # "TABLE PAUSED · TABLE PAUSED" says it once
     return " \u00b7 ".join(titles), message
 
 
@@ -347,22 +348,21 @@ def layout(
         role = "showdown"
     else:
         pots = [p for p in state.get("pots") or [] if isinstance(p, dict)]
-        lines = [f"{pot_name(i)} {chips(p.get('amount'))}" for i, p in enumerate(pots)]
+        lines = [pot_line(i, p.get("amount")) for i, p in enumerate(pots)]
         role = "pot"
         bets = sum(s.get("bet") or 0 for s in seats_in if isinstance(s.get("bet"), int))
         if bets:
             total = bets + sum(p.get("amount") or 0 for p in pots if isinstance(p.get("amount"), int))
-            lines.append(f"Total {chips(total)}")
+            lines.append(f"Total: {chips(total)}")
         if not lines:
-            lines = ["Waiting for the next hand"] if (state.get("street") or "waiting") == "waiting" else ["Main pot 0"]
+            lines = ["Waiting for the next hand"] if (state.get("street") or "waiting") == "waiting" else [pot_line(0, 0)]
     lines = lines[:10]
     roles += [role] * (len(lines) - len(roles))
-    # one column, or two when that gives bigger text (a showdown pot's two lines stay together)
+    # pots: one column, or two read row by row (Main pot | Side pot 1, Side pot 2 | Total) when
+    # that gives bigger text; the showdown stays one column, each pot above its hand
 
     def pot_grid(columns: int) -> tuple[int, int, int, int, int]:
         per_col = -(-len(lines) // columns)
-        if role == "showdown" and per_col % 2:
-            per_col += 1
         col_gap = gap * 2 if columns > 1 else 0
         col_w = (r_pots.w - col_gap * (columns - 1)) // columns
         line_h = r_pots.h // max(2, per_col)
@@ -370,10 +370,11 @@ def layout(
         return size, per_col, col_gap, col_w, line_h
 
     pot_size, per_col, col_gap, col_w, line_h = max(
-        (pot_grid(c) for c in ((1, 2) if len(lines) > 2 else (1,))), key=lambda g: g[0])
+        (pot_grid(c) for c in ((1, 2) if len(lines) > 2 and role == "pot" else (1,))), key=lambda g: g[0])
+    columns = -(-len(lines) // per_col)
     y0 = r_pots.y + (r_pots.h - line_h * per_col) // 2
     pot_texts = tuple(
-        place_text(Box(r_pots.x + (i // per_col) * (col_w + col_gap), y0 + (i % per_col) * line_h, col_w, line_h),
+        place_text(Box(r_pots.x + (i % columns) * (col_w + col_gap), y0 + (i // columns) * line_h, col_w, line_h),
               line, pot_size, measure, align="center", role=roles[i])
         for i, line in enumerate(lines)
     )

@@ -22,6 +22,7 @@ __all__ = [
     "fault_title",
     "seat_name",
     "pot_name",
+    "pot_line",
     "showdown_lines",
 ]
 
@@ -51,6 +52,7 @@ FAULTS = {
     "journal-error": "JOURNAL ERROR",
     "misread": "CARD MISREAD",
     "hole-cards-unknown": "READ HOLE CARDS",
+    "paused": "TABLE PAUSED",
 }
 SEAT_STATUSES = ("empty", "waiting", "active", "acting", "folded", "all-in", "sitting-out")
 
@@ -186,8 +188,16 @@ def game_title(state: dict[str, Any]) -> str:
 
 
 def street_text(state: dict[str, Any]) -> str:
-    """Return the street in capitals (``"FLOP"``); unknown streets as given."""
+    """Return the street in capitals (``"FLOP"``); unknown streets as given.
+
+    Between hands with the last hand's awards on screen it is ``"SHOWDOWN"`` when a hand
+    was shown down, ``"HAND OVER"`` when the pot went uncontested (it said ``WAITING`` while
+    the centre named the winners, issue 20).
+    """
     street = state.get("street") or "waiting"
+    awards = [a for a in state.get("showdown") or [] if isinstance(a, dict)]
+    if street == "waiting" and awards:
+        return "SHOWDOWN" if any(a.get("hand") for a in awards) else "HAND OVER"
     return STREETS.get(street, str(street).upper())
 
 
@@ -209,27 +219,46 @@ def pot_name(index: int) -> str:
     return "Main pot" if index == 0 else f"Side pot {index}"
 
 
-def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
-    """Return per awarded pot ``(who won what, the winning hand in words)`` (P-1, P-3).
+def pot_line(index: int, amount: Any) -> str:
+    """Return a pot with its chips as a dealer calls it: ``"Side pot 2: 3,538"`` (P-1).
 
-    ``("Main pot 600: Ann", "Three of a kind, kings")``; a split pot names every winner
-    with their share: ``("Side pot 1 200: Ann 100, Bob 100", "Straight, nine high")``.
-    The hand is ``""`` when the pot was won uncontested.
+    The colon keeps the pot's number apart from its chips (``Side pot 2 3,538`` read as
+    23,538, issue 20).
+    """
+    return f"{pot_name(index)}: {chips(amount)}"
+
+
+def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
+    """Return per awarded pot, main pot first, ``(who won what, the winning hand in words)``
+    as a dealer announces it (P-1, P-3, R-1), then ``("Rake 300", "")`` when rake was taken.
+
+    ``("Main pot 600: Ann wins 570", "Three of a kind, kings")``: the pot, then what the
+    winner takes after the rake (the seat says ``WINS 570``; the centre said only "Ann",
+    issue 20); a split pot names every share: ``("Side pot 1 200 split: Ann 100, Bob 100",
+    "Straight, nine high")``. The hand is ``""`` when the pot was won uncontested.
     """
     lines = []
-    for entry in state.get("showdown") or []:
-        if not isinstance(entry, dict):
-            continue
+    entries = [e for e in state.get("showdown") or [] if isinstance(e, dict)]
+    entries.sort(key=lambda e: e.get("pot") if _is_int(e.get("pot")) else 0)
+    for entry in entries:
         index = entry.get("pot", 0) if _is_int(entry.get("pot")) else 0
         winners = [w for w in entry.get("winners") or [] if _is_int(w)]
-        shares = entry.get("shares") or {}
+        shares = entry.get("shares") if isinstance(entry.get("shares"), dict) else {}
+        pot = f"{pot_name(index)} {chips(entry.get('amount'))}"
         if len(winners) > 1:
             who = ", ".join(
                 f"{seat_name(state, w)} {chips(shares.get(str(w)))}" if str(w) in shares
                 else seat_name(state, w)
                 for w in winners
             )
+            text = f"{pot} split: {who}"
+        elif winners:
+            won = shares.get(str(winners[0]), entry.get("amount"))
+            text = f"{pot}: {seat_name(state, winners[0])} wins {chips(won)}"
         else:
-            who = ", ".join(seat_name(state, w) for w in winners) or "?"
-        lines.append((f"{pot_name(index)} {chips(entry.get('amount'))}: {who}", str(entry.get("hand") or "")))
+            text = f"{pot}: ?"
+        lines.append((text, str(entry.get("hand") or "")))
+    rake = state.get("rake")
+    if lines and _is_int(rake) and rake > 0:
+        lines.append((f"Rake {chips(rake)}", ""))
     return lines
