@@ -42,6 +42,7 @@ function start() {
   wireUi();
   connect();
   setInterval(tick, 250);
+  window.addEventListener('resize', () => { if (app.state) layoutFelt(); });
   render();
 }
 
@@ -229,7 +230,7 @@ function notice(text, kind = 'error', sticky = false) {
   const n = $('#notice');
   app.notices.push(text);
   if (app.notices.length > 200) app.notices.splice(0, 100);
-  n.textContent = text;
+  n.textContent = L.plainText(text); // rule ids stay in window.livetable.notices, not on screen
   n.dataset.kind = kind;
   n.hidden = false;
   clearTimeout(app.noticeTimer);
@@ -295,7 +296,7 @@ function wireUi() {
     const amount = Number.parseInt($('#topup-amount').value, 10);
     const lim = L.topUpLimit(app.state, app.cfg.seat);
     if (!Number.isInteger(amount) || amount < 1) return notice('T-7: enter the chips to add');
-    if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (buy-in maximum)`);
+    if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (the buy-in maximum)`);
     send('top_up', { amount });
   });
   // T-3: take this free seat with a name, a buy-in in the range (T-2), post now or wait (T-4)
@@ -317,8 +318,23 @@ function wireUi() {
     const post = $('#join-post').checked && offer.postNow;
     send('take_seat', { amount, name, post });
   });
+  // T-2: buy in again after busting (issue 20)
+  const rebuyAmount = (pick) => {
+    const offer = L.rebuyOffer(app.state, app.cfg.seat);
+    if (offer && pick(offer) !== null) $('#rebuy-amount').value = String(pick(offer));
+  };
+  $('#rebuy-min').addEventListener('click', () => rebuyAmount((o) => o.min));
+  $('#rebuy-max').addEventListener('click', () => rebuyAmount((o) => o.max));
+  $('#rebuy-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const offer = L.rebuyOffer(app.state, app.cfg.seat);
+    if (!offer || offer.dealer) return notice('T-3: hand your chips to the dealer to buy in again');
+    let amount;
+    try { amount = L.checkBuyIn($('#rebuy-amount').value, offer); } catch (err) { return notice(err.message); }
+    send('buy_in', { amount });
+  });
   $('#stand-up').addEventListener('click', () => {
-    if (window.confirm('Give up your seat? Your chips leave the table with you (T-8).')) send('stand_up');
+    if (window.confirm('Give up your seat? Your chips leave the table with you.')) send('stand_up');
   });
   $('#chat-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -397,14 +413,13 @@ function renderTable() {
   $('#pots').replaceChildren();
   $('#showdown').textContent = '';
   if (!s) return;
-  const n = s.max_seats || s.seats.length;
+  const winners = L.winnerSeats(s);
   for (const seat of s.seats) {
-    const pos = L.seatPosition(seat.seat, app.cfg.seat, n);
     const isMe = seat.seat === app.cfg.seat;
-    const marks = el('div', { class: 'marks' });
-    if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: 'Button' }));
-    if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB' }));
-    if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB' }));
+    const marks = el('span', { class: 'marks' });
+    if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: 'Dealer button' }));
+    if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: 'Small blind' }));
+    if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: 'Big blind' }));
     const cards = el('div', { class: 'cards' });
     if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c)));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
@@ -412,28 +427,57 @@ function renderTable() {
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
     if (seat.buy_in_pending > 0) extra.push(`buy-in ${L.chips(seat.buy_in_pending)} to confirm`);
-    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}`, dataset: { seat: String(seat.seat) },
-      style: `left:${pos.x}%;top:${pos.y}%` },
-    seat.bet > 0 ? el('div', { class: 'bet', text: L.chips(seat.bet) }) : null,
-    marks,
-    el('div', { class: 'name', text: seat.status === 'empty' ? `Seat ${seat.seat}` : `${seat.name || 'Seat ' + seat.seat}${isMe ? ' (you)' : ''}` }),
-    seat.status === 'empty' ? null : el('div', { class: 'stack', text: L.chips(seat.stack) }),
-    el('div', { class: 'status', text: [L.statusWord(seat), ...extra].filter(Boolean).join(' · ') }),
-    cards,
-    s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null,
-    seat.status !== 'empty' && seat.connected === false ? el('div', { class: 'offline', text: 'tablet offline' }) : null);
+    if (seat.status !== 'empty' && seat.connected === false) extra.push('tablet offline');
+    const status = el('div', { class: 'status' },
+      seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: 'Bet in this round' }) : null,
+      [L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
+    const won = winners.has(seat.seat);
+    if (won) extra.unshift('winner');
+    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
+      el('div', { class: 'top' },
+        el('span', { class: 'name', text: seat.status === 'empty' ? `Seat ${seat.seat}` : `${seat.name || 'Seat ' + seat.seat}${isMe ? ' (you)' : ''}` }),
+        marks),
+      el('div', { class: 'stack', text: seat.status === 'empty' ? '' : L.chips(seat.stack) }),
+      status,
+      cards,
+      s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null);
     seats.append(node);
   }
   for (const c of s.board || []) $('#board').append(cardEl(c));
-  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot',
-    text: `${i === 0 ? 'Main pot' : 'Side pot ' + i} ${L.chips(p.amount)}` })));
-  if (Array.isArray(s.showdown) && s.showdown.length) {
-    $('#showdown').textContent = s.showdown.map((p) =>
-      `${L.chips(p.amount)} to seat ${p.winners.join(', ')}${p.hand ? ' — ' + p.hand : ''}`).join(' · ');
-  }
+  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
+  const sd = L.showdownLines(s);
+  $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   if (s.all_in_equity) {
     const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
-    $('#showdown').textContent += ` All-in: ${eq}`;
+    $('#showdown').append(el('div', { class: 'line', text: `All-in: ${eq}` }));
+  }
+  layoutFelt();
+}
+
+/** T-1: place the seats round the felt for this screen (L.seatSlots), the board and pots in
+ * the middle; the felt takes the height that needs. Seats never overlap (issue 20). */
+function layoutFelt() {
+  const felt = $('#felt');
+  const nodes = [...felt.querySelectorAll('.seat')];
+  if (!nodes.length || !felt.clientWidth) return;
+  const n = Math.max(app.state.max_seats || 0, ...app.state.seats.map((x) => x.seat));
+  const w = nodes[0].offsetWidth; const h = nodes[0].offsetHeight;
+  const gap = Math.round(w * 0.06);
+  const middle = $('#middle');
+  const W = felt.clientWidth;
+  let midH = parseFloat(getComputedStyle(middle).minHeight) || 100;
+  let out = L.seatSlots(n, app.cfg.seat, W, h, w, gap, midH);
+  for (let pass = 0; pass < 2; pass += 1) { // grow the middle when the showdown needs more room
+    middle.style.cssText = `left:${out.middle.x}px;top:${out.middle.y}px;width:${out.middle.w}px;height:auto`;
+    if (middle.scrollHeight <= out.middle.h) break;
+    midH = middle.scrollHeight;
+    out = L.seatSlots(n, app.cfg.seat, W, h, w, gap, midH);
+  }
+  middle.style.height = `${out.middle.h}px`;
+  felt.style.height = `${out.H}px`;
+  for (const node of nodes) {
+    const c = out.seats[node.dataset.seat];
+    if (c) node.style.cssText = `left:${c.x - w / 2}px;top:${c.y - h / 2}px`;
   }
 }
 
@@ -451,10 +495,12 @@ function renderMe() {
     }
   }
   const me = L.seatOf(s, app.cfg.seat);
+  const rebuy = L.rebuyOffer(s, app.cfg.seat);
   $('#hand-words').textContent = p && p.hand_words ? p.hand_words
     : !p && me && me.buy_in_pending > 0
-      ? `Seated: hand ${L.chips(me.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
-      : !p && me && me.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
+      ? `Seated: hand ${L.chips(me.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in`
+      : !p && me && me.status === 'waiting' ? 'Seated: you are dealt in from a coming hand'
+        : rebuy ? 'You have no chips left' : '';
 
   const acts = $('#actions');
   acts.replaceChildren();
@@ -473,7 +519,7 @@ function renderMe() {
 
   $('#showdown-box').hidden = !sd;
   if (sd) {
-    $('#showdown-hint').textContent = sd.hint;
+    $('#showdown-hint').textContent = L.plainText(sd.hint);
     $('#showdown-box button[data-act="show"]').hidden = !sd.show;
     $('#showdown-box button[data-act="muck"]').hidden = !sd.muck;
   }
@@ -481,6 +527,7 @@ function renderMe() {
   am.hidden = !me || me.status === 'empty';
   am.setAttribute('aria-pressed', String(!!(me && me.auto_muck)));
   renderJoin();
+  renderRebuy(rebuy);
 
   const pres = L.preselectOptions(s, p, app.cfg.seat);
   const box = $('#preselects');
@@ -504,15 +551,32 @@ function renderJoin() {
   if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
   if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
   $('#join-max').hidden = offer.max === null;
-  $('#join-range').textContent = `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)} (T-2)`;
+  $('#join-range').textContent = `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)}`;
   const post = $('#join-post');
   post.disabled = !offer.postNow;
   if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
   $('#join-blind-hint').textContent = offer.postNow
-    ? 'Post one big blind and play the next hand, or wait until the big blind comes to you (T-4).'
-    : 'This seat is between the big blind and the button: you are dealt in once the button has passed (T-4).';
+    ? 'Post one big blind and play the next hand, or wait until the big blind comes to you.'
+    : 'This seat is between the big blind and the button: you are dealt in once the button has passed.';
   const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
   $('#join-button').disabled = busy;
+}
+
+/** T-2: "Buy in again" while this seat's player has no chips left (issue 20). */
+function renderRebuy(offer) {
+  const form = $('#rebuy-form');
+  form.hidden = !offer;
+  if (!offer) return;
+  const amount = $('#rebuy-amount');
+  amount.min = offer.min;
+  if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
+  if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
+  for (const id of ['#rebuy-amount', '#rebuy-min', '#rebuy-max', '#rebuy-button']) $(id).hidden = offer.dealer;
+  $('#rebuy-max').hidden = offer.dealer || offer.max === null;
+  $('#rebuy-range').textContent = offer.dealer ? 'Hand your chips to the dealer, who books your buy-in.'
+    : `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)}`;
+  amount.closest('label').hidden = offer.dealer;
+  $('#rebuy-button').disabled = [...app.pending.values()].some((p) => p.payload.action === 'buy_in');
 }
 
 function renderSlider(sl) {
@@ -570,26 +634,29 @@ function renderSide() {
   }
   // last hands (P-4)
   const rows = L.historyRows(app.history, app.cfg.seat);
+  $('#history-empty').hidden = rows.length > 0;
   $('#history').replaceChildren(...rows.map((r) => el('li', { dataset: { hand: String(r.hand) } },
     el('div', {}, el('b', { text: `Hand #${r.hand} ` }), r.board.map((c) => L.cardFace(c).label).join(' '),
       r.net === null ? null : el('span', { class: `net ${r.net >= 0 ? 'win' : 'loss'}`,
         text: `  ${r.net >= 0 ? '+' : ''}${L.chips(r.net)}` })),
-    ...r.lines.map((t) => el('div', { class: 'line', text: t })))));
+    ...r.lines.map((t) => el('div', { class: 'line', text: L.plainText(t) })))));
   // my seat (T-4, T-5, T-7, T-8)
   const me = L.seatOf(app.state, app.cfg.seat);
   const seated = me && me.status !== 'empty';
   $('#seat-info').textContent = !app.state ? '' : seated
     ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
     : L.joinOffer(app.state, app.cfg.seat) ? `Seat ${app.cfg.seat} is free: take it with "Take this seat".`
-      : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
+      : `Seat ${app.cfg.seat} is free: ask the floor to seat you.`;
+  const broke = seated && me.stack === 0 && !(me.bet > 0);
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
-  $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
-  // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
-  $('#bb-choice').hidden = !(seated && me.status === 'waiting');
+  $('#sit-in').disabled = !seated || me.status !== 'sitting-out' || broke; // T-2: chips first
+  $('#sit-hint').textContent = seated && me.status === 'sitting-out' && broke ? 'Buy in again to play.' : '';
+  // T-4/T-6: only a seat that owes a blind chooses to post it now or wait for the big blind
+  $('#bb-choice').hidden = !(seated && L.owesBlinds(me));
   const lim = L.topUpLimit(app.state, app.cfg.seat);
-  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0; // T-3: the buy-in comes first
-  $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'
-    : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more (T-7)`;
+  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0 || broke; // T-2/T-3: a buy-in first
+  $('#topup-range').textContent = !seated ? '' : broke ? 'No chips: buy in again' : !lim ? 'At the buy-in maximum'
+    : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more`;
   if (lim && lim.max !== null) $('#topup-amount').max = lim.max;
   $('#stand-up').disabled = !seated;
   // lobby (L-1)

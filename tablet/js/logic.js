@@ -149,8 +149,13 @@ export function actionButtons(legal, state, seat) {
   }
   if (legal.fold) out.buttons.push({ action: 'fold', label: 'Fold', amount: null });
   if (legal.check) out.buttons.push({ action: 'check', label: 'Check', amount: null });
+  // S-8: a call that takes every chip is the all-in: one button says so, not two for one action
+  const me = seatOf(state, seat);
+  const callsAllIn = Number.isInteger(legal.call) && legal.call > 0 && Number.isInteger(legal.all_in)
+    && legal.all_in === (me ? me.bet || 0 : 0) + legal.call;
   if (Number.isInteger(legal.call) && legal.call > 0) {
-    out.buttons.push({ action: 'call', label: `Call ${chips(legal.call)}`, amount: legal.call });
+    out.buttons.push({ action: 'call', label: callsAllIn ? `Call all-in ${chips(legal.call)}` : `Call ${chips(legal.call)}`,
+      amount: legal.call });
   }
   const kind = legal.raise ? 'raise' : legal.bet ? 'bet' : null;
   if (kind) {
@@ -159,7 +164,8 @@ export function actionButtons(legal, state, seat) {
     out.buttons.push({ action: kind, label: `${word} ${chips(min)}`, amount: min });
     if (max > min) out.slider = sliderBounds(legal, state, seat);
   }
-  if (Number.isInteger(legal.all_in) && legal.all_in > 0 && !(kind && legal[kind].max === legal.all_in && !out.slider)) {
+  if (Number.isInteger(legal.all_in) && legal.all_in > 0 && !callsAllIn
+      && !(kind && legal[kind].max === legal.all_in && !out.slider)) {
     out.buttons.push({ action: 'all_in', label: `All-in ${chips(legal.all_in)}`, amount: legal.all_in });
   }
   return out;
@@ -168,7 +174,7 @@ export function actionButtons(legal, state, seat) {
 /**
  * The bet slider for no limit and pot limit (S-4, S-5): {action, min, max, step, shortcuts},
  * `shortcuts` a list of {label, amount} within [min, max]: Min, ½ Pot, Pot, Max (duplicates
- * dropped). `step` is the small blind (S-10: bets in whole chips of the table's unit).
+ * dropped; no Max when it is the all-in, which has its own button). `step` is the small blind (S-10: bets in whole chips of the table's unit).
  * Returns null when `legal` has no bet or raise range.
  */
 export function sliderBounds(legal, state, seat) {
@@ -185,8 +191,10 @@ export function sliderBounds(legal, state, seat) {
     { label: 'Min', amount: min },
     { label: '\u00bd Pot', amount: clamp(half, min, max) },
     { label: 'Pot', amount: clamp(pot, min, max) },
-    { label: state && state.limit === 'pot-limit' ? 'Max (pot)' : 'All-in', amount: max },
+    { label: state && state.limit === 'pot-limit' ? 'Max (pot)' : 'Max', amount: max },
   ];
+  // the All-in button already bets every chip: no shortcut repeats it
+  if (Number.isInteger(legal.all_in) && max === legal.all_in) candidates.pop();
   const seen = new Set();
   const shortcuts = candidates.filter((c) => (seen.has(c.amount) ? false : (seen.add(c.amount), true)));
   const sb = state && state.stakes && Number.isInteger(state.stakes.sb) && state.stakes.sb > 0 ? state.stakes.sb : 1;
@@ -457,4 +465,150 @@ export function statusWord(s) {
   const words = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
     'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
   return s ? (words[s.status] ?? s.status) : '';
+}
+
+/**
+ * T-4/T-6: whether the seat is offered "Post the big blind now / Wait for the big blind":
+ * only a seat that is not dealt in and owes a missed blind. A new player who already chose
+ * is not asked again mid-hand (issue 20: offered to a seat that owed nothing).
+ */
+export function owesBlinds(me) {
+  return !!(me && ['waiting', 'sitting-out'].includes(me.status) && me.missed && (me.missed.bb || me.missed.sb));
+}
+
+/**
+ * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
+ * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand, and the table
+ * lets tablets book chips (`join.mode` "direct"; elsewhere `{dealer: true}`: hand chips to
+ * the dealer). {min, max (null: none), dealer: false}.
+ */
+export function rebuyOffer(state, seat) {
+  const me = seatOf(state, seat);
+  if (!me || me.status === 'empty' || me.stack > 0 || (me.bet || 0) > 0 || me.buy_in_pending > 0) return null;
+  if (['active', 'acting', 'all-in'].includes(me.status)) return null;
+  const range = buyInRange(state);
+  if (!range) return null;
+  const mode = state.join && state.join.mode;
+  return { min: range.min, max: range.max, dealer: mode !== 'direct' };
+}
+
+const RULE_ID = '[A-Z]-\\d+';
+const RULE_LIST = `${RULE_ID}(?:\\s*(?:[,/]|and)\\s*${RULE_ID})*`;
+
+/**
+ * Text for players: the rule ids the table puts in its reasons ("T-2: the buy-in is at
+ * least 2,000", "(T-3, T-4)", "(P-4: not shown publicly)") taken out, the first letter
+ * capitalised. Ids stay in logs and the floor's tools (window.livetable.refusals keeps the
+ * table's reason as sent); players read card-room words (issue 20).
+ */
+export function plainText(text) {
+  let t = String(text ?? '');
+  t = t.replace(new RegExp(`\\s*\\((?:${RULE_LIST})\\)`, 'g'), '');          // " (T-3, T-4)"
+  t = t.replace(new RegExp(`\\((?:${RULE_LIST}):\\s*`, 'g'), '(');             // "(P-4: not shown" -> "(not shown"
+  t = t.replace(new RegExp(`(^|[:;.]\\s+|\\[)(?:${RULE_LIST}):\\s*`, 'g'), '$1'); // "T-2: the ..." at a start
+  t = t.replace(new RegExp(`\\s*\\b(?:${RULE_LIST})\\b`, 'g'), '');           // anything left
+  t = t.replace(/\s{2,}/g, ' ').trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : t;
+}
+
+/**
+ * Where the seats sit on the drawn table, seen from `mySeat` (bottom centre), clockwise (T-1):
+ * up the left side, along the top, down the right side, as a player sees the table from
+ * their chair. Seats are boxes of `w` x `h` px on a felt `W` px wide, at least `gap` px apart,
+ * with a free middle at least `midH` px high for the board and the pots.
+ *
+ * Returns {H, seats: {n: {x, y}} (box centres in px), middle: {x, y, w, h}}: the felt height
+ * needed and where each seat goes, none overlapping another or the middle, all inside
+ * 0..W x 0..H. Of the ways to share the other seats between the sides, the lowest felt wins
+ * (then the widest middle). Works for 2..10 seats; a felt narrower than three seats side by
+ * side puts every other seat in the two side columns.
+ */
+export function seatSlots(n, mySeat, W, h0, w, gap, midH) {
+  const h = h0;
+  const others = n - 1;
+  const mine = mySeat || 1;
+  let best = null;
+  for (let top = others % 2; top <= others; top += 2) {
+    const side = (others - top) / 2;
+    const colX = side > 0 ? w + gap : 0; // the middle starts right of the left column
+    const inner = W - 2 * colX; // room between the columns
+    // the top row sits between the columns when it fits there, else across the whole width
+    const rowW = top * w + (top - 1) * gap;
+    const topBetween = side > 0 && rowW <= inner;
+    if (rowW > W) continue;
+    if (side > 0 && W < 3 * w + 2 * gap) {
+      if (top > 1) continue; // one column each side, one seat on top at most, me below
+    }
+    const colTop = side > 0 && !topBetween && top > 0 ? h + gap : 0;
+    const needCols = side > 0 ? colTop + side * h + (side - 1) * gap : 0;
+    const needMid = (top > 0 ? h + gap : 0) + midH + gap + h;
+    const H = Math.max(needCols, needMid, 2 * h + gap);
+    const midW = side > 0 ? inner - 2 * gap : W;
+    const cand = { H, midW, top, side, colTop, topBetween, roomy: midW >= w };
+    const better = !best || (cand.roomy && !best.roomy)
+      || (cand.roomy === best.roomy && (H < best.H - 0.5 || (Math.abs(H - best.H) <= 0.5 && midW > best.midW)));
+    if (better) best = cand;
+  }
+  const { H, top, side, colTop, topBetween } = best;
+  const pos = [{ x: W / 2, y: H - h / 2 }];
+  const colStep = side > 1 ? (H - colTop - h) / (side - 1) : 0;
+  for (let i = 0; i < side; i += 1) pos.push({ x: w / 2, y: H - h / 2 - i * colStep }); // left, upwards
+  const x0 = topBetween ? w + gap + w / 2 : w / 2;
+  const x1 = topBetween ? W - w - gap - w / 2 : W - w / 2;
+  for (let i = 0; i < top; i += 1) pos.push({ x: top === 1 ? W / 2 : x0 + (i * (x1 - x0)) / (top - 1), y: h / 2 });
+  for (let i = 0; i < side; i += 1) pos.push({ x: W - w / 2, y: colTop + h / 2 + i * colStep }); // right, down
+  const seats = {};
+  for (let r = 0; r < n; r += 1) seats[((mine - 1 + r) % n) + 1] = pos[r];
+  const my = top > 0 ? h + gap : 0;
+  const mx = side > 0 ? w + gap : 0;
+  return { H, seats, middle: { x: mx, y: my, w: W - 2 * mx, h: H - h - gap - my } };
+}
+
+/** A pot as a dealer calls it: "Main pot: 12,500", "Side pot 2: 3,538" (P-1). The colon keeps
+ * the pot's number apart from its chips ("Side pot 2 3,538" read as 23,538, issue 20). */
+export function potLine(index, amount) {
+  return `${index === 0 ? 'Main pot' : `Side pot ${index}`}: ${chips(amount)}`;
+}
+
+/** Name of the player in `seat`, else "Seat N". */
+export function seatName(state, seat) {
+  const s = seatOf(state, seat);
+  return s && s.name ? s.name : `Seat ${seat}`;
+}
+
+/**
+ * The showdown as a dealer announces it (P-1, P-3, R-1), one line per pot, main pot first:
+ * "Main pot 40,000: Ann wins 39,700 (straight, ace high)" — what the winner takes is
+ * after the rake, so the pot and the winnings may differ and the rake gets its own last line
+ * ("Rake 300"); a split pot names every share: "Side pot 1 23,538 split: Ann 11,769, Bob
+ * 11,769 (straight, ace high)". Empty when the state has no showdown.
+ */
+export function showdownLines(state) {
+  const awards = (state && Array.isArray(state.showdown)) ? state.showdown.slice() : [];
+  awards.sort((a, b) => (a.pot || 0) - (b.pot || 0));
+  const lower = (t) => (t ? t[0].toLowerCase() + t.slice(1) : t);
+  const lines = awards.map((a) => {
+    const pot = `${a.pot ? `Side pot ${a.pot}` : 'Main pot'} ${chips(a.amount)}`;
+    const winners = Array.isArray(a.winners) ? a.winners : [];
+    const shares = a.shares || {};
+    const got = (w) => (Number.isInteger(shares[String(w)]) ? shares[String(w)] : null);
+    if (winners.length > 1) {
+      const who = winners.map((w) => `${seatName(state, w)} ${chips(got(w))}`).join(', ');
+      return `${pot} split: ${who}${a.hand ? ` (${lower(a.hand)})` : ''}`;
+    }
+    const w = winners[0];
+    const amount = got(w) ?? a.amount;
+    return `${pot}: ${w ? seatName(state, w) : '?'} wins ${chips(amount)}${a.hand ? ` (${lower(a.hand)})` : ''}`;
+  });
+  if (lines.length && Number.isInteger(state.rake) && state.rake > 0) lines.push(`Rake ${chips(state.rake)}`);
+  return lines;
+}
+
+/** Seats that won chips at the showdown (P-3), for the winners' frames. */
+export function winnerSeats(state) {
+  const out = new Set();
+  for (const a of (state && Array.isArray(state.showdown)) ? state.showdown : []) {
+    for (const w of a.winners || []) out.add(w);
+  }
+  return out;
 }
