@@ -94,8 +94,10 @@ def card_slots(
 
 
 def seat_info(s: dict[str, Any], status: str, won: int) -> str:
-    """Return the seat's info line: bet, status word, missed-blind marks, winnings, or the
-    buy-in a player who took the seat from its tablet waits for the dealer to confirm (T-3)."""
+    """Return the seat's info line: the last action this round (``CHECK``, ``CALL 300``,
+    ``BET 300``, ``RAISE TO 900``, ``ALL-IN 5,000``; else the bet), status word, missed-blind
+    marks, winnings, or the buy-in a player who took the seat from its tablet waits for the
+    dealer to confirm (T-3)."""
     bet = s.get("bet") or 0
     missed = s.get("missed") or {}
     marks = [k.upper() for k in ("sb", "bb") if missed.get(k)]
@@ -107,7 +109,8 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     if status == "folded":
         return "FOLDED"
     if status == "all-in":
-        return f"ALL-IN {chips(bet)}" if bet else "ALL-IN"
+        to = (s.get("last_action") or {}).get("to") if isinstance(s.get("last_action"), dict) else None
+        return f"ALL-IN {chips(to or bet)}" if (to or bet) else "ALL-IN"
     if status == "sitting-out":
         return "SAT OUT" + (f" \u00b7 {miss}" if miss else "")
     if status == "waiting":
@@ -115,7 +118,13 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
             return f"BUY-IN {chips(s['buy_in_pending'])} TO CONFIRM"
         return "WAITING" + (f" \u00b7 {miss}" if miss else "")
     parts = []
-    if bet:
+    last = s.get("last_action") if isinstance(s.get("last_action"), dict) else {}
+    said = {"check": "CHECK", "call": f"CALL {chips(bet)}" if bet else "CALL",
+            "bet": f"BET {chips(last.get('to'))}", "raise": f"RAISE TO {chips(last.get('to'))}",
+            "all_in": f"ALL-IN {chips(last.get('to'))}"}.get(str(last.get("action")))
+    if said and "?" not in said:  # the seat's last action this round (issue 20)
+        parts.append(said)
+    elif bet:
         parts.append(f"BET {chips(bet)}")
     if s.get("posted_dead"):
         parts.append(f"DEAD {chips(s['posted_dead'])}")

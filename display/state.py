@@ -94,6 +94,8 @@ def _check_seat(s: Any, numbers: set[int]) -> None:
     _opt(s, "shown", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
          "a list of cards", where)
     _opt(s, "missed", lambda v: isinstance(v, dict), "an object", where)
+    _opt(s, "last_action", lambda v: isinstance(v, dict) and isinstance(v.get("action"), str)
+         and (v.get("to") is None or _is_int(v.get("to"))), "{action: text, to: integer or null}", where)
 
 
 def _check_showdown(entry: Any) -> None:
