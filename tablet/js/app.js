@@ -362,8 +362,8 @@ function currentSlider() {
 // ------------------------------------------------------------------ drawing
 function cardEl(text, extra = {}) {
   const f = L.cardFace(text);
-  const n = el('span', { class: `card${f.back ? ' back' : ''}${f.red ? ' red' : ''}`, text: f.label,
-    dataset: { card: f.text } });
+  const n = el('span', { class: `card${f.back ? ' back' : ` suit-${f.suit}`}`, text: f.label,
+    dataset: { card: f.text }, role: 'img', 'aria-label': f.back ? 'Face-down card' : f.name });
   if (extra.selectable) n.classList.add('selectable');
   if (extra.selected) n.classList.add('selected');
   return n;
@@ -425,12 +425,14 @@ function renderTable() {
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
-    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
+    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(`missed ${seat.missed.bb ? 'BB' : 'SB'}`);
     if (seat.buy_in_pending > 0) extra.push(`buy-in ${L.chips(seat.buy_in_pending)} to confirm`);
     if (seat.status !== 'empty' && seat.connected === false) extra.push('tablet offline');
+    const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
     const status = el('div', { class: 'status' },
-      seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: 'Bet in this round' }) : null,
-      [L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
+      said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
+        : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: 'Bet in this round' }) : null,
+      [said && seat.status === 'all-in' ? '' : L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
     const won = winners.has(seat.seat);
     if (won) extra.unshift('winner');
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },

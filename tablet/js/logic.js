@@ -63,12 +63,18 @@ export function parseCard(text) {
 const SUIT_SYMBOL = { s: '\u2660', h: '\u2665', d: '\u2666', c: '\u2663' };
 const RANK_LABEL = { T: '10' };
 
-/** How a card is drawn: {label: "10♦", red: true}; a face-down card "??" gives {label: "", back: true}. */
+const RANK_NAME = { 2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',
+  T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
+const SUIT_NAME = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
+
+/** How a card is drawn: {label: "10♦", suit: "d" (the four-colour deck: spades black, hearts
+ * red, diamonds blue, clubs green, as on the dealer display), name: "Ten of diamonds", red};
+ * a face-down card "??" gives {label: "", back: true}. */
 export function cardFace(text) {
   const c = parseCard(text);
   if (!c) return { label: '', back: true, red: false, text: String(text) };
   return { label: (RANK_LABEL[c.rank] || c.rank) + SUIT_SYMBOL[c.suit], red: c.suit === 'h' || c.suit === 'd',
-    back: false, text };
+    suit: c.suit, name: `${RANK_NAME[c.rank]} of ${SUIT_NAME[c.suit]}`, back: false, text };
 }
 
 /** Format integer chips with thin grouping: 12500 -> "12,500". Non-integers -> "?". */
@@ -611,4 +617,21 @@ export function winnerSeats(state) {
     for (const w of a.winners || []) out.add(w);
   }
   return out;
+}
+
+/** The seat's last action this betting round in words (issue 20): "Check", "Call 300",
+ * "Bet 300", "Raise to 900", "All-in 5,000", "Fold"; '' when it has not acted this round. */
+export function lastActionText(s) {
+  const a = s && s.last_action;
+  if (!a || typeof a !== 'object') return '';
+  const to = Number.isInteger(a.to) ? chips(a.to) : '';
+  switch (a.action) {
+    case 'check': return 'Check';
+    case 'call': return s.bet > 0 ? `Call ${chips(s.bet)}` : 'Call';
+    case 'bet': return `Bet ${to}`.trim();
+    case 'raise': return `Raise to ${to}`.trim();
+    case 'all_in': return `All-in ${to}`.trim();
+    case 'fold': return 'Fold';
+    default: return '';
+  }
 }

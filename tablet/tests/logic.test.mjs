@@ -183,7 +183,9 @@ test('formatting: chips, cards and games', () => {
   assert.equal(L.chips(-600), '-600');
   assert.equal(L.chips(0), '0');
   assert.equal(L.chips(1.5), '?');
-  assert.deepEqual(L.cardFace('Td'), { label: '10\u2666', red: true, back: false, text: 'Td' });
+  assert.deepEqual(L.cardFace('Td'), { label: '10\u2666', red: true, suit: 'd', name: 'Ten of diamonds',
+    back: false, text: 'Td' });
+  assert.deepEqual(['Ks', 'Kh', 'Kd', 'Kc'].map((c) => L.cardFace(c).suit), ['s', 'h', 'd', 'c']); // four colours
   assert.equal(L.cardFace('As').red, false);
   assert.equal(L.cardFace('??').back, true);
   assert.equal(L.describeGame(state()), "No Limit Hold'em 50/100");
@@ -397,4 +399,13 @@ test('P-1/R-1: pots and winners as a dealer announces them, main pot first, rake
   ]);
   assert.deepEqual(L.showdownLines(state()), []);
   assert.deepEqual([...L.winnerSeats(s)].sort(), [1, 3, 4]);
+});
+
+test('A-1: each seat says its last action this round (issue 20)', () => {
+  const s = state().seats[3];
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'raise', to: 900 } }), 'Raise to 900');
+  assert.equal(L.lastActionText({ ...s, bet: 300, last_action: { action: 'call', to: null } }), 'Call 300');
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'check', to: null } }), 'Check');
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'all_in', to: 5000 } }), 'All-in 5,000');
+  assert.equal(L.lastActionText({ ...s, last_action: null }), '');
 });

@@ -9,8 +9,8 @@ input and tab; and checks
 - no two of them overlap (a seat's own bet and marks belong to it; an element and what it
   contains are not compared),
 - each lies inside the viewport horizontally (the page scrolls down, never sideways),
-- no text is cut: a button's or a seat line's content is not wider than its box, except a
-  name cut on purpose with an ellipsis,
+- no text is cut: a button's or a seat line's content is not wider than its box (an amount
+  cut with an ellipsis is cut too), except a player's name cut on purpose with an ellipsis,
 - buttons and inputs are at least 40 px high and 44 px wide (touch targets),
 - text is at least 12 px.
 """
@@ -38,6 +38,8 @@ LAYOUT_JS = r"""
     '#hand-words', '#me button', '#me input', '#me label', '#me .hint', '#tabs button', '#topbar > *', '#banner',
     '#side .panel button', '#side .panel input'];
   const els = [...new Set(sel.flatMap((s) => [...document.querySelectorAll(s)]))].filter(visible);
+  const lines = ['.seat .name', '.seat .stack', '.seat .status', '.pot', '#hand-words', '#showdown .line']
+    .flatMap((s) => [...document.querySelectorAll(s)]).filter(visible);
   const W = document.documentElement.clientWidth;
   const rect = (e) => e.getBoundingClientRect();
   for (const e of els) {
@@ -55,9 +57,17 @@ LAYOUT_JS = r"""
       if (w > 1 && h > 1) problems.push(`overlap ${Math.round(w)}x${Math.round(h)} px: ${name(a)} and ${name(b)}`);
     }
   }
-  for (const e of els.filter((x) => x.matches('button, .seat .name, .seat .stack, .seat .status, .pot, #hand-words'))) {
-    const ellipsis = getComputedStyle(e).textOverflow === 'ellipsis';
+  for (const e of [...els.filter((x) => x.matches('button')), ...lines]) {
+    const ellipsis = getComputedStyle(e).textOverflow === 'ellipsis' && e.matches('.seat .name');
     if (!ellipsis && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut: ${name(e)} needs ${e.scrollWidth} px, has ${e.clientWidth}`);
+    if (e.scrollHeight > e.clientHeight + 1) problems.push(`text cut below: ${name(e)} needs ${e.scrollHeight} px high, has ${e.clientHeight}`);
+  }
+  for (const seat of document.querySelectorAll('.seat')) {  // every line of a seat inside the seat
+    const r = seat.getBoundingClientRect();
+    for (const part of seat.querySelectorAll('.top, .stack, .status, .card')) {
+      const q = part.getBoundingClientRect();
+      if (q.bottom > r.bottom + 0.5 || q.right > r.right + 0.5) problems.push(`out of its seat: ${name(part)}`);
+    }
   }
   for (const e of els.filter((x) => x.matches('#me button, #me input:not([type=radio]), #tabs button, #side .panel button'))) {
     const r = rect(e);

@@ -35,11 +35,15 @@ def base(seats: int = 10, **over: Any) -> dict[str, Any]:
         "showdown": None, "all_in_equity": None, "fault": None, "paused": False, "rake": 0,
     }
     state["seats"][4]["status"] = "acting"
+    for n, act in ((1, {"action": "raise", "to": 1200}), (2, {"action": "call", "to": None}),
+                   (4, {"action": "raise", "to": 25_000}), (10, {"action": "check", "to": None})):
+        state["seats"][n - 1]["last_action"] = act
     state["seats"][6]["status"] = "folded"
     state["seats"][6]["cards"] = 0
     state["seats"][8]["missed"] = {"sb": False, "bb": True}
     state["seats"][8]["status"] = "sitting-out"
     state["seats"][8]["cards"] = 0
+    state["seats"][8]["bet"] = 0  # sitting out: no chips in this hand
     state.update(over)
     return state
 
@@ -60,6 +64,7 @@ def my_turn() -> tuple[dict[str, Any], dict[str, Any]]:
     s["seats"][4]["status"] = "active"
     s["seats"][ME - 1]["status"] = "acting"
     me = s["seats"][ME - 1]
+    me["stack"] = 150_000  # deep enough to raise: the slider and its shortcuts show
     legal = {"fold": True, "check": False, "call": 25_000 - me["bet"], "bet": None,
              "raise": {"min": 50_000, "max": me["stack"] + me["bet"]}, "all_in": me["stack"] + me["bet"],
              "draw": None, "show": False, "muck": False}
