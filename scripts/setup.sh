@@ -55,6 +55,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
+# --- the tablet tests' npm tools (axe-core: contrast and labels) -------------------
+if [ $want_test = 1 ] && command -v npm >/dev/null; then
+  npm_stamp="tests/tablet/node_modules/.installed"
+  if [ ! -f "$npm_stamp" ] || [ tests/tablet/package-lock.json -nt "$npm_stamp" ]; then
+    log "installing the tablet tests' npm tools (tests/tablet/package-lock.json)"
+    npm ci --prefix tests/tablet --no-audit --no-fund --silent && touch "$npm_stamp"
+  fi
+fi
+
 # --- Mosquitto on 127.0.0.1:1883 ---------------------------------------------------
 broker_up() { .venv/bin/python - <<'PY'
 import socket, sys

@@ -13,6 +13,7 @@ player reads. Screenshots: artifacts/tablet/screens-<size>-<screen>.png.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterator
 
 import paho.mqtt.client as mqtt
@@ -112,5 +113,38 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
                 found[screen] = problems + [f"rule id shown: {t}" for t in ids]
         assert found == {}, json.dumps(found, indent=1)
         assert page.errors == []
+    finally:
+        page.context.close()
+
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+AXE_RUN = """async () => {
+  const r = await axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) =>
+    `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', '));
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "seat-screen"])
+def test_axe_finds_no_serious_violation(browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: contrast and labels checked with axe-core (npm, tests/tablet/package.json)."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm ci --prefix tests/tablet (scripts/setup.sh --test does)")
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        page.emulate_media(reduced_motion="reduce")  # the "Your turn" pulse stops: colours measured still
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        page.add_script_tag(path=str(AXE))
+        found = {}
+        for screen in ss.SCREENS:
+            _show(page, pub, screen)
+            bad = page.evaluate(AXE_RUN)
+            if bad:
+                found[screen] = bad
+        assert found == {}, json.dumps(found, indent=1)
     finally:
         page.context.close()
