@@ -141,7 +141,9 @@ class DisplayLoop:
             if snap.state is None:
                 title, message = self.waiting
                 if snap.notices:
-                    message = " \u00b7 ".join(snap.notices)
+                    from display.i18n import _
+
+                    message = " \u00b7 ".join(_(n) for n in snap.notices)
                 self.renderer.draw_message(self.surface, title, message)
                 self.layout = None
                 self.full_redraws += 1
@@ -238,8 +240,11 @@ def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     pygame.mouse.set_visible(False)
     log.info("display %dx%d on SDL %s, following table %s on %s:%s at %d fps",
              *screen.get_size(), driver, table, host, port, args.fps)
+    from display.i18n import _
+
     loop = DisplayLoop(screen, feed.feed.snapshot, clock=time.time,
-                       waiting=(f"TABLE {table.upper()}", f"Waiting for the table on {host}:{port}"))
+                       waiting=(_("TABLE {table}").format(table=table.upper()),
+                                _("Waiting for the table on {host}:{port}").format(host=host, port=port)))
     stop = {"now": False}
 
     def on_term(signum: int, frame: Any) -> None:
@@ -286,6 +291,8 @@ def _parser() -> argparse.ArgumentParser:
                    "overrides the config's mqtt user")
     p.add_argument("--fullscreen", action="store_true", help="take the whole screen (on the Pi console)")
     p.add_argument("--fps", type=int, default=DEFAULT_FPS, help=f"frames per second (default {DEFAULT_FPS})")
+    p.add_argument("--language", default=os.environ.get("LIVETABLE_LANGUAGE") or "en",
+                   help="the language on screen: en or nl (default: $LIVETABLE_LANGUAGE, else en)")
     p.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
     return p
 
@@ -304,6 +311,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from display.i18n import set_language
+
+    try:
+        set_language(args.language)
+    except (ValueError, OSError) as exc:  # OSError: the catalog is missing from the install
+        print(f"livetable display: --language: {exc}", file=sys.stderr)
+        return 2
     if args.snapshot:
         from display.layout import LayoutError
         from display.state import StateError

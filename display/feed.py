@@ -29,6 +29,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from display.i18n import N_
 from display.state import StateError, check_state
 from drivers.mqtt.topics import Kind, topic
 
@@ -37,11 +38,11 @@ __all__ = ["FeedState", "FeedSnapshot", "MqttFeed", "OFFLINE", "NO_BROKER", "loa
 log = logging.getLogger("livetable.display.feed")
 
 #: banner notice when the controller's presence is offline (its Last Will)
-OFFLINE = "TABLE OFFLINE"
+OFFLINE = N_("TABLE OFFLINE")
 #: banner notice when the display has lost the broker (what it shows may be stale)
-NO_BROKER = "DISPLAY DISCONNECTED"
+NO_BROKER = N_("DISPLAY DISCONNECTED")
 #: notice while the display has never reached the broker and its last try failed
-UNREACHABLE = "CANNOT REACH THE BROKER"
+UNREACHABLE = N_("CANNOT REACH THE BROKER")
 MAX_PAYLOAD = 256 * 1024
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from display.fontmetrics import approx_measure
+from display.i18n import _
 from display.geometry import (
     MIN_FONT,
     Box,
@@ -161,11 +162,11 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str,
     if isinstance(fault, dict):
         titles.append(fault_title(fault.get("kind")))
         message = str(fault.get("message") or "")
-    titles.extend(notices)
+    titles.extend(_(n) for n in notices)
     if state.get("paused"):
-        titles.append("TABLE PAUSED")
+        titles.append(_("TABLE PAUSED"))
         if not message:
-            message = "Wait for the floor"
+            message = _("Wait for the floor")
     titles = list(dict.fromkeys(titles))  # "TABLE PAUSED · TABLE PAUSED" says it once
     return " \u00b7 ".join(titles), message
 
@@ -207,7 +208,7 @@ def layout(
     header = Box(0, 0, W, head_h)
     left = f"{state.get('name') or state.get('table') or ''}"
     if state.get("hand"):
-        left += f" \u00b7 Hand {state['hand']}"
+        left += " \u00b7 " + _("Hand {n}").format(n=state["hand"])
     centre_t, right_t = game_title(state), street_text(state)
     inner = header.inset(gap)
     size_h = fit_size([left, centre_t, right_t], W, inner.h, measure)
@@ -256,7 +257,7 @@ def layout(
     area = Box(gap, top + gap, W - 2 * gap, H - top - 2 * gap)
     got = ring_geometry(ring[0], ring[1], area, gap, strict=False)
     assert got is not None
-    boxes, center, _ = got
+    boxes, center, _spare = got
 
     turn = state.get("turn") if isinstance(state.get("turn"), dict) else None
     acting_seat = turn.get("seat") if turn else None
@@ -288,7 +289,7 @@ def layout(
         pairs = [(t, b) for t, b in pairs if t]
         if not pairs:
             return MIN_FONT
-        height_fit = min(fit_size(["Ag"], b.w, b.h, measure) for _, b in pairs)
+        height_fit = min(fit_size(["Ag"], b.w, b.h, measure) for _t, b in pairs)
         every = min(fit_size([t], b.w, b.h, measure, hi=height_fit) for t, b in pairs)
         return max(every, int(height_fit * floor_frac), MIN_FONT)
 
@@ -353,9 +354,9 @@ def layout(
         bets = sum(s.get("bet") or 0 for s in seats_in if isinstance(s.get("bet"), int))
         if bets:
             total = bets + sum(p.get("amount") or 0 for p in pots if isinstance(p.get("amount"), int))
-            lines.append(f"Total: {chips(total)}")
+            lines.append(_("Total: {chips}").format(chips=chips(total)))
         if not lines:
-            lines = ["Waiting for the next hand"] if (state.get("street") or "waiting") == "waiting" else [pot_line(0, 0)]
+            lines = [_("Waiting for the next hand")] if (state.get("street") or "waiting") == "waiting" else [pot_line(0, 0)]
     lines = lines[:10]
     roles += [role] * (len(lines) - len(roles))
     # pots: one column, or two read row by row (Main pot | Side pot 1, Side pot 2 | Total) when
@@ -389,10 +390,10 @@ def layout(
         sec_w = measure(digits, sec_size)[0] + gap
         bar = Box(r_bar.x, r_bar.y, max(1, r_bar.w - sec_w - gap), r_bar.h)
         sec_box = Box(bar.right + gap, r_bar.y, r_bar.right - bar.right - gap, r_bar.h)
-        who = str(by_seat.get(acting_seat, {}).get("name") or f"Seat {acting_seat}")
+        who = str(by_seat.get(acting_seat, {}).get("name") or _("Seat {n}").format(n=acting_seat))
         # P-2: at the showdown the turn is the choice to show or muck, not a bet
         showdown = turn.get("showdown") is True or state.get("street") == "showdown"
-        label_t = f"{who} to show or muck" if showdown else f"{who} to act"
+        label_t = (_("{name} to show or muck") if showdown else _("{name} to act")).format(name=who)
         label_size = fit_size([label_t], r_label.w, r_label.h, measure)
         timer = TimerView(
             seat=acting_seat, area=r_timer, bar=bar,

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from display.i18n import N_, _
+from display.i18n import chips as _chips
+
 __all__ = [
     "SCHEMA",
     "StateError",
@@ -32,27 +35,27 @@ SCHEMA = 1
 GAMES = {"holdem": "Hold'em", "omaha": "Omaha", "draw": "5-Card Draw"}
 LIMITS = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "FL"}
 STREETS = {
-    "waiting": "WAITING",
-    "preflop": "PRE-FLOP",
-    "flop": "FLOP",
-    "turn": "TURN",
-    "river": "RIVER",
-    "predraw": "BEFORE DRAW",
-    "draw": "DRAW",
-    "postdraw": "AFTER DRAW",
-    "showdown": "SHOWDOWN",
+    "waiting": N_("WAITING"),
+    "preflop": N_("PRE-FLOP"),
+    "flop": N_("FLOP"),
+    "turn": N_("TURN"),
+    "river": N_("RIVER"),
+    "predraw": N_("BEFORE DRAW"),
+    "draw": N_("DRAW"),
+    "postdraw": N_("AFTER DRAW"),
+    "showdown": N_("SHOWDOWN"),
 }
 FAULTS = {
-    "shuffler-lost": "SHUFFLER LOST",
-    "jam": "SHUFFLER JAM",
-    "deck-check": "DECK CHECK FAILED",
-    "board-mismatch": "BOARD MISMATCH",
-    "camera-lost": "CAMERA LOST",
-    "broker-lost": "NETWORK LOST",
-    "journal-error": "JOURNAL ERROR",
-    "misread": "CARD MISREAD",
-    "hole-cards-unknown": "READ HOLE CARDS",
-    "paused": "TABLE PAUSED",
+    "shuffler-lost": N_("SHUFFLER LOST"),
+    "jam": N_("SHUFFLER JAM"),
+    "deck-check": N_("DECK CHECK FAILED"),
+    "board-mismatch": N_("BOARD MISMATCH"),
+    "camera-lost": N_("CAMERA LOST"),
+    "broker-lost": N_("NETWORK LOST"),
+    "journal-error": N_("JOURNAL ERROR"),
+    "misread": N_("CARD MISREAD"),
+    "hole-cards-unknown": N_("READ HOLE CARDS"),
+    "paused": N_("TABLE PAUSED"),
 }
 SEAT_STATUSES = ("empty", "waiting", "active", "acting", "folded", "all-in", "sitting-out")
 
@@ -166,8 +169,9 @@ def check_state(obj: Any) -> dict[str, Any]:
 
 
 def chips(amount: Any) -> str:
-    """Return integer chips with thousands separators (``12345`` -> ``"12,345"``)."""
-    return f"{amount:,}" if _is_int(amount) else "?"
+    """Return integer chips with thousands separators for the language (``12345`` ->
+    ``"12,345"``, Dutch ``"12.345"``; display.i18n)."""
+    return _chips(amount)
 
 
 def stakes_text(state: dict[str, Any]) -> str:
@@ -178,7 +182,7 @@ def stakes_text(state: dict[str, Any]) -> str:
     else:
         text = f"{chips(stakes.get('sb'))}/{chips(stakes.get('bb'))}"
     if stakes.get("ante"):
-        text += f" ante {chips(stakes['ante'])}"
+        text += " " + _("ante {chips}").format(chips=chips(stakes["ante"]))
     return text
 
 
@@ -199,13 +203,15 @@ def street_text(state: dict[str, Any]) -> str:
     street = state.get("street") or "waiting"
     awards = [a for a in state.get("showdown") or [] if isinstance(a, dict)]
     if street == "waiting" and awards:
-        return "SHOWDOWN" if any(a.get("hand") for a in awards) else "HAND OVER"
-    return STREETS.get(street, str(street).upper())
+        return _("SHOWDOWN") if any(a.get("hand") for a in awards) else _("HAND OVER")
+    return _(STREETS[street]) if street in STREETS else str(street).upper()
 
 
 def fault_title(kind: Any) -> str:
     """Return the banner title for a fault kind (``"jam"`` -> ``"SHUFFLER JAM"``)."""
-    return FAULTS.get(kind, f"FAULT: {str(kind).upper()}" if kind else "FAULT")
+    if kind in FAULTS:
+        return _(FAULTS[kind])
+    return _("FAULT: {kind}").format(kind=str(kind).upper()) if kind else _("FAULT")
 
 
 def seat_name(state: dict[str, Any], seat: int) -> str:
@@ -213,12 +219,12 @@ def seat_name(state: dict[str, Any], seat: int) -> str:
     for s in state.get("seats") or []:
         if s.get("seat") == seat and s.get("name"):
             return str(s["name"])
-    return f"Seat {seat}"
+    return _("Seat {n}").format(n=seat)
 
 
 def pot_name(index: int) -> str:
     """Return ``"Main pot"`` for pot 0, ``"Side pot N"`` for pot N (P-1)."""
-    return "Main pot" if index == 0 else f"Side pot {index}"
+    return _("Main pot") if index == 0 else _("Side pot {n}").format(n=index)
 
 
 def pot_line(index: int, amount: Any) -> str:
@@ -253,14 +259,14 @@ def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
                 else seat_name(state, w)
                 for w in winners
             )
-            text = f"{pot} split: {who}"
+            text = _("{pot} split: {who}").format(pot=pot, who=who)
         elif winners:
             won = shares.get(str(winners[0]), entry.get("amount"))
-            text = f"{pot}: {seat_name(state, winners[0])} wins {chips(won)}"
+            text = _("{pot}: {name} wins {chips}").format(pot=pot, name=seat_name(state, winners[0]), chips=chips(won))
         else:
             text = f"{pot}: ?"
         lines.append((text, str(entry.get("hand") or "")))
     rake = state.get("rake")
     if lines and _is_int(rake) and rake > 0:
-        lines.append((f"Rake {chips(rake)}", ""))
+        lines.append((_("Rake {chips}").format(chips=chips(rake)), ""))
     return lines

@@ -2,7 +2,7 @@
 (800x480, 1280x720, 1920x1080), checked by layout, not by pixels (issue 20): nothing leaves
 the screen, nothing overlaps, every text fits its box at the size pygame's own font measures
 (display_checks.check_invariants), and in the centre the pot lines, the board and the timer
-keep apart and inside it. Each screen is written to artifacts/display/hand-<state>-<size>.png
+keep apart and inside it. Each screen is written to artifacts/display/hand-<state>-<size>-<language>.png
 for a person to look at."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 import display_states as S
 from display.app import render_state
+from display.i18n import language
 from display.layout import Layout
 from display_checks import check_invariants
 from test_display_snapshots import save
@@ -75,17 +76,22 @@ def check_centre(lay: Layout) -> None:
             assert not c.box.overlaps(lay.timer.area), "the timer covers the board"
 
 
+@pytest.mark.parametrize("lang", ["en", "nl"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", list(STATES))
-def test_every_state_of_a_hand_fits_each_screen(name: str, size: tuple[int, int], renderer, tmp_path) -> None:
+def test_every_state_of_a_hand_fits_each_screen(name: str, size: tuple[int, int], lang: str, renderer,
+                                                tmp_path) -> None:
     state = STATES[name]
     notices = ("TABLE OFFLINE",) if name == "fault" else ()
-    surface, lay = render_state(state, size, now=T0 + 12, notices=notices, renderer=renderer)
-    save(surface, f"hand-{name}-{size[0]}x{size[1]}", tmp_path)
+    with language(lang):
+        surface, lay = render_state(state, size, now=T0 + 12, notices=notices, renderer=renderer)
+    save(surface, f"hand-{name}-{size[0]}x{size[1]}-{lang}", tmp_path)
     check_invariants(lay, renderer.measure)
     check_centre(lay)
     assert all(not t.text.endswith("\u2026") for t in lay.pot_texts), "pot and showdown lines are not cut"
     if name == "split-side-pots":
         assert [t.text for t in lay.pot_texts][-1] == "Rake 150"
         assert lay.header_texts[2].text == "SHOWDOWN"
+    if name == "flop" and lang == "nl":
+        assert lay.timer is not None and lay.timer.label.text == "Ann is aan de beurt"
     assert isinstance(surface, pygame.Surface)

@@ -88,6 +88,7 @@ def test_bad_settings_are_clear_errors(tmp_path, capsys) -> None:
 import os  # noqa: E402
 import select  # noqa: E402
 import signal  # noqa: E402
+import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -132,7 +133,10 @@ def _read_until(proc: subprocess.Popen[str], needle: str, timeout: float) -> str
 
 def test_live_display_says_at_once_it_cannot_reach_the_broker_and_ctrl_c_stops_it_cleanly() -> None:
     """Issue 20: with no broker it logged nothing for seconds; Ctrl-C ended in a traceback."""
-    port = free_port()  # nothing listens there
+    # a port bound here and never listened on: refused, and no other test's server can take it
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    port = held.getsockname()[1]
     proc = _display({"SDL_VIDEODRIVER": "dummy"}, "--table", "t20", "--host", "127.0.0.1", "--port", str(port))
     try:
         seen = _read_until(proc, "cannot reach the broker", 20)
@@ -140,6 +144,7 @@ def test_live_display_says_at_once_it_cannot_reach_the_broker_and_ctrl_c_stops_i
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=20)
     finally:
+        held.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
