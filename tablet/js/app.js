@@ -649,7 +649,7 @@ function renderSide() {
     ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
     : L.joinOffer(app.state, app.cfg.seat) ? `Seat ${app.cfg.seat} is free: take it with "Take this seat".`
       : `Seat ${app.cfg.seat} is free: ask the floor to seat you.`;
-  const broke = seated && me.stack === 0 && !(me.bet > 0);
+  const broke = !!L.rebuyOffer(app.state, app.cfg.seat); // busted between hands (all-in mid-hand is not)
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out' || broke; // T-2: chips first
   $('#sit-hint').textContent = seated && me.status === 'sitting-out' && broke ? 'Buy in again to play.' : '';
