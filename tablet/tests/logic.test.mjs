@@ -264,7 +264,7 @@ test('P-4: last hands newest first with this seat\'s net and the cards the view 
   const rows = L.historyRows(history, 3);
   assert.deepEqual(rows.map((r) => [r.hand, r.net]), [[2, -50], [1, -600]]);
   assert.ok(rows[1].lines.includes('Seat 3 Cy: mucked Qs Qd (-600)'));
-  assert.ok(rows[1].lines.includes('Pot 1,200 to seat 1: Three of a kind, aces'));
+  assert.ok(rows[1].lines.includes('Pot 1,200 to Ann: Three of a kind, aces')); // the winner by name
   assert.equal(rows[0].lines[0], 'Seat 3 Cy: folded (-50)');
   assert.deepEqual(L.historyRows(null, 3), []);
 });

@@ -93,11 +93,13 @@ def _show(page: Any, pub: Publisher, screen: str) -> None:
         wait_js(page, "() => window.livetable.private === null", timeout=10_000)
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
-    """Issue 20: at phone width the seats overlapped each other and the board."""
+@pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl"), ("seat-screen", "nl")])
+def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Publisher, size: str, lang: str) -> None:
+    """Issue 20: at phone width the seats overlapped each other and the board. Dutch words are
+    longer: the phone and the seat screen are checked in Dutch too (the table's language in
+    the page's address, ``lang=nl``)."""
     w, h = VIEWPORTS[size]
-    page = open_tablet(browser, rig.url(ss.ME))
+    page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
     try:
         page.set_viewport_size({"width": w, "height": h})
         # subscribed: the retained presence came (one SUBSCRIBE holds every topic of the page)
@@ -106,7 +108,10 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
         found: dict[str, list[str]] = {}
         for screen in ss.SCREENS:
             _show(page, pub, screen)
-            shot(page, f"screens-{size}-{screen}")
+            shot(page, f"screens-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+            if lang == "nl" and screen == "turn":
+                assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
+                assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
             problems = page.evaluate(LAYOUT_JS)
             ids = page.evaluate(RULE_IDS_JS)
             if problems or ids:
@@ -146,5 +151,35 @@ def test_axe_finds_no_serious_violation(browser: Any, rig: TableRig, pub: Publis
             if bad:
                 found[screen] = bad
         assert found == {}, json.dumps(found, indent=1)
+    finally:
+        page.context.close()
+
+
+def test_the_player_chooses_the_language_over_the_tables(browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: English and Dutch chosen per table (lang= in the kiosk's address) and per
+    player (My seat; kept on this tablet until the seat is given up)."""
+    page = open_tablet(browser, rig.url(ss.ME) + "&lang=nl")
+    try:
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        _show(page, pub, "turn")
+        assert page.evaluate("document.documentElement.lang") == "nl"
+        assert page.locator('#tabs button[data-tab="seat"]').inner_text() == "Mijn stoel"
+        page.locator('#tabs button[data-tab="seat"]').click()
+        page.locator('#lang-pick button[data-lang="en"]').click()
+        wait_js(page, "() => document.documentElement.lang === 'en'", timeout=10_000)
+        assert page.locator('#actions button[data-act="fold"]').inner_text() == "Fold"
+        assert page.locator('#lang-pick button[data-lang="en"]').get_attribute("aria-pressed") == "true"
+        page.reload()  # the player's choice stays on this tablet
+        wait_js(page, "(t) => window.livetable && window.livetable.received.includes(t)",
+                f"livetable/{TABLE}/presence/controller", timeout=10_000)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        _show(page, pub, "turn")
+        assert page.locator('#actions button[data-act="fold"]').inner_text() == "Fold"
+        # the player gives up the seat: the next one starts in the table's language
+        _show(page, pub, "join")
+        wait_js(page, "() => document.documentElement.lang === 'nl'", timeout=10_000)
+        assert page.locator("#join-button").inner_text() == "Neem deze stoel"
+        assert page.errors == []
     finally:
         page.context.close()
