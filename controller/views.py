@@ -161,12 +161,33 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
     elif state.last_result is not None:
         res = state.last_result["result"]
         if not res.get("voided"):
+            board = [c for c in state.last_result["hand_record"]["board"] if c]
             view["showdown"] = [
                 {"pot": a["pot"], "amount": a["amount"], "winners": a["winners"],
-                 "shares": a["shares"], "hand": a["hand"]} for a in res["awards"]]
+                 "shares": a["shares"], "hand": a["hand"], "best": _best_fives(cfg.game, res, board, a)}
+                for a in res["awards"]]
             view["rake"] = res["rake"]
-            view["board"] = [c for c in state.last_result["hand_record"]["board"] if c]
+            view["board"] = board
     return view
+
+
+def _best_fives(game: str, res: dict[str, Any], board: list[str], award: dict[str, Any]) -> dict[str, list[str]]:
+    """The five cards that won ``award`` for each winner whose hand was shown (H-1, G-2, G-3),
+    for the screens to highlight (issue 20); empty for a pot won uncontested."""
+    out: dict[str, list[str]] = {}
+    if not award.get("hand"):
+        return out
+    for w in award.get("winners") or []:
+        hole = [c for c in (res.get("shown") or {}).get(str(w)) or [] if c and c != "??"]
+        try:
+            if game == "omaha":
+                five = evaluator.best_five_omaha(hole, board)
+            else:
+                five = evaluator.best_five(hole if game == "draw" else hole + board)
+        except ValueError:  # cards not all known: nothing to highlight
+            continue
+        out[str(w)] = [str(c) for c in five]
+    return out
 
 
 def _words(game: str, hole: list[str], board: list[str]) -> str | None:

@@ -19,7 +19,7 @@ every text fits its box (``tests/display/test_display_layout.py`` checks all thr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from display.fontmetrics import approx_measure
@@ -276,6 +276,18 @@ def layout(
         if isinstance(state.get(key), int):
             markers_of.setdefault(state[key], []).append((kind, label))
 
+    # the five cards that won each pot, per winner (highlighted on the board and in the seat)
+    best: dict[int, set[str]] = {}
+    for entry in state.get("showdown") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("best"), dict):
+            for w, five in entry["best"].items():
+                if str(w).isdigit() and isinstance(five, list):
+                    best.setdefault(int(w), set()).update(c for c in five if isinstance(c, str))
+    on_board = set().union(*best.values()) if best else set()
+
+    def mark(slots: tuple[CardSlot, ...], wins: set[str]) -> tuple[CardSlot, ...]:
+        return tuple(replace(c, wins=True) if c.card and c.card in wins else c for c in slots)
+
     # per-seat rows, then one font size per row kind across all seats
     pad = max(frame_width(b) for b in boxes) + max(2, round(min(b.h for b in boxes) * 0.02))  # clear of the frame
     plans = [
@@ -313,7 +325,7 @@ def layout(
         seat_views.append(SeatView(
             seat=p.number, box=p.box, status=p.status, acting=(p.number == acting_seat),
             winner=p.number in won, texts=tuple(t for t in texts if t.text),
-            cards=card_slots(p.cards, p.card_area, measure, align=p.card_align),
+            cards=mark(card_slots(p.cards, p.card_area, measure, align=p.card_align), best.get(p.number, set())),
             markers=tuple(Marker(m.box, m.kind, m.label, mark_size) for m in p.markers),
         ))
 
@@ -329,7 +341,7 @@ def layout(
     if r_board is not None:
         board = [c for c in state.get("board") or [] if isinstance(c, str)][:5]
         slots: list[str | None] = list(board) + [""] * (5 - len(board))
-        board_cards = card_slots(slots, r_board, measure, align="center")
+        board_cards = mark(card_slots(slots, r_board, measure, align="center"), on_board)
 
     # no timer without a turn, while paused (the clock is stopped) or when the display's own
     # notices say the state may be stale (controller offline, broker lost): pots take its place

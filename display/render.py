@@ -242,6 +242,9 @@ class Renderer:
             return
         pygame.draw.rect(surface, COLOURS["card"], b.as_tuple(), border_radius=radius)
         pygame.draw.rect(surface, COLOURS["card-edge"], b.as_tuple(), width=1, border_radius=radius)
+        if slot.wins:  # one of the five that won a pot: a gold frame inside the card's edge
+            pygame.draw.rect(surface, COLOURS["winner"], b.as_tuple(), width=max(3, b.w // 14),
+                             border_radius=radius)
         _, suit = card_label(slot.card)
         colour = SUIT_COLOURS.get(suit, (0, 0, 0))
         top = Box(b.x, b.y + b.h // 20, b.w, int(b.h * 0.52))

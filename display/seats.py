@@ -25,13 +25,15 @@ class CardSlot:
     ``rank`` is the rank as printed (``"10"`` for tens, ``"T"`` on cards too narrow for two
     digits, ``""`` when the card is too small for any rank or shows no face) and
     ``rank_size`` its font size (px), fitted to the card's upper half; the renderer draws
-    the suit as a shape below it.
+    the suit as a shape below it. ``wins``: one of the five cards that won a pot at the
+    showdown (drawn with a gold frame, issue 20).
     """
 
     box: Box
     card: str | None
     rank_size: int
     rank: str = ""
+    wins: bool = False
 
 
 @dataclass(frozen=True, slots=True)

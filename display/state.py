@@ -110,6 +110,9 @@ def _check_showdown(entry: Any) -> None:
     _opt(entry, "shares", lambda v: isinstance(v, dict) and all(_is_int(c) for c in v.values()),
          "an object of integer chips", "showdown")
     _opt(entry, "hand", lambda v: isinstance(v, str), "text", "showdown")
+    _opt(entry, "best", lambda v: isinstance(v, dict) and all(
+        isinstance(c, list) and all(isinstance(x, str) for x in c) for c in v.values()),
+         "an object of card lists", "showdown")
 
 
 def check_state(obj: Any) -> dict[str, Any]:

@@ -430,6 +430,7 @@ function cardEl(text, extra = {}) {
     dataset: { card: f.text }, role: 'img', 'aria-label': f.back ? L.t('Face-down card') : f.name });
   if (extra.selectable) n.classList.add('selectable');
   if (extra.selected) n.classList.add('selected');
+  if (extra.wins) { n.classList.add('wins'); n.title = L.t('Winning card'); }
   return n;
 }
 
@@ -479,6 +480,7 @@ function renderTable() {
   $('#showdown').textContent = '';
   if (!s) return;
   const winners = L.winnerSeats(s);
+  const best = L.winningCards(s); // the five cards that won, framed in gold (issue 20)
   for (const seat of s.seats) {
     const isMe = seat.seat === app.cfg.seat;
     const marks = el('span', { class: 'marks' });
@@ -486,7 +488,8 @@ function renderTable() {
     if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: L.t('Small blind') }));
     if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: L.t('Big blind') }));
     const cards = el('div', { class: 'cards' });
-    if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c)));
+    const mine = best.bySeat.get(seat.seat);
+    if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c, { wins: !!(mine && mine.has(c)) })));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
@@ -511,7 +514,7 @@ function renderTable() {
       s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null);
     seats.append(node);
   }
-  for (const c of s.board || []) $('#board').append(cardEl(c));
+  for (const c of s.board || []) $('#board').append(cardEl(c, { wins: best.all.has(c) }));
   (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));

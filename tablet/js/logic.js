@@ -713,3 +713,19 @@ export const HAND_WORDS = ['Royal flush', 'Straight flush', 'Four of a kind', 'F
   'Three of a kind', 'Two pair', 'High card', 'deuce', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine',
   'ten', 'jack', 'queen', 'king', 'ace', 'deuces', 'threes', 'fours', 'fives', 'sixes', 'sevens', 'eights', 'nines',
   'tens', 'jacks', 'queens', 'kings', 'aces'];
+
+/** The cards that won a pot at the showdown, per seat (state showdown[].best), and all of
+ * them together (for the board): {bySeat: Map(seat -> Set), all: Set}. */
+export function winningCards(state) {
+  const bySeat = new Map();
+  const all = new Set();
+  for (const a of (state && Array.isArray(state.showdown)) ? state.showdown : []) {
+    for (const [w, five] of Object.entries(a.best || {})) {
+      if (!Array.isArray(five)) continue;
+      const set = bySeat.get(Number(w)) || new Set();
+      for (const c of five) { set.add(c); all.add(c); }
+      bySeat.set(Number(w), set);
+    }
+  }
+  return { bySeat, all };
+}

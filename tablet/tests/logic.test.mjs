@@ -409,3 +409,12 @@ test('A-1: each seat says its last action this round (issue 20)', () => {
   assert.equal(L.lastActionText({ ...s, last_action: { action: 'all_in', to: 5000 } }), 'All-in 5,000');
   assert.equal(L.lastActionText({ ...s, last_action: null }), '');
 });
+
+test('H-1: the five cards that won are known per seat and on the board (issue 20)', () => {
+  const s = state({ showdown: [{ pot: 0, amount: 600, winners: [4], shares: { 4: 600 }, hand: 'Pair of jacks',
+    best: { 4: ['Jh', 'Jc', 'As', 'Kd', '8c'] } }] });
+  const w = L.winningCards(s);
+  assert.deepEqual([...w.bySeat.get(4)], ['Jh', 'Jc', 'As', 'Kd', '8c']);
+  assert.ok(w.all.has('Jh') && !w.all.has('3d'));
+  assert.equal(L.winningCards(state()).all.size, 0);
+});

@@ -39,3 +39,27 @@ def test_display_says_each_seats_last_action() -> None:
     assert _info(lay, 5) == "BET 300"
     assert _info(lay, 9) == "ALL-IN 5,000"
     assert _info(lay, 2) == "FOLDED"
+
+
+def test_the_five_winning_cards_are_named_and_framed_in_gold(tmp_path, renderer) -> None:
+    """Issue 20: the winning five cards highlighted at the showdown (state: showdown[].best)."""
+    from controller.views import _best_fives
+    from display.app import render_state
+    from display.render import COLOURS
+
+    res = {"shown": {"1": ["Ac", "Td"], "3": ["Kh", "Kd"]}}
+    board = ["Kc", "Qd", "Js", "2h", "7c"]
+    award = {"hand": "Straight, ace high", "winners": [1]}
+    assert _best_fives("holdem", res, board, award) == {"1": ["Ac", "Kc", "Qd", "Js", "Td"]}
+    assert _best_fives("holdem", res, board, {"hand": None, "winners": [1]}) == {}  # uncontested
+    state = S.split_showdown()
+    state["showdown"] = [{"pot": 0, "amount": 3200, "winners": [1], "shares": {"1": 3200},
+                          "hand": "Straight, ace high", "best": {"1": ["Ac", "Kc", "Qd", "Js", "Td"]}}]
+    surface, lay = render_state(state, (1280, 720), now=0.0, renderer=renderer)
+    assert [c.card for c in lay.board_cards if c.wins] == ["Kc", "Qd", "Js"]
+    assert [c.card for c in lay.seat(1).cards if c.wins] == ["Ac", "Td"]
+    assert not any(c.wins for c in lay.seat(3).cards)
+    won = next(c for c in lay.board_cards if c.wins).box
+    lost = next(c for c in lay.board_cards if not c.wins).box
+    assert tuple(surface.get_at((won.x + 1, won.y + won.h // 2)))[:3] == COLOURS["winner"]
+    assert tuple(surface.get_at((lost.x + 1, lost.y + lost.h // 2)))[:3] != COLOURS["winner"]

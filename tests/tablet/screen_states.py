@@ -94,11 +94,13 @@ def all_in_showdown() -> tuple[dict[str, Any], dict[str, Any] | None]:
         x["bet"] = 0
         x["cards"] = 0
         x["status"] = "active" if x["status"] == "acting" else x["status"]
+        x["last_action"] = None  # the hand is over
     for n, cards in ((1, ["Ah", "Ad"]), (2, ["Kc", "Ks"]), (ME, ["As", "Kd"]), (4, ["9h", "8h"])):
         s["seats"][n - 1]["shown"] = cards
     s["seats"][3]["stack"] = 0
     s["showdown"] = [
-        {"pot": 0, "amount": 40_000, "winners": [1], "shares": {"1": 39_700}, "hand": "Straight, ace high"},
+        {"pot": 0, "amount": 40_000, "winners": [1], "shares": {"1": 39_700}, "hand": "Three of a kind, aces",
+         "best": {"1": ["Ah", "Ad", "Qs", "Jh", "Tc"]}},
         {"pot": 1, "amount": 23_538, "winners": [1, ME], "shares": {"1": 11_769, str(ME): 11_769},
          "hand": "Straight, ace high"},
         {"pot": 2, "amount": 3_538, "winners": [2], "shares": {"2": 3_538}, "hand": "Three of a kind, kings"},
