@@ -15,12 +15,13 @@ The language is chosen per table, per display process: ``livetable display --lan
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LANGUAGES", "LOCALE_DIR", "N_", "_", "chips", "current", "language", "set_language"]
+__all__ = ["LANGUAGES", "LOCALE_DIR", "N_", "_", "chips", "current", "hand_words", "language", "set_language"]
 
 #: the languages the display speaks: code -> thousands separator
 LANGUAGES = {"en": ",", "nl": "."}
@@ -78,3 +79,35 @@ def chips(amount: Any) -> str:
     if not isinstance(amount, int) or isinstance(amount, bool):
         return "?"
     return f"{amount:,}".replace(",", LANGUAGES[current()])
+
+
+#: the words of the controller's hands in words (controller/engine/evaluator.py describe)
+HAND_WORDS = (
+    N_("Royal flush"), N_("Straight flush"), N_("Four of a kind"), N_("Full house"), N_("Flush"),
+    N_("Straight"), N_("Three of a kind"), N_("Two pair"), N_("High card"),
+    N_("deuce"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"), N_("nine"),
+    N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"),
+    N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"), N_("eights"),
+    N_("nines"), N_("tens"), N_("jacks"), N_("queens"), N_("kings"), N_("aces"),
+)
+
+
+def hand_words(text: str) -> str:
+    """Return the controller's hand in words (H-6: "Two pair, kings and fives", "Straight, ace
+    high", "Pair of aces") in the current language; text of another shape as it came."""
+    if current() == "en" or not isinstance(text, str):
+        return text
+    head, _sep, rest = text.partition(", ")
+    pair = re.fullmatch(r"Pair of (\w+)", head)
+    if pair and not rest:
+        return _("Pair of {rank}").format(rank=_(pair[1]))
+    if not rest:
+        return _(head)
+    for pattern, key in ((r"(\w+) high", "{a} high"), (r"(\w+) full of (\w+)", "{a} full of {b}"),
+                         (r"(\w+) and (\w+)", "{a} and {b}"), (r"(\w+)", "{a}")):
+        m = re.fullmatch(pattern, rest)
+        if m:
+            words = [_(w) for w in m.groups()]
+            rest = _(key).format(a=words[0], b=words[1] if len(words) > 1 else "") if key != "{a}" else words[0]
+            break
+    return f"{_(head)}, {rest}"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from display.fontmetrics import approx_measure
-from display.i18n import _
+from display.i18n import _, hand_words
 from display.geometry import (
     MIN_FONT,
     Box,
@@ -356,7 +356,7 @@ def layout(
             lines.append(who)
             roles.append("showdown")
             if hand:
-                lines.append(hand)
+                lines.append(hand_words(hand))
                 roles.append("hand")
         role = "showdown"
     else:

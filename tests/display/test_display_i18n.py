@@ -56,6 +56,7 @@ def test_dutch_words_and_numbers_on_the_display() -> None:
         lay = layout(state, (1280, 720))
         texts = [t.text for t in lay.pot_texts]
         assert texts[0] == "Hoofdpot 2.400 gedeeld: Ann 1.200, Bob 1.200"
+        assert texts[1] == "Straat, aas hoog"  # the controller's "Straight, ace high"
         assert texts[-1] == "Rake 150"
         assert next(t.text for t in lay.seat(2).texts if t.role == "stack") == "12.345"
         assert next(t.text for t in lay.seat(4).texts if t.role == "info") == "GEPAST"
@@ -79,3 +80,15 @@ def test_language_option_and_a_language_without_catalog(tmp_path: Path, capsys, 
         assert current() == "nl"
     finally:
         set_language("en")
+
+
+def test_hands_in_words_in_dutch() -> None:
+    from display.i18n import hand_words
+
+    with language("nl"):
+        assert hand_words("Two pair, kings and fives") == "Twee paar, heren en vijven"
+        assert hand_words("Full house, kings full of fives") == "Full house, heren vol vijven"
+        assert hand_words("Pair of aces") == "Paar azen"
+        assert hand_words("Three of a kind, sevens") == "Three of a kind, zevens"
+        assert hand_words("Royal flush") == "Royal flush"
+    assert hand_words("Pair of aces") == "Pair of aces"
