@@ -306,9 +306,9 @@ def layout(
         return max(every, int(height_fit * floor_frac), MIN_FONT)
 
     name_size = role_size([(p.name, p.name_box) for p in plans], 0.75)
-    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.8)
+    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.0)
     tag_size = min(role_size([(str(p.number), p.tag_box) for p in plans], 1.0), max(name_size, stack_size))
-    info_size = role_size([(p.info, p.info_box) for p in plans], 0.5)
+    info_size = role_size([(p.info, p.info_box) for p in plans], 0.0)  # chips and actions are never cut
     side_size = role_size([(p.side, p.side_box) for p in plans], 0.5)
     mark_h = min([m.box.h for p in plans for m in p.markers] or [MIN_FONT + 4])
     mark_size = fit_size(["BB"], max(1, mark_h - 4), max(1, mark_h - 2), measure)

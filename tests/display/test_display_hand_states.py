@@ -89,6 +89,8 @@ def test_every_state_of_a_hand_fits_each_screen(name: str, size: tuple[int, int]
     check_invariants(lay, renderer.measure)
     check_centre(lay)
     assert all(not t.text.endswith("\u2026") for t in lay.pot_texts), "pot and showdown lines are not cut"
+    cut = [t.text for s in lay.seats for t in s.texts if t.role in ("info", "stack") and t.text.endswith("\u2026")]
+    assert cut == [], "a seat's chips or action are never cut (a name may be)"
     if name == "split-side-pots":
         assert [t.text for t in lay.pot_texts][-1] == "Rake 150"
         assert lay.header_texts[2].text == "SHOWDOWN"
