@@ -368,7 +368,8 @@ def layout(
             total = bets + sum(p.get("amount") or 0 for p in pots if isinstance(p.get("amount"), int))
             lines.append(_("Total: {chips}").format(chips=chips(total)))
         if not lines:
-            lines = [_("Waiting for the next hand")] if (state.get("street") or "waiting") == "waiting" else [pot_line(0, 0)]
+            waiting = (state.get("street") or "waiting") == "waiting"
+            lines = [_("Waiting for the next hand")] if waiting else [pot_line(0, 0)]
     lines = lines[:10]
     roles += [role] * (len(lines) - len(roles))
     # pots: one column, or two read row by row (Main pot | Side pot 1, Side pot 2 | Total) when

@@ -1,7 +1,8 @@
 """A hand played on a phone (390x844) against ``livetable simulate`` (issue 20): the player
 takes the free seat, is dealt in, goes all-in with the page's own button, sees the hand to
-its end as the dealer announces it, busts and buys in again from the page; at each step the screen passes the layout check (nothing overlapping or cut, touch
-targets, text size, no rule ids; layout_checks.py). Screenshots artifacts/tablet/phone-*.png.
+its end as the dealer announces it, busts and buys in again from the page; at each step the
+screen passes the layout check (nothing overlapping or cut, touch targets, text size, no
+rule ids; layout_checks.py). Screenshots artifacts/tablet/phone-*.png.
 """
 
 from __future__ import annotations
