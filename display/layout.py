@@ -306,9 +306,17 @@ def layout(
         return max(every, int(height_fit * floor_frac), MIN_FONT)
 
     name_size = role_size([(p.name, p.name_box) for p in plans], 0.75)
-    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.0)
+    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.8)
     tag_size = min(role_size([(str(p.number), p.tag_box) for p in plans], 1.0), max(name_size, stack_size))
-    info_size = role_size([(p.info, p.info_box) for p in plans], 0.0)  # chips and actions are never cut
+    info_size = role_size([(p.info, p.info_box) for p in plans], 0.5)
+
+    def info_fit(p: Any) -> int:
+        """The info line's size: the common one, smaller for a line that would not fit at it
+        (chips and actions are never cut to an ellipsis: 'WINS…' hid what a winner took)."""
+        if not p.info:
+            return info_size
+        return max(MIN_FONT, min(info_size, fit_size([p.info], p.info_box.w, p.info_box.h, measure)))
+
     side_size = role_size([(p.side, p.side_box) for p in plans], 0.5)
     mark_h = min([m.box.h for p in plans for m in p.markers] or [MIN_FONT + 4])
     mark_size = fit_size(["BB"], max(1, mark_h - 4), max(1, mark_h - 2), measure)
@@ -318,7 +326,7 @@ def layout(
             place_text(p.tag_box, str(p.number), tag_size, measure, align="left", role="seatno"),
             place_text(p.name_box, p.name, name_size, measure, align="left", role="name"),
             place_text(p.stack_box, p.stack, stack_size, measure, align="left", role="stack"),
-            place_text(p.info_box, p.info, info_size, measure, align="left", role="info"),
+            place_text(p.info_box, p.info, info_fit(p), measure, align="left", role="info"),
         ]
         if p.side:
             texts.append(place_text(p.side_box, p.side, side_size, measure, align=p.side_align, role="equity"))
