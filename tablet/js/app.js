@@ -567,7 +567,7 @@ function renderMe() {
   }
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
-  $('#hand-words').textContent = p && p.hand_words ? p.hand_words
+  $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
     : !p && me && me.buy_in_pending > 0
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')

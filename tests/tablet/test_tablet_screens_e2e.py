@@ -112,6 +112,7 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
             if lang == "nl" and screen == "turn":
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
+                assert page.locator("#hand-words").inner_text() == "Hoge kaart, aas"  # the table's H-6 words
             problems = page.evaluate(LAYOUT_JS)
             ids = page.evaluate(RULE_IDS_JS)
             if problems or ids:
