@@ -164,7 +164,8 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
             board = [c for c in state.last_result["hand_record"]["board"] if c]
             view["showdown"] = [
                 {"pot": a["pot"], "amount": a["amount"], "winners": a["winners"],
-                 "shares": a["shares"], "hand": a["hand"], "best": _best_fives(cfg.game, res, board, a)}
+                 "shares": a["shares"], "hand": a["hand"], "rake": a.get("rake", 0),
+                 "best": _best_fives(cfg.game, res, board, a)}
                 for a in res["awards"]]
             view["rake"] = res["rake"]
             view["board"] = board

@@ -110,6 +110,7 @@ def _check_showdown(entry: Any) -> None:
     _opt(entry, "shares", lambda v: isinstance(v, dict) and all(_is_int(c) for c in v.values()),
          "an object of integer chips", "showdown")
     _opt(entry, "hand", lambda v: isinstance(v, str), "text", "showdown")
+    _opt(entry, "rake", _is_int, "integer chips", "showdown")
     _opt(entry, "best", lambda v: isinstance(v, dict) and all(
         isinstance(c, list) and all(isinstance(x, str) for x in c) for c in v.values()),
          "an object of card lists", "showdown")
@@ -241,7 +242,9 @@ def pot_line(index: int, amount: Any) -> str:
 
 def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     """Return per awarded pot, main pot first, ``(who won what, the winning hand in words)``
-    as a dealer announces it (P-1, P-3, R-1), then ``("Rake 300", "")`` when rake was taken.
+    as a dealer announces it (P-1, P-3, R-1), with the rake of the pot it was taken from
+    (``"Main pot 600: Ann wins 570 · rake 30"``); a state without per-pot rake gets the
+    total as a last line, ``("Rake 300", "")``.
 
     ``("Main pot 600: Ann wins 570", "Three of a kind, kings")``: the pot, then what the
     winner takes after the rake (the seat says ``WINS 570``; the centre said only "Ann",
@@ -268,8 +271,11 @@ def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
             text = _("{pot}: {name} wins {chips}").format(pot=pot, name=seat_name(state, winners[0]), chips=chips(won))
         else:
             text = f"{pot}: ?"
+        if _is_int(entry.get("rake")) and entry["rake"] > 0:  # R-1: the rake where it was taken
+            text += " \u00b7 " + _("rake {chips}").format(chips=chips(entry["rake"]))
         lines.append((text, str(entry.get("hand") or "")))
     rake = state.get("rake")
-    if lines and _is_int(rake) and rake > 0:
+    per_pot = any("rake" in e for e in entries)
+    if lines and _is_int(rake) and rake > 0 and not per_pot:  # an older state: the total only
         lines.append((_("Rake {chips}").format(chips=chips(rake)), ""))
     return lines

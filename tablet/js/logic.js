@@ -637,6 +637,7 @@ export function seatName(state, seat) {
 export function showdownLines(state) {
   const awards = (state && Array.isArray(state.showdown)) ? state.showdown.slice() : [];
   awards.sort((a, b) => (a.pot || 0) - (b.pot || 0));
+  const rakeOf = (a) => (Number.isInteger(a.rake) && a.rake > 0 ? ` · ${t('rake {chips}', { chips: chips(a.rake) })}` : '');
   const lower = (x) => { const w = handWords(x); return w ? w[0].toLowerCase() + w.slice(1) : w; };
   const lines = awards.map((a) => {
     const pot = `${a.pot ? t('Side pot {n}', { n: a.pot }) : t('Main pot')} ${chips(a.amount)}`;
@@ -645,14 +646,15 @@ export function showdownLines(state) {
     const got = (w) => (Number.isInteger(shares[String(w)]) ? shares[String(w)] : null);
     if (winners.length > 1) {
       const who = winners.map((w) => `${seatName(state, w)} ${chips(got(w))}`).join(', ');
-      return t('{pot} split: {who}', { pot, who }) + (a.hand ? ` (${lower(a.hand)})` : '');
+      return t('{pot} split: {who}', { pot, who }) + (a.hand ? ` (${lower(a.hand)})` : '') + rakeOf(a);
     }
     const w = winners[0];
     const amount = got(w) ?? a.amount;
     return t('{pot}: {name} wins {chips}', { pot, name: w ? seatName(state, w) : '?', chips: chips(amount) })
-      + (a.hand ? ` (${lower(a.hand)})` : '');
+      + (a.hand ? ` (${lower(a.hand)})` : '') + rakeOf(a);
   });
-  if (lines.length && Number.isInteger(state.rake) && state.rake > 0) lines.push(t('Rake {chips}', { chips: chips(state.rake) }));
+  const perPot = awards.some((a) => 'rake' in a); // R-1: the rake where it was taken
+  if (lines.length && !perPot && Number.isInteger(state.rake) && state.rake > 0) lines.push(t('Rake {chips}', { chips: chips(state.rake) }));
   return lines;
 }
 

@@ -398,6 +398,9 @@ test('P-1/R-1: pots and winners as a dealer announces them, main pot first, rake
     'Rake 300',
   ]);
   assert.deepEqual(L.showdownLines(state()), []);
+  const perPot = state({ rake: 300, showdown: [
+    { pot: 0, amount: 40000, winners: [4], shares: { 4: 39700 }, rake: 300, hand: 'Flush' }] });
+  assert.deepEqual(L.showdownLines(perPot), ['Main pot 40,000: P4 wins 39,700 (flush) · rake 300']); // where it was taken
   assert.deepEqual([...L.winnerSeats(s)].sort(), [1, 3, 4]);
 });
 

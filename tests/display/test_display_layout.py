@@ -246,6 +246,13 @@ def test_showdown_says_what_each_winner_takes_after_the_rake_and_the_rake() -> N
     assert lay.header_texts[2].text == "SHOWDOWN"
     state["showdown"] = [{"pot": 0, "amount": 150, "winners": [1], "shares": {"1": 150}, "hand": None}]
     assert layout(state, (1280, 720)).header_texts[2].text == "HAND OVER"  # won uncontested
+    # the controller says which pot the rake came from: shown there, no total line
+    state["showdown"] = [{"pot": 0, "amount": 50_100, "winners": [1], "shares": {"1": 49_800}, "rake": 300,
+                          "hand": "Straight, ace high"},
+                         {"pot": 1, "amount": 800, "winners": [2], "shares": {"2": 800}, "rake": 0, "hand": "Flush"}]
+    texts = [t.text for t in layout(state, (1280, 720)).pot_texts]
+    assert texts == ["Main pot 50,100: Ann wins 49,800 \u00b7 rake 300", "Straight, ace high",
+                     "Side pot 1 800: Bob wins 800", "Flush"]
 
 
 def test_a_pause_fault_names_the_pause_once() -> None:

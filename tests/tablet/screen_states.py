@@ -100,6 +100,7 @@ def all_in_showdown() -> tuple[dict[str, Any], dict[str, Any] | None]:
     s["seats"][3]["stack"] = 0
     s["showdown"] = [
         {"pot": 0, "amount": 40_000, "winners": [1], "shares": {"1": 39_700}, "hand": "Three of a kind, aces",
+         "rake": 300,
          "best": {"1": ["Ah", "Ad", "Qs", "Jh", "Tc"]}},
         {"pot": 1, "amount": 23_538, "winners": [1, ME], "shares": {"1": 11_769, str(ME): 11_769},
          "hand": "Straight, ace high"},
