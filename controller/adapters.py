@@ -512,6 +512,12 @@ class DriverAdapter:
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
+        if a == "buy_in" and self.orch.state.settings.tablet_join != "direct":
+            # T-2/T-3: only a table that trusts its tablets books chips asked for there
+            if e.action_id:
+                self._answer(e.seat, e.action_id, False,
+                             "T-3: at this table the dealer books a buy-in: hand your chips to the dealer")
+            return []
         try:
             out = self._seat_request(a, e, common)
         except (TypeError, ValueError) as exc:  # an event the table cannot even hold
@@ -544,6 +550,8 @@ class DriverAdapter:
             out = [ev.SatIn(**common, post=False)]
         elif a == "top_up":
             out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
+        elif a == "buy_in":  # T-2: again after busting (tablet_join "direct")
+            out = [ev.BoughtIn(**common, amount=int(e.amount or 0))]
         elif a == "stand_up":
             out = [ev.StoodUp(**common)]
         elif a == "auto_muck":

@@ -621,6 +621,13 @@ class _Builder:
                            else "folded" if self.replica.folded[i] else "won" if n in winners else "folded")
         if r.voided:
             return
+        # hands the table turned up itself (S-8 all-in, P-2 a hand that can win) had no line
+        told = {st.seat for st in r.steps if st.kind == "show"}
+        for n in sorted(shown - told):
+            cards = [c for c in (res.get("shown") or {}).get(str(n)) or [] if c]
+            full = _words(self.replica, n, kickers=True)
+            self.add(r.ended, "show", f"{self.who(n)} shows {' '.join(cards)}" + (f" ({full})" if full else ""),
+                     n, cards=cards, hand=_words(self.replica, n), hand_kickers=full, by="table")
         for seat, amount in sorted((res.get("returned") or {}).items(), key=lambda x: int(x[0])):
             if amount:
                 self.add(r.ended, "return", f"Uncalled {amount} returned to {self.who(int(seat))} (S-9)",

@@ -303,6 +303,9 @@ def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int
         cmd += ["--tablet-seats", ",".join(map(str, sorted(tablet)))]
     if join - tablet:
         cmd += ["--join-seats", ",".join(map(str, sorted(join - tablet)))]
+    if not any(a == "--history-dir" or a.startswith("--history-dir=") for a in rest):
+        # P-4: the tablets' "Last hands" is published only with a history folder (it stayed empty)
+        cmd += ["--history-dir", str(rig.workdir / "history")]
     cmd += rest
     say = functools.partial(print, "try-tablet:", flush=True)
     assert rig.broker is not None

@@ -58,17 +58,43 @@ def seat_status(state: TableState, seat: Seat) -> str:
     return "active"
 
 
+def last_actions(hand: Any) -> dict[int, dict[str, Any]]:
+    """Return each seat's last action in the betting round now running (A-1), for the screens
+    (issue 20: CHECK, BET 300, RAISE TO 900, ALL-IN): ``{seat: {"action": "fold" | "check" |
+    "call" | "bet" | "raise" | "all_in", "to": street total in chips or None}}``. ``to`` is
+    set for bet, raise and all-in. A new street (or the draw) starts the round afresh; in the
+    first round the blinds opened the betting, so any bet there is a raise (S-2).
+    """
+    out: dict[int, dict[str, Any]] = {}
+    opened = True  # the blinds (or bring-in) opened the first round
+    for e in hand._log:
+        kind = e[0]
+        if kind in ("deal_board", "draw", "deal_draw"):  # a new betting round comes
+            out, opened = {}, False
+            continue
+        if kind in ("fold", "check", "call"):
+            out[e[1]] = {"action": kind, "to": None}
+        elif kind == "bet":
+            out[e[1]] = {"action": "raise" if opened else "bet", "to": e[2]}
+            opened = True
+        elif kind == "all_in":
+            out[e[1]] = {"action": "all_in", "to": e[2]}
+            opened = opened or bool(e[3])
+    return out
+
+
 def _seat_json(state: TableState, n: int) -> dict[str, Any]:
     s = state.seats[n - 1]
     if s is None:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
-                "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
+                "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0,
+                "last_action": None}
     hand = state.hand
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
            "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
            "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
-           "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending}
+           "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending, "last_action": None}
     if hand is None and state.last_result is not None:
         # between hands: the hands shown in the last one stay face up (P-2), mucked ones never
         rec = state.last_result
@@ -84,6 +110,7 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
             out["shown"] = [c or "??" for c in card_texts(hand.hole[i])]
         out["drew"] = hand.drew[i]
         out["posted_dead"] = hand.setup[i].dead_post
+        out["last_action"] = last_actions(hand).get(n)
     return out
 
 
@@ -151,12 +178,34 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
     elif state.last_result is not None:
         res = state.last_result["result"]
         if not res.get("voided"):
+            board = [c for c in state.last_result["hand_record"]["board"] if c]
             view["showdown"] = [
                 {"pot": a["pot"], "amount": a["amount"], "winners": a["winners"],
-                 "shares": a["shares"], "hand": a["hand"]} for a in res["awards"]]
+                 "shares": a["shares"], "hand": a["hand"], "rake": a.get("rake", 0),
+                 "best": _best_fives(cfg.game, res, board, a)}
+                for a in res["awards"]]
             view["rake"] = res["rake"]
-            view["board"] = [c for c in state.last_result["hand_record"]["board"] if c]
+            view["board"] = board
     return view
+
+
+def _best_fives(game: str, res: dict[str, Any], board: list[str], award: dict[str, Any]) -> dict[str, list[str]]:
+    """The five cards that won ``award`` for each winner whose hand was shown (H-1, G-2, G-3),
+    for the screens to highlight (issue 20); empty for a pot won uncontested."""
+    out: dict[str, list[str]] = {}
+    if not award.get("hand"):
+        return out
+    for w in award.get("winners") or []:
+        hole = [c for c in (res.get("shown") or {}).get(str(w)) or [] if c and c != "??"]
+        try:
+            if game == "omaha":
+                five = evaluator.best_five_omaha(hole, board)
+            else:
+                five = evaluator.best_five(hole if game == "draw" else hole + board)
+        except ValueError:  # cards not all known: nothing to highlight
+            continue
+        out[str(w)] = [str(c) for c in five]
+    return out
 
 
 def _words(game: str, hole: list[str], board: list[str]) -> str | None:

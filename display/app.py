@@ -36,6 +36,8 @@ log = logging.getLogger("livetable.display")
 
 DEFAULT_SIZE = (1280, 720)
 DEFAULT_FPS = 15
+#: SDL video drivers that draw into memory only: nobody sees them
+NO_SCREEN_DRIVERS = ("offscreen", "dummy")
 #: exit status when the config disables the display (the unit does not restart it)
 DISABLED = 3
 
@@ -79,7 +81,8 @@ def snapshot(state_path: Path, out_path: Path, size: tuple[int, int] = DEFAULT_S
     """Render the state in ``state_path`` (JSON) to the PNG ``out_path``; return the Layout.
 
     The timer bar is drawn ``elapsed`` seconds into the turn (0: full). Raises OSError for
-    unreadable/unwritable files, :class:`display.state.StateError` for a bad state.
+    unreadable/unwritable files, :class:`display.state.StateError` for a bad state (also a
+    file that is not JSON in UTF-8).
     """
     import pygame
 
@@ -89,6 +92,8 @@ def snapshot(state_path: Path, out_path: Path, size: tuple[int, int] = DEFAULT_S
         state = check_state(json.loads(Path(state_path).read_text(encoding="utf-8")))
     except json.JSONDecodeError as exc:
         raise StateError(f"{state_path}: not JSON: {exc}") from None
+    except UnicodeDecodeError as exc:  # a ValueError main() did not expect: it ended in a traceback
+        raise StateError(f"{state_path}: not UTF-8 text (a public state is JSON in UTF-8): {exc}") from None
     turn = state.get("turn") if isinstance(state.get("turn"), dict) else None
     now = float(turn.get("started") or 0.0) + elapsed if turn else 0.0
     surface, lay = render_state(state, size, now=now, notices=notices)
@@ -136,7 +141,9 @@ class DisplayLoop:
             if snap.state is None:
                 title, message = self.waiting
                 if snap.notices:
-                    message = " \u00b7 ".join(snap.notices)
+                    from display.i18n import _
+
+                    message = " \u00b7 ".join(_(n) for n in snap.notices)
                 self.renderer.draw_message(self.surface, title, message)
                 self.layout = None
                 self.full_redraws += 1
@@ -219,18 +226,33 @@ def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
                   os.environ.get("SDL_VIDEODRIVER", "(default)"), exc)
         pygame.quit()
         return 1
+    driver = pygame.display.get_driver()
+    if driver in NO_SCREEN_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        # SDL found no screen and fell back to drawing into memory: say so instead of
+        # running for nobody (issue 20); SDL_VIDEODRIVER=dummy (tests, bench) is asked for
+        log.error("no screen: SDL fell back to its %r video driver, which shows nothing; on the Pi run "
+                  "with SDL_VIDEODRIVER=kmsdrm (systemd/livetable-display.service), on a desktop from "
+                  "its session (DISPLAY or WAYLAND_DISPLAY set); --snapshot renders without a screen",
+                  driver)
+        pygame.quit()
+        return 1
     pygame.display.set_caption(f"livetable {table}")
     pygame.mouse.set_visible(False)
     log.info("display %dx%d on SDL %s, following table %s on %s:%s at %d fps",
-             *screen.get_size(), pygame.display.get_driver(), table, host, port, args.fps)
+             *screen.get_size(), driver, table, host, port, args.fps)
+    from display.i18n import _
+
     loop = DisplayLoop(screen, feed.feed.snapshot, clock=time.time,
-                       waiting=(f"TABLE {table.upper()}", f"Waiting for the table on {host}:{port}"))
+                       waiting=(_("TABLE {table}").format(table=table.upper()),
+                                _("Waiting for the table on {host}:{port}").format(host=host, port=port)))
     stop = {"now": False}
 
     def on_term(signum: int, frame: Any) -> None:
         stop["now"] = True
 
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)  # Ctrl-C stops it like SIGTERM (it ended in a traceback)
+    log.info("connecting to the broker at %s:%s", host, port)
     feed.start()
     tick = pygame.time.Clock()
     try:
@@ -249,6 +271,7 @@ def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     finally:
         feed.stop()
         pygame.quit()
+    log.info("display stopped")
     return 0
 
 
@@ -268,6 +291,8 @@ def _parser() -> argparse.ArgumentParser:
                    "overrides the config's mqtt user")
     p.add_argument("--fullscreen", action="store_true", help="take the whole screen (on the Pi console)")
     p.add_argument("--fps", type=int, default=DEFAULT_FPS, help=f"frames per second (default {DEFAULT_FPS})")
+    p.add_argument("--language", default=os.environ.get("LIVETABLE_LANGUAGE") or "en",
+                   help="the language on screen: en or nl (default: $LIVETABLE_LANGUAGE, else en)")
     p.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
     return p
 
@@ -286,6 +311,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from display.i18n import set_language
+
+    try:
+        set_language(args.language)
+    except (ValueError, OSError) as exc:  # OSError: the catalog is missing from the install
+        print(f"livetable display: --language: {exc}", file=sys.stderr)
+        return 2
     if args.snapshot:
         from display.layout import LayoutError
         from display.state import StateError

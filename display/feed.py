@@ -29,6 +29,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from display.i18n import N_
 from display.state import StateError, check_state
 from drivers.mqtt.topics import Kind, topic
 
@@ -37,9 +38,11 @@ __all__ = ["FeedState", "FeedSnapshot", "MqttFeed", "OFFLINE", "NO_BROKER", "loa
 log = logging.getLogger("livetable.display.feed")
 
 #: banner notice when the controller's presence is offline (its Last Will)
-OFFLINE = "TABLE OFFLINE"
+OFFLINE = N_("TABLE OFFLINE")
 #: banner notice when the display has lost the broker (what it shows may be stale)
-NO_BROKER = "DISPLAY DISCONNECTED"
+NO_BROKER = N_("DISPLAY DISCONNECTED")
+#: notice while the display has never reached the broker and its last try failed
+UNREACHABLE = N_("CANNOT REACH THE BROKER")
 MAX_PAYLOAD = 256 * 1024
 
 
@@ -69,6 +72,7 @@ class FeedState:
         self._online: bool | None = None
         self._connected = False
         self._ever_connected = False
+        self._unreachable = False
         self._version = 0
         self.accepted = 0
         self.dropped_stale = 0
@@ -140,6 +144,14 @@ class FeedState:
                 self._connected = connected
                 self.connections += connected
                 self._ever_connected = self._ever_connected or connected
+                self._unreachable = self._unreachable and not connected
+                self._bump()
+
+    def on_unreachable(self) -> None:
+        """Record a failed try to reach the broker (no broker listening, no route)."""
+        with self._cond:
+            if not self._unreachable and not self._connected:
+                self._unreachable = True
                 self._bump()
 
     def _bump(self) -> None:
@@ -162,6 +174,8 @@ class FeedState:
             notices.append(OFFLINE)
         if self._ever_connected and not self._connected:
             notices.append(NO_BROKER)
+        elif self._unreachable and not self._connected:
+            notices.append(UNREACHABLE)
         return FeedSnapshot(self._version, self._state, tuple(notices), self._connected)
 
 
@@ -203,6 +217,8 @@ class MqttFeed:
             self.client.username_pw_set(username, password)
         self.client.reconnect_delay_set(min_delay=1, max_delay=30)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
+        self._fails = 0
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
 
@@ -224,6 +240,14 @@ class MqttFeed:
         client.subscribe([(self.state_topic, 1), (self.presence_topic, 1)])
         self.feed.on_connection(True)
         log.info("connected to %s:%s, following %s", self.host, self.port, self.state_topic)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        # no broker at all: said at once and then every tenth try (it said nothing for
+        # seconds while "Waiting for the table" stayed on screen, issue 20)
+        self._fails += 1
+        self.feed.on_unreachable()
+        if self._fails == 1 or self._fails % 10 == 0:
+            log.warning("cannot reach the broker at %s:%s (try %d); retrying", self.host, self.port, self._fails)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:

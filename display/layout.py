@@ -19,10 +19,11 @@ every text fits its box (``tests/display/test_display_layout.py`` checks all thr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from display.fontmetrics import approx_measure
+from display.i18n import _, hand_words
 from display.geometry import (
     MIN_FONT,
     Box,
@@ -39,7 +40,7 @@ from display.state import (
     chips,
     fault_title,
     game_title,
-    pot_name,
+    pot_line,
     showdown_lines,
     street_text,
 )
@@ -161,11 +162,12 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str,
     if isinstance(fault, dict):
         titles.append(fault_title(fault.get("kind")))
         message = str(fault.get("message") or "")
-    titles.extend(notices)
+    titles.extend(_(n) for n in notices)
     if state.get("paused"):
-        titles.append("TABLE PAUSED")
+        titles.append(_("TABLE PAUSED"))
         if not message:
-            message = "Wait for the floor"
+            message = _("Wait for the floor")
+    titles = list(dict.fromkeys(titles))  # "TABLE PAUSED · TABLE PAUSED" says it once
     return " \u00b7 ".join(titles), message
 
 
@@ -206,7 +208,7 @@ def layout(
     header = Box(0, 0, W, head_h)
     left = f"{state.get('name') or state.get('table') or ''}"
     if state.get("hand"):
-        left += f" \u00b7 Hand {state['hand']}"
+        left += " \u00b7 " + _("Hand {n}").format(n=state["hand"])
     centre_t, right_t = game_title(state), street_text(state)
     inner = header.inset(gap)
     size_h = fit_size([left, centre_t, right_t], W, inner.h, measure)
@@ -255,7 +257,7 @@ def layout(
     area = Box(gap, top + gap, W - 2 * gap, H - top - 2 * gap)
     got = ring_geometry(ring[0], ring[1], area, gap, strict=False)
     assert got is not None
-    boxes, center, _ = got
+    boxes, center, _spare = got
 
     turn = state.get("turn") if isinstance(state.get("turn"), dict) else None
     acting_seat = turn.get("seat") if turn else None
@@ -274,6 +276,18 @@ def layout(
         if isinstance(state.get(key), int):
             markers_of.setdefault(state[key], []).append((kind, label))
 
+    # the five cards that won each pot, per winner (highlighted on the board and in the seat)
+    best: dict[int, set[str]] = {}
+    for entry in state.get("showdown") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("best"), dict):
+            for w, five in entry["best"].items():
+                if str(w).isdigit() and isinstance(five, list):
+                    best.setdefault(int(w), set()).update(c for c in five if isinstance(c, str))
+    on_board = set().union(*best.values()) if best else set()
+
+    def mark(slots: tuple[CardSlot, ...], wins: set[str]) -> tuple[CardSlot, ...]:
+        return tuple(replace(c, wins=True) if c.card and c.card in wins else c for c in slots)
+
     # per-seat rows, then one font size per row kind across all seats
     pad = max(frame_width(b) for b in boxes) + max(2, round(min(b.h for b in boxes) * 0.02))  # clear of the frame
     plans = [
@@ -287,7 +301,7 @@ def layout(
         pairs = [(t, b) for t, b in pairs if t]
         if not pairs:
             return MIN_FONT
-        height_fit = min(fit_size(["Ag"], b.w, b.h, measure) for _, b in pairs)
+        height_fit = min(fit_size(["Ag"], b.w, b.h, measure) for _t, b in pairs)
         every = min(fit_size([t], b.w, b.h, measure, hi=height_fit) for t, b in pairs)
         return max(every, int(height_fit * floor_frac), MIN_FONT)
 
@@ -295,6 +309,14 @@ def layout(
     stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.8)
     tag_size = min(role_size([(str(p.number), p.tag_box) for p in plans], 1.0), max(name_size, stack_size))
     info_size = role_size([(p.info, p.info_box) for p in plans], 0.5)
+
+    def info_fit(p: Any) -> int:
+        """The info line's size: the common one, smaller for a line that would not fit at it
+        (chips and actions are never cut to an ellipsis: 'WINS…' hid what a winner took)."""
+        if not p.info:
+            return info_size
+        return max(MIN_FONT, min(info_size, fit_size([p.info], p.info_box.w, p.info_box.h, measure)))
+
     side_size = role_size([(p.side, p.side_box) for p in plans], 0.5)
     mark_h = min([m.box.h for p in plans for m in p.markers] or [MIN_FONT + 4])
     mark_size = fit_size(["BB"], max(1, mark_h - 4), max(1, mark_h - 2), measure)
@@ -304,14 +326,14 @@ def layout(
             place_text(p.tag_box, str(p.number), tag_size, measure, align="left", role="seatno"),
             place_text(p.name_box, p.name, name_size, measure, align="left", role="name"),
             place_text(p.stack_box, p.stack, stack_size, measure, align="left", role="stack"),
-            place_text(p.info_box, p.info, info_size, measure, align="left", role="info"),
+            place_text(p.info_box, p.info, info_fit(p), measure, align="left", role="info"),
         ]
         if p.side:
             texts.append(place_text(p.side_box, p.side, side_size, measure, align=p.side_align, role="equity"))
         seat_views.append(SeatView(
             seat=p.number, box=p.box, status=p.status, acting=(p.number == acting_seat),
             winner=p.number in won, texts=tuple(t for t in texts if t.text),
-            cards=card_slots(p.cards, p.card_area, measure, align=p.card_align),
+            cards=mark(card_slots(p.cards, p.card_area, measure, align=p.card_align), best.get(p.number, set())),
             markers=tuple(Marker(m.box, m.kind, m.label, mark_size) for m in p.markers),
         ))
 
@@ -327,7 +349,7 @@ def layout(
     if r_board is not None:
         board = [c for c in state.get("board") or [] if isinstance(c, str)][:5]
         slots: list[str | None] = list(board) + [""] * (5 - len(board))
-        board_cards = card_slots(slots, r_board, measure, align="center")
+        board_cards = mark(card_slots(slots, r_board, measure, align="center"), on_board)
 
     # no timer without a turn, while paused (the clock is stopped) or when the display's own
     # notices say the state may be stale (controller offline, broker lost): pots take its place
@@ -342,27 +364,27 @@ def layout(
             lines.append(who)
             roles.append("showdown")
             if hand:
-                lines.append(hand)
+                lines.append(hand_words(hand))
                 roles.append("hand")
         role = "showdown"
     else:
         pots = [p for p in state.get("pots") or [] if isinstance(p, dict)]
-        lines = [f"{pot_name(i)} {chips(p.get('amount'))}" for i, p in enumerate(pots)]
+        lines = [pot_line(i, p.get("amount")) for i, p in enumerate(pots)]
         role = "pot"
         bets = sum(s.get("bet") or 0 for s in seats_in if isinstance(s.get("bet"), int))
         if bets:
             total = bets + sum(p.get("amount") or 0 for p in pots if isinstance(p.get("amount"), int))
-            lines.append(f"Total {chips(total)}")
+            lines.append(_("Total: {chips}").format(chips=chips(total)))
         if not lines:
-            lines = ["Waiting for the next hand"] if (state.get("street") or "waiting") == "waiting" else ["Main pot 0"]
+            waiting = (state.get("street") or "waiting") == "waiting"
+            lines = [_("Waiting for the next hand")] if waiting else [pot_line(0, 0)]
     lines = lines[:10]
     roles += [role] * (len(lines) - len(roles))
-    # one column, or two when that gives bigger text (a showdown pot's two lines stay together)
+    # pots: one column, or two read row by row (Main pot | Side pot 1, Side pot 2 | Total) when
+    # that gives bigger text; the showdown stays one column, each pot above its hand
 
     def pot_grid(columns: int) -> tuple[int, int, int, int, int]:
         per_col = -(-len(lines) // columns)
-        if role == "showdown" and per_col % 2:
-            per_col += 1
         col_gap = gap * 2 if columns > 1 else 0
         col_w = (r_pots.w - col_gap * (columns - 1)) // columns
         line_h = r_pots.h // max(2, per_col)
@@ -370,10 +392,11 @@ def layout(
         return size, per_col, col_gap, col_w, line_h
 
     pot_size, per_col, col_gap, col_w, line_h = max(
-        (pot_grid(c) for c in ((1, 2) if len(lines) > 2 else (1,))), key=lambda g: g[0])
+        (pot_grid(c) for c in ((1, 2) if len(lines) > 2 and role == "pot" else (1,))), key=lambda g: g[0])
+    columns = -(-len(lines) // per_col)
     y0 = r_pots.y + (r_pots.h - line_h * per_col) // 2
     pot_texts = tuple(
-        place_text(Box(r_pots.x + (i // per_col) * (col_w + col_gap), y0 + (i % per_col) * line_h, col_w, line_h),
+        place_text(Box(r_pots.x + (i % columns) * (col_w + col_gap), y0 + (i // columns) * line_h, col_w, line_h),
               line, pot_size, measure, align="center", role=roles[i])
         for i, line in enumerate(lines)
     )
@@ -388,10 +411,10 @@ def layout(
         sec_w = measure(digits, sec_size)[0] + gap
         bar = Box(r_bar.x, r_bar.y, max(1, r_bar.w - sec_w - gap), r_bar.h)
         sec_box = Box(bar.right + gap, r_bar.y, r_bar.right - bar.right - gap, r_bar.h)
-        who = str(by_seat.get(acting_seat, {}).get("name") or f"Seat {acting_seat}")
+        who = str(by_seat.get(acting_seat, {}).get("name") or _("Seat {n}").format(n=acting_seat))
         # P-2: at the showdown the turn is the choice to show or muck, not a bet
         showdown = turn.get("showdown") is True or state.get("street") == "showdown"
-        label_t = f"{who} to show or muck" if showdown else f"{who} to act"
+        label_t = (_("{name} to show or muck") if showdown else _("{name} to act")).format(name=who)
         label_size = fit_size([label_t], r_label.w, r_label.h, measure)
         timer = TimerView(
             seat=acting_seat, area=r_timer, bar=bar,

@@ -50,6 +50,7 @@ COLOURS: dict[str, RGB] = {
     "card": (250, 250, 250),
     "card-edge": (60, 60, 60),
     "card-back": (150, 24, 40),
+    "card-back-line": (215, 120, 130),
     "slot": (30, 100, 70),
     "track": (40, 44, 52),
 }
@@ -224,13 +225,26 @@ class Renderer:
         if slot.card == "":
             pygame.draw.rect(surface, COLOURS["slot"], b.as_tuple(), width=max(1, b.w // 30), border_radius=radius)
             return
-        if slot.card is None:
-            pygame.draw.rect(surface, COLOURS["card-back"], b.as_tuple(), border_radius=radius)
-            pygame.draw.rect(surface, COLOURS["card"], b.inset(max(2, b.w // 10)).as_tuple(),
-                             width=max(1, b.w // 20), border_radius=radius)
+        if slot.card is None:  # a card back: white margin, red lattice (issue 20: real card backs)
+            pygame.draw.rect(surface, COLOURS["card"], b.as_tuple(), border_radius=radius)
+            inner = b.inset(max(2, b.w // 9))
+            pygame.draw.rect(surface, COLOURS["card-back"], inner.as_tuple(), border_radius=max(2, radius // 2))
+            clip = surface.get_clip()
+            surface.set_clip(pygame.Rect(inner.as_tuple()).clip(clip))
+            step = max(4, b.w // 5)
+            for k in range(-inner.h, inner.w + inner.h, step):
+                pygame.draw.line(surface, COLOURS["card-back-line"], (inner.x + k, inner.y),
+                                 (inner.x + k + inner.h, inner.bottom), 1)
+                pygame.draw.line(surface, COLOURS["card-back-line"], (inner.x + k, inner.bottom),
+                                 (inner.x + k + inner.h, inner.y), 1)
+            surface.set_clip(clip)
+            pygame.draw.rect(surface, COLOURS["card-edge"], b.as_tuple(), width=1, border_radius=radius)
             return
         pygame.draw.rect(surface, COLOURS["card"], b.as_tuple(), border_radius=radius)
         pygame.draw.rect(surface, COLOURS["card-edge"], b.as_tuple(), width=1, border_radius=radius)
+        if slot.wins:  # one of the five that won a pot: a gold frame inside the card's edge
+            pygame.draw.rect(surface, COLOURS["winner"], b.as_tuple(), width=max(3, b.w // 14),
+                             border_radius=radius)
         _, suit = card_label(slot.card)
         colour = SUIT_COLOURS.get(suit, (0, 0, 0))
         top = Box(b.x, b.y + b.h // 20, b.w, int(b.h * 0.52))

@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.engine.cards import CardError, parse_card
 from display.geometry import Box, Measure, fit_size
+from display.i18n import _
 from display.state import chips
 
 __all__ = ["CardSlot", "Marker", "SeatPlan", "card_label", "card_slots", "plan_seat", "seat_info", "equity_text"]
@@ -24,13 +25,15 @@ class CardSlot:
     ``rank`` is the rank as printed (``"10"`` for tens, ``"T"`` on cards too narrow for two
     digits, ``""`` when the card is too small for any rank or shows no face) and
     ``rank_size`` its font size (px), fitted to the card's upper half; the renderer draws
-    the suit as a shape below it.
+    the suit as a shape below it. ``wins``: one of the five cards that won a pot at the
+    showdown (drawn with a gold frame, issue 20).
     """
 
     box: Box
     card: str | None
     rank_size: int
     rank: str = ""
+    wins: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,7 @@ def card_slots(
     for i, c in enumerate(cards):
         rank = ""
         if c:
-            printed, _ = card_label(c)
+            printed, _suit = card_label(c)
             rank = ten if printed == "10" else printed
             rank = rank if rank and fits(rank) else ""
         slots.append(CardSlot(Box(x0 + i * (cw + cg), y0, cw, ch), c, rank_size, rank))
@@ -94,31 +97,41 @@ def card_slots(
 
 
 def seat_info(s: dict[str, Any], status: str, won: int) -> str:
-    """Return the seat's info line: bet, status word, missed-blind marks, winnings, or the
-    buy-in a player who took the seat from its tablet waits for the dealer to confirm (T-3)."""
+    """Return the seat's info line: the last action this round (``CHECK``, ``CALL 300``,
+    ``BET 300``, ``RAISE TO 900``, ``ALL-IN 5,000``; else the bet), status word, missed-blind
+    marks, winnings, or the buy-in a player who took the seat from its tablet waits for the
+    dealer to confirm (T-3)."""
     bet = s.get("bet") or 0
     missed = s.get("missed") or {}
     marks = [k.upper() for k in ("sb", "bb") if missed.get(k)]
-    miss = f"MISSED {'+'.join(marks)}" if marks else ""
+    miss = _("MISSED {blinds}").format(blinds="+".join(_(m) for m in marks)) if marks else ""
     if won:
-        return f"WINS {chips(won)}"
+        return _("WINS {chips}").format(chips=chips(won))
     if status == "empty":
-        return "OPEN"
+        return _("OPEN")
     if status == "folded":
-        return "FOLDED"
+        return _("FOLDED")
     if status == "all-in":
-        return f"ALL-IN {chips(bet)}" if bet else "ALL-IN"
+        to = (s.get("last_action") or {}).get("to") if isinstance(s.get("last_action"), dict) else None
+        return _("ALL-IN {chips}").format(chips=chips(to or bet)) if (to or bet) else _("ALL-IN")
     if status == "sitting-out":
-        return "SAT OUT" + (f" \u00b7 {miss}" if miss else "")
+        return _("SAT OUT") + (f" \u00b7 {miss}" if miss else "")
     if status == "waiting":
         if s.get("buy_in_pending"):  # T-3: the dealer's confirm brings these chips
-            return f"BUY-IN {chips(s['buy_in_pending'])} TO CONFIRM"
-        return "WAITING" + (f" \u00b7 {miss}" if miss else "")
+            return _("BUY-IN {chips} TO CONFIRM").format(chips=chips(s["buy_in_pending"]))
+        return _("WAITING") + (f" \u00b7 {miss}" if miss else "")
     parts = []
-    if bet:
-        parts.append(f"BET {chips(bet)}")
+    last = s.get("last_action") if isinstance(s.get("last_action"), dict) else {}
+    to = chips(last.get("to"))
+    said = {"check": _("CHECK"), "call": _("CALL {chips}").format(chips=chips(bet)) if bet else _("CALL"),
+            "bet": _("BET {chips}").format(chips=to), "raise": _("RAISE TO {chips}").format(chips=to),
+            "all_in": _("ALL-IN {chips}").format(chips=to)}.get(str(last.get("action")))
+    if said and "?" not in said:  # the seat's last action this round (issue 20)
+        parts.append(said)
+    elif bet:
+        parts.append(_("BET {chips}").format(chips=chips(bet)))
     if s.get("posted_dead"):
-        parts.append(f"DEAD {chips(s['posted_dead'])}")
+        parts.append(_("DEAD {chips}").format(chips=chips(s["posted_dead"])))
     if not parts and miss:
         parts.append(miss)
     return " \u00b7 ".join(parts)
@@ -176,7 +189,7 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
     if str(number) in equity:
         side = equity_text(equity[str(number)])
     elif isinstance(s.get("drew"), int) and status not in ("folded", "empty"):
-        side = "PAT" if s["drew"] == 0 else f"DREW {s['drew']}"
+        side = _("PAT") if s["drew"] == 0 else _("DREW {n}").format(n=s["drew"])
     if inner.w >= 1.55 * inner.h:
         r_title, rest = inner.rows(0.34, 0.66, gap=row_gap)
         left = Box(rest.x, rest.y, int(rest.w * 0.60), rest.h)
@@ -215,7 +228,7 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
         number=number, box=box, status=status, tag_box=tag, name_box=name_box, stack_box=r_stack,
         info_row=r_info, info_box=info_box, card_area=card_area, card_align=card_align,
         side_box=side_box, side_align=side_align, markers=markers,
-        name="" if status == "empty" else str(s.get("name") or f"Seat {number}"),
+        name="" if status == "empty" else str(s.get("name") or _("Seat {n}").format(n=number)),
         stack="" if status == "empty" else chips(s.get("stack") or 0),
         info=seat_info(s, status, won), side=side, cards=cards,
     )

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from display.i18n import N_, _
+from display.i18n import chips as _chips
+
 __all__ = [
     "SCHEMA",
     "StateError",
@@ -22,6 +25,7 @@ __all__ = [
     "fault_title",
     "seat_name",
     "pot_name",
+    "pot_line",
     "showdown_lines",
 ]
 
@@ -31,26 +35,27 @@ SCHEMA = 1
 GAMES = {"holdem": "Hold'em", "omaha": "Omaha", "draw": "5-Card Draw"}
 LIMITS = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "FL"}
 STREETS = {
-    "waiting": "WAITING",
-    "preflop": "PRE-FLOP",
-    "flop": "FLOP",
-    "turn": "TURN",
-    "river": "RIVER",
-    "predraw": "BEFORE DRAW",
-    "draw": "DRAW",
-    "postdraw": "AFTER DRAW",
-    "showdown": "SHOWDOWN",
+    "waiting": N_("WAITING"),
+    "preflop": N_("PRE-FLOP"),
+    "flop": N_("FLOP"),
+    "turn": N_("TURN"),
+    "river": N_("RIVER"),
+    "predraw": N_("BEFORE DRAW"),
+    "draw": N_("DRAW"),
+    "postdraw": N_("AFTER DRAW"),
+    "showdown": N_("SHOWDOWN"),
 }
 FAULTS = {
-    "shuffler-lost": "SHUFFLER LOST",
-    "jam": "SHUFFLER JAM",
-    "deck-check": "DECK CHECK FAILED",
-    "board-mismatch": "BOARD MISMATCH",
-    "camera-lost": "CAMERA LOST",
-    "broker-lost": "NETWORK LOST",
-    "journal-error": "JOURNAL ERROR",
-    "misread": "CARD MISREAD",
-    "hole-cards-unknown": "READ HOLE CARDS",
+    "shuffler-lost": N_("SHUFFLER LOST"),
+    "jam": N_("SHUFFLER JAM"),
+    "deck-check": N_("DECK CHECK FAILED"),
+    "board-mismatch": N_("BOARD MISMATCH"),
+    "camera-lost": N_("CAMERA LOST"),
+    "broker-lost": N_("NETWORK LOST"),
+    "journal-error": N_("JOURNAL ERROR"),
+    "misread": N_("CARD MISREAD"),
+    "hole-cards-unknown": N_("READ HOLE CARDS"),
+    "paused": N_("TABLE PAUSED"),
 }
 SEAT_STATUSES = ("empty", "waiting", "active", "acting", "folded", "all-in", "sitting-out")
 
@@ -92,6 +97,8 @@ def _check_seat(s: Any, numbers: set[int]) -> None:
     _opt(s, "shown", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
          "a list of cards", where)
     _opt(s, "missed", lambda v: isinstance(v, dict), "an object", where)
+    _opt(s, "last_action", lambda v: isinstance(v, dict) and isinstance(v.get("action"), str)
+         and (v.get("to") is None or _is_int(v.get("to"))), "{action: text, to: integer or null}", where)
 
 
 def _check_showdown(entry: Any) -> None:
@@ -103,6 +110,10 @@ def _check_showdown(entry: Any) -> None:
     _opt(entry, "shares", lambda v: isinstance(v, dict) and all(_is_int(c) for c in v.values()),
          "an object of integer chips", "showdown")
     _opt(entry, "hand", lambda v: isinstance(v, str), "text", "showdown")
+    _opt(entry, "rake", _is_int, "integer chips", "showdown")
+    _opt(entry, "best", lambda v: isinstance(v, dict) and all(
+        isinstance(c, list) and all(isinstance(x, str) for x in c) for c in v.values()),
+         "an object of card lists", "showdown")
 
 
 def check_state(obj: Any) -> dict[str, Any]:
@@ -162,8 +173,9 @@ def check_state(obj: Any) -> dict[str, Any]:
 
 
 def chips(amount: Any) -> str:
-    """Return integer chips with thousands separators (``12345`` -> ``"12,345"``)."""
-    return f"{amount:,}" if _is_int(amount) else "?"
+    """Return integer chips with thousands separators for the language (``12345`` ->
+    ``"12,345"``, Dutch ``"12.345"``; display.i18n)."""
+    return _chips(amount)
 
 
 def stakes_text(state: dict[str, Any]) -> str:
@@ -174,7 +186,7 @@ def stakes_text(state: dict[str, Any]) -> str:
     else:
         text = f"{chips(stakes.get('sb'))}/{chips(stakes.get('bb'))}"
     if stakes.get("ante"):
-        text += f" ante {chips(stakes['ante'])}"
+        text += " " + _("ante {chips}").format(chips=chips(stakes["ante"]))
     return text
 
 
@@ -186,14 +198,24 @@ def game_title(state: dict[str, Any]) -> str:
 
 
 def street_text(state: dict[str, Any]) -> str:
-    """Return the street in capitals (``"FLOP"``); unknown streets as given."""
+    """Return the street in capitals (``"FLOP"``); unknown streets as given.
+
+    Between hands with the last hand's awards on screen it is ``"SHOWDOWN"`` when a hand
+    was shown down, ``"HAND OVER"`` when the pot went uncontested (it said ``WAITING`` while
+    the centre named the winners, issue 20).
+    """
     street = state.get("street") or "waiting"
-    return STREETS.get(street, str(street).upper())
+    awards = [a for a in state.get("showdown") or [] if isinstance(a, dict)]
+    if street == "waiting" and awards:
+        return _("SHOWDOWN") if any(a.get("hand") for a in awards) else _("HAND OVER")
+    return _(STREETS[street]) if street in STREETS else str(street).upper()
 
 
 def fault_title(kind: Any) -> str:
     """Return the banner title for a fault kind (``"jam"`` -> ``"SHUFFLER JAM"``)."""
-    return FAULTS.get(kind, f"FAULT: {str(kind).upper()}" if kind else "FAULT")
+    if kind in FAULTS:
+        return _(FAULTS[kind])
+    return _("FAULT: {kind}").format(kind=str(kind).upper()) if kind else _("FAULT")
 
 
 def seat_name(state: dict[str, Any], seat: int) -> str:
@@ -201,35 +223,59 @@ def seat_name(state: dict[str, Any], seat: int) -> str:
     for s in state.get("seats") or []:
         if s.get("seat") == seat and s.get("name"):
             return str(s["name"])
-    return f"Seat {seat}"
+    return _("Seat {n}").format(n=seat)
 
 
 def pot_name(index: int) -> str:
     """Return ``"Main pot"`` for pot 0, ``"Side pot N"`` for pot N (P-1)."""
-    return "Main pot" if index == 0 else f"Side pot {index}"
+    return _("Main pot") if index == 0 else _("Side pot {n}").format(n=index)
+
+
+def pot_line(index: int, amount: Any) -> str:
+    """Return a pot with its chips as a dealer calls it: ``"Side pot 2: 3,538"`` (P-1).
+
+    The colon keeps the pot's number apart from its chips (``Side pot 2 3,538`` read as
+    23,538, issue 20).
+    """
+    return f"{pot_name(index)}: {chips(amount)}"
 
 
 def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
-    """Return per awarded pot ``(who won what, the winning hand in words)`` (P-1, P-3).
+    """Return per awarded pot, main pot first, ``(who won what, the winning hand in words)``
+    as a dealer announces it (P-1, P-3, R-1), with the rake of the pot it was taken from
+    (``"Main pot 600: Ann wins 570 · rake 30"``); a state without per-pot rake gets the
+    total as a last line, ``("Rake 300", "")``.
 
-    ``("Main pot 600: Ann", "Three of a kind, kings")``; a split pot names every winner
-    with their share: ``("Side pot 1 200: Ann 100, Bob 100", "Straight, nine high")``.
-    The hand is ``""`` when the pot was won uncontested.
+    ``("Main pot 600: Ann wins 570", "Three of a kind, kings")``: the pot, then what the
+    winner takes after the rake (the seat says ``WINS 570``; the centre said only "Ann",
+    issue 20); a split pot names every share: ``("Side pot 1 200 split: Ann 100, Bob 100",
+    "Straight, nine high")``. The hand is ``""`` when the pot was won uncontested.
     """
     lines = []
-    for entry in state.get("showdown") or []:
-        if not isinstance(entry, dict):
-            continue
+    entries = [e for e in state.get("showdown") or [] if isinstance(e, dict)]
+    entries.sort(key=lambda e: e.get("pot") if _is_int(e.get("pot")) else 0)
+    for entry in entries:
         index = entry.get("pot", 0) if _is_int(entry.get("pot")) else 0
         winners = [w for w in entry.get("winners") or [] if _is_int(w)]
-        shares = entry.get("shares") or {}
+        shares = entry.get("shares") if isinstance(entry.get("shares"), dict) else {}
+        pot = f"{pot_name(index)} {chips(entry.get('amount'))}"
         if len(winners) > 1:
             who = ", ".join(
                 f"{seat_name(state, w)} {chips(shares.get(str(w)))}" if str(w) in shares
                 else seat_name(state, w)
                 for w in winners
             )
+            text = _("{pot} split: {who}").format(pot=pot, who=who)
+        elif winners:
+            won = shares.get(str(winners[0]), entry.get("amount"))
+            text = _("{pot}: {name} wins {chips}").format(pot=pot, name=seat_name(state, winners[0]), chips=chips(won))
         else:
-            who = ", ".join(seat_name(state, w) for w in winners) or "?"
-        lines.append((f"{pot_name(index)} {chips(entry.get('amount'))}: {who}", str(entry.get("hand") or "")))
+            text = f"{pot}: ?"
+        if _is_int(entry.get("rake")) and entry["rake"] > 0:  # R-1: the rake where it was taken
+            text += " \u00b7 " + _("rake {chips}").format(chips=chips(entry["rake"]))
+        lines.append((text, str(entry.get("hand") or "")))
+    rake = state.get("rake")
+    per_pot = any("rake" in e for e in entries)
+    if lines and _is_int(rake) and rake > 0 and not per_pot:  # an older state: the total only
+        lines.append((_("Rake {chips}").format(chips=chips(rake)), ""))
     return lines

@@ -61,6 +61,15 @@ fi
 .venv/bin/python -c 'import controller.engine._equity_c' 2>/dev/null \
   || log "warning: the compiled equity module was not built (gcc, python3-dev?); equity uses numpy"
 
+# --- the tablet tests' npm tools (axe-core: contrast and labels) -------------------
+if [ $want_test = 1 ] && command -v npm >/dev/null; then
+  npm_stamp="tests/tablet/node_modules/.installed"
+  if [ ! -f "$npm_stamp" ] || [ tests/tablet/package-lock.json -nt "$npm_stamp" ]; then
+    log "installing the tablet tests' npm tools (tests/tablet/package-lock.json)"
+    npm ci --prefix tests/tablet --no-audit --no-fund --silent && touch "$npm_stamp"
+  fi
+fi
+
 # --- Mosquitto on 127.0.0.1:1883 ---------------------------------------------------
 broker_up() { .venv/bin/python - <<'PY'
 import socket, sys

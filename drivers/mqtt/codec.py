@@ -34,11 +34,12 @@ MAX_NAME_CHARS = 20
 
 #: Betting actions (A-1; keys of the private view's ``legal``; P-2 show or muck at the
 #: showdown), A-3 pre-selection and the seat's own requests (T-3 take the free seat, T-4
-#: post or wait for the big blind, T-5, T-7, T-8; P-2 the standing "muck losing hands" choice).
+#: post or wait for the big blind, T-5, T-7, T-8; P-2 the standing "muck losing hands" choice;
+#: T-2 buy in again after busting).
 ACTIONS = frozenset({
     "fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck",
     "preselect",
-    "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck",
+    "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck", "buy_in",
 })
 #: The seat's own requests (T-3, T-4, T-5, T-7, T-8, P-2's standing choice): taken whatever
 #: the hand did meanwhile, as long as the seat holds the same player (scope "seat"): at a
@@ -46,10 +47,10 @@ ACTIONS = frozenset({
 #: left pending must never reach the next. A pre-selection (A-3) lasts its betting round
 #: (scope "round").
 SEAT_REQUESTS = frozenset({"take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
-                           "auto_muck"})
+                           "auto_muck", "buy_in"})
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
-#: take_seat: the buy-in).
-AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat"})
+#: take_seat and buy_in: the buy-in).
+AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat", "buy_in"})
 #: A-3 pre-selections; those in PRESELECT_AMOUNT carry the amount they were made for.
 PRESELECT_CHOICES = frozenset({
     "none", "check_fold", "fold", "check", "call", "call_any", "bet", "raise", "raise_any", "all_in",

@@ -31,17 +31,21 @@ const app = {
 };
 
 // ------------------------------------------------------------------ start-up
-function start() {
+async function start() {
   const cfg = L.parseSettings(location.search, location.hostname, location.protocol === 'https:');
   app.cfg = cfg;
+  app.tableLang = new URLSearchParams(location.search).get('lang');
+  await useLanguage(L.pickLanguage(storedLanguage(), app.tableLang));
   if (cfg.errors.length) return showSetup(cfg);
   app.topics = L.topics(cfg.table, cfg.seat);
   const rnd = new Uint32Array(2);
   crypto.getRandomValues(rnd);
   app.prefix = rnd[0].toString(36) + rnd[1].toString(36);
   wireUi();
+  wireLanguage();
   connect();
   setInterval(tick, 250);
+  window.addEventListener('resize', () => { if (app.state) layoutFelt(); });
   render();
 }
 
@@ -49,7 +53,7 @@ function showSetup(cfg) {
   document.body.dataset.screen = 'setup';
   const form = $('#setup');
   form.hidden = false;
-  $('#setup-errors').textContent = location.search ? cfg.errors.join('\n') : 'Enter this seat\'s connection settings.';
+  $('#setup-errors').textContent = location.search ? cfg.errors.join('\n') : L.t("Enter this seat's connection settings.");
   for (const k of ['table', 'seat', 'user', 'pass', 'ws']) if (cfg[k]) form.elements[k].value = cfg[k];
   if (!cfg.ws || cfg.errors.some((e) => e.startsWith('ws'))) form.elements.ws.value = cfg.ws || '';
   form.addEventListener('submit', (e) => {
@@ -58,8 +62,8 @@ function showSetup(cfg) {
     for (const k of ['table', 'seat', 'user', 'pass', 'ws']) if (form.elements[k].value) q.set(k, form.elements[k].value.trim());
     location.search = q.toString();
   });
-  $('#banner').textContent = 'Set up this seat';
-  $('#conn').textContent = 'Not set up';
+  $('#banner').textContent = L.t('Set up this seat');
+  $('#conn').textContent = L.t('Not set up');
   $('#conn').dataset.conn = 'offline';
 }
 
@@ -96,7 +100,7 @@ function connect() {
     // Bad credentials: MQTT 5 reason 134/135. Say so instead of retrying silently.
     // (MQTT 3 codes 4/5). The notice stays until a login succeeds; retries slow down.
     if (err && (err.code === 134 || err.code === 135 || err.code === 4 || err.code === 5)) {
-      notice(`The broker refused this seat's login (${err.message}). Check user and password.`, 'error', true);
+      notice(L.t("The broker refused this seat's login ({why}). Check user and password.", { why: err.message }), 'error', true);
       c.options.reconnectPeriod = 10000;
     }
   });
@@ -123,6 +127,7 @@ function onMessage(topic, payload, packet) {
   if (topic === t.state) {
     if (data && L.acceptState(app.state, data, retained)) {
       noteTurnClock(data, retained);
+      forgetPlayerLanguage(app.state, data);
       app.state = data;
     }
     app.caughtUp = true;
@@ -174,7 +179,67 @@ function onReply(r) {
   }
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
   app.refusals.push(r);
-  notice(`Refused: ${r.reason || 'no reason given'}`);
+  notice(L.t('Refused: {reason}', { reason: r.reason || L.t('no reason given') }));
+}
+
+// ------------------------------------------------------------------ language (issue 20)
+const catalogs = { en: {} };
+
+/** The player's own language at this seat (localStorage), or null. */
+function storedLanguage() {
+  try { return localStorage.getItem(langKey()); } catch { return null; }
+}
+
+function langKey() {
+  return `livetable-lang-${app.cfg && app.cfg.table}-${app.cfg && app.cfg.seat}`;
+}
+
+/** Load `code`'s JSON catalog (tablet/i18n/<code>.json), speak it, translate the static page. */
+async function useLanguage(code) {
+  if (!catalogs[code]) {
+    try {
+      const r = await fetch(`i18n/${code}.json`);
+      catalogs[code] = r.ok ? await r.json() : null;
+    } catch { catalogs[code] = null; }
+  }
+  const got = L.setLanguage(catalogs[code] ? code : 'en', catalogs[code] || {});
+  document.documentElement.lang = got;
+  for (const n of document.querySelectorAll('[data-i18n]')) {
+    if (!n.dataset.i18nKey) n.dataset.i18nKey = n.textContent.trim();
+    n.textContent = L.t(n.dataset.i18nKey);
+  }
+  for (const n of document.querySelectorAll('[data-i18n-attr]')) {
+    for (const a of n.dataset.i18nAttr.split(',')) {
+      const keyAttr = `data-i18n-${a}`;
+      if (!n.hasAttribute(keyAttr)) n.setAttribute(keyAttr, n.getAttribute(a) || '');
+      n.setAttribute(a, L.t(n.getAttribute(keyAttr)));
+    }
+  }
+  const pick = $('#lang-pick');
+  if (pick) for (const b of pick.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.lang === got));
+  return got;
+}
+
+/** The player's language buttons (My seat): kept for this seat until the seat is given up. */
+function wireLanguage() {
+  $('#lang-pick').addEventListener('click', async (e) => {
+    const b = e.target.closest('button[data-lang]');
+    if (!b) return;
+    try { localStorage.setItem(langKey(), b.dataset.lang); } catch { /* private mode: this page only */ }
+    await useLanguage(b.dataset.lang);
+    $('#shortcuts').dataset.key = '';
+    render();
+  });
+}
+
+/** A new player in this seat starts in the table's language (the last one's choice goes). */
+function forgetPlayerLanguage(prev, next) {
+  const was = L.seatOf(prev, app.cfg.seat);
+  const now = L.seatOf(next, app.cfg.seat);
+  if (was && was.status !== 'empty' && now && now.status === 'empty' && storedLanguage()) {
+    try { localStorage.removeItem(langKey()); } catch { /* nothing stored */ }
+    useLanguage(L.pickLanguage(null, app.tableLang)).then(() => render());
+  }
 }
 
 // ------------------------------------------------------------------ outbound
@@ -185,7 +250,7 @@ function newId() {
 
 /** Send an action (docs/mqtt.md) with the seq of the state on screen; returns its id. */
 function send(action, extra = {}) {
-  if (!app.state) { notice('No table state yet: wait a moment.'); return null; }
+  if (!app.state) { notice(L.t('No table state yet: wait a moment.')); return null; }
   const payload = L.actionPayload({ id: newId(), seat: app.cfg.seat, seq: app.state.seq, action,
     amount: extra.amount ?? null, choice: extra.choice, cards: extra.cards, name: extra.name, post: extra.post });
   const p = { payload, timer: null };
@@ -229,7 +294,7 @@ function notice(text, kind = 'error', sticky = false) {
   const n = $('#notice');
   app.notices.push(text);
   if (app.notices.length > 200) app.notices.splice(0, 100);
-  n.textContent = text;
+  n.textContent = L.plainText(text); // rule ids stay in window.livetable.notices, not on screen
   n.dataset.kind = kind;
   n.hidden = false;
   clearTimeout(app.noticeTimer);
@@ -294,8 +359,8 @@ function wireUi() {
     e.preventDefault();
     const amount = Number.parseInt($('#topup-amount').value, 10);
     const lim = L.topUpLimit(app.state, app.cfg.seat);
-    if (!Number.isInteger(amount) || amount < 1) return notice('T-7: enter the chips to add');
-    if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: at most ${L.chips(lim.max)} more (buy-in maximum)`);
+    if (!Number.isInteger(amount) || amount < 1) return notice(`T-7: ${L.t('enter the chips to add')}`);
+    if (lim && lim.max !== null && amount > lim.max) return notice(`T-7: ${L.t('at most {chips} more (the buy-in maximum)', { chips: L.chips(lim.max) })}`);
     send('top_up', { amount });
   });
   // T-3: take this free seat with a name, a buy-in in the range (T-2), post now or wait (T-4)
@@ -308,7 +373,7 @@ function wireUi() {
   $('#join-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const offer = L.joinOffer(app.state, app.cfg.seat);
-    if (!offer) return notice('T-3: this seat is not free to take from the tablet');
+    if (!offer) return notice(`T-3: ${L.t('this seat is not free to take from the tablet')}`);
     let name; let amount;
     try {
       name = L.cleanName($('#join-name').value);
@@ -317,8 +382,23 @@ function wireUi() {
     const post = $('#join-post').checked && offer.postNow;
     send('take_seat', { amount, name, post });
   });
+  // T-2: buy in again after busting (issue 20)
+  const rebuyAmount = (pick) => {
+    const offer = L.rebuyOffer(app.state, app.cfg.seat);
+    if (offer && pick(offer) !== null) $('#rebuy-amount').value = String(pick(offer));
+  };
+  $('#rebuy-min').addEventListener('click', () => rebuyAmount((o) => o.min));
+  $('#rebuy-max').addEventListener('click', () => rebuyAmount((o) => o.max));
+  $('#rebuy-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const offer = L.rebuyOffer(app.state, app.cfg.seat);
+    if (!offer || offer.dealer) return notice(`T-3: ${L.t('hand your chips to the dealer to buy in again')}`);
+    let amount;
+    try { amount = L.checkBuyIn($('#rebuy-amount').value, offer); } catch (err) { return notice(err.message); }
+    send('buy_in', { amount });
+  });
   $('#stand-up').addEventListener('click', () => {
-    if (window.confirm('Give up your seat? Your chips leave the table with you (T-8).')) send('stand_up');
+    if (window.confirm(L.t('Give up your seat? Your chips leave the table with you.'))) send('stand_up');
   });
   $('#chat-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -346,10 +426,11 @@ function currentSlider() {
 // ------------------------------------------------------------------ drawing
 function cardEl(text, extra = {}) {
   const f = L.cardFace(text);
-  const n = el('span', { class: `card${f.back ? ' back' : ''}${f.red ? ' red' : ''}`, text: f.label,
-    dataset: { card: f.text } });
+  const n = el('span', { class: `card${f.back ? ' back' : ` suit-${f.suit}`}`, text: f.label,
+    dataset: { card: f.text }, role: 'img', 'aria-label': f.back ? L.t('Face-down card') : f.name });
   if (extra.selectable) n.classList.add('selectable');
   if (extra.selected) n.classList.add('selected');
+  if (extra.wins) { n.classList.add('wins'); n.title = L.t('Winning card'); }
   return n;
 }
 
@@ -364,15 +445,15 @@ function render() {
   const conn = $('#conn');
   conn.dataset.conn = !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')
     : app.controllerOnline === false ? 'offline' : 'online';
-  conn.textContent = { connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Table offline',
-    online: 'Connected' }[conn.dataset.conn];
+  conn.textContent = L.t({ connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Table offline',
+    online: 'Connected' }[conn.dataset.conn]);
   $('#banner').textContent = {
-    connecting: `Connecting to ${app.cfg.ws}…`,
-    reconnecting: 'Connection lost — reconnecting…',
-    'catching-up': 'Connected — catching up with the table…',
-    offline: 'Table offline — waiting for the table to come back',
-    paused: `Table paused${app.state && app.state.fault ? ': ' + app.state.fault.message : ''}`,
-    'your-turn': app.priv && app.priv.legal && app.priv.legal.muck ? 'Your turn — show or muck' : 'Your turn',
+    connecting: L.t('Connecting to {ws}…', { ws: app.cfg.ws }),
+    reconnecting: L.t('Connection lost — reconnecting…'),
+    'catching-up': L.t('Connected — catching up with the table…'),
+    offline: L.t('Table offline — waiting for the table to come back'),
+    paused: L.t('Table paused') + (app.state && app.state.fault ? `: ${L.plainText(app.state.fault.message)}` : ''),
+    'your-turn': L.t(app.priv && app.priv.legal && app.priv.legal.muck ? 'Your turn — show or muck' : 'Your turn'),
     playing: '',
   }[screen] ?? '';
   renderHeader();
@@ -384,9 +465,10 @@ function render() {
 
 function renderHeader() {
   const s = app.state;
-  $('#table-name').textContent = s ? s.name : `Table ${app.cfg.table}`;
-  $('#game-line').textContent = s ? `${L.describeGame(s)} · Seat ${app.cfg.seat}` : `Seat ${app.cfg.seat}`;
-  $('#hand-no').textContent = s && s.hand ? `Hand #${s.hand}` : '';
+  $('#table-name').textContent = s ? s.name : L.t('Table {table}', { table: app.cfg.table });
+  const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
+  $('#game-line').textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
+  $('#hand-no').textContent = s && s.hand ? L.t('Hand #{n}', { n: s.hand }) : '';
 }
 
 function renderTable() {
@@ -397,45 +479,78 @@ function renderTable() {
   $('#pots').replaceChildren();
   $('#showdown').textContent = '';
   if (!s) return;
-  const n = s.max_seats || s.seats.length;
+  const winners = L.winnerSeats(s);
+  const best = L.winningCards(s); // the five cards that won, framed in gold (issue 20)
   for (const seat of s.seats) {
-    const pos = L.seatPosition(seat.seat, app.cfg.seat, n);
     const isMe = seat.seat === app.cfg.seat;
-    const marks = el('div', { class: 'marks' });
-    if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: 'Button' }));
-    if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB' }));
-    if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB' }));
+    const marks = el('span', { class: 'marks' });
+    if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: L.t('Dealer button') }));
+    if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: L.t('Small blind') }));
+    if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: L.t('Big blind') }));
     const cards = el('div', { class: 'cards' });
-    if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c)));
+    const mine = best.bySeat.get(seat.seat);
+    if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c, { wins: !!(mine && mine.has(c)) })));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
     const equity = L.equityText(s, seat.seat);
     const extra = [];
-    if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? 'stood pat' : `drew ${seat.drew}`);
-    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push('missed blind');
-    if (seat.buy_in_pending > 0) extra.push(`buy-in ${L.chips(seat.buy_in_pending)} to confirm`);
-    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}`, dataset: { seat: String(seat.seat) },
-      style: `left:${pos.x}%;top:${pos.y}%` },
-    seat.bet > 0 ? el('div', { class: 'bet', text: L.chips(seat.bet) }) : null,
-    marks,
-    el('div', { class: 'name', text: seat.status === 'empty' ? `Seat ${seat.seat}` : `${seat.name || 'Seat ' + seat.seat}${isMe ? ' (you)' : ''}` }),
-    seat.status === 'empty' ? null : el('div', { class: 'stack', text: L.chips(seat.stack) }),
-    el('div', { class: 'status', text: [L.statusWord(seat), ...extra].filter(Boolean).join(' · ') }),
-    cards,
-    equity ? el('div', { class: 'equity', dataset: { equity: String(seat.seat) }, text: equity, title: 'All-in equity (S-8)' }) : null,
-    s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null,
-    seat.status !== 'empty' && seat.connected === false ? el('div', { class: 'offline', text: 'tablet offline' }) : null);
+    if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
+    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(L.t('missed {blind}', { blind: seat.missed.bb ? 'BB' : 'SB' }));
+    if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
+    if (seat.status !== 'empty' && seat.connected === false) extra.push(L.t('tablet offline'));
+    const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
+    const status = el('div', { class: 'status' },
+      said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
+        : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
+      [said && seat.status === 'all-in' ? '' : L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
+    const won = winners.has(seat.seat);
+    if (won) extra.unshift(L.t('winner'));
+    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
+      el('div', { class: 'top' },
+        el('span', { class: 'name', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
+          : `${seat.name || L.t('Seat {n}', { n: seat.seat })}${isMe ? ` ${L.t('(you)')}` : ''}` }),
+        marks),
+      el('div', { class: 'stack', text: seat.status === 'empty' ? '' : L.chips(seat.stack) }),
+      status,
+      cards,
+      equity ? el('div', { class: 'equity', dataset: { equity: String(seat.seat) }, text: equity, title: L.t('All-in equity') }) : null,
+      s.turn && s.turn.seat === seat.seat ? el('div', { class: 'timer', dataset: { timer: 'seat' } }, el('div', { class: 'bar' })) : null);
     seats.append(node);
   }
-  for (const c of s.board || []) $('#board').append(cardEl(c));
-  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot',
-    text: `${i === 0 ? 'Main pot' : 'Side pot ' + i} ${L.chips(p.amount)}` })));
-  if (Array.isArray(s.showdown) && s.showdown.length) {
-    $('#showdown').textContent = s.showdown.map((p) =>
-      `${L.chips(p.amount)} to seat ${p.winners.join(', ')}${p.hand ? ' — ' + p.hand : ''}`).join(' · ');
-  }
+  for (const c of s.board || []) $('#board').append(cardEl(c, { wins: best.all.has(c) }));
+  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
+  const sd = L.showdownLines(s);
+  $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   if (s.all_in_equity) {
     const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
-    $('#showdown').textContent += ` All-in: ${eq}`;
+    $('#showdown').append(el('div', { class: 'line', text: `${L.t('All-in')}: ${eq}` }));
+  }
+  layoutFelt();
+}
+
+/** T-1: place the seats round the felt for this screen (L.seatSlots), the board and pots in
+ * the middle; the felt takes the height that needs. Seats never overlap (issue 20). */
+function layoutFelt() {
+  const felt = $('#felt');
+  const nodes = [...felt.querySelectorAll('.seat')];
+  if (!nodes.length || !felt.clientWidth) return;
+  const n = Math.max(app.state.max_seats || 0, ...app.state.seats.map((x) => x.seat));
+  const w = nodes[0].offsetWidth; const h = nodes[0].offsetHeight;
+  const gap = Math.round(w * 0.06);
+  const middle = $('#middle');
+  const W = felt.clientWidth;
+  let midH = parseFloat(getComputedStyle(middle).minHeight) || 100;
+  let out = L.seatSlots(n, app.cfg.seat, W, h, w, gap, midH);
+  for (let pass = 0; pass < 2; pass += 1) { // grow the middle when the showdown needs more room
+    middle.style.cssText = `left:${out.middle.x}px;top:${out.middle.y}px;width:${out.middle.w}px;height:auto`;
+    if (middle.scrollHeight <= out.middle.h) break;
+    midH = middle.scrollHeight;
+    out = L.seatSlots(n, app.cfg.seat, W, h, w, gap, midH);
+  }
+  middle.style.height = `${out.middle.h}px`;
+  felt.style.height = `${out.H}px`;
+  for (const node of nodes) {
+    const c = out.seats[node.dataset.seat];
+    if (c) node.style.cssText = `left:${c.x - w / 2}px;top:${c.y - h / 2}px`;
   }
 }
 
@@ -453,10 +568,12 @@ function renderMe() {
     }
   }
   const me = L.seatOf(s, app.cfg.seat);
-  $('#hand-words').textContent = p && p.hand_words ? p.hand_words
+  const rebuy = L.rebuyOffer(s, app.cfg.seat);
+  $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
     : !p && me && me.buy_in_pending > 0
-      ? `Seated: hand ${L.chips(me.buy_in_pending)} in chips or cash to the dealer, who confirms your buy-in (T-3)`
-      : !p && me && me.status === 'waiting' ? 'Seated: you are dealt in from a coming hand (T-3, T-4)' : '';
+      ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
+      : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
+        : rebuy ? L.t('You have no chips left') : '';
 
   const acts = $('#actions');
   acts.replaceChildren();
@@ -471,11 +588,11 @@ function renderMe() {
   mine.classList.toggle('folded', !!(me && me.status === 'folded'));
 
   $('#draw-box').hidden = !ui.draw;
-  if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} (up to ${ui.draw.max})`;
+  if (ui.draw) $('#draw-button').textContent = `${L.drawLabel(app.discards)} ${L.t('(up to {n})', { n: ui.draw.max })}`;
 
   $('#showdown-box').hidden = !sd;
   if (sd) {
-    $('#showdown-hint').textContent = sd.hint;
+    $('#showdown-hint').textContent = L.plainText(sd.hint);
     $('#showdown-box button[data-act="show"]').hidden = !sd.show;
     $('#showdown-box button[data-act="muck"]').hidden = !sd.muck;
   }
@@ -483,6 +600,7 @@ function renderMe() {
   am.hidden = !me || me.status === 'empty';
   am.setAttribute('aria-pressed', String(!!(me && me.auto_muck)));
   renderJoin();
+  renderRebuy(rebuy);
 
   const pres = L.preselectOptions(s, p, app.cfg.seat);
   const box = $('#preselects');
@@ -506,15 +624,38 @@ function renderJoin() {
   if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
   if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
   $('#join-max').hidden = offer.max === null;
-  $('#join-range').textContent = `Buy-in ${L.chips(offer.min)}${offer.max === null ? ' or more' : ' to ' + L.chips(offer.max)} (T-2)`;
+  $('#join-range').textContent = buyInRangeText(offer);
   const post = $('#join-post');
   post.disabled = !offer.postNow;
   if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
   $('#join-blind-hint').textContent = offer.postNow
-    ? 'Post one big blind and play the next hand, or wait until the big blind comes to you (T-4).'
-    : 'This seat is between the big blind and the button: you are dealt in once the button has passed (T-4).';
+    ? L.t('Post one big blind and play the next hand, or wait until the big blind comes to you.')
+    : L.t('This seat is between the big blind and the button: you are dealt in once the button has passed.');
   const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
   $('#join-button').disabled = busy;
+}
+
+/** T-2: "Buy in again" while this seat's player has no chips left (issue 20). */
+function renderRebuy(offer) {
+  const form = $('#rebuy-form');
+  form.hidden = !offer;
+  if (!offer) return;
+  const amount = $('#rebuy-amount');
+  amount.min = offer.min;
+  if (offer.max !== null) amount.max = offer.max; else amount.removeAttribute('max');
+  if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
+  for (const id of ['#rebuy-amount', '#rebuy-min', '#rebuy-max', '#rebuy-button']) $(id).hidden = offer.dealer;
+  $('#rebuy-max').hidden = offer.dealer || offer.max === null;
+  $('#rebuy-range').textContent = offer.dealer ? L.t('Hand your chips to the dealer, who books your buy-in.')
+    : buyInRangeText(offer);
+  amount.closest('label').hidden = offer.dealer;
+  $('#rebuy-button').disabled = [...app.pending.values()].some((p) => p.payload.action === 'buy_in');
+}
+
+/** "Buy-in 2,000 to 10,000" (or "2,000 or more" without a maximum), in the language. */
+function buyInRangeText(offer) {
+  return offer.max === null ? L.t('Buy-in {min} or more', { min: L.chips(offer.min) })
+    : L.t('Buy-in {min} to {max}', { min: L.chips(offer.min), max: L.chips(offer.max) });
 }
 
 function renderSlider(sl) {
@@ -525,7 +666,7 @@ function renderSlider(sl) {
   const input = $('#amount-input');
   input.min = sl.min; input.max = sl.max;
   if (document.activeElement !== input) input.value = v;
-  $('#bet-button').textContent = `${sl.action === 'raise' ? 'Raise to' : 'Bet'} ${L.chips(v)}`;
+  $('#bet-button').textContent = L.t(sl.action === 'raise' ? 'Raise to {chips}' : 'Bet {chips}', { chips: L.chips(v) });
   $('#bet-button').dataset.act = sl.action;
   $('#bet-button').dataset.amount = String(v);
   const sc = $('#shortcuts');
@@ -567,41 +708,45 @@ function renderSide() {
     lines.dataset.count = String(msgs.length);
     lines.dataset.last = String(msgs.length && msgs[msgs.length - 1].id);
     lines.replaceChildren(...msgs.map((m) => el('li', { class: m.seat === null ? 'floor' : '' },
-      el('span', { class: 'who', text: `${m.name || (m.seat ? 'Seat ' + m.seat : 'Floor')}: ` }), m.text)));
+      el('span', { class: 'who', text: `${m.name || (m.seat ? L.t('Seat {n}', { n: m.seat }) : L.t('Floor'))}: ` }), m.text)));
     lines.scrollTop = lines.scrollHeight;
   }
   // last hands (P-4)
   const rows = L.historyRows(app.history, app.cfg.seat);
+  $('#history-empty').hidden = rows.length > 0;
   $('#history').replaceChildren(...rows.map((r) => el('li', { dataset: { hand: String(r.hand) } },
-    el('div', {}, el('b', { text: `Hand #${r.hand} ` }), r.board.map((c) => L.cardFace(c).label).join(' '),
+    el('div', {}, el('b', { text: `${L.t('Hand #{n}', { n: r.hand })} ` }), r.board.map((c) => L.cardFace(c).label).join(' '),
       r.net === null ? null : el('span', { class: `net ${r.net >= 0 ? 'win' : 'loss'}`,
         text: `  ${r.net >= 0 ? '+' : ''}${L.chips(r.net)}` })),
-    ...r.lines.map((t) => el('div', { class: 'line', text: t })))));
+    ...r.lines.map((t) => el('div', { class: 'line', text: L.plainText(t) })))));
   // my seat (T-4, T-5, T-7, T-8)
   const me = L.seatOf(app.state, app.cfg.seat);
   const seated = me && me.status !== 'empty';
   $('#seat-info').textContent = !app.state ? '' : seated
-    ? `Seat ${me.seat}: ${me.name || ''}, ${L.chips(me.stack)} chips${me.status === 'sitting-out' ? ', sitting out' : ''}`
-    : L.joinOffer(app.state, app.cfg.seat) ? `Seat ${app.cfg.seat} is free: take it with "Take this seat".`
-      : `Seat ${app.cfg.seat} is free: ask the floor to seat you (T-3).`;
+    ? L.t('Seat {n}: {name}, {chips} chips', { n: me.seat, name: me.name || '', chips: L.chips(me.stack) })
+      + (me.status === 'sitting-out' ? `, ${L.t('sitting out')}` : '')
+    : L.joinOffer(app.state, app.cfg.seat) ? L.t('Seat {n} is free: take it with "Take this seat".', { n: app.cfg.seat })
+      : L.t('Seat {n} is free: ask the floor to seat you.', { n: app.cfg.seat });
+  const broke = !!L.rebuyOffer(app.state, app.cfg.seat); // busted between hands (all-in mid-hand is not)
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
-  $('#sit-in').disabled = !seated || me.status !== 'sitting-out';
-  // T-4/T-6: a seat not dealt in (new, or owing blinds) may post now or wait for the big blind
-  $('#bb-choice').hidden = !(seated && me.status === 'waiting');
+  $('#sit-in').disabled = !seated || me.status !== 'sitting-out' || broke; // T-2: chips first
+  $('#sit-hint').textContent = seated && me.status === 'sitting-out' && broke ? L.t('Buy in again to play.') : '';
+  // T-4/T-6: only a seat that owes a blind chooses to post it now or wait for the big blind
+  $('#bb-choice').hidden = !(seated && L.owesBlinds(me));
   const lim = L.topUpLimit(app.state, app.cfg.seat);
-  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0; // T-3: the buy-in comes first
-  $('#topup-range').textContent = !seated ? '' : !lim ? 'At the buy-in maximum (T-7)'
-    : lim.max === null ? 'No maximum' : `Up to ${L.chips(lim.max)} more (T-7)`;
+  $('#topup-button').disabled = !seated || !lim || me.buy_in_pending > 0 || broke; // T-2/T-3: a buy-in first
+  $('#topup-range').textContent = !seated ? '' : broke ? L.t('No chips: buy in again') : !lim ? L.t('At the buy-in maximum')
+    : lim.max === null ? L.t('No maximum') : L.t('Up to {chips} more', { chips: L.chips(lim.max) });
   if (lim && lim.max !== null) $('#topup-amount').max = lim.max;
   $('#stand-up').disabled = !seated;
   // lobby (L-1)
   const groups = L.lobbyGroups(app.lobby, app.lobbyPresence);
-  $('#lobby').replaceChildren(...groups.flatMap((g) => [el('h3', { text: g.label }), ...g.tables.map((t) =>
+  $('#lobby').replaceChildren(...groups.flatMap((g) => [el('h3', { text: L.t(g.label) }), ...g.tables.map((t) =>
     el('div', { class: `lobby-table${t.table === app.cfg.table ? ' here' : ''}${t.online ? '' : ' off'}`,
       dataset: { table: t.table } },
-    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${t.seated}/${t.max_seats} seated${t.online ? '' : ' · offline'}`),
+    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.online ? '' : ` · ${L.t('offline')}`}`),
     app.pickedTable === t.table ? el('div', { class: 'players',
-      text: t.players.length ? t.players.map((p) => `Seat ${p.seat}: ${p.name}`).join(', ') : 'Nobody seated' }) : null))]));
+      text: t.players.length ? t.players.map((p) => `${L.t('Seat {n}', { n: p.seat })}: ${p.name}`).join(', ') : L.t('Nobody seated') }) : null))]));
 }
 
 // For end-to-end tests and the floor's debugging in a browser console: read-only views and

@@ -4,6 +4,43 @@
 // Chips are integers; seats 1..N; cards are written "As", "Td".
 
 export const SCHEMA = 1;
+
+// ------------------------------------------------------------------ language (issue 20)
+// English is the source; other languages come as JSON catalogs (tablet/i18n/<lang>.json:
+// {"English text with {placeholders}": "translation"}), loaded by app.js. Numbers follow
+// the language: 12,345 in English, 12.345 in Dutch.
+export const LANGUAGES = { en: { name: 'English', group: ',' }, nl: { name: 'Nederlands', group: '.' } };
+const lang = { code: 'en', catalog: {} };
+
+/** Speak `code` with `catalog` from now on; an unknown code falls back to English. */
+export function setLanguage(code, catalog = {}) {
+  lang.code = LANGUAGES[code] ? code : 'en';
+  lang.catalog = lang.code === 'en' ? {} : (catalog || {});
+  return lang.code;
+}
+
+/** The language spoken now ('en' or 'nl'). */
+export function language() { return lang.code; }
+
+/** `key` (English, with {name} placeholders) in the current language, `vars` filled in. */
+export function t(key, vars = {}) {
+  const text = Object.prototype.hasOwnProperty.call(lang.catalog, key) ? lang.catalog[key] : key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+/** `key` in `context` (like gettext's msgctxt): the catalog's "context|key" when it has one,
+ * else as t(key) — for the same English words that need a shorter translation in a seat. */
+export function tc(context, key, vars = {}) {
+  const k = `${context}|${key}`;
+  return Object.prototype.hasOwnProperty.call(lang.catalog, k) ? t(k, vars) : t(key, vars);
+}
+
+/** The language a tablet shows: the player's own choice, else the table's (`lang` in the
+ * URL), else English. Unknown codes are ignored. */
+export function pickLanguage(playerChoice, tableChoice) {
+  for (const c of [playerChoice, tableChoice]) if (c && LANGUAGES[c]) return c;
+  return 'en';
+}
 export const ROOT = 'livetable';
 
 const TABLE_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -63,32 +100,40 @@ export function parseCard(text) {
 const SUIT_SYMBOL = { s: '\u2660', h: '\u2665', d: '\u2666', c: '\u2663' };
 const RANK_LABEL = { T: '10' };
 
-/** How a card is drawn: {label: "10♦", red: true}; a face-down card "??" gives {label: "", back: true}. */
+export const RANK_NAME = { 2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',
+  T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
+export const SUIT_NAME = { s: 'Spades', h: 'Hearts', d: 'Diamonds', c: 'Clubs' };
+
+/** How a card is drawn: {label: "10♦", suit: "d" (the four-colour deck: spades black, hearts
+ * red, diamonds blue, clubs green, as on the dealer display), name: "Ten of diamonds", red};
+ * a face-down card "??" gives {label: "", back: true}. */
 export function cardFace(text) {
   const c = parseCard(text);
   if (!c) return { label: '', back: true, red: false, text: String(text) };
   return { label: (RANK_LABEL[c.rank] || c.rank) + SUIT_SYMBOL[c.suit], red: c.suit === 'h' || c.suit === 'd',
+    suit: c.suit, name: t('{rank} of {suit}', { rank: t(RANK_NAME[c.rank]), suit: t(SUIT_NAME[c.suit]).toLowerCase() }),
     back: false, text };
 }
 
-/** Format integer chips with thin grouping: 12500 -> "12,500". Non-integers -> "?". */
+/** Format integer chips grouped by thousands for the language: 12500 -> "12,500" (Dutch
+ * "12.500"). Non-integers -> "?". */
 export function chips(n) {
   if (!Number.isInteger(n)) return '?';
-  const s = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const s = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, LANGUAGES[lang.code].group);
   return n < 0 ? `-${s}` : s;
 }
 
-const GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Five Card Draw' };
-const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', 'fixed-limit': 'Fixed Limit' };
+export const GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Five Card Draw' };
+export const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', 'fixed-limit': 'Fixed Limit' };
 
 /** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry. */
 export function describeGame(v) {
-  const game = GAME_NAMES[v.game] || v.game;
-  const limit = LIMIT_NAMES[v.limit] || v.limit;
+  const game = GAME_NAMES[v.game] ? t(GAME_NAMES[v.game]) : v.game;
+  const limit = LIMIT_NAMES[v.limit] ? t(LIMIT_NAMES[v.limit]) : v.limit;
   const s = v.stakes || {};
   let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
   if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
-  if (Number.isInteger(s.ante) && s.ante > 0) stakes += ` ante ${chips(s.ante)}`;
+  if (Number.isInteger(s.ante) && s.ante > 0) stakes += ` ${t('ante {chips}', { chips: chips(s.ante) })}`;
   return `${limit} ${game} ${stakes}`;
 }
 
@@ -147,20 +192,26 @@ export function actionButtons(legal, state, seat) {
     out.draw = { max: legal.draw };
     return out;
   }
-  if (legal.fold) out.buttons.push({ action: 'fold', label: 'Fold', amount: null });
-  if (legal.check) out.buttons.push({ action: 'check', label: 'Check', amount: null });
+  if (legal.fold) out.buttons.push({ action: 'fold', label: t('Fold'), amount: null });
+  if (legal.check) out.buttons.push({ action: 'check', label: t('Check'), amount: null });
+  // S-8: a call that takes every chip is the all-in: one button says so, not two for one action
+  const me = seatOf(state, seat);
+  const callsAllIn = Number.isInteger(legal.call) && legal.call > 0 && Number.isInteger(legal.all_in)
+    && legal.all_in === (me ? me.bet || 0 : 0) + legal.call;
   if (Number.isInteger(legal.call) && legal.call > 0) {
-    out.buttons.push({ action: 'call', label: `Call ${chips(legal.call)}`, amount: legal.call });
+    out.buttons.push({ action: 'call', label: t(callsAllIn ? 'Call all-in {chips}' : 'Call {chips}', { chips: chips(legal.call) }),
+      amount: legal.call });
   }
   const kind = legal.raise ? 'raise' : legal.bet ? 'bet' : null;
   if (kind) {
     const { min, max } = legal[kind];
-    const word = kind === 'raise' ? 'Raise to' : 'Bet';
-    out.buttons.push({ action: kind, label: `${word} ${chips(min)}`, amount: min });
+    out.buttons.push({ action: kind, label: t(kind === 'raise' ? 'Raise to {chips}' : 'Bet {chips}', { chips: chips(min) }),
+      amount: min });
     if (max > min) out.slider = sliderBounds(legal, state, seat);
   }
-  if (Number.isInteger(legal.all_in) && legal.all_in > 0 && !(kind && legal[kind].max === legal.all_in && !out.slider)) {
-    out.buttons.push({ action: 'all_in', label: `All-in ${chips(legal.all_in)}`, amount: legal.all_in });
+  if (Number.isInteger(legal.all_in) && legal.all_in > 0 && !callsAllIn
+      && !(kind && legal[kind].max === legal.all_in && !out.slider)) {
+    out.buttons.push({ action: 'all_in', label: t('All-in {chips}', { chips: chips(legal.all_in) }), amount: legal.all_in });
   }
   return out;
 }
@@ -168,7 +219,7 @@ export function actionButtons(legal, state, seat) {
 /**
  * The bet slider for no limit and pot limit (S-4, S-5): {action, min, max, step, shortcuts},
  * `shortcuts` a list of {label, amount} within [min, max]: Min, ½ Pot, Pot, Max (duplicates
- * dropped). `step` is the small blind (S-10: bets in whole chips of the table's unit).
+ * dropped; no Max when it is the all-in, which has its own button). `step` is the small blind (S-10: bets in whole chips of the table's unit).
  * Returns null when `legal` has no bet or raise range.
  */
 export function sliderBounds(legal, state, seat) {
@@ -182,11 +233,13 @@ export function sliderBounds(legal, state, seat) {
   const myBet = me ? me.bet || 0 : 0;
   const half = myBet + call + Math.floor((potTotal(state) + call) / 2);
   const candidates = [
-    { label: 'Min', amount: min },
-    { label: '\u00bd Pot', amount: clamp(half, min, max) },
-    { label: 'Pot', amount: clamp(pot, min, max) },
-    { label: state && state.limit === 'pot-limit' ? 'Max (pot)' : 'All-in', amount: max },
+    { label: t('Min'), amount: min },
+    { label: t('\u00bd Pot'), amount: clamp(half, min, max) },
+    { label: t('Pot'), amount: clamp(pot, min, max) },
+    { label: t(state && state.limit === 'pot-limit' ? 'Max (pot)' : 'Max'), amount: max },
   ];
+  // the All-in button already bets every chip: no shortcut repeats it
+  if (Number.isInteger(legal.all_in) && max === legal.all_in) candidates.pop();
   const seen = new Set();
   const shortcuts = candidates.filter((c) => (seen.has(c.amount) ? false : (seen.add(c.amount), true)));
   const sb = state && state.stakes && Number.isInteger(state.stakes.sb) && state.stakes.sb > 0 ? state.stakes.sb : 1;
@@ -216,19 +269,19 @@ export function preselectOptions(state, priv, seat) {
   const toCall = Math.min(high - (me.bet || 0), me.stack);
   if (toCall > 0) {
     return [
-      { choice: 'fold', label: 'Fold', amount: null },
-      { choice: 'call', label: `Call ${chips(toCall)}`, amount: toCall },
-      { choice: 'call_any', label: 'Call any', amount: null },
-      { choice: 'raise_any', label: 'Raise any', amount: null },
-      { choice: 'all_in', label: 'All-in', amount: null },
+      { choice: 'fold', label: t('Fold'), amount: null },
+      { choice: 'call', label: t('Call {chips}', { chips: chips(toCall) }), amount: toCall },
+      { choice: 'call_any', label: t('Call any'), amount: null },
+      { choice: 'raise_any', label: t('Raise any'), amount: null },
+      { choice: 'all_in', label: t('All-in'), amount: null },
     ];
   }
   return [
-    { choice: 'check_fold', label: 'Check/Fold', amount: null },
-    { choice: 'check', label: 'Check', amount: null },
-    { choice: 'call_any', label: 'Check/Call any', amount: null },
-    { choice: 'raise_any', label: 'Bet/Raise any', amount: null },
-    { choice: 'all_in', label: 'All-in', amount: null },
+    { choice: 'check_fold', label: t('Check/Fold'), amount: null },
+    { choice: 'check', label: t('Check'), amount: null },
+    { choice: 'call_any', label: t('Check/Call any'), amount: null },
+    { choice: 'raise_any', label: t('Bet/Raise any'), amount: null },
+    { choice: 'all_in', label: t('All-in'), amount: null },
   ];
 }
 
@@ -241,7 +294,7 @@ export function toggleDiscard(selected, card, max) {
 
 /** The draw button's label: "Stand pat" for none, else "Discard 2". */
 export function drawLabel(selected) {
-  return selected.length === 0 ? 'Stand pat' : `Discard ${selected.length}`;
+  return selected.length === 0 ? t('Stand pat') : t('Discard {n}', { n: selected.length });
 }
 
 /**
@@ -291,21 +344,22 @@ export function joinOffer(state, seat) {
 /** Name check before sending, as the driver checks it (docs/mqtt.md, M-2): returns the name
  * (trimmed, NFC) or throws Error. 1..20 letters, digits, single spaces and ' . - _ */
 export function cleanName(text) {
+  const tr = translate;
   const t = String(text ?? '').normalize('NFC').trim();
-  if (!t) throw new Error('T-3: enter your name');
-  if ([...t].length > 20) throw new Error('M-2: a name is at most 20 characters'); // code points, as the table counts
-  if (t.includes('  ')) throw new Error('M-2: no two spaces in a row in a name');
-  if (!/^[\p{L}\p{N}\p{Mn}\p{Mc} '._-]+$/u.test(t)) throw new Error("M-2: a name holds letters, digits, spaces and ' . - _ only");
-  if (!/[\p{L}\p{N}]/u.test(t)) throw new Error('M-2: a name needs at least one letter or digit');
+  if (!t) throw new Error(`T-3: ${tr('enter your name')}`);
+  if ([...t].length > 20) throw new Error(`M-2: ${tr('a name is at most 20 characters')}`); // code points, as the table counts
+  if (t.includes('  ')) throw new Error(`M-2: ${tr('no two spaces in a row in a name')}`);
+  if (!/^[\p{L}\p{N}\p{Mn}\p{Mc} '._-]+$/u.test(t)) throw new Error(`M-2: ${tr("a name holds letters, digits, spaces and ' . - _ only")}`);
+  if (!/[\p{L}\p{N}]/u.test(t)) throw new Error(`M-2: ${tr('a name needs at least one letter or digit')}`);
   return t;
 }
 
 /** T-2: the buy-in typed, checked against the offer; returns the chips or throws Error. */
 export function checkBuyIn(value, offer) {
   const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
-  if (!Number.isInteger(n) || n < 1) throw new Error('T-2: enter the buy-in in whole chips');
-  if (n < offer.min) throw new Error(`T-2: the buy-in is at least ${chips(offer.min)}`);
-  if (offer.max !== null && n > offer.max) throw new Error(`T-2: the buy-in is at most ${chips(offer.max)}`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`T-2: ${t('enter the buy-in in whole chips')}`);
+  if (n < offer.min) throw new Error(`T-2: ${t('the buy-in is at least {chips}', { chips: chips(offer.min) })}`);
+  if (offer.max !== null && n > offer.max) throw new Error(`T-2: ${t('the buy-in is at most {chips}', { chips: chips(offer.max) })}`);
   return n;
 }
 
@@ -359,9 +413,9 @@ export function showdownChoice(priv) {
   const legal = priv && priv.legal;
   if (!legal || !(legal.show || legal.muck)) return null;
   if (priv.to_act && legal.muck) {
-    return { show: !!legal.show, muck: true, hint: 'Your hand does not beat the hand shown: show or muck (P-2).' };
+    return { show: !!legal.show, muck: true, hint: `${t('Your hand does not beat the hand shown: show or muck.')} (P-2)` };
   }
-  if (!priv.to_act && legal.show) return { show: true, muck: false, hint: 'You won uncalled: show your hand? (P-2)' };
+  if (!priv.to_act && legal.show) return { show: true, muck: false, hint: `${t('You won uncalled: show your hand?')} (P-2)` };
   return { show: !!legal.show, muck: !!legal.muck, hint: '' };
 }
 
@@ -391,11 +445,12 @@ export function reasonRule(reason) {
 
 /** Chat text check before sending (L-3, M-7): returns the stripped text or throws Error. */
 export function cleanChat(text) {
+  const tr = translate;
   const t = String(text || '').normalize('NFC').trim();
-  if (!t) throw new Error('M-7: chat text is empty (L-3)');
-  if (t.length > 200) throw new Error('M-7: chat text is over 200 characters (L-3)');
+  if (!t) throw new Error(`M-7: ${tr('chat text is empty')} (L-3)`);
+  if (t.length > 200) throw new Error(`M-7: ${tr('chat text is over 200 characters')} (L-3)`);
   // control and format characters (Cc, Cf): one chat line is one line
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u.test(t)) throw new Error('M-7: chat text holds a control character (L-3)');
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u.test(t)) throw new Error(`M-7: ${tr('chat text holds a control character')} (L-3)`);
   return t;
 }
 
@@ -447,10 +502,12 @@ export function historyRows(history, seat) {
     const me = (h.seats || []).find((s) => s.seat === seat);
     const lines = (h.seats || []).map((s) => {
       const cards = Array.isArray(s.cards) ? s.cards.join(' ') : '';
-      return `Seat ${s.seat} ${s.name || ''}: ${s.showed}${cards ? ' ' + cards : ''} (${s.net >= 0 ? '+' : ''}${chips(s.net)})`;
+      return `${t('Seat {n}', { n: s.seat })} ${s.name || ''}: ${t(SHOWED[s.showed] || String(s.showed))}${cards ? ' ' + cards : ''} (${s.net >= 0 ? '+' : ''}${chips(s.net)})`;
     });
     for (const p of h.pots || []) {
-      lines.push(`Pot ${chips(p.amount)} to seat ${(p.winners || []).join(', ')}${p.hand ? ': ' + p.hand : ''}`);
+      lines.push(t('Pot {chips} to {who}', { chips: chips(p.amount),
+        who: (p.winners || []).map((w) => { const x = (h.seats || []).find((y) => y.seat === w); return x && x.name ? x.name : t('Seat {n}', { n: w }); }).join(', ') })
+        + (p.hand ? `: ${handWords(p.hand)}` : ''));
     }
     return { hand: h.hand, board: h.board || [], net: me ? me.net : null, lines };
   });
@@ -466,9 +523,225 @@ export function seatPosition(seat, mySeat, n) {
   return { x: Math.round((50 + 44 * Math.cos(a)) * 10) / 10, y: Math.round((50 + 40 * Math.sin(a)) * 10) / 10 };
 }
 
+export const STATUS_WORDS = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
+  'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
+
 /** A short status word for a seat (docs/state.md statuses), '' for a plain active seat. */
 export function statusWord(s) {
-  const words = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
-    'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
-  return s ? (words[s.status] ?? s.status) : '';
+  const words = STATUS_WORDS;
+  return s ? (words[s.status] !== undefined ? (words[s.status] && t(words[s.status])) : s.status) : '';
+}
+
+/**
+ * T-4/T-6: whether the seat is offered "Post the big blind now / Wait for the big blind":
+ * only a seat that is not dealt in and owes a missed blind. A new player who already chose
+ * is not asked again mid-hand (issue 20: offered to a seat that owed nothing).
+ */
+export function owesBlinds(me) {
+  return !!(me && ['waiting', 'sitting-out'].includes(me.status) && me.missed && (me.missed.bb || me.missed.sb));
+}
+
+/**
+ * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
+ * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand, and the table
+ * lets tablets book chips (`join.mode` "direct"; elsewhere `{dealer: true}`: hand chips to
+ * the dealer). {min, max (null: none), dealer: false}.
+ */
+export function rebuyOffer(state, seat) {
+  const me = seatOf(state, seat);
+  if (!me || me.status === 'empty' || me.stack > 0 || (me.bet || 0) > 0 || me.buy_in_pending > 0) return null;
+  if (['active', 'acting', 'all-in'].includes(me.status)) return null;
+  const range = buyInRange(state);
+  if (!range) return null;
+  const mode = state.join && state.join.mode;
+  return { min: range.min, max: range.max, dealer: mode !== 'direct' };
+}
+
+const RULE_ID = '[A-Z]-\\d+';
+const RULE_LIST = `${RULE_ID}(?:\\s*(?:[,/]|and)\\s*${RULE_ID})*`;
+
+/**
+ * Text for players: the rule ids the table puts in its reasons ("T-2: the buy-in is at
+ * least 2,000", "(T-3, T-4)", "(P-4: not shown publicly)") taken out, the first letter
+ * capitalised. Ids stay in logs and the floor's tools (window.livetable.refusals keeps the
+ * table's reason as sent); players read card-room words (issue 20).
+ */
+export function plainText(text) {
+  let t = String(text ?? '');
+  t = t.replace(new RegExp(`\\s*\\((?:${RULE_LIST})\\)`, 'g'), '');          // " (T-3, T-4)"
+  t = t.replace(new RegExp(`\\((?:${RULE_LIST}):\\s*`, 'g'), '(');             // "(P-4: not shown" -> "(not shown"
+  t = t.replace(new RegExp(`(^|[:;.]\\s+|\\[)(?:${RULE_LIST}):\\s*`, 'g'), '$1'); // "T-2: the ..." at a start
+  t = t.replace(new RegExp(`\\s*\\b(?:${RULE_LIST})\\b`, 'g'), '');           // anything left
+  t = t.replace(/\s{2,}/g, ' ').trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : t;
+}
+
+/**
+ * Where the seats sit on the drawn table, seen from `mySeat` (bottom centre), clockwise (T-1):
+ * up the left side, along the top, down the right side, as a player sees the table from
+ * their chair. Seats are boxes of `w` x `h` px on a felt `W` px wide, at least `gap` px apart,
+ * with a free middle at least `midH` px high for the board and the pots.
+ *
+ * Returns {H, seats: {n: {x, y}} (box centres in px), middle: {x, y, w, h}}: the felt height
+ * needed and where each seat goes, none overlapping another or the middle, all inside
+ * 0..W x 0..H. Of the ways to share the other seats between the sides, the lowest felt wins
+ * (then the widest middle). Works for 2..10 seats; a felt narrower than three seats side by
+ * side puts every other seat in the two side columns.
+ */
+export function seatSlots(n, mySeat, W, h0, w, gap, midH) {
+  const h = h0;
+  const others = n - 1;
+  const mine = mySeat || 1;
+  let best = null;
+  for (let top = others % 2; top <= others; top += 2) {
+    const side = (others - top) / 2;
+    const colX = side > 0 ? w + gap : 0; // the middle starts right of the left column
+    const inner = W - 2 * colX; // room between the columns
+    // the top row sits between the columns when it fits there, else across the whole width
+    const rowW = top * w + (top - 1) * gap;
+    const topBetween = side > 0 && rowW <= inner;
+    if (rowW > W) continue;
+    if (side > 0 && W < 3 * w + 2 * gap) {
+      if (top > 1) continue; // one column each side, one seat on top at most, me below
+    }
+    const colTop = side > 0 && !topBetween && top > 0 ? h + gap : 0;
+    const needCols = side > 0 ? colTop + side * h + (side - 1) * gap : 0;
+    const needMid = (top > 0 ? h + gap : 0) + midH + gap + h;
+    const H = Math.max(needCols, needMid, 2 * h + gap);
+    const midW = side > 0 ? inner - 2 * gap : W;
+    const cand = { H, midW, top, side, colTop, topBetween, roomy: midW >= w };
+    const better = !best || (cand.roomy && !best.roomy)
+      || (cand.roomy === best.roomy && (H < best.H - 0.5 || (Math.abs(H - best.H) <= 0.5 && midW > best.midW)));
+    if (better) best = cand;
+  }
+  const { H, top, side, colTop, topBetween } = best;
+  const pos = [{ x: W / 2, y: H - h / 2 }];
+  const colStep = side > 1 ? (H - colTop - h) / (side - 1) : 0;
+  for (let i = 0; i < side; i += 1) pos.push({ x: w / 2, y: H - h / 2 - i * colStep }); // left, upwards
+  const x0 = topBetween ? w + gap + w / 2 : w / 2;
+  const x1 = topBetween ? W - w - gap - w / 2 : W - w / 2;
+  for (let i = 0; i < top; i += 1) pos.push({ x: top === 1 ? W / 2 : x0 + (i * (x1 - x0)) / (top - 1), y: h / 2 });
+  for (let i = 0; i < side; i += 1) pos.push({ x: W - w / 2, y: colTop + h / 2 + i * colStep }); // right, down
+  const seats = {};
+  for (let r = 0; r < n; r += 1) seats[((mine - 1 + r) % n) + 1] = pos[r];
+  const my = top > 0 ? h + gap : 0;
+  const mx = side > 0 ? w + gap : 0;
+  return { H, seats, middle: { x: mx, y: my, w: W - 2 * mx, h: H - h - gap - my } };
+}
+
+/** A pot as a dealer calls it: "Main pot: 12,500", "Side pot 2: 3,538" (P-1). The colon keeps
+ * the pot's number apart from its chips ("Side pot 2 3,538" read as 23,538, issue 20). */
+export function potLine(index, amount) {
+  return `${index === 0 ? t('Main pot') : t('Side pot {n}', { n: index })}: ${chips(amount)}`;
+}
+
+/** Name of the player in `seat`, else "Seat N". */
+export function seatName(state, seat) {
+  const s = seatOf(state, seat);
+  return s && s.name ? s.name : t('Seat {n}', { n: seat });
+}
+
+/**
+ * The showdown as a dealer announces it (P-1, P-3, R-1), one line per pot, main pot first:
+ * "Main pot 40,000: Ann wins 39,700 (straight, ace high)" — what the winner takes is
+ * after the rake, so the pot and the winnings may differ and the rake gets its own last line
+ * ("Rake 300"); a split pot names every share: "Side pot 1 23,538 split: Ann 11,769, Bob
+ * 11,769 (straight, ace high)". Empty when the state has no showdown.
+ */
+export function showdownLines(state) {
+  const awards = (state && Array.isArray(state.showdown)) ? state.showdown.slice() : [];
+  awards.sort((a, b) => (a.pot || 0) - (b.pot || 0));
+  const rakeOf = (a) => (Number.isInteger(a.rake) && a.rake > 0 ? ` · ${t('rake {chips}', { chips: chips(a.rake) })}` : '');
+  const lower = (x) => { const w = handWords(x); return w ? w[0].toLowerCase() + w.slice(1) : w; };
+  const lines = awards.map((a) => {
+    const pot = `${a.pot ? t('Side pot {n}', { n: a.pot }) : t('Main pot')} ${chips(a.amount)}`;
+    const winners = Array.isArray(a.winners) ? a.winners : [];
+    const shares = a.shares || {};
+    const got = (w) => (Number.isInteger(shares[String(w)]) ? shares[String(w)] : null);
+    if (winners.length > 1) {
+      const who = winners.map((w) => `${seatName(state, w)} ${chips(got(w))}`).join(', ');
+      return t('{pot} split: {who}', { pot, who }) + (a.hand ? ` (${lower(a.hand)})` : '') + rakeOf(a);
+    }
+    const w = winners[0];
+    const amount = got(w) ?? a.amount;
+    return t('{pot}: {name} wins {chips}', { pot, name: w ? seatName(state, w) : '?', chips: chips(amount) })
+      + (a.hand ? ` (${lower(a.hand)})` : '') + rakeOf(a);
+  });
+  const perPot = awards.some((a) => 'rake' in a); // R-1: the rake where it was taken
+  if (lines.length && !perPot && Number.isInteger(state.rake) && state.rake > 0) lines.push(t('Rake {chips}', { chips: chips(state.rake) }));
+  return lines;
+}
+
+/** Seats that won chips at the showdown (P-3), for the winners' frames. */
+export function winnerSeats(state) {
+  const out = new Set();
+  for (const a of (state && Array.isArray(state.showdown)) ? state.showdown : []) {
+    for (const w of a.winners || []) out.add(w);
+  }
+  return out;
+}
+
+/** The seat's last action this betting round in words (issue 20): "Check", "Call 300",
+ * "Bet 300", "Raise to 900", "All-in 5,000", "Fold"; '' when it has not acted this round. */
+export function lastActionText(s) {
+  const a = s && s.last_action;
+  if (!a || typeof a !== 'object') return '';
+  const to = Number.isInteger(a.to) ? chips(a.to) : '';
+  switch (a.action) {
+    case 'check': return t('Check');
+    case 'call': return s.bet > 0 ? t('Call {chips}', { chips: chips(s.bet) }) : t('Call');
+    case 'bet': return t('Bet {chips}', { chips: to }).trim();
+    case 'raise': return tc('seat', 'Raise to {chips}', { chips: to }).trim();
+    case 'all_in': return t('All-in {chips}', { chips: to }).trim();
+    case 'fold': return t('Fold');
+    default: return '';
+  }
+}
+
+const translate = (key, vars) => t(key, vars);
+
+export const SHOWED = { shown: 'shown', mucked: 'mucked', folded: 'folded', won: 'won', void: 'void' };
+
+/**
+ * The table's hand in words (H-6, controller/engine/evaluator.py describe: "Two pair, kings
+ * and fives", "Straight, ace high", "Pair of aces") in the current language, built from the
+ * catalog's category and rank words; text of another shape is returned as it came.
+ */
+export function handWords(text) {
+  if (typeof text !== 'string' || lang.code === 'en') return text;
+  const rank = (w) => (w ? t(w.trim()) : w);
+  const m = /^([^,]+?)(?:, (.+))?$/.exec(text);
+  if (!m) return text;
+  const head = m[1];
+  const pair = /^Pair of (\w+)$/.exec(head);
+  if (pair && !m[2]) return t('Pair of {rank}', { rank: rank(pair[1]) });
+  if (!m[2]) return t(head);
+  const rest = m[2]
+    .replace(/^(\w+) high$/, (x, r) => t('{rank} high', { rank: rank(r) }))
+    .replace(/^(\w+) full of (\w+)$/, (x, a, b) => t('{a} full of {b}', { a: rank(a), b: rank(b) }))
+    .replace(/^(\w+) and (\w+)$/, (x, a, b) => t('{a} and {b}', { a: rank(a), b: rank(b) }))
+    .replace(/^(\w+)$/, (x, r) => rank(r));
+  return `${t(head)}, ${rest}`;
+}
+
+/** The words of the table's hands in words (H-6) that handWords translates. */
+export const HAND_WORDS = ['Royal flush', 'Straight flush', 'Four of a kind', 'Full house', 'Flush', 'Straight',
+  'Three of a kind', 'Two pair', 'High card', 'deuce', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine',
+  'ten', 'jack', 'queen', 'king', 'ace', 'deuces', 'threes', 'fours', 'fives', 'sixes', 'sevens', 'eights', 'nines',
+  'tens', 'jacks', 'queens', 'kings', 'aces'];
+
+/** The cards that won a pot at the showdown, per seat (state showdown[].best), and all of
+ * them together (for the board): {bySeat: Map(seat -> Set), all: Set}. */
+export function winningCards(state) {
+  const bySeat = new Map();
+  const all = new Set();
+  for (const a of (state && Array.isArray(state.showdown)) ? state.showdown : []) {
+    for (const [w, five] of Object.entries(a.best || {})) {
+      if (!Array.isArray(five)) continue;
+      const set = bySeat.get(Number(w)) || new Set();
+      for (const c of five) { set.add(c); all.add(c); }
+      bySeat.set(Number(w), set);
+    }
+  }
+  return { bySeat, all };
 }

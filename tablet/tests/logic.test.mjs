@@ -80,11 +80,11 @@ test('S-5: pot limit shortcuts stay within the legal range; the pot is the maxim
   for (const c of sl.shortcuts) assert.ok(c.amount >= sl.min && c.amount <= sl.max);
 });
 
-test('S-4: no-limit shortcuts: min, half pot, pot and all-in, clamped and without duplicates', () => {
+test('S-4: no-limit shortcuts: min, half pot, pot, clamped, without duplicates, no second all-in', () => {
   const legal = { fold: true, check: false, call: 200, bet: null, raise: { min: 400, max: 5000 }, all_in: 5000, draw: null };
   const sl = L.sliderBounds(legal, state(), 3);
   assert.deepEqual(sl.shortcuts.map((c) => [c.label, c.amount]),
-    [['Min', 400], ['\u00bd Pot', 700], ['Pot', 1200], ['All-in', 5000]]);
+    [['Min', 400], ['\u00bd Pot', 700], ['Pot', 1200]]); // the All-in button bets 5000 (issue 20)
   const short = { ...legal, raise: { min: 400, max: 900 } };
   const sl2 = L.sliderBounds(short, state(), 3);
   assert.deepEqual(sl2.shortcuts.map((c) => c.amount), [400, 700, 900]);
@@ -183,7 +183,9 @@ test('formatting: chips, cards and games', () => {
   assert.equal(L.chips(-600), '-600');
   assert.equal(L.chips(0), '0');
   assert.equal(L.chips(1.5), '?');
-  assert.deepEqual(L.cardFace('Td'), { label: '10\u2666', red: true, back: false, text: 'Td' });
+  assert.deepEqual(L.cardFace('Td'), { label: '10\u2666', red: true, suit: 'd', name: 'Ten of diamonds',
+    back: false, text: 'Td' });
+  assert.deepEqual(['Ks', 'Kh', 'Kd', 'Kc'].map((c) => L.cardFace(c).suit), ['s', 'h', 'd', 'c']); // four colours
   assert.equal(L.cardFace('As').red, false);
   assert.equal(L.cardFace('??').back, true);
   assert.equal(L.describeGame(state()), "No Limit Hold'em 50/100");
@@ -274,7 +276,7 @@ test('P-4: last hands newest first with this seat\'s net and the cards the view 
   const rows = L.historyRows(history, 3);
   assert.deepEqual(rows.map((r) => [r.hand, r.net]), [[2, -50], [1, -600]]);
   assert.ok(rows[1].lines.includes('Seat 3 Cy: mucked Qs Qd (-600)'));
-  assert.ok(rows[1].lines.includes('Pot 1,200 to seat 1: Three of a kind, aces'));
+  assert.ok(rows[1].lines.includes('Pot 1,200 to Ann: Three of a kind, aces')); // the winner by name
   assert.equal(rows[0].lines[0], 'Seat 3 Cy: folded (-50)');
   assert.deepEqual(L.historyRows(null, 3), []);
 });
@@ -330,4 +332,104 @@ test('P-2: the auto-muck preference is sent with its choice', () => {
     { schema: 1, id: 's3-a-4', seat: 3, seq: 7, action: 'auto_muck', amount: null, choice: 'on' });
   assert.deepEqual(L.actionPayload({ id: 's3-a-5', seat: 3, seq: 7, action: 'muck' }),
     { schema: 1, id: 's3-a-5', seat: 3, seq: 7, action: 'muck', amount: null });
+});
+
+test('T-1: seat slots never overlap each other nor the middle, on a phone and a tablet', () => {
+  const overlap = (a, b) => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.5
+    && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.5;
+  for (const [W, w, h] of [[374, 96, 86], [760, 120, 100], [900, 144, 110], [300, 96, 86]]) {
+    for (let n = 2; n <= 10; n += 1) {
+      for (const me of [1, Math.min(3, n), n]) {
+        const out = L.seatSlots(n, me, W, h, w, 6, 120);
+        const boxes = Object.entries(out.seats).map(([s, c]) => ({ s, x: c.x - w / 2, y: c.y - h / 2, w, h }));
+        assert.equal(boxes.length, n);
+        assert.deepEqual(out.seats[me], { x: W / 2, y: out.H - h / 2 }, 'my seat at the bottom centre');
+        assert.ok(out.middle.h >= 120 && (W < 374 || out.middle.w >= w), `middle ${JSON.stringify(out.middle)} n=${n} W=${W}`);
+        for (const b of boxes) {
+          assert.ok(b.x >= -0.5 && b.x + w <= W + 0.5 && b.y >= -0.5 && b.y + h <= out.H + 0.5, `seat ${b.s} outside`);
+          assert.ok(!overlap(b, out.middle), `seat ${b.s} on the middle n=${n} W=${W}`);
+          for (const c of boxes) if (c !== b) assert.ok(!overlap(b, c), `seats ${b.s} and ${c.s} overlap n=${n} W=${W}`);
+        }
+        // clockwise: the seat after mine is on my left (lower x), the one before on my right
+        if (n > 2) assert.ok(out.seats[(me % n) + 1].x < W / 2 && out.seats[((me + n - 2) % n) + 1].x > W / 2);
+      }
+    }
+  }
+});
+
+test('S-8: a call that takes every chip is one button, "Call all-in", not Call beside All-in (issue 20)', () => {
+  const s = state();
+  s.seats[2].stack = 9900;
+  const legal = { fold: true, check: false, call: 9900, bet: null, raise: null, all_in: 9900, draw: null };
+  const ui = L.actionButtons(legal, s, 3);
+  assert.deepEqual(ui.buttons.map((b) => `${b.action}:${b.label}`), ['fold:Fold', 'call:Call all-in 9,900']);
+  // with chips left after the call the all-in stays its own button
+  const deep = { ...legal, call: 200, raise: { min: 400, max: 9900 } };
+  assert.deepEqual(L.actionButtons(deep, s, 3).buttons.map((b) => b.action), ['fold', 'call', 'raise', 'all_in']);
+});
+
+test('T-4/T-6: post now or wait for the big blind only for a seat that owes a blind (issue 20)', () => {
+  const s = state();
+  assert.equal(L.owesBlinds({ ...s.seats[2], status: 'waiting' }), false); // a new player, owes nothing
+  assert.equal(L.owesBlinds({ ...s.seats[2], status: 'waiting', missed: { sb: false, bb: true } }), true);
+  assert.equal(L.owesBlinds({ ...s.seats[2], status: 'sitting-out', missed: { sb: true, bb: false } }), true);
+  assert.equal(L.owesBlinds({ ...s.seats[2], status: 'active', missed: { sb: false, bb: true } }), false);
+  assert.equal(L.owesBlinds(null), false);
+});
+
+test('T-2: a busted seat is offered the buy-in again, in the range, only where tablets book chips', () => {
+  const s = state({ street: 'waiting', buy_in: { min: 2000, max: 10000 }, join: { mode: 'direct', post_now: [] } });
+  s.seats[2] = { ...s.seats[2], stack: 0, bet: 0, status: 'sitting-out' };
+  assert.deepEqual(L.rebuyOffer(s, 3), { min: 2000, max: 10000, dealer: false });
+  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'confirm', post_now: [] } }, 3), { min: 2000, max: 10000, dealer: true });
+  assert.equal(L.rebuyOffer(s, 4), null); // chips on the stack: a top-up, not a buy-in
+  s.seats[2].buy_in_pending = 3000;
+  assert.equal(L.rebuyOffer(s, 3), null); // already asked; the dealer confirms it
+  s.seats[2] = { ...s.seats[2], buy_in_pending: 0, status: 'all-in' };
+  assert.equal(L.rebuyOffer(s, 3), null); // all-in in a running hand: not busted yet
+});
+
+test('issue 20: players read no rule ids; the sense stays', () => {
+  assert.equal(L.plainText('T-2: the buy-in is at least 2,000'), 'The buy-in is at least 2,000');
+  assert.equal(L.plainText('Seated: you are dealt in from a coming hand (T-3, T-4)'), 'Seated: you are dealt in from a coming hand');
+  assert.equal(L.plainText('Bob mucks [As Kd] (P-4: not shown publicly)'), 'Bob mucks [As Kd] (not shown publicly)');
+  assert.equal(L.plainText('posts a big blind to play (T-4/T-6)'), 'Posts a big blind to play');
+  assert.equal(L.plainText('Refused: M-4: the table moved on (A-1)'), 'Refused: the table moved on');
+  assert.equal(L.plainText('Pair of 10s, 3-4 left'), 'Pair of 10s, 3-4 left'); // not an id
+});
+
+test('P-1/R-1: pots and winners as a dealer announces them, main pot first, rake shown (issue 20)', () => {
+  assert.equal(L.potLine(2, 3538), 'Side pot 2: 3,538');
+  const s = state({ rake: 300, showdown: [
+    { pot: 1, amount: 23538, winners: [1, 3], shares: { 1: 11769, 3: 11769 }, hand: 'Straight, ace high' },
+    { pot: 0, amount: 40000, winners: [4], shares: { 4: 39700 }, hand: 'Three of a kind, kings' },
+  ] });
+  assert.deepEqual(L.showdownLines(s), [
+    'Main pot 40,000: P4 wins 39,700 (three of a kind, kings)',
+    'Side pot 1 23,538 split: P1 11,769, P3 11,769 (straight, ace high)',
+    'Rake 300',
+  ]);
+  assert.deepEqual(L.showdownLines(state()), []);
+  const perPot = state({ rake: 300, showdown: [
+    { pot: 0, amount: 40000, winners: [4], shares: { 4: 39700 }, rake: 300, hand: 'Flush' }] });
+  assert.deepEqual(L.showdownLines(perPot), ['Main pot 40,000: P4 wins 39,700 (flush) · rake 300']); // where it was taken
+  assert.deepEqual([...L.winnerSeats(s)].sort(), [1, 3, 4]);
+});
+
+test('A-1: each seat says its last action this round (issue 20)', () => {
+  const s = state().seats[3];
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'raise', to: 900 } }), 'Raise to 900');
+  assert.equal(L.lastActionText({ ...s, bet: 300, last_action: { action: 'call', to: null } }), 'Call 300');
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'check', to: null } }), 'Check');
+  assert.equal(L.lastActionText({ ...s, last_action: { action: 'all_in', to: 5000 } }), 'All-in 5,000');
+  assert.equal(L.lastActionText({ ...s, last_action: null }), '');
+});
+
+test('H-1: the five cards that won are known per seat and on the board (issue 20)', () => {
+  const s = state({ showdown: [{ pot: 0, amount: 600, winners: [4], shares: { 4: 600 }, hand: 'Pair of jacks',
+    best: { 4: ['Jh', 'Jc', 'As', 'Kd', '8c'] } }] });
+  const w = L.winningCards(s);
+  assert.deepEqual([...w.bySeat.get(4)], ['Jh', 'Jc', 'As', 'Kd', '8c']);
+  assert.ok(w.all.has('Jh') && !w.all.has('3d'));
+  assert.equal(L.winningCards(state()).all.size, 0);
 });

@@ -108,13 +108,13 @@ def test_seat_marks_button_blinds_status_and_missed_blind() -> None:
     assert info[7] == "SAT OUT \u00b7 MISSED BB"
     assert lay.seat(6).acting and not lay.seat(5).acting
     assert lay.timer is not None and lay.timer.seat == 6 and "Farouk" in lay.timer.label.text
-    assert [t.text for t in lay.pot_texts] == ["Total 150"]
+    assert [t.text for t in lay.pot_texts] == ["Total: 150"]
     assert [c.card for c in lay.board_cards] == [""] * 5, "five empty board places before the flop"
 
 
 def test_all_in_shows_cards_equity_and_every_pot() -> None:
     lay = layout(S.three_way_all_in(), (1280, 720))
-    assert [t.text for t in lay.pot_texts] == ["Main pot 4,050", "Side pot 1 6,000", "Side pot 2 6,000"]
+    assert [t.text for t in lay.pot_texts] == ["Main pot: 4,050", "Side pot 1: 6,000", "Side pot 2: 6,000"]
     eq = {s.seat: next((t.text for t in s.texts if t.role == "equity"), None) for s in lay.seats}
     assert eq == {1: "46%", 2: "25%", 3: "18%", 4: "10%", 5: None, 6: None}
     assert [c.card for c in lay.seat(1).cards] == ["As", "Ah"]
@@ -126,8 +126,8 @@ def test_all_in_shows_cards_equity_and_every_pot() -> None:
 def test_showdown_names_winners_shares_and_hands() -> None:
     lay = layout(S.split_showdown(), (1280, 720))
     texts = [t.text for t in lay.pot_texts]
-    assert texts == ["Main pot 2,400: Ann 1,200, Bob 1,200", "Straight, ace high",
-                     "Side pot 1 800: Bob", "Straight, ace high"]
+    assert texts == ["Main pot 2,400 split: Ann 1,200, Bob 1,200", "Straight, ace high",
+                     "Side pot 1 800: Bob wins 800", "Straight, ace high"]
     assert lay.seat(1).winner and lay.seat(2).winner and not lay.seat(3).winner
     wins = {s.seat: next(t.text for t in s.texts if t.role == "info") for s in lay.seats if s.winner}
     assert wins == {1: "WINS 1,200", 2: "WINS 2,000"}
@@ -164,7 +164,7 @@ def test_many_pots_and_a_three_pot_showdown_fit(size: tuple[int, int]) -> None:
     lay = layout(state, size)
     check_invariants(lay, approx_measure)
     total = sum(p["amount"] for p in state["pots"]) + 500
-    assert [t.text for t in lay.pot_texts][-1] == f"Total {total:,}"
+    assert [t.text for t in lay.pot_texts][-1] == f"Total: {total:,}"
     sizes = {t.size for t in lay.pot_texts}
     assert len(sizes) == 1 and min(sizes) >= 14, "six pot lines, one size, readable (two columns if bigger)"
     state = S.split_showdown()
@@ -173,7 +173,7 @@ def test_many_pots_and_a_three_pot_showdown_fit(size: tuple[int, int]) -> None:
     lay = layout(state, size)
     check_invariants(lay, approx_measure)
     texts = [t.text for t in lay.pot_texts]
-    assert texts[4:] == ["Side pot 2 300: Carla", "Three of a kind, kings"]
+    assert texts[4:] == ["Side pot 2 300: Carla wins 300", "Three of a kind, kings"]
     assert all(not t.endswith("\u2026") for t in texts), "showdown lines are not cut"
     info = next(t for t in lay.seat(3).texts if t.role == "info")
     assert info.text == "WINS 300"
@@ -211,3 +211,54 @@ def test_a_buy_in_waiting_for_the_dealer_is_shown_on_its_seat() -> None:
     seat9["buy_in_pending"] = "lots"
     with pytest.raises(StateError, match="buy_in_pending"):
         check_state(state)
+
+
+def test_pots_read_in_order_row_by_row_with_their_chips_apart_from_their_number() -> None:
+    """Issue 20: in two columns "Side pot 2" came before "Side pot 1" (read row by row), and
+    "Side pot 2 3,538" read as 23,538."""
+    state = S.three_way_all_in()
+    state["pots"] = [{"amount": 50_100, "eligible": [1, 2, 3, 4]}, {"amount": 12_000, "eligible": [1, 2, 3]},
+                     {"amount": 3_538, "eligible": [1, 2]}]
+    state["seats"][0]["bet"] = 500
+    for size in ((800, 480), (1280, 720), (1920, 1080)):
+        lay = layout(state, size)
+        check_invariants(lay, approx_measure)
+        order = sorted(lay.pot_texts, key=lambda t: (t.box.y, t.box.x))  # as a reader reads them
+        assert [t.text for t in order] == ["Main pot: 50,100", "Side pot 1: 12,000", "Side pot 2: 3,538",
+                                           "Total: 66,138"], size
+
+
+def test_showdown_says_what_each_winner_takes_after_the_rake_and_the_rake() -> None:
+    """Issue 20: the header said WAITING, the centre "Main pot 50,100: Player 4" while the seat
+    said WINS 49,800, and the rake was never shown."""
+    state = S.split_showdown()
+    state["street"] = "waiting"  # the hand is over: what the controller publishes with the awards
+    state["rake"] = 300
+    state["showdown"] = [{"pot": 1, "amount": 800, "winners": [2], "shares": {"2": 800}, "hand": "Flush"},
+                         {"pot": 0, "amount": 50_100, "winners": [1], "shares": {"1": 49_800},
+                          "hand": "Straight, ace high"}]
+    lay = layout(state, (1280, 720))
+    check_invariants(lay, approx_measure)
+    texts = [t.text for t in lay.pot_texts]
+    assert texts == ["Main pot 50,100: Ann wins 49,800", "Straight, ace high", "Side pot 1 800: Bob wins 800",
+                     "Flush", "Rake 300"]
+    assert next(t.text for t in lay.seat(1).texts if t.role == "info") == "WINS 49,800"
+    assert lay.header_texts[2].text == "SHOWDOWN"
+    state["showdown"] = [{"pot": 0, "amount": 150, "winners": [1], "shares": {"1": 150}, "hand": None}]
+    assert layout(state, (1280, 720)).header_texts[2].text == "HAND OVER"  # won uncontested
+    # R-1: the controller says which pot the rake came from: shown there, no total line
+    state["showdown"] = [{"pot": 0, "amount": 50_100, "winners": [1], "shares": {"1": 49_800}, "rake": 300,
+                          "hand": "Straight, ace high"},
+                         {"pot": 1, "amount": 800, "winners": [2], "shares": {"2": 800}, "rake": 0, "hand": "Flush"}]
+    texts = [t.text for t in layout(state, (1280, 720)).pot_texts]
+    assert texts == ["Main pot 50,100: Ann wins 49,800 \u00b7 rake 300", "Straight, ace high",
+                     "Side pot 1 800: Bob wins 800", "Flush"]
+
+
+def test_a_pause_fault_names_the_pause_once() -> None:
+    """Issue 20: the banner said "FAULT: PAUSED · TABLE PAUSED"."""
+    state = S.preflop_blinds()
+    state["paused"] = True
+    state["fault"] = {"kind": "paused", "message": "Paused by the floor", "since": 1.0}
+    lay = layout(state, (1280, 720))
+    assert [t.text for t in lay.banner_texts] == ["TABLE PAUSED", "Paused by the floor"]

@@ -75,7 +75,7 @@ def test_three_way_all_in_with_two_side_pots(tmp_path, renderer) -> None:
     surface, lay = render_state(S.three_way_all_in(), (1280, 720), now=0.0, renderer=renderer)
     img = save(surface, "three_way_all_in", tmp_path)
     check_invariants(lay, renderer.measure)
-    assert [t.text for t in lay.pot_texts] == ["Main pot 4,050", "Side pot 1 6,000", "Side pot 2 6,000"]
+    assert [t.text for t in lay.pot_texts] == ["Main pot: 4,050", "Side pot 1: 6,000", "Side pot 2: 6,000"]
     for seat, cards in ((1, ["As", "Ah"]), (2, ["Kd", "Kc"]), (3, ["Qs", "Jd"]), (4, ["9c", "9h"])):
         slots = lay.seat(seat).cards
         assert [c.card for c in slots] == cards
@@ -96,7 +96,7 @@ def test_showdown_with_a_split_pot(tmp_path, renderer) -> None:
     img = save(surface, "split_showdown", tmp_path)
     check_invariants(lay, renderer.measure)
     texts = [t.text for t in lay.pot_texts]
-    assert texts[0] == "Main pot 2,400: Ann 1,200, Bob 1,200" and texts[1] == "Straight, ace high"
+    assert texts[0] == "Main pot 2,400 split: Ann 1,200, Bob 1,200" and texts[1] == "Straight, ace high"
     assert frame_pixel(img, lay.seat(1).box) == COLOURS["winner"]
     assert frame_pixel(img, lay.seat(2).box) == COLOURS["winner"]
     assert frame_pixel(img, lay.seat(3).box) != COLOURS["winner"]

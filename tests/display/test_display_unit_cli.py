@@ -81,3 +81,88 @@ def test_bad_settings_are_clear_errors(tmp_path, capsys) -> None:
         parse_size("640")
     with pytest.raises(ValueError):
         parse_size("100x100")
+
+
+# ---------------------------------------------------------------- issue 20: errors a newcomer met
+
+import os  # noqa: E402
+import select  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from drivers.mqtt.broker import free_port  # noqa: E402
+
+
+def test_snapshot_of_a_file_that_is_not_utf8_is_a_message_not_a_traceback(tmp_path, capsys) -> None:
+    bad = tmp_path / "state.json"
+    bad.write_bytes(b'{"schema": 1, "name": "T\xe9ble"}')  # Latin-1, not UTF-8
+    assert main(["--snapshot", str(bad), str(tmp_path / "out.png")]) == 1
+    err = capsys.readouterr().err
+    assert "not UTF-8" in err and str(bad) in err
+
+
+def _display(env_over: dict[str, str | None], *args: str) -> subprocess.Popen[str]:
+    env = dict(os.environ)
+    for k, v in env_over.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.Popen([sys.executable, "-m", "controller", "display", *args], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _read_until(proc: subprocess.Popen[str], needle: str, timeout: float) -> str:
+    """stderr lines until one holds ``needle`` (bounded by ``timeout``); all read so far."""
+    assert proc.stderr is not None
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while needle not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {needle!r} within {timeout} s; stderr so far:\n{seen}"
+        ready, _, _ = select.select([proc.stderr], [], [], left)
+        if ready:
+            line = proc.stderr.readline()
+            assert line, f"the display exited ({proc.poll()}) before {needle!r}:\n{seen}"
+            seen += line
+    return seen
+
+
+def test_live_display_says_at_once_it_cannot_reach_the_broker_and_ctrl_c_stops_it_cleanly() -> None:
+    """Issue 20: with no broker it logged nothing for seconds; Ctrl-C ended in a traceback."""
+    # a port bound here and never listened on: refused, and no other test's server can take it
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    port = held.getsockname()[1]
+    proc = _display({"SDL_VIDEODRIVER": "dummy"}, "--table", "t20", "--host", "127.0.0.1", "--port", str(port))
+    try:
+        seen = _read_until(proc, "cannot reach the broker", 20)
+        assert f"127.0.0.1:{port}" in seen
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        held.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in seen + err and "KeyboardInterrupt" not in seen + err
+    assert "display stopped" in err
+
+
+def test_live_display_with_no_screen_says_so_instead_of_drawing_for_nobody() -> None:
+    """Issue 20: without a screen SDL fell back to drawing off-screen, silently."""
+    proc = _display({"SDL_VIDEODRIVER": None, "DISPLAY": None, "WAYLAND_DISPLAY": None},
+                    "--table", "t20", "--port", str(free_port()))
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    if "no screen" not in err and proc.returncode == 0:
+        pytest.skip("SDL found a real screen on this machine")
+    assert proc.returncode == 1 and "no screen" in err and "SDL_VIDEODRIVER=kmsdrm" in err, err

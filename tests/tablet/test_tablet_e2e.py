@@ -80,7 +80,11 @@ def test_join_shows_the_table_from_the_seat_and_its_own_cards(rig: TableRig, pag
     # our seat sits at the bottom; the others' hole cards are drawn face down
     me = p2.locator('#seats .seat[data-seat="2"]')
     assert "me" in me.get_attribute("class")
-    assert float(re.search(r"top:\s*([\d.]+)%", me.get_attribute("style")).group(1)) > 80
+    # measured in one go: every new state draws the seats afresh
+    box, felt = p2.evaluate("""() => [document.querySelector('#seats .seat[data-seat="2"]'),
+        document.querySelector('#felt')].map((e) => e.getBoundingClientRect().toJSON())""")
+    assert abs(box["bottom"] - felt["bottom"]) <= 2  # at the felt's bottom edge
+    assert abs((box["left"] + box["right"]) / 2 - (felt["left"] + felt["right"]) / 2) <= 2  # in its middle
     state = p2.evaluate("window.livetable.state")
     for s in state["seats"]:
         if s["seat"] != 2 and s["cards"] and not s["shown"]:
@@ -153,7 +157,8 @@ def test_acts_on_its_turn_with_the_legal_buttons_only(rig: TableRig, pages: tupl
 
 
 def test_refused_action_shows_the_reason(pages: tuple[Any, Any]) -> None:
-    """An action out of turn comes back refused; the page shows the reason with its rule id."""
+    """An action out of turn comes back refused; the page shows the reason in plain words: the
+    rule id stays in the refusals the floor reads from the console (issue 20)."""
     p2, _ = pages
     wait_js(p2, "() => window.livetable.state && !(window.livetable.private && window.livetable.private.to_act)")
     before = len(p2.evaluate("window.livetable.refusals"))
@@ -161,7 +166,9 @@ def test_refused_action_shows_the_reason(pages: tuple[Any, Any]) -> None:
     wait_js(p2, "(n) => window.livetable.refusals.length > n", before, timeout=10_000)
     text = p2.locator("#notice").inner_text()
     assert p2.locator("#notice").is_visible()
-    assert re.match(r"Refused: [A-Z]-\d+: \S", text), text
+    reason = p2.evaluate("window.livetable.refusals").pop()["reason"]
+    assert re.match(r"[A-Z]-\d+: \S", reason), reason
+    assert text.startswith("Refused: ") and not re.search(r"\b[A-Z]-\d+\b", text), text
     shot(p2, "03-refused")
 
 

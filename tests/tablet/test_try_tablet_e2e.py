@@ -109,6 +109,14 @@ def test_try_tablet_prints_a_seat_address_the_browser_opens_and_stops_cleanly(br
         assert page.evaluate("document.body.dataset.screen") in ("playing", "your-turn")
         assert not page.errors
         shot(page, "40-try-tablet")
+        # P-4: "Last hands" says it is empty, then lists the hands played (issue 20: it stayed
+        # empty under try-tablet, which ran simulate without a history folder)
+        page.locator('#tabs button[data-tab="hands"]').click()
+        if page.locator("#history li").count() == 0:
+            assert page.locator("#history-empty").is_visible()
+        wait_js(page, "() => document.querySelectorAll('#history li').length > 0")
+        assert page.locator("#history-empty").is_hidden()
+        shot(page, "40-try-tablet-last-hands")
 
         cmd.proc.send_signal(signal.SIGINT)
         summary = json.loads(cmd.wait_line(r"^\{.*\"hands\"").string)

@@ -1,0 +1,106 @@
+"""Layout checks of the seat tablet page in the browser (issue 20): nothing overlaps,
+nothing is cut off, touch targets a thumb can hit, text readable at arm's length.
+
+:data:`LAYOUT_JS` runs in the page and returns a list of problems (strings), empty when the
+screen is right. It looks at what a player sees: every visible seat (with its bet and its
+D/SB/BB marks), the board, the pots, the showdown lines, my cards, and every visible button,
+input and tab; and checks
+
+- no two of them overlap (a seat's own bet and marks belong to it; an element and what it
+  contains are not compared),
+- each lies inside the viewport horizontally (the page scrolls down, never sideways),
+- no text is cut: a button's or a seat line's content is not wider than its box (an amount
+  cut with an ellipsis is cut too), except a player's name cut on purpose with an ellipsis,
+- buttons and inputs are at least 40 px high and 44 px wide (touch targets),
+- text is at least 12 px.
+"""
+
+from __future__ import annotations
+
+LAYOUT_JS = r"""
+() => {
+  const problems = [];
+  const visible = (e) => {
+    if (!e || e.closest('[hidden]')) return false;
+    const st = getComputedStyle(e);
+    if (st.display === 'none' || st.visibility === 'hidden' || Number(st.opacity) === 0) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const name = (e) => {
+    const id = e.id ? '#' + e.id : '';
+    const seat = e.closest('.seat');
+    const cls = typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '';
+    const txt = (e.innerText || e.value || '').trim().replace(/\s+/g, ' ').slice(0, 30);
+    return `${e.tagName.toLowerCase()}${id}${cls}${seat && seat !== e ? '[seat ' + seat.dataset.seat + ']' : ''} "${txt}"`;
+  };
+  const sel = ['.seat', '.seat .bet', '.seat .marks', '#board', '#pots .pot', '#showdown .line', '#my-cards',
+    '#hand-words', '#me button', '#me input', '#me label', '#me .hint', '#tabs button', '#topbar > *', '#banner',
+    '#side .panel button', '#side .panel input'];
+  const els = [...new Set(sel.flatMap((s) => [...document.querySelectorAll(s)]))].filter(visible);
+  const lines = ['.seat .name', '.seat .stack', '.seat .status', '.pot', '#hand-words', '#showdown .line']
+    .flatMap((s) => [...document.querySelectorAll(s)]).filter(visible);
+  const W = document.documentElement.clientWidth;
+  const rect = (e) => e.getBoundingClientRect();
+  for (const e of els) {
+    const r = rect(e);
+    if (r.left < -0.5 || r.right > W + 0.5) problems.push(`cut at the side: ${name(e)} spans ${Math.round(r.left)}..${Math.round(r.right)} of ${W}`);
+  }
+  const sameSeat = (a, b) => a.closest('.seat') && a.closest('.seat') === b.closest('.seat');
+  for (let i = 0; i < els.length; i += 1) {
+    for (let j = i + 1; j < els.length; j += 1) {
+      const a = els[i]; const b = els[j];
+      if (a.contains(b) || b.contains(a) || sameSeat(a, b)) continue;
+      const p = rect(a); const q = rect(b);
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (w > 1 && h > 1) problems.push(`overlap ${Math.round(w)}x${Math.round(h)} px: ${name(a)} and ${name(b)}`);
+    }
+  }
+  for (const e of [...els.filter((x) => x.matches('button')), ...lines]) {
+    const ellipsis = getComputedStyle(e).textOverflow === 'ellipsis' && e.matches('.seat .name');
+    if (!ellipsis && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut: ${name(e)} needs ${e.scrollWidth} px, has ${e.clientWidth}`);
+    if (e.scrollHeight > e.clientHeight + 1) problems.push(`text cut below: ${name(e)} needs ${e.scrollHeight} px high, has ${e.clientHeight}`);
+  }
+  for (const seat of document.querySelectorAll('.seat')) {  // every line of a seat inside the seat
+    const r = seat.getBoundingClientRect();
+    for (const part of seat.querySelectorAll('.top, .stack, .status, .card')) {
+      const q = part.getBoundingClientRect();
+      if (q.bottom > r.bottom + 0.5 || q.right > r.right + 0.5) problems.push(`out of its seat: ${name(part)}`);
+    }
+  }
+  for (const e of els.filter((x) => x.matches('#me button, #me input:not([type=radio]), #tabs button, #side .panel button'))) {
+    const r = rect(e);
+    if (r.height < 40 || r.width < 44) problems.push(`touch target ${Math.round(r.width)}x${Math.round(r.height)} px: ${name(e)}`);
+  }
+  const texts = document.querySelectorAll('body *');
+  for (const e of texts) {
+    if (!visible(e) || ![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (px < 12) problems.push(`text ${px}px: ${name(e)}`);
+  }
+  return problems;
+}
+"""
+
+#: Rule ids (``T-3``, ``A-3``) anywhere in the text a player reads.
+RULE_IDS_JS = r"""
+() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const e = n.parentElement;
+    if (!e || e.closest('[hidden]') || e.closest('script')) continue;
+    const st = getComputedStyle(e);
+    if (st.display === 'none' || st.visibility === 'hidden') continue;
+    if (/\b[A-Z]-\d+\b/.test(n.textContent)) out.push(n.textContent.trim().slice(0, 80));
+  }
+  for (const e of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    for (const a of ['title', 'aria-label', 'placeholder']) {
+      const v = e.getAttribute(a);
+      if (v && /\b[A-Z]-\d+\b/.test(v)) out.push(`${a}: ${v}`);
+    }
+  }
+  return out;
+}
+"""

@@ -1,0 +1,147 @@
+"""Public states and private views that put the seat tablet's screen through what a hand
+shows (docs/state.md, schema 1), for the layout checks at phone, tablet and seat-screen
+sizes (issue 20). Each function returns ``(state, private)`` for seat ``ME``; ``private`` None
+means no private view (cleared)."""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+ME = 3
+NAMES = ["Annemarie", "Bob", "Chris", "Dolores-Maria", "Eve", "Frank van Dijk", "Gert", "Hanneke", "Ivo", "Jan-Willem"]
+
+
+def _seat(n: int, **over: Any) -> dict[str, Any]:
+    s = {"seat": n, "name": NAMES[n - 1], "stack": 12_345 * n, "bet": 0, "status": "active",
+         "missed": {"sb": False, "bb": False}, "cards": 2, "shown": None, "drew": None,
+         "connected": True, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
+    s.update(over)
+    return s
+
+
+def base(seats: int = 10, **over: Any) -> dict[str, Any]:
+    """A ten-handed no-limit hold'em table on the flop, seat 5 to act, big chip counts."""
+    now = time.time()
+    state = {
+        "schema": 1, "table": "t1", "name": "Table 1", "seq": 100, "hand": 1234, "game": "holdem",
+        "limit": "no-limit", "stakes": {"sb": 50, "bb": 100, "ante": 0, "small_bet": None, "big_bet": None},
+        "max_seats": seats, "buy_in": {"min": 2000, "max": 10000}, "join": {"mode": "direct", "post_now": []},
+        "street": "flop", "button": 1, "sb_seat": 2, "bb_seat": ME, "board": ["Jh", "Tc", "3d"],
+        "pots": [{"amount": 123_400, "eligible": list(range(1, seats + 1))}],
+        "seats": [_seat(n, bet=[0, 1200, 9900, 0, 25_000][n % 5]) for n in range(1, seats + 1)],
+        "turn": {"seat": 5, "started": now, "deadline": now + 30, "seconds": 30, "showdown": False},
+        "showdown": None, "all_in_equity": None, "fault": None, "paused": False, "rake": 0,
+    }
+    state["seats"][4]["status"] = "acting"
+    for n, act in ((1, {"action": "raise", "to": 1200}), (2, {"action": "call", "to": None}),
+                   (4, {"action": "raise", "to": 25_000}), (10, {"action": "check", "to": None})):
+        state["seats"][n - 1]["last_action"] = act
+    state["seats"][6]["status"] = "folded"
+    state["seats"][6]["cards"] = 0
+    state["seats"][8]["missed"] = {"sb": False, "bb": True}
+    state["seats"][8]["status"] = "sitting-out"
+    state["seats"][8]["cards"] = 0
+    state["seats"][8]["bet"] = 0  # sitting out: no chips in this hand
+    state.update(over)
+    return state
+
+
+def private(state: dict[str, Any], **over: Any) -> dict[str, Any]:
+    view = {"schema": 1, "table": "t1", "seat": ME, "seq": state["seq"], "hand": state["hand"],
+            "cards": ["As", "Kd"], "hand_words": "High card, ace", "to_act": False, "legal": None,
+            "preselect": None}
+    view.update(over)
+    return view
+
+
+def my_turn() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Our turn facing a bet: fold, call, raise with the slider, all-in."""
+    s = base()
+    now = time.time()
+    s["turn"] = {"seat": ME, "started": now, "deadline": now + 30, "seconds": 30, "showdown": False}
+    s["seats"][4]["status"] = "active"
+    s["seats"][ME - 1]["status"] = "acting"
+    me = s["seats"][ME - 1]
+    me["stack"] = 150_000  # deep enough to raise: the slider and its shortcuts show
+    legal = {"fold": True, "check": False, "call": 25_000 - me["bet"], "bet": None,
+             "raise": {"min": 50_000, "max": me["stack"] + me["bet"]}, "all_in": me["stack"] + me["bet"],
+             "draw": None, "show": False, "muck": False}
+    return s, private(s, to_act=True, legal=legal)
+
+
+def call_all_in() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Our turn, and calling takes every chip (issue 20: "Call 9,900" beside "All-in 9,900")."""
+    s, p = my_turn()
+    me = s["seats"][ME - 1]
+    me["stack"], me["bet"] = 9900, 0
+    p["legal"] = {"fold": True, "check": False, "call": 9900, "bet": None, "raise": None, "all_in": 9900,
+                  "draw": None, "show": False, "muck": False}
+    return s, p
+
+
+def preselect() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Someone else acts; our pre-selections show (A-3)."""
+    s = base()
+    return s, private(s)
+
+
+def all_in_showdown() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """After the hand: three pots with a split side pot, hands shown, rake taken."""
+    s = base(street="waiting", turn=None, board=["Jh", "Tc", "3d", "Qs", "2c"], pots=[], rake=300)
+    for x in s["seats"]:
+        x["bet"] = 0
+        x["cards"] = 0
+        x["status"] = "active" if x["status"] == "acting" else x["status"]
+        x["last_action"] = None  # the hand is over
+    for n, cards in ((1, ["Ah", "Ad"]), (2, ["Kc", "Ks"]), (ME, ["As", "Kd"]), (4, ["9h", "8h"])):
+        s["seats"][n - 1]["shown"] = cards
+    s["seats"][3]["stack"] = 0
+    s["showdown"] = [
+        {"pot": 0, "amount": 40_000, "winners": [1], "shares": {"1": 39_700}, "hand": "Three of a kind, aces",
+         "rake": 300,
+         "best": {"1": ["Ah", "Ad", "Qs", "Jh", "Tc"]}},
+        {"pot": 1, "amount": 23_538, "winners": [1, ME], "shares": {"1": 11_769, str(ME): 11_769},
+         "hand": "Straight, ace high"},
+        {"pot": 2, "amount": 3_538, "winners": [2], "shares": {"2": 3_538}, "hand": "Three of a kind, kings"},
+    ]
+    return s, None
+
+
+def busted() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """We lost every chip: the seat is kept, sitting out, and may buy in again (T-2)."""
+    s, _ = all_in_showdown()
+    me = s["seats"][ME - 1]
+    me.update(stack=0, status="sitting-out", shown=None)
+    return s, None
+
+
+def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Our seat is free: Take this seat."""
+    s = base()
+    s["seats"][ME - 1] = {"seat": ME, "name": None, "stack": 0, "bet": 0, "status": "empty",
+                          "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
+                          "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
+    s["bb_seat"] = 4
+    s["join"] = {"mode": "direct", "post_now": [ME]}
+    return s, None
+
+
+def paused() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fault paused the table mid-hand."""
+    s = base(paused=True, fault={"kind": "paused", "message": "Paused by the floor", "since": time.time()})
+    return s, private(s)
+
+
+SCREENS = {
+    "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
+    "busted": busted, "join": join_free_seat, "paused": paused,
+}
+
+
+def numbered(state: dict[str, Any], seq: int) -> dict[str, Any]:
+    """A copy of ``state`` with ``seq`` (the page drops an older seq unless retained)."""
+    out = copy.deepcopy(state)
+    out["seq"] = seq
+    return out

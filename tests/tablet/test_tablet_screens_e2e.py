@@ -1,0 +1,186 @@
+"""The seat tablet's screens at the sizes a card room uses (issue 20): a phone in portrait
+(390x844), a 10" tablet in both orientations (810x1080, 1080x810) and a 1280x800 seat screen.
+
+A private broker with provisioned logins and tablet/ over HTTP (conftest.py), no controller:
+the test publishes, as the ``controller`` user, public states and seat 3's private view that
+take the page through what a hand shows (tests/tablet/screen_states.py: our turn with the
+slider, a call that is all-in, pre-selections, the showdown with side pots and rake, busted,
+the free seat, a paused table), and checks each screen in the browser: nothing overlaps,
+nothing is cut, touch targets and text sizes (layout_checks.py), and no rule id in what a
+player reads. Screenshots: artifacts/tablet/screens-<size>-<screen>.png.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from . import screen_states as ss
+from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
+from .layout_checks import LAYOUT_JS, RULE_IDS_JS
+
+pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
+
+VIEWPORTS = {"phone": (390, 844), "tablet-portrait": (810, 1080), "tablet-landscape": (1080, 810),
+             "seat-screen": (1280, 800)}
+
+
+class Publisher:
+    """Publishes the table's topics as the provisioned ``controller`` user (QoS 1, waited for)."""
+
+    def __init__(self, rig: TableRig) -> None:
+        assert rig.broker is not None
+        ctl = rig.creds["controller"]
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="screens-test",
+                                  protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(ctl["username"], ctl["password"])
+        self.client.connect("127.0.0.1", rig.broker.mqtt_port)
+        self.client.loop_start()
+        self.seq = 1000
+
+    def publish(self, topic: str, body: Any, *, retain: bool = False) -> None:
+        payload = b"" if body is None else json.dumps(body).encode()
+        self.client.publish(f"livetable/{TABLE}/{topic}", payload, qos=1, retain=retain).wait_for_publish(10)
+
+    def show(self, state: dict[str, Any], private: dict[str, Any] | None) -> int:
+        """Publish ``private`` then ``state`` with a new seq; return that seq."""
+        self.seq += 1
+        state = ss.numbered(state, self.seq)
+        if private is not None:
+            private = {**private, "seq": self.seq}
+        self.publish(f"seat/{ss.ME}/private", private)
+        self.publish("state", state)
+        return self.seq
+
+    def close(self) -> None:
+        for topic in ("state", f"seat/{ss.ME}/private", "presence/controller"):
+            self.publish(topic, None, retain=True)
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableRig]:
+    r = TableRig(tmp_path_factory.mktemp("tablet-screens"), seats=10, tablet_seats=(ss.ME,))
+    try:
+        yield r.start(table=False)
+    finally:
+        r.stop()
+
+
+@pytest.fixture(scope="module")
+def pub(rig: TableRig) -> Iterator[Publisher]:
+    p = Publisher(rig)
+    p.publish("presence/controller", {"schema": 1, "online": True}, retain=True)
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def _show(page: Any, pub: Publisher, screen: str) -> None:
+    state, private = ss.SCREENS[screen]()
+    seq = pub.show(state, private)
+    wait_js(page, "(seq) => window.livetable.state && window.livetable.state.seq === seq", seq, timeout=10_000)
+    if private is not None:
+        wait_js(page, "(seq) => window.livetable.private && window.livetable.private.seq === seq", seq,
+                timeout=10_000)
+    else:
+        wait_js(page, "() => window.livetable.private === null", timeout=10_000)
+
+
+@pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl"), ("seat-screen", "nl")])
+def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Publisher, size: str, lang: str) -> None:
+    """Issue 20: at phone width the seats overlapped each other and the board. Dutch words are
+    longer: the phone and the seat screen are checked in Dutch too (the table's language in
+    the page's address, ``lang=nl``)."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        # subscribed: the retained presence came (one SUBSCRIBE holds every topic of the page)
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        found: dict[str, list[str]] = {}
+        for screen in ss.SCREENS:
+            _show(page, pub, screen)
+            shot(page, f"screens-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+            if lang == "nl" and screen == "turn":
+                assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
+                assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
+                assert page.locator("#hand-words").inner_text() == "Hoge kaart, aas"  # the table's H-6 words
+            problems = page.evaluate(LAYOUT_JS)
+            ids = page.evaluate(RULE_IDS_JS)
+            if problems or ids:
+                found[screen] = problems + [f"rule id shown: {t}" for t in ids]
+        assert found == {}, json.dumps(found, indent=1)
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+AXE_RUN = """async () => {
+  const r = await axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) =>
+    `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', '));
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "seat-screen"])
+def test_axe_finds_no_serious_violation(browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: contrast and labels checked with axe-core (npm, tests/tablet/package.json)."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm ci --prefix tests/tablet (scripts/setup.sh --test does)")
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        page.emulate_media(reduced_motion="reduce")  # the "Your turn" pulse stops: colours measured still
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        page.add_script_tag(path=str(AXE))
+        found = {}
+        for screen in ss.SCREENS:
+            _show(page, pub, screen)
+            bad = page.evaluate(AXE_RUN)
+            if bad:
+                found[screen] = bad
+        assert found == {}, json.dumps(found, indent=1)
+    finally:
+        page.context.close()
+
+
+def test_the_player_chooses_the_language_over_the_tables(browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: English and Dutch chosen per table (lang= in the kiosk's address) and per
+    player (My seat; kept on this tablet until the seat is given up)."""
+    page = open_tablet(browser, rig.url(ss.ME) + "&lang=nl")
+    try:
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        _show(page, pub, "turn")
+        assert page.evaluate("document.documentElement.lang") == "nl"
+        assert page.locator('#tabs button[data-tab="seat"]').inner_text() == "Mijn stoel"
+        page.locator('#tabs button[data-tab="seat"]').click()
+        page.locator('#lang-pick button[data-lang="en"]').click()
+        wait_js(page, "() => document.documentElement.lang === 'en'", timeout=10_000)
+        assert page.locator('#actions button[data-act="fold"]').inner_text() == "Fold"
+        assert page.locator('#lang-pick button[data-lang="en"]').get_attribute("aria-pressed") == "true"
+        page.reload()  # the player's choice stays on this tablet
+        wait_js(page, "(t) => window.livetable && window.livetable.received.includes(t)",
+                f"livetable/{TABLE}/presence/controller", timeout=10_000)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        _show(page, pub, "turn")
+        assert page.locator('#actions button[data-act="fold"]').inner_text() == "Fold"
+        # the player gives up the seat: the next one starts in the table's language
+        _show(page, pub, "join")
+        wait_js(page, "() => document.documentElement.lang === 'nl'", timeout=10_000)
+        assert page.locator("#join-button").inner_text() == "Neem deze stoel"
+        assert page.errors == []
+    finally:
+        page.context.close()
