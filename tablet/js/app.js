@@ -520,10 +520,6 @@ function renderTable() {
   (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
-  if (s.all_in_equity) {
-    const eq = Object.entries(s.all_in_equity).map(([k, v]) => `seat ${k} ${(v * 100).toFixed(0)}%`).join(', ');
-    $('#showdown').append(el('div', { class: 'line', text: `${L.t('All-in')}: ${eq}` }));
-  }
   layoutFelt();
 }
 
