@@ -13,6 +13,14 @@ so every reconnect resubscribes; paho reconnects with exponential backoff
 ``livetable/<table>/presence/controller``; on every connect the last public state, private
 views, chat, history and lobby entry are republished (retained), so a broker that lost its
 store is whole again at once.
+
+Client id (paho-mqtt 2.x): the id sent is ``livetable-<table>-controller``, but the table's
+broker replaces every client's id with its login (``use_username_as_clientid`` in
+mosquitto/livetable.conf), so the session the broker keeps is the ``controller`` login's and
+no other login can take it over (issue 16). ``clean_start=False`` is given explicitly, not
+paho's default ``MQTT_CLEAN_START_FIRST_ONLY`` (a clean first connect would drop the actions
+queued while a restarted controller was away), and the session expiry is sent on every
+reconnect (paho reuses the CONNECT properties).
 """
 
 from __future__ import annotations
