@@ -93,6 +93,7 @@ class TableLink:
         self._auto_lobby = auto_lobby
         self.refused = 0  #: malformed payloads refused by the driver (count)
         self._floor_ids: deque[str] = deque(maxlen=512)  # floor request ids seen (M-5)
+        self._chat_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, chat id) seen (M-5)
         self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
@@ -372,6 +373,12 @@ class TableLink:
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)
+        with self._lock:
+            if (seat, req.chat_id) in self._chat_ids:
+                # A QoS 1 line handed over again (the broker restarted before our PUBACK
+                # reached it) or a replay: the line is in the chat already.
+                raise PayloadError("M-5", f"chat id {req.chat_id!r} was already received", req.chat_id)
+            self._chat_ids.append((seat, req.chat_id))
         if not self._chat_rate.allow(seat, now):
             raise PayloadError("M-8", "chat too fast: wait a few seconds (L-3)", req.chat_id)
         self._post(ChatReceived(seat, req.text, req.chat_id, now))
