@@ -117,10 +117,22 @@ def read_passwd(path: Path) -> dict[str, str]:
 
 
 def _write(path: Path, text: str, mode: int) -> None:
+    # The new file keeps the group of the one it replaces: scripts/install-pi.sh gives the
+    # password file to group mosquitto (mode 0640), and a later run as root must not take
+    # it away from the broker (it could no longer read the logins on its next reload).
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w") as f:
         f.write(text)
+        try:
+            group = path.stat().st_gid
+        except FileNotFoundError:
+            group = None
+        if group is not None and group != os.fstat(f.fileno()).st_gid:
+            try:
+                os.fchown(f.fileno(), -1, group)
+            except PermissionError:  # not a member of that group: the file stays ours
+                pass
     os.chmod(tmp, mode)
     os.replace(tmp, path)
 
