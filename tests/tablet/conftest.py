@@ -146,15 +146,16 @@ class DropProxy:
 
 
 def add_observer_login(workdir: Path) -> str:
-    """Add a test-only ``observer`` login reading all of ``livetable/#`` to the passwd and
-    acl files provisioning wrote in ``workdir``; return its password. The broker gives each
-    client its login as its client id (issue 16), so the oracle cannot share the
-    controller's login with ``livetable simulate``: each would end the other's session."""
+    """Add a test-only ``observer`` login with the controller's rights (``livetable/#``, read
+    and write: the oracle also publishes a history) to the passwd and acl files provisioning
+    wrote in ``workdir``; return its password. The broker gives each client its login as its
+    client id (issue 16), so the oracle cannot share the controller's login with
+    ``livetable simulate``: each would end the other's session."""
     password = os.urandom(12).hex()
     with open(workdir / "passwd", "a") as f:
         f.write(f"observer:{hash_password(password)}\n")
     with open(workdir / "acl", "a") as f:
-        f.write("\nuser observer\ntopic read livetable/#\n")
+        f.write("\nuser observer\ntopic readwrite livetable/#\n")
     return password
 
 
