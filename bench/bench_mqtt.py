@@ -23,6 +23,7 @@ import argparse
 import json
 import multiprocessing
 import queue
+import secrets
 import statistics
 import subprocess
 import sys
@@ -42,7 +43,7 @@ from drivers.mqtt.broker import BrokerProcess  # noqa: E402
 from drivers.mqtt.events import ActionReceived  # noqa: E402
 from drivers.mqtt.link import TableLink  # noqa: E402
 from drivers.mqtt.net import set_nodelay  # noqa: E402
-from drivers.mqtt.provision import provision  # noqa: E402
+from drivers.mqtt.provision import hash_password, provision  # noqa: E402
 from drivers.mqtt.tablet import Tablet  # noqa: E402
 
 GOAL_MS = 10.0
@@ -94,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         creds = provision(Path(tmp), TABLE, SEATS)
+        if args.c_receivers:
+            add_receiver_logins(Path(tmp), creds)
         with BrokerProcess(Path(tmp)) as broker:
             port = broker.ws_port if args.websockets else broker.mqtt_port
             sizes: dict[str, list[int]] = {"state": [], "private": []}
@@ -256,6 +259,19 @@ def drive_tablet_processes(port: int, creds: dict[str, Any], actions: int, webso
     return latencies
 
 
+def add_receiver_logins(workdir: Path, creds: dict[str, Any]) -> None:
+    """Add bench-only logins ``bench-sub<n>`` (read the public state) for the ``mosquitto_sub``
+    receivers, their passwords in ``creds["receivers"]``: the broker makes each client's id its
+    login (issue 16), so a receiver on seat n's login would end the session of seat n's sender."""
+    creds["receivers"] = {}
+    with open(workdir / "passwd", "a") as pw, open(workdir / "acl", "a") as acl:
+        for n in range(1, SEATS + 1):
+            password = secrets.token_urlsafe(12)
+            creds["receivers"][n] = password
+            pw.write(f"bench-sub{n}:{hash_password(password)}\n")
+            acl.write(f"\nuser bench-sub{n}\ntopic read livetable/{TABLE}/state\n")
+
+
 def drive_c_receivers(port: int, creds: dict[str, Any], actions: int) -> list[float] | str:
     """Each seat's state arrives at a ``mosquitto_sub`` logged in as that seat, which stamps it
     (``%U``, CLOCK_REALTIME); actions go out from plain paho clients stamped with time.time()."""
@@ -276,8 +292,8 @@ def drive_c_receivers(port: int, creds: dict[str, Any], actions: int) -> list[fl
     try:
         for n in range(1, SEATS + 1):
             subs[n] = subprocess.Popen(
-                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-u", f"{TABLE}-seat{n}",
-                 "-P", creds["seat_users"][str(n)]["password"], "-q", "1", "-t", f"livetable/{TABLE}/state",
+                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-u", f"bench-sub{n}",
+                 "-P", creds["receivers"][n], "-q", "1", "-t", f"livetable/{TABLE}/state",
                  "-F", "%U %p"], stdout=subprocess.PIPE, text=True)
             threading.Thread(target=read, args=(n, subs[n]), daemon=True).start()
             client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)

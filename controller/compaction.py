@@ -48,6 +48,7 @@ from controller.journal import Journal, JournalError
 __all__ = ["JournalKeeper", "Compacted", "history_files", "write_hand_files", "DEFAULT_KEEP_HANDS"]
 
 log = logging.getLogger("livetable.compaction")
+HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whatever the umask
 
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
@@ -268,13 +269,17 @@ def _phh(record: dict[str, Any]) -> str | None:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it.
+    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it;
+    mode :data:`HAND_FILE_MODE` (0640) whatever the umask.
 
     The temporary file's name is the writer's own (process and thread), so two writers of
     one folder never write into each other's file."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        # 0640 whatever the umask: a hand file holds the hole cards (issue 16).
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, HAND_FILE_MODE)
+        with open(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), HAND_FILE_MODE)
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

@@ -13,7 +13,11 @@ bash "$here/scripts/setup.sh"
 getent group gpio >/dev/null || groupadd --system gpio
 id livetable >/dev/null 2>&1 || useradd --system --home /var/lib/livetable --shell /usr/sbin/nologin livetable
 usermod -a -G dialout,gpio,video,render,input livetable
+# The journal, its -wal and the hand files hold hole cards: folders 0750 (the unit's
+# StateDirectoryMode), files 0640 (its UMask=0027), also for files an older install left.
 install -d -o livetable -g livetable -m 0750 /var/lib/livetable /var/lib/livetable/hands
+find /var/lib/livetable -path /var/lib/livetable/mosquitto -prune -o -type d -exec chmod g-w,o-rwx {} + \
+  -o -type f -exec chmod u-x,g-wx,o-rwx {} +
 install -d -m 0755 /etc/livetable
 [ -f /etc/livetable/table.toml ] || install -m 0644 "$here/config/table.example.toml" /etc/livetable/table.toml
 # The broker: the repo's Mosquitto config with per-seat users and ACLs (docs/mqtt.md).
@@ -28,8 +32,15 @@ chgrp -R mosquitto /etc/livetable/mosquitto 2>/dev/null || true
 chgrp livetable /etc/livetable/mosquitto/credentials /etc/livetable/mosquitto/credentials/_shared.json
 chmod 0750 /etc/livetable/mosquitto/credentials && chmod 0640 /etc/livetable/mosquitto/credentials/_shared.json
 [ -f /etc/livetable/display.env ] || echo 'LIVETABLE_DISPLAY_ARGS=--credentials /etc/livetable/mosquitto/credentials/_shared.json' > /etc/livetable/display.env
-install -d -o mosquitto -m 0750 /var/lib/livetable/mosquitto
-chmod 0751 /var/lib/livetable   # mosquitto may pass through to its own folder, not list ours
+# The broker's store (retained private views: hole cards) in its own folder, mosquitto's only
+# (mosquitto/livetable.conf persistence_location); an older install kept it in ours.
+install -d -o mosquitto -g mosquitto -m 0750 /var/lib/mosquitto
+if [ -d /var/lib/livetable/mosquitto ]; then
+  systemctl stop mosquitto.service || true   # its store is final before it moves
+  [ -e /var/lib/mosquitto/mosquitto.db ] || [ ! -e /var/lib/livetable/mosquitto/mosquitto.db ] ||
+    mv /var/lib/livetable/mosquitto/mosquitto.db /var/lib/mosquitto/mosquitto.db
+  rm -rf /var/lib/livetable/mosquitto
+fi
 install -d /etc/systemd/system/mosquitto.service.d
 printf '[Service]\nExecStart=\nExecStart=/usr/sbin/mosquitto -c %s/mosquitto/livetable.conf\n' "$here" \
   > /etc/systemd/system/mosquitto.service.d/livetable.conf

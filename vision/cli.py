@@ -1,15 +1,15 @@
 """``livetable recognize IMAGE...``: read the cards in photos, one JSON line per image.
 
 Each line: ``{"file": ..., "cards": ["As", "Td"], "unsure": N, "ms": ...}`` where ``unsure``
-counts card-shaped objects found but not named. A file that cannot be read gives the same
-object with ``"cards": []`` and an ``"error"`` text; the exit code is then 1.
+counts card-shaped objects found but not named. A file that cannot be read, or is damaged
+(truncated or corrupt: :func:`vision.imagefile.read_image`), gives the same object with
+``"cards": []`` and an ``"error"`` text; the exit code is then 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 
@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         a = ap.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
-    from vision.recognizer import FrameError, Recognizer
+    from vision.imagefile import read_image
+    from vision.recognizer import Recognizer
 
     enr = region = None
     try:
@@ -52,13 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         out: dict = {"file": path, "cards": [], "unsure": 0}
         try:
-            if not os.path.exists(path):
-                raise FrameError(f"vision: {path}: no such file")
-            if not os.path.isfile(path):
-                raise FrameError(f"vision: {path} is a folder, not an image")
-            img = cv2.imread(path, cv2.IMREAD_COLOR)
-            if img is None:
-                raise FrameError(f"vision: {path} is not an image OpenCV can read")
+            img = read_image(path, listen=True)  # a truncated or corrupt file is an error
             if region is not None:
                 region.check_frame(img)
             reads = rec.recognize(img, region=region.quad if region is not None else None)

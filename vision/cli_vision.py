@@ -14,8 +14,9 @@ import csv
 import os
 import sys
 
-import cv2
 import numpy as np
+
+from vision.imagefile import ImageFileError, read_image
 
 __all__ = ["main"]
 
@@ -90,9 +91,10 @@ def _enroll(argv: list[str]) -> int:
             return 2
     bad = 0
     for p in a.photos:
-        img = cv2.imread(p, cv2.IMREAD_COLOR)
-        if img is None:
-            print(f"{p}: not an image, skipped", file=sys.stderr)
+        try:
+            img = read_image(p, listen=True)  # a truncated or corrupt photo is not enrolled
+        except ImageFileError as e:
+            print(f"{p}: {e}, skipped", file=sys.stderr)
             bad += 1
             continue
         try:
@@ -171,9 +173,10 @@ def _calibrate(argv: list[str]) -> int:
         if a.quad:
             region = BoardRegion(*_quad_and_frame(a.quad, a.frame))
         elif a.image:
-            img = cv2.imread(a.image, cv2.IMREAD_COLOR)
-            if img is None:
-                raise CalibrationError(f"vision: {a.image} is missing or not an image")
+            try:
+                img = read_image(a.image, listen=True)
+            except ImageFileError as e:
+                raise CalibrationError(str(e)) from None
             region = calibrate_from_image(img)
         else:
             raise CalibrationError("vision: give an IMAGE or --quad and --frame")

@@ -12,6 +12,7 @@ raises :class:`PayloadError` (a ``ValueError``) whose ``code`` is the protocol r
 - ``M-7`` chat text that is not valid text, empty or too long (L-3)
 - ``M-8`` chat too fast (L-3, checked in :mod:`drivers.mqtt.link`)
 - ``M-9`` actions too fast from one seat (checked in :mod:`drivers.mqtt.link`)
+- ``M-10`` sent retained: an input with the retain flag is never acted on (:mod:`drivers.mqtt.link`)
 
 Outbound views (public state, private seat view) are produced by ``controller/views.py``
 following docs/state.md; here they are only checked (never changed) before publishing.
@@ -68,7 +69,7 @@ _CHAT_FIELDS = {"schema", "id", "seat", "text"}
 
 
 class PayloadError(ValueError):
-    """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-9``).
+    """An inbound payload refused with protocol rule ``code`` (``M-1`` .. ``M-10``).
 
     ``str(error)`` is ``"<code>: <detail>"``, the text sent as the refusal reason;
     ``detail`` the text after the code; ``action_id`` is the payload's id when it could
@@ -133,6 +134,20 @@ def decode_object(payload: bytes, *, limit: int) -> dict[str, Any]:
     if type(obj.get("schema")) is not int or obj.get("schema") != SCHEMA:  # not true, not 1.0
         raise PayloadError("M-2", f"schema must be {SCHEMA}", aid)
     return obj
+
+
+def payload_id(payload: bytes, *, limit: int = 4096) -> str | None:
+    """Return the ``id`` of an inbound payload when it can be read, else None (never raises).
+
+    For answering a request refused before it is decoded (M-10: sent retained): a JSON
+    object of at most ``limit`` bytes whose ``id`` is a valid id.
+    """
+    try:
+        obj = decode_object(payload, limit=limit)
+    except PayloadError as exc:
+        return exc.action_id
+    aid = obj.get("id")
+    return aid if isinstance(aid, str) and _ID_RE.match(aid) else None
 
 
 def _int(obj: dict[str, Any], key: str, aid: str | None, *, lo: int, hi: int) -> int:

@@ -13,6 +13,22 @@ so every reconnect resubscribes; paho reconnects with exponential backoff
 ``livetable/<table>/presence/controller``; on every connect the last public state, private
 views, chat, history and lobby entry are republished (retained), so a broker that lost its
 store is whole again at once.
+
+Client id (paho-mqtt 2.x): the id sent is ``livetable-<table>-controller``, but the table's
+broker replaces every client's id with its login (``use_username_as_clientid`` in
+mosquitto/livetable.conf), so the session the broker keeps is the ``controller`` login's and
+no other login can take it over (issue 16). ``clean_start=False`` is given explicitly, not
+paho's default ``MQTT_CLEAN_START_FIRST_ONLY`` (a clean first connect would drop the actions
+queued while a restarted controller was away), and the session expiry is sent on every
+reconnect (paho reuses the CONNECT properties).
+
+No retained input is ever acted on (issue 16): actions, chat lines and floor requests are
+subscribed with MQTT 5's ``retainAsPublished`` (a live message keeps the retain flag its
+sender set) and ``noLocal``; one with the retain flag, whether live or kept by the broker and
+handed over on every resubscription, is refused (M-10, answered when its id can be read),
+counted in ``refused``, and cleared from the broker (an empty retained message), so it does
+not come back on the next reconnect. A seat's presence is the exception: its tablet keeps it
+retained on purpose (birth message and Last Will).
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from drivers.mqtt import codec
 from drivers.mqtt.net import set_nodelay
@@ -40,6 +57,10 @@ log = logging.getLogger(__name__)
 
 QOS = 1
 CHAT_KEEP = 30  # chat lines kept in the retained chat topic
+# Inputs (actions, chat lines, floor requests): the retain flag as the sender set it, and
+# none of the controller's own publishes (its clearing of a retained input) back.
+INPUT = SubscribeOptions(qos=QOS, noLocal=True, retainAsPublished=True)
+RETAINED_INPUT = "M-10"
 
 
 class LinkTimeout(TimeoutError):
@@ -84,7 +105,9 @@ class TableLink:
         self._session_expiry = session_expiry
         self._auto_lobby = auto_lobby
         self.refused = 0  #: malformed payloads refused by the driver (count)
+        self.refused_retained = 0  #: of which inputs sent retained (M-10, count)
         self._floor_ids: deque[str] = deque(maxlen=512)  # floor request ids seen (M-5)
+        self._chat_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, chat id) seen (M-5)
         self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
@@ -262,9 +285,9 @@ class TableLink:
             return
         self._down_posted = False
         t = self.table
-        self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), QOS), (seat_filter(Kind.SEAT_CHAT, t), QOS),
-                                          (seat_filter(Kind.SEAT_PRESENCE, t), QOS),
-                                          (topic(Kind.FLOOR_REQUEST, t), QOS)])[1]
+        self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), INPUT), (seat_filter(Kind.SEAT_CHAT, t), INPUT),
+                                          (seat_filter(Kind.SEAT_PRESENCE, t), SubscribeOptions(qos=QOS)),
+                                          (topic(Kind.FLOOR_REQUEST, t), INPUT)])[1]
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
             for topic_str, payload in self._retained.items():
@@ -300,10 +323,15 @@ class TableLink:
         except TopicError:
             log.warning("ignored message on %r", msg.topic)
             return
-        if ref.kind is Kind.FLOOR_REQUEST and ref.table == self.table:
+        if ref.table != self.table:
+            return
+        if msg.retain and ref.kind in (Kind.ACTION, Kind.SEAT_CHAT, Kind.FLOOR_REQUEST):
+            self._refuse_retained(ref.kind, ref.seat, msg.topic, msg.payload)
+            return
+        if ref.kind is Kind.FLOOR_REQUEST:
             self._take_floor(msg.payload, now)
             return
-        if ref.table != self.table or ref.seat is None:
+        if ref.seat is None:
             return
         if ref.kind is Kind.ACTION:
             with self._lock:
@@ -313,6 +341,25 @@ class TableLink:
                     self._early.append((ref.seat, msg.payload, now))
                     return
         self._handle(ref.kind, ref.seat, msg.payload, now)
+
+    def _refuse_retained(self, kind: Kind, seat: int | None, topic_str: str, payload: bytes) -> None:
+        # An input with the retain flag is never acted on, live or handed over again by the
+        # broker on a resubscription: refuse it, clear it from the broker, answer if we can.
+        if not payload:  # an empty retained message is a clearing: nothing was asked
+            return
+        self.refused += 1
+        self.refused_retained += 1
+        log.warning("refused a retained %s on %s (cleared from the broker)", kind.name, topic_str)
+        self._client.publish(topic_str, b"", qos=QOS, retain=True)
+        reason = f"{RETAINED_INPUT}: sent retained: the table never acts on a retained message, send it again without"
+        what = codec.payload_id(payload)
+        try:
+            if kind is Kind.FLOOR_REQUEST:
+                self.floor_reply(what, None, False, reason)
+            elif seat is not None:
+                self.reply(seat, what, False, reason)
+        except (ValueError, TopicError):  # a seat beyond max_seats: nobody to answer
+            pass
 
     def _handle(self, kind: Kind, seat: int, payload: bytes, now: float) -> None:
         try:
@@ -364,6 +411,12 @@ class TableLink:
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)
+        with self._lock:
+            if (seat, req.chat_id) in self._chat_ids:
+                # A QoS 1 line handed over again (the broker restarted before our PUBACK
+                # reached it) or a replay: the line is in the chat already.
+                raise PayloadError("M-5", f"chat id {req.chat_id!r} was already received", req.chat_id)
+            self._chat_ids.append((seat, req.chat_id))
         if not self._chat_rate.allow(seat, now):
             raise PayloadError("M-8", "chat too fast: wait a few seconds (L-3)", req.chat_id)
         self._post(ChatReceived(seat, req.text, req.chat_id, now))

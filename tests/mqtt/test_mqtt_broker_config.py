@@ -28,6 +28,31 @@ def test_the_repo_config_has_mqtt_and_websockets_listeners_auth_acl_and_persiste
     assert "password_file" in keys and "acl_file" in keys
 
 
+def listener_blocks(text: str) -> list[list[list[str]]]:
+    """The settings of each ``listener`` block, in order (each starts with its listener line)."""
+    blocks: list[list[list[str]]] = []
+    for line in settings(text):
+        if line[0] == "listener":
+            blocks.append([])
+        if blocks:
+            blocks[-1].append(line)
+    return blocks
+
+
+def test_every_listener_ties_client_ids_to_logins_and_refuses_anonymous_clients(tmp_path: Path) -> None:
+    """Issue 16: ``use_username_as_clientid`` is a listener setting in Mosquitto 2.0 (set
+    before the first listener it configures a default listener on 1883 instead), so each
+    listener must carry it, also as rendered for the tests and the bench."""
+    rendered = render_config(CONFIG.read_text(), mqtt_port=1111, ws_port=2222, passwd=tmp_path / "pw",
+                             acl=tmp_path / "acl", data_dir=tmp_path / "data", log_file=tmp_path / "log")
+    for text in (CONFIG.read_text(), rendered):
+        blocks = listener_blocks(text)
+        assert len(blocks) == 2
+        assert all(["use_username_as_clientid", "true"] in block for block in blocks)
+        keys = {line[0]: line[1:] for line in settings(text)}
+        assert keys["allow_anonymous"] == ["false"]
+
+
 def test_render_swaps_only_ports_paths_and_log(tmp_path: Path) -> None:
     text = CONFIG.read_text()
     out = render_config(text, mqtt_port=1111, ws_port=2222, passwd=tmp_path / "pw", acl=tmp_path / "acl",

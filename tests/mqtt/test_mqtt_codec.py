@@ -253,3 +253,16 @@ def test_history_views_keep_only_the_summary_fields_so_no_hole_card_leaks():
         assert h["board"] == ["Jh", "8c", "3d"] and h["pots"] == hand["pots"]
         assert [(s["seat"], s["name"], s["net"], s["cards"]) for s in h["seats"]] == [
             (1, "Ann", 150, None), (2, "Bob", -150, None)]
+
+
+@pytest.mark.parametrize(("payload", "expected"), [
+    (b'{"schema": 1, "id": "c-17", "seat": 3, "text": "gl"}', "c-17"),
+    (b'{"schema": 2, "id": "c-17"}', "c-17"),        # a wrong schema still names its id
+    (b'{"schema": 1, "id": "bad id!"}', None),
+    (b'{"schema": 1, "id": 17}', None),
+    (b'[1, 2]', None), (b'\xff\xfe', None), (b'', None),
+    (b'{"schema": 1, "id": "x", "pad": "' + b"a" * 5000 + b'"}', None),  # over the limit: not read
+])
+def test_payload_id_names_what_a_refusal_can_answer_and_never_raises(payload: bytes, expected: str | None) -> None:
+    """M-10: a retained input is refused before it is decoded; the answer carries its id when readable."""
+    assert codec.payload_id(payload) == expected

@@ -371,3 +371,21 @@ def test_a_tablet_flooding_actions_is_refused_m9(rig: Rig) -> None:
     clock.now += 1.0
     again = tab.send_action("check")
     assert next_event(events, ActionReceived).action_id == again
+
+
+def test_a_chat_line_received_again_is_refused_m5_and_posted_once(rig: Rig) -> None:
+    """A QoS 1 chat line the broker hands over again (restarted before the controller's
+    PUBACK reached it) or a replay is not posted twice (issue 16: copies of a chat line)."""
+    link, events = rig.link()
+    link.publish_state(state_view(1))
+    seat3 = rig.tablet(3)
+    seat3.wait_seq(1, WAIT)
+    payload = codec.chat_input_payload(seat=3, text="gl", chat_id="c-1")
+    seat3.send_raw(topic(Kind.SEAT_CHAT, TABLE, 3), payload)
+    assert next_event(events, ChatReceived).chat_id == "c-1"
+    seat3.send_raw(topic(Kind.SEAT_CHAT, TABLE, 3), payload)
+    reply = seat3.wait_reply("c-1", WAIT)
+    assert reply["accepted"] is False and reply["reason"].startswith("M-5")
+    last = seat3.send_chat("wp")
+    got = events_until(events, ChatReceived)
+    assert [e.chat_id for e in got if isinstance(e, ChatReceived)] == [last]

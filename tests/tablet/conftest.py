@@ -37,6 +37,7 @@ import pytest
 
 from controller.try_tablet import TabletRig
 from drivers.mqtt.broker import MOSQUITTO, BrokerProcess, free_port
+from drivers.mqtt.provision import hash_password
 from drivers.mqtt.tablet import Tablet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -144,6 +145,20 @@ class DropProxy:
         self._srv.close()
 
 
+def add_observer_login(workdir: Path) -> str:
+    """Add a test-only ``observer`` login with the controller's rights (``livetable/#``, read
+    and write: the oracle also publishes a history) to the passwd and acl files provisioning
+    wrote in ``workdir``; return its password. The broker gives each client its login as its
+    client id (issue 16), so the oracle cannot share the controller's login with
+    ``livetable simulate``: each would end the other's session."""
+    password = os.urandom(12).hex()
+    with open(workdir / "passwd", "a") as f:
+        f.write(f"observer:{hash_password(password)}\n")
+    with open(workdir / "acl", "a") as f:
+        f.write("\nuser observer\ntopic readwrite livetable/#\n")
+    return password
+
+
 class TableRig:
     """A private broker, ``livetable simulate`` with tablet seats, and tablet/ over HTTP.
 
@@ -171,16 +186,17 @@ class TableRig:
     # ---------------------------------------------------------------- start / stop
     def start(self, *, table: bool = True) -> "TableRig":
         """Start the broker, relay and web server; with ``table``, the oracle and simulate too."""
+        self.site.provision()
+        observer = add_observer_login(self.workdir)  # before the broker reads passwd and acl
         self.site.start()
         self.creds, self.broker = self.site.creds, self.site.broker
         assert self.broker is not None
         self.proxy = DropProxy(self.broker.ws_port)
         if not table:
             return self
-        # An oracle with the controller's rights: every seat's private view, every state.
-        ctl = self.creds["controller"]
+        # An oracle reading what the controller reads: every seat's private view, every state.
         self.observer = Tablet(TABLE, None, host="127.0.0.1", port=self.broker.mqtt_port,
-                               username=ctl["username"], password=ctl["password"],
+                               username="observer", password=observer,
                                on_state=lambda view, _at: self.states.append(view))
         self.observer.subscribe(f"livetable/{TABLE}/seat/+/private")
         self.observer.subscribe(f"livetable/{TABLE}/presence/seat/+")
