@@ -99,6 +99,18 @@ class Mark:
         return Mark(int(m.group(2)), int(m.group(3)))
 
 
+def _owner_and_group_only(path: str) -> None:
+    """Make the journal and its ``-wal``/``-shm`` 0640 whatever the umask: hole cards are in
+    them (issue 16, 7). SQLite gives a ``-wal`` it makes later the database's mode. A file
+    this process does not own keeps its mode (the installer sets it)."""
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            if os.stat(name).st_mode & 0o037:
+                os.chmod(name, 0o640)
+        except OSError:
+            pass
+
+
 def mark_path(path: str | Path) -> str:
     """Return the mark file of the journal at ``path`` (``<path>.mark``)."""
     return str(path) + ".mark"
@@ -181,6 +193,8 @@ class Journal:
                     )
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
+            if not memory:
+                _owner_and_group_only(self.path)
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             names = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "meta" in names:
@@ -349,7 +363,7 @@ class Journal:
 
     def _lock(self) -> None:
         """Hold ``<path>.lock`` exclusively: one controller per journal (two would fork it)."""
-        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o640)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

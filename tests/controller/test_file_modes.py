@@ -99,6 +99,13 @@ def test_hand_files_are_0640_whatever_the_umask(tmp_path: Path) -> None:
     assert hand_files and all(m == 0o640 for m in hand_files.values()), hand_files
 
 
+def test_the_journal_its_wal_and_mark_are_0640_whatever_the_umask(tmp_path: Path) -> None:
+    modes = written_modes(tmp_path / "state", 0o022)
+    journal = {p: m for p, (is_dir, m) in modes.items() if p.startswith("journal.sqlite")}
+    assert {"journal.sqlite", "journal.sqlite-wal"} <= set(journal)
+    assert all(m & FILE_FORBIDDEN == 0 for m in journal.values()), {p: f"{m:o}" for p, m in journal.items()}
+
+
 # -- the installer --------------------------------------------------------------------------
 
 STUB = """#!/bin/bash
