@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         adapter.close()
         return 2
     forward.switch(orch.post)
+    # The table as it stands, retained for the tablets and the display: a fresh table with
+    # nobody seated must be seen too, or a tablet's take-seat waits for a first state (M-4).
+    orch.publish_all()
     if status is not None and int(status.fault) == 0:
         # The shuffler answers and is sound: a shuffler-lost fault from before the restart ends.
         from controller.orchestrator import DeviceBack

@@ -480,6 +480,13 @@ class Orchestrator:
                 out[seat] = view
         return out
 
+    def publish_all(self) -> None:
+        """Publish the table as it stands: the public view, every private view, the lights.
+
+        Called once the devices are up (a fresh or clean start publishes nothing by itself:
+        without a public state no tablet can take a seat, docs/mqtt.md M-4)."""
+        self._publish_all()
+
     def _publish_all(self) -> None:
         """Publish the public view, every private view and the lights (after a fault change,
         at start-up). A seat with no private view now has its view cleared: the broker may
