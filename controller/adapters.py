@@ -337,6 +337,12 @@ class DriverAdapter:
         self._dead_decks: set[int] = set()
         self._shuffler_stopped = False
         self._unread = 0  # hole/draw cards delivered unread since the last misread decision
+        #: Seconds the table waits on the shuffler without a word before a fault (watchdog):
+        #: for the cards a deal owes, and for a new checked deck.
+        self.deal_timeout = 15.0
+        self.shuffle_timeout = 120.0
+        self._progress_at = 0.0
+        self._waiting: tuple[str, float] | None = None
         self.ports.on_fault_changed = self._fault_changed
         from controller.floor import FloorDesk
 
@@ -368,6 +374,9 @@ class DriverAdapter:
             # down): the dealer collects it; it is no card of any hand.
             log.warning("card from voided deck %s ignored: %s", e.deck_no, _describe(e))
             return []
+        self._progress_at = self.clock()  # the device spoke: the watchdog starts again
+        if name == "EventUnusable":
+            return self._unusable(e)
         if name == "CardDelivered":
             self._fresh_deck = False
             card = str(e.card)
@@ -415,6 +424,65 @@ class DriverAdapter:
             return [DeviceBack(FaultKind.SHUFFLER_LOST.value,
                                f"link restored ({e.replayed} events caught up)")]
         return []
+
+    def _unusable(self, e: Any) -> list[Any]:
+        """A device event arrived intact but unusable (issue 16): never only a log line.
+
+        Its report is lost, so the table pauses with exits: a DECK report -> ``deck-check``
+        (the deck is not proven; ``resume`` asks for a new shuffle); a card report whose
+        target cannot be read -> ``misread`` (a card left the machine, where to is unknown);
+        anything else (a JAM, EMPTY, DONE or DOOR report, an unknown type, an unreadable
+        event number) -> ``jam``. Its ``resume``: after an unusable JAM or EMPTY report the
+        machine has stopped, so it is cleared keeping its deck and asked again for the cards
+        the deal still owes; otherwise the machine may still be dealing, so the hand simply
+        goes on (if nothing comes, the watchdog raises ``jam`` again, and that one clears
+        and asks again: after its bound nothing is on its way).
+        """
+        what = f"the shuffler sent a {e.name} report the table cannot use ({e.reason})"
+        if e.name in ("deck", "unknown", "number") or e.event_no is None:
+            self._deck_lost()  # the deck asked for may be what was lost: asked again after the fault
+        if e.name == "deck":
+            return [RaiseFault(FaultKind.DECK_CHECK.value, f"G-5: {what}")]
+        if e.name in ("card", "misread"):
+            return [RaiseFault(FaultKind.MISREAD.value, f"{what}: a card left the machine unread")]
+        if e.name in ("jam", "empty"):
+            self._shuffler_stopped = True
+        return [RaiseFault(FaultKind.JAM.value, what)]
+
+    def _watchdog(self, now: float) -> list[Any]:
+        """Return a fault when the table has waited on the shuffler past a bounded time.
+
+        Waiting: the hand is owed cards (``dealing``), or a new deck was asked for. The wait
+        is measured on the injected clock from the last thing the shuffler said (or from
+        when the wait began), and not while the table is paused. Past :attr:`deal_timeout`
+        (cards) or :attr:`shuffle_timeout` (a deck) seconds: ``jam`` (``resume`` clears the
+        machine and asks again for what is owed) or ``deck-check`` (``resume`` shuffles
+        anew). No hand ever waits on the device for ever without the floor being told.
+        """
+        if self.shuffler is None or self.orch.faults.paused:
+            self._waiting = None
+            return []
+        dealing = self.orch.state.dealing is not None
+        deck = self._on_deck is not None
+        kind = "cards" if dealing else "deck" if deck else None
+        if kind is None:
+            self._waiting = None
+            return []
+        if self._waiting is None or self._waiting[0] != kind:
+            self._waiting = (kind, now)
+        since = max(self._waiting[1], self._progress_at)
+        limit = self.deal_timeout if kind == "cards" else self.shuffle_timeout
+        if now - since <= limit:
+            return []
+        self._waiting = None
+        if kind == "cards":
+            self._shuffler_stopped = True
+            owed = self.orch.state.dealing
+            n = sum(c for _t, c in owed.batches) - len(owed.cards) if owed is not None else 0
+            return [RaiseFault(FaultKind.JAM.value, f"shuffler silent: no card for {limit:g} s while the hand "
+                                                    f"waits for {n} card(s)")]
+        self._deck_lost()
+        return [RaiseFault(FaultKind.DECK_CHECK.value, f"G-5: no checked deck from the shuffler in {limit:g} s")]
 
     def _deck_lost(self) -> None:
         """The deck asked for will not come: let the hand pacer ask again after the fault."""
@@ -622,9 +690,12 @@ class DriverAdapter:
         self.floor.after_step(orch, effects)
 
     def tick(self, now: float) -> None:
-        """Poll time-based checks (loop thread, on idle): the board check's unreadable
-        timeout, and a seat request the table never stepped (refused ``F-1`` while paused)."""
+        """Poll time-based checks (loop thread, on idle, ``now`` from the injected clock): the
+        shuffler watchdog (:meth:`_watchdog`), the board check's unreadable timeout, and a seat
+        request the table never stepped (refused ``F-1`` while paused)."""
         self._settle_request()
+        for item in self._watchdog(now):
+            self.orch.post(item)
         if self.boardcheck is not None and not self.orch.faults.paused:
             for item in self._board_events(self.boardcheck.poll()):
                 self.orch.post(item)

@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import logging
 import queue
+import struct
 import threading
 import time
 from collections import deque
@@ -154,6 +155,7 @@ class ShufflerDriver:
         self._seq_req: dict[int, int] = {}
         self._inflight: tuple[int, _Req] | None = None
         self._stray: dict[int, Frame] = {}
+        self._last_unusable: tuple[int, bytes] | None = None
         self._lost = False
         self._expected_at_loss = 1
         self._last_rx = 0.0
@@ -486,8 +488,13 @@ class ShufflerDriver:
     def _on_event(self, frame: Frame) -> None:
         try:
             no = P.unpack_event_no(frame.payload)
-        except P.PayloadError:
+        except P.PayloadError as exc:
             self.stats["bad_payloads"] += 1
+            # Its number unreadable, it cannot be acknowledged: the device sends it again
+            # and again. Posted once per run of the same bytes (the table pauses once).
+            if self._last_unusable != (frame.type, frame.payload):
+                self._last_unusable = (frame.type, frame.payload)
+                self._unusable(frame, None, str(exc))
             return
         if no < self._expected:
             self.stats["duplicate_events"] += 1
@@ -499,9 +506,41 @@ class ShufflerDriver:
             self._dispatch(frame)
         except (P.PayloadError, ValueError) as exc:
             self.stats["bad_payloads"] += 1
-            self._log.error("shuffler event %d (type 0x%02x) unreadable: %s", no, frame.type, exc)
+            self._unusable(frame, no, str(exc))
         self._expected = no + 1
         self._ack(no)
+
+    def _unusable(self, frame: Frame, no: int | None, reason: str) -> None:
+        """Post what the table must know of an event it cannot use (never only a log line).
+
+        A CARD whose other fields are sound but whose card code is no card (a reader fault
+        that passed the CRC) is a card that left the machine unread: it is posted as a
+        :class:`Misread` (the tracker counts it), so the hand pauses as for the device's own
+        MISREAD and the floor's exits apply. Anything else is an :class:`EventUnusable`.
+        """
+        self._log.error("shuffler event %s (type 0x%02x) unusable: %s [%s]", no, frame.type, reason,
+                        frame.payload.hex())
+        try:
+            name = P.Evt(frame.type).name.lower()
+        except ValueError:
+            name = "unknown"
+        rid: int | None = None
+        if name in ("card", "misread") and len(frame.payload) == struct.calcsize(P.CARD_LAYOUT):
+            _ev, seq, tgt, _code, ordinal, deck, _flags = struct.unpack(P.CARD_LAYOUT, frame.payload)
+            try:
+                target = P.Target.from_code(tgt)
+            except P.PayloadError:
+                target = None
+            if target is not None and 1 <= ordinal <= 52:
+                self.tracker.misread(deck)
+                self._post(E.Misread, self._seq_req.get(seq), target, deck, ordinal, reason=reason)
+                return
+        if name not in ("unknown", "door") and len(frame.payload) >= 5:
+            rid = self._seq_req.get(frame.payload[4])  # every other event names its request next
+        if name == "deck":
+            self._deck_seq = None  # whatever deck it reported is not proven
+            self.tracker.forget()
+        self._post(E.EventUnusable, frame.type, name, no, rid, reason, frame.payload.hex())
 
     def _dispatch(self, frame: Frame) -> None:
         t, p = frame.type, frame.payload
@@ -538,7 +577,7 @@ class ShufflerDriver:
             d = P.unpack_done_event(p)
             self._post(E.DealDone, self._seq_req.get(d.cmd_seq), d.delivered)
         else:
-            self._log.warning("shuffler: unknown event type 0x%02x acknowledged and ignored", t)
+            raise P.PayloadError(f"shuffler protocol: unknown event type 0x{t:02x}")
 
     # --- connection -----------------------------------------------------------------------
 
