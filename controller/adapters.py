@@ -484,6 +484,12 @@ class DriverAdapter:
         self._deck_lost()
         return [RaiseFault(FaultKind.DECK_CHECK.value, f"G-5: no checked deck from the shuffler in {limit:g} s")]
 
+    def resumed_deck(self, deck_no: int) -> None:
+        """The shuffler's deck ``deck_no`` was proven again for a hand resumed after a restart
+        (``controller.app.prove_deck_again``): its cards still to come belong to that hand."""
+        self._deck_no = deck_no
+        self._dead_decks.discard(deck_no)
+
     def _deck_lost(self) -> None:
         """The deck asked for will not come: let the hand pacer ask again after the fault."""
         self._fresh_deck = False

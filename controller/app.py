@@ -7,8 +7,10 @@ Start-up, in order (systemd is told READY=1 only at the end):
    cards it delivered from it, anything queued);
 3. open the journal, check it and replay it (:func:`controller.runtime.open_table`); a hand
    the restart interrupted is **resumed** only when the shuffler's own count of cards
-   delivered from its deck equals the journal's and nothing is queued or faulted; otherwise
-   it is **voided** and every wager returned;
+   delivered from its deck equals the journal's, nothing is queued or faulted, and the
+   deck it holds is proven again (its stub and the hand's cards in the journal are the 52
+   cards each once: :func:`prove_deck_again`); otherwise it is **voided** at once and every
+   wager returned (never a pause only the floor can end);
 4. start the other devices (seat panel on the Pi's GPIO, the MQTT link, the camera);
 5. ``READY=1``; then the loop runs, feeding the systemd watchdog, until SIGTERM.
 
@@ -61,26 +63,62 @@ class Forward:
                 return
 
 
-def shuffler_status(driver: Any, forward: Forward, timeout: float) -> Any | None:
-    """Ask the shuffler for its status and wait up to ``timeout`` s; return it or None."""
-    from drivers.shuffler.events import StatusReport
-
+def _answer(forward: Forward, rid: int, kinds: tuple[type, ...], timeout: float) -> Any | None:
+    """Wait up to ``timeout`` s for the first event of ``kinds`` answering request ``rid``
+    (its ``request_id``) in the start-up buffer; return it or None. Other events stay
+    buffered, in order, for the loop."""
     deadline = time.monotonic() + timeout
-    rid = driver.status()
     held: list[Any] = []
-    status = None
+    found = None
     while time.monotonic() < deadline:
         try:
             item = forward.buffer.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             break
-        if isinstance(item, StatusReport) and item.request_id == rid:
-            status = item.status
+        if isinstance(item, kinds) and getattr(item, "request_id", None) == rid:
+            found = item
             break
         held.append(item)
     for item in held:
         forward.buffer.put(item)
-    return status
+    return found
+
+
+def shuffler_status(driver: Any, forward: Forward, timeout: float) -> Any | None:
+    """Ask the shuffler for its status and wait up to ``timeout`` s; return it or None."""
+    from drivers.shuffler.events import StatusReport
+
+    report = _answer(forward, driver.status(), (StatusReport,), timeout)
+    return None if report is None else report.status
+
+
+def prove_deck_again(driver: Any, forward: Forward, hand: Any, timeout: float) -> tuple[bool, str, int | None]:
+    """Prove again the deck the shuffler holds for the interrupted ``hand`` (G-5, issue 16).
+
+    A restarted driver has no proven deck: without this, every resumed hand that needed
+    another card paused with ``no-verified-deck`` until the floor ended it. The device is
+    asked (``ShufflerDriver.resume_deck``: its stub and count) and the deck accepted only
+    if its stub and the hand's cards in the journal are the 52 cards each once. Returns
+    ``(ok, reason, deck_no)``; a hand holding a card dealt unread (``??``) cannot be proven.
+    """
+    from controller.engine.cards import parse_card
+    from controller.engine.table.play import card_texts
+    from controller.runtime import cards_taken_this_hand
+    from drivers.shuffler.events import DeckCheckFailed, DeckReady, RequestFailed
+
+    taken = card_texts(cards_taken_this_hand(hand))
+    if any(c is None or c == "??" for c in taken):
+        return False, "a card of the hand was dealt unread: the shuffler's deck cannot be proven again", None
+    cards = [parse_card(c) for c in taken]
+    got = _answer(forward, driver.resume_deck(cards), (DeckReady, DeckCheckFailed, RequestFailed), timeout)
+    if isinstance(got, DeckReady):
+        return True, "", got.deck_no
+    if isinstance(got, DeckCheckFailed):
+        return False, (f"G-5: the shuffler's deck does not match the journal (missing "
+                       f"{' '.join(map(str, got.missing)) or '-'}, twice {' '.join(map(str, got.duplicates)) or '-'})"), None
+    if isinstance(got, RequestFailed):
+        return False, f"the shuffler could not check its deck ({got.code})", None
+    return False, "the shuffler did not report its deck in time", None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         status = shuffler_status(shuffler, forward, timeout=3.0)
         log.info("shuffler status at start-up: %s", status)
 
+    resumed_deck: dict[str, int | None] = {"no": None}
+
     def can_resume(orch: Any) -> tuple[bool, str]:
         if status is None:
             return False, "the shuffler did not say what it holds"
@@ -137,12 +177,25 @@ def main(argv: list[str] | None = None) -> int:
         if status.queued or int(status.fault) != 0:
             return False, f"the shuffler has {status.queued} card(s) queued or a fault ({status.fault})"
         if status.dealt != mine:
+            # Also a card on its way when the controller stopped that the machine did deal.
             return False, f"the shuffler delivered {status.dealt} cards from its deck, the journal {mine}"
-        return True, ""
+        # Cards on their way (state.dealing) that the machine never dealt are asked for again.
+        # The counts agree; the restarted driver must prove the deck again before it deals.
+        try:
+            ok, reason, deck_no = prove_deck_again(shuffler, forward, orch.state.hand, timeout=5.0)
+        except Exception as exc:  # noqa: BLE001 - a hand the controller cannot prove is voided, never a crash loop
+            log.exception("the shuffler's deck could not be proven again")
+            return False, f"the shuffler's deck could not be proven again ({type(exc).__name__}: {exc})"
+        resumed_deck["no"] = deck_no
+        return ok, reason
 
     from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter, ShufflerDealer
 
     ports = DevicePorts()
+    if shuffler is not None:
+        # Before the journal is opened: a resumed hand asks the dealer again for the cards
+        # it is still owed (the shuffler said it never dealt them: its count is the journal's).
+        ports.dealer = ShufflerDealer(shuffler)
     try:
         orch, recovery = open_table(cfg.journal.path, settings, clock=clock, ports=ports, can_resume=can_resume)
     except JournalError as exc:
@@ -164,8 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if shuffler is not None:
         adapter.shuffler = shuffler
-        ports.dealer = ShufflerDealer(shuffler)
         adapter._closers.append(shuffler.stop)  # noqa: SLF001 - the adapter closes what it holds
+        if resumed_deck["no"] is not None:
+            adapter.resumed_deck(resumed_deck["no"])
     try:
         adapter.build_real(dataclasses.replace(cfg, shuffler=None))
     except Exception as exc:

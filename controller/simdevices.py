@@ -154,6 +154,8 @@ class Rig:
         """
         if self.args.devices != "none":
             return False, "the shuffler's deck did not survive the restart"
+        if orch.state.dealing is not None:
+            return False, "a card was on its way when the controller stopped"
         hand, info = orch.state.hand, orch.state.info
         if hand is None or info is None:
             return True, ""

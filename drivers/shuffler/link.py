@@ -56,6 +56,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import serial
 
@@ -63,6 +64,9 @@ from . import events as E
 from . import protocol as P
 from .codec import Decoder, Frame, encode
 from .integrity import DeckTracker
+
+if TYPE_CHECKING:
+    from controller.engine.cards import Card
 
 __all__ = ["LinkTiming", "ShufflerDriver", "ShufflerArgumentError"]
 
@@ -156,6 +160,7 @@ class ShufflerDriver:
         self._inflight: tuple[int, _Req] | None = None
         self._stray: dict[int, Frame] = {}
         self._last_unusable: tuple[int, bytes] | None = None
+        self._resume_cards: dict[int, tuple] = {}  # resume_deck request id -> the journal's cards
         self._lost = False
         self._expected_at_loss = 1
         self._last_rx = 0.0
@@ -225,6 +230,23 @@ class ShufflerDriver:
             raise ShufflerArgumentError(str(exc)) from None
         self._check_count(count, 5, rule="G-3: a draw")
         return self._queue(P.Cmd.DRAW, bytes((tgt.code, count)))
+
+    def resume_deck(self, cards_dealt: "list[Card] | tuple[Card, ...]") -> int:
+        """Prove again the deck the device holds, after this controller restarted (G-5).
+
+        A restarted driver has no proven deck, so a hand it resumes could not be dealt
+        another card (``no-verified-deck``). This asks the device (DECK_CHECK: the stub it
+        holds and how many cards it dealt from it) and accepts the deck only when that stub
+        and ``cards_dealt`` (the cards the table's journal says came from it) are the 52
+        cards each once, and the device's count is the journal's
+        (:meth:`DeckTracker.resume`). Returns the request id; posts ``DeckReady`` (with
+        ``dealt`` = ``len(cards_dealt)``) or ``DeckCheckFailed``, or ``RequestFailed``
+        (no deck, busy, door open ...). Nothing else may be queued before its answer.
+        """
+        cards = tuple(cards_dealt)
+        req = _Req(next(self._ids), P.Cmd.DECK_CHECK, b"")
+        self._inbox.put(("cmd", req, cards))
+        return req.id
 
     def status(self) -> int:
         """Ask the device's status; return the request id. Posts StatusReport."""
@@ -305,6 +327,8 @@ class ShufflerDriver:
             if backlog is not None:
                 backlog.append(item)
             else:
+                if len(item) > 2:  # resume_deck: the DECK report that answers it is checked so
+                    self._resume_cards[item[1].id] = item[2]
                 self._execute(item[1])
             return None
         if item[1] != self._gen:
@@ -559,7 +583,11 @@ class ShufflerDriver:
                            ev.ordinal, verdict.first_target)
         elif t == P.Evt.DECK:
             d = P.unpack_deck_event(p)
-            v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
+            resumed = self._resume_cards.pop(self._seq_req.get(d.cmd_seq, -1), None)
+            if resumed is not None:
+                v = self.tracker.resume(d.deck_no, d.cards, dealt=d.dealt, cards_dealt=resumed)
+            else:
+                v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
             self._deck_seq = d.cmd_seq if v.ok else None
             if v.ok:
                 self._post(E.DeckReady, self._seq_req.get(d.cmd_seq), d.deck_no, v.count, v.dealt)
