@@ -158,7 +158,7 @@ class Orchestrator:
         ports: the devices and publishers (:class:`Ports`).
         translate: optional ``f(orchestrator, driver_event) -> list`` that turns driver events
             into table events / :class:`RaiseFault` / :class:`DeviceBack` / :class:`FloorDecision`
-            (see ``controller.adapters``); table events and those records pass unchanged.
+            (see ``controller.devices``); table events and those records pass unchanged.
         snapshot_every: write a state snapshot into the journal after this many hands.
 
     Thread model: :meth:`post` from any thread; everything else from the loop thread

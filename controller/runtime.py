@@ -205,7 +205,7 @@ class HandPacer:
     """Start the next hand when the table is idle; re-buy busted simulated players.
 
     One pacer serves ``livetable run`` (the shuffler's deck) and ``livetable simulate``
-    (:class:`controller.simdevices.Rig`: the emulator or the internal dealer). It asks for
+    (:class:`controller.composition.TableRun`: the shuffler, its emulator or the internal dealer). It asks for
     one new deck per hand (G-5) and posts one ``HandStartRequested`` per deck, then waits:
 
     - ``idle``: nothing asked; the next listener call or :meth:`kick` may ask for a deck when

@@ -450,7 +450,7 @@ def test_a_silent_shuffler_mid_deal_is_a_fault_not_a_wait_for_ever(tmp_path):
 
 def test_the_watchdog_counts_on_the_injected_clock():
     """No fault before the bound, one past it; the device's word starts the wait again."""
-    from controller.adapters import DevicePorts, DriverAdapter
+    from controller.devices import DevicePorts, DriverAdapter
     from controller.engine.table.settings import TableSettings
     from controller.engine.table.state import TableState
     from controller.orchestrator import Orchestrator, RaiseFault
@@ -459,16 +459,17 @@ def test_the_watchdog_counts_on_the_injected_clock():
     now = [1000.0]
     orch = Orchestrator(TableState.new(TableSettings()), journal=None, clock=lambda: now[0])
     adapter = DriverAdapter(orch, DevicePorts(), clock=lambda: now[0])
+    part = adapter.shuffler_part
     adapter.shuffler = object()
-    adapter._on_deck = lambda: None  # a deck asked for  # noqa: SLF001
-    adapter.shuffle_timeout = 30.0
-    assert adapter._watchdog(now[0]) == []  # noqa: SLF001
+    part._on_deck = lambda: None  # a deck asked for  # noqa: SLF001
+    part.shuffle_timeout = 30.0
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
     now[0] += 29.0
-    assert adapter._watchdog(now[0]) == []  # noqa: SLF001
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
     adapter.translate(orch, DealDone(now[0], 1, 1))  # the device spoke
     now[0] += 29.0
-    assert adapter._watchdog(now[0]) == []  # noqa: SLF001
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
     now[0] += 2.0
-    out = adapter._watchdog(now[0])  # noqa: SLF001
+    out = part._watchdog(now[0])  # noqa: SLF001
     assert len(out) == 1 and isinstance(out[0], RaiseFault) and out[0].kind == "deck-check"
-    assert adapter._on_deck is None  # the pacer asks again after the fault  # noqa: SLF001
+    assert part._on_deck is None  # the pacer asks again after the fault  # noqa: SLF001

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from controller.adapters import DriverAdapter
+from controller.devices import DriverAdapter
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.views import public_view
