@@ -9,8 +9,9 @@ order:
 1. open the shuffler first (the driver on its serial port, or on the emulator's pty) and ask
    what it holds; with no shuffler, the internal seeded dealer stands for it;
 2. open the journal and replay it (:func:`controller.runtime.open_table`): an interrupted
-   hand is **resumed** only when the dealer can carry it on (the shuffler's count of cards
-   delivered equals the journal's, nothing queued or faulted, and its deck is proven again:
+   hand is **resumed** only when the dealer can carry it on (no card was on its way, the
+   shuffler's count of cards delivered equals the journal's, nothing queued or faulted, and
+   its deck is proven again:
    :func:`controller.devices.shuffler.prove_deck_again`; the internal dealer: the hand's
    cards are its deck's first ones), else **voided** at once with every wager returned;
 3. start the other devices (:func:`controller.devices.build_devices`), hand the buffered
@@ -132,7 +133,10 @@ class TableRun:
         if self._resumed_deck is not None:
             adapter.resumed_deck(self._resumed_deck)
         try:
-            self.ports.history = HistoryWriter(c.history_dir)
+            # Finished hands go to the history folder and, from there, the last ones to the
+            # tablets' history topics (P-4); with no folder (a simulation without
+            # --history-dir) the table keeps no history.
+            self.ports.history = HistoryWriter(c.history_dir) if c.history_dir else None
         except OSError as exc:
             adapter.close()
             self._close_journal()
@@ -203,6 +207,10 @@ class TableRun:
                                "written with a shuffler): no further card of it can be dealt")
             self.internal.seek(info.number, len(cards))
             return True, ""
+        if orch.state.dealing is not None:
+            # Its deal requests may still reach the machine from the process that stopped
+            # (a kill loop once saw a board dealt twice after such a hand was resumed): void.
+            return False, "a card was on its way when the controller stopped"
         status = self.status
         if status is None:
             return False, "the shuffler did not say what it holds"
@@ -212,8 +220,7 @@ class TableRun:
         if status.dealt != mine:
             # Also a card on its way when the controller stopped that the machine did deal.
             return False, f"the shuffler delivered {status.dealt} cards from its deck, the journal {mine}"
-        # The counts agree (cards on their way the machine never dealt are asked for again);
-        # the restarted driver must prove the deck again before it deals.
+        # The counts agree; the restarted driver must prove the deck again before it deals.
         try:
             ok, reason, deck_no = prove_deck_again(self._shuffler, self.forward, hand, timeout=5.0)
         except Exception as exc:  # noqa: BLE001 - a hand the controller cannot prove is voided, never a crash loop

@@ -148,10 +148,7 @@ def open_table(
 
     Args:
         can_resume: ``f(orch) -> (ok, reason)``: whether the dealer can carry on the hand
-            where it stopped, also when cards were on their way (``state.dealing``: the
-            dealer knows whether it dealt them; resumed, the cards still owed are asked
-            for again, so ``ports.dealer`` must be set). Default: yes unless a card was on
-            its way.
+            where it stopped. Default: yes unless a card was on its way.
 
     Raises:
         controller.journal.JournalError: the journal cannot be opened or fails its check.
@@ -186,7 +183,7 @@ def open_table(
         ok, reason = (True, "")
         if orch.pending_void:
             ok, reason = False, f"the floor had decided {orch.pending_void}"
-        elif orch.state.dealing is not None and can_resume is None:
+        elif orch.state.dealing is not None:
             ok, reason = False, "a card was on its way when the controller stopped"
         if ok and can_resume is not None:
             ok, reason = can_resume(orch)

@@ -184,8 +184,18 @@ def analyse(journal: Path, cfg: Path, report: KillReport) -> None:
                 report.voided += 1
                 why = r["reason"].split(":")[0].split("(")[0].strip()[:60]
                 report.void_reasons[why] = report.void_reasons.get(why, 0) + 1
-    report.floor_faults = [e for e in ended if not str(e.get("by", "")).startswith("system")]
-    report.floor_faults += [r for r in raised if "no-verified-deck" in str(r.get("message"))]
+    # A fault the system did not end waits for the floor: every raised fault must end by
+    # the system (link back, broker back ...), in the order raised per kind.
+    by_system = {}
+    for e in ended:
+        if str(e.get("by", "")).startswith("system"):
+            by_system[e["kind"]] = by_system.get(e["kind"], 0) + 1
+    for r in raised:
+        if by_system.get(r["kind"], 0) > 0:
+            by_system[r["kind"]] -= 1
+        else:
+            report.floor_faults.append(r)
+    report.floor_faults += [e for e in ended if not str(e.get("by", "")).startswith("system")]
     state = TableState.new(settings)
     for entry in table:
         if entry.seq in rejected:
