@@ -38,7 +38,7 @@ CONFIG = '[table]\nid = "bench"\nseats = 6\nbig_blind = 100\n[shuffler]\nport = 
 
 def build(path: Path, hands: int, history: Path) -> float:
     """Write a journal of ``hands`` hands at ``path`` (and their histories); return seconds."""
-    from controller.adapters import HistoryWriter
+    from controller.devices import HistoryWriter
     from controller.bots import SimPlayers
     from controller.clock import ManualClock
     from controller.config import parse_config

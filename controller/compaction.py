@@ -13,7 +13,7 @@ What is kept, and why:
   snapshot before the oldest of them;
 - **older hands** leave the journal only once their hand histories are safely on disk in
   ``journal.history_dir`` (``hand-<n>.json``, the table's full record, and ``hand-<n>.phh``,
-  as :class:`controller.adapters.HistoryWriter` writes them): each is read back and checked;
+  as :class:`controller.devices.HistoryWriter` writes them): each is read back and checked;
   one that is missing or torn (a kill while it was written, a full disk then) is rebuilt by
   replaying the journal, written to a temporary file, fsynced and renamed; then every file
   and the folder are fsynced, and only then are the events deleted.
@@ -53,7 +53,7 @@ HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whateve
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
     """Return the ``(json, phh)`` paths of hand ``hand`` in ``folder`` (``hand-000042.json``):
-    where :class:`controller.adapters.HistoryWriter` writes them and compaction reads them."""
+    where :class:`controller.devices.HistoryWriter` writes them and compaction reads them."""
     base = Path(folder) / f"hand-{hand:06d}"
     return base.with_suffix(".json"), base.with_suffix(".phh")
 

@@ -1,6 +1,6 @@
 """The floor's requests at a running table (``livetable floor``; docs/faults.md, docs/mqtt.md).
 
-:class:`FloorDesk` runs on the loop thread, inside :class:`controller.adapters.DriverAdapter`.
+:class:`FloorDesk` runs on the loop thread, inside :class:`controller.devices.mqtt.MqttAdapter`.
 It takes one :class:`drivers.mqtt.events.FloorRequestReceived` at a time and answers it
 exactly once through ``answer(request_id, command, accepted, reason, detail, status)``:
 

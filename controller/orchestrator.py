@@ -158,7 +158,7 @@ class Orchestrator:
         ports: the devices and publishers (:class:`Ports`).
         translate: optional ``f(orchestrator, driver_event) -> list`` that turns driver events
             into table events / :class:`RaiseFault` / :class:`DeviceBack` / :class:`FloorDecision`
-            (see ``controller.adapters``); table events and those records pass unchanged.
+            (see ``controller.devices``); table events and those records pass unchanged.
         snapshot_every: write a state snapshot into the journal after this many hands.
 
     Thread model: :meth:`post` from any thread; everything else from the loop thread
@@ -479,6 +479,13 @@ class Orchestrator:
             if view is not None:
                 out[seat] = view
         return out
+
+    def publish_all(self) -> None:
+        """Publish the table as it stands: the public view, every private view, the lights.
+
+        Called once the devices are up (a fresh or clean start publishes nothing by itself:
+        without a public state no tablet can take a seat, docs/mqtt.md M-4)."""
+        self._publish_all()
 
     def _publish_all(self) -> None:
         """Publish the public view, every private view and the lights (after a fault change,

@@ -215,8 +215,8 @@ def open_table(
 class HandPacer:
     """Start the next hand when the table is idle; re-buy busted simulated players.
 
-    One pacer serves ``livetable run`` (the shuffler's deck) and ``livetable simulate``
-    (:class:`controller.simdevices.Rig`: the emulator or the internal dealer). It asks for
+    One pacer, set up once by :class:`controller.composition.TableRun` for ``livetable run``
+    and ``livetable simulate`` alike (the shuffler, its emulator or the internal dealer). It asks for
     one new deck per hand (G-5) and posts one ``HandStartRequested`` per deck, then waits:
 
     - ``idle``: nothing asked; the next listener call or :meth:`kick` may ask for a deck when

@@ -41,7 +41,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.settings import SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
-from controller.runtime import SHOW_WINDOW_SECONDS, HandPacer, OtherTablesJournal, cards_dealt_this_hand, open_table
+from controller.runtime import OtherTablesJournal
 
 __all__ = ["main", "build_parser", "Summary"]
 
@@ -178,6 +178,29 @@ def _check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _stored_seed(journal: str) -> int | None:
+    """The seed a simulation's journal keeps (read-only: the table opens it afterwards)."""
+    import sqlite3
+
+    if not os.path.exists(journal):
+        return None
+    try:
+        db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=1)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'simulate_seed'").fetchone()
+            if row is not None:
+                return int(row[0])
+            row = db.execute("SELECT payload FROM events WHERE kind = 'simulate' ORDER BY seq LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except (sqlite3.Error, ValueError):
+        return None
+    if row is None:
+        return None
+    seed = json.loads(row[0]).get("seed")
+    return seed if isinstance(seed, int) else None
+
+
 def _settings(args: argparse.Namespace) -> TableSettings:
     seats = args.seats or (5 if args.game == "draw" else 6)
     if args.sb is None:
@@ -242,11 +265,23 @@ def main(argv: list[str] | None = None) -> int:
     clock = system_clock
 
     from controller import simdevices
+    from controller.composition import DeviceStartError, TableRun
 
-    rig = simdevices.Rig(args, settings, clock=clock, bot_seats=bot_seats, speed=speed)
+    # The internal dealer's seed stands for the physical deck order: keep the journal's (in
+    # its meta table, which compaction keeps; journals of before in their "simulate" entry).
+    stored = _stored_seed(journal)
+    if stored is not None:
+        args.seed = stored
+    players = simdevices.SimulatedPlayers(bot_seats, seed=args.seed, clock=clock, speed=speed)
     try:
-        orch, recovery = open_table(journal, settings, clock=clock, ports=rig.ports,
-                                    can_resume=rig.can_resume)
+        choice = simdevices.device_choice(args, settings, seed=args.seed)
+    except OSError as exc:
+        print(f"livetable simulate: --mqtt-password-file: {exc}", file=sys.stderr)
+        return 2
+    run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
+                   bots=set(bot_seats), extras=[players])
+    try:
+        recovery = run.open()
     except OtherTablesJournal as exc:
         print(f"livetable simulate: the journal {journal} is table {exc.have!r}'s: give --table "
               f"{exc.have} to open it, or another --journal", file=sys.stderr)
@@ -254,13 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 3
-    # The internal dealer's seed stands for the physical deck order: keep the journal's (in
-    # its meta table, which compaction keeps; journals of before in their "simulate" entry).
+    except DeviceStartError as exc:
+        print(f"livetable simulate: {exc}", file=sys.stderr)
+        return 2
+    orch = run.orch
+    assert orch is not None
     if orch.journal is not None:
-        seed = simdevices.journal_seed(orch.journal)
-        if seed is not None:
-            args.seed = seed
-        else:
+        if simdevices.journal_seed(orch.journal) is None:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
         orch.journal.set_meta("simulate_seed", str(args.seed))
@@ -271,34 +306,23 @@ def main(argv: list[str] | None = None) -> int:
         log.info("seat %s: held by a player from the journal, not by a simulated player",
                  ", ".join(map(str, taken)))
         bot_seats = [s for s in bot_seats if s not in taken]
-        rig.bot_seats = bot_seats
+        players.bot_seats = bot_seats
+        if players.players is not None:
+            players.players.seats = set(bot_seats)
+        assert run.pacer is not None
+        run.pacer.rebuy = set(bot_seats)
+        run.pacer.bots = set(bot_seats)
     summary = Summary()
-    rig.attach(orch)
     orch.listeners.append(summary)
-    pacer = HandPacer(orch.post, clock, new_deck=rig.new_deck(orch), rebuy=set(bot_seats),
-                      max_hands=None, show_window=SHOW_WINDOW_SECONDS, bots=set(bot_seats))
-    rig.pacer = pacer
-    orch.listeners.append(pacer)
-    if args.keep_hands and orch.journal is not None:
-        from controller.compaction import JournalKeeper
-
-        orch.listeners.append(JournalKeeper(orch.journal, keep_hands=args.keep_hands,
-                                            history_dir=args.history_dir))
-    if recovery.outcome == "resumed" and orch.state.hand is not None:
-        rig.seek(orch.state.info.number, cards_dealt_this_hand(orch.state.hand))
     log.info("table %s: %s %s, %d seats, blinds %d/%d, seed %d; journal %s (%s)%s", settings.id,
              settings.limit, settings.game, settings.seats, settings.small_blind, settings.big_blind,
              args.seed, journal, recovery.outcome,
              f" - hand {recovery.hand} {recovery.outcome}" if recovery.hand else "")
     log.info("step-by-step recall of the hands: .venv/bin/livetable history --journal %s --hands 3", journal)
     _seat_players(orch, bot_seats, clock, settings, tablet_seats)
-    orch.nudge()
-
-    stop = {"flag": False}
 
     def _stop(*_: Any) -> None:
-        stop["flag"] = True
-        orch.stop()
+        run.stop()
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
@@ -306,22 +330,21 @@ def main(argv: list[str] | None = None) -> int:
     target = args.hands
 
     def idle() -> None:
-        rig.tick(orch)
         if target is not None and summary.hands + summary.voided >= target and orch.state.hand is None:
             orch.stop()
 
     try:
-        orch.run(poll=0.01, on_idle=idle)
+        run.run(poll=0.01, on_idle=idle)
     finally:
-        rig.close()
+        if run.adapter is not None:
+            run.adapter.close()  # the devices stop; the journal stays open for the summary
     out = summary.to_json(orch, recovery, time.perf_counter() - t0)
     out["journal"] = journal
     if out["unfinished"] is not None:
         log.info("hand %s was still being played: it stays in the journal; "
                  "--journal %s opens the table from it", out["unfinished"], journal)
-    out["devices"] = rig.stats()
-    if orch.journal is not None:
-        orch.journal.close()
+    out["devices"] = run.stats()
+    run.close()
     print(json.dumps(out))
     return 1 if summary.invariant_errors else 0
 

@@ -47,6 +47,15 @@ class Faults:
     missing: bool = False
     vanish_at: int | None = None
     vanish_for: float = 1.0
+    garble: str | None = None
+    stall_at: int | None = None
+
+    #: ``garble`` values: the next event of that class is sent intact (a right CRC) but
+    #: unusable: ``card`` a CARD whose card code is no card (0x60), ``deck`` a DECK one byte
+    #: short of its count, ``jam``/``empty``/``done`` a payload one byte short, ``door`` an
+    #: open flag of 2, ``unknown`` the event sent under an unknown type (0xCE), ``number``
+    #: any event with its event number cut to 3 bytes (sent again and again, never acked).
+    GARBLE = ("card", "deck", "jam", "empty", "done", "door", "unknown", "number")
 
     @classmethod
     def parse(cls, items: list[str]) -> "Faults":
@@ -76,8 +85,13 @@ class Faults:
                     value = value.lower() not in ("0", "false", "no", "")
                 elif kind == "float":
                     value = float(value)
+                elif kind.startswith("str"):
+                    pass
                 else:
                     value = int(value)
+            if key == "garble" and value is not None and value not in self.GARBLE:
+                raise ValueError(f"shuffler emulator: garble must be one of {', '.join(self.GARBLE)}, "
+                                 f"got {value!r}")
             setattr(self, key, value)
 
 
@@ -216,7 +230,22 @@ class Machine:
 
     def _emit(self, typ: P.Evt, build: Callable[[int], bytes]) -> None:
         self._event_no += 1
-        raw = encode(Frame(0, typ, build(self._event_no)))
+        payload, wire_type = build(self._event_no), int(typ)
+        g = self.faults.garble
+        name = typ.name.lower()
+        if g is not None and (g == name or g in ("unknown", "number")):
+            self.faults.garble = None
+            if g == "card":
+                payload = payload[:6] + b"\x60" + payload[7:]   # no card has code 0x60
+            elif g == "door":
+                payload = payload[:4] + b"\x02"
+            elif g == "unknown":
+                wire_type = 0xCE
+            elif g == "number":
+                payload = payload[:3]
+            else:
+                payload = payload[:-1]
+        raw = encode(Frame(0, wire_type, payload))
         if not self._unacked:
             self._event_tx_at = time.monotonic()
         self._unacked.append((self._event_no, raw))
@@ -396,6 +425,9 @@ class Machine:
             return
         f = self.faults
         ordinal = self._dealt + 1
+        if f.stall_at == ordinal:
+            f.stall_at = None  # the machine hangs silently: no card, no event, work still queued
+            return
         if f.jam_at == ordinal:
             f.jam_at = None
             self._fault = P.Fault.JAM

@@ -20,6 +20,7 @@ __all__ = [
     "ShufflerEvent", "DeviceIdentified", "DeckReady", "DeckCheckFailed", "CardDelivered",
     "DealDone", "Misread", "CardFault", "Jammed", "Empty", "DoorOpened", "DoorClosed",
     "RequestAccepted", "RequestFailed", "StatusReport", "LinkLost", "LinkRestored", "Target",
+    "EventUnusable",
 ]
 
 
@@ -98,13 +99,41 @@ class DealDone(ShufflerEvent):
 
 @dataclass(frozen=True, slots=True)
 class Misread(ShufflerEvent):
-    """A card reached ``target`` but the reader could not read it; nothing is guessed."""
+    """A card reached ``target`` but the reader could not read it; nothing is guessed.
+
+    ``reason`` is empty for the device's own MISREAD; otherwise why the driver could not
+    use the card the device reported (a CARD event whose card code is no card, 0..51).
+    """
 
     pauses_hand: ClassVar[bool] = True
     request_id: int | None
     target: Target
     deck_no: int
     ordinal: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EventUnusable(ShufflerEvent):
+    """A device event arrived intact (its CRC is right) but cannot be used: a payload of the
+    wrong layout or values, an unknown event type, or an event number that cannot be read.
+
+    ``event_type`` is the frame's TYPE byte (``0xC2`` DECK ...), ``name`` its message name
+    (``"deck"``, ``"jam"``, ``"done"``, ``"door"``, ``"card"``, or ``"unknown"``),
+    ``event_no`` its number when readable (else None), ``request_id`` the request it names
+    when that much is readable (else None), ``reason`` what is wrong, ``payload`` the raw
+    payload in hex (for the wire log and the floor). The driver has acknowledged it when its
+    number was readable (the device does not send it again): what it said is lost, so the
+    table must pause (docs/faults.md).
+    """
+
+    pauses_hand: ClassVar[bool] = True
+    event_type: int
+    name: str
+    event_no: int | None
+    request_id: int | None
+    reason: str
+    payload: str
 
 
 @dataclass(frozen=True, slots=True)

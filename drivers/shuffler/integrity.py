@@ -69,7 +69,7 @@ class DeckTracker:
 
     def __init__(self) -> None:
         self.deck_no: int | None = None
-        self.dealt: dict[Card, Target] = {}
+        self.dealt: dict[Card, Target | None] = {}  # None: reported before a host restart
         self.misreads = 0
 
     @property
@@ -109,6 +109,31 @@ class DeckTracker:
             self.dealt, self.misreads = {}, 0
         return DeckVerdict(ok, deck_no, len(cards), dealt, duplicates, missing, unreadable)
 
+    def resume(self, deck_no: int, stub: Iterable[Card | None], *, dealt: int,
+               cards_dealt: Iterable[Card]) -> DeckVerdict:
+        """Prove again, after the host restarted, the deck the device still holds (G-5).
+
+        The device's DECK report (after a DECK_CHECK) gives the stub it holds and how many
+        cards it ``dealt`` from deck ``deck_no``; ``cards_dealt`` are the cards the host's
+        record (the table's journal) says came from it. The deck is proven again, and the
+        cards of ``cards_dealt`` count as reported from it, only when the stub and those
+        cards are, by identity, the 52 cards each once, nothing is unreadable and the
+        device's count equals the record's: a card the device delivered that the record
+        does not know (or the other way round) refuses it. On failure no deck is verified.
+        """
+        cards = list(stub)
+        before = list(cards_dealt)
+        known = [c for c in cards if c is not None]
+        counts = Counter(known)
+        counts.update(before)
+        duplicates = tuple(sorted(c for c, n in counts.items() if n > 1))
+        missing = tuple(c for c in FULL_DECK if c not in counts)
+        unreadable = len(cards) - len(known)
+        ok = (not duplicates and not missing and unreadable == 0 and dealt == len(before)
+              and len(cards) + dealt == 52)
+        self.deck_no, self.dealt, self.misreads = (deck_no, {c: None for c in before}, 0) if ok else (None, {}, 0)
+        return DeckVerdict(ok, deck_no, len(cards), dealt, duplicates, missing, unreadable)
+
     def deliver(self, deck_no: int, card: Card, target: Target) -> CardVerdict:
         """Record ``card`` delivered to ``target`` from deck ``deck_no`` and say if it is sound.
 
@@ -118,9 +143,8 @@ class DeckTracker:
             return CardVerdict("no-deck")
         if deck_no != self.deck_no:
             return CardVerdict("wrong-deck")
-        first = self.dealt.get(card)
-        if first is not None:
-            return CardVerdict("duplicate", first)
+        if card in self.dealt:
+            return CardVerdict("duplicate", self.dealt[card])
         self.dealt[card] = target
         return CardVerdict("ok")
 

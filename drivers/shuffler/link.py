@@ -50,11 +50,13 @@ from __future__ import annotations
 import itertools
 import logging
 import queue
+import struct
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import serial
 
@@ -62,6 +64,9 @@ from . import events as E
 from . import protocol as P
 from .codec import Decoder, Frame, encode
 from .integrity import DeckTracker
+
+if TYPE_CHECKING:
+    from controller.engine.cards import Card
 
 __all__ = ["LinkTiming", "ShufflerDriver", "ShufflerArgumentError"]
 
@@ -154,6 +159,8 @@ class ShufflerDriver:
         self._seq_req: dict[int, int] = {}
         self._inflight: tuple[int, _Req] | None = None
         self._stray: dict[int, Frame] = {}
+        self._last_unusable: tuple[int, bytes] | None = None
+        self._resume_cards: dict[int, tuple] = {}  # resume_deck request id -> the journal's cards
         self._lost = False
         self._expected_at_loss = 1
         self._last_rx = 0.0
@@ -223,6 +230,23 @@ class ShufflerDriver:
             raise ShufflerArgumentError(str(exc)) from None
         self._check_count(count, 5, rule="G-3: a draw")
         return self._queue(P.Cmd.DRAW, bytes((tgt.code, count)))
+
+    def resume_deck(self, cards_dealt: "list[Card] | tuple[Card, ...]") -> int:
+        """Prove again the deck the device holds, after this controller restarted (G-5).
+
+        A restarted driver has no proven deck, so a hand it resumes could not be dealt
+        another card (``no-verified-deck``). This asks the device (DECK_CHECK: the stub it
+        holds and how many cards it dealt from it) and accepts the deck only when that stub
+        and ``cards_dealt`` (the cards the table's journal says came from it) are the 52
+        cards each once, and the device's count is the journal's
+        (:meth:`DeckTracker.resume`). Returns the request id; posts ``DeckReady`` (with
+        ``dealt`` = ``len(cards_dealt)``) or ``DeckCheckFailed``, or ``RequestFailed``
+        (no deck, busy, door open ...). Nothing else may be queued before its answer.
+        """
+        cards = tuple(cards_dealt)
+        req = _Req(next(self._ids), P.Cmd.DECK_CHECK, b"")
+        self._inbox.put(("cmd", req, cards))
+        return req.id
 
     def status(self) -> int:
         """Ask the device's status; return the request id. Posts StatusReport."""
@@ -303,6 +327,8 @@ class ShufflerDriver:
             if backlog is not None:
                 backlog.append(item)
             else:
+                if len(item) > 2:  # resume_deck: the DECK report that answers it is checked so
+                    self._resume_cards[item[1].id] = item[2]
                 self._execute(item[1])
             return None
         if item[1] != self._gen:
@@ -486,8 +512,13 @@ class ShufflerDriver:
     def _on_event(self, frame: Frame) -> None:
         try:
             no = P.unpack_event_no(frame.payload)
-        except P.PayloadError:
+        except P.PayloadError as exc:
             self.stats["bad_payloads"] += 1
+            # Its number unreadable, it cannot be acknowledged: the device sends it again
+            # and again. Posted once per run of the same bytes (the table pauses once).
+            if self._last_unusable != (frame.type, frame.payload):
+                self._last_unusable = (frame.type, frame.payload)
+                self._unusable(frame, None, str(exc))
             return
         if no < self._expected:
             self.stats["duplicate_events"] += 1
@@ -499,9 +530,41 @@ class ShufflerDriver:
             self._dispatch(frame)
         except (P.PayloadError, ValueError) as exc:
             self.stats["bad_payloads"] += 1
-            self._log.error("shuffler event %d (type 0x%02x) unreadable: %s", no, frame.type, exc)
+            self._unusable(frame, no, str(exc))
         self._expected = no + 1
         self._ack(no)
+
+    def _unusable(self, frame: Frame, no: int | None, reason: str) -> None:
+        """Post what the table must know of an event it cannot use (never only a log line).
+
+        A CARD whose other fields are sound but whose card code is no card (a reader fault
+        that passed the CRC) is a card that left the machine unread: it is posted as a
+        :class:`Misread` (the tracker counts it), so the hand pauses as for the device's own
+        MISREAD and the floor's exits apply. Anything else is an :class:`EventUnusable`.
+        """
+        self._log.error("shuffler event %s (type 0x%02x) unusable: %s [%s]", no, frame.type, reason,
+                        frame.payload.hex())
+        try:
+            name = P.Evt(frame.type).name.lower()
+        except ValueError:
+            name = "unknown"
+        rid: int | None = None
+        if name in ("card", "misread") and len(frame.payload) == struct.calcsize(P.CARD_LAYOUT):
+            _ev, seq, tgt, _code, ordinal, deck, _flags = struct.unpack(P.CARD_LAYOUT, frame.payload)
+            try:
+                target = P.Target.from_code(tgt)
+            except P.PayloadError:
+                target = None
+            if target is not None and 1 <= ordinal <= 52:
+                self.tracker.misread(deck)
+                self._post(E.Misread, self._seq_req.get(seq), target, deck, ordinal, reason=reason)
+                return
+        if name not in ("unknown", "door") and len(frame.payload) >= 5:
+            rid = self._seq_req.get(frame.payload[4])  # every other event names its request next
+        if name == "deck":
+            self._deck_seq = None  # whatever deck it reported is not proven
+            self.tracker.forget()
+        self._post(E.EventUnusable, frame.type, name, no, rid, reason, frame.payload.hex())
 
     def _dispatch(self, frame: Frame) -> None:
         t, p = frame.type, frame.payload
@@ -520,7 +583,11 @@ class ShufflerDriver:
                            ev.ordinal, verdict.first_target)
         elif t == P.Evt.DECK:
             d = P.unpack_deck_event(p)
-            v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
+            resumed = self._resume_cards.pop(self._seq_req.get(d.cmd_seq, -1), None)
+            if resumed is not None:
+                v = self.tracker.resume(d.deck_no, d.cards, dealt=d.dealt, cards_dealt=resumed)
+            else:
+                v = self.tracker.check(d.deck_no, d.cards, dealt=d.dealt)
             self._deck_seq = d.cmd_seq if v.ok else None
             if v.ok:
                 self._post(E.DeckReady, self._seq_req.get(d.cmd_seq), d.deck_no, v.count, v.dealt)
@@ -538,7 +605,7 @@ class ShufflerDriver:
             d = P.unpack_done_event(p)
             self._post(E.DealDone, self._seq_req.get(d.cmd_seq), d.delivered)
         else:
-            self._log.warning("shuffler: unknown event type 0x%02x acknowledged and ignored", t)
+            raise P.PayloadError(f"shuffler protocol: unknown event type 0x{t:02x}")
 
     # --- connection -----------------------------------------------------------------------
 

@@ -314,6 +314,8 @@ def unpack_event_no(payload: bytes) -> int:
 
 
 _CARD = ">IBBBBHB"
+#: The CARD/MISREAD payload layout (event no, cmd seq, target, card, ordinal, deck no, flags).
+CARD_LAYOUT = _CARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +424,8 @@ def pack_door_event(e: DoorEvent) -> bytes:
 def unpack_door_event(payload: bytes) -> DoorEvent:
     """Return the :class:`DoorEvent` of a DOOR payload. Raises PayloadError."""
     ev, flag = _unpack(">IB", payload, "DOOR")
+    if flag > 1:
+        raise PayloadError(f"shuffler protocol: DOOR open flag must be 0 or 1, got {flag}")
     return DoorEvent(ev, bool(flag))
 
 

@@ -17,7 +17,7 @@ import tomllib
 import pytest
 
 from controller import compaction
-from controller.adapters import HistoryWriter
+from controller.devices import HistoryWriter
 from controller.compaction import JournalKeeper, history_files
 from controller.engine.table.audit import audit
 from controller.engine.table.settings import TableSettings

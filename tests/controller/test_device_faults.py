@@ -401,3 +401,75 @@ def test_tablets_see_the_pause_on_the_broker(tmp_path):
             sim.stop()
     finally:
         viewer.stop()
+
+
+# ------------------------------------------------------- unusable frames, the watchdog (issue 16)
+
+
+@pytest.mark.parametrize("garble,kind,exit,voided", [
+    ("card", "misread", "void", True),         # a CARD with an impossible card code, mid-hand
+    ("card", "misread", "correction", False),  # the dealer takes it out; the machine deals another
+    ("done", "jam", "resume", False),           # a DONE one byte short, mid-hand
+    ("jam", "jam", "resume", False),            # the JAM report itself unusable (jam_at=5)
+    ("deck", "deck-check", "resume", False),    # the new deck's report unusable: not proven
+    ("unknown", "jam", "resume", False),        # an event of an unknown type (the deck's)
+])
+def test_an_unusable_shuffler_report_pauses_with_exits(tmp_path, garble, kind, exit, voided):
+    """One bad frame (a right CRC, a wrong payload) froze the table: logged, the card lost,
+    the hand waiting for ever. Now the table pauses with the fault's exits and goes on."""
+    faults = dict(garble=garble, **({"jam_at": 5} if garble == "jam" else {}))
+    sim = _sim(tmp_path, lambda s: s.rig.adapter.emulator.set_faults(**faults))
+    try:
+        view = _wait_fault(sim, kind)
+        assert "cannot use" in view["fault"]["message"] or "card code" in view["fault"]["message"]
+        if garble in ("card", "done", "jam"):
+            _refused_while_paused(sim)
+        _decide(sim, kind, exit)
+        _finish(sim, kind, exit, "floor:anna", voided=voided)
+    finally:
+        sim.stop()
+
+
+def test_a_silent_shuffler_mid_deal_is_a_fault_not_a_wait_for_ever(tmp_path):
+    """The machine hangs before the 4th card with no word (``stall_at``): past the
+    watchdog's bound (on the table's clock) the table pauses with ``jam``; ``resume`` clears
+    the machine and asks again for the cards owed, and the hand plays to its end."""
+    def inject(s: SimTable) -> None:
+        s.rig.adapter.deal_timeout = 0.5
+        s.rig.adapter.emulator.set_faults(stall_at=4)
+
+    sim = _sim(tmp_path, inject)
+    try:
+        view = _wait_fault(sim, "jam")
+        assert view["fault"]["message"].startswith("shuffler silent: no card for 0.5 s")
+        _decide(sim, "jam", "resume")
+        _finish(sim, "jam", "resume", "floor:anna", voided=False)
+    finally:
+        sim.stop()
+
+
+def test_the_watchdog_counts_on_the_injected_clock():
+    """No fault before the bound, one past it; the device's word starts the wait again."""
+    from controller.devices import DevicePorts, DriverAdapter
+    from controller.engine.table.settings import TableSettings
+    from controller.engine.table.state import TableState
+    from controller.orchestrator import Orchestrator, RaiseFault
+    from drivers.shuffler.events import DealDone
+
+    now = [1000.0]
+    orch = Orchestrator(TableState.new(TableSettings()), journal=None, clock=lambda: now[0])
+    adapter = DriverAdapter(orch, DevicePorts(), clock=lambda: now[0])
+    part = adapter.shuffler_part
+    adapter.shuffler = object()
+    part._on_deck = lambda: None  # a deck asked for  # noqa: SLF001
+    part.shuffle_timeout = 30.0
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
+    now[0] += 29.0
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
+    adapter.translate(orch, DealDone(now[0], 1, 1))  # the device spoke
+    now[0] += 29.0
+    assert part._watchdog(now[0]) == []  # noqa: SLF001
+    now[0] += 2.0
+    out = part._watchdog(now[0])  # noqa: SLF001
+    assert len(out) == 1 and isinstance(out[0], RaiseFault) and out[0].kind == "deck-check"
+    assert part._on_deck is None  # the pacer asks again after the fault  # noqa: SLF001

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from controller import floor_cli
-from controller.adapters import DevicePorts, DriverAdapter
+from controller.devices import DevicePorts, DriverAdapter
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.table import events as ev

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 
-from controller.adapters import DevicePorts, DriverAdapter, player_for_name
+from controller.devices import DevicePorts, DriverAdapter, player_for_name
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.table import events as ev

@@ -105,3 +105,42 @@ def test_damaged_journal_stops_start_up(tmp_path, emulator):
                          cwd=REPO, capture_output=True, text=True, timeout=60)
     assert res.returncode == 3
     assert "journal check failed" in res.stderr and "seq 1 missing" in res.stderr
+
+
+def _broker_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+def test_a_fresh_table_publishes_its_state_and_answers_a_take_seat(tmp_path, emulator):
+    """Issue 16 item 6: with nobody seated, a fresh ``livetable run`` published no public
+    state, so a tablet's take-seat (which must carry the state's seq, M-4) went unanswered."""
+    import uuid
+
+    from drivers.mqtt.tablet import Tablet
+
+    table = f"fresh{uuid.uuid4().hex[:8]}"
+    cfg = _config(tmp_path, emulator, table=table)
+    cfg.write_text(cfg.read_text().replace("big_blind = 100\n", 'big_blind = 100\ntablet_join = "direct"\n'))
+    sock_path = str(tmp_path / "notify.sock")
+    tablet = Tablet(table, 2, host="127.0.0.1", port=1883, username=None, password=None).start()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(sock_path)
+        server.settimeout(60)
+        proc = _start(cfg, sock_path)
+        try:
+            assert any("READY=1" in m for m in _messages(server, "READY=1"))
+            tablet.wait_for(lambda t: t.state is not None and t.state.get("table") == table, 15)
+            aid = tablet.send_action("take_seat", 10000, name="Ann", post=False)
+            reply = tablet.wait_reply(aid, 15)
+            assert reply["accepted"] is True, reply
+            tablet.wait_for(lambda t: any((s or {}).get("name") == "Ann" for s in t.state["seats"]), 15)
+        finally:
+            tablet.stop()
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()[-3000:]

@@ -10,7 +10,7 @@ import random
 import time
 import tomllib
 
-from controller.adapters import DevicePorts, DriverAdapter, HistoryWriter
+from controller.devices import DevicePorts, DriverAdapter, HistoryWriter
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.replay import replay_file

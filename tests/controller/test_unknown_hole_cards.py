@@ -195,7 +195,7 @@ class AskingDealer:
 
 
 def _adapter_table(tmp_path):
-    from controller.adapters import DevicePorts, DriverAdapter
+    from controller.devices import DevicePorts, DriverAdapter
 
     clock = ManualClock()
     ports = DevicePorts()

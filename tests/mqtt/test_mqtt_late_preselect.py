@@ -8,7 +8,7 @@ from __future__ import annotations
 import queue
 import time
 
-from controller.adapters import DevicePorts, DriverAdapter
+from controller.devices import DevicePorts, DriverAdapter
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.table import events as ev

@@ -7,7 +7,7 @@ simply crosses a street change in flight) must not act on a betting round, a han
 player it was not made for. These tests wire the real pieces in the order the controller
 runs them: ``ActionGuard.published`` with the public view as ``TableLink.publish_state``
 keeps it, ``ActionGuard.admit`` as ``TableLink._take_action`` calls it, the adapter's
-translation (``DriverAdapter._seat_request``), then the table's ``step``.
+translation (``MqttAdapter._seat_request``), then the table's ``step``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from controller.adapters import DriverAdapter
+from controller.devices.mqtt import MqttAdapter
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
 from controller.views import public_view
@@ -49,7 +49,7 @@ class Wire:
             return f"refused {exc.code}"
         e = SimpleNamespace(action=action, amount=kw.get("amount"), choice=kw.get("choice"),
                             name=kw.get("name"), post=kw.get("post"), cards=())
-        out = DriverAdapter._seat_request(action, e, dict(at=self.b.t, seat=seat))
+        out = MqttAdapter._seat_request(action, e, dict(at=self.b.t, seat=seat))
         for item in out:
             self.b.send(item)
         self.sync()

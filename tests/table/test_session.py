@@ -145,14 +145,29 @@ def test_t7_top_up_asked_during_the_hand_is_added_when_it_ends():
     out = b.do(ev.ToppedUp, seat=2, amount=300)
     assert not b.refused() and not [e for e in out if isinstance(e, fx.TakeChips)]
     assert b.state.ledger.total_in == 1800  # not on the table yet
-    b.do(ev.ToppedUp, seat=3, amount=500)   # 600 - 10 + 500 would pass 1000: capped at the end
+    b.do(ev.ToppedUp, seat=3, amount=400)   # 600 + 400 fits; 605 + 400 will not: capped at the end
     b.act(1, "fold")
     b.act(2, "fold")  # seat 3 wins the small blind: 605
     assert b.stacks() == {1: 600, 2: 895, 3: 1000}
     took = [e for e in b.effects if isinstance(e, fx.TakeChips)][-2:]
     assert [(t.seat, t.amount) for t in took] == [(2, 300), (3, 395)]
-    assert [r.rule for r in b.refusals][-1:] == ["T-7"] and "105 of the 500" in b.refusals[-1].reason
+    assert [r.rule for r in b.refusals][-1:] == ["T-7"] and "5 of the 400" in b.refusals[-1].reason
     assert b.state.ledger.total_in == 1800 + 695
+
+
+def test_t2_top_up_past_the_maximum_asked_during_the_hand_is_refused_when_asked():
+    b = _bench(1, 2, 3, stack=600)
+    b.start(1)  # seat 3 brought 600 to this hand
+    b.do(ev.ToppedUp, seat=3, amount=10**12)
+    assert [r.rule for r in b.refusals] == ["T-7"] and "may add 400" in b.refusals[-1].reason
+    assert b.state.seats[2].topup == 0
+    b.do(ev.ToppedUp, seat=3, amount=400)   # fits: waits for the hand's end
+    b.do(ev.ToppedUp, seat=3, amount=20)    # 600 + 400 + 20 would pass 1000
+    assert len(b.refusals) == 2 and "400 to come" in b.refusals[-1].reason
+    assert b.state.seats[2].topup == 400
+    b.act(1, "fold")
+    b.act(2, "fold")
+    assert b.stacks()[3] == 1000 and b.state.ledger.total_in == 1800 + 395
 
 
 def test_t7_top_up_of_a_player_who_busts_in_the_hand_is_refused():

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from controller.adapters import DevicePorts, DriverAdapter
+from controller.devices import DevicePorts, DriverAdapter
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
 from controller.engine.table import events as ev

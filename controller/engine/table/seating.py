@@ -161,17 +161,26 @@ def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
 
 
 def top_up(ctx: Ctx, ev: Any) -> None:
-    """T-7: add chips between hands, up to the buy-in maximum.
+    """T-7: add chips between hands, up to the buy-in maximum (T-2).
 
     Asked for during a hand the player is in, the chips wait for the hand to end (then
-    the maximum is checked against the stack the player has then).
+    the maximum is checked again against the stack the player has then, and what would
+    pass it is refused). A top-up that would pass the maximum already on the stack behind
+    when asked (with the top-ups already waiting) is refused at once, as between hands:
+    the player is told when asking, not at the end of the hand.
     """
     s = _seat(ctx, ev.seat)
     if s is None:
         return
+    hi = ctx.state.settings.buy_in_max
     if in_hand(ctx.state, s.seat):
         if s.leaving:
             refuse(ctx, "T-8", f"T-8: seat {s.seat} is leaving")
+            return
+        if hi is not None and s.stack + s.topup + ev.amount > hi:
+            refuse(ctx, "T-7", f"T-7: at most {hi} on the table; seat {s.seat} has {s.stack}"
+                               + (f" and {s.topup} to come" if s.topup else "")
+                               + f", may add {max(0, hi - s.stack - s.topup)}")
             return
         if _chips_ok(ctx, ev, "T-7"):
             ctx.set_seat(evolve(s, topup=s.topup + ev.amount))
@@ -179,7 +188,6 @@ def top_up(ctx: Ctx, ev: Any) -> None:
     if s.stack == 0:
         refuse(ctx, "T-2", _no_chips(s, "buy in again"))
         return
-    hi = ctx.state.settings.buy_in_max
     if hi is not None and s.stack + ev.amount > hi:
         refuse(ctx, "T-7", f"T-7: at most {hi} on the table; seat {s.seat} has {s.stack}, "
                            f"may add {max(0, hi - s.stack)}")

@@ -1,0 +1,161 @@
+"""The MQTT link's adapter: tablets' actions and requests in, one answer each (issue 9).
+
+Tablet seat requests (take the seat, sit out, sit in, top up, stand up, preselect) get
+exactly one reply, after the table decided: accepted, or refused with the table's rule id
+(``F-1`` when the table is paused and did not take it); docs/mqtt.md: a tablet ignores a
+second reply. Floor requests (``livetable floor``) go to :class:`controller.floor.FloorDesk`.
+A lost broker is ``broker-lost`` (resumed by the system when paho reconnects).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from controller.devices.base import DeviceAdapter
+from controller.engine.table import events as ev
+from controller.faults import FaultKind
+from controller.orchestrator import DeviceBack, Orchestrator, RaiseFault
+
+__all__ = ["MqttAdapter", "player_for_name"]
+
+log = logging.getLogger("livetable.devices.mqtt")
+
+
+class MqttAdapter(DeviceAdapter):
+    """Translate the MQTT link's events (``drivers.mqtt``) and answer tablets' requests."""
+
+    def __init__(self, orch: Orchestrator, ports: Any, *, clock: Callable[[], float]) -> None:
+        super().__init__(orch, ports, clock=clock)
+        self._request: tuple[int, str, int] | None = None
+        from controller.floor import FloorDesk
+
+        self.floor = FloorDesk(orch, getattr(self.ports, "floor_reply", lambda *_: None), clock=clock)
+
+    def translate(self, e: Any) -> list[Any]:
+        """Return what MQTT link event ``e`` means for the table (see the module docstring)."""
+        name = type(e).__name__
+        if name == "BrokerConnection":
+            if e.up:
+                return [DeviceBack(FaultKind.BROKER_LOST.value, "broker connection restored")]
+            return [RaiseFault(FaultKind.BROKER_LOST.value, f"broker lost: {e.reason or 'no reason'}")]
+        if name == "TabletPresence":
+            cls = ev.TabletConnected if e.online else ev.TabletDisconnected
+            return [cls(at=e.at, seat=e.seat)]
+        if name == "FloorRequestReceived":
+            self.floor.request(e)  # answered once on livetable/<table>/floor/reply
+            return []
+        if name == "ChatReceived":
+            if self.ports.link is not None:
+                s = self.orch.state.seat(e.seat)
+                who = (s.name or s.player) if s is not None else f"Seat {e.seat}"
+                self.ports.link.publish_chat(e.seat, who, e.text, chat_id=e.chat_id)
+            return []
+        if name != "ActionReceived":
+            return []
+        a = e.action
+        common = dict(at=e.at, seat=e.seat)
+        if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
+            return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
+                                   discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
+        if a == "buy_in" and self.orch.state.settings.tablet_join != "direct":
+            # T-2/T-3: only a table that trusts its tablets books chips asked for there
+            if e.action_id:
+                self._answer(e.seat, e.action_id, False,
+                             "T-3: at this table the dealer books a buy-in: hand your chips to the dealer")
+            return []
+        try:
+            out = self._seat_request(a, e, common)
+        except (TypeError, ValueError) as exc:  # an event the table cannot even hold
+            self._answer(e.seat, e.action_id, False, f"M-2: {a}: {exc}")
+            return []
+        if out and e.action_id:
+            self._settle_request()
+            self._request = (e.seat, e.action_id, self.orch.events_handled)
+        elif e.action_id:
+            self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
+        return out
+
+    @staticmethod
+    def _seat_request(a: str, e: Any, common: dict[str, Any]) -> list[Any]:
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8)."""
+        out: list[Any] = []
+        if a == "preselect":
+            if e.choice in (None, "", "none", "clear"):
+                out = [ev.PreselectCleared(**common)]
+            else:
+                out = [ev.PreselectSet(**common, choice=e.choice, amount=e.amount)]
+        elif a == "take_seat":
+            out = [ev.PlayerJoined(**common, player=player_for_name(e.name), name=e.name,
+                                   amount=int(e.amount or 0), post=bool(e.post))]
+        elif a == "sit_out":
+            out = [ev.SatOut(**common)]
+        elif a in ("sit_in", "post_bb"):
+            out = [ev.SatIn(**common, post=True)]
+        elif a == "wait_bb":
+            out = [ev.SatIn(**common, post=False)]
+        elif a == "top_up":
+            out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
+        elif a == "buy_in":  # T-2: again after busting (tablet_join "direct")
+            out = [ev.BoughtIn(**common, amount=int(e.amount or 0))]
+        elif a == "stand_up":
+            out = [ev.StoodUp(**common)]
+        elif a == "auto_muck":
+            out = [ev.AutoMuckSet(**common, on=e.choice == "on")]
+        return out
+
+    def _answer(self, seat: int, action_id: str, accepted: bool, reason: str | None) -> None:
+        try:
+            self.ports.reply(seat, action_id, accepted, reason)
+        except Exception as exc:  # a reply must never stop the loop
+            log.warning("could not reply to seat %s: %s", seat, exc)
+
+    def _settle_request(self, effects: list[Any] | None = None) -> None:
+        """Answer the seat-management request in hand, once, after the table decided.
+
+        Called by :meth:`after_step` with the step's effects (the table took or refused it:
+        a ``Refuse`` for that seat carries the rule id), and by :meth:`tick` or the next
+        request when no step followed (the table was paused: ``F-1``, or the journal failed).
+        """
+        if self._request is None:
+            return
+        seat, action_id, before = self._request
+        self._request = None
+        if effects is None and self.orch.events_handled > before:
+            # Stepped, but after_step (the listener that answers) did not see it: say so.
+            log.warning("seat %s request %s: the table took it but no answer was sent "
+                        "(the adapter's after_step is not an orchestrator listener)", seat, action_id)
+            return
+        if effects is None:
+            fault = self.orch.faults.current
+            what = fault.message if fault is not None else "not recorded"
+            self._answer(seat, action_id, False, f"F-1: the table is paused ({what})")
+            return
+        refusal = next((x for x in effects if type(x).__name__ == "Refuse" and x.seat == seat), None)
+        if refusal is not None:
+            self._answer(seat, action_id, False, refusal.reason)
+        else:
+            self._answer(seat, action_id, True, None)
+
+    def after_step(self, orch: Orchestrator, effects: list[Any]) -> None:
+        """Listener on the orchestrator: answer a seat-management request once the table
+        decided it (accepted, or refused with the rule id of the ``Refuse`` effect)."""
+        if self._request is not None and orch.events_handled == self._request[2] + 1:
+            self._settle_request(effects)
+        self.floor.after_step(orch, effects)
+
+
+def player_for_name(name: str) -> str:
+    """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
+
+    The controller has no room accounts: the name (case and spacing ignored) is the player's
+    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
+    two players cannot sit under the same name. Ids of tablet players start ``name:``.
+
+    Raises:
+        ValueError: ``name`` is empty.
+    """
+    key = " ".join(str(name).casefold().split())
+    if not key:
+        raise ValueError("T-3: a player needs a name")
+    return f"name:{key}"

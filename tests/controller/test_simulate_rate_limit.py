@@ -1,0 +1,44 @@
+"""``livetable simulate`` keeps the M-9 action limit of ``livetable run`` (issue 16 item 11).
+
+The breaker's seat sent 1,000 actions a second to a simulated table and every one was taken
+to the table: simulate built its MQTT link with its own limit (1,000 a second). With one
+composition the link is built once, with the limit docs/mqtt.md gives: over 10 actions in a
+second from one seat are refused ``M-9``.
+"""
+
+from __future__ import annotations
+
+import socket
+import uuid
+
+import pytest
+
+from controller.simdevices import SimTable
+
+
+def _broker_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+def test_a_tablet_flooding_a_simulated_table_is_refused_m9(tmp_path):
+    from drivers.mqtt.tablet import Tablet
+
+    table = f"m9{uuid.uuid4().hex[:8]}"
+    sim = SimTable(["--headless", "--table", table, "--seats", "4", "--camera", "off", "--players", "2",
+                    "--join-seats", "4"], str(tmp_path / "journal.sqlite"), max_hands=0).start()
+    tablet = Tablet(table, 4, host="127.0.0.1", port=1883, username=None, password=None).start()
+    try:
+        tablet.wait_for(lambda t: t.state is not None, 15)
+        ids = [tablet.send_action("sit_out") for _ in range(40)]  # a tablet stuck in a loop
+        tablet.wait_for(lambda t: all(i in t.replies for i in ids), 15)
+        refused = [tablet.replies[i] for i in ids if (tablet.replies[i].get("reason") or "").startswith("M-9")]
+        assert len(refused) >= 25, [tablet.replies[i] for i in ids][:12]
+        assert all(r["accepted"] is False for r in refused)
+    finally:
+        tablet.stop()
+        sim.stop()
