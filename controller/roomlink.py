@@ -176,8 +176,8 @@ class RoomLink:
     def last_seq(self) -> int:
         """Return the journal's newest seq as this reader sees it (0 when empty)."""
         db = self._open()
-        row = db.execute("SELECT MAX(seq) FROM events").fetchone()
-        return int(row[0] or 0)
+        rows = db.execute("SELECT MAX(seq) FROM events").fetchall()  # read whole: no snapshot held
+        return int(rows[0][0] or 0)
 
     def wait_acked(self, upto: int, timeout: float) -> bool:
         """Wait until the room acknowledged ``upto``; return whether it did within ``timeout``."""
@@ -313,7 +313,8 @@ class RoomLink:
         db = self._open()
         base = None
         if not has_base:
-            row = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchone()
+            rows = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchall()
+            row = rows[0] if rows else None
             if row is None:
                 return  # the journal's first snapshot is not written yet
             base = {"upto": int(row[0]), "state": json.loads(row[1])}

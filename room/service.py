@@ -130,7 +130,10 @@ class RoomService:
 
     # ------------------------------------------------------------------ the worker
     def _publish_ack(self, table: str, ack: Ack) -> None:
-        self._client.publish(f"room/tables/{table}/ack", json.dumps(ack.to_json()), qos=1, retain=True)
+        # Not queued while the broker is away: old acknowledgements replayed after newer ones
+        # would send tables back; every table's is published again at the next connect.
+        if self._connected.is_set():
+            self._client.publish(f"room/tables/{table}/ack", json.dumps(ack.to_json()), qos=1, retain=True)
         with self.applied:
             self.applied.notify_all()
 

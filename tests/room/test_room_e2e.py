@@ -60,6 +60,7 @@ def check_room(tmp_path: Path, store_url: str, summary: dict[str, Any], tables: 
 
 
 @pytest.mark.broker
+@pytest.mark.timeout(600)
 def test_four_tables_into_postgresql(tmp_path: Path, pg_database: str) -> None:
     need_mosquitto()
     _empty_pg(pg_database)
@@ -69,6 +70,7 @@ def test_four_tables_into_postgresql(tmp_path: Path, pg_database: str) -> None:
 
 
 @pytest.mark.broker
+@pytest.mark.timeout(600)
 def test_four_tables_into_the_embedded_sqlite(tmp_path: Path) -> None:
     need_mosquitto()
     url = str(tmp_path / "room.sqlite")
@@ -79,6 +81,7 @@ def test_four_tables_into_the_embedded_sqlite(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.broker
+@pytest.mark.timeout(3000)
 def test_four_tables_200_hands_into_postgresql(tmp_path: Path, pg_database: str) -> None:
     need_mosquitto()
     _empty_pg(pg_database)
