@@ -1,8 +1,9 @@
 """Fixtures for the room service (issue 17): stores on both databases, simulated journals.
 
 ``store_url`` runs a test on SQLite (a file in the test's folder) and on PostgreSQL (a
-database ``room_test_<random>`` made for this test session on 127.0.0.1:5432 and dropped at
-its end; each test starts from an empty schema). PostgreSQL tests are skipped, with the
+database ``room_test_<random>`` made for this test session on 127.0.0.1:5432 by the
+``livetable`` role ``scripts/setup.sh --test`` makes, or ``$LIVETABLE_TEST_PG``, and dropped
+at its end; each test starts from an empty schema). PostgreSQL tests are skipped, with the
 reason, where none answers (``scripts/setup.sh`` starts one).
 
 Tests marked ``slow`` (the 200-hand room, 50 partitions and 50 kill -9) run only with
@@ -24,7 +25,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PG_ADMIN = os.environ.get("LIVETABLE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+PG_ADMIN = os.environ.get("LIVETABLE_TEST_PG", "postgresql://livetable:livetable@127.0.0.1:5432/postgres")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
