@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
 
             parse_pin_map(cfg.gpio)
         settings = settings_from_config(cfg)
+        from controller.roomlink import room_config  # issue 17: [room], the outbox to the room
+
+        room_config(args.config)
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
@@ -192,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         orch.listeners.append(JournalKeeper(orch.journal, keep_hands=cfg.journal.keep_hands,
                                             history_dir=cfg.journal.history_dir))
 
+    from controller.roomlink import start_from_config  # issue 17: None unless [room] outbox = true
+
+    outbox = start_from_config(args.config, cfg, orch)
     signal.signal(signal.SIGTERM, lambda *_: orch.stop())
     signal.signal(signal.SIGINT, lambda *_: orch.stop())
     interval = watchdog_interval()
@@ -211,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         orch.run(poll=0.02, on_idle=idle)
     finally:
         notify("STOPPING=1")
+        if outbox is not None:
+            outbox.stop()
         adapter.close()
         if orch.journal is not None:
             orch.journal.close()

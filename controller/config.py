@@ -296,7 +296,8 @@ def parse_config(data: dict[str, Any]) -> Config:
     Raises:
         ConfigError: unknown section or key, wrong type, value out of range (names the key).
     """
-    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal"}
+    # [room] (the outbox to the room, issue 17) is read and checked by controller/roomlink.py.
+    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal", "room"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{key}: unknown section (known: {', '.join(sorted(known))})")
