@@ -103,9 +103,11 @@ CREATE TABLE room_floor_actions (
     action   TEXT NOT NULL,
     by_name  TEXT NOT NULL,
     reason   TEXT NOT NULL,
+    request_id TEXT NOT NULL,
     request  TEXT NOT NULL,
     outcome  TEXT
 );
+CREATE INDEX room_floor_actions_request ON room_floor_actions (request_id);
 """
 
 MIGRATIONS: list[tuple[int, str, dict[str, str]]] = [

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -53,6 +54,10 @@ class RoomService:
         self.store = store
         self.room = Room(store, clock, on_applied=self._publish_ack)
         self.live: dict[str, dict[str, Any]] = {}  # table -> its latest public state
+        self.floor_status: dict[str, dict[str, Any]] = {}  # table -> its last floor status
+        self.floor_replies: dict[str, dict[str, Any]] = {}  # request id -> the table's answer
+        self._asked: set[str] = set()  # request ids of the console's floor decisions
+        self.status_every = 3.0
         self.stats = {"messages": 0, "refused": 0, "store_errors": 0}
         self.applied = threading.Condition()
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -68,10 +73,13 @@ class RoomService:
         self._client.max_queued_messages_set(0)
         self._host, self._port = host, port
         self._worker = threading.Thread(target=self._work, name="room-worker", daemon=True)
+        self._poller = threading.Thread(target=self._poll_status, name="room-status", daemon=True)
+        self._stopping = threading.Event()
 
     def start(self) -> "RoomService":
         """Connect (retrying in the background) and start the worker."""
         self._worker.start()
+        self._poller.start()
         self._client.connect_async(self._host, self._port, keepalive=30)
         self._client.loop_start()
         return self
@@ -82,6 +90,7 @@ class RoomService:
 
     def stop(self) -> None:
         """Disconnect and stop the worker (what it had taken is committed or not at all)."""
+        self._stopping.set()
         self._inbox.put(None)
         self._worker.join(10)
         self._client.disconnect()
@@ -103,12 +112,16 @@ class RoomService:
         if getattr(reason, "is_failure", False):
             log.error("the room broker refused the room service's login: %s", reason)
             return
-        client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0)])
+        client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0),
+                          ("room/tables/+/floor/reply", 1)])
         self._connected.set()
         self._inbox.put(("reack", None, None))
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")
+        if len(parts) == 5 and parts[3:] == ["floor", "reply"]:
+            self._floor_reply(parts[2], msg.payload)
+            return
         if len(parts) != 4 or parts[0] != "room" or parts[1] != "tables":
             return
         try:
@@ -128,6 +141,52 @@ class RoomService:
         if parts[3] == "records":
             self._inbox.put(("records", table, bytes(msg.payload)))
 
+    # ------------------------------------------------------------------ the floor
+    def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
+                      seat: int | None = None, reason: str | None = None) -> str:
+        """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
+        its id. The table's answer arrives in :attr:`floor_replies` (and its status in
+        :attr:`floor_status`).
+
+        Raises:
+            drivers.mqtt.topics.TopicError: ``table`` is not a table id.
+        """
+        from drivers.mqtt.codec import floor_request_payload
+
+        check_table(table)
+        rid = f"room-{secrets.token_hex(8)}"
+        if command != "status":
+            self._asked.add(rid)
+        payload = floor_request_payload(request_id=rid, command=command, by=by, fault=fault, seat=seat,
+                                        reason=reason)
+        self._client.publish(f"room/tables/{table}/floor/request", payload, qos=1)
+        return rid
+
+    def _floor_reply(self, table: str, payload: bytes) -> None:
+        try:
+            reply = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(reply, dict) or reply.get("table") != table:
+            return
+        if isinstance(reply.get("status"), dict):
+            self.floor_status[table] = dict(reply["status"], received=time.time())
+        rid = reply.get("id")
+        if isinstance(rid, str) and rid in self._asked:
+            self.floor_replies[rid] = reply
+            self._inbox.put(("outcome", table, reply))
+
+    def _poll_status(self) -> None:
+        while not self._stopping.wait(self.status_every):
+            if not self._connected.is_set():
+                continue
+            try:
+                tables = set(self.store.table_ids()) | set(self.live)
+            except StoreError:
+                tables = set(self.live)
+            for t in sorted(tables):
+                self.floor_request(t, "status")
+
     # ------------------------------------------------------------------ the worker
     def _publish_ack(self, table: str, ack: Ack) -> None:
         # Not queued while the broker is away: old acknowledgements replayed after newer ones
@@ -144,6 +203,12 @@ class RoomService:
                 return
             what, table, payload = item
             try:
+                if what == "outcome":
+                    with self.store.transaction() as tx:
+                        tx.execute("UPDATE room_floor_actions SET outcome = ? WHERE request_id = ?",
+                                   (json.dumps({k: payload.get(k) for k in ("accepted", "reason", "detail")}),
+                                    payload.get("id")))
+                    continue
                 if what == "reack":
                     for t in self.store.table_ids():
                         self._publish_ack(t, self.room.ack(t))

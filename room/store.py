@@ -179,6 +179,33 @@ class Store:
         return [{"table": r[0], "hand": int(r[1]), "started": r[2], "ended": r[3], "voided": bool(r[4]),
                  "pot": int(r[5]), "rake": int(r[6])} for r in rows]
 
+    def report(self, since: float | None = None, until: float | None = None) -> list[dict[str, Any]]:
+        """Return the report of every table over ``[since, until)`` (Unix seconds; None: no
+        bound), then the room as one table (``table`` ``"room"``): ``hands`` (played, voided
+        ones apart in ``voided``), ``rake``, ``chips_in`` (buy-ins and top-ups),
+        ``chips_out`` (cash-outs), ``hours`` (from the first hand's start to the last hand's
+        end). Chips are integers."""
+        lo = -1e18 if since is None else float(since)
+        hi = 1e18 if until is None else float(until)
+        hands = {r[0]: r[1:] for r in self.query(
+            "SELECT table_id, SUM(CASE WHEN voided = 0 THEN 1 ELSE 0 END), SUM(voided), COALESCE(SUM(rake), 0),"
+            " MIN(COALESCE(started_at, ended_at)), MAX(ended_at) FROM room_hands"
+            " WHERE ended_at >= ? AND ended_at < ? GROUP BY table_id", (lo, hi))}
+        moves = {r[0]: r[1:] for r in self.query(
+            "SELECT table_id, COALESCE(SUM(chips_in), 0), COALESCE(SUM(chips_out), 0) FROM room_movements"
+            " WHERE at >= ? AND at < ? GROUP BY table_id", (lo, hi))}
+        rows = []
+        for t in sorted(set(hands) | set(moves)):
+            played, voided, rake, first, last = hands.get(t, (0, 0, 0, None, None))
+            cin, cout = moves.get(t, (0, 0))
+            rows.append({"table": t, "hands": int(played or 0), "voided": int(voided or 0), "rake": int(rake or 0),
+                         "chips_in": int(cin), "chips_out": int(cout),
+                         "hours": round((last - first) / 3600, 3) if first is not None else 0.0})
+        room = {"table": "room", **{k: sum(r[k] for r in rows) for k in ("hands", "voided", "rake", "chips_in",
+                                                                          "chips_out")},
+                "hours": round(sum(r["hours"] for r in rows), 3)}
+        return rows + [room]
+
     def totals(self) -> dict[str, int]:
         """Return the room's meters: every table's ``total_in``, ``total_out``, ``rake`` and
         ``hands`` added up (chips, integers)."""
