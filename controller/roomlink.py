@@ -119,6 +119,7 @@ class RoomLink:
         journal_path: the table's journal file (read only here).
         host, port, username, password: the table's own Mosquitto (the ``controller`` login).
         batch, window, resend_seconds: as in :class:`RoomLinkConfig`.
+        linger: seconds the outbox waits after a new record for more to send with it.
 
     Use :meth:`start`, add the instance to ``orch.listeners`` (it wakes on every event), and
     :meth:`stop` at the end. :attr:`acked` is the room's last acknowledgement.
@@ -126,10 +127,12 @@ class RoomLink:
 
     def __init__(self, table: str, journal_path: str | Path, *, host: str = "127.0.0.1", port: int = 1883,
                  username: str | None = None, password: str | None = None, batch: int = 200,
-                 window: int = 5000, resend_seconds: float = 10.0) -> None:
+                 window: int = 5000, resend_seconds: float = 10.0, linger: float = 0.1) -> None:
         self.table = check_table(table)
         self.journal_path = str(journal_path)
         self.batch, self.window, self.resend_seconds = batch, window, resend_seconds
+        self.linger = linger
+        self._halt = threading.Event()
         self.acked = 0
         self.room_has_base = False
         self._ack_seen = False
@@ -199,6 +202,7 @@ class RoomLink:
                 log.warning("table %s: the room acknowledged up to %d of %d when the outbox stopped; "
                             "the rest is sent when the table runs again", self.table, self.acked, self.last_seq())
         self._stopping = True
+        self._halt.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(5)
@@ -278,6 +282,9 @@ class RoomLink:
     def _run(self) -> None:
         while not self._stopping:
             self._wake.wait(0.5)
+            # Let the records of one burst (a hand's actions come close together) go as one
+            # message: one publish and one transaction at the room instead of dozens.
+            self._halt.wait(self.linger)
             self._wake.clear()
             if self._stopping:
                 break

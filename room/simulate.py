@@ -125,7 +125,8 @@ def balance(store: Any, summaries: dict[str, dict[str, Any]], rig: RoomRig) -> d
         per_table.append({"table": t, "hands": held, "table_hands": hands_table,
                           "applied": row.get("applied_upto"), "journal": link.get("last_seq"),
                           "room": {k: row.get(k) for k in ("total_in", "total_out", "rake")},
-                          "table_meters": meters, "balanced": good})
+                          "table_meters": meters, "outbox": link, "table_seconds": s.get("seconds"),
+                          "balanced": good})
     return {"balanced": ok and bool(per_table), "per_table": per_table}
 
 
