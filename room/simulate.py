@@ -25,6 +25,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from drivers.mqtt.broker import REPO, BrokerProcess
+from drivers.mqtt.broker import REPO, BrokerProcess, die_with_parent
 from drivers.mqtt.provision import provision as provision_seats
 
 __all__ = ["main", "RoomRig", "balance"]
@@ -57,8 +58,11 @@ class RoomRig:
         self.tables = tables
         self.room_dir = self.workdir / "room"
         self.room_creds = room_credentials(self.room_dir / "mosquitto")
+        # Brokers in sessions of their own: a Ctrl-C at the terminal stops the tables, which
+        # then hand their last records to the room before the brokers are stopped.
         self.room_broker = BrokerProcess(self.room_dir / "broker", passwd=self.room_dir / "mosquitto" / "passwd",
-                                         acl=self.room_dir / "mosquitto" / "acl", config=ROOM_CONF)
+                                         acl=self.room_dir / "mosquitto" / "acl", config=ROOM_CONF,
+                                         own_session=True)
         self.brokers: dict[str, BrokerProcess] = {}
         self.controller_password: dict[str, Path] = {}
         for t in tables:
@@ -73,7 +77,7 @@ class RoomRig:
             conf = tdir / "table-with-bridge.conf"
             conf.write_text(TABLE_CONF.read_text() + "\n" + bridge.read_text())
             self.brokers[t] = BrokerProcess(tdir / "broker", passwd=tdir / "mosquitto" / "passwd",
-                                            acl=tdir / "mosquitto" / "acl", config=conf)
+                                            acl=tdir / "mosquitto" / "acl", config=conf, own_session=True)
 
     def start(self) -> "RoomRig":
         """Start the room broker, then every table's broker (their bridges connect)."""
@@ -178,39 +182,60 @@ def main(argv: list[str] | None = None) -> int:
 
         console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
+        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            import webbrowser
+
+            webbrowser.open(console.url)
     t0 = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(REPO))
+
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
     procs = {t: subprocess.Popen(rig.table_command(t, args.hands if args.hands is not None else 10**9,
                                                    args.seed + i, devices=args.devices),
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO))
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO),
+                                 preexec_fn=die_with_parent())  # no table left playing if the room dies
              for i, t in enumerate(tables)}
     summaries: dict[str, dict[str, Any]] = {}
-    code = 0
-    try:
+    bad: list[str] = []
+
+    def collect() -> None:
         for t, p in procs.items():
+            if t in summaries or t in bad:
+                continue
             out, _ = p.communicate()
             lines = out.decode(errors="replace").strip().splitlines()
             try:
                 summaries[t] = json.loads(lines[-1])
             except (IndexError, ValueError):
-                summaries[t] = {}
+                bad.append(t)
                 log.error("table %s ended with %s and no summary", t, p.returncode)
-                code = 1
+
+    try:
+        try:
+            collect()
+        except KeyboardInterrupt:  # Ctrl-C: every table stops (its summary), then the room
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut it short
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            for p in procs.values():
+                if p.poll() is None:
+                    p.send_signal(signal.SIGTERM)
+            collect()
         for t, s in summaries.items():
             last = (s.get("room_link") or {}).get("last_seq") or 0
-            if not service.wait_applied(t, last, max(0.0, args.timeout - 0)):
+            if not service.wait_applied(t, last, args.timeout):
                 log.error("table %s: the room holds up to %d of %d", t, service.room.ack(t).upto, last)
         result = balance(store, summaries, rig)
-    except KeyboardInterrupt:
-        for p in procs.values():
-            p.terminate()
-        result = balance(store, {t: s for t, s in summaries.items()}, rig)
     finally:
         if console is not None:
             console.stop()
         service.stop()
         rig.stop()
-    out = {"tables": len(tables), "hands": store.hand_count(), "balanced": result["balanced"],
+    code = 1 if bad else 0
+    out = {"tables": len(tables), "hands": store.hand_count(), "balanced": result["balanced"] and not bad,
            "records": store.record_count(), "totals": store.totals(), "per_table": result["per_table"],
            "store": store.dialect, "dir": str(workdir), "seconds": round(time.monotonic() - t0, 2)}
     store.close()
