@@ -20,7 +20,7 @@ floor staff on the room's network, no framework needed). After the floor login
 JSON API (all but ``/login`` need the session cookie; 401 otherwise):
 ``GET /api/tables``, ``POST /api/floor`` ``{table, command, fault?, seat?, reason}``,
 ``GET /api/floor``, ``GET /api/hands?player=&table=&since=&until=&hand=``,
-``GET /api/hands/<t>/<n>`` (``.phh``), ``GET /api/report?since=&until=`` (``.csv``).
+``GET /api/hands/<t>/<n>`` (``.phh``; ``/steps``: as ``livetable history`` prints it), ``GET /api/report?since=&until=`` (``.csv``).
 Times in queries are Unix seconds.
 """
 
@@ -220,6 +220,17 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                     table=q.get("table") or None, player=q.get("player") or None, since=num("since"),
                     until=num("until"), number=int(q["hand"]) if q.get("hand") else None,
                     limit=int(q.get("limit") or 100))})
+            elif path.startswith("/api/hands/") and path.endswith("/steps"):
+                parts = path.split("/")
+                if len(parts) != 6:
+                    raise ValueError("/api/hands/<table>/<hand>/steps")
+                from room.archive import hand_steps
+
+                steps = hand_steps(store, check_table(parts[3]), int(parts[4]))
+                if steps is None:
+                    self._error(404, f"table {parts[3]} has no hand {parts[4]} in the archive")
+                else:
+                    self._json(steps)
             elif path.startswith("/api/hands/"):
                 parts = path.split("/")
                 if len(parts) != 5:

@@ -132,7 +132,9 @@ def test_the_floor_pauses_and_resumes_a_table_and_reads_the_archive(live_room: d
         hand = int(first.get_attribute("data-h"))
         first.click()
         page.wait_for_selector(f"#hand-detail:has-text('table t1 hand {hand}')", timeout=WAIT_MS)
-        assert "deal_hole" in page.text_content("#hand-detail")
+        from room.archive import hand_steps
+
+        assert hand_steps(store, "t1", hand)["text"] in page.text_content("#hand-detail")
         phh = page.request.get(console.url + f"api/hands/t1/{hand}.phh").text()
         assert phh == (live_room["rig"].history_dir("t1") / f"hand-{hand:06d}.phh").read_text()
         page.screenshot(path=str(SHOTS / "room-console-archive.png"))

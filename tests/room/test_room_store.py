@@ -155,3 +155,18 @@ def test_migrations_run_once(store_url: str) -> None:
 def test_an_unreachable_database_is_a_clear_error() -> None:
     with pytest.raises(StoreError, match="cannot connect"):
         open_store("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_a_hand_replayed_step_by_step_reads_as_livetable_history_at_the_table(store_url: str, played: Any) -> None:
+    from controller.history import format_hand, recall
+    from room.archive import hand_steps
+
+    store = open_store(store_url)
+    base, recs = journal_messages(played[0] / "journal.sqlite")
+    feed(Room(store, lambda: 1.0), base, recs)
+    for number in (1, 4, store.hand_count("sim")):
+        at_table = format_hand(recall(played[0] / "journal.sqlite", hand=number).hands[0])
+        assert hand_steps(store, "sim", number)["text"] == at_table
+    assert hand_steps(store, "sim", 999) is None
+    assert hand_steps(store, "other", 1) is None
+    store.close()
