@@ -64,7 +64,9 @@ class Room:
         self.names = [f"t{i}" for i in range(1, tables + 1)]
         self.rig = RoomRig(tmp, self.names, restart_timeout=(1, 1)).start()
         self.store_url = store_url
-        self.env = dict(os.environ, PYTHONPATH=str(REPO))
+        # A table that stops journalling is sent SIGABRT: faulthandler writes its threads'
+        # stacks into its log (tN.log beside the run) for the failure's reader.
+        self.env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONFAULTHANDLER="1")
         self.service: subprocess.Popen[bytes] | None = None
         self.service_log = tmp / "room-service.log"
         self.start_service()
@@ -94,8 +96,14 @@ class Room:
     def tables_advance(self, records: int) -> None:
         """Wait until every table has journalled ``records`` more (they play on)."""
         start = self.seqs()
-        wait_for(lambda: all(journal_seq(self.rig.journal(t)) >= start[t] + records for t in self.names),
-                 f"every table journals {records} more records (a table paused?)")
+        try:
+            wait_for(lambda: all(journal_seq(self.rig.journal(t)) >= start[t] + records for t in self.names),
+                     f"every table journals {records} more records (a table paused?)")
+        except BaseException:
+            for t, p in self.tables.items():
+                if journal_seq(self.rig.journal(t)) < start[t] + records and p.poll() is None:
+                    p.send_signal(signal.SIGABRT)
+            raise
 
     def finish(self) -> dict[str, dict[str, Any]]:
         """SIGTERM the tables; return their summaries (their outboxes drain first)."""
