@@ -145,6 +145,7 @@ class RoomLink:
         self._wake = threading.Event()
         self._stopping = False
         self._connected_at = 0.0
+        self._base_sent = -1e9  # when the base went last (monotonic seconds)
         self.sent_records = 0
         self.sent_batches = 0
         self.resends = 0
@@ -306,6 +307,7 @@ class RoomLink:
             if not self._ack_seen and now - self._connected_at < 2.0:
                 return  # the retained acknowledgement usually comes at once: avoid a full resend
             acked, has_base = self.acked, self.room_has_base
+            rewound = self._rewind or self._next <= acked
             if self._rewind or self._next <= acked:
                 if self._rewind and self._next > acked + 1:
                     self.resends += 1
@@ -317,9 +319,10 @@ class RoomLink:
                 self.resends += 1
                 self._next = acked + 1
                 self._deadline = now + self.resend_seconds
+                rewound = True
         db = self._open()
         base = None
-        if not has_base:
+        if not has_base and (rewound or time.monotonic() - self._base_sent > self.resend_seconds):
             rows = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchall()
             row = rows[0] if rows else None
             if row is None:
@@ -337,8 +340,8 @@ class RoomLink:
             rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq >= ? ORDER BY seq LIMIT ?",
                               (start, self.batch)).fetchall()
             if not rows:
-                if base is not None:  # nothing to send but the room needs the base
-                    self._publish({"table": self.table, "base": base, "records": []})
+                if base is not None and self._publish({"table": self.table, "base": base, "records": []}):
+                    self._base_sent = time.monotonic()  # nothing to send but the room needs the base
                 return
             if rows[0][0] != start:
                 log.error("table %s: the journal no longer holds record %d (compacted before the room "
@@ -354,6 +357,8 @@ class RoomLink:
                 msg["base"], base = base, None
             if not self._publish(msg):
                 return
+            if "base" in msg:
+                self._base_sent = time.monotonic()
             with self._lock:
                 self._next = records[-1]["seq"] + 1
             self.sent_records += len(records)
