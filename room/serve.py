@@ -39,7 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--http-host", default="127.0.0.1")
     p.add_argument("--http-port", type=int, default=8090, help="the floor console (0: none)")
     p.add_argument("--floor-logins", default="/etc/livetable/room/floor-logins.json",
-                   help="the floor's console logins (livetable room serve --add-floor NAME adds one)")
+                   help="the floor's console logins (default %(default)s)")
+    p.add_argument("--add-floor", metavar="NAME", default=None,
+                   help="add (or give a new password to) the floor login NAME in --floor-logins, print "
+                        "its password, and exit")
     p.add_argument("--client-id", default="livetable-room")
     p.add_argument("--log-level", default="info")
     return p
@@ -49,6 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options, 3 when the
     store cannot be opened."""
     args = build_parser().parse_args(argv)
+    if args.add_floor is not None:
+        from room.console import add_login
+
+        try:
+            password = add_login(Path(args.floor_logins), args.add_floor)
+        except (ValueError, OSError) as exc:
+            print(f"livetable room serve: --add-floor: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps({"floor_login": args.add_floor.strip(), "password": password,
+                          "file": args.floor_logins}))
+        return 0
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     password = None
     try:
