@@ -1,6 +1,6 @@
 """Partitions and a killed room service (issue 17): tables never pause, the room converges.
 
-Three simulated tables play (``livetable simulate --room-outbox``, each with its Mosquitto
+Simulated tables play (``livetable simulate --room-outbox``, each with its Mosquitto
 bridged to the room broker) while the test, at moments drawn from a seeded random source
 (after a random number of new journal records), either stops the room broker (every
 bridge is cut) or kills the room service with SIGKILL (``livetable room serve`` in its own
@@ -9,7 +9,7 @@ grow (no table pauses); at the end no table has a fault, and once the tables sto
 room holds every record of every table exactly once, every hand equal to its table's
 history and its meters equal to the tables' to the chip.
 
-A modest count in the normal suite; 50 of each under ``slow``.
+A modest count with two tables in the normal suite; 50 of each with three tables under ``slow``.
 """
 
 from __future__ import annotations
@@ -126,10 +126,10 @@ class Room:
         self.rig.stop()
 
 
-def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed: int) -> None:
+def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed: int, tables: int = 3) -> None:
     need_mosquitto()
     rng = random.Random(seed)
-    room = Room(tmp, store_url)
+    room = Room(tmp, store_url, tables)
     try:
         room.tables_advance(20)
         plan = ["cut"] * broker_cuts + ["kill"] * kills
@@ -172,7 +172,7 @@ def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed:
 @pytest.mark.broker
 @pytest.mark.timeout(600)
 def test_cuts_and_kills_sqlite(tmp_path: Path) -> None:
-    partition_run(tmp_path, str(tmp_path / "room.sqlite"), broker_cuts=2, kills=2, seed=11)
+    partition_run(tmp_path, str(tmp_path / "room.sqlite"), broker_cuts=2, kills=2, seed=11, tables=2)
 
 
 @pytest.mark.broker
@@ -181,7 +181,7 @@ def test_cuts_and_kills_postgresql(tmp_path: Path, pg_database: str) -> None:
     from tests.room.conftest import _empty_pg
 
     _empty_pg(pg_database)
-    partition_run(tmp_path, pg_database, broker_cuts=2, kills=2, seed=12)
+    partition_run(tmp_path, pg_database, broker_cuts=2, kills=2, seed=12, tables=2)
 
 
 @pytest.mark.slow
