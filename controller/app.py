@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
 
             parse_pin_map(cfg.gpio)
         settings = settings_from_config(cfg)
+        from controller.roomlink import room_config  # issue 17: [room], the outbox to the room
+
+        room_config(args.config)
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
@@ -98,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     log.info("recovery: %s", recovery)
 
+    from controller.roomlink import start_from_config  # issue 17: None unless [room] outbox = true
+
+    assert run.orch is not None
+    outbox = start_from_config(args.config, cfg, run.orch)
     signal.signal(signal.SIGTERM, lambda *_: run.stop())
     signal.signal(signal.SIGINT, lambda *_: run.stop())
     interval = watchdog_interval()
@@ -113,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         run.run(poll=0.02, on_idle=idle)
     finally:
         notify("STOPPING=1")
+        if outbox is not None:
+            outbox.stop()
         run.close()
     return 0
 

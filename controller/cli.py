@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "floor": ("controller.floor_cli", "floor decisions at a running table: status, void, read ..."),
     "display": ("display.app", "the overhead dealer display (pygame)"),
     "wiring": ("drivers.seats.wiring", "print the GPIO wiring table from a config"),
+    "room": ("room.cli", "the room service: room serve|provision|simulate (issue 17)"),
 }
 
 

@@ -410,7 +410,8 @@ def parse_config(data: dict[str, Any]) -> Config:
             mistake is in ``errors`` (each names its key) and in the message, one per line.
     """
     errors: list[str] = []
-    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal"}
+    # [room] (the outbox to the room, issue 17) is read and checked by controller/roomlink.py.
+    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal", "room"}
     for key in data:
         if key not in known:
             errors.append(f"{_show(key)[1:-1]}: unknown section (known: {', '.join(sorted(known))})")

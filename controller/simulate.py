@@ -88,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--room-outbox", action="store_true", help="send the journal to the room (controller/roomlink.py)")
+    p.add_argument("--room-resend", type=float, default=10.0, help=argparse.SUPPRESS)
     return p
 
 
@@ -313,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
         run.pacer.rebuy = set(bot_seats)
         run.pacer.bots = set(bot_seats)
     summary = Summary()
+    from controller.roomlink import start_for_simulate  # issue 17: the outbox to the room
+
+    outbox = start_for_simulate(args, orch, journal) if args.room_outbox else None
     orch.listeners.append(summary)
     log.info("table %s: %s %s, %d seats, blinds %d/%d, seed %d; journal %s (%s)%s", settings.id,
              settings.limit, settings.game, settings.seats, settings.small_blind, settings.big_blind,
@@ -344,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
         log.info("hand %s was still being played: it stays in the journal; "
                  "--journal %s opens the table from it", out["unfinished"], journal)
     out["devices"] = run.stats()
+    if outbox is not None:  # the room acknowledges what the journal holds, or 30 s went by
+        out["room_link"] = outbox.stop(drain=30.0)
     run.close()
     print(json.dumps(out))
     return 1 if summary.invariant_errors else 0

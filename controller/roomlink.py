@@ -1,0 +1,405 @@
+"""The table's outbox to the room (issue 17): the journal's records, sent until acknowledged.
+
+The journal stays the truth (controller/journal.py); the outbox only reads it. It sends the
+journal's records in order, each with the table's own ``seq``, to the table's Mosquitto on
+``livetable/<t>/room/records``; the table's bridge (``livetable room provision``) carries
+them to the room broker as ``room/tables/<t>/records``. The room stores them idempotently
+and answers on ``room/tables/<t>/ack`` (retained, bridged back as ``livetable/<t>/room/ack``)
+with the last seq it holds without a gap. The outbox:
+
+- sends batches of at most ``batch`` records, never more than ``window`` records past the
+  acknowledged one (a long outage does not fill the brokers' queues);
+- sends again from the first record not acknowledged when the bridge comes back (Mosquitto
+  publishes its state on ``livetable/<t>/room/link``: ``1`` up, ``0`` down), when its own
+  connection to the table's broker comes back, when the room's acknowledgement goes back
+  (a room store restored from a backup) and when nothing was acknowledged for
+  ``resend_seconds`` while records were out;
+- sends the journal's oldest snapshot (``base``: where the room's replay starts) while the
+  room says it does not hold it.
+
+It never blocks the table: it runs on its own thread with its own read-only connection to
+the journal file (SQLite WAL lets one writer and many readers work at once); the
+orchestrator only calls :meth:`RoomLink.wake` (as a listener) after each event. Nothing is
+lost: a record leaves the outbox's concern only when the room has it; nothing is doubled:
+the room keys records by ``(table, seq)``.
+
+Messages (docs/room.md): ``{"table": t, "records": [{"seq", "at", "kind", "payload"}...],
+"base": {"upto", "state"} (only when asked)}``; the acknowledgement ``{"table", "upto", "base"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from drivers.mqtt.topics import ROOT, check_table
+
+__all__ = ["RoomLink", "RoomLinkConfig", "room_config", "start_from_config", "records_topic", "ack_topic"]
+
+log = logging.getLogger("livetable.roomlink")
+
+#: A message's records stay well under the brokers' packet limit (262144 on the table's).
+MAX_MESSAGE_BYTES = 180_000
+
+
+def records_topic(table: str) -> str:
+    """Return the table-side topic of the outbox's records: ``livetable/<t>/room/records``."""
+    return f"{ROOT}/{check_table(table)}/room/records"
+
+
+def ack_topic(table: str) -> str:
+    """Return the table-side topic of the room's acknowledgement: ``livetable/<t>/room/ack``."""
+    return f"{ROOT}/{check_table(table)}/room/ack"
+
+
+def link_topic(table: str) -> str:
+    """Return where the table's broker publishes its bridge's state (``1``/``0``)."""
+    return f"{ROOT}/{check_table(table)}/room/link"
+
+
+class RoomLinkConfig:
+    """The ``[room]`` section of a table's config: ``outbox`` (bool, default false),
+    ``batch`` (records per message, 1..1000, default 200), ``window`` (records out before an
+    acknowledgement, 1..100000, default 5000), ``resend_seconds`` (1..600, default 10).
+
+    Raises:
+        ValueError: an unknown key or a value out of range (names the key).
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        known = {"outbox", "batch", "window", "resend_seconds"}
+        for k in data:
+            if k not in known:
+                raise ValueError(f"room.{k}: unknown key (known: {', '.join(sorted(known))})")
+        self.outbox = data.get("outbox", False)
+        if not isinstance(self.outbox, bool):
+            raise ValueError(f"room.outbox: true or false, got {self.outbox!r}")
+        self.batch = self._int(data, "batch", 200, 1, 1000)
+        self.window = self._int(data, "window", 5000, 1, 100_000)
+        self.resend_seconds = float(self._int(data, "resend_seconds", 10, 1, 600))
+
+    @staticmethod
+    def _int(data: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+        v = data.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"room.{key}: a whole number in {lo}..{hi}, got {v!r}")
+        return v
+
+
+def room_config(path: str | Path) -> RoomLinkConfig:
+    """Return the ``[room]`` section of the table config at ``path`` (defaults when absent).
+
+    Raises:
+        ValueError: the file cannot be read as TOML, or the section is wrong.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    section = data.get("room", {})
+    if not isinstance(section, dict):
+        raise ValueError("room: must be a table ([room])")
+    return RoomLinkConfig(section)
+
+
+class RoomLink:
+    """The outbox of one table (see the module's doc).
+
+    Args:
+        table: the table id.
+        journal_path: the table's journal file (read only here).
+        host, port, username, password: the table's own Mosquitto (the ``controller`` login).
+        batch, window, resend_seconds: as in :class:`RoomLinkConfig`.
+        linger: seconds the outbox waits after a new record for more to send with it.
+
+    Use :meth:`start`, add the instance to ``orch.listeners`` (it wakes on every event), and
+    :meth:`stop` at the end. :attr:`acked` is the room's last acknowledgement.
+    """
+
+    def __init__(self, table: str, journal_path: str | Path, *, host: str = "127.0.0.1", port: int = 1883,
+                 username: str | None = None, password: str | None = None, batch: int = 200,
+                 window: int = 5000, resend_seconds: float = 10.0, linger: float = 0.1) -> None:
+        self.table = check_table(table)
+        self.journal_path = str(journal_path)
+        self.batch, self.window, self.resend_seconds = batch, window, resend_seconds
+        self.linger = linger
+        self._halt = threading.Event()
+        self.acked = 0
+        self.room_has_base = False
+        self._ack_seen = False
+        self._link_up: bool | None = None
+        self._connected = False
+        self._next = 1
+        self._deadline = 0.0
+        self._rewind = True
+        self._lock = threading.Condition()
+        self._wake = threading.Event()
+        self._stopping = False
+        self._connected_at = 0.0
+        self._base_sent = -1e9  # when the base went last (monotonic seconds)
+        self.sent_records = 0
+        self.sent_batches = 0
+        self.resends = 0
+        self._db: sqlite3.Connection | None = None
+        self._thread = threading.Thread(target=self._run, name=f"roomlink-{table}", daemon=True)
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{table}-roomlink",
+                                   protocol=mqtt.MQTTv311, clean_session=True)
+        if username:
+            self._client.username_pw_set(username, password)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._client.reconnect_delay_set(0.2, 5)
+        self._host, self._port = host, port
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> "RoomLink":
+        """Connect to the table's broker (retrying in the background) and start sending."""
+        self._client.connect_async(self._host, self._port, keepalive=30)
+        self._client.loop_start()
+        self._thread.start()
+        return self
+
+    def __call__(self, orch: Any, effects: list[Any]) -> None:
+        """The orchestrator's listener: a new event is in the journal."""
+        self._wake.set()
+
+    def wake(self) -> None:
+        """Look at the journal now (new records)."""
+        self._wake.set()
+
+    def last_seq(self) -> int:
+        """Return the journal's newest seq as this reader sees it (0 when empty)."""
+        db = self._open()
+        rows = db.execute("SELECT MAX(seq) FROM events").fetchall()  # read whole: no snapshot held
+        return int(rows[0][0] or 0)
+
+    def wait_acked(self, upto: int, timeout: float) -> bool:
+        """Wait until the room acknowledged ``upto``; return whether it did within ``timeout``."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self.acked < upto:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._lock.wait(left)
+            return True
+
+    def stop(self, drain: float = 0.0) -> dict[str, Any]:
+        """Stop (after waiting up to ``drain`` seconds for the room to acknowledge everything
+        journalled); return :meth:`stats`."""
+        if drain > 0 and self._thread.is_alive():
+            self._wake.set()
+            if not self.wait_acked(self.last_seq(), drain):
+                log.warning("table %s: the room acknowledged up to %d of %d when the outbox stopped; "
+                            "the rest is sent when the table runs again", self.table, self.acked, self.last_seq())
+        self._stopping = True
+        self._halt.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        self._client.disconnect()
+        self._client.loop_stop()
+        stats = self.stats()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        return stats
+
+    def stats(self) -> dict[str, Any]:
+        """Return ``acked``, ``last_seq``, ``sent_records``, ``sent_batches``, ``resends``."""
+        try:
+            last = self.last_seq()
+        except sqlite3.Error:
+            last = None
+        return {"acked": self.acked, "last_seq": last, "sent_records": self.sent_records,
+                "sent_batches": self.sent_batches, "resends": self.resends}
+
+    # ------------------------------------------------------------------ paho's thread
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        if getattr(reason, "is_failure", False):
+            log.warning("table %s outbox: the table's broker refused the login: %s", self.table, reason)
+            return
+        client.subscribe([(ack_topic(self.table), 1), (link_topic(self.table), 1)])
+        with self._lock:
+            self._connected = True
+            self._connected_at = time.monotonic()
+            self._rewind = True
+        self._wake.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        with self._lock:
+            self._connected = False
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic == link_topic(self.table):
+            up = msg.payload.strip() == b"1"
+            with self._lock:
+                if up and self._link_up is not True:
+                    self._rewind = True
+                self._link_up = up
+            log.info("table %s: the bridge to the room is %s", self.table, "up" if up else "down")
+            self._wake.set()
+            return
+        try:
+            ack = json.loads(msg.payload)
+            upto, base = ack["upto"], ack["base"]
+            if ack.get("table") != self.table or isinstance(upto, bool) or not isinstance(upto, int) \
+                    or upto < 0 or not isinstance(base, bool):
+                raise ValueError("not this table's {table, upto, base}")
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("table %s: an acknowledgement from the room was refused (%s): %r",
+                        self.table, exc, msg.payload[:200])
+            return
+        with self._lock:
+            if upto < self.acked:
+                log.warning("table %s: the room went back to %d (from %d): sending again from there",
+                            self.table, upto, self.acked)
+                self._rewind = True
+            if upto != self.acked:
+                self._deadline = time.monotonic() + self.resend_seconds
+            self.acked = upto
+            self.room_has_base = base
+            self._ack_seen = True
+            self._lock.notify_all()
+        self._wake.set()
+
+    # ------------------------------------------------------------------ the sender
+    def _open(self) -> sqlite3.Connection:
+        if self._db is None:
+            uri = f"file:{Path(self.journal_path).resolve()}?mode=ro"
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        return self._db
+
+    def _run(self) -> None:
+        while not self._stopping:
+            self._wake.wait(0.5)
+            # Let the records of one burst (a hand's actions come close together) go as one
+            # message: one publish and one transaction at the room instead of dozens.
+            self._halt.wait(self.linger)
+            self._wake.clear()
+            if self._stopping:
+                break
+            try:
+                self._send_due()
+            except sqlite3.Error as exc:
+                log.error("table %s outbox: the journal cannot be read: %s", self.table, exc)
+                if self._db is not None:
+                    self._db.close()
+                    self._db = None
+            except Exception:  # the outbox must never stop: log and try again on the next turn
+                log.exception("table %s outbox failed; trying again", self.table)
+
+    def _send_due(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if not self._connected or self._link_up is False:
+                return
+            if not self._ack_seen and now - self._connected_at < 2.0:
+                return  # the retained acknowledgement usually comes at once: avoid a full resend
+            acked, has_base = self.acked, self.room_has_base
+            rewound = self._rewind or self._next <= acked
+            if self._rewind or self._next <= acked:
+                if self._rewind and self._next > acked + 1:
+                    self.resends += 1
+                self._next, self._rewind = acked + 1, False
+                self._deadline = now + self.resend_seconds
+            elif self._next > acked + 1 and now > self._deadline:
+                log.info("table %s: nothing acknowledged for %.0f s: sending again from %d",
+                         self.table, self.resend_seconds, acked + 1)
+                self.resends += 1
+                self._next = acked + 1
+                self._deadline = now + self.resend_seconds
+                rewound = True
+        db = self._open()
+        base = None
+        if not has_base and (rewound or time.monotonic() - self._base_sent > self.resend_seconds):
+            rows = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchall()
+            row = rows[0] if rows else None
+            if row is None:
+                return  # the journal's first snapshot is not written yet
+            base = {"upto": int(row[0]), "state": json.loads(row[1])}
+            if self._next <= base["upto"]:
+                self._next = base["upto"] + 1
+        while not self._stopping:
+            with self._lock:
+                if self._next - self.acked > self.window or not self._connected:
+                    return
+                start = self._next
+                if start == self.acked + 1:
+                    self._deadline = time.monotonic() + self.resend_seconds
+            rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq >= ? ORDER BY seq LIMIT ?",
+                              (start, self.batch)).fetchall()
+            if not rows:
+                if base is not None and self._publish({"table": self.table, "base": base, "records": []}):
+                    self._base_sent = time.monotonic()  # nothing to send but the room needs the base
+                return
+            if rows[0][0] != start:
+                log.error("table %s: the journal no longer holds record %d (compacted before the room "
+                          "had it); sending from %d", self.table, start, rows[0][0])
+            records, size = [], 0
+            for seq, at, kind, payload in rows:
+                size += len(payload) + 64
+                if records and size > MAX_MESSAGE_BYTES:
+                    break
+                records.append({"seq": int(seq), "at": float(at), "kind": kind, "payload": json.loads(payload)})
+            msg: dict[str, Any] = {"table": self.table, "records": records}
+            if base is not None:
+                msg["base"], base = base, None
+            if not self._publish(msg):
+                return
+            if "base" in msg:
+                self._base_sent = time.monotonic()
+            with self._lock:
+                self._next = records[-1]["seq"] + 1
+            self.sent_records += len(records)
+            self.sent_batches += 1
+
+    def _publish(self, msg: dict[str, Any]) -> bool:
+        info = self._client.publish(records_topic(self.table), json.dumps(msg, separators=(",", ":")), qos=1)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            with self._lock:
+                self._rewind = True
+            return False
+        return True
+
+
+def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink | None:
+    """Start the outbox of ``livetable run`` when the config's ``[room] outbox = true``.
+
+    ``cfg`` is the table's :class:`controller.config.Config` (its ``mqtt`` login and journal
+    path); the outbox is added to ``orch.listeners``. Returns None when the outbox is off.
+
+    Raises:
+        ValueError: the ``[room]`` section is wrong.
+    """
+    rc = room_config(config_path)
+    if not rc.outbox:
+        return None
+    password = None
+    if cfg.mqtt.password_file:
+        password = Path(cfg.mqtt.password_file).read_text().strip()
+    link = RoomLink(cfg.table.id, cfg.journal.path, host=cfg.mqtt.host, port=cfg.mqtt.port,
+                    username=cfg.mqtt.username, password=password, batch=rc.batch, window=rc.window,
+                    resend_seconds=rc.resend_seconds)
+    orch.listeners.append(link)
+    return link.start()
+
+
+def start_for_simulate(args: Any, orch: Any, journal: str) -> RoomLink:
+    """Start the outbox of ``livetable simulate --room-outbox`` on the simulation's broker
+    (``--mqtt-host/--mqtt-port``, ``--mqtt-user``/``--mqtt-password-file``)."""
+    password = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
+    link = RoomLink(args.table, journal, host=args.mqtt_host, port=args.mqtt_port, username=args.mqtt_user,
+                    password=password, resend_seconds=float(getattr(args, "room_resend", 10.0)))
+    orch.listeners.append(link)
+    return link.start()

@@ -1,0 +1,341 @@
+"""The floor's console (issue 17): one web page for every table of the room, behind a login.
+
+Served by the room service (:func:`serve_console`, Python's ``http.server``: a handful of
+floor staff on the room's network, no framework needed). After the floor login
+(``floor-logins.json``: name -> Mosquitto-style ``$7$`` PBKDF2 hash, made by
+:func:`add_login`) the page (``room/console/index.html``) shows:
+
+- every table: game and stakes, hands, the meters, who sits where with what (the table's
+  live public state through its bridge), its open faults with the exits each allows and the
+  buy-ins waiting for their chips (the table's own floor status, asked every few seconds);
+- the floor's decisions: end a fault by one of its exits (resume, correction, misdeal,
+  void), confirm a buy-in, pause a table. Each needs a reason; the name is the login's. Each
+  is recorded in the store (``room_floor_actions``: when, table, what, who, why, the table's
+  answer) and sent to the table as ``livetable floor`` sends it (docs/mqtt.md "Floor"): the
+  table decides, journals it (``floor:<name>``) and answers;
+- the archive: hands searched by player, table, time and number; a hand's record, its PHH
+  (``/api/hands/<t>/<n>.phh``);
+- the report per table and for the room over a shift (``/api/report`` and ``.csv``).
+
+JSON API (all but ``/login`` need the session cookie; 401 otherwise):
+``GET /api/tables``, ``POST /api/floor`` ``{table, command, fault?, seat?, reason}``,
+``GET /api/floor``, ``GET /api/hands?player=&table=&since=&until=&hand=``,
+``GET /api/hands/<t>/<n>`` (``.phh``; ``/steps``: as ``livetable history`` prints it), ``GET /api/report?since=&until=`` (``.csv``).
+Times in queries are Unix seconds.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import secrets
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from controller.faults import ALLOWED_EXITS, FaultKind
+from drivers.mqtt.provision import check_password, hash_password
+from drivers.mqtt.topics import TopicError, check_table
+from room.store import StoreError
+
+__all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS"]
+
+log = logging.getLogger("livetable.room.console")
+
+PAGE = Path(__file__).resolve().parent / "console" / "index.html"
+#: What the floor may decide from the console (the table's own floor commands).
+FLOOR_COMMANDS = ("resume", "correction", "misdeal", "void", "confirm-buyin", "pause")
+MAX_BODY = 4096
+
+
+def add_login(path: Path, name: str, password: str | None = None) -> str:
+    """Add (or replace) the floor login ``name`` in ``path``; return its password.
+
+    Raises:
+        ValueError: an empty name or one longer than 40 characters.
+    """
+    name = name.strip()
+    if not name or len(name) > 40:
+        raise ValueError("a floor login's name is 1..40 characters")
+    path = Path(path)
+    logins = json.loads(path.read_text()) if path.exists() else {}
+    password = password or secrets.token_urlsafe(12)
+    logins[name] = hash_password(password)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(logins, indent=1, sort_keys=True) + "\n")
+    tmp.chmod(0o600)
+    tmp.replace(path)
+    return password
+
+
+class Console:
+    """The running console: :attr:`url`, :attr:`login_hint`, :meth:`stop`."""
+
+    def __init__(self, server: ThreadingHTTPServer, thread: threading.Thread, hint: str) -> None:
+        self.server, self.thread, self.login_hint = server, thread, hint
+        host, port = server.server_address[:2]
+        self.url = f"http://{host}:{port}/"
+
+    def stop(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+_EXIT_ORDER = ("resume", "correction", "misdeal", "void")  # the usual first: the floor's default
+
+
+def _ordered(exits: list[str]) -> list[str]:
+    return sorted(exits, key=lambda x: _EXIT_ORDER.index(x) if x in _EXIT_ORDER else len(_EXIT_ORDER))
+
+
+def _fault_exits(kind: str) -> list[str]:
+    try:
+        return _ordered([e.value for e in ALLOWED_EXITS[FaultKind(kind)]])
+    except (ValueError, KeyError):
+        return []
+
+
+def tables_view(service: Any) -> list[dict[str, Any]]:
+    """Return what the console shows of every table (see the module's doc)."""
+    store = service.store
+    out = []
+    for t in sorted(set(store.table_ids()) | set(service.live)):
+        row = store.table_row(t) or {}
+        live = service.live.get(t) or {}
+        status = service.floor_status.get(t)
+        if status is not None:
+            faults = [dict(f, exits=_ordered(f.get("exits") or _fault_exits(f.get("kind", ""))))
+                      for f in status.get("faults", [])]
+            buy_ins = status.get("buy_ins", [])
+        else:  # the table has not answered: what its journal says is open
+            faults = [dict(f, exits=_fault_exits(f["kind"])) for f in row.get("faults", [])]
+            buy_ins = []
+        seats = [{"seat": s.get("seat"), "name": s.get("name"), "stack": s.get("stack"), "status": s.get("status")}
+                 for s in live.get("seats", []) if s.get("name")]
+        out.append({
+            "table": t, "name": row.get("name") or live.get("name"), "game": row.get("game") or live.get("game"),
+            "stakes": row.get("stakes"), "hands": row.get("hands", 0), "total_in": row.get("total_in", 0),
+            "total_out": row.get("total_out", 0), "rake": row.get("rake", 0),
+            "records": row.get("applied_upto", 0), "hand": live.get("hand"), "street": live.get("street"),
+            "paused": bool(live.get("paused")) or bool(faults), "faults": faults, "buy_ins": buy_ins,
+            "seats": seats, "status_age": round(time.time() - status["received"], 1) if status else None,
+        })
+    return out
+
+
+def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: int = 0) -> Console:
+    """Serve the console for ``service`` (a :class:`room.service.RoomService`) on ``host:port``
+    (0: a free port). When ``logins`` does not exist a login ``floor`` is made in it and its
+    password given in :attr:`Console.login_hint`.
+
+    Raises:
+        OSError: the port cannot be bound.
+    """
+    logins = Path(logins)
+    hint = "see " + str(logins)
+    if not logins.exists():
+        pw = add_login(logins, "floor")
+        hint = f"floor / {pw}"
+    sessions: dict[str, str] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "livetable-room"
+
+        def log_message(self, fmt: str, *args: Any) -> None:
+            log.debug("console: " + fmt, *args)
+
+        # -------------------------------------------------------------- helpers
+        def _who(self) -> str | None:
+            for part in self.headers.get("Cookie", "").split(";"):
+                k, _, v = part.strip().partition("=")
+                if k == "room_session" and v in sessions:
+                    return sessions[v]
+            return None
+
+        def _send(self, code: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, obj: Any, code: int = 200) -> None:
+            self._send(code, json.dumps(obj).encode(), "application/json")
+
+        def _error(self, code: int, message: str) -> None:
+            self._json({"error": message}, code)
+
+        def _body(self) -> bytes | None:
+            n = int(self.headers.get("Content-Length") or 0)
+            if n > MAX_BODY:
+                self._error(413, f"a request body is at most {MAX_BODY} bytes")
+                return None
+            return self.rfile.read(n)
+
+        # -------------------------------------------------------------- routes
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            url = urlparse(self.path)
+            if url.path in ("/", "/index.html"):
+                self._send(200, PAGE.read_bytes(), "text/html; charset=utf-8")
+                return
+            who = self._who()
+            if who is None:
+                self._error(401, "log in first")
+                return
+            q = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            try:
+                self._get(url.path, q, who)
+            except (ValueError, TopicError) as exc:
+                self._error(400, str(exc))
+            except StoreError as exc:
+                self._error(503, f"the room's store: {exc}")
+
+        def _get(self, path: str, q: dict[str, str], who: str) -> None:
+            store = service.store
+            if path == "/api/me":
+                self._json({"name": who})
+            elif path == "/api/tables":
+                self._json({"tables": tables_view(service), "totals": store.totals()})
+            elif path == "/api/floor":
+                rows = store.query("SELECT id, at, table_id, action, by_name, reason, request, outcome"
+                                   " FROM room_floor_actions ORDER BY id DESC LIMIT 100")
+                self._json({"actions": [{"id": r[0], "at": r[1], "table": r[2], "action": r[3], "by": r[4],
+                                         "reason": r[5], "request": json.loads(r[6]),
+                                         "outcome": json.loads(r[7]) if r[7] else None} for r in rows]})
+            elif path == "/api/hands":
+                num = lambda k: float(q[k]) if q.get(k) else None  # noqa: E731
+                self._json({"hands": store.search_hands(
+                    table=q.get("table") or None, player=q.get("player") or None, since=num("since"),
+                    until=num("until"), number=int(q["hand"]) if q.get("hand") else None,
+                    limit=int(q.get("limit") or 100))})
+            elif path.startswith("/api/hands/") and path.endswith("/steps"):
+                parts = path.split("/")
+                if len(parts) != 6:
+                    raise ValueError("/api/hands/<table>/<hand>/steps")
+                from room.archive import hand_steps
+
+                steps = hand_steps(store, check_table(parts[3]), int(parts[4]))
+                if steps is None:
+                    self._error(404, f"table {parts[3]} has no hand {parts[4]} in the archive")
+                else:
+                    self._json(steps)
+            elif path.startswith("/api/hands/"):
+                parts = path.split("/")
+                if len(parts) != 5:
+                    raise ValueError("/api/hands/<table>/<hand>[.phh]")
+                table, number = check_table(parts[3]), parts[4]
+                phh = number.endswith(".phh")
+                record = store.hand(table, int(number.removesuffix(".phh")))
+                if record is None:
+                    self._error(404, f"table {table} has no hand {number.removesuffix('.phh')} in the archive")
+                elif phh:
+                    from controller.history import record_to_phh
+
+                    self._send(200, record_to_phh(record).encode(), "text/plain; charset=utf-8",
+                               {"Content-Disposition": f'attachment; filename="{table}-hand-{record["hand"]}.phh"'})
+                else:
+                    self._json(record)
+            elif path in ("/api/report", "/api/report.csv"):
+                rows = store.report(float(q["since"]) if q.get("since") else None,
+                                    float(q["until"]) if q.get("until") else None)
+                if path.endswith(".csv"):
+                    buf = io.StringIO()
+                    w = csv.DictWriter(buf, fieldnames=["table", "hands", "voided", "rake", "chips_in",
+                                                        "chips_out", "hours"], lineterminator="\n")
+                    w.writeheader()
+                    w.writerows(rows)
+                    self._send(200, buf.getvalue().encode(), "text/csv; charset=utf-8",
+                               {"Content-Disposition": 'attachment; filename="room-report.csv"'})
+                else:
+                    self._json({"report": rows})
+            else:
+                self._error(404, f"no such page: {path}")
+
+        def do_POST(self) -> None:  # noqa: N802
+            try:
+                self._post()
+            except StoreError as exc:
+                self._error(503, f"the room's store: {exc}")
+
+        def _post(self) -> None:
+            url = urlparse(self.path)
+            body = self._body()
+            if body is None:
+                return
+            if url.path == "/login":
+                try:
+                    data = json.loads(body or b"{}")
+                    name, password = str(data.get("name", "")).strip(), str(data.get("password", ""))
+                except (ValueError, AttributeError):
+                    self._error(400, "send {name, password}")
+                    return
+                known = json.loads(logins.read_text()) if logins.exists() else {}
+                if name not in known or not check_password(password, known[name]):
+                    self._error(401, "wrong name or password")
+                    return
+                token = secrets.token_urlsafe(24)
+                sessions[token] = name
+                self._send(200, json.dumps({"name": name}).encode(), "application/json",
+                           {"Set-Cookie": f"room_session={token}; HttpOnly; SameSite=Strict; Path=/"})
+                return
+            who = self._who()
+            if who is None:
+                self._error(401, "log in first")
+                return
+            if url.path == "/logout":
+                for k in [k for k, v in sessions.items() if v == who]:
+                    sessions.pop(k, None)
+                self._json({"ok": True})
+            elif url.path == "/api/floor":
+                self._floor(body, who)
+            else:
+                self._error(404, f"no such action: {url.path}")
+
+        def _floor(self, body: bytes, who: str) -> None:
+            try:
+                data = json.loads(body)
+                if not isinstance(data, dict):
+                    raise ValueError("send a JSON object")
+                table = check_table(str(data.get("table")))
+                command = data.get("command")
+                if command not in FLOOR_COMMANDS:
+                    raise ValueError(f"command must be one of {', '.join(FLOOR_COMMANDS)}")
+                reason = str(data.get("reason") or "").strip()
+                if not reason or len(reason) > 200 or "\n" in reason:
+                    raise ValueError("every floor decision needs a reason (one line, at most 200 characters)")
+                fault = data.get("fault")
+                seat = data.get("seat")
+                if command in ("resume", "correction", "misdeal", "void") and not isinstance(fault, str):
+                    raise ValueError(f"{command} ends a fault: name it (fault)")
+                if command == "confirm-buyin" and (isinstance(seat, bool) or not isinstance(seat, int)):
+                    raise ValueError("confirm-buyin needs the seat")
+            except (ValueError, TopicError) as exc:
+                self._error(400, str(exc))
+                return
+            request = {"command": command, "fault": fault if command not in ("confirm-buyin", "pause") else None,
+                       "seat": seat if command == "confirm-buyin" else None}
+            rid = service.floor_request(table, command, by=who, reason=reason, fault=request["fault"],
+                                        seat=request["seat"])
+            with service.store.transaction() as tx:
+                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request)"
+                           " VALUES (?,?,?,?,?,?,?)", (time.time(), table, command, who, reason, rid,
+                                                       json.dumps(request)))
+            self._json({"id": rid, "table": table, "command": command, "by": who})
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="room-console", daemon=True)
+    thread.start()
+    return Console(server, thread, hint)

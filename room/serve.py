@@ -1,0 +1,104 @@
+"""``livetable room serve``: the room service as systemd runs it (issue 17).
+
+Opens the store (``--store``: ``postgresql://...`` or a SQLite file, default
+``/var/lib/livetable/room.sqlite``), logs in to the room broker as ``room`` and stores and
+acknowledges every table's records (:class:`room.service.RoomService`); serves the floor's
+console on ``--http-host:--http-port`` (:mod:`room.console`). Reports ready to systemd once
+connected; SIGTERM stops it (what it took is committed or not at all; kill -9 loses nothing
+acknowledged either: see docs/room.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from controller.sdnotify import notify
+from room.store import DEFAULT_SQLITE, StoreError, open_store
+
+__all__ = ["main", "build_parser"]
+
+log = logging.getLogger("livetable.room.serve")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``livetable room serve`` argument parser."""
+    p = argparse.ArgumentParser(prog="livetable room serve", description=__doc__.split("\n\n")[0])
+    p.add_argument("--store", default=DEFAULT_SQLITE, help="postgresql://... or a SQLite file (default %(default)s)")
+    p.add_argument("--broker-host", default="127.0.0.1")
+    p.add_argument("--broker-port", type=int, default=1884)
+    p.add_argument("--user", default="room")
+    p.add_argument("--password-file", default=None, help="the room login's password (provisioning writes "
+                   "it to credentials/room.json under the provisioning folder)")
+    p.add_argument("--provision-dir", default=None, help="read the room login from this provisioning folder")
+    p.add_argument("--http-host", default="127.0.0.1")
+    p.add_argument("--http-port", type=int, default=8090, help="the floor console (0: none)")
+    p.add_argument("--floor-logins", default="/etc/livetable/room/floor-logins.json",
+                   help="the floor's console logins (default %(default)s)")
+    p.add_argument("--add-floor", metavar="NAME", default=None,
+                   help="add (or give a new password to) the floor login NAME in --floor-logins, print "
+                        "its password, and exit")
+    p.add_argument("--client-id", default="livetable-room")
+    p.add_argument("--log-level", default="info")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options, 3 when the
+    store cannot be opened."""
+    args = build_parser().parse_args(argv)
+    if args.add_floor is not None:
+        from room.console import add_login
+
+        try:
+            password = add_login(Path(args.floor_logins), args.add_floor)
+        except (ValueError, OSError) as exc:
+            print(f"livetable room serve: --add-floor: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps({"floor_login": args.add_floor.strip(), "password": password,
+                          "file": args.floor_logins}))
+        return 0
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    password = None
+    try:
+        if args.password_file:
+            password = Path(args.password_file).read_text().strip()
+        elif args.provision_dir:
+            password = json.loads((Path(args.provision_dir) / "credentials" / "room.json").read_text())[args.user]
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"livetable room serve: the room login's password: {exc}", file=sys.stderr)
+        return 2
+    try:
+        store = open_store(args.store)
+    except StoreError as exc:
+        print(f"livetable room serve: {exc}", file=sys.stderr)
+        return 3
+    from room.service import RoomService
+
+    service = RoomService(store, host=args.broker_host, port=args.broker_port, username=args.user,
+                          password=password, client_id=args.client_id).start()
+    console = None
+    if args.http_port:
+        from room.console import serve_console
+
+        console = serve_console(service, Path(args.floor_logins), host=args.http_host, port=args.http_port)
+        log.info("the floor console: %s", console.url)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    if service.wait_connected(30):
+        notify("READY=1\nSTATUS=room service connected")
+    print(json.dumps({"serving": True, "store": store.dialect,
+                      "console": console.url if console else None}), flush=True)
+    done.wait()
+    notify("STOPPING=1")
+    if console is not None:
+        console.stop()
+    service.stop()
+    store.close()
+    return 0

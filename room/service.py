@@ -1,0 +1,229 @@
+"""The room service (issue 17): the tables' records from the room broker into the store.
+
+:class:`RoomService` logs in to the room broker as ``room`` with a persistent session (fixed
+client id, ``clean_session`` false: records that arrive while the service is down wait in the
+broker), subscribes to every table's ``room/tables/+/records`` (QoS 1) and ``.../state``
+(the live public state the console shows), and hands each batch to one worker thread, which
+checks it (:func:`room.apply.check_batch`), stores and applies it in one transaction
+(:class:`room.apply.Room`) and then publishes the table's acknowledgement, retained, on
+``room/tables/<t>/ack``. At every (re)connect it publishes the acknowledgement of every
+table it knows again, so a table whose bridge comes back, or that asks after a restart of
+the room, hears where to go on from.
+
+A batch that fails to store (the database away) is not acknowledged: the table sends it
+again after its ``resend_seconds``. A malformed message is refused with a log line naming
+the table and what is wrong, and counted in :attr:`RoomService.stats`; nothing else stops.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from drivers.mqtt.topics import TopicError, check_table
+from room.apply import Ack, RecordError, Room, check_batch
+from room.store import Store, StoreError
+
+__all__ = ["RoomService"]
+
+log = logging.getLogger("livetable.room.service")
+
+
+class RoomService:
+    """Receive, store and acknowledge the tables' records.
+
+    Args:
+        store: the room's store.
+        host, port, username, password: the room broker and the ``room`` login.
+        clock: Unix seconds.
+        client_id: the persistent session's id (one per room service).
+    """
+
+    def __init__(self, store: Store, *, host: str, port: int, username: str | None = None,
+                 password: str | None = None, clock: Callable[[], float] = time.time,
+                 client_id: str = "livetable-room") -> None:
+        self.store = store
+        self.room = Room(store, clock, on_applied=self._publish_ack)
+        self.live: dict[str, dict[str, Any]] = {}  # table -> its latest public state
+        self.floor_status: dict[str, dict[str, Any]] = {}  # table -> its last floor status
+        self.floor_replies: dict[str, dict[str, Any]] = {}  # request id -> the table's answer
+        self._asked: set[str] = set()  # request ids of the console's floor decisions
+        self.status_every = 3.0
+        self.stats = {"messages": 0, "refused": 0, "store_errors": 0}
+        self.applied = threading.Condition()
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._connected = threading.Event()
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                   protocol=mqtt.MQTTv311, clean_session=False)
+        if username:
+            self._client.username_pw_set(username, password)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = lambda *a, **k: self._connected.clear()
+        self._client.on_message = self._on_message
+        self._client.reconnect_delay_set(0.2, 5)
+        self._client.max_queued_messages_set(0)
+        self._host, self._port = host, port
+        self._worker = threading.Thread(target=self._work, name="room-worker", daemon=True)
+        self._poller = threading.Thread(target=self._poll_status, name="room-status", daemon=True)
+        self._stopping = threading.Event()
+
+    def start(self) -> "RoomService":
+        """Connect (retrying in the background) and start the worker."""
+        self._worker.start()
+        self._poller.start()
+        self._client.connect_async(self._host, self._port, keepalive=30)
+        self._client.loop_start()
+        return self
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Return whether the service is connected to the room broker within ``timeout`` s."""
+        return self._connected.wait(timeout)
+
+    def stop(self) -> None:
+        """Disconnect and stop the worker (what it had taken is committed or not at all)."""
+        self._stopping.set()
+        self._inbox.put(None)
+        self._worker.join(10)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def wait_applied(self, table: str, upto: int, timeout: float) -> bool:
+        """Wait until ``table``'s records up to ``upto`` are stored and applied."""
+        end = time.monotonic() + timeout
+        with self.applied:
+            while self.room.ack(table).upto < upto:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self.applied.wait(left)
+        return True
+
+    # ------------------------------------------------------------------ paho's thread
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        if getattr(reason, "is_failure", False):
+            log.error("the room broker refused the room service's login: %s", reason)
+            return
+        client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0),
+                          ("room/tables/+/floor/reply", 1)])
+        self._connected.set()
+        self._inbox.put(("reack", None, None))
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        parts = msg.topic.split("/")
+        if len(parts) == 5 and parts[3:] == ["floor", "reply"]:
+            self._floor_reply(parts[2], msg.payload)
+            return
+        if len(parts) != 4 or parts[0] != "room" or parts[1] != "tables":
+            return
+        try:
+            table = check_table(parts[2])
+        except TopicError:
+            self.stats["refused"] += 1
+            log.warning("a message on %s: not a table id", msg.topic)
+            return
+        if parts[3] == "state":
+            try:
+                view = json.loads(msg.payload) if msg.payload else None
+            except ValueError:
+                return
+            if isinstance(view, dict):
+                self.live[table] = view
+            return
+        if parts[3] == "records":
+            self._inbox.put(("records", table, bytes(msg.payload)))
+
+    # ------------------------------------------------------------------ the floor
+    def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
+                      seat: int | None = None, reason: str | None = None) -> str:
+        """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
+        its id. The table's answer arrives in :attr:`floor_replies` (and its status in
+        :attr:`floor_status`).
+
+        Raises:
+            drivers.mqtt.topics.TopicError: ``table`` is not a table id.
+        """
+        from drivers.mqtt.codec import floor_request_payload
+
+        check_table(table)
+        rid = f"room-{secrets.token_hex(8)}"
+        if command != "status":
+            self._asked.add(rid)
+        payload = floor_request_payload(request_id=rid, command=command, by=by, fault=fault, seat=seat,
+                                        reason=reason)
+        self._client.publish(f"room/tables/{table}/floor/request", payload, qos=1)
+        return rid
+
+    def _floor_reply(self, table: str, payload: bytes) -> None:
+        try:
+            reply = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(reply, dict) or reply.get("table") != table:
+            return
+        if isinstance(reply.get("status"), dict):
+            self.floor_status[table] = dict(reply["status"], received=time.time())
+        rid = reply.get("id")
+        if isinstance(rid, str) and rid in self._asked:
+            self.floor_replies[rid] = reply
+            self._inbox.put(("outcome", table, reply))
+
+    def _poll_status(self) -> None:
+        while not self._stopping.wait(self.status_every):
+            if not self._connected.is_set():
+                continue
+            try:
+                tables = set(self.store.table_ids()) | set(self.live)
+            except StoreError:
+                tables = set(self.live)
+            for t in sorted(tables):
+                self.floor_request(t, "status")
+
+    # ------------------------------------------------------------------ the worker
+    def _publish_ack(self, table: str, ack: Ack) -> None:
+        # Not queued while the broker is away: old acknowledgements replayed after newer ones
+        # would send tables back; every table's is published again at the next connect.
+        if self._connected.is_set():
+            self._client.publish(f"room/tables/{table}/ack", json.dumps(ack.to_json()), qos=1, retain=True)
+        with self.applied:
+            self.applied.notify_all()
+
+    def _work(self) -> None:
+        while True:
+            item = self._inbox.get()
+            if item is None:
+                return
+            what, table, payload = item
+            try:
+                if what == "outcome":
+                    with self.store.transaction() as tx:
+                        tx.execute("UPDATE room_floor_actions SET outcome = ? WHERE request_id = ?",
+                                   (json.dumps({k: payload.get(k) for k in ("accepted", "reason", "detail")}),
+                                    payload.get("id")))
+                    continue
+                if what == "reack":
+                    for t in self.store.table_ids():
+                        self._publish_ack(t, self.room.ack(t))
+                    continue
+                self.stats["messages"] += 1
+                try:
+                    base, records = check_batch(table, json.loads(payload))
+                except (RecordError, ValueError) as exc:
+                    self.stats["refused"] += 1
+                    log.warning("table %s: a records message was refused: %s", table, exc)
+                    continue
+                self.room.receive(table, base, records)
+            except StoreError as exc:
+                self.stats["store_errors"] += 1
+                log.error("table %s: not stored (the table sends it again): %s", table, exc)
+            except Exception:  # a bug must not stop the room: the table sends it again
+                self.stats["store_errors"] += 1
+                log.exception("table %s: a batch failed", table)

@@ -1,0 +1,243 @@
+"""``livetable room simulate``: a room of N simulated tables bridged to a room broker (issue 17).
+
+Everything runs on this machine, each part the production one:
+
+- the room broker: ``mosquitto -c`` on ``mosquitto/room.conf`` (free ports), its logins, ACL
+  and every table's bridge written by :mod:`room.provision`;
+- the room's store (``--store``: a SQLite file in the run's folder by default, or
+  ``postgresql://...``) and the room service (:class:`room.service.RoomService`);
+- per table: its own Mosquitto on ``mosquitto/livetable.conf`` plus its bridge to the room,
+  its seat logins from ``livetable tablets provision``, and ``livetable simulate --table tN
+  --room-outbox`` in its own process (the simulated table of today, its journal and hand
+  histories in the run's folder, the outbox sending the journal to the room).
+
+With ``--hands M`` each table plays M hands and stops; the room then waits until it holds
+every record of every table and prints a one-line JSON summary as its last line:
+``tables``, ``hands`` (the hands the room's store holds), ``balanced`` (true only when the
+store holds every hand of every table and its meters equal each table's to the chip),
+``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
+options. Without ``--headless`` the floor console is served and its address printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from drivers.mqtt.broker import REPO, BrokerProcess, die_with_parent
+from drivers.mqtt.provision import provision as provision_seats
+
+__all__ = ["main", "RoomRig", "balance"]
+
+log = logging.getLogger("livetable.room.simulate")
+
+ROOM_CONF = REPO / "mosquitto" / "room.conf"
+TABLE_CONF = REPO / "mosquitto" / "livetable.conf"
+
+
+class RoomRig:
+    """The room broker and N tables' brokers with their bridges, in ``workdir``.
+
+    ``restart_timeout``: the bridges' reconnect back-off (seconds, base and cap).
+    Use :meth:`start`, then :meth:`table_command` per table, and :meth:`stop`.
+    """
+
+    def __init__(self, workdir: Path, tables: list[str], *, restart_timeout: tuple[int, int] = (1, 2)) -> None:
+        from room.provision import provision_table, room_credentials
+
+        self.workdir = Path(workdir)
+        self.tables = tables
+        self.room_dir = self.workdir / "room"
+        self.room_creds = room_credentials(self.room_dir / "mosquitto")
+        # Brokers in sessions of their own: a Ctrl-C at the terminal stops the tables, which
+        # then hand their last records to the room before the brokers are stopped.
+        self.room_broker = BrokerProcess(self.room_dir / "broker", passwd=self.room_dir / "mosquitto" / "passwd",
+                                         acl=self.room_dir / "mosquitto" / "acl", config=ROOM_CONF,
+                                         own_session=True)
+        self.brokers: dict[str, BrokerProcess] = {}
+        self.controller_password: dict[str, Path] = {}
+        for t in tables:
+            tdir = self.workdir / t
+            creds = provision_seats(tdir / "mosquitto", t, 6)
+            pw = tdir / "mqtt-password"
+            pw.write_text(creds["controller"]["password"])
+            pw.chmod(0o600)
+            self.controller_password[t] = pw
+            bridge = provision_table(self.room_dir / "mosquitto", t, host="127.0.0.1",
+                                     port=self.room_broker.mqtt_port, restart_timeout=restart_timeout)
+            conf = tdir / "table-with-bridge.conf"
+            conf.write_text(TABLE_CONF.read_text() + "\n" + bridge.read_text())
+            self.brokers[t] = BrokerProcess(tdir / "broker", passwd=tdir / "mosquitto" / "passwd",
+                                            acl=tdir / "mosquitto" / "acl", config=conf, own_session=True)
+
+    def start(self) -> "RoomRig":
+        """Start the room broker, then every table's broker (their bridges connect)."""
+        self.room_broker.start()
+        for b in self.brokers.values():
+            b.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop every broker (tables' first)."""
+        for b in self.brokers.values():
+            b.stop()
+        self.room_broker.stop()
+
+    def journal(self, table: str) -> Path:
+        """Return ``table``'s journal file."""
+        return self.workdir / table / "journal.sqlite"
+
+    def history_dir(self, table: str) -> Path:
+        """Return the folder of ``table``'s hand histories (PHH and JSON)."""
+        return self.workdir / table / "hands"
+
+    def table_command(self, table: str, hands: int, seed: int, *, resend: float = 3.0, devices: str = "all",
+                      extra: list[str] | None = None) -> list[str]:
+        """Return the ``livetable simulate`` command line of ``table`` (``devices``: ``all``, the
+        shuffler emulator and the table's MQTT link to tablets and the floor, camera off; or
+        ``none``, the internal dealer and no link but the outbox)."""
+        return [sys.executable, "-m", "controller.cli", "simulate", "--table", table, "--hands", str(hands),
+                "--headless", "--devices", devices, "--camera", "off", "--quiet", "--seed", str(seed),
+                "--journal", str(self.journal(table)), "--history-dir", str(self.history_dir(table)),
+                "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.brokers[table].mqtt_port),
+                "--mqtt-user", "controller", "--mqtt-password-file", str(self.controller_password[table]),
+                "--room-outbox", "--room-resend", str(resend), *(extra or [])]
+
+
+def balance(store: Any, summaries: dict[str, dict[str, Any]], rig: RoomRig) -> dict[str, Any]:
+    """Compare the room's store with each table: its hands (the table's hand histories) and
+    meters (the table's summary's ``room``); return the per-table findings and ``balanced``."""
+    per_table, ok = [], True
+    for t, s in sorted(summaries.items()):
+        row = store.table_row(t) or {}
+        hands_table = len(list(rig.history_dir(t).glob("hand-*.json")))
+        held = store.hand_count(t)
+        meters = s.get("room") or {}
+        link = s.get("room_link") or {}
+        good = (held == hands_table and all(row.get(k) == meters.get(k) for k in ("total_in", "total_out", "rake"))
+                and row.get("applied_upto") == link.get("last_seq"))
+        ok = ok and good
+        per_table.append({"table": t, "hands": held, "table_hands": hands_table,
+                          "applied": row.get("applied_upto"), "journal": link.get("last_seq"),
+                          "room": {k: row.get(k) for k in ("total_in", "total_out", "rake")},
+                          "table_meters": meters, "outbox": link, "table_seconds": s.get("seconds"),
+                          "balanced": good})
+    return {"balanced": ok and bool(per_table), "per_table": per_table}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``livetable room simulate`` argument parser."""
+    p = argparse.ArgumentParser(prog="livetable room simulate", description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=4, help="simulated tables (1..60, default 4)")
+    p.add_argument("--hands", type=int, default=None, help="hands per table (default: until Ctrl-C)")
+    p.add_argument("--headless", action="store_true", help="no console page")
+    p.add_argument("--store", default=None, help="postgresql://... or a SQLite file (default: in --dir)")
+    p.add_argument("--dir", default=None, help="the run's folder (default: a new temporary one)")
+    p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(3), "big"))
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="seconds the room waits, once the tables stopped, to hold all their records")
+    p.add_argument("--devices", choices=("all", "none"), default="all",
+                   help="the tables' devices: all (shuffler emulator, MQTT link; camera off) or none")
+    p.add_argument("--http-port", type=int, default=0, help="the console's port (default: a free one)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``livetable room simulate``; 0 balanced, 1 not, 2 bad options."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if not 1 <= args.tables <= 60:
+        print(f"livetable room simulate: --tables must be 1..60, got {args.tables}", file=sys.stderr)
+        return 2
+    if args.hands is not None and args.hands < 1:
+        print(f"livetable room simulate: --hands must be 1 or more, got {args.hands}", file=sys.stderr)
+        return 2
+    from room.service import RoomService
+    from room.store import StoreError, open_store
+
+    workdir = Path(args.dir or tempfile.mkdtemp(prefix="livetable-room-"))
+    if workdir.exists() and not workdir.is_dir():
+        print(f"livetable room simulate: --dir {workdir} is a file", file=sys.stderr)
+        return 2
+    try:
+        store = open_store(args.store or workdir / "room.sqlite")
+    except StoreError as exc:
+        print(f"livetable room simulate: {exc}", file=sys.stderr)
+        return 2
+    tables = [f"t{i}" for i in range(1, args.tables + 1)]
+    rig = RoomRig(workdir, tables).start()
+    service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
+    console = None
+    if not args.headless:
+        from room.console import serve_console
+
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
+        print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
+        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            import webbrowser
+
+            webbrowser.open(console.url)
+    t0 = time.monotonic()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+    procs = {t: subprocess.Popen(rig.table_command(t, args.hands if args.hands is not None else 10**9,
+                                                   args.seed + i, devices=args.devices),
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO),
+                                 preexec_fn=die_with_parent())  # no table left playing if the room dies
+             for i, t in enumerate(tables)}
+    summaries: dict[str, dict[str, Any]] = {}
+    bad: list[str] = []
+
+    def collect() -> None:
+        for t, p in procs.items():
+            if t in summaries or t in bad:
+                continue
+            out, _ = p.communicate()
+            lines = out.decode(errors="replace").strip().splitlines()
+            try:
+                summaries[t] = json.loads(lines[-1])
+            except (IndexError, ValueError):
+                bad.append(t)
+                log.error("table %s ended with %s and no summary", t, p.returncode)
+
+    try:
+        try:
+            collect()
+        except KeyboardInterrupt:  # Ctrl-C: every table stops (its summary), then the room
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut it short
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            for p in procs.values():
+                if p.poll() is None:
+                    p.send_signal(signal.SIGTERM)
+            collect()
+        for t, s in summaries.items():
+            last = (s.get("room_link") or {}).get("last_seq") or 0
+            if not service.wait_applied(t, last, args.timeout):
+                log.error("table %s: the room holds up to %d of %d", t, service.room.ack(t).upto, last)
+        result = balance(store, summaries, rig)
+    finally:
+        if console is not None:
+            console.stop()
+        service.stop()
+        rig.stop()
+    code = 1 if bad else 0
+    out = {"tables": len(tables), "hands": store.hand_count(), "balanced": result["balanced"] and not bad,
+           "records": store.record_count(), "totals": store.totals(), "per_table": result["per_table"],
+           "store": store.dialect, "dir": str(workdir), "seconds": round(time.monotonic() - t0, 2)}
+    store.close()
+    print(json.dumps(out, separators=(",", ":")))
+    return 0 if result["balanced"] and code == 0 else 1

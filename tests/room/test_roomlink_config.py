@@ -1,0 +1,42 @@
+"""The table's ``[room]`` section (controller/roomlink.py, issue 17): checked with the rest of
+the config by ``livetable run --check``, every mistake named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.app import main as run_main
+from controller.roomlink import RoomLinkConfig
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def config_with(tmp_path: Path, room: str) -> Path:
+    text = (REPO / "config" / "table.example.toml").read_text()
+    path = tmp_path / "table.toml"
+    path.write_text(text + "\n[room]\n" + room + "\n")
+    return path
+
+
+def test_defaults_leave_the_outbox_off() -> None:
+    rc = RoomLinkConfig({})
+    assert (rc.outbox, rc.batch, rc.window, rc.resend_seconds) == (False, 200, 5000, 10.0)
+
+
+@pytest.mark.parametrize("data, key", [
+    ({"outbox": "yes"}, "room.outbox"), ({"batch": 0}, "room.batch"), ({"batch": True}, "room.batch"),
+    ({"window": 10**7}, "room.window"), ({"resend_seconds": 0}, "room.resend_seconds"),
+    ({"host": "x"}, "room.host: unknown key"),
+])
+def test_a_wrong_room_key_is_named(data: dict, key: str) -> None:
+    with pytest.raises(ValueError, match=key):
+        RoomLinkConfig(data)
+
+
+def test_run_check_accepts_the_room_section_and_refuses_a_wrong_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(["--config", str(config_with(tmp_path, "outbox = true\nbatch = 100")), "--check"]) == 0
+    capsys.readouterr()
+    assert run_main(["--config", str(config_with(tmp_path, "outbox = 1")), "--check"]) == 2
+    assert "room.outbox" in capsys.readouterr().err
