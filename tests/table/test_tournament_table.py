@@ -175,7 +175,8 @@ def test_tda_button_in_heads_up_the_small_blind_is_on_the_button_and_nobody_post
 def test_tournament_absent_player_is_dealt_in_and_blinded_off() -> None:
     """Seat 2 sits out (away from the table). At a cash table the hand is dealt without him;
     at a tournament table he is dealt in, posts the small blind, and his hand folds to the
-    raise; the next hand he is the big blind and posts it."""
+    raise; the next hand he is the big blind and posts it, and his hand is killed at his
+    turn though checking is free (seat 1 completes the small blind and wins 400)."""
     cash = seated({1: 5000, 2: 5000, 3: 5000}, TableSettings(seats=6, small_blind=100, big_blind=200))
     cash.do(ev.SatOut, seat=2)
     cash.do(ev.HandStartRequested, button=1)
@@ -193,7 +194,13 @@ def test_tournament_absent_player_is_dealt_in_and_blinded_off() -> None:
     assert rotation(b) == (2, 3, 1)
     fold_around(b)
     b.do(ev.HandStartRequested)
-    assert b.state.info.bb_seat == 2 and b.state.hand.bet[1] == 200
+    assert rotation(b) == (3, 1, 2) and b.state.hand.bet[1] == 200
+    act(b, 3, "fold")
+    act(b, 1, "call")
+    assert b.state.hand is None and (2, "fold", "absent") in b.state.info.auto
+    # hand 2: seat 1 won seat 3's small blind (5400/4900/4700); hand 3: seat 1 puts in 200
+    # and takes the 400 with seat 2's big blind
+    assert [b.state.seat(n).stack for n in (1, 2, 3)] == [5600, 4700, 4700]
 
 
 def test_tournament_no_cash_out_the_chips_stay_in_play_until_the_player_busts() -> None:
@@ -256,3 +263,26 @@ def test_tda_23_an_invalid_level_is_refused_and_changes_nothing() -> None:
     assert b.state.hand is None and b.state.settings == TOUR
     with pytest.raises(ValueError, match="TDA 23"):
         ev.HandStartRequested(at=0.0, level={"straddle": 400})
+
+
+def test_tda_new_player_is_dealt_in_at_once_except_between_the_button_and_the_big_blind() -> None:
+    """Seats 1, 3, 5, 7 of nine; hand 1 button 1, small blind 3, big blind 5. Two players
+    arrive (moved from a broken table): seat 4, which hand 2 has between the button (3) and
+    the small blind (5), waits; seat 2, after the big blind (7), is dealt in at once and posts
+    nothing. Hand 3 (button 5, big blind 1) deals seat 4 in, again without a post."""
+    b = seated({1: 5000, 3: 5000, 5: 5000, 7: 5000}, TOUR.changed(seats=9))
+    b.do(ev.HandStartRequested, button=1)
+    assert rotation(b) == (1, 3, 5)
+    fold_around(b)
+    for seat in (2, 4):
+        b.do(ev.PlayerSatDown, seat=seat, player=f"p{seat}")
+        b.do(ev.BoughtIn, seat=seat, amount=5000)
+    b.do(ev.HandStartRequested)
+    h = b.state.hand
+    assert rotation(b) == (3, 5, 7)
+    assert b.state.info.dealt == (1, 2, 3, 5, 7) and h.bet[h.index[2]] == 0
+    fold_around(b)
+    b.do(ev.HandStartRequested)
+    h = b.state.hand
+    assert rotation(b) == (5, 7, 1)
+    assert b.state.info.dealt == (1, 2, 3, 4, 5, 7) and h.bet[h.index[4]] == 0 and h.dead == 0

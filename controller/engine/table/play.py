@@ -122,7 +122,9 @@ def candidates(state: TableState) -> tuple[dict[int, Candidate], list[int]]:
     planning the next hand (T-4, T-5, T-6).
 
     At a tournament table everyone with chips is in the game, absent or not, and owes
-    nothing (issue 19: dealt in and blinded; no missed blinds)."""
+    nothing (issue 19: dealt in and blinded; no missed blinds); a new (or moved) player is
+    dealt in at once except on the button or between it and the big blind, where they wait
+    for the button to pass, posting nothing (:func:`start_hand` drops the T-4 post)."""
     players: dict[int, Candidate] = {}
     out: list[int] = []
     tournament = state.settings.tournament
@@ -131,7 +133,7 @@ def candidates(state: TableState) -> tuple[dict[int, Candidate], list[int]]:
             continue
         if tournament:
             if s.stack > 0:
-                players[s.seat] = Candidate(s.seat)
+                players[s.seat] = Candidate(s.seat, new=s.new, post=True)
             else:
                 out.append(s.seat)
             continue
@@ -220,6 +222,8 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
     setups = []
     for seat in plan.dealt:
         live, dead = plan.posts.get(seat, (0, 0))
+        if cfg.tournament and seat not in (plan.sb_seat, plan.bb_seat):
+            live, dead = 0, 0  # issue 19: a new player in a tournament posts no blind to come in
         bba = cfg.big_blind_ante if seat == plan.bb_seat and cfg.big_blind_ante else None  # RP-11
         setups.append(PlayerSetup(seat, st.seats[seat - 1].stack, live, dead, bba))  # type: ignore[union-attr]
     try:
@@ -428,9 +432,9 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
             return ("draw", None, "T-8" if s.leaving else "A-4")
         return None
     if s.sitting_out and st.settings.tournament:
-        # issue 19: an absent tournament player is dealt in and blinded; the hand checks
-        # when that is free and folds to a bet
-        return ("check", None, "absent") if legal.check else ("fold", None, "absent")
+        # issue 19: an absent tournament player is dealt in and blinded, and the hand is
+        # killed at its first turn, also when checking is free (TDA: away from the table)
+        return ("fold", None, "absent")
     if s.leaving:  # not reached: fold_leavers folds the hand before any turn of a leaver
         return ("check", None, "T-8") if legal.check else ("fold", None, "T-8")
     if s.preselect is not None:
@@ -602,6 +606,8 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
     try:
         if name == "draw":
             hand.act(seat, "draw", cards=discards if discards else (amount or 0))
+        elif name == "fold" and why == "absent":
+            hand.fold(seat, when_check_is_free=True)
         else:
             hand.act(seat, name, amount)
     except ValueError as exc:  # IllegalAction (a HandError), or cards the engine cannot read
