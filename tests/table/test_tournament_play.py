@@ -1,4 +1,5 @@
-"""A single-table tournament played to a winner at the table-session level (issue 19, Play).
+"""A single-table tournament played to a winner at the table-session level (issue 19, Play),
+in each game: Hold'em no limit, Omaha pot limit, draw fixed limit.
 
 A pure driver: the tournament package's clock (advanced by an injected time, never the real
 clock), standings and payouts around one tournament table, random legal actions from a seeded
@@ -88,6 +89,8 @@ def random_action(hand, rng: random.Random) -> tuple[str, int | None]:
     lg = hand.legal()
     if lg.show or lg.muck:
         return ("show" if rng.random() < 0.5 else "muck"), None
+    if lg.draw is not None:  # G-3: stand pat (the driver does not know the cards)
+        return "draw", 0
     choices: list[tuple[str, int | None]] = [("call", None) if lg.call else ("check", None)]
     if lg.fold:
         choices += [("fold", None)] * 2
@@ -100,7 +103,8 @@ def random_action(hand, rng: random.Random) -> tuple[str, int | None]:
     return rng.choice(choices)
 
 
-def play_tournament(seed: int, players: int) -> tuple[Standings, Bench, list, int]:
+def play_tournament(seed: int, players: int, game: str = "holdem",
+                    limit: str = "no-limit") -> tuple[Standings, Bench, list, int]:
     rng = random.Random(seed)
     ts = load_settings(TOML)
     clock = TournamentClock(ts)
@@ -108,10 +112,10 @@ def play_tournament(seed: int, players: int) -> tuple[Standings, Bench, list, in
     clock.start(now)
     standings = Standings(ts)
     first = clock.level_for_hand(now)
-    cfg = TableSettings(seats=6, smallest_chip=25, small_blind=first.small_blind,
-                        big_blind=first.big_blind, tournament=True)
+    cfg = TableSettings(game=game, limit=limit, seats=players, smallest_chip=25,
+                        small_blind=first.small_blind, big_blind=first.big_blind, tournament=True)
     b = Bench(cfg, rng=random.Random(seed + 1))
-    seats = rng.sample(range(1, 7), players)  # the random draw (TDA 7)
+    seats = rng.sample(range(1, players + 1), players)  # the random draw (TDA 7)
     for n, seat in enumerate(seats, 1):
         player = f"p{n}"
         standings.register(player, 0)
@@ -157,13 +161,15 @@ def play_tournament(seed: int, players: int) -> tuple[Standings, Bench, list, in
     return standings, b, sorted(levels_played), hands
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_single_table_tournament_plays_to_a_winner_who_holds_every_chip(seed: int) -> None:
-    players = 6
-    standings, b, levels, hands = play_tournament(seed, players)
+@pytest.mark.parametrize(("seed", "game", "limit", "players"), [
+    (1, "holdem", "no-limit", 6), (2, "holdem", "no-limit", 6), (3, "holdem", "no-limit", 6),
+    (4, "omaha", "pot-limit", 6), (5, "draw", "fixed-limit", 5)])
+def test_single_table_tournament_plays_to_a_winner_who_holds_every_chip(
+        seed: int, game: str, limit: str, players: int) -> None:
+    standings, b, levels, hands = play_tournament(seed, players, game, limit)
     (winner,) = standings.alive
     (seat,) = b.state.occupied()
-    assert seat.player == winner and seat.stack == 6 * 2000 == standings.chips_in_play()
+    assert seat.player == winner and seat.stack == players * 2000 == standings.chips_in_play()
     assert {1, 2, 3} <= set(levels)  # blinds, antes and big-blind antes were all played
     finishes = standings.finishes()
     assert sorted(f.place for f in finishes) == list(range(1, players + 1)) or any(
@@ -172,7 +178,7 @@ def test_single_table_tournament_plays_to_a_winner_who_holds_every_chip(seed: in
     ts = standings.settings
     amounts = payout_amounts(ts.payouts, standings.prize_pool(), len(standings.entries))
     paid = prizes(finishes, amounts, ts.payouts.unit)
-    assert standings.prize_pool() == 600
+    assert standings.prize_pool() == players * 100
     assert sum(paid.values()) == standings.prize_pool()
     by_place = {f.place: paid[f.entry_id] for f in finishes if f.place == f.tied_to}
     assert by_place[1] >= by_place.get(2, 0) >= by_place.get(3, 0)
