@@ -316,3 +316,17 @@ def test_tournament_table_replays_from_its_journal_levels_busts_and_absences_inc
     state, effects = run(b.initial, [from_json(p) for p in payloads])
     assert json.dumps(state.to_json(), sort_keys=True) == json.dumps(b.state.to_json(), sort_keys=True)
     assert [to_json(e) for e in effects] == [to_json(e) for e in b.effects]
+
+
+def test_l2_a_seated_table_cannot_switch_between_cash_and_tournament_play() -> None:
+    """Cash chips would lose their cash-out (and tournament chips gain one): refused while
+    anyone is seated, both ways; an empty table may switch."""
+    b = seated({1: 5000, 2: 5000})
+    out = b.do(ev.SettingsChanged, changes={"tournament": False})
+    assert [e.rule for e in out if isinstance(e, fx.Refuse)] == ["L-2"] and b.state.settings.tournament
+    cash = seated({1: 5000}, TableSettings(seats=6, small_blind=100, big_blind=200))
+    out = cash.do(ev.SettingsChanged, changes={"tournament": True})
+    assert [e.rule for e in out if isinstance(e, fx.Refuse)] == ["L-2"] and not cash.state.settings.tournament
+    empty = Bench(TableSettings(seats=6, small_blind=100, big_blind=200))
+    empty.do(ev.SettingsChanged, changes={"tournament": True, "big_blind_ante": 200})
+    assert empty.state.settings.tournament and empty.state.settings.big_blind_ante == 200

@@ -307,7 +307,11 @@ def connected(ctx: Ctx, ev: Any, online: bool) -> None:
 
 
 def change_settings(ctx: Ctx, ev: Any) -> None:
-    """L-2: validate a settings change; apply it now or when the running hand ends."""
+    """L-2: validate a settings change; apply it now or when the running hand ends.
+
+    Refused (L-2) when the table would shrink below a taken seat, or switch between cash and
+    tournament play while anyone is seated (issue 19).
+    """
     st = ctx.state
     merged = {**(st.pending_settings or {}), **ev.changes}
     try:
@@ -319,6 +323,10 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
     taken = max((s.seat for s in st.occupied()), default=0)
     if new.seats < taken:
         refuse(ctx, "L-2", f"L-2: seat {taken} is taken; cannot shrink the table to {new.seats}")
+        return
+    if new.tournament != st.settings.tournament and taken:
+        # issue 19: cash chips would lose their cash-out, tournament chips would gain one
+        refuse(ctx, "L-2", "L-2: a table with players cannot switch between cash and tournament play")
         return
     if st.hand is not None:
         ctx.state = evolve(st, pending_settings=merged)
