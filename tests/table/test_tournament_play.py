@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
@@ -103,6 +105,12 @@ def random_action(hand, rng: random.Random) -> tuple[str, int | None]:
     return rng.choice(choices)
 
 
+def next_clockwise(seat: int, seats: tuple[int, ...]) -> int:
+    """Return the first of ``seats`` clockwise after ``seat`` (T-1)."""
+    later = [s for s in seats if s > seat]
+    return min(later) if later else min(seats)
+
+
 def play_tournament(seed: int, players: int, game: str = "holdem",
                     limit: str = "no-limit") -> tuple[Standings, Bench, list, int]:
     rng = random.Random(seed)
@@ -124,6 +132,7 @@ def play_tournament(seed: int, players: int, game: str = "holdem",
     button: int | None = rng.choice(seats)  # the button draw
     levels_played = set()
     hands = 0
+    prev_bb: int | None = None
     while len(standings.alive) > 1:
         assert hands < 3000, "the tournament does not end"
         try:
@@ -140,7 +149,14 @@ def play_tournament(seed: int, players: int, game: str = "holdem",
         assert not [e for e in out if isinstance(e, fx.Refuse)], out
         button = None
         levels_played.add(level.number)
-        assert b.state.info.dealt == seated  # nobody skipped, absent or not
+        info = b.state.info
+        assert info.dealt == seated  # nobody skipped, absent or not
+        if prev_bb is not None:
+            # dead button: the big blind moves forward exactly one player, every hand
+            assert info.bb_seat == next_clockwise(prev_bb, seated) != prev_bb
+        if len(seated) == 2:
+            assert info.button == info.sb_seat  # heads-up the button posts the small blind
+        prev_bb = info.bb_seat
         while b.state.hand is not None:
             # TDA 23: whatever the clock says meanwhile, the hand plays the level of its deal
             assert b.state.hand.settings.big_blind == level.big_blind
@@ -159,6 +175,18 @@ def play_tournament(seed: int, players: int, game: str = "holdem",
         assert sum(on_table.values()) == standings.chips_in_play()
         assert all(stack > 0 for stack in on_table.values())
     return standings, b, sorted(levels_played), hands
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
+def test_any_single_table_tournament_ends_with_one_player_holding_every_chip(seed: int, players: int) -> None:
+    """Property over seeds and table sizes (the checks inside ``play_tournament`` run on every
+    hand: the level of the deal, chips = chips in play, nobody skipped, the big blind one
+    player on, heads-up the button on the small blind)."""
+    standings, b, _, _ = play_tournament(seed, players)
+    (seat,) = b.state.occupied()
+    assert standings.alive == (seat.player,) and seat.stack == players * 2000
+    assert len(standings.finishes()) == players
 
 
 @pytest.mark.parametrize(("seed", "game", "limit", "players"), [
