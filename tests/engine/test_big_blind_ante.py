@@ -9,9 +9,11 @@ test's docstring; a property checks the posting order against the tournament pac
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.engine import phh
 from controller.engine.hand import Hand
 from controller.engine.settings import HandSettings, PlayerSetup
 from controller.tournament.settings import Level
@@ -118,3 +120,23 @@ def test_tda_rp_11_posts_match_the_helper_and_chips_are_conserved(bb_stack, ante
         assert h.total_chips() == total
     check_down(h)
     assert sum(h.result().stacks.values()) == total
+
+
+def test_tda_rp_11_phh_dump_keeps_the_big_blind_first_order_and_replays_to_the_same_stacks() -> None:
+    """The short big blind's hand (150 all to the blind) written as PHH carries
+    ``_big_blind_first = true`` and replays to 4800/4900/450; without the key the reader
+    posts the ante first, as PokerKit would, and the big blind wins less."""
+    h = bba_hand(150)
+    h.call(1)
+    h.call(2)
+    check_down(h)
+    text = phh.dump(h)
+    assert "_big_blind_first = true" in text
+    hh = phh.load(text)
+    again = phh.play(hh)
+    assert again.settings.big_blind_first
+    assert sorted(phh.finishing_stacks(again, hh)) == [450, 4800, 4900]
+    plain = phh.load(text.replace("_big_blind_first = true\n", ""))
+    assert not phh.new_hand(plain).settings.big_blind_first
+    with pytest.raises(phh.PHHError, match="_big_blind_first"):
+        phh.new_hand(phh.load(text.replace("_big_blind_first = true", "_big_blind_first = 1")))
