@@ -175,10 +175,13 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         self._others = [[j for j in range(n) if j != i] for i in range(n)]
         self.n_live = n
         self.n_able = n
-        # forced posts: ante, then the live post, then the dead post (S-1, T-6, P-1)
+        # forced posts: ante, then the live post, then the dead post (S-1, T-6, P-1); with
+        # big_blind_first the live post comes before the ante (TDA RP-11)
         self.dead_in = [0] * n
         stack = self.stack
-        antes = [min(settings.ante if p.ante is None else p.ante, stack[i]) for i, p in enumerate(ps)]
+        first = [min(p.live_post, stack[i]) if settings.big_blind_first else 0 for i, p in enumerate(ps)]
+        antes = [min(settings.ante if p.ante is None else p.ante, stack[i] - first[i])
+                 for i, p in enumerate(ps)]
         if settings.dead_antes:  # a big-blind ante: dead money to the main pot
             for i, a in enumerate(antes):
                 stack[i] -= a
@@ -193,7 +196,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
                 stack[i] -= a
                 self.committed[i] = a
         for i, p in enumerate(ps):
-            live = min(p.live_post, stack[i])
+            live = first[i] if settings.big_blind_first else min(p.live_post, stack[i])
             stack[i] -= live
             self.bet[i] = live
             self.committed[i] += live

@@ -303,10 +303,14 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     trimming = ext.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
         raise PHHError(f"PHH: ante_trimming_status must be true or false, got {trimming!r}")
+    # our extension: the blinds posted before the antes (TDA RP-11's big-blind ante)
+    blind_first = ext.get("_big_blind_first", False)
+    if not isinstance(blind_first, bool):
+        raise PHHError(f"PHH: _big_blind_first must be true or false, got {blind_first!r}")
     settings = HandSettings(
         game=game, limit=limit, small_blind=sb, big_blind=max(big, 1),
         small_bet=hh.small_bet, big_bet=hh.big_bet, smallest_chip=chip, rake=_rake(hh),
-        dead_antes=not trimming, **cap,
+        dead_antes=not trimming, big_blind_first=blind_first, **cap,
     )
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
@@ -446,7 +450,9 @@ def dump(hand: Hand, **meta: Any) -> str:
     ``big_blind_player``. ``meta`` adds other keys (``event``, ``players``...). A finished
     hand gets ``finishing_stacks``. A hand with antes gets PHH's ``ante_trimming_status``:
     ``true`` when each ante is its poster's contribution (P-1), ``false`` for dead antes
-    (``HandSettings.dead_antes``). Heads-up the antes are listed like
+    (``HandSettings.dead_antes``), and ``_big_blind_first = true`` when the blinds were
+    posted before the antes (``HandSettings.big_blind_first``, TDA RP-11). Heads-up the
+    antes are listed like
     ``blinds_or_straddles``: p2's (the button's) first, then p1's, as PokerKit reads them.
     """
     s = hand.settings
@@ -465,6 +471,8 @@ def dump(hand: Hand, **meta: Any) -> str:
     lines.append("antes = [" + ", ".join(map(str, antes)) + "]")
     if any(antes):  # P-1: layered antes are PHH's trimmed antes; dead ones are not
         lines.append(f"ante_trimming_status = {'false' if s.dead_antes else 'true'}")
+        if s.big_blind_first:  # TDA RP-11: PokerKit posts antes first; our readers do not
+            lines.append("_big_blind_first = true")
     lines.append("blinds_or_straddles = [" + ", ".join(map(str, posts)) + "]")
     if any(p.dead_post for p in ps):
         lines.append("dead_posts = [" + ", ".join(str(p.dead_post) for p in ps) + "]")

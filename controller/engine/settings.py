@@ -135,6 +135,10 @@ class HandSettings:
     when the pot is measured (S-5), e.g. 5/10: maximum open 40 instead of 35.
     ``max_players`` overrides the game's player limit (G-1..G-3: 10, draw 5), e.g. for
     a house that deals six-handed draw, where the deck can run out (G-4).
+    ``big_blind_first`` (TDA RP-11, tournaments' big-blind ante): each player's live post
+    (the big blind) is taken from the stack before that player's ante, so a big blind too
+    short for both posts the blind first and the ante from what is left (possibly
+    nothing); the default posts the ante first (PHH, PokerKit, cash antes).
 
     Raises:
         HandSetupError: a missing or non-positive stake (message names the field).
@@ -155,6 +159,7 @@ class HandSettings:
     max_players: int | None = None
     pl_small_blind_as_big: bool = False
     dead_antes: bool = False
+    big_blind_first: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
@@ -194,6 +199,7 @@ class HandSettings:
             "max_players": self.max_players,
             "pl_small_blind_as_big": self.pl_small_blind_as_big,
             "dead_antes": self.dead_antes,
+            "big_blind_first": self.big_blind_first,
             "rake": None,
         }
         if self.rake is not None:

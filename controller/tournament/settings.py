@@ -69,8 +69,8 @@ class Level:
     """One blind level: ``small_blind``/``big_blind`` chips, an ante, ``minutes`` long.
 
     ``ante`` is posted by every player dealt in; ``big_blind_ante`` is one ante posted by
-    the big blind for the table (TDA RP-11, big-blind-first when short; not yet wired into
-    the hand, docs/tournament.md). At most one of them is non-zero. ``number`` is the
+    the big blind for the table (TDA RP-11, big-blind-first when short; the table's
+    ``big_blind_ante`` setting, docs/tournament.md). At most one of them is non-zero. ``number`` is the
     level's number as players see it (1, 2, ...; breaks have none).
     """
 

@@ -76,8 +76,8 @@ def tournament_view(status: ClockStatus, standings: Standings, stacks: Mapping[s
 def big_blind_ante_posts(stack: int, level: Level) -> tuple[int, int]:
     """Return ``(big_blind, ante)`` posted by a big blind with ``stack`` chips at a
     big-blind-ante level: the big blind first, then the ante from what is left (TDA RP-11,
-    big-blind-first; the ante is never reduced for fewer players). A helper for the hand
-    engine, which does not post it yet (docs/tournament.md).
+    big-blind-first; the ante is never reduced for fewer players). The hand engine posts
+    the same (``HandSettings.big_blind_first``); a test checks them against each other.
 
     Raises:
         ValueError: a negative stack, or a level without a big-blind ante.

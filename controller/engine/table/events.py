@@ -356,14 +356,29 @@ class HandStartRequested(Event):
     """Start the next hand (the orchestrator's "deal" moment).
 
     ``button`` chooses the button seat for the table's first hand (e.g. drawn by high
-    card); later hands move it by T-1 and ignore it.
+    card); later hands move it by T-1 and ignore it. ``level``: at a tournament table, the
+    blinds and antes of the clock's level for this hand (``small_blind``, ``big_blind``,
+    ``ante``, ``big_blind_ante`` in chips; TDA 23: a new level applies from the next hand),
+    applied before the hand is planned; ``None`` keeps the table's stakes.
+
+    Raises:
+        CodecError: a button below 1, or a level with another key or a value that is not
+            a whole number of chips >= 0.
     """
 
     button: int | None = None
+    level: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         _time(self.at)
         _int("button", self.button, lo=1, none=True)
+        if self.level is not None:
+            if not isinstance(self.level, dict):
+                raise CodecError(f"TDA 23: level must be an object, got {self.level!r}")
+            for k, v in self.level.items():
+                if k not in ("small_blind", "big_blind", "ante", "big_blind_ante"):
+                    raise CodecError(f"TDA 23: level has no setting {k!r}")
+                _int(k, v)
 
 
 @register

@@ -79,10 +79,12 @@ def hand_settings(s: TableSettings) -> HandSettings:
         rake = RakeSettings(percent=str(s.rake_percent), caps=s.rake_caps,
                             no_flop_no_drop=s.no_flop_no_drop,
                             draw_counts_as_flop=s.draw_counts_as_flop)
+    bba = s.big_blind_ante > 0  # TDA RP-11: dead money, the big blind first
     return HandSettings(game=Game(s.game), limit=s.limit, small_blind=s.small_blind,
                         big_blind=s.big_blind, ante=s.ante, small_bet=s.small_bet,
                         big_bet=s.big_bet, cap_lifted_heads_up=s.cap_lifted_heads_up,
-                        smallest_chip=smallest_chip(s), rake=rake)
+                        smallest_chip=smallest_chip(s), rake=rake, dead_antes=bba,
+                        big_blind_first=bba)
 
 
 def clone_hand(hand: Hand) -> Hand:
@@ -117,11 +119,23 @@ def in_hand(state: TableState, seat: int) -> bool:
 
 def candidates(state: TableState) -> tuple[dict[int, Candidate], list[int]]:
     """Return ``(players in the game by seat, seats sitting out or without chips)`` for
-    planning the next hand (T-4, T-5, T-6)."""
+    planning the next hand (T-4, T-5, T-6).
+
+    At a tournament table everyone with chips is in the game, absent or not, and owes
+    nothing (issue 19: dealt in and blinded; no missed blinds); a new (or moved) player is
+    dealt in at once except on the button or between it and the big blind, where they wait
+    for the button to pass, posting nothing (:func:`start_hand` drops the T-4 post)."""
     players: dict[int, Candidate] = {}
     out: list[int] = []
+    tournament = state.settings.tournament
     for s in state.seats:
         if s is None:
+            continue
+        if tournament:
+            if s.stack > 0:
+                players[s.seat] = Candidate(s.seat, new=s.new, post=True)
+            else:
+                out.append(s.seat)
             continue
         if s.stack > 0 and not s.sitting_out and not s.leaving:
             players[s.seat] = Candidate(s.seat, s.new, s.missed_sb, s.missed_bb, s.post)
@@ -168,12 +182,36 @@ def _post_now(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate,
     return tuple(ok)
 
 
-def start_hand(ctx: Ctx, button_hint: int | None) -> None:
-    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3)."""
+#: The settings a tournament level sets (TDA 23, docs/tournament.md).
+LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "big_blind_ante")
+
+
+def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None = None) -> None:
+    """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3).
+
+    ``level``: the blinds and antes this hand plays (keys of :data:`LEVEL_FIELDS`, chips),
+    as the tournament clock gives them at the deal (TDA 23: a new level applies from the
+    next hand); they are applied and recorded in the settings log before the hand is
+    planned, and the hand plays them to its end. Refused with the state unchanged (L-2,
+    S-10, RP-11) when they are not valid stakes.
+    """
     st = ctx.state
     if st.hand is not None:
         refuse(ctx, "T-3", "T-3: a hand is already running")
         return
+    if level:
+        from .seating import apply_settings  # noqa: PLC0415 - seating imports play
+
+        changes = {k: v for k, v in level.items() if getattr(st.settings, k) != v}
+        if changes:
+            try:
+                st.settings.changed(**changes)
+            except (ValueError, TypeError) as exc:
+                msg = str(exc)
+                refuse(ctx, msg.split(":", 1)[0] if ":" in msg[:6] else "L-2", msg)
+                return
+            apply_settings(ctx, changes, by="level")
+            st = ctx.state
     players, out = candidates(st)
     cfg = st.settings
     plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=st.rotation,
@@ -184,7 +222,10 @@ def start_hand(ctx: Ctx, button_hint: int | None) -> None:
     setups = []
     for seat in plan.dealt:
         live, dead = plan.posts.get(seat, (0, 0))
-        setups.append(PlayerSetup(seat, st.seats[seat - 1].stack, live, dead))  # type: ignore[union-attr]
+        if cfg.tournament and seat not in (plan.sb_seat, plan.bb_seat):
+            live, dead = 0, 0  # issue 19: a new player in a tournament posts no blind to come in
+        bba = cfg.big_blind_ante if seat == plan.bb_seat and cfg.big_blind_ante else None  # RP-11
+        setups.append(PlayerSetup(seat, st.seats[seat - 1].stack, live, dead, bba))  # type: ignore[union-attr]
     try:
         hand = Hand(hand_settings(cfg), setups, button=plan.button, sb_seat=plan.sb_seat,
                     bb_seat=plan.bb_seat)
@@ -390,6 +431,10 @@ def _auto(ctx: Ctx, seat: int, legal: Any) -> tuple[str, int | None, str] | None
         if s.leaving or not s.connected:
             return ("draw", None, "T-8" if s.leaving else "A-4")
         return None
+    if s.sitting_out and st.settings.tournament:
+        # issue 19: an absent tournament player is dealt in and blinded, and the hand is
+        # killed at its first turn, also when checking is free (TDA: away from the table)
+        return ("fold", None, "absent")
     if s.leaving:  # not reached: fold_leavers folds the hand before any turn of a leaver
         return ("check", None, "T-8") if legal.check else ("fold", None, "T-8")
     if s.preselect is not None:
@@ -561,6 +606,8 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
     try:
         if name == "draw":
             hand.act(seat, "draw", cards=discards if discards else (amount or 0))
+        elif name == "fold" and why == "absent":
+            hand.fold(seat, when_check_is_free=True)
         else:
             hand.act(seat, name, amount)
     except ValueError as exc:  # IllegalAction (a HandError), or cards the engine cannot read
@@ -731,6 +778,7 @@ def finish_hand(ctx: Ctx) -> None:
     res = hand.result()
     rake_of = _rake_shares(res)
     results: dict[str, tuple[int, int]] = {}
+    busted: dict[str, int] = {}  # tournament: player -> stack at the start of the hand
     seats = list(st.seats)
     for seat in info.dealt:
         s = seats[seat - 1]
@@ -738,6 +786,8 @@ def finish_hand(ctx: Ctx) -> None:
         final = res.stacks[seat]
         results[s.player] = (final - info.start_stacks[seat], rake_of.get(seat, 0))
         s = evolve(s, stack=final, preselect=None)
+        if final == 0 and st.settings.tournament:
+            busted[s.player] = info.start_stacks[seat]
         if final == 0 and not s.sitting_out:
             s = evolve(s, sitting_out=True, out_reason="busted")
         seats[seat - 1] = s
@@ -767,6 +817,11 @@ def finish_hand(ctx: Ctx) -> None:
         "result": res.to_json(),
         "voided": res.voided,
     }
+    if st.settings.tournament:
+        # issue 19: who busted in this hand with their starting stacks (TDA simultaneous
+        # eliminations: Standings.bust places them), and the level the hand played
+        record["busted"] = busted
+        record["level"] = {k: getattr(st.settings, k) for k in LEVEL_FIELDS}
     ctx.state = evolve(st, seats=tuple(seats), ledger=st.ledger.hand(results, res.rake),
                         hand=None, dealing=None, timer=None, last_result=record)
     ctx.own_hand = False
@@ -779,6 +834,8 @@ def finish_hand(ctx: Ctx) -> None:
             continue
         if s.leaving:
             leave(ctx, s.seat, "T-8")
+        elif ctx.state.settings.tournament and s.stack == 0 and not s.buy_in_pending:
+            leave(ctx, s.seat, "busted")  # issue 19: out of the tournament (or to rebuy)
         elif (s.sitting_out or s.stack == 0) and s.hands_out >= SIT_OUT_LIMIT:
             leave(ctx, s.seat, "T-5")
     if ctx.state.pending_settings:

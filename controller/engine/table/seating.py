@@ -90,7 +90,9 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
         refuse(ctx, "T-7", f"T-7: seat {s.seat} has chips; add more with a top-up between hands")
         return
     lo, hi = buy_in_range(ctx, s.player)
-    back = _returning(ctx, s.player)
+    if ctx.state.settings.tournament:
+        lo, hi = 1, None  # issue 19: the tournament sets the starting stack and the rebuys
+    back = None if ctx.state.settings.tournament else _returning(ctx, s.player)
     if back is not None and ev.amount < back.amount:
         mins = max(1, int((ctx.at - back.at) // 60))
         refuse(ctx, "T-2", f"T-2: {s.name} left this table {mins} min ago with {back.amount}: coming "
@@ -247,6 +249,9 @@ def leave(ctx: Ctx, seat: int, rule: str) -> None:
 def stand_up(ctx: Ctx, ev: Any) -> None:
     """T-8: give up the seat; the stack goes back to the player's balance.
 
+    At a tournament table refused (T-8) while the player has chips or is in the hand: no
+    cash-out, the chips stay in play until the player busts (issue 19).
+
     Not in the running hand: the seat is freed at once. Mid-hand the hand is folded first,
     at once, whoever's turn it is (:func:`~.play.fold_leavers`; when cards are on their way,
     as soon as they are out), and the seat is freed when the hand ends. A leaver's hand with
@@ -255,6 +260,11 @@ def stand_up(ctx: Ctx, ev: Any) -> None:
     """
     s = _seat(ctx, ev.seat)
     if s is None:
+        return
+    if ctx.state.settings.tournament and (s.stack > 0 or in_hand(ctx.state, s.seat)):
+        # issue 19: no cash-out; an absent player is still dealt in and blinded (sit out)
+        refuse(ctx, "T-8", f"T-8: a tournament has no cash-out: {s.name}'s chips stay in play "
+                           f"until they bust")
         return
     if in_hand(ctx.state, s.seat):
         ctx.set_seat(evolve(s, leaving=True, preselect=None))
@@ -305,7 +315,11 @@ def connected(ctx: Ctx, ev: Any, online: bool) -> None:
 
 
 def change_settings(ctx: Ctx, ev: Any) -> None:
-    """L-2: validate a settings change; apply it now or when the running hand ends."""
+    """L-2: validate a settings change; apply it now or when the running hand ends.
+
+    Refused (L-2) when the table would shrink below a taken seat, or switch between cash and
+    tournament play while anyone is seated (issue 19).
+    """
     st = ctx.state
     merged = {**(st.pending_settings or {}), **ev.changes}
     try:
@@ -317,6 +331,10 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
     taken = max((s.seat for s in st.occupied()), default=0)
     if new.seats < taken:
         refuse(ctx, "L-2", f"L-2: seat {taken} is taken; cannot shrink the table to {new.seats}")
+        return
+    if new.tournament != st.settings.tournament and taken:
+        # issue 19: cash chips would lose their cash-out, tournament chips would gain one
+        refuse(ctx, "L-2", "L-2: a table with players cannot switch between cash and tournament play")
         return
     if st.hand is not None:
         ctx.state = evolve(st, pending_settings=merged)

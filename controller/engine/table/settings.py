@@ -49,11 +49,24 @@ class TableSettings:
     ``smallest_chip`` (S-10, P-3): bets, buy-ins and splits are whole multiples of it; the
     blinds and ante must be multiples of it. ``tablet_join`` (one of :data:`TABLET_JOIN`)
     says whether a player may take a free seat and buy in from that seat's tablet (T-3).
+    ``big_blind_ante`` (chips, TDA RP-11): one ante posted by the big blind for the table,
+    blind first, dead money for the main pot; not together with ``ante``.
+    ``tournament`` (issue 19, docs/tournament.md): a tournament table: everyone with chips is
+    dealt in and blinded, also when absent (sitting out: the hand is killed at its first
+    turn); nobody owes missed blinds or posts to come in, a new or moved player waits only
+    when on the button or between it and the big blind; no cash-out (a player with chips cannot stand up); a player whose
+    stack reaches 0 leaves the table when the hand ends and is listed in the hand's record
+    (``busted``, with the stack the hand started with); chips come to a seat without the
+    T-2 buy-in range (the tournament sets the starting stack and rebuys). The button and
+    blinds move as at a cash table: the big blind moves forward one player, the small blind
+    and the button may be dead (TDA dead button), heads-up the button posts the small blind
+    and nobody posts the big blind twice in a row.
 
     Raises:
         SettingsError: (a ``ValueError``) an unknown game or limit, a seat count outside
             L-2, non-positive blinds, a small blind above the big blind, a buy-in range that
-            is empty, a rake percent outside 0..100, or an unknown ``tablet_join``.
+            is empty, a rake percent outside 0..100, an unknown ``tablet_join``, or both an
+            ante and a big-blind ante.
     """
 
     game: str = "holdem"
@@ -77,6 +90,8 @@ class TableSettings:
     id: str = "t1"
     name: str = "Table 1"
     tablet_join: str = "off"
+    big_blind_ante: int = 0
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -91,7 +106,12 @@ class TableSettings:
         _whole("small_blind", self.small_blind, 1)
         _whole("ante", self.ante, 0)
         _whole("smallest_chip", self.smallest_chip, 1)
-        for name in ("small_blind", "big_blind", "ante"):
+        _whole("big_blind_ante", self.big_blind_ante, 0)
+        if self.ante and self.big_blind_ante:
+            raise SettingsError("RP-11: an ante per player or a big-blind ante, not both")
+        if not isinstance(self.tournament, bool):
+            raise SettingsError(f"L-2: tournament must be true or false, got {self.tournament!r}")
+        for name in ("small_blind", "big_blind", "ante", "big_blind_ante"):
             if getattr(self, name) % self.smallest_chip:
                 raise SettingsError(f"S-10: {name} must be a multiple of the smallest chip {self.smallest_chip}")
         if self.small_blind > self.big_blind:

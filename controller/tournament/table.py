@@ -1,0 +1,54 @@
+"""What a tournament hands the table session, and what it reads back (issue 19, Play).
+
+The table session (``controller.engine.table``) knows nothing of tournaments beyond its
+``tournament`` and ``big_blind_ante`` settings; these helpers translate between it and this
+package without either importing the other:
+
+- :func:`level_stakes`: the blinds and antes of a clock level, as the ``level`` of the
+  table's ``HandStartRequested`` (the table applies it at the deal, TDA 23);
+- :func:`busts_of`: the players a finished hand busted, with the stacks they started it
+  with, from the hand's record, for :meth:`~controller.tournament.results.Standings.bust`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import TournamentError
+from .settings import Level
+
+__all__ = ["level_stakes", "busts_of"]
+
+
+def level_stakes(level: Level) -> dict[str, int]:
+    """Return ``{"small_blind", "big_blind", "ante", "big_blind_ante"}`` (chips) of ``level``.
+
+    Raises:
+        TournamentError: ``level`` is a break (no hand is dealt on a break).
+    """
+    if not isinstance(level, Level):
+        raise TournamentError(f"level_stakes: a level is needed, got {level!r}")
+    return {"small_blind": level.small_blind, "big_blind": level.big_blind,
+            "ante": level.ante, "big_blind_ante": level.big_blind_ante}
+
+
+def busts_of(record: Mapping[str, Any]) -> dict[str, int]:
+    """Return ``{player: chips at the start of the hand}`` for every player the hand busted.
+
+    ``record`` is the table's ``HandFinished.record`` at a tournament table (its ``busted``
+    field). Empty when nobody busted.
+
+    Raises:
+        TournamentError: the record is not from a tournament table, or a starting stack
+            is not a positive whole number of chips.
+    """
+    busted = record.get("busted")
+    if not isinstance(busted, Mapping):
+        raise TournamentError("busts_of: the hand record has no 'busted' (not a tournament table)")
+    out: dict[str, int] = {}
+    for player, start in busted.items():
+        if isinstance(start, bool) or not isinstance(start, int) or start <= 0:
+            raise TournamentError(f"busts_of: {player} started the hand with {start!r} chips")
+        out[str(player)] = start
+    return out
