@@ -64,13 +64,18 @@ def main(argv: list[str] | None = None) -> int:
         settings = settings_from_config(cfg)
         from controller.roomlink import room_config  # issue 17: [room], the outbox to the room
 
-        room_config(args.config)
+        room = room_config(args.config)
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
     if cfg.mqtt.password_file and not os.access(cfg.mqtt.password_file, os.R_OK):
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: no such file, or not "
               f"readable by this user (livetable tablets provision writes it)", file=sys.stderr)
+        return 2
+    if room.outbox and not os.access(room.password_file, os.R_OK):
+        print(f"livetable run: room.password_file {room.password_file}: no such file, or not readable by "
+              f"this user (the outbox's login {cfg.table.id}-outbox: livetable tablets provision writes it)",
+              file=sys.stderr)
         return 2
     if cfg.shuffler is None:
         print("livetable run: the config has no [shuffler]: a live table needs its shuffler to deal "

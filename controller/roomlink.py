@@ -17,6 +17,13 @@ with the last seq it holds without a gap. The outbox:
 - sends the journal's oldest snapshot (``base``: where the room's replay starts) while the
   room says it does not hold it.
 
+It logs in to the table's broker with its own login, ``<table>-outbox`` (``livetable tablets
+provision`` makes it; its ACL: write the records, read the acknowledgement and the bridge's
+state), never the controller's: the table's broker gives each client its login as its
+client id (mosquitto/livetable.conf), so a second client on the ``controller`` login would
+end the controller's session, and the controller's reconnect would end the outbox's, over
+and over.
+
 It never blocks the table: it runs on its own thread with its own read-only connection to
 the journal file (SQLite WAL lets one writer and many readers work at once); the
 orchestrator only calls :meth:`RoomLink.wake` (as a listener) after each event. Nothing is
@@ -41,6 +48,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.mqtt.provision import outbox_user
 from drivers.mqtt.topics import ROOT, check_table
 
 __all__ = ["RoomLink", "RoomLinkConfig", "room_config", "start_from_config", "records_topic", "ack_topic"]
@@ -68,7 +76,9 @@ def link_topic(table: str) -> str:
 
 class RoomLinkConfig:
     """The ``[room]`` section of a table's config: ``outbox`` (bool, default false),
-    ``batch`` (records per message, 1..1000, default 200), ``window`` (records out before an
+    ``password_file`` (the outbox's password on the table's broker, login ``<table>-outbox``;
+    needed when ``outbox`` is true: the broker refuses a client without a login), ``batch``
+    (records per message, 1..1000, default 200), ``window`` (records out before an
     acknowledgement, 1..100000, default 5000), ``resend_seconds`` (1..600, default 10).
 
     Raises:
@@ -76,13 +86,19 @@ class RoomLinkConfig:
     """
 
     def __init__(self, data: dict[str, Any]) -> None:
-        known = {"outbox", "batch", "window", "resend_seconds"}
+        known = {"outbox", "password_file", "batch", "window", "resend_seconds"}
         for k in data:
             if k not in known:
                 raise ValueError(f"room.{k}: unknown key (known: {', '.join(sorted(known))})")
         self.outbox = data.get("outbox", False)
         if not isinstance(self.outbox, bool):
             raise ValueError(f"room.outbox: true or false, got {self.outbox!r}")
+        self.password_file = data.get("password_file")
+        if self.password_file is not None and (not isinstance(self.password_file, str) or not self.password_file):
+            raise ValueError(f"room.password_file: a file name, got {self.password_file!r}")
+        if self.outbox and self.password_file is None:
+            raise ValueError("room.password_file: the outbox logs in to the table's broker as <table>-outbox "
+                             "(livetable tablets provision writes its password); needed with outbox = true")
         self.batch = self._int(data, "batch", 200, 1, 1000)
         self.window = self._int(data, "window", 5000, 1, 100_000)
         self.resend_seconds = float(self._int(data, "resend_seconds", 10, 1, 600))
@@ -117,7 +133,8 @@ class RoomLink:
     Args:
         table: the table id.
         journal_path: the table's journal file (read only here).
-        host, port, username, password: the table's own Mosquitto (the ``controller`` login).
+        host, port, username, password: the table's own Mosquitto and the outbox's own login
+            (``<table>-outbox``; never the controller's, see the module's doc).
         batch, window, resend_seconds: as in :class:`RoomLinkConfig`.
         linger: seconds the outbox waits after a new record for more to send with it.
 
@@ -149,9 +166,10 @@ class RoomLink:
         self.sent_records = 0
         self.sent_batches = 0
         self.resends = 0
+        self.disconnects = 0  # connections to the table's broker lost (or taken over)
         self._db: sqlite3.Connection | None = None
         self._thread = threading.Thread(target=self._run, name=f"roomlink-{table}", daemon=True)
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{table}-roomlink",
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=outbox_user(table),
                                    protocol=mqtt.MQTTv311, clean_session=True)
         if username:
             self._client.username_pw_set(username, password)
@@ -216,13 +234,14 @@ class RoomLink:
         return stats
 
     def stats(self) -> dict[str, Any]:
-        """Return ``acked``, ``last_seq``, ``sent_records``, ``sent_batches``, ``resends``."""
+        """Return ``acked``, ``last_seq``, ``sent_records``, ``sent_batches``, ``resends``,
+        ``disconnects`` (connections to the table's broker lost while running)."""
         try:
             last = self.last_seq()
         except sqlite3.Error:
             last = None
         return {"acked": self.acked, "last_seq": last, "sent_records": self.sent_records,
-                "sent_batches": self.sent_batches, "resends": self.resends}
+                "sent_batches": self.sent_batches, "resends": self.resends, "disconnects": self.disconnects}
 
     # ------------------------------------------------------------------ paho's thread
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
@@ -238,6 +257,9 @@ class RoomLink:
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         with self._lock:
+            if self._connected and not self._stopping:
+                self.disconnects += 1
+                log.warning("table %s outbox: the connection to the table's broker was lost: %s", self.table, reason)
             self._connected = False
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
@@ -376,20 +398,23 @@ class RoomLink:
 def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink | None:
     """Start the outbox of ``livetable run`` when the config's ``[room] outbox = true``.
 
-    ``cfg`` is the table's :class:`controller.config.Config` (its ``mqtt`` login and journal
-    path); the outbox is added to ``orch.listeners``. Returns None when the outbox is off.
+    ``cfg`` is the table's :class:`controller.config.Config` (its broker's ``mqtt`` host and
+    port, its journal path); the outbox logs in as ``<table>-outbox`` with the password in
+    ``[room] password_file``; it is added to ``orch.listeners``. Returns None when the outbox
+    is off.
 
     Raises:
-        ValueError: the ``[room]`` section is wrong.
+        ValueError: the ``[room]`` section is wrong, or its password file cannot be read.
     """
     rc = room_config(config_path)
     if not rc.outbox:
         return None
-    password = None
-    if cfg.mqtt.password_file:
-        password = Path(cfg.mqtt.password_file).read_text().strip()
+    try:
+        password = Path(rc.password_file).read_text().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"room.password_file: {exc}") from exc
     link = RoomLink(cfg.table.id, cfg.journal.path, host=cfg.mqtt.host, port=cfg.mqtt.port,
-                    username=cfg.mqtt.username, password=password, batch=rc.batch, window=rc.window,
+                    username=outbox_user(cfg.table.id), password=password, batch=rc.batch, window=rc.window,
                     resend_seconds=rc.resend_seconds)
     orch.listeners.append(link)
     return link.start()
@@ -397,9 +422,12 @@ def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink 
 
 def start_for_simulate(args: Any, orch: Any, journal: str) -> RoomLink:
     """Start the outbox of ``livetable simulate --room-outbox`` on the simulation's broker
-    (``--mqtt-host/--mqtt-port``, ``--mqtt-user``/``--mqtt-password-file``)."""
-    password = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
-    link = RoomLink(args.table, journal, host=args.mqtt_host, port=args.mqtt_port, username=args.mqtt_user,
-                    password=password, resend_seconds=float(getattr(args, "room_resend", 10.0)))
+    (``--mqtt-host/--mqtt-port``) with its own login, ``<table>-outbox``, and the password in
+    ``--room-outbox-password-file`` (none: no login)."""
+    pw_file = getattr(args, "room_outbox_password_file", None)
+    password = Path(pw_file).read_text().strip() if pw_file else None
+    link = RoomLink(args.table, journal, host=args.mqtt_host, port=args.mqtt_port,
+                    username=outbox_user(args.table) if password is not None else None, password=password,
+                    resend_seconds=float(getattr(args, "room_resend", 10.0)))
     orch.listeners.append(link)
     return link.start()

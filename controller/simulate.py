@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--room-outbox", action="store_true", help="send the journal to the room (controller/roomlink.py)")
+    p.add_argument("--room-outbox-password-file", default=None,
+                   help="the outbox's password on the table's broker (its login: <table>-outbox, "
+                        "from livetable tablets provision)")
     p.add_argument("--room-resend", type=float, default=10.0, help=argparse.SUPPRESS)
     return p
 

@@ -7,9 +7,10 @@ Everything runs on this machine, each part the production one:
 - the room's store (``--store``: a SQLite file in the run's folder by default, or
   ``postgresql://...``) and the room service (:class:`room.service.RoomService`);
 - per table: its own Mosquitto on ``mosquitto/livetable.conf`` plus its bridge to the room,
-  its seat logins from ``livetable tablets provision``, and ``livetable simulate --table tN
-  --room-outbox`` in its own process (the simulated table of today, its journal and hand
-  histories in the run's folder, the outbox sending the journal to the room).
+  its seat logins and its outbox's login (``tN-outbox``) from ``livetable tablets
+  provision``, and ``livetable simulate --table tN --room-outbox`` in its own process (the
+  simulated table of today, its journal and hand histories in the run's folder, the outbox
+  sending the journal to the room with its own login).
 
 With ``--hands M`` each table plays M hands and stops; the room then waits until it holds
 every record of every table and prints a one-line JSON summary as its last line:
@@ -65,6 +66,7 @@ class RoomRig:
                                          own_session=True)
         self.brokers: dict[str, BrokerProcess] = {}
         self.controller_password: dict[str, Path] = {}
+        self.outbox_password: dict[str, Path] = {}
         for t in tables:
             tdir = self.workdir / t
             creds = provision_seats(tdir / "mosquitto", t, 6)
@@ -72,6 +74,11 @@ class RoomRig:
             pw.write_text(creds["controller"]["password"])
             pw.chmod(0o600)
             self.controller_password[t] = pw
+            # The outbox's own login: on the controller's, each would end the other's session.
+            opw = tdir / "outbox-password"
+            opw.write_text(creds["outbox"]["password"])
+            opw.chmod(0o600)
+            self.outbox_password[t] = opw
             bridge = provision_table(self.room_dir / "mosquitto", t, host="127.0.0.1",
                                      port=self.room_broker.mqtt_port, restart_timeout=restart_timeout)
             conf = tdir / "table-with-bridge.conf"
@@ -110,7 +117,8 @@ class RoomRig:
                 "--journal", str(self.journal(table)), "--history-dir", str(self.history_dir(table)),
                 "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.brokers[table].mqtt_port),
                 "--mqtt-user", "controller", "--mqtt-password-file", str(self.controller_password[table]),
-                "--room-outbox", "--room-resend", str(resend), *(extra or [])]
+                "--room-outbox", "--room-outbox-password-file", str(self.outbox_password[table]),
+                "--room-resend", str(resend), *(extra or [])]
 
 
 def balance(store: Any, summaries: dict[str, dict[str, Any]], rig: RoomRig) -> dict[str, Any]:

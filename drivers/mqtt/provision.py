@@ -7,6 +7,10 @@ Users (docs/mqtt.md):
 - ``floor``: the floor staff's ``livetable floor`` command: writes every table's
   ``floor/request`` and reads its ``floor/reply``, the public state and the controllers'
   presence; nothing of the seats (no private view, no seat action).
+- ``<table>-outbox``: the table's outbox to the room (controller/roomlink.py, docs/room.md):
+  writes only ``livetable/<t>/room/records``, reads only ``livetable/<t>/room/ack`` and
+  ``livetable/<t>/room/link``. Its own login, not the controller's: the broker gives each
+  client its login as its id, so two clients on one login end each other's session.
 - ``<table>-seat<n>``: one seat's tablet; reads the table's public topics and only its own
   seat's private and reply topics; writes only its own seat's action, chat and presence.
 - anonymous: nothing. The broker refuses a client without a login (mosquitto/livetable.conf:
@@ -73,6 +77,11 @@ def seat_user(table: str, seat: int) -> str:
     return f"{check_table(table)}-seat{check_seat(seat)}"
 
 
+def outbox_user(table: str) -> str:
+    """Return the broker user name of ``table``'s outbox to the room: ``<table>-outbox``."""
+    return f"{check_table(table)}-outbox"
+
+
 def acl_text(tables: dict[str, int]) -> str:
     """Return the Mosquitto ACL file for ``tables`` (table id -> number of seats).
 
@@ -93,8 +102,10 @@ def acl_text(tables: dict[str, int]) -> str:
     lines += [f"topic read {ROOT}/+/{tail}" for tail in ("state", "presence/controller", "floor/reply")]
     lines += [f"topic write {ROOT}/+/floor/request"]
     for table in sorted(tables):
+        t = f"{ROOT}/{table}"
+        lines += ["", f"user {outbox_user(table)}", f"topic write {t}/room/records",
+                  f"topic read {t}/room/ack", f"topic read {t}/room/link"]
         for seat in range(1, check_seat(tables[table]) + 1):
-            t = f"{ROOT}/{table}"
             lines += ["", f"user {seat_user(table, seat)}", f"topic read {ROOT}/{LOBBY}/#"]
             lines += [f"topic read {t}/{tail}" for tail in
                       ("state", "chat", "history", "history/seated", "presence/controller",
@@ -141,8 +152,9 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     """Create or update ``table``'s users (``seats`` seats) in ``directory``; return its credentials.
 
     Keeps existing passwords unless ``rotate``; removes users of seats beyond ``seats``;
-    creates the shared ``controller``, ``display`` and ``floor`` users once. Returns
-    ``{"table", "seats", "controller": {"username", "password"}, "display": {...}, "floor": {...},
+    creates the shared ``controller``, ``display`` and ``floor`` users once and the table's
+    ``<table>-outbox`` user. Returns ``{"table", "seats", "controller": {"username",
+    "password"}, "display": {...}, "floor": {...}, "outbox": {...},
     "seat_users": {"<n>": {"username", "password"}}}`` (also written to
     ``credentials/<table>.json``). Raises :class:`ProvisionError` for a bad table id or a
     seat count outside 2..10 (L-2).
@@ -162,7 +174,8 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     shared_path = directory / "credentials" / "_shared.json"
     shared = json.loads(shared_path.read_text()) if shared_path.exists() else {}
     cred_path = directory / "credentials" / f"{table}.json"
-    old = json.loads(cred_path.read_text()).get("seat_users", {}) if cred_path.exists() else {}
+    old_creds = json.loads(cred_path.read_text()) if cred_path.exists() else {}
+    old = old_creds.get("seat_users", {})
 
     for user in (CONTROLLER_USER, DISPLAY_USER, FLOOR_USER):
         if user not in shared or user not in hashes:
@@ -179,11 +192,17 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
             known = secrets.token_urlsafe(18)
             hashes[user] = hash_password(known)
         seat_users[str(seat)] = {"username": user, "password": known}
+    outbox = outbox_user(table)
+    outbox_password = (old_creds.get("outbox") or {}).get("password")
+    if rotate or outbox_password is None or not check_password(outbox_password, hashes.get(outbox, "")):
+        outbox_password = secrets.token_urlsafe(18)
+        hashes[outbox] = hash_password(outbox_password)
 
     creds = {"table": table, "seats": seats,
              "controller": {"username": CONTROLLER_USER, "password": shared[CONTROLLER_USER]},
              "display": {"username": DISPLAY_USER, "password": shared[DISPLAY_USER]},
              "floor": {"username": FLOOR_USER, "password": shared[FLOOR_USER]},
+             "outbox": {"username": outbox, "password": outbox_password},
              "seat_users": seat_users}
     _write(shared_path, json.dumps(shared, indent=1) + "\n", 0o600)
     _write(cred_path, json.dumps(creds, indent=1) + "\n", 0o600)
@@ -206,7 +225,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seats", type=int, required=True, help="number of seats, 2..10 (L-2)")
     p.add_argument("--dir", type=Path, default=Path("/etc/livetable/mosquitto"),
                    help="where passwd, acl and credentials/ go (default %(default)s)")
-    p.add_argument("--rotate", action="store_true", help="give every seat of the table a new password")
+    p.add_argument("--rotate", action="store_true",
+                   help="give every seat and the outbox of the table a new password")
     p.add_argument("--show", action="store_true", help="print the table's credentials as JSON")
     try:
         args = parser.parse_args(argv)
@@ -217,7 +237,8 @@ def main(argv: list[str]) -> int:
     except (ProvisionError, OSError) as exc:
         print(f"livetable tablets provision: {exc}", file=sys.stderr)
         return 2
-    print(f"table {args.table}: {args.seats} seat users in {args.dir / 'passwd'}, ACL {args.dir / 'acl'}, "
+    print(f"table {args.table}: {args.seats} seat users and {creds['outbox']['username']} (the outbox to the "
+          f"room) in {args.dir / 'passwd'}, ACL {args.dir / 'acl'}, "
           f"passwords in {args.dir / 'credentials' / (args.table + '.json')}")
     if args.show:
         print(json.dumps(creds, indent=1))

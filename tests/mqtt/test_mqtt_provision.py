@@ -43,7 +43,7 @@ def test_our_hash_is_mosquitto_passwds_format_both_ways(tmp_path: Path) -> None:
 def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> None:
     creds = provision(tmp_path, "t1", 9)
     users = read_passwd(tmp_path / "passwd")
-    assert set(users) == {"controller", "display", "floor"} | {f"t1-seat{n}" for n in range(1, 10)}
+    assert set(users) == {"controller", "display", "floor", "t1-outbox"} | {f"t1-seat{n}" for n in range(1, 10)}
     for n in range(1, 10):
         assert check_password(creds["seat_users"][str(n)]["password"], users[f"t1-seat{n}"])
     blocks = acl_blocks((tmp_path / "acl").read_text())
@@ -62,6 +62,24 @@ def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> 
     assert [line for line in floor if line.startswith("topic write")] == ["topic write livetable/+/floor/request"]
     assert not any("seat" in line or "private" in line for line in floor)
     assert not any("floor" in line for line in seat3)
+    assert not any("room" in line for line in seat3)
+
+
+def test_the_tables_outbox_has_its_own_login_with_only_its_room_topics(tmp_path: Path) -> None:
+    # controller/roomlink.py: its own login, never the controller's (each client's id is its
+    # login: two clients on one login end each other's session)
+    creds = provision(tmp_path, "t1", 6)
+    assert creds["outbox"]["username"] == "t1-outbox"
+    assert check_password(creds["outbox"]["password"], read_passwd(tmp_path / "passwd")["t1-outbox"])
+    assert creds["outbox"]["password"] not in {creds["controller"]["password"]} | {
+        s["password"] for s in creds["seat_users"].values()}
+    assert acl_blocks((tmp_path / "acl").read_text())["t1-outbox"] == [
+        "topic write livetable/t1/room/records", "topic read livetable/t1/room/ack",
+        "topic read livetable/t1/room/link"]
+    assert provision(tmp_path, "t1", 6)["outbox"] == creds["outbox"]
+    assert provision(tmp_path, "t1", 6, rotate=True)["outbox"]["password"] != creds["outbox"]["password"]
+    provision(tmp_path, "t2", 6)
+    assert {"t1-outbox", "t2-outbox"} <= set(read_passwd(tmp_path / "passwd"))
 
 
 def test_rerunning_keeps_passwords_rotate_changes_them_and_shrinking_removes_seats(tmp_path: Path) -> None:

@@ -77,13 +77,16 @@ def attack(rig: Rig, client_id: str, *, login: str | None, ws: bool,
 
 
 def login_password(rig: Rig, login: str) -> str:
+    if login == f"{TABLE}-outbox":
+        return str(rig.creds["outbox"]["password"])
     if login.startswith(f"{TABLE}-seat"):
         return rig.password(int(login.removeprefix(f"{TABLE}-seat")))
     return str(rig.creds[login]["password"])
 
 
-# Logins that are not the victim's: anonymous, another seat, the display and the floor.
-ATTACKERS = [None, f"{TABLE}-seat4", "display", "floor"]
+# Logins that are not the victim's: anonymous, another seat, the display, the floor and the
+# table's outbox to the room (controller/roomlink.py, which runs beside the controller).
+ATTACKERS = [None, f"{TABLE}-seat4", "display", "floor", f"{TABLE}-outbox"]
 
 
 def attacks(victim_ids: list[str]) -> list[tuple[str, str | None, bool, int]]:

@@ -33,6 +33,8 @@ def room_simulate(tmp_path: Path, store: str, tables: int, hands: int) -> dict[s
 
 def check_room(tmp_path: Path, store_url: str, summary: dict[str, Any], tables: int, hands: int) -> None:
     assert summary["tables"] == tables and summary["balanced"] is True
+    # each outbox logs in with its own login: never thrown off its table's broker
+    assert [p["outbox"]["disconnects"] for p in summary["per_table"]] == [0] * tables
     store = open_store(store_url)
     try:
         assert store.table_ids() == [f"t{i}" for i in range(1, tables + 1)]
@@ -114,3 +116,37 @@ def test_balance_is_false_when_the_store_misses_a_hand_or_a_chip(tmp_path: Path)
     assert balance(Store(0, 5), table, Rig())["balanced"] is False
     assert balance(Store(1, 4), table, Rig())["balanced"] is False
     assert balance(Store(1, 5), {}, Rig())["balanced"] is False
+
+
+@pytest.mark.broker
+@pytest.mark.timeout(300)
+def test_the_outbox_never_throws_the_controller_off_its_broker(tmp_path: Path) -> None:
+    """The table's broker gives each client its login as its id (mosquitto/livetable.conf):
+    an outbox on the controller's login would end the controller's session (a ``broker-lost``
+    fault at the table) and be ended by the controller's reconnect, over and over. The
+    outbox has its own login: a table with its MQTT link and its outbox plays its hands
+    without one lost connection on either side, and the room holds every record."""
+    import os
+
+    from room.service import RoomService
+    from room.simulate import RoomRig
+
+    need_mosquitto()
+    rig = RoomRig(tmp_path, ["t1"]).start()
+    store = open_store(tmp_path / "room.sqlite")
+    service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
+    try:
+        out = subprocess.run(rig.table_command("t1", 3, 31, resend=2.0), capture_output=True, text=True,
+                             timeout=240, cwd=str(REPO), env=dict(os.environ, PYTHONPATH=str(REPO)))
+        assert out.returncode == 0, out.stderr[-3000:]
+        summary = json.loads(out.stdout.strip().splitlines()[-1])
+        link = summary["room_link"]
+        assert service.wait_applied("t1", link["last_seq"], 60)
+    finally:
+        service.stop()
+        rig.stop()
+    lost = [f for f in summary["faults"] if f.get("kind") == "broker-lost"]
+    assert lost == [], lost
+    assert link["disconnects"] == 0 and link["acked"] == link["last_seq"] > 0
+    assert store.table_row("t1")["applied_upto"] == link["last_seq"]
+    store.close()

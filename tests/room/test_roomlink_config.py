@@ -35,8 +35,26 @@ def test_a_wrong_room_key_is_named(data: dict, key: str) -> None:
         RoomLinkConfig(data)
 
 
+def test_the_outbox_needs_its_own_password_file() -> None:
+    # the outbox logs in as <table>-outbox: the table's broker refuses a client without a login
+    with pytest.raises(ValueError, match="room.password_file"):
+        RoomLinkConfig({"outbox": True})
+    with pytest.raises(ValueError, match="room.password_file"):
+        RoomLinkConfig({"outbox": True, "password_file": 3})
+    assert RoomLinkConfig({"outbox": True, "password_file": "/x"}).password_file == "/x"
+    assert RoomLinkConfig({"password_file": "/x"}).outbox is False
+
+
 def test_run_check_accepts_the_room_section_and_refuses_a_wrong_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_main(["--config", str(config_with(tmp_path, "outbox = true\nbatch = 100")), "--check"]) == 0
+    pw = tmp_path / "outbox-password"
+    pw.write_text("secret\n")
+    good = f'outbox = true\npassword_file = "{pw}"\nbatch = 100'
+    assert run_main(["--config", str(config_with(tmp_path, good)), "--check"]) == 0
     capsys.readouterr()
+    assert run_main(["--config", str(config_with(tmp_path, "outbox = true")), "--check"]) == 2
+    assert "room.password_file" in capsys.readouterr().err
+    missing = f'outbox = true\npassword_file = "{tmp_path / "nowhere"}"'
+    assert run_main(["--config", str(config_with(tmp_path, missing)), "--check"]) == 2
+    assert "room.password_file" in capsys.readouterr().err
     assert run_main(["--config", str(config_with(tmp_path, "outbox = 1")), "--check"]) == 2
     assert "room.outbox" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,12 @@ def table_broker(tmp_path: Path) -> Any:
     creds = provision(tmp_path / "prov", "sim", 6)
     broker = BrokerProcess(tmp_path / "broker", passwd=tmp_path / "prov" / "passwd",
                            acl=tmp_path / "prov" / "acl").start()
-    yield broker, creds["controller"]["password"]
+    yield broker, creds["controller"]["password"], creds["outbox"]["password"]
     broker.stop()
 
 
 def test_records_until_acknowledged_and_a_wrong_ack_is_refused(tmp_path: Path, table_broker: Any) -> None:
-    broker, password = table_broker
+    broker, password, outbox_password = table_broker
     summary = run_simulate(tmp_path / "t", hands=3, seed=3)
     journal = tmp_path / "t" / "journal.sqlite"
     got: "queue.Queue[dict[str, Any]]" = queue.Queue()
@@ -48,7 +49,7 @@ def test_records_until_acknowledged_and_a_wrong_ack_is_refused(tmp_path: Path, t
     room.publish(link_topic("sim"), "1", qos=1, retain=True).wait_for_publish(WAIT)
     room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": 0, "base": False}),
                  qos=1, retain=True).wait_for_publish(WAIT)
-    link = RoomLink("sim", journal, port=broker.mqtt_port, username="controller", password=password,
+    link = RoomLink("sim", journal, port=broker.mqtt_port, username="sim-outbox", password=outbox_password,
                     batch=50, resend_seconds=1.0).start()
     try:
         first = got.get(timeout=WAIT)
@@ -77,3 +78,46 @@ def test_records_until_acknowledged_and_a_wrong_ack_is_refused(tmp_path: Path, t
         room.disconnect()
         room.loop_stop()
     assert stats["acked"] == stats["last_seq"] == last and summary["hands"] == 3
+
+
+def test_the_outbox_login_writes_its_records_and_reads_its_acks_only(table_broker: Any) -> None:
+    # ``sim-outbox`` (livetable tablets provision): the outbox's own login, with only the
+    # rights it needs on the table's broker. Mosquitto drops a refused publish silently and
+    # keeps the order of one client's messages: each round ends with one that is allowed.
+    broker, password, outbox_password = table_broker
+
+    def client(user: str, pw: str, subs: list[str]) -> tuple[Any, "queue.Queue[str]"]:
+        seen: "queue.Queue[str]" = queue.Queue()
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        c.username_pw_set(user, pw)
+        subscribed = threading.Event()
+        c.on_message = lambda cl, u, m: seen.put(m.topic)
+        c.on_subscribe = lambda *_: subscribed.set()
+        c.connect("127.0.0.1", broker.mqtt_port)
+        c.loop_start()
+        c.subscribe([(s, 1) for s in subs])
+        assert subscribed.wait(WAIT)
+        return c, seen
+
+    controller, at_controller = client("controller", password, ["livetable/#"])
+    outbox, at_outbox = client("sim-outbox", outbox_password, ["livetable/#"])
+    try:
+        controller.publish("livetable/sim/room/link", "1", qos=1).wait_for_publish(WAIT)
+        assert at_controller.get(timeout=WAIT) == "livetable/sim/room/link"
+        assert at_outbox.get(timeout=WAIT) == "livetable/sim/room/link"
+        for topic in ("livetable/sim/state", "livetable/sim/floor/request", "livetable/sim/room/ack",
+                      "livetable/t2/room/records", "livetable/sim/seat/3/action"):
+            outbox.publish(topic, "{}", qos=1).wait_for_publish(WAIT)
+        outbox.publish(records_topic("sim"), "{}", qos=1).wait_for_publish(WAIT)
+        assert at_controller.get(timeout=WAIT) == records_topic("sim")
+        for topic in ("livetable/sim/state", "livetable/sim/seat/3/private", "livetable/t2/room/ack"):
+            controller.publish(topic, "{}", qos=1).wait_for_publish(WAIT)
+            assert at_controller.get(timeout=WAIT) == topic
+        controller.publish(ack_topic("sim"), "{}", qos=1).wait_for_publish(WAIT)
+        assert at_controller.get(timeout=WAIT) == ack_topic("sim")
+        assert at_outbox.get(timeout=WAIT) == ack_topic("sim")
+        assert at_controller.empty() and at_outbox.empty()
+    finally:
+        for c in (controller, outbox):
+            c.disconnect()
+            c.loop_stop()
