@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import signal
 import sys
 
@@ -63,3 +64,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+def help_text(doc: str | None) -> str:
+    """Return a command module's first docstring paragraph as ``--help`` prints it: without
+    reST markup (double backquotes) or the issue numbers kept for developers."""
+    first = (doc or "").split("\n\n")[0]
+    return re.sub(r"\s*\(issue \d+\)", "", first.replace("``", ""))

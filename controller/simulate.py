@@ -53,7 +53,9 @@ LIMITS = ("no-limit", "pot-limit", "fixed-limit")
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``livetable simulate`` argument parser."""
-    p = argparse.ArgumentParser(prog="livetable simulate", description=__doc__.split("\n\n")[0])
+    from controller.cli import help_text
+
+    p = argparse.ArgumentParser(prog="livetable simulate", description=help_text(__doc__))
     p.add_argument("--game", choices=GAMES, default="holdem")
     p.add_argument("--limit", choices=LIMITS, default="no-limit")
     p.add_argument("--seats", type=int, default=None, help="seats at the table (default 6, draw 5)")

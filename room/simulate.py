@@ -144,7 +144,9 @@ def balance(store: Any, summaries: dict[str, dict[str, Any]], rig: RoomRig) -> d
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``livetable room simulate`` argument parser."""
-    p = argparse.ArgumentParser(prog="livetable room simulate", description=__doc__.split("\n\n")[0])
+    from controller.cli import help_text
+
+    p = argparse.ArgumentParser(prog="livetable room simulate", description=help_text(__doc__))
     p.add_argument("--tables", type=int, default=4, help="simulated tables (1..60, default 4)")
     p.add_argument("--hands", type=int, default=None, help="hands per table (default: until Ctrl-C)")
     p.add_argument("--headless", action="store_true", help="no console page")
