@@ -395,3 +395,23 @@ def test_t8_no_check_only_turn_after_a_raiser_stands_up():
     assert _freed(b, 10) == 380 - 30
     assert sum(b.stacks().values()) == 258 + 3 + 30
     _replays(b)
+
+
+def test_t8_a_raiser_who_leaves_need_not_be_called_and_the_turn_starts_again():
+    """breaker15 F1, several stay: the leaver's raise to 100 is dead money, nobody must call
+    it; the player to act now faces the live bet of 30 with a new clock (a new turn)."""
+    b = _bench(1, 2, 3, 4)
+    b.start(1)
+    assert (b.state.hand.sb_seat, b.state.hand.bb_seat, b.to_act) == (2, 3, 4)
+    b.act(4, "raise", 30); b.act(1, "raise", 100)
+    assert b.to_act == 2
+    seq = b.state.timer.seq
+    _leave(b, 1)
+    hand = b.state.hand
+    assert b.to_act == 2 and b.state.timer is not None and b.state.timer.seq != seq
+    assert hand.legal().call == 25
+    b.act(2, "call"); b.act(3, "call")
+    hand = b.state.hand
+    assert hand.street.value == "flop" and hand.returned == {}
+    assert hand.folded[hand.index[1]] and hand.stack[hand.index[1]] == 900  # freed at the hand's end
+    assert sum(p.amount for p in hand.pots()) == 3 * 30 + 100
