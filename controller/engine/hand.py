@@ -636,9 +636,10 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
                 return
 
     def _end_round(self) -> None:
-        """Close the betting round: return the uncalled bet (S-9), then move on."""
+        """Close the betting round: return the uncalled bet to a live player (S-9; a folded
+        player's bet, a leaver's in T-8, stays in the pots), then move on."""
         who, amount = uncalled(self.bet)
-        if amount:
+        if amount and not self.folded[who]:  # a folded bet stays in the pots (T-8, P-1)
             self.stack[who] += amount
             self.committed[who] -= amount
             seat = self.seats[who]

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .handtypes import HandResult, PotAward
 from .pots import build_pots, split_pot
-from .rake import rake_amount, take_rake
+from .rake import rake_pots
 from .settings import Game, Street
 
 
@@ -151,9 +151,9 @@ class ShowdownMixin:
         flop = self._flop_seen
         if s.game is Game.DRAW and s.rake is not None and not s.rake.draw_counts_as_flop:
             flop = True
-        rk = rake_amount(s.rake, sum(p[0] for p in pots), players_dealt=n, flop_seen=flop,
-                         chip=s.smallest_chip) if s.rake is not None else 0
-        rakes = take_rake([p[0] for p in pots], rk)
+        rakes = rake_pots(s.rake, [p[0] for p in pots], players_dealt=n, flop_seen=flop,
+                          chip=s.smallest_chip)
+        rk = sum(rakes)
         showdown = self.n_live > 1
         ranks = self._rank_all(live) if showdown else {}
         pos = {j: k for k, j in enumerate(self._order)}

@@ -64,8 +64,8 @@ def build_pots(
     if rest:
         if pots:
             pots[-1] = (pots[-1][0] + rest, pots[-1][1])
-        else:
-            pots.append((rest, ()))
+        else:  # no live player put a chip in (T-8: the others left): the live players' pot
+            pots.append((rest, tuple(i for i in range(n) if live[i])))
     if dead:
         if pots:
             pots[0] = (pots[0][0] + dead, pots[0][1])

@@ -1,4 +1,4 @@
-"""The house rake (R-1..R-3): a percentage of the pots, capped by players dealt in.
+"""The house rake (R-1..R-3): a percentage of each pot, capped by players dealt in.
 
 Pure functions; chips are integers.
 """
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .settings import RakeSettings
 
-__all__ = ["rake_amount", "take_rake"]
+__all__ = ["rake_amount", "rake_pots", "take_rake"]
 
 
 def rake_amount(
@@ -36,11 +36,52 @@ def rake_amount(
     return amount
 
 
-def take_rake(pots: Sequence[int], amount: int) -> list[int]:
-    """Return the rake taken from each pot, main pot first, totalling ``amount`` (R-1)."""
-    out = []
+def rake_pots(
+    rake: RakeSettings | None, pots: Sequence[int], *, players_dealt: int, flop_seen: bool, chip: int = 1
+) -> list[int]:
+    """Return the rake taken from each pot, main pot first (R-1: "a percentage of each pot
+    up to a maximum"; R-2, R-3).
+
+    Each pot gives ``percent`` of itself rounded down to the smallest ``chip``
+    (:func:`rake_amount` of that pot, uncapped), so no pot pays more than its share: a short
+    all-in's small main pot is not eaten by the rake of the side pot behind it. When the
+    pots' rakes add up to more than the cap for ``players_dealt``, the cap is shared in
+    proportion to them (:func:`take_rake`). ``pots`` are counted after uncalled bets are
+    returned (R-3); with ``no_flop_no_drop`` nothing is taken before the flop.
+    """
+    if rake is None or (rake.no_flop_no_drop and not flop_seen):
+        return [0] * len(pots)
+    pct = rake.percent
+    each = []
     for p in pots:
-        t = p if p < amount else amount
-        out.append(t)
-        amount -= t
+        r = (p * pct.numerator) // (100 * pct.denominator) if p > 0 else 0  # type: ignore[union-attr]
+        each.append(r - r % chip)
+    cap = rake.cap_for(players_dealt)
+    if cap is None or sum(each) <= cap:
+        return each
+    return take_rake(each, cap, chip)
+
+
+def take_rake(each: Sequence[int], cap: int, chip: int = 1) -> list[int]:
+    """Return ``cap`` chips of rake shared over pots whose own rakes are ``each`` (R-1).
+
+    ``sum(each)`` is more than ``cap``. Each pot gives its proportional part of the cap
+    (``cap * each[k] / sum(each)``) rounded down to the smallest ``chip``; the chips the
+    rounding leaves are taken one ``chip`` at a time from the largest pot rakes first
+    (the earlier pot on a tie), never more than a pot's own rake. A cap that is not a
+    multiple of ``chip`` leaves the odd part untaken (the rake is whole chips, S-10).
+    """
+    total = sum(each)
+    out = [((cap * r) // total) // chip * chip for r in each]
+    left = (cap - sum(out)) // chip
+    order = sorted(range(len(each)), key=lambda k: (-each[k], k))
+    while left > 0:
+        moved = False
+        for k in order:
+            if left and out[k] + chip <= each[k]:
+                out[k] += chip
+                left -= 1
+                moved = True
+        if not moved:
+            break
     return out

@@ -335,3 +335,28 @@ def test_phh_heads_up_antes_are_listed_like_the_blinds() -> None:
         pass
     assert list(state.stacks) == [460, 340]
     assert "antes = [0, 20]" in phh.dump(h)
+
+
+def test_r1_the_short_all_ins_ante_main_pot_pays_only_its_own_rake() -> None:
+    """breaker15 F5: 50/100, ante 10, rake 5 % capped at 30; seat 3 all-in for 3 (its ante)
+    wins the 9-chip main pot. Main pot first, the rake took all 9; each pot's own 5 % is 0
+    of the main pot and the cap of 30 from the side pot (R-1, P-1)."""
+    s = HandSettings(game="holdem", limit="no-limit", small_blind=50, big_blind=100, ante=10,
+                     rake=RakeSettings(percent=5, cap=30))
+    h = Hand(s, [PlayerSetup(1, 5000, live_post=50), PlayerSetup(2, 5000, live_post=100), PlayerSetup(3, 3)],
+             button=3, sb_seat=1, bb_seat=2)
+    for seat, c in ((1, "KsKd"), (2, "QsQd"), (3, "AsAh")):
+        h.deal_hole(seat, c)
+    h.act(1, "raise", 1000); h.act(2, "call")
+    board = {0: "2c7d9h", 3: "3s", 4: "4d"}
+    while not h.is_complete:
+        if h.pending_deal():
+            h.deal_board(board[len(h.board)])
+            continue
+        lg = h.legal()
+        h.act(lg.seat, "show" if lg.show else "check")
+    r = h.result()
+    main, side = r.awards
+    assert (main.amount, main.rake, main.winners, main.shares) == (9, 0, (3,), {3: 9})
+    assert side.rake == 30 and r.rake == 30
+    assert sum(r.stacks.values()) == 10003 - 30

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from controller.engine.errors import HandSetupError
 from controller.engine.pots import build_pots, split_pot, uncalled
-from controller.engine.rake import rake_amount, take_rake
+from controller.engine.rake import rake_amount, rake_pots, take_rake
 from controller.engine.settings import RakeSettings
 
 
@@ -71,7 +71,21 @@ def test_r1_r2_rake_amounts() -> None:
     assert rake_amount(r2, 100, players_dealt=2, flop_seen=False) == 1
     assert rake_amount(r2, 100, players_dealt=6, flop_seen=False) == 2
     assert rake_amount(r2, 1000, players_dealt=6, flop_seen=False, chip=5) == 4
-    assert take_rake([5, 100], 8) == [5, 3]
+    # R-1: a percentage of each pot, the cap shared in proportion (not main pot first)
+    assert take_rake([5, 100], 8) == [0, 8]
+    assert take_rake([10, 10, 20], 7) == [2, 1, 4]  # 1.75, 1.75, 3.5: the rest to the largest, then the main pot
+    assert take_rake([10, 10], 5, chip=2) == [2, 2]  # whole chips: the odd 1 is not taken
+
+
+def test_r1_each_pot_pays_its_own_percentage() -> None:
+    """breaker15 F5: a 9-chip main pot of a short all-in paid 9 of the rake (main pot first)."""
+    r = RakeSettings(percent=5, cap=30)
+    assert rake_pots(r, [9, 2014], players_dealt=3, flop_seen=True) == [0, 30]
+    assert rake_pots(r, [100, 200], players_dealt=3, flop_seen=True) == [5, 10]
+    assert rake_pots(r, [400, 400], players_dealt=3, flop_seen=True) == [15, 15]
+    assert rake_pots(r, [400, 400], players_dealt=3, flop_seen=False) == [0, 0]
+    assert rake_pots(None, [400], players_dealt=3, flop_seen=True) == [0]
+    assert rake_pots(RakeSettings(percent=10), [95, 15], players_dealt=2, flop_seen=True, chip=5) == [5, 0]
 
 
 def test_rake_settings_errors() -> None:

@@ -85,8 +85,9 @@ def _to_street(b: Bench, street: str) -> None:
 def test_t8_the_last_opponent_leaves_and_the_other_wins_the_pot_at_once(street, who):
     """Heads-up (button 1 = small blind, S-3): on each street a bet of 40 is out and the
     other player is to act; the bettor (not to act) or the player to act stands up: the
-    hand ends in that event, the pot to the player who stays; an uncalled bet goes back
-    to its bettor (S-9), who takes it with the stack."""
+    hand ends in that event, the pot to the player who stays. A leaver's bet is folded with
+    the hand: it stays in the pot and the player who stays wins it (P-1, T-8; S-9 returns
+    chips only to a live player: betting and standing up is not a way to take a bet back)."""
     b = _bench(1, 2)
     b.deal({1: ["7c", "2d"], 2: ["As", "Ad"]}, BOARD)
     b.start(1)
@@ -103,17 +104,15 @@ def test_t8_the_last_opponent_leaves_and_the_other_wins_the_pot_at_once(street, 
     rec = b.hands[-1]
     assert rec["auto"] == [[leaver, "fold", "T-8"]]
     assert [a["winners"] for a in rec["result"]["awards"]] == [[stays]]
-    if who == "bettor":  # the 40 was never called: back to the leaver (S-9)
-        pot = in_pot or 10 + 10  # pre-flop: the blinds (5 + 10) ... the raiser is the small blind
+    if who == "bettor":  # the 40 stays in the pot: the leaver forfeits it (T-8, P-1)
+        assert rec["result"]["returned"] == {}
         if street == "preflop":
-            # the small blind raised to 40, the big blind put in 10: 30 uncalled goes back
-            assert rec["result"]["returned"] == {str(leaver): 30}
-            assert rec["result"]["awards"][0]["amount"] == 20
-            assert _freed(b, leaver) == 1000 - 10 and b.stacks() == {stays: 1000 + 10}
+            # the small blind raised to 40 and left; the big blind's 10 and the 40 in the pot
+            assert rec["result"]["awards"][0]["amount"] == 50
+            assert _freed(b, leaver) == 1000 - 40 and b.stacks() == {stays: 1000 + 40}
         else:
-            assert rec["result"]["returned"] == {str(leaver): 40}
-            assert rec["result"]["awards"][0]["amount"] == pot
-            assert _freed(b, leaver) == 1000 - 10 and b.stacks() == {stays: 1000 + 10}
+            assert rec["result"]["awards"][0]["amount"] == in_pot + 40
+            assert _freed(b, leaver) == 1000 - 50 and b.stacks() == {stays: 1000 + 50}
     else:  # the player facing the bet left: the bettor wins the pot, own bet back
         won = rec["result"]["awards"][0]["amount"]
         assert won == (20 if street == "preflop" else in_pot)
@@ -359,3 +358,60 @@ def test_t8_the_last_other_player_with_chips_leaves_and_the_hand_is_run_out_at_o
     assert [(a["winners"], a["amount"]) for a in rec["result"]["awards"]] == [([1], 600)]
     assert _freed(b, 3) == 800 and b.stacks() == {1: 600, 2: 800}
     _replays(b)
+
+
+# ------------------------------------------------------------------ breaker15
+
+
+def test_t8_both_blinds_stand_up_before_the_button_acts():
+    """breaker15 F2: three-handed, the button first to act pre-flop with nothing in; both
+    blinds stand up: the button wins the blinds (the engine raised StopIteration)."""
+    b = _bench(1, 2, 3)
+    b.start(1)
+    assert b.to_act == 1
+    _leave(b, 2)
+    _leave(b, 3)
+    assert b.state.hand is None
+    assert b.stacks() == {1: 1015}
+    assert _freed(b, 2) == 995 and _freed(b, 3) == 990
+    assert b.state.ledger.total_in - b.state.ledger.total_out == 1015
+    _replays(b)
+
+
+def test_t8_no_check_only_turn_after_a_raiser_stands_up():
+    """breaker15 F4: the raiser stands up; the other live player is all-in: the bettor left
+    has nothing to decide, so no action clock runs on it (nor sits it out, A-2); the
+    hand runs out and its PHH replays."""
+    S = TableSettings(seats=10, small_blind=5, big_blind=10, buy_in_min=1, buy_in_max=2000)
+    b = Bench(S)
+    b.seat_up(2, 258); b.seat_up(5, 3); b.seat_up(10, 380)
+    b.deal({2: ["2s", "5d"], 5: ["4c", "3d"], 10: ["9h", "Kd"]}, ["3c", "Jh", "7c", "Kh", "2d"])
+    b.start(10)
+    b.act(10, "call"); b.act(2, "call")
+    b.act(2, "bet", 10); b.act(10, "raise", 20)
+    _leave(b, 10)
+    assert b.state.hand is None, "the hand waited on a check-only turn (S-8)"
+    assert not b.state.seat(2).sitting_out
+    assert _freed(b, 10) == 380 - 30
+    assert sum(b.stacks().values()) == 258 + 3 + 30
+    _replays(b)
+
+
+def test_t8_a_raiser_who_leaves_need_not_be_called_and_the_turn_starts_again():
+    """breaker15 F1, several stay: the leaver's raise to 100 is dead money, nobody must call
+    it; the player to act now faces the live bet of 30 with a new clock (a new turn)."""
+    b = _bench(1, 2, 3, 4)
+    b.start(1)
+    assert (b.state.hand.sb_seat, b.state.hand.bb_seat, b.to_act) == (2, 3, 4)
+    b.act(4, "raise", 30); b.act(1, "raise", 100)
+    assert b.to_act == 2
+    seq = b.state.timer.seq
+    _leave(b, 1)
+    hand = b.state.hand
+    assert b.to_act == 2 and b.state.timer is not None and b.state.timer.seq != seq
+    assert hand.legal().call == 25
+    b.act(2, "call"); b.act(3, "call")
+    hand = b.state.hand
+    assert hand.street.value == "flop" and hand.returned == {}
+    assert hand.folded[hand.index[1]] and hand.stack[hand.index[1]] == 900  # freed at the hand's end
+    assert sum(p.amount for p in hand.pots()) == 3 * 30 + 100

@@ -17,7 +17,8 @@ from controller.engine.table.step import run
 from .soak import GAMES, Soak
 
 
-@pytest.mark.parametrize("seed,game", [(11, 0), (12, 1), (13, 2), (14, 3), (15, 4)])
+# (16, 4): per-pot rake (R-1) changed seed 15's session, which then had no voluntary show
+@pytest.mark.parametrize("seed,game", [(11, 0), (12, 1), (13, 2), (14, 3), (16, 4)])
 def test_soak_random_session_keeps_the_books(seed: int, game: int) -> None:
     soak = Soak(seed, settings=GAMES[game])
     bench = soak.run(220)

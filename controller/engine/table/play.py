@@ -326,7 +326,7 @@ def fold_leavers(ctx: Ctx) -> bool:
                if s is not None and s.leaving and s.seat in hand.index and hand.can_fold_leaving(s.seat)]
     if not leavers:
         return False
-    street, turn = hand.street, hand.seat_to_act
+    street, turn, level = hand.street, hand.seat_to_act, hand.current
     hand = ctx.hand()
     for seat in leavers:
         if hand.is_complete or not hand.can_fold_leaving(seat):
@@ -335,8 +335,10 @@ def fold_leavers(ctx: Ctx) -> bool:
         info = ctx.state.info
         assert info is not None
         ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, "fold", "T-8"),)))
-    if hand.is_complete or hand.seat_to_act != turn or hand.street is not street:
-        _stop_timer(ctx)  # the turn moved on (or the hand is over): the next one gets its clock
+    if hand.is_complete or hand.seat_to_act != turn or hand.street is not street or hand.current != level:
+        # the turn moved on (or the hand is over), or the leaver's bet was the level and the
+        # price dropped to the live players' bets: the turn starts again with its clock
+        _stop_timer(ctx)
     _refresh_preselects(ctx, street)
     return True
 
