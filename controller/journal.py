@@ -9,7 +9,9 @@ Layout (one SQLite file):
 
 - ``events(seq INTEGER PRIMARY KEY, at REAL, kind TEXT, payload TEXT)``: ``seq`` rises by
   one per event; ``at`` is the event's time (Unix seconds, from the injected clock);
-  ``payload`` is JSON.
+  ``payload`` is JSON. A ``table`` event's payload leaves out its own ``"at"`` when it is the
+  row's ``at`` (format 2: some 20 bytes of every event, issue 21); :meth:`Journal.entries`
+  and :func:`payload_of` put it back, so every reader sees the event as it was appended.
 - ``snapshots(upto INTEGER PRIMARY KEY, at REAL, state TEXT)``: the whole table state as
   JSON after applying every event with ``seq <= upto`` (written between hands).
 - ``meta(key TEXT PRIMARY KEY, value TEXT)``: format version; ``compacted_upto`` (the seq
@@ -58,9 +60,12 @@ from typing import Any
 
 log = logging.getLogger("livetable.journal")
 
-__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path"]
+__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
+           "payload_of"]
 
-FORMAT_VERSION = 1
+#: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
+#: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
+FORMAT_VERSION = 2
 #: The fixed size of the mark file (one line, padded with spaces): rewritten in place.
 MARK_SIZE = 64
 #: ``meta`` key saying the journal keeps a mark: a mark missing beside it is then damage,
@@ -134,6 +139,28 @@ def read_mark(path: str | Path) -> Mark | None:
     except ValueError:
         raise JournalError(f"the journal's mark {mark_path(path)} is damaged ({data[:MARK_SIZE]!r}): "
                            "it cannot say which events were committed") from None
+
+
+def payload_of(kind: str, at: float, text: str) -> Any:
+    """Return an event row's payload as it was appended: the JSON ``text`` parsed, with a
+    ``table`` event's ``"at"`` (left out when it was the row's ``at``) put back.
+
+    Returns whatever the JSON holds (the caller refuses what is not an object).
+
+    Raises:
+        ValueError: ``text`` is not JSON.
+    """
+    data = json.loads(text)
+    if kind == "table" and isinstance(data, dict) and "at" not in data:
+        data["at"] = at
+    return data
+
+
+def _stored(kind: str, payload: dict[str, Any], at: float) -> str:
+    """The JSON stored for ``payload``: a ``table`` event without its ``"at"`` when it is ``at``."""
+    if kind == "table" and "at" in payload and payload["at"] == at and type(payload["at"]) is float:
+        payload = {k: v for k, v in payload.items() if k != "at"}
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +241,9 @@ class Journal:
                     f"journal {self.path} has format {row[0]}, this livetable reads "
                     f"{FORMAT_VERSION}: upgrade livetable"
                 )
+            elif int(row[0]) < FORMAT_VERSION:
+                # What is in it reads as it is; what is appended from now on is format 2.
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT_VERSION),))
             last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
             row = self._db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()
             compacted = int(row[0]) if row is not None else 0
@@ -520,7 +550,7 @@ class Journal:
                 (:attr:`damage`) and the floor has not accepted it.
             TypeError: ``payload`` is not JSON-serialisable.
         """
-        text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
+        text = _stored(kind, payload, float(at))
         self._refuse_writes()
         self._checked = None
         seq = self._last_seq + 1
@@ -597,7 +627,7 @@ class Journal:
             args += list(kinds)
         for seq, at, kind, payload in self._db.execute(sql + " ORDER BY seq", args):
             try:
-                data = json.loads(payload)
+                data = payload_of(kind, float(at), payload)
             except (TypeError, ValueError):
                 data = None
             if not isinstance(data, dict):

@@ -324,7 +324,7 @@ class Orchestrator:
             self.ports.reply(seat, action_id, False, f"F-1: the table is paused ({what})")
 
     def _apply(self, event: ev.Event) -> None:
-        payload = event_to_json(event)
+        payload = event_to_json(event, defaults=False)  # the fields left at their default are not stored
         if not self._journal("table", payload, event.at):
             return
         try:
