@@ -282,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep_hands and orch.journal is not None:
         from controller.compaction import JournalKeeper
 
+        # Compaction ends at a snapshot: one at least every keep_hands hands (issue 21).
+        orch.snapshot_every = max(1, min(orch.snapshot_every, args.keep_hands))
+
         orch.listeners.append(JournalKeeper(orch.journal, keep_hands=args.keep_hands,
                                             history_dir=args.history_dir))
     if recovery.outcome == "resumed" and orch.state.hand is not None:
