@@ -206,7 +206,7 @@ class Journal:
         #: damaged, a dropped table); None when nothing is. Appends are refused meanwhile.
         self._damage: list[str] = []
         self._hands = 0
-        self._checked: list[str] | None = None  # check()'s answer until the next write
+        self._checked: tuple[bool, list[str]] | None = None  # check()'s (full, answer) until the next write
         memory = self.path == ":memory:"
         existed = not memory and os.path.exists(self.path)
         try:
@@ -447,18 +447,20 @@ class Journal:
             raise JournalError(f"journal {self.path}: meta write failed: {exc}") from exc
         self._checked = None
 
-    def snapshot_index(self) -> list[tuple[int, int, bool]]:
+    def snapshot_index(self, newest: int | None = None) -> list[tuple[int, int, bool]]:
         """Return ``(upto, hands, between_hands)`` of every snapshot, oldest first: ``hands``
         is how many hands the table had started (``table.hands``), ``between_hands`` whether
         no hand was running (read with SQLite's JSON functions, not by parsing each state).
+        ``newest=n``: of the ``n`` newest snapshots only (start-up: it does not read the others).
 
         Raises:
             JournalError: a snapshot is not JSON.
         """
         try:
             rows = self._db.execute(
-                "SELECT upto, json_extract(state, '$.table.hands'), json_type(state, '$.table.hand') "
-                "FROM snapshots ORDER BY upto").fetchall()
+                "SELECT * FROM (SELECT upto, json_extract(state, '$.table.hands'), json_type(state, '$.table.hand') "
+                "FROM snapshots ORDER BY upto DESC LIMIT ?) ORDER BY 1",
+                (-1 if newest is None else newest,)).fetchall()
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: snapshots cannot be read: {exc}") from exc
         return [(int(u), int(h or 0), t in (None, "null")) for u, h, t in rows]
@@ -634,47 +636,71 @@ class Journal:
                 raise JournalError(f"journal {self.path}: event {seq} ({kind}) is not a JSON object")
             yield JournalEntry(int(seq), float(at), str(kind), data)
 
-    def check(self) -> list[str]:
+    def check(self, *, full: bool = True) -> list[str]:
         """Check the file and the event sequence; return the problems found (empty = sound).
 
         Checks that no committed event is missing (:attr:`damage`: the mark, the tables),
         SQLite's ``quick_check``, that seqs have no gaps (from ``compacted_upto + 1`` on),
         that a compacted journal kept its snapshot at ``compacted_upto``, and that every
-        payload and snapshot is a JSON object (in SQL, so a long journal does not slow
-        start-up down in Python). The answer is kept until this journal next writes (start-up
-        asks twice; the lock keeps other controllers from writing meanwhile).
+        payload and snapshot is a JSON object (in SQL). The answer is kept until this journal
+        next writes (start-up asks twice; the lock keeps other controllers from writing
+        meanwhile).
+
+        ``full=False`` is the start-up check (issue 21: READY must not grow with the hands
+        kept): the same checks, but of the events start-up reads only - those after the
+        second newest snapshot, which the snapshot check (:mod:`controller.journal_check`)
+        and recovery replay - and ``quick_check`` of the ``meta`` and ``snapshots`` tables
+        (the events' pages of the window are read whole, so SQLite reports a damaged one);
+        the journal's first and newest events are checked against ``compacted_upto`` and
+        the mark whatever the window. Older events are checked by ``full=True`` (``livetable
+        history --check``, :func:`controller.journal_check.problems`): at 50,000 hands
+        (2.3 M events, 190 MB) the full check takes some 3 s, the start-up check a few ms.
         """
-        if self._checked is not None:
-            return list(self._checked)
+        if self._checked is not None and (self._checked[0] or not full):
+            return list(self._checked[1])
         problems: list[str] = list(self._damage)
         base = self._compacted_upto
         try:
-            res = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+            if full:
+                res = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+            else:
+                res = [r[0] for r in self._db.execute("PRAGMA quick_check(meta)")]
             if res != ["ok"]:
                 problems += [f"sqlite: {r}" for r in res]
             if base and self._db.execute("SELECT 1 FROM snapshots WHERE upto = ?", (base,)).fetchone() is None:
                 problems.append(f"compacted up to event {base} but the snapshot there is missing")
-            count, first, last = self._db.execute(
-                "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events").fetchone()
-            if count and (first != base + 1 or last - first + 1 != count):
-                expected = base + 1
-                for (seq,) in self._db.execute("SELECT seq FROM events ORDER BY seq"):
-                    if seq != expected:
-                        problems.append(f"event seq {expected} missing (next is {seq})")
-                        break
-                    expected = seq + 1
+            since = base if full else self._window_start()
+            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]  # the rowid: no scan
+            if first is not None and first != base + 1:
+                problems.append(f"event seq {base + 1} missing (next is {first})")
+            else:
+                count, first, last = self._db.execute(
+                    "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events WHERE seq > ?", (since,)).fetchone()
+                if count and (first != since + 1 or last - first + 1 != count):
+                    expected = since + 1
+                    for (seq,) in self._db.execute("SELECT seq FROM events WHERE seq > ? ORDER BY seq", (since,)):
+                        if seq != expected:
+                            problems.append(f"event seq {expected} missing (next is {seq})")
+                            break
+                        expected = seq + 1
             for (seq,) in self._db.execute(
-                    "SELECT seq FROM events WHERE json_valid(payload) = 0 "
-                    "OR json_type(payload) != 'object' ORDER BY seq LIMIT 5"):
+                    "SELECT seq FROM events WHERE seq > ? AND (json_valid(payload) = 0 "
+                    "OR json_type(payload) != 'object') ORDER BY seq LIMIT 5", (since,)):
                 problems.append(f"event {seq}: payload is not a JSON object")
             for (upto,) in self._db.execute(
-                    "SELECT upto FROM snapshots WHERE json_valid(state) = 0 "
-                    "OR json_type(state) != 'object' ORDER BY upto LIMIT 5"):
+                    "SELECT upto FROM snapshots WHERE upto >= ? AND (json_valid(state) = 0 "
+                    "OR json_type(state) != 'object') ORDER BY upto LIMIT 5", (since,)):
                 problems.append(f"the snapshot at event {upto} is not a JSON object")
         except sqlite3.Error as exc:
             problems.append(f"sqlite: {exc}")
-        self._checked = list(problems)  # start-up asks twice (journal_check, then recovery)
+        self._checked = (full, list(problems))  # start-up asks twice (journal_check, then recovery)
         return problems
+
+    def _window_start(self) -> int:
+        """The seq after which start-up reads events: the second newest snapshot's (where the
+        snapshot check replays from), else ``compacted_upto``."""
+        row = self._db.execute("SELECT upto FROM snapshots ORDER BY upto DESC LIMIT 1 OFFSET 1").fetchone()
+        return max(self._compacted_upto, int(row[0])) if row is not None else self._compacted_upto
 
     def close(self) -> None:
         """Close the file (the WAL is checkpointed by SQLite), fsync the mark, release the lock."""

@@ -544,9 +544,10 @@ class Orchestrator:
         or is voided (:meth:`void_interrupted_hand`).
 
         Raises:
-            JournalError: the journal fails its check (the table must not start on it).
+            JournalError: the journal fails its start-up check (``Journal.check(full=False)``:
+                the table must not start on it).
         """
-        problems = journal.check()
+        problems = journal.check(full=False)  # what recovery reads (the snapshot, the events after it)
         if problems:
             raise JournalError("journal check failed: " + "; ".join(problems[:5]))
         snap = journal.latest_snapshot()
