@@ -465,6 +465,18 @@ class Journal:
             raise JournalError(f"journal {self.path}: snapshots cannot be read: {exc}") from exc
         return [(int(u), int(h or 0), t in (None, "null")) for u, h, t in rows]
 
+    def newest_snapshot_hands(self) -> int | None:
+        """Return how many hands the table had started at the newest snapshot
+        (``table.hands``; 0 when it does not say), or None when there is no snapshot."""
+        try:
+            row = self._db.execute("SELECT json_extract(state, '$.table.hands') FROM snapshots "
+                                   "ORDER BY upto DESC LIMIT 1").fetchone()
+        except sqlite3.Error:
+            return 0  # not JSON: check() reports it
+        if row is None:
+            return None
+        return row[0] if isinstance(row[0], int) else 0
+
     def snapshot_at(self, upto: int) -> dict[str, Any] | None:
         """Return the snapshot taken at event ``upto`` (parsed), or None when there is none.
 

@@ -449,7 +449,7 @@ class Orchestrator:
             elif isinstance(effect, fx.HandFinished):
                 self.hands_finished += 1
                 self.ports.hand_finished(effect.hand, effect.record)
-                if self.journal is not None and self.hands_finished % self.snapshot_every == 0:
+                if self.journal is not None and self._snapshot_due():
                     self._snapshot(event.at)
             elif isinstance(effect, fx.ReadHoleCards):
                 # P-2 / S-8: a hand to show holds a card the shuffler could not read
@@ -521,6 +521,13 @@ class Orchestrator:
             # After a pause the player gets their whole time again, from now.
             seconds = max(0.0, timer.deadline - timer.started)
             self.timers.running["action"] = (timer.seq, self.clock() + seconds)
+
+    def _snapshot_due(self) -> bool:
+        """True when the newest snapshot is ``snapshot_every`` hands old or more (counted in
+        the table's hands, so restarts do not put it off), or there is none."""
+        assert self.journal is not None
+        newest = self.journal.newest_snapshot_hands()
+        return newest is None or self.state.hands - newest >= self.snapshot_every
 
     def _snapshot(self, at: float) -> None:
         assert self.journal is not None

@@ -122,3 +122,14 @@ def test_the_start_up_check_reads_what_start_up_replays_and_the_full_check_every
     db.close()
     with Journal(path) as j:
         assert any("seq 1 missing" in p for p in j.check(full=False))
+
+
+def test_a_restart_does_not_put_the_next_snapshot_off(tmp_path):
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch.snapshot_every = 20
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(15)
+    t.orch.hands_finished = 0  # a restart: the process counts its hands from 0 again
+    t.play(15)
+    assert t.orch.state.hands >= 30
+    assert [h for _u, h, _b in t.journal.snapshot_index()] == [0, 20]
