@@ -219,6 +219,9 @@ class Journal:
                         "new table on it; move it away to start afresh"
                     )
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            # Before the first table: a new journal gives the pages compaction frees back to the
+            # file system in steps (vacuum_step); on an older journal it changes nothing.
+            self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self._db.execute("PRAGMA journal_mode=WAL")
             if not memory:
                 _owner_and_group_only(self.path)
@@ -554,6 +557,40 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
         return int(deleted)
+
+    def free_pages(self) -> tuple[int, int]:
+        """Return ``(free, page_size)``: the file's pages compaction freed and not yet given
+        back (:meth:`vacuum_step`), and their size in bytes."""
+        free = self._db.execute("PRAGMA freelist_count").fetchone()[0]
+        size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(free), int(size)
+
+    def vacuum_step(self, pages: int = 256) -> int:
+        """Give back up to ``pages`` free pages to the file system (SQLite's
+        ``incremental_vacuum``: one transaction, durable like an append); return how many
+        free pages are left. The file shrinks when the WAL is next checkpointed.
+
+        Only a journal created with ``auto_vacuum=INCREMENTAL`` (every journal this version
+        creates) can shrink: on an older one this returns 0 and does nothing (its freed
+        pages are reused by new events; ``VACUUM`` it once with the table closed).
+
+        Why steps in the file and not ``VACUUM INTO`` a new file swapped in: a step's time is
+        bounded by ``pages`` (some 256 pages, 1 MB, in a few ms), each step is a transaction
+        SQLite keeps whole through a power cut, and nothing is swapped under the lock, the
+        mark and the ``-wal``; ``VACUUM INTO`` copies every page kept, in one go.
+
+        Raises:
+            JournalError: the write failed, or the journal is damaged (:attr:`damage`).
+        """
+        self._refuse_writes()
+        try:
+            if self._db.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
+                return 0
+            # executescript steps the pragma to its end (a cursor's execute frees one page only).
+            self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
+            return self.free_pages()[0]
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: vacuum failed: {exc}") from exc
 
     def append(self, kind: str, payload: dict[str, Any], at: float) -> int:
         """Append one event and make it durable before returning; return its seq.

@@ -124,6 +124,43 @@ def test_the_start_up_check_reads_what_start_up_replays_and_the_full_check_every
         assert any("seq 1 missing" in p for p in j.check(full=False))
 
 
+def test_a_compacted_journal_gives_its_pages_back_in_steps_and_the_file_shrinks(tmp_path):
+    from controller.compaction import JournalKeeper
+    from controller.orchestrator import Orchestrator
+
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(40)
+    j = t.journal
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # noqa: SLF001 - the file as the disk holds it
+    before = (tmp_path / "j.sqlite").stat().st_size
+    keeper = JournalKeeper(j, keep_hands=5, history_dir=tmp_path / "hands", max_hands_per_run=1000)
+    assert keeper.run() is not None
+    free, _ = j.free_pages()
+    assert free > 20, "compaction freed no pages: the test proves nothing"
+    keeper.vacuum_pages = 8
+    left = [keeper.shrink() for _ in range(free // 8 + 2)]
+    assert left[0] == free - 8 and left[-1] == 0 and left == sorted(left, reverse=True)
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # noqa: SLF001
+    assert (tmp_path / "j.sqlite").stat().st_size <= before - free * 4096 * 0.9
+    assert j.check() == []
+    again = Orchestrator.recover(j, lambda: None, clock=t.clock)
+    assert again.state.to_json() == t.orch.state.to_json()  # chips and all, as before
+
+
+def test_compaction_reaches_the_next_snapshot_when_snapshots_are_farther_apart_than_a_run(tmp_path):
+    from controller.compaction import JournalKeeper
+
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch.snapshot_every = 20
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(40)
+    keeper = JournalKeeper(t.journal, keep_hands=5, history_dir=tmp_path / "hands", every=5, max_hands_per_run=5)
+    done = keeper.run()
+    assert done is not None and (done.first, done.last) == (1, 20)
+    assert keeper.run() is None  # the next snapshot (40) is within the last 5 hands
+
+
 def test_a_restart_does_not_put_the_next_snapshot_off(tmp_path):
     t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
     t.orch.snapshot_every = 20
