@@ -137,8 +137,8 @@ def recover_seconds(path: Path, runs: int = 5) -> float:
 def compaction(src: Path, tmp: Path, keep: int) -> str:
     """Compact a copy of the journal at ``src`` down to its last ``keep`` hands as the table
     does between hands (JournalKeeper's runs as livetable run has them, up to 50 hands
-    each, then one vacuum step a hand) with the hands' files already written (as the live table's HistoryWriter has them);
-    return a line with the longest and median pause of each kind and the file's size before
+    each, then one vacuum step a hand) with the hands' files already written (as the live
+    table's HistoryWriter has them); return a line with the longest and median pause of each kind and the file's size before
     and after (WAL checkpointed)."""
     from controller.compaction import JournalKeeper, write_hand_files
     from controller.journal import Journal

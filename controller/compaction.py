@@ -111,8 +111,9 @@ class JournalKeeper:
         self.every = every
         self.max_hands_per_run = max_hands_per_run
         self.runs: list[Compacted] = []
-        #: pages given back per hand (:meth:`shrink`; 256 pages of 4 KB: 1 MB in a few ms)
-        self.vacuum_pages = 256
+        #: pages given back per hand (:meth:`shrink`): 128 pages of 4 KB, 512 KB, some 5-14 ms
+        #: (256 took up to 24 ms on a loaded 2-core x86: the loop's budget is 20 ms)
+        self.vacuum_pages = 128
         self._warned = False
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
