@@ -1,20 +1,23 @@
-"""Issue 9 journal compaction: start-up to READY on a journal of many hands, before and after.
+"""Issue 21 journal goals: bytes per hand, and start-up to READY at 1k, 10k and 50k hands.
 
-Builds a journal of ``--hands`` hands (six simulated players, the internal dealer, one
-snapshot per hand, as ``livetable run`` writes it; non-durable writes to build it quickly),
-then measures ``livetable run`` from exec to systemd's READY=1 (the shuffler emulator on a
-pty; the same path as bench_run.py) on a copy of it:
+Builds a journal of ``--hands`` hands (1,000: six simulated players, the internal dealer,
+as ``livetable run`` writes it, non-durable writes to build it quickly), then:
 
-- ``full``: every event kept (``journal.keep_hands = 0``: what every journal was before);
-- ``compacted``: after one JournalKeeper pass down to the last ``--keep`` hands.
+- **bytes per hand**: the journal file (WAL checkpointed: pages, as the disk holds it)
+  divided by the hands in it, with what the events and the snapshots take (SQLite's
+  ``dbstat``);
+- **READY**: ``livetable run`` from exec to systemd's READY=1 (the shuffler emulator on a
+  pty; bench_run.py's measure), ``journal.keep_hands = 0`` (every hand stays) on journals
+  of 1k, 10k and 50k hands; the bigger ones are the built journal repeated with its seqs
+  shifted (:func:`tile`: 50k hands played take some 15 minutes here; what start-up reads
+  is the same amount of data), and the journal's own part of start-up in-process
+  (open, the start-up check, recovery: less noisy than READY on a loaded machine).
 
-Also times the journal's own part of start-up in-process (open, check, replay: less noisy
-than READY on a loaded machine), one between-hands compaction of ten hands on the durable journal (the pause the
-table takes for it) and the size of the files.
+    .venv/bin/python bench/bench_journal.py [--hands 1000] [--sizes 1,10,50] [--runs 3]
 
-    .venv/bin/python bench/bench_journal.py [--hands 3000] [--keep 500] [--runs 3]
-
-Prints one line per measure, READY with its ratio to the 3 s goal of issue 9.
+The last line: the anchors (issue 21, measured on main: 13.6 KB per hand, READY 0.72 s at
+1k hands, 1.06 s at 10k, 2.83 s at 50k), the goals (<= 4 KB per hand, READY <= 1 s at
+each size) and the ratios measured/goal (<= 1 meets it).
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -36,8 +38,9 @@ CONFIG = '[table]\nid = "bench"\nseats = 6\nbig_blind = 100\n[shuffler]\nport = 
          '[journal]\npath = "{journal}"\nhistory_dir = "{hands}"\nkeep_hands = {keep}\n'
 
 
-def build(path: Path, hands: int, history: Path) -> float:
-    """Write a journal of ``hands`` hands at ``path`` (and their histories); return seconds."""
+def build(path: Path, hands: int, history: Path | None) -> float:
+    """Write a journal of ``hands`` hands at ``path`` (and their histories in ``history``,
+    fsynced as the table writes them, unless None); return seconds."""
     from controller.devices import HistoryWriter
     from controller.bots import SimPlayers
     from controller.clock import ManualClock
@@ -50,11 +53,12 @@ def build(path: Path, hands: int, history: Path) -> float:
     from controller.runtime import HandPacer, settings_from_config
 
     settings = settings_from_config(parse_config({"table": {"id": "bench", "seats": 6, "big_blind": 100}}))
-    writer = HistoryWriter(history)
+    writer = HistoryWriter(history) if history is not None else None
 
     class P(Ports):
         def hand_finished(self, hand, record):
-            writer.write(hand, record)
+            if writer is not None:
+                writer.write(hand, record)
 
     clock = ManualClock()
     journal = Journal(path, durable=False)
@@ -75,6 +79,36 @@ def build(path: Path, hands: int, history: Path) -> float:
     return time.perf_counter() - t0
 
 
+def tile(src: Path, dst: Path, times: int) -> None:
+    """Write at ``dst`` a journal of ``times`` copies of the journal at ``src``, one after the
+    other, seqs shifted (a journal of ``times`` x its hands in seconds, where playing them
+    takes 12 ms a hand). What start-up reads is what a journal of that many hands holds: as
+    many events and snapshots, the same sizes; its last copy is the real table's, where
+    recovery and the start-up check replay. (The copies' hand numbers start again at 1 in
+    each copy: recall across copies is not meaningful; start-up does not read them.)"""
+    import sqlite3
+
+    from controller.journal import Journal
+
+    for suffix in ("", "-wal", "-shm", ".mark"):
+        Path(f"{dst}{suffix}").unlink(missing_ok=True)
+    Journal(dst, durable=False).close()  # the schema, the meta and the mark of a journal
+    db = sqlite3.connect(dst, isolation_level=None)
+    try:
+        db.execute("ATTACH ? AS s", (str(src),))
+        span = db.execute("SELECT MAX(seq) FROM s.events").fetchone()[0]
+        db.execute("BEGIN")
+        for k in range(times):
+            db.execute("INSERT INTO events SELECT seq + ?, at, kind, payload FROM s.events", (k * span,))
+            db.execute("INSERT INTO snapshots SELECT upto + ?, at, state FROM s.snapshots WHERE upto > 0 OR ? = 0",
+                       (k * span, k))
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    Journal(dst).close()  # its mark brought up to date (a mark behind the journal is, at open)
+
+
 def ready_times(cfg: Path, tmp: Path, runs: int) -> list[float]:
     """Seconds to READY=1 of ``livetable run --config cfg``, ``runs`` times (bench_run's)."""
     sys.path.insert(0, str(REPO / "bench"))
@@ -84,8 +118,8 @@ def ready_times(cfg: Path, tmp: Path, runs: int) -> list[float]:
 
 
 def recover_seconds(path: Path, runs: int = 5) -> float:
-    """Median seconds to open the journal, check it (the mark, SQLite, the newest snapshot
-    against the replay of the hand before it) and replay it (what start-up does)."""
+    """Median seconds to open the journal, check it as start-up does (the mark, SQLite, the
+    newest snapshot against the replay from the one before it) and recover (what start-up does)."""
     from controller.journal import Journal
     from controller.journal_check import problems
     from controller.orchestrator import Orchestrator
@@ -94,83 +128,132 @@ def recover_seconds(path: Path, runs: int = 5) -> float:
     for _ in range(runs):
         t0 = time.perf_counter()
         with Journal(path) as j:
-            assert not problems(j)  # the start-up check (controller/journal_check.py)
+            assert not problems(j, full=False)  # the start-up check (controller/runtime.py)
             Orchestrator.recover(j, lambda: None, clock=time.time)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
 
-def counts(path: Path) -> tuple[int, int, float]:
+def compaction(src: Path, tmp: Path, keep: int) -> str:
+    """Compact a copy of the journal at ``src`` down to its last ``keep`` hands as the table
+    does between hands (JournalKeeper's runs as livetable run has them, up to 50 hands
+    each, then one vacuum step a hand) with the hands' files already written (as the live
+    table's HistoryWriter has them); return a line with the longest and median pause of each kind and the file's size before
+    and after (WAL checkpointed)."""
+    from controller.compaction import JournalKeeper, write_hand_files
+    from controller.journal import Journal
+
+    path, hands = tmp / "compact.sqlite", tmp / "hands"
+    tile(src, path, 1)
+    hands.mkdir(parents=True, exist_ok=True)
+    with Journal(path) as j:  # the hands' files, as the live table wrote them (not timed)
+        keeper = JournalKeeper(j, keep_hands=keep, history_dir=hands)
+        for n, record in keeper._records(0, j.last_seq).items():  # noqa: SLF001
+            write_hand_files(hands, n, record)
+    before = sizes(path)["file"]
+    runs, steps = [], []
+    with Journal(path) as j:
+        keeper = JournalKeeper(j, keep_hands=keep, history_dir=hands)  # as livetable run has it
+        while True:
+            t0 = time.perf_counter()
+            done = keeper.run()
+            if done is None:
+                break
+            runs.append(time.perf_counter() - t0)
+        while True:
+            t0 = time.perf_counter()
+            left = keeper.shrink()
+            steps.append(time.perf_counter() - t0)
+            if not left:
+                break
+    after = sizes(path)["file"]
+    ms = (lambda xs: f"max {max(xs) * 1000:.0f} ms, median {statistics.median(xs) * 1000:.0f} ms")
+    return (f"compaction to the last {keep} hands: {len(runs)} runs ({ms(runs)}), then "
+            f"{len(steps)} vacuum steps of {keeper.vacuum_pages} pages ({ms(steps)}); file "
+            f"{before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
+
+
+def full_check_seconds(path: Path) -> float:
+    """Seconds :meth:`Journal.check` takes with ``full=True`` (livetable history --check)."""
+    from controller.journal import Journal
+
+    with Journal(path) as j:
+        t0 = time.perf_counter()
+        j.check(full=True)
+        return time.perf_counter() - t0
+
+
+def sizes(path: Path) -> dict[str, int]:
+    """Bytes the file's pages take per table (SQLite's ``dbstat``), and ``file``."""
     import sqlite3
 
     db = sqlite3.connect(path)
     try:
-        ev = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        sn = db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        out = {name: int(b) for name, b in db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name")}
     finally:
         db.close()
-    return ev, sn, path.stat().st_size / 1e6
+    out["file"] = path.stat().st_size
+    return out
 
 
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--hands", type=int, default=3000)
-    p.add_argument("--keep", type=int, default=500)
+    p.add_argument("--hands", type=int, default=1000, help="hands played into the built journal")
+    p.add_argument("--sizes", default="1,10,50", help="journals of these many times --hands for READY")
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--keep", type=int, default=500, help="hands kept by the compaction measured")
     p.add_argument("--dir", default=None, help="work folder (default: a new temporary one)")
     a = p.parse_args()
-    from controller.compaction import JournalKeeper
-    from controller.journal import Journal
     from drivers.shuffler.emulator import Emulator
 
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench-journal-"))
-    src, hands = tmp / "built.sqlite", tmp / "hands"
+    from controller.orchestrator import SNAPSHOT_EVERY
+
+    src = tmp / "built.sqlite"
+    # The worst case for start-up: the most hands after the newest snapshot (recovery
+    # replays them, and the start-up check replays them from the snapshot before).
+    played = a.hands + SNAPSHOT_EVERY - 1
     if not src.exists():
-        secs = build(src, a.hands, hands)
-        print(f"built a journal of {a.hands} hands in {secs:.0f} s")
-    ev, sn, mb = counts(src)
+        secs = build(src, played, None)
+        print(f"built a journal of {played} hands in {secs:.0f} s")
+    sz = sizes(src)
+    per_hand = sz["file"] / played
+    print(f"bytes per hand: {per_hand:.0f} (file {sz['file'] / 1e6:.2f} MB / {played} hands; events "
+          f"{sz.get('events', 0) / played:.0f} B/hand, snapshots {sz.get('snapshots', 0) / played:.0f} B/hand)")
+    print(compaction(src, tmp, a.keep))
     emu = Emulator(seed=1)
     port = emu.start()
+    ready: dict[int, float] = {}
     try:
-        results = {}
-        for name in ("full", "compacted"):
-            path = tmp / f"{name}.sqlite"
-            shutil.copy(src, path)
-            shutil.copy(f"{src}.mark", f"{path}.mark")  # a journal goes with its mark
-            extra = ""
-            if name == "compacted":
-                with Journal(path) as j:
-                    keeper = JournalKeeper(j, keep_hands=a.keep, history_dir=hands,
-                                           max_hands_per_run=10**9)
-                    t0 = time.perf_counter()
-                    done = keeper.run()
-                    once = time.perf_counter() - t0
-                extra = (f"; one-off compaction of hands {done.first}..{done.last} ({done.events} events) "
-                         f"took {once:.2f} s" if done else "; nothing to compact")
-            extra += f"; journal open + check + replay in-process: median {recover_seconds(path) * 1000:.0f} ms"
-            cfg = tmp / f"{name}.toml"
-            cfg.write_text(CONFIG.format(port=port, journal=path, hands=hands, keep=0 if name == "full" else a.keep))
-            t = ready_times(cfg, tmp, a.runs)
-            e, s, m = counts(path)
-            results[name] = statistics.median(t)
-            print(f"{name}: {e} events, {s} snapshots, file {m:.1f} MB; start-up to READY median "
-                  f"{statistics.median(t):.2f} s (runs {', '.join(f'{x:.2f}' for x in t)}); "
-                  f"ratio to 3 s goal {statistics.median(t) / 3:.2f}{extra}")
-        print(f"READY compacted/full: {results['compacted'] / results['full']:.2f}")
-        # The pause a table takes between hands: ten more hands leave a durable journal.
-        path = tmp / "compacted.sqlite"
-        with Journal(path) as j:
-            keeper = JournalKeeper(j, keep_hands=a.keep - 10, history_dir=hands)
-            t0 = time.perf_counter()
-            done = keeper.run()
-            step = time.perf_counter() - t0
-        if done:
-            print(f"between-hands compaction of {done.last - done.first + 1} hands ({done.events} events, "
-                  f"durable journal): {step * 1000:.0f} ms")
+        cfgs: dict[int, Path] = {}
+        for times in (int(x) for x in a.sizes.split(",")):
+            hands = times * played
+            path = tmp / f"j{hands}.sqlite"
+            if times == 1 or not path.exists():
+                tile(src, path, times)
+            inproc, full = recover_seconds(path), full_check_seconds(path)
+            print(f"{hands} hands ({path.stat().st_size / 1e6:.0f} MB): open + start-up check + recovery "
+                  f"in-process median {inproc * 1000:.0f} ms (the full check, not run at start-up: "
+                  f"{full * 1000:.0f} ms)")
+            cfgs[hands] = tmp / f"j{hands}.toml"
+            cfgs[hands].write_text(CONFIG.format(port=port, journal=path, hands=tmp / "hands", keep=0))
+        times_of: dict[int, list[float]] = {h: [] for h in cfgs}
+        for _ in range(a.runs):  # interleaved: the machine's load falls on every size alike
+            for hands, cfg in cfgs.items():
+                times_of[hands] += ready_times(cfg, tmp, 1)
+        for hands, t in times_of.items():
+            ready[hands] = statistics.median(t)
+            print(f"{hands} hands: READY median {ready[hands]:.2f} s (runs {', '.join(f'{x:.2f}' for x in t)})")
     finally:
         emu.stop()
-    print(json.dumps({"source_events": ev, "source_snapshots": sn, "source_mb": round(mb, 1),
-                      "load_average": os.getloadavg(), "dir": str(tmp)}))
+    print(json.dumps({"load_average": os.getloadavg(), "dir": str(tmp)}))
+    anchors = {1: 0.72, 10: 1.06, 50: 2.83}  # main's READY at 1k, 10k, 50k hands
+    print(f"anchor: 13.6 KB/hand, READY " + ", ".join(f"{anchors.get(h // played, float('nan')):.2f} s at {h}"
+                                                      for h in ready)
+          + f" | goal: <= 4.0 KB/hand, READY <= 1.00 s | measured: {per_hand / 1000:.2f} KB/hand, READY "
+          + ", ".join(f"{v:.2f} s" for v in ready.values())
+          + f" | ratio measured/goal: {per_hand / 4000:.2f}, " + ", ".join(f"{v / 1.0:.2f}" for v in ready.values()))
     return 0
 
 

@@ -159,6 +159,8 @@ class TableRun:
         if self.keep_hands and orch.journal is not None:
             from controller.compaction import JournalKeeper
 
+            # Compaction ends at a snapshot: one at least every keep_hands hands (issue 21).
+            orch.snapshot_every = max(1, min(orch.snapshot_every, self.keep_hands))
             # Between hands, hands beyond the last keep_hands leave the journal once their
             # histories are safely in history_dir (controller/compaction.py).
             orch.listeners.append(JournalKeeper(orch.journal, keep_hands=self.keep_hands,

@@ -38,10 +38,12 @@ from controller.engine.hand import Hand
 from controller.engine.settings import HandSettings, PlayerSetup
 from controller.engine.table import effects as fx
 from controller.engine.table.codec import from_json as event_from_json
+from controller.engine.table.codec import to_json as event_to_json
 from controller.engine.table.play import runout
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import SIT_OUT_LIMIT, TableState
 from controller.engine.table.step import step
+from controller.journal import payload_of
 
 __all__ = ["record_to_phh", "hand_summary", "hand_from_record", "rake_paid", "phh_order", "HistoryError", "Step",
            "HandRecall", "Recall", "open_journal", "recall", "format_hand"]
@@ -770,7 +772,7 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
         for seq, at, kind, payload in rows:
             last_seq = int(seq)
             try:
-                data = json.loads(payload)
+                data = payload_of(str(kind), float(at), payload)
             except (TypeError, ValueError):
                 raise HistoryError(f"journal event {seq} is not JSON") from None
             if not isinstance(data, dict):
@@ -784,6 +786,7 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                     event = event_from_json(data)
                 except Exception as exc:  # noqa: BLE001 - any decoding problem is a bad journal
                     raise HistoryError(f"journal event {seq} ({data.get('kind')}) cannot be read: {exc}") from None
+                data = event_to_json(event)  # every field, also those stored only by their default
                 before_auto = len(state.info.auto) if (state.hand is not None and state.info) else 0
                 prev = state
                 try:

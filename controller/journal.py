@@ -9,7 +9,9 @@ Layout (one SQLite file):
 
 - ``events(seq INTEGER PRIMARY KEY, at REAL, kind TEXT, payload TEXT)``: ``seq`` rises by
   one per event; ``at`` is the event's time (Unix seconds, from the injected clock);
-  ``payload`` is JSON.
+  ``payload`` is JSON. A ``table`` event's payload leaves out its own ``"at"`` when it is the
+  row's ``at`` (format 2: some 20 bytes of every event, issue 21); :meth:`Journal.entries`
+  and :func:`payload_of` put it back, so every reader sees the event as it was appended.
 - ``snapshots(upto INTEGER PRIMARY KEY, at REAL, state TEXT)``: the whole table state as
   JSON after applying every event with ``seq <= upto`` (written between hands).
 - ``meta(key TEXT PRIMARY KEY, value TEXT)``: format version; ``compacted_upto`` (the seq
@@ -39,7 +41,15 @@ deleted in one transaction, and ``compacted_upto`` is set in the same transactio
 journal then starts at event ``compacted_upto + 1`` and its oldest snapshot is the one at
 ``compacted_upto``: recovery (newest snapshot + the events after it) and the floor's recall
 of the hands kept are unchanged; seqs keep rising. A kill or power cut during compaction
-leaves the journal as it was before or after it, never in between.
+leaves the journal as it was before or after it, never in between. The pages it frees are
+given back a step a hand afterwards (:meth:`Journal.vacuum_step`, SQLite's
+``incremental_vacuum``), so the file shrinks.
+
+**Size and start-up** (issue 21, ``bench/bench_journal.py``): a table event leaves out the
+fields at their default and its own time (format 2), the table snapshots every
+``SNAPSHOT_EVERY`` hands (:mod:`controller.orchestrator`), and start-up checks only what it
+replays (:meth:`Journal.check` with ``full=False``): some 3.8 KB a hand, and start-up does
+not read the older hands.
 """
 
 from __future__ import annotations
@@ -58,9 +68,12 @@ from typing import Any
 
 log = logging.getLogger("livetable.journal")
 
-__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path"]
+__all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
+           "payload_of"]
 
-FORMAT_VERSION = 1
+#: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
+#: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
+FORMAT_VERSION = 2
 #: The fixed size of the mark file (one line, padded with spaces): rewritten in place.
 MARK_SIZE = 64
 #: ``meta`` key saying the journal keeps a mark: a mark missing beside it is then damage,
@@ -136,6 +149,28 @@ def read_mark(path: str | Path) -> Mark | None:
                            "it cannot say which events were committed") from None
 
 
+def payload_of(kind: str, at: float, text: str) -> Any:
+    """Return an event row's payload as it was appended: the JSON ``text`` parsed, with a
+    ``table`` event's ``"at"`` (left out when it was the row's ``at``) put back.
+
+    Returns whatever the JSON holds (the caller refuses what is not an object).
+
+    Raises:
+        ValueError: ``text`` is not JSON.
+    """
+    data = json.loads(text)
+    if kind == "table" and isinstance(data, dict) and "at" not in data:
+        data["at"] = at
+    return data
+
+
+def _stored(kind: str, payload: dict[str, Any], at: float) -> str:
+    """The JSON stored for ``payload``: a ``table`` event without its ``"at"`` when it is ``at``."""
+    if kind == "table" and "at" in payload and payload["at"] == at and type(payload["at"]) is float:
+        payload = {k: v for k, v in payload.items() if k != "at"}
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True)
+
+
 @dataclass(frozen=True, slots=True)
 class JournalEntry:
     """One journalled event: ``seq`` (1, 2, ...), ``at`` (Unix seconds), ``kind``, ``payload``."""
@@ -179,7 +214,7 @@ class Journal:
         #: damaged, a dropped table); None when nothing is. Appends are refused meanwhile.
         self._damage: list[str] = []
         self._hands = 0
-        self._checked: list[str] | None = None  # check()'s answer until the next write
+        self._checked: tuple[bool, list[str]] | None = None  # check()'s (full, answer) until the next write
         memory = self.path == ":memory:"
         existed = not memory and os.path.exists(self.path)
         try:
@@ -192,6 +227,9 @@ class Journal:
                         "new table on it; move it away to start afresh"
                     )
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            # Before the first table: a new journal gives the pages compaction frees back to the
+            # file system in steps (vacuum_step); on an older journal it changes nothing.
+            self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self._db.execute("PRAGMA journal_mode=WAL")
             if not memory:
                 _owner_and_group_only(self.path)
@@ -214,6 +252,9 @@ class Journal:
                     f"journal {self.path} has format {row[0]}, this livetable reads "
                     f"{FORMAT_VERSION}: upgrade livetable"
                 )
+            elif int(row[0]) < FORMAT_VERSION:
+                # What is in it reads as it is; what is appended from now on is format 2.
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT_VERSION),))
             last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
             row = self._db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()
             compacted = int(row[0]) if row is not None else 0
@@ -417,21 +458,35 @@ class Journal:
             raise JournalError(f"journal {self.path}: meta write failed: {exc}") from exc
         self._checked = None
 
-    def snapshot_index(self) -> list[tuple[int, int, bool]]:
+    def snapshot_index(self, newest: int | None = None) -> list[tuple[int, int, bool]]:
         """Return ``(upto, hands, between_hands)`` of every snapshot, oldest first: ``hands``
         is how many hands the table had started (``table.hands``), ``between_hands`` whether
         no hand was running (read with SQLite's JSON functions, not by parsing each state).
+        ``newest=n``: of the ``n`` newest snapshots only (start-up: it does not read the others).
 
         Raises:
             JournalError: a snapshot is not JSON.
         """
         try:
             rows = self._db.execute(
-                "SELECT upto, json_extract(state, '$.table.hands'), json_type(state, '$.table.hand') "
-                "FROM snapshots ORDER BY upto").fetchall()
+                "SELECT * FROM (SELECT upto, json_extract(state, '$.table.hands'), json_type(state, '$.table.hand') "
+                "FROM snapshots ORDER BY upto DESC LIMIT ?) ORDER BY 1",
+                (-1 if newest is None else newest,)).fetchall()
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: snapshots cannot be read: {exc}") from exc
         return [(int(u), int(h or 0), t in (None, "null")) for u, h, t in rows]
+
+    def newest_snapshot_hands(self) -> int | None:
+        """Return how many hands the table had started at the newest snapshot
+        (``table.hands``; 0 when it does not say), or None when there is no snapshot."""
+        try:
+            row = self._db.execute("SELECT json_extract(state, '$.table.hands') FROM snapshots "
+                                   "ORDER BY upto DESC LIMIT 1").fetchone()
+        except sqlite3.Error:
+            return 0  # not JSON: check() reports it
+        if row is None:
+            return None
+        return row[0] if isinstance(row[0], int) else 0
 
     def snapshot_at(self, upto: int) -> dict[str, Any] | None:
         """Return the snapshot taken at event ``upto`` (parsed), or None when there is none.
@@ -472,8 +527,9 @@ class Journal:
         ``upto`` must be the seq of a snapshot taken between hands (it becomes the journal's
         oldest snapshot, where recovery and recall can start). The caller makes sure what is
         deleted is kept elsewhere first (the hands' histories:
-        :class:`controller.compaction.JournalKeeper`). The file does not shrink: SQLite reuses
-        the freed pages for new events, so a compacted journal stops growing.
+        :class:`controller.compaction.JournalKeeper`). The freed pages are given back to the
+        file system afterwards, a step at a time (:meth:`vacuum_step`), in a journal created
+        ``auto_vacuum=INCREMENTAL``; an older journal reuses them for new events.
 
         Raises:
             ValueError: ``upto`` is older than the last compaction, newer than the newest
@@ -511,6 +567,41 @@ class Journal:
             raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
         return int(deleted)
 
+    def free_pages(self) -> tuple[int, int]:
+        """Return ``(free, page_size)``: the file's pages compaction freed and not yet given
+        back (:meth:`vacuum_step`), and their size in bytes."""
+        free = self._db.execute("PRAGMA freelist_count").fetchone()[0]
+        size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(free), int(size)
+
+    def vacuum_step(self, pages: int = 128) -> int:
+        """Give back up to ``pages`` free pages to the file system (SQLite's
+        ``incremental_vacuum``: one transaction, durable like an append); return how many
+        free pages are left. The file shrinks when the WAL is next checkpointed.
+
+        Only a journal created with ``auto_vacuum=INCREMENTAL`` (every journal this version
+        creates) can shrink: on an older one this returns 0 and does nothing (its freed
+        pages are reused by new events; ``VACUUM`` it once with the table closed).
+
+        Why steps in the file and not ``VACUUM INTO`` a new file swapped in: a step's time is
+        bounded by ``pages`` (128 pages, 512 KB: some 5-14 ms on a loaded 2-core x86), each
+        step is a transaction SQLite keeps whole through a power cut, and nothing is swapped
+        under the lock, the mark and the ``-wal``; ``VACUUM INTO`` copies every page kept, in
+        one go.
+
+        Raises:
+            JournalError: the write failed, or the journal is damaged (:attr:`damage`).
+        """
+        self._refuse_writes()
+        try:
+            if self._db.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
+                return 0
+            # executescript steps the pragma to its end (a cursor's execute frees one page only).
+            self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
+            return self.free_pages()[0]
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: vacuum failed: {exc}") from exc
+
     def append(self, kind: str, payload: dict[str, Any], at: float) -> int:
         """Append one event and make it durable before returning; return its seq.
 
@@ -520,7 +611,7 @@ class Journal:
                 (:attr:`damage`) and the floor has not accepted it.
             TypeError: ``payload`` is not JSON-serialisable.
         """
-        text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
+        text = _stored(kind, payload, float(at))
         self._refuse_writes()
         self._checked = None
         seq = self._last_seq + 1
@@ -597,54 +688,78 @@ class Journal:
             args += list(kinds)
         for seq, at, kind, payload in self._db.execute(sql + " ORDER BY seq", args):
             try:
-                data = json.loads(payload)
+                data = payload_of(kind, float(at), payload)
             except (TypeError, ValueError):
                 data = None
             if not isinstance(data, dict):
                 raise JournalError(f"journal {self.path}: event {seq} ({kind}) is not a JSON object")
             yield JournalEntry(int(seq), float(at), str(kind), data)
 
-    def check(self) -> list[str]:
+    def check(self, *, full: bool = True) -> list[str]:
         """Check the file and the event sequence; return the problems found (empty = sound).
 
         Checks that no committed event is missing (:attr:`damage`: the mark, the tables),
         SQLite's ``quick_check``, that seqs have no gaps (from ``compacted_upto + 1`` on),
         that a compacted journal kept its snapshot at ``compacted_upto``, and that every
-        payload and snapshot is a JSON object (in SQL, so a long journal does not slow
-        start-up down in Python). The answer is kept until this journal next writes (start-up
-        asks twice; the lock keeps other controllers from writing meanwhile).
+        payload and snapshot is a JSON object (in SQL). The answer is kept until this journal
+        next writes (start-up asks twice; the lock keeps other controllers from writing
+        meanwhile).
+
+        ``full=False`` is the start-up check (issue 21: READY must not grow with the hands
+        kept): the same checks, but of the events start-up reads only - those after the
+        second newest snapshot, which the snapshot check (:mod:`controller.journal_check`)
+        and recovery replay - and ``quick_check`` of the ``meta`` and ``snapshots`` tables
+        (the events' pages of the window are read whole, so SQLite reports a damaged one);
+        the journal's first and newest events are checked against ``compacted_upto`` and
+        the mark whatever the window. Older events are checked by ``full=True`` (``livetable
+        history --check``, :func:`controller.journal_check.problems`): at 50,000 hands
+        (2.3 M events, 190 MB) the full check takes some 3 s, the start-up check a few ms.
         """
-        if self._checked is not None:
-            return list(self._checked)
+        if self._checked is not None and (self._checked[0] or not full):
+            return list(self._checked[1])
         problems: list[str] = list(self._damage)
         base = self._compacted_upto
         try:
-            res = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+            if full:
+                res = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+            else:
+                res = [r[0] for r in self._db.execute("PRAGMA quick_check(meta)")]
             if res != ["ok"]:
                 problems += [f"sqlite: {r}" for r in res]
             if base and self._db.execute("SELECT 1 FROM snapshots WHERE upto = ?", (base,)).fetchone() is None:
                 problems.append(f"compacted up to event {base} but the snapshot there is missing")
-            count, first, last = self._db.execute(
-                "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events").fetchone()
-            if count and (first != base + 1 or last - first + 1 != count):
-                expected = base + 1
-                for (seq,) in self._db.execute("SELECT seq FROM events ORDER BY seq"):
-                    if seq != expected:
-                        problems.append(f"event seq {expected} missing (next is {seq})")
-                        break
-                    expected = seq + 1
+            since = base if full else self._window_start()
+            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]  # the rowid: no scan
+            if first is not None and first != base + 1:
+                problems.append(f"event seq {base + 1} missing (next is {first})")
+            else:
+                count, first, last = self._db.execute(
+                    "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events WHERE seq > ?", (since,)).fetchone()
+                if count and (first != since + 1 or last - first + 1 != count):
+                    expected = since + 1
+                    for (seq,) in self._db.execute("SELECT seq FROM events WHERE seq > ? ORDER BY seq", (since,)):
+                        if seq != expected:
+                            problems.append(f"event seq {expected} missing (next is {seq})")
+                            break
+                        expected = seq + 1
             for (seq,) in self._db.execute(
-                    "SELECT seq FROM events WHERE json_valid(payload) = 0 "
-                    "OR json_type(payload) != 'object' ORDER BY seq LIMIT 5"):
+                    "SELECT seq FROM events WHERE seq > ? AND (json_valid(payload) = 0 "
+                    "OR json_type(payload) != 'object') ORDER BY seq LIMIT 5", (since,)):
                 problems.append(f"event {seq}: payload is not a JSON object")
             for (upto,) in self._db.execute(
-                    "SELECT upto FROM snapshots WHERE json_valid(state) = 0 "
-                    "OR json_type(state) != 'object' ORDER BY upto LIMIT 5"):
+                    "SELECT upto FROM snapshots WHERE upto >= ? AND (json_valid(state) = 0 "
+                    "OR json_type(state) != 'object') ORDER BY upto LIMIT 5", (since,)):
                 problems.append(f"the snapshot at event {upto} is not a JSON object")
         except sqlite3.Error as exc:
             problems.append(f"sqlite: {exc}")
-        self._checked = list(problems)  # start-up asks twice (journal_check, then recovery)
+        self._checked = (full, list(problems))  # start-up asks twice (journal_check, then recovery)
         return problems
+
+    def _window_start(self) -> int:
+        """The seq after which start-up reads events: the second newest snapshot's (where the
+        snapshot check replays from), else ``compacted_upto``."""
+        row = self._db.execute("SELECT upto FROM snapshots ORDER BY upto DESC LIMIT 1 OFFSET 1").fetchone()
+        return max(self._compacted_upto, int(row[0])) if row is not None else self._compacted_upto
 
     def close(self) -> None:
         """Close the file (the WAL is checkpointed by SQLite), fsync the mark, release the lock."""

@@ -60,7 +60,7 @@ class _Window:
     def __init__(self, journal: Journal, base: tuple[int, dict[str, Any]] | None, upto: int) -> None:
         self.journal, self.base, self.upto = journal, base, upto
 
-    def check(self) -> list[str]:
+    def check(self, *, full: bool = True) -> list[str]:
         return []
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
@@ -111,12 +111,12 @@ def snapshot_problems(journal: Journal) -> list[str]:
     The newest snapshot (where recovery starts) must balance (``audit``: stacks + pots +
     rake = chips brought in, the ledger matches the stacks), and when an older snapshot is
     kept, replaying the events between them must give it exactly (table and open faults).
-    One hand's events are replayed: snapshots are taken after every hand.
+    At most ``SNAPSHOT_EVERY`` hands' events are replayed (controller.orchestrator).
 
     Raises:
         JournalError: a snapshot is not JSON (also reported by :meth:`Journal.check`).
     """
-    index = journal.snapshot_index()
+    index = journal.snapshot_index(newest=2)  # not every snapshot: READY must not grow with them
     if not index:
         return []
     newest_upto = index[-1][0]
@@ -146,11 +146,13 @@ def snapshot_problems(journal: Journal) -> list[str]:
     return found
 
 
-def problems(journal: Journal) -> list[str]:
+def problems(journal: Journal, *, full: bool = True) -> list[str]:
     """Return everything that keeps the table from starting on ``journal`` (empty: sound):
     :meth:`Journal.check` (committed events missing, SQLite's check, gaps, non-JSON), then,
-    when those pass, :func:`snapshot_problems`."""
-    found = journal.check()
+    when those pass, :func:`snapshot_problems`. ``full=False`` is start-up's check: the
+    events start-up reads only (:meth:`Journal.check`), so that READY does not grow with
+    the hands the journal keeps (issue 21)."""
+    found = journal.check(full=full)
     if found:
         return found
     try:

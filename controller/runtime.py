@@ -163,7 +163,8 @@ def open_table(
     """
     journal = Journal(journal_path)
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
-    found = journal_problems(journal)
+    # The events start-up reads only (full=False): READY does not grow with the hands kept.
+    found = journal_problems(journal, full=False)
     if found:
         journal.close()
         raise JournalRefused(journal_path, found)

@@ -41,8 +41,10 @@ class Table:
         self.clock = ManualClock()
         self.ports = RecordingPorts()
         self.journal = Journal(path, durable=False)  # fsync per event is not what these tests check
+        # A snapshot every hand: these tests recall and compact from any hand's end (production
+        # snapshots every SNAPSHOT_EVERY hands, and the readers find the snapshot before a hand).
         self.orch = Orchestrator(TableState.new(settings), journal=self.journal, clock=self.clock,
-                                 ports=self.ports)
+                                 ports=self.ports, snapshot_every=1)
         self.ports.dealer = InternalDealer(self.orch.post, self.clock, seed=seed)
         self.players = SimPlayers(seats, self.orch.post, self.clock, seed=seed)
         self.pacer = HandPacer(self.orch.post, self.clock, rebuy=set(seats))

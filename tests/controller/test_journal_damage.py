@@ -25,6 +25,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.settings import TableSettings
 from controller.journal import Journal, JournalError, read_mark
 from controller.journal_check import JournalRefused, accept
+from controller.orchestrator import SNAPSHOT_EVERY
 from controller.runtime import open_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,7 +50,8 @@ def _killed_table(folder: Path, hands: int = 8) -> Path:
 @pytest.fixture(scope="module")
 def killed(tmp_path_factory) -> tuple[Path, int]:
     """The killed table's folder and how many events it committed."""
-    path = _killed_table(tmp_path_factory.mktemp("killed"))
+    # Past a snapshot (one every SNAPSHOT_EVERY hands) and into the hands after it.
+    path = _killed_table(tmp_path_factory.mktemp("killed"), hands=SNAPSHOT_EVERY + 2)
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     committed = db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
     db.close()

@@ -74,7 +74,9 @@ def _table(tmp_path, *, first_snapshot: bool = False):
     ports = DevicePorts()
     ports.link = FakeLink()
     ports.history = HistoryWriter(tmp_path / "hands")
-    orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
+    # A snapshot every hand: compaction (test_compaction_shows) may end at any hand.
+    orch = Orchestrator(TableState.new(SETTINGS), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports,
+                        snapshot_every=1)
     if first_snapshot:
         orch._snapshot(clock())  # noqa: SLF001 - as open_table does on a fresh journal
     adapter = DriverAdapter(orch, ports, clock=clock)

@@ -9,7 +9,7 @@ stores ``kind`` and the payload; replaying the decoded events gives the same sta
 from __future__ import annotations
 
 import re
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
 __all__ = ["CodecError", "register", "to_json", "from_json", "KINDS"]
@@ -19,6 +19,7 @@ T = TypeVar("T")
 #: kind -> class, for every registered event and effect.
 KINDS: dict[str, type] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_DEFAULTS: dict[type, dict[str, Any]] = {}  # plain defaults only (a default_factory is always written)
 
 
 class CodecError(ValueError):
@@ -35,6 +36,8 @@ def register(cls: type[T]) -> type[T]:
     cls.kind = kind  # type: ignore[attr-defined]
     KINDS[kind] = cls
     _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    _DEFAULTS[cls] = {f.name: f.default for f in fields(cls)  # type: ignore[arg-type]
+                      if f.default is not MISSING}
     return cls
 
 
@@ -52,8 +55,12 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-def to_json(obj: Any) -> dict[str, Any]:
+def to_json(obj: Any, *, defaults: bool = True) -> dict[str, Any]:
     """Return ``{"kind": ..., **fields}`` for a registered event or effect (JSON-ready).
+
+    ``defaults=False`` leaves out every field that holds its class's default (an action's
+    ``"amount": null``, ``"discards": []``, ``"action_id": ""``): what the journal stores
+    (issue 21); :func:`from_json` gives the same object back from either form.
 
     Raises:
         CodecError: the object's class is not registered.
@@ -62,9 +69,18 @@ def to_json(obj: Any) -> dict[str, Any]:
     if names is None:
         raise CodecError(f"not an event or effect: {type(obj).__name__}")
     out: dict[str, Any] = {"kind": obj.kind}
+    plain = None if defaults else _DEFAULTS[type(obj)]
     for name in names:
-        out[name] = _plain(getattr(obj, name))
+        value = getattr(obj, name)
+        if plain is not None and name in plain and _same(value, plain[name]):
+            continue
+        out[name] = _plain(value)
     return out
+
+
+def _same(value: Any, default: Any) -> bool:
+    """True when ``value`` is ``default`` exactly (``0`` is not ``False``, ``()`` not ``None``)."""
+    return type(value) is type(default) and value == default
 
 
 def from_json(data: dict[str, Any]) -> Any:

@@ -1,0 +1,172 @@
+"""Issue 21: what the journal stores per hand, and what start-up reads of it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from controller.engine.table import events as ev
+from controller.engine.table.codec import from_json, to_json
+from controller.engine.table.settings import TableSettings
+from controller.history import recall
+from controller.journal import FORMAT_VERSION, Journal
+from controller.journal_check import problems
+from controller.orchestrator import SNAPSHOT_EVERY
+
+from tests.controller.test_history_support import Table
+
+SETTINGS = TableSettings(id="size", name="Size", seats=4, small_blind=50, big_blind=100)
+
+
+def _rows(path) -> list[tuple[int, float, str, str]]:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT seq, at, kind, payload FROM events ORDER BY seq").fetchall()
+    finally:
+        db.close()
+
+
+def test_an_event_field_at_its_default_is_left_out_and_comes_back():
+    call = ev.ActionTaken(at=5.5, seat=2, action="call", seq=7)
+    short = to_json(call, defaults=False)
+    assert short == {"kind": "action-taken", "at": 5.5, "seat": 2, "action": "call", "seq": 7}
+    assert from_json(short) == call
+    # A value that only looks like the default (0 chips, not None) is kept.
+    bet = ev.ActionTaken(at=5.5, seat=2, action="bet", amount=0, seq=7)
+    assert to_json(bet, defaults=False)["amount"] == 0
+    assert from_json(to_json(bet, defaults=False)) == bet
+
+
+def test_a_table_event_is_stored_without_its_time_and_read_with_it(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("table", {"kind": "card-dealt", "card": "As", "at": 1800000000.25}, 1800000000.25)
+        j.append("table", {"kind": "card-dealt", "card": "Kd", "at": 3.0}, 4.0)  # not the row's: kept
+        j.append("fault-raised", {"kind": "misread", "message": "m", "at": 9.0}, 9.0)  # not a table event
+        got = [(e.kind, e.payload) for e in j.entries()]
+    assert got == [("table", {"kind": "card-dealt", "card": "As", "at": 1800000000.25}),
+                   ("table", {"kind": "card-dealt", "card": "Kd", "at": 3.0}),
+                   ("fault-raised", {"kind": "misread", "message": "m", "at": 9.0})]
+    stored = [json.loads(r[3]) for r in _rows(path)]
+    assert "at" not in stored[0] and stored[1]["at"] == 3.0 and stored[2]["at"] == 9.0
+
+
+def test_a_format_1_journal_reads_as_it_is_and_becomes_format_2(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {"i": 1}, 1.0)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+    db.execute("INSERT INTO events VALUES (2, 2.0, 'table', ?)",
+               (json.dumps({"kind": "card-dealt", "card": "As", "at": 2.0}),))
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert j.meta("format") == str(FORMAT_VERSION) == "2"
+        assert [e.payload for e in j.entries(after=1)] == [{"kind": "card-dealt", "card": "As", "at": 2.0}]
+
+
+def test_the_table_snapshots_every_n_hands_and_recall_and_recovery_are_unchanged(tmp_path):
+    hands = SNAPSHOT_EVERY + 3
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch.snapshot_every = SNAPSHOT_EVERY  # what livetable run does (the test table snapshots every hand)
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    records = t.play(hands)
+    index = t.journal.snapshot_index()
+    assert [h for _u, h, _b in index] == [0, SNAPSHOT_EVERY]
+    assert problems(t.journal) == [] and problems(t.journal, full=False) == []
+    # recovery replays the hands after the newest snapshot: the live table, chip for chip
+    from controller.orchestrator import Orchestrator
+
+    again = Orchestrator.recover(t.journal, lambda: None, clock=t.clock)
+    assert again.state.to_json() == t.orch.state.to_json()
+    # the floor's recall rebuilds every hand from the snapshot before it
+    got = recall(t.journal.path, hands=hands).hands
+    assert [h.number for h in got] == list(range(1, hands + 1))
+    last = {r["hand"]: r for r in records}  # a winner's show after the hand writes its record again (P-2)
+    same = (lambda r: json.loads(json.dumps(r, sort_keys=True)))
+    assert [same(h.record) for h in got] == [same(last[n]) for n in range(1, hands + 1)]
+
+
+def _journal_with_snapshots(path, hands: int = 3) -> Journal:
+    j = Journal(path)
+    j.snapshot({"table": {"hands": 0, "hand": None}}, 0.0)
+    for h in range(1, hands + 1):
+        for i in range(4):
+            j.append("x", {"i": i}, float(h))
+        j.snapshot({"table": {"hands": h, "hand": None}}, float(h))
+    return j
+
+
+def test_the_start_up_check_reads_what_start_up_replays_and_the_full_check_everything(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _journal_with_snapshots(path).close()  # events 1..12, snapshots at 0, 4, 8, 12
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET payload = 'not json' WHERE seq = 2")  # an old hand's event
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert j.check(full=False) == []  # start-up replays from the snapshot at 8 on
+        assert any("event 2" in p for p in j.check())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET payload = '[1]' WHERE seq = 10")
+    db.execute("DELETE FROM events WHERE seq = 11")
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        found = j.check(full=False)
+        assert any("event 10" in p for p in found) and any("seq 11 missing" in p for p in found)
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM events WHERE seq = 1")  # the journal's first event: checked whatever the window
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert any("seq 1 missing" in p for p in j.check(full=False))
+
+
+def test_a_compacted_journal_gives_its_pages_back_in_steps_and_the_file_shrinks(tmp_path):
+    from controller.compaction import JournalKeeper
+    from controller.orchestrator import Orchestrator
+
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(40)
+    j = t.journal
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # noqa: SLF001 - the file as the disk holds it
+    before = (tmp_path / "j.sqlite").stat().st_size
+    keeper = JournalKeeper(j, keep_hands=5, history_dir=tmp_path / "hands", max_hands_per_run=1000)
+    assert keeper.run() is not None
+    free, _ = j.free_pages()
+    assert free > 20, "compaction freed no pages: the test proves nothing"
+    keeper.vacuum_pages = 8
+    left = [keeper.shrink() for _ in range(free // 8 + 2)]
+    assert left[0] == free - 8 and left[-1] == 0 and left == sorted(left, reverse=True)
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # noqa: SLF001
+    assert (tmp_path / "j.sqlite").stat().st_size <= before - free * 4096 * 0.9
+    assert j.check() == []
+    again = Orchestrator.recover(j, lambda: None, clock=t.clock)
+    assert again.state.to_json() == t.orch.state.to_json()  # chips and all, as before
+
+
+def test_compaction_reaches_the_next_snapshot_when_snapshots_are_farther_apart_than_a_run(tmp_path):
+    from controller.compaction import JournalKeeper
+
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch.snapshot_every = 20
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(40)
+    keeper = JournalKeeper(t.journal, keep_hands=5, history_dir=tmp_path / "hands", every=5, max_hands_per_run=5)
+    done = keeper.run()
+    assert done is not None and (done.first, done.last) == (1, 20)
+    assert keeper.run() is None  # the next snapshot (40) is within the last 5 hands
+
+
+def test_a_restart_does_not_put_the_next_snapshot_off(tmp_path):
+    t = Table(tmp_path / "j.sqlite", SETTINGS, seats=[1, 2, 3, 4], seed=4)
+    t.orch.snapshot_every = 20
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(15)
+    t.orch.hands_finished = 0  # a restart: the process counts its hands from 0 again
+    t.play(15)
+    assert t.orch.state.hands >= 30
+    assert [h for _u, h, _b in t.journal.snapshot_index()] == [0, 20]
