@@ -49,6 +49,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.mqtt.provision import outbox_user
+from controller.journal import payload_of
 from drivers.mqtt.topics import ROOT, check_table
 
 __all__ = ["RoomLink", "RoomLinkConfig", "room_config", "start_from_config", "records_topic", "ack_topic"]
@@ -373,7 +374,8 @@ class RoomLink:
                 size += len(payload) + 64
                 if records and size > MAX_MESSAGE_BYTES:
                     break
-                records.append({"seq": int(seq), "at": float(at), "kind": kind, "payload": json.loads(payload)})
+                records.append({"seq": int(seq), "at": float(at), "kind": kind,
+                                "payload": payload_of(kind, at, payload)})  # as it was appended
             msg: dict[str, Any] = {"table": self.table, "records": records}
             if base is not None:
                 msg["base"], base = base, None

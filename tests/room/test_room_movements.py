@@ -9,6 +9,7 @@ from pathlib import Path
 
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
+from controller.journal import payload_of
 from controller.runtime import open_table
 from room.apply import Room, check_batch
 from room.store import open_store
@@ -30,7 +31,7 @@ def test_buy_ins_top_ups_and_cash_outs_reach_the_report(store_url: str, tmp_path
 
     db = sqlite3.connect(tmp_path / "j.sqlite")
     upto, state = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchone()
-    recs = [{"seq": s, "at": a, "kind": k, "payload": json.loads(p)}
+    recs = [{"seq": s, "at": a, "kind": k, "payload": payload_of(k, a, p)}
             for s, a, k, p in db.execute("SELECT seq, at, kind, payload FROM events ORDER BY seq")]
     store = open_store(store_url)
     Room(store, lambda: 1.0).receive("t7", *check_batch(

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from controller.history import record_to_phh
+from controller.journal import payload_of
 from room.apply import RecordError, Room, check_batch
 from room.migrations import SCHEMA_VERSION
 from room.store import StoreError, open_store
@@ -26,7 +27,7 @@ def journal_messages(path: Path, table: str = "sim") -> tuple[dict[str, Any], li
     """Return the journal's oldest snapshot (as the outbox's base) and its records."""
     db = sqlite3.connect(path)
     upto, state = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchone()
-    recs = [{"seq": s, "at": a, "kind": k, "payload": json.loads(p)}
+    recs = [{"seq": s, "at": a, "kind": k, "payload": payload_of(k, a, p)}
             for s, a, k, p in db.execute("SELECT seq, at, kind, payload FROM events ORDER BY seq")]
     db.close()
     return {"upto": upto, "state": json.loads(state)}, recs
