@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -287,6 +288,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
                    bots=set(bot_seats), extras=[players])
+    asked_to_stop = threading.Event()
+
+    def _stop(*_: Any) -> None:
+        asked_to_stop.set()
+        run.stop()
+
+    # Set before the table opens: it publishes its state then, and a Ctrl-C that follows must
+    # stop it with its summary, not a KeyboardInterrupt (try-tablet's second Ctrl-C test).
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     try:
         recovery = run.open()
     except OtherTablesJournal as exc:
@@ -331,11 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     log.info("step-by-step recall of the hands: .venv/bin/livetable history --journal %s --hands 3", journal)
     _seat_players(orch, bot_seats, clock, settings, tablet_seats)
 
-    def _stop(*_: Any) -> None:
+    if asked_to_stop.is_set():  # asked while the table opened: the loop ends at once
         run.stop()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
     t0 = time.perf_counter()
     target = args.hands
 

@@ -175,3 +175,31 @@ def test_a_table_opened_again_from_its_journal_shuffles_new_decks(tmp_path):
     assert len(decks) >= 4, [len(d) for d in decks]
     firsts = [tuple(d[:6]) for d in decks]  # the hole cards of the first three seats
     assert len(set(firsts)) == len(firsts), firsts
+
+
+def test_a_ctrl_c_while_the_table_opens_stops_it_with_its_summary(tmp_path, capsys, monkeypatch):
+    """The table publishes its state while it opens (a fresh table is visible to the tablets
+    at once), so a Ctrl-C may come then: it must stop the table with its summary, exit 0, not
+    end in a KeyboardInterrupt (try-tablet's second Ctrl-C test saw 130 now and then)."""
+    import signal
+
+    from controller import simulate
+    from controller.composition import TableRun
+
+    opened = TableRun.open
+
+    def open_then_ctrl_c(self):
+        recovery = opened(self)
+        os.kill(os.getpid(), signal.SIGINT)  # delivered here, before the table's loop runs
+        return recovery
+
+    monkeypatch.setattr(TableRun, "open", open_then_ctrl_c)
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        rc = simulate.main(["--devices", "none", "--hands", "3", "--headless", "--camera", "off",
+                            "--journal", str(tmp_path / "j.sqlite")])
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rc == 0 and summary["hands"] == 0
