@@ -199,6 +199,16 @@ def _settings(args: argparse.Namespace) -> dict[str, Any] | int:
     except (OSError, ValueError) as exc:  # ConfigError is a ValueError
         print(f"livetable display: {exc}", file=sys.stderr)
         return 1
+    from drivers.mqtt.provision import CONTROLLER_USER
+
+    if out["username"] == CONTROLLER_USER:
+        # The broker gives each client its login as its id: a display logged in as the
+        # controller would end the controller's session and pause the table (issue 16).
+        print("livetable display: the table config's [mqtt] login is the controller's; the display "
+              "needs its own: --credentials /etc/livetable/mosquitto/credentials/_shared.json "
+              "(made by livetable tablets provision; install-pi.sh puts it in /etc/livetable/display.env)",
+              file=sys.stderr)
+        return 2
     if not out["table"]:
         print("livetable display: give --snapshot STATE.json OUT.png, --table TABLE or --config FILE",
               file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,20 @@ def test_settings_come_from_the_table_config_and_options_win(tmp_path) -> None:
     s = _settings(parse("--config", str(cfg), "--table", "t2", "--host", "127.0.0.1", "--size", "800x480"))
     assert (s["table"], s["host"], s["port"], s["size"]) == ("t2", "127.0.0.1", 1884, (800, 480))
     assert _settings(parse("--table", "t1"))["host"] == "127.0.0.1"
+
+
+def test_the_display_never_logs_in_as_the_controller(tmp_path, capsys) -> None:
+    """The broker gives each client its login as its id: a display using the table config's
+    controller login threw the controller off its broker (13 pauses in 20 s; issue 16)."""
+    cfg = write_config(tmp_path)
+    cfg.write_text(cfg.read_text().replace('username = "display"', 'username = "controller"')
+                   .replace('host = "10.0.0.5"', 'host = "127.0.0.1"'))  # never a real address
+    assert main(["--config", str(cfg)]) == 2
+    assert "--credentials" in capsys.readouterr().err
+    creds = tmp_path / "creds.json"
+    creds.write_text(json.dumps({"display": {"username": "display", "password": "pw"}}))
+    s = _settings(parse("--config", str(cfg), "--credentials", str(creds)))
+    assert (s["username"], s["password"]) == ("display", "pw")
 
 
 def test_a_disabled_display_exits_with_the_code_the_unit_does_not_restart(tmp_path) -> None:
