@@ -27,3 +27,14 @@ def shared_path(*parts: str) -> Path:
 def shared() -> "type[Path]":
     """The ../shared folder; the test is skipped when it is absent."""
     return shared_path()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip every ``slow`` test (soaks: kill loops, the 200-hand room) unless asked for
+    (``-m slow`` or ``LIVETABLE_SLOW=1``): CI runs the README's test command in minutes."""
+    if "slow" in (config.getoption("-m") or "") or os.environ.get("LIVETABLE_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow or LIVETABLE_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -7,7 +7,7 @@ at its end; each test starts from an empty schema). PostgreSQL tests are skipped
 reason, where none answers (``scripts/setup.sh`` starts one).
 
 Tests marked ``slow`` (the 200-hand room, 50 partitions and 50 kill -9) run only with
-``-m slow`` or ``LIVETABLE_SLOW=1``.
+``-m slow`` or ``LIVETABLE_SLOW=1`` (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -26,16 +26,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("LIVETABLE_TEST_PG", "postgresql://livetable:livetable@127.0.0.1:5432/postgres")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip ``slow`` tests unless asked for (``-m slow`` or ``LIVETABLE_SLOW=1``)."""
-    if "slow" in (config.getoption("-m") or "") or os.environ.get("LIVETABLE_SLOW") == "1":
-        return
-    skip = pytest.mark.skip(reason="slow: run with -m slow or LIVETABLE_SLOW=1")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
 
 
 def _pg_admin() -> Any:

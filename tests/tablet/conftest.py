@@ -284,11 +284,19 @@ class TableRig:
 
         db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)  # read only: simulate writes
         try:
-            rows = db.execute("SELECT payload FROM events ORDER BY seq").fetchall()
+            rows = db.execute("SELECT at, kind, payload FROM events ORDER BY seq").fetchall()
         finally:
             db.close()
-        payloads = [json.loads(r[0]) for r in rows]
-        return [p for p in payloads if isinstance(p, dict) and p.get("kind") == kind]
+        from controller.engine.table import codec
+        from controller.journal import payload_of
+
+        out = []
+        for at, row_kind, text in rows:
+            p = payload_of(row_kind, at, text)
+            if isinstance(p, dict) and p.get("kind") == kind:
+                # journal format 2 leaves out fields at their defaults: the event as it was
+                out.append(codec.to_json(codec.from_json(p)) if row_kind == "table" else p)
+        return out
 
     def sim_log(self) -> str:
         path = self.workdir / "simulate.log"
