@@ -16,12 +16,12 @@ broker, the journal on SQLite), each fault of docs/faults.md is injected. For ea
 from __future__ import annotations
 
 import itertools
-import socket
 import uuid
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from localbroker import needs_broker  # tests/controller is on sys.path
 
 from controller.engine.table.audit import audit
 from controller.faults import ALLOWED_EXITS, FaultKind
@@ -32,17 +32,6 @@ from drivers.mqtt.events import ActionReceived
 
 WAIT = 25.0  # seconds: the bound on every wait below
 _ids = itertools.count(1)
-
-
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-needs_broker = pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
 
 
 def _sim(tmp_path: Path, inject: Callable[[SimTable], None] | None = None, *, extra: tuple[str, ...] = (),

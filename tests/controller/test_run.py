@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from localbroker import needs_broker  # tests/controller is on sys.path
 
 from controller.journal import Journal, JournalError
 
@@ -107,15 +108,7 @@ def test_damaged_journal_stops_start_up(tmp_path, emulator):
     assert "journal check failed" in res.stderr and "seq 1 missing" in res.stderr
 
 
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+@needs_broker
 def test_a_fresh_table_publishes_its_state_and_answers_a_take_seat(tmp_path, emulator):
     """Issue 16 item 6: with nobody seated, a fresh ``livetable run`` published no public
     state, so a tablet's take-seat (which must carry the state's seq, M-4) went unanswered."""

@@ -8,22 +8,10 @@ On the landed main every resumed hand that needed another card paused with
 from __future__ import annotations
 
 import os
-import socket
 
 import pytest
-
 from killrun import kill_loop  # tests/controller is on sys.path (no __init__.py: pytest prepends it)
-
-
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-needs_broker = pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+from localbroker import needs_broker
 
 
 def _check(report) -> None:

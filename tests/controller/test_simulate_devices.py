@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +19,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from localbroker import needs_broker  # tests/controller is on sys.path
 
 from controller.engine.table.audit import audit, chips_on_table
 from controller.engine.table.state import TableState
@@ -29,15 +29,7 @@ from controller.orchestrator import Orchestrator
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+pytestmark = needs_broker
 
 # The camera (a render and a read per street, ~1 s a hand on this machine) checks the boards
 # of the no-limit board games; the other runs play more hands with the camera off.

@@ -8,23 +8,15 @@ second from one seat are refused ``M-9``.
 
 from __future__ import annotations
 
-import socket
 import uuid
 
 import pytest
+from localbroker import needs_broker  # tests/controller is on sys.path
 
 from controller.simdevices import SimTable
 
 
-def _broker_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 1883), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _broker_up(), reason="no Mosquitto on 127.0.0.1:1883")
+@needs_broker
 def test_a_tablet_flooding_a_simulated_table_is_refused_m9(tmp_path):
     from drivers.mqtt.tablet import Tablet
 
