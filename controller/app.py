@@ -29,6 +29,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 
 from controller.clock import system_clock
@@ -95,6 +96,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands)
+    asked_to_stop = threading.Event()
+
+    def _stop(*_: object) -> None:
+        asked_to_stop.set()
+        run.stop()
+
+    # Set before the table opens, as simulate does: a SIGTERM or Ctrl-C while the shuffler and
+    # the journal open must stop the table cleanly (exit 0), not end in a traceback or 130.
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     try:
         recovery = run.open()
     except JournalError as exc:
@@ -110,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     assert run.orch is not None
     outbox = start_from_config(args.config, cfg, run.orch)
-    signal.signal(signal.SIGTERM, lambda *_: run.stop())
-    signal.signal(signal.SIGINT, lambda *_: run.stop())
+    if asked_to_stop.is_set():  # asked while the table opened: the loop ends at once
+        run.stop()
     interval = watchdog_interval()
     last_ping = [0.0]
 
