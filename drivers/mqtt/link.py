@@ -109,6 +109,12 @@ class TableLink:
         self._floor_ids: deque[str] = deque(maxlen=512)  # floor request ids seen (M-5)
         self._chat_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, chat id) seen (M-5)
         self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
+        self._action_window = float(action_rate[1])
+        #: M-9 floods: seat (0: the floor topic) -> [when its first refusal of this window was
+        #: answered, refusals dropped unanswered since]. One refusal is answered and logged
+        #: per window; the rest of a flood costs neither a reply publish nor a log line.
+        self._flood: dict[int, list[float]] = {}
+        self.flood_dropped = 0  #: M-9 refusals dropped unanswered (count, every seat)
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
                                    protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
@@ -378,9 +384,29 @@ class TableLink:
             self.refused += 1
             log.exception("error handling seat %s %s", seat, kind.name)
 
+    def _flooding(self, key: int, now: float, what: str) -> bool:
+        """An M-9 refusal for ``key`` at ``now``: return True when it is to be dropped unanswered
+        (a refusal was answered within the last window), False when it is the window's first
+        (answer it). The count of a window's dropped refusals is logged once, when the next
+        window's first refusal comes (a flood ends in silence otherwise: :attr:`flood_dropped`)."""
+        with self._lock:
+            state = self._flood.get(key)
+            if state is not None and now - state[0] < self._action_window:
+                state[1] += 1
+                self.flood_dropped += 1
+                return True
+            self._flood[key] = [now, 0]
+        if state is not None and state[1]:
+            log.info("M-9: %d more %s dropped unanswered in the %.0f s after %s", int(state[1]), what,
+                     self._action_window, time.strftime("%H:%M:%S", time.gmtime(state[0])))
+        return False
+
     def _take_action(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_action(payload, seat=seat)
         if not self._action_rate.allow(seat, now):
+            if self._flooding(seat, now, f"actions from seat {seat}"):
+                self.refused += 1
+                return  # the flood's first refusal was answered this window: no reply, no log
             raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
         self._guard.admit(seat, req.action_id, req.seq_seen, scope=scope_of(req.action))
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
@@ -396,6 +422,9 @@ class TableLink:
                                        req.request_id)
                 self._floor_ids.append(req.request_id)
             if not self._floor_rate.allow(0, now):
+                if self._flooding(0, now, "floor requests"):
+                    self.refused += 1
+                    return
                 raise PayloadError("M-9", "floor requests too fast", req.request_id)
         except PayloadError as exc:
             self.refused += 1
