@@ -66,7 +66,7 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
     import time
 
     from controller.journal import Journal, JournalError
-    from controller.journal_check import accept, floor_hint, problems
+    from controller.journal_check import accept, evidence_note, floor_hint, problems
 
     if not os.path.isfile(path) and not os.path.exists(path + ".mark"):
         print(f"livetable history: no journal at {path}", file=sys.stderr)
@@ -80,10 +80,12 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
         if ns.check:
             found = problems(journal)
             if ns.json:
-                print(json.dumps({"journal": path, "ok": not found, "problems": found}))
+                print(json.dumps({"journal": path, "ok": not found, "problems": found,
+                                  "copy": journal.evidence}))
             elif found:
                 print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in found)
-                      + "\n\n" + floor_hint(path))
+                      + "\n\n" + (evidence_note(journal.evidence) if journal.evidence else "")
+                      + floor_hint(path))
             else:
                 print(f"journal {path}: sound ({journal.last_seq} events; the table starts on it)")
             return 3 if found else 0

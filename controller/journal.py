@@ -59,7 +59,9 @@ import json
 import logging
 import os
 import re
+import shutil
 import sqlite3
+import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -122,6 +124,21 @@ def _owner_and_group_only(path: str) -> None:
                 os.chmod(name, 0o640)
         except OSError:
             pass
+
+
+def _fsync_folder(folder: str) -> None:
+    """Make the copies in ``folder`` durable (their data and the folder's entries)."""
+    for name in os.listdir(folder):
+        fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def mark_path(path: str | Path) -> str:
@@ -215,6 +232,9 @@ class Journal:
         self._damage: list[str] = []
         self._hands = 0
         self._checked: tuple[bool, list[str]] | None = None  # check()'s (full, answer) until the next write
+        #: Where a copy of the journal's files as they were found was kept (a ``-wal`` the mark
+        #: doubts, see :meth:`_keep_evidence`); None when none was needed.
+        self.evidence: str | None = None
         memory = self.path == ":memory:"
         existed = not memory and os.path.exists(self.path)
         try:
@@ -226,6 +246,7 @@ class Journal:
                         f"journal {self.path} is an empty file (truncated?): refusing to start a "
                         "new table on it; move it away to start afresh"
                     )
+                self._keep_evidence()
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             # Before the first table: a new journal gives the pages compaction frees back to the
             # file system in steps (vacuum_step); on an older journal it changes nothing.
@@ -263,6 +284,8 @@ class Journal:
             self._last_seq = max(int(last or 0), compacted)
             if not memory:
                 self._open_mark(existed)
+                if not self._damage:
+                    self._drop_evidence()
         except sqlite3.Error as exc:
             self._close_files()
             raise JournalError(f"journal {self.path}: {exc}") from exc
@@ -271,6 +294,84 @@ class Journal:
             if isinstance(exc, JournalError):
                 raise
             raise JournalError(f"journal {self.path}: {exc.strerror or exc}") from exc
+
+    # ------------------------------------------------------------------ the evidence
+    def _doubtful_wal(self) -> str | None:
+        """Return why the ``-wal`` beside the journal may be damaged (None: it agrees with the
+        mark, or there is no ``-wal``), read through a read-only connection: SQLite neither
+        checkpoints nor rewrites a ``-wal`` for a reader, so nothing is changed here."""
+        wal = self.path + "-wal"
+        if not os.path.exists(wal) or os.path.getsize(wal) == 0:
+            return None
+        try:
+            mark = read_mark(self.path)
+        except JournalError as exc:
+            return str(exc)
+        if mark is None:
+            return "the journal has no mark"
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=1)
+            try:
+                last = db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+                row = db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()
+            finally:
+                db.close()
+            last = max(int(last or 0), int(row[0]) if row else 0)
+        except (sqlite3.Error, ValueError) as exc:
+            return f"it cannot be read: {exc}"
+        if last < mark.seq:
+            return f"it ends at event {last}, the mark says {mark.seq}"
+        return None
+
+    def _keep_evidence(self) -> None:
+        """Before the first write-capable open: when the ``-wal`` disagrees with the mark, copy
+        the journal, its ``-wal``, ``-shm`` and mark as they are into a new folder
+        ``<journal>.found-<UTC time>`` (0750, files 0640: hole cards) and keep its path in
+        :attr:`evidence` (issue 16 a).
+
+        Why: a write-capable open (and the close after a refusal) lets SQLite recover the WAL
+        up to its last valid commit, write over what follows and checkpoint it away, so the
+        bytes the floor (or a recovery tool) needs would be gone by the time the table
+        refuses. The copy is removed again at once when the open finds nothing missing
+        (:meth:`_drop_evidence`). Only a doubtful ``-wal`` is copied (after a kill -9 the
+        ``-wal`` agrees with the mark and nothing is copied). A copy that cannot be made is
+        logged and the open goes on (the refusal still keeps every write away).
+        """
+        why = self._doubtful_wal()
+        if why is None:
+            return
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        for n in range(100):
+            folder = f"{self.path}.found-{stamp}" + (f"-{n}" if n else "")
+            try:
+                os.mkdir(folder, 0o750)
+                break
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                log.error("journal %s: its files could not be copied aside (%s): %s", self.path, why, exc)
+                return
+        else:  # pragma: no cover - a hundred copies in one second
+            return
+        try:
+            for name in (self.path, self.path + "-wal", self.path + "-shm", mark_path(self.path)):
+                if os.path.exists(name):
+                    dst = os.path.join(folder, os.path.basename(name))
+                    shutil.copyfile(name, dst)
+                    os.chmod(dst, 0o640)
+            _fsync_folder(folder)
+        except OSError as exc:
+            log.error("journal %s: its files could not be copied aside to %s (%s): %s", self.path, folder, why, exc)
+            return
+        self.evidence = folder
+        log.warning("journal %s: the -wal disagrees with the mark (%s): a copy of the journal's files as "
+                    "found is in %s", self.path, why, folder)
+
+    def _drop_evidence(self) -> None:
+        """Remove the copy :meth:`_keep_evidence` made when the journal turned out whole."""
+        if self.evidence is not None:
+            shutil.rmtree(self.evidence, ignore_errors=True)
+            self.evidence = None
 
     # ------------------------------------------------------------------ the mark
     def _newest_snapshot_hands(self) -> tuple[int, int]:

@@ -29,7 +29,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalEntry, JournalError, mark_path
 
-__all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint"]
+__all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note"]
 
 
 def floor_hint(path: str | Path) -> str:
@@ -46,11 +46,21 @@ class JournalRefused(JournalError):
     """The journal is missing committed events or its snapshot disagrees with its events:
     the table must not start on it (exit 3). ``problems`` lists what is wrong."""
 
-    def __init__(self, path: str | Path, found: list[str]) -> None:
+    def __init__(self, path: str | Path, found: list[str], *, evidence: str | None = None,
+                 hint: str | None = None) -> None:
         self.problems = list(found)
+        self.evidence = evidence
         super().__init__(f"journal check failed: {path}: " + "; ".join(found[:5])
                          + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
-                         + ". " + floor_hint(path))
+                         + ". " + (evidence_note(evidence) if evidence else "")
+                         + (hint if hint is not None else floor_hint(path)))
+
+
+def evidence_note(evidence: str) -> str:
+    """The sentence telling the floor where the journal's files were copied as found."""
+    return (f"A copy of the journal's files as they were found (journal, -wal, -shm, mark; before "
+            f"SQLite could recover or checkpoint the -wal) is in {evidence}: keep it for whoever "
+            f"recovers the lost events. ")
 
 
 class _Window:

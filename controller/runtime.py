@@ -167,7 +167,7 @@ def open_table(
     found = journal_problems(journal, full=False)
     if found:
         journal.close()
-        raise JournalRefused(journal_path, found)
+        raise JournalRefused(journal_path, found, evidence=journal.evidence)
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 

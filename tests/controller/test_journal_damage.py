@@ -304,3 +304,34 @@ def test_history_names_an_event_of_the_wrong_shape(kind, payload, killed, tmp_pa
     assert history(["--journal", str(path), "--hands", "2"]) == 2
     err = capsys.readouterr().err
     assert f"event {seq}" in err
+
+
+@pytest.mark.parametrize("case", ["wal-truncated-0.5", "wal-bit-flipped-0.3", "wal-bit-flipped-1e-05"])
+def test_a_refused_start_keeps_the_damaged_wal_as_it_was_found(case, killed, tmp_path):
+    """Issue 16 a: SQLite's write-capable open and the close after the refusal recover and
+    checkpoint the damaged -wal away; the start-up copies the files aside first, and the
+    refusal says where."""
+    path = _copy(killed, tmp_path)
+    CASES[case][0](path)
+    found = {name: Path(str(path) + name).read_bytes() for name in ("", "-wal")}
+    with pytest.raises(JournalRefused) as refused:
+        _open(path)
+    copy = refused.value.evidence
+    assert copy is not None and copy in str(refused.value)
+    for name, data in found.items():
+        assert (Path(copy) / (path.name + name)).read_bytes() == data, f"{name or 'journal'} changed"
+    assert (Path(copy) / (path.name + ".mark")).exists()
+    assert oct(Path(copy).stat().st_mode & 0o777) in ("0o750", "0o700")
+    # What the copy is for: SQLite has had the -wal by now.
+    wal = Path(str(path) + "-wal")
+    assert not wal.exists() or wal.read_bytes() != found["-wal"]
+    # `history --check` afterwards still refuses, and makes no second copy.
+    with Journal(path) as j:
+        assert j.damage and j.evidence is None
+
+
+def test_a_sound_kill_9_journal_makes_no_copy(killed, tmp_path):
+    path = _copy(killed, tmp_path)
+    orch, _rec = _open(path)
+    orch.journal.close()
+    assert not list(path.parent.glob("*.found-*"))
