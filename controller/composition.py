@@ -119,7 +119,8 @@ class TableRun:
                 self.internal = InternalDealer(self.forward, self.clock, seed=c.internal_seed)
                 self.ports.dealer = self.internal
             orch, self.recovery = open_table(self.journal_path, self.settings, clock=self.clock,
-                                             ports=self.ports, can_resume=self._can_resume)
+                                             ports=self.ports, can_resume=self._can_resume,
+                                             history_dir=c.history_dir)
         except BaseException:
             self._close_early()
             raise

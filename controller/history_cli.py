@@ -2,7 +2,7 @@
 
     livetable history [--journal FILE] [--hands N] [--hand K] [--json] [--utc] [--config FILE]
     livetable history --journal FILE --check
-    livetable history --journal FILE --accept --by NAME [--reason TEXT]
+    livetable history --journal FILE --accept --by NAME [--reason TEXT] [--history-dir DIR]
 
 Prints the last ``N`` finished hands (default 1), oldest first, plus the hand running now
 (marked IN PROGRESS, and PAUSED with the open fault when the table is paused), step by
@@ -23,7 +23,10 @@ the table stopped: ``--check`` runs the table's own start-up check and lists wha
 (exit 0 sound, 3 refused); ``--accept --by NAME`` takes the journal as it is: snapshots the
 events do not give are dropped, a ``journal-accepted`` event records who decided, why and
 what was wrong, and the table starts on what the journal holds (exit 0; 2 when it cannot
-be accepted, e.g. a file SQLite itself reports damaged: restore it from a backup).
+be accepted, e.g. a file SQLite itself reports damaged: restore it from a backup). A journal
+gone with its ``-wal`` and mark beside a history folder of hand files (``--history-dir``) is
+refused the same way; ``--accept --history-dir DIR`` creates a new journal that numbers its
+hands after the folder's.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="run the table's start-up check of the journal (the table stopped); exit 3 if refused")
     p.add_argument("--accept", action="store_true",
                    help="accept a journal the table refuses, as it is (needs --by; the table stopped)")
+    p.add_argument("--history-dir", default=None,
+                   help="the table's hand files (journal.history_dir): --check and --accept of a journal "
+                        "gone beside them (a new journal numbers its hands after theirs)")
     p.add_argument("--by", default="", help="who accepts the journal (--accept), e.g. floor:Anna")
     p.add_argument("--reason", default="", help="why (--accept), kept in the journal")
     return p
@@ -66,10 +72,33 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
     import time
 
     from controller.journal import Journal, JournalError
-    from controller.journal_check import accept, evidence_note, floor_hint, problems
+    from controller.journal_check import (accept, accept_beside_history, evidence_note, floor_hint,
+                                          history_hint, history_problems, last_hand_file, problems)
 
+    gone = history_problems(path, ns.history_dir)
+    if gone:  # the journal is gone beside a folder of hand files (issue 16 b)
+        if ns.check:
+            if ns.json:
+                print(json.dumps({"journal": path, "ok": False, "problems": gone, "copy": None}))
+            else:
+                print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in gone) + "\n\n"
+                      + history_hint(path, ns.history_dir, last_hand_file(ns.history_dir)))
+            return 3
+        try:
+            done = accept_beside_history(path, ns.history_dir, by=ns.by, reason=ns.reason, at=time.time())
+        except (ValueError, JournalError) as exc:
+            print(f"livetable history: {exc}", file=sys.stderr)
+            return 2
+        if ns.json:
+            print(json.dumps({"journal": path, **done}))
+        else:
+            print(f"journal {path} created and accepted by {ns.by} (event {done['seq']}) beside the hand "
+                  f"files of {ns.history_dir}: the table numbers its hands from {done['history_hands'] + 1}")
+        return 0
     if not os.path.isfile(path) and not os.path.exists(path + ".mark"):
-        print(f"livetable history: no journal at {path}", file=sys.stderr)
+        print(f"livetable history: no journal at {path}"
+              + ("" if ns.history_dir else " (give --history-dir to check it against the hand files)"),
+              file=sys.stderr)
         return 2
     try:
         journal = Journal(path)
@@ -99,7 +128,8 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
         else:
             print(f"journal {path} accepted as it is by {ns.by} (event {done['seq']}): "
                   + "; ".join(done["problems"])
-                  + (f"; snapshots dropped at events {done['dropped_snapshots']}" if done["dropped_snapshots"] else ""))
+                  + (f"; snapshots dropped at events {done['dropped_snapshots']}" if done["dropped_snapshots"] else "")
+                  + (f"; events set aside (recovery skips them): {done['set_aside']}" if done["set_aside"] else ""))
         return 0
     finally:
         journal.close()

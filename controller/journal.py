@@ -451,12 +451,14 @@ class Journal:
         ahead of the journal, a missing or damaged mark, a dropped table. Also in :meth:`check`."""
         return list(self._damage)
 
-    def accept(self, *, by: str, reason: str, at: float) -> int:
+    def accept(self, *, by: str, reason: str, at: float, note: dict[str, Any] | None = None,
+               damage: list[str] | None = None) -> int:
         """Accept the journal as it is (the floor's decision after :attr:`damage`); return
         the seq of the ``journal-accepted`` event recording it.
 
         The event's payload: ``{"by", "reason", "damage": [...], "mark": seq the mark had
-        or None, "last_seq": the journal's newest event before it}``. Events lost beneath a
+        or None, "last_seq": the journal's newest event before it}``, plus ``note``'s keys;
+        ``damage`` adds what the caller found wrong besides :attr:`damage`. Events lost beneath a
         newer snapshot (a dropped events table) are given up the way compaction does: the
         journal starts again at its newest snapshot (``compacted_upto``). The mark is then
         rewritten to the new event and fsynced.
@@ -473,8 +475,8 @@ class Journal:
             mark = None
         newest_upto, self._hands = self._newest_snapshot_hands()
         self._checked = None
-        payload = {"by": by, "reason": reason, "damage": list(self._damage),
-                   "mark": mark.seq if mark else None, "last_seq": self._last_seq}
+        payload = {"by": by, "reason": reason, "damage": list(self._damage) + list(damage or ()),
+                   "mark": mark.seq if mark else None, "last_seq": self._last_seq, **(note or {})}
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -855,6 +857,10 @@ class Journal:
             problems.append(f"sqlite: {exc}")
         self._checked = (full, list(problems))  # start-up asks twice (journal_check, then recovery)
         return problems
+
+    def startup_window(self) -> int:
+        """Return the seq after which start-up reads events (:meth:`check` with ``full=False``)."""
+        return self._window_start()
 
     def _window_start(self) -> int:
         """The seq after which start-up reads events: the second newest snapshot's (where the

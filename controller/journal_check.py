@@ -21,6 +21,8 @@ explicit way to take the journal as it is (``livetable history --accept``).
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,9 @@ from controller.engine.table.audit import audit
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalEntry, JournalError, mark_path
 
-__all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note"]
+__all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note",
+           "history_problems", "history_hint", "last_hand_file", "journal_missing", "accept_beside_history",
+           "HISTORY_HANDS_META"]
 
 
 def floor_hint(path: str | Path) -> str:
@@ -38,8 +42,60 @@ def floor_hint(path: str | Path) -> str:
             f"`livetable history --journal {path} --check` says what is wrong; put back the "
             f"journal's files from a backup if there is one ({path}, {path}-wal, {mark_path(path)}); "
             f"otherwise settle the hands the journal lost from the hand files (journal.history_dir) "
-            f"and accept the journal as it is: `livetable history --journal {path} --accept --by NAME "
+            f"and accept the journal as it is (an event of the wrong shape is then set aside, and "
+            f"recovery skips it): `livetable history --journal {path} --accept --by NAME "
             f"--reason TEXT`, then start the table again (docs/faults.md, 'A journal the table refuses').")
+
+
+#: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`).
+_HAND_FILE = re.compile(r"hand-(\d{1,12})\.(?:json|phh)")
+#: ``meta`` key: the last hand of the history folder the floor accepted a new journal beside
+#: (``livetable history --accept --history-dir``); the new journal numbers hands after it.
+HISTORY_HANDS_META = "history_hands"
+
+
+def last_hand_file(history_dir: str | Path | None) -> int:
+    """Return the highest hand number of the hand files in ``history_dir`` (0: none, or no
+    folder). Reads the folder's names only."""
+    if not history_dir:
+        return 0
+    try:
+        names = os.listdir(history_dir)
+    except OSError:
+        return 0
+    return max((int(m.group(1)) for n in names if (m := _HAND_FILE.fullmatch(n))), default=0)
+
+
+def journal_missing(path: str | Path) -> bool:
+    """True when nothing of the journal at ``path`` is left: no file, no ``-wal``, no mark."""
+    return not any(os.path.exists(str(path) + s) for s in ("", "-wal", ".mark"))
+
+
+def history_hint(path: str | Path, history_dir: str | Path, last: int) -> str:
+    """What the floor does when ``history_dir`` holds hands up to ``last`` and the journal at
+    ``path`` is gone (docs/faults.md, 'Hand files but no journal')."""
+    return (f"The table did not start: it would number its hands from 1 again beside them. The floor: "
+            f"put back the journal's files from a backup if there is one ({path}, {path}-wal, "
+            f"{mark_path(path)}); or start a new history folder (set journal.history_dir to an empty "
+            f"folder and keep {history_dir} as it is); or accept a new journal beside these hand files "
+            f"(its hands are numbered from {last + 1}): `livetable history --journal {path} --history-dir "
+            f"{history_dir} --accept --by NAME --reason TEXT`, then start the table again "
+            f"(docs/faults.md, 'Hand files but no journal').")
+
+
+def history_problems(path: str | Path, history_dir: str | Path | None) -> list[str]:
+    """Return why the table must not start a new journal at ``path`` beside ``history_dir``
+    (empty: it may): the journal, its ``-wal`` and its mark are all gone while the history
+    folder holds hand files (issue 16 b: the new table would write its hands 1, 2, ... over
+    them). A journal that exists is checked by :func:`problems` instead."""
+    if not history_dir or not journal_missing(path):
+        return []
+    last = last_hand_file(history_dir)
+    if not last:
+        return []
+    return [f"the journal {path} is missing (no journal, -wal or mark) but the history folder "
+            f"{history_dir} holds the hand files of hands up to {last}: the journal that wrote them is "
+            f"gone, with every seat and chip"]
 
 
 class JournalRefused(JournalError):
@@ -156,17 +212,101 @@ def snapshot_problems(journal: Journal) -> list[str]:
     return found
 
 
+def _is_time(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf")
+
+
+def event_problem(entry: JournalEntry) -> str | None:
+    """Decode ``entry`` the way recovery reads it (:meth:`Orchestrator.recover`); return what
+    is wrong with its shape (None: it decodes).
+
+    ``table`` events through the table's codec (every field checked by the event's
+    constructor); ``fault-raised`` (``kind`` a fault kind, ``message`` text), ``fault-ended``
+    (``kind``, ``exit`` a fault exit, ``by`` text, ``at`` a time, ``note`` text) and
+    ``rejected`` (``seq`` an event number) by their fields. Other kinds are not read by
+    recovery and are not checked.
+    """
+    p, kind = entry.payload, entry.kind
+    try:
+        if kind == "table":
+            from controller.engine.table.codec import from_json
+
+            from_json(p)
+        elif kind in ("fault-raised", "fault-ended"):
+            from controller.faults import FaultExit, FaultKind
+
+            FaultKind(p["kind"])
+            if kind == "fault-raised" and not isinstance(p["message"], str):
+                return "message is not text"
+            if kind == "fault-ended":
+                FaultExit(p["exit"])
+                if not isinstance(p["by"], str) or not p["by"].strip():
+                    return "by (who decided) is not a name"
+                if not _is_time(p["at"]):
+                    return f"at is not a time: {p['at']!r}"
+                if not isinstance(p.get("note", ""), str):
+                    return "note is not text"
+        elif kind == "rejected":
+            seq = p["seq"]
+            if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < entry.seq:
+                return f"seq is not an earlier event's number: {seq!r}"
+    except KeyError as exc:
+        return f"field {exc.args[0]!r} is missing"
+    except (TypeError, ValueError) as exc:  # CodecError is a ValueError
+        return str(exc)
+    return None
+
+
+def event_problems(journal: Journal, *, full: bool = True, limit: int = 5) -> list[str]:
+    """Return the first ``limit`` events of the wrong shape (:func:`event_problem`), each as
+    ``event SEQ (KIND: table kind) is of the wrong shape: what``, skipping the events the
+    floor set aside (a ``rejected`` event naming them: :func:`accept`).
+
+    ``full=False`` (start-up) reads the events start-up reads (:meth:`Journal.check`'s
+    window), ``full=True`` (``livetable history --check``) every event kept.
+
+    Raises:
+        JournalError: a payload is not a JSON object (also reported by :meth:`Journal.check`).
+    """
+    after = journal.compacted_upto if full else journal.startup_window()
+    set_aside = set(rejected_seqs(journal, after))
+    found: list[str] = []
+    for entry in journal.entries(after):
+        if entry.seq in set_aside:
+            continue
+        what = event_problem(entry)
+        if what is not None:
+            sub = entry.payload.get("kind") if entry.kind == "table" else None
+            name = f"{entry.kind}: {sub}" if isinstance(sub, str) else entry.kind
+            found.append(f"event {entry.seq} ({name}) is of the wrong shape: {what}")
+            if len(found) >= limit:
+                break
+    return found
+
+
+def rejected_seqs(journal: Journal, after: int) -> list[int]:
+    """Return the events after ``after`` that a ``rejected`` event sets aside (recovery skips them)."""
+    out = []
+    for e in journal.entries(after, kinds=("rejected",)):
+        seq = e.payload.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            out.append(seq)
+    return out
+
+
 def problems(journal: Journal, *, full: bool = True) -> list[str]:
     """Return everything that keeps the table from starting on ``journal`` (empty: sound):
     :meth:`Journal.check` (committed events missing, SQLite's check, gaps, non-JSON), then,
-    when those pass, :func:`snapshot_problems`. ``full=False`` is start-up's check: the
+    when those pass, the events of the wrong shape (:func:`event_problems`: each event decoded
+    as recovery decodes it, voided hands' too), then :func:`snapshot_problems`. ``full=False`` is start-up's check: the
     events start-up reads only (:meth:`Journal.check`), so that READY does not grow with
     the hands the journal keeps (issue 21)."""
     found = journal.check(full=full)
     if found:
         return found
     try:
-        return snapshot_problems(journal)
+        found = event_problems(journal, full=full)
+        return found or snapshot_problems(journal)
     except JournalError as exc:
         return [str(exc)]
 
@@ -177,8 +317,11 @@ def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, An
     Snapshots that disagree with the replay of the events from the oldest snapshot are
     deleted (the events are the record; recovery then replays them); then
     :meth:`Journal.accept` records a ``journal-accepted`` event (who, why, what was wrong)
-    and brings the mark up to date. Returns ``{"seq": the event's seq, "dropped_snapshots":
-    [upto, ...], "problems": [what was wrong]}``.
+    and brings the mark up to date. Events of the wrong shape (:func:`event_problems`) are set
+    aside first: a ``rejected`` event names each (``{"seq", "error", "by"}``) and recovery
+    skips it, as it skips an event the live table could not take. Returns ``{"seq": the
+    event's seq, "dropped_snapshots": [upto, ...], "problems": [what was wrong], "set_aside":
+    [seq, ...]}``.
 
     Raises:
         ValueError: ``by`` is empty, or the journal is sound (nothing to accept).
@@ -197,6 +340,7 @@ def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, An
         raise JournalError("this cannot be accepted (restore the journal from a backup, or move it "
                            "and its mark away to open a new table): " + "; ".join(other[:5]))
     dropped: list[int] = []
+    set_aside = _set_aside_bad_events(journal, by, at) if not damage else []
     if not damage:
         index = journal.snapshot_index()
         base_upto = index[0][0] if index else None
@@ -223,4 +367,49 @@ def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, An
                 start = (upto, replayed)  # the replay goes on from what the events say
             journal.drop_snapshots(dropped)
     seq = journal.accept(by=by, reason=reason, at=at)
-    return {"seq": seq, "dropped_snapshots": dropped, "problems": before}
+    if damage:
+        set_aside = _set_aside_bad_events(journal, by, at)
+    return {"seq": seq, "dropped_snapshots": dropped, "problems": before, "set_aside": set_aside}
+
+
+def _set_aside_bad_events(journal: Journal, by: str, at: float) -> list[int]:
+    """Append a ``rejected`` event for every event of the wrong shape (recovery skips them, as
+    it skips what the live table could not take); return their seqs."""
+    bad: list[int] = []
+    while True:
+        found = event_problems(journal, full=True, limit=1000)
+        if not found:
+            return bad
+        for text in found:
+            seq = int(text.split()[1])
+            journal.append("rejected", {"seq": seq, "error": text, "by": by}, at)
+            bad.append(seq)
+
+
+def accept_beside_history(path: str | Path, history_dir: str | Path, *, by: str, reason: str,
+                          at: float) -> dict[str, Any]:
+    """Accept a new journal at ``path`` beside the hand files of ``history_dir`` (the floor's
+    decision after :func:`history_problems`); return ``{"seq", "problems", "history_hands"}``.
+
+    The journal is created with one ``journal-accepted`` event (who, why, what was wrong,
+    ``history_hands``: the folder's last hand) and ``meta`` :data:`HISTORY_HANDS_META`, so the
+    table it starts numbers its hands after the folder's (no hand file is written over).
+
+    Raises:
+        ValueError: ``by`` is empty, or there is nothing to accept (a journal is there, or
+            the folder holds no hand file).
+        JournalError: the journal cannot be created.
+    """
+    if not by.strip():
+        raise ValueError("accepting a journal needs the name of who decided it")
+    found = history_problems(path, history_dir)
+    if not found:
+        raise ValueError(f"nothing to accept beside {history_dir}: the journal {path} is there, or the "
+                         "folder holds no hand file")
+    last = last_hand_file(history_dir)
+    with Journal(path) as journal:
+        journal.set_meta(HISTORY_HANDS_META, str(last))
+        seq = journal.accept(by=by, reason=reason, at=at, note={"history_hands": last,
+                                                                "history_dir": str(history_dir)},
+                             damage=found)
+    return {"seq": seq, "problems": found, "history_hands": last}

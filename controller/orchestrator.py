@@ -577,11 +577,14 @@ class Orchestrator:
             except Exception as exc:
                 raise JournalError(f"journal snapshot at event {after} cannot be read: {exc}") from exc
         pending_void: str | None = None
-        rejected = {int(e.payload.get("seq", 0)) for e in journal.entries(after=after, kinds=("rejected",))}
+        rejected = {seq for e in journal.entries(after=after, kinds=("rejected",))
+                    if isinstance(seq := e.payload.get("seq"), int)}
         for entry in journal.entries(after=after):
             try:
-                if entry.kind == "table" and entry.seq in rejected:
-                    continue  # the live table could not take it either (logged then)
+                if entry.seq in rejected:
+                    # The live table could not take it either (logged then), or the floor set
+                    # aside an event of the wrong shape (livetable history --accept).
+                    continue
                 if entry.kind == "table":
                     state, _ = step(state, event_from_json(entry.payload))
                     if entry.payload.get("kind") == "hand-voided" or state.hand is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalError
-from controller.journal_check import JournalRefused
+from controller.journal_check import HISTORY_HANDS_META, JournalRefused, history_hint, history_problems, last_hand_file
 from controller.journal_check import problems as journal_problems
 from controller.orchestrator import Orchestrator, Ports
 
@@ -149,18 +149,27 @@ def open_table(
     clock: Callable[[], float],
     ports: Ports | None = None,
     can_resume: Callable[[Orchestrator], tuple[bool, str]] | None = None,
+    history_dir: str | Path | None = None,
 ) -> tuple[Orchestrator, Recovery]:
     """Open the journal, replay it and settle an interrupted hand; return the orchestrator.
 
     Args:
         can_resume: ``f(orch) -> (ok, reason)``: whether the dealer can carry on the hand
             where it stopped. Default: yes unless a card was on its way.
+        history_dir: the table's hand files (``journal.history_dir``): a journal gone with
+            its ``-wal`` and mark beside a folder holding hands is refused before anything
+            is created (:func:`controller.journal_check.history_problems`); a journal the
+            floor accepted beside them numbers its hands after theirs.
 
     Raises:
         controller.journal.JournalError: the journal cannot be opened or fails its check;
             :class:`controller.journal_check.JournalRefused` when committed events are missing
             or the snapshot disagrees with the events (the table must not start: exit 3).
     """
+    found = history_problems(journal_path, history_dir)
+    if found:  # issue 16 b: a new table would write its hands 1, 2, ... over the old ones
+        raise JournalRefused(journal_path, found, hint=history_hint(journal_path, history_dir or "",
+                                                                    last_hand_file(history_dir)))
     journal = Journal(journal_path)
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
     # The events start-up reads only (full=False): READY does not grow with the hands kept.
@@ -175,7 +184,19 @@ def open_table(
     except Exception:  # pragma: no cover - a broken evaluator shows up at the showdown
         pass
     fresh_start = journal.last_seq == 0
-    orch = Orchestrator.recover(journal, lambda: TableState.new(settings), clock=clock, ports=ports)
+    try:  # a journal the floor accepted beside older hand files numbers its hands after theirs
+        before = int(journal.meta(HISTORY_HANDS_META) or 0)
+    except ValueError:
+        before = 0
+    try:
+        orch = Orchestrator.recover(journal, lambda: replace(TableState.new(settings), hands=before),
+                                    clock=clock, ports=ports)
+    except JournalRefused:
+        journal.close()
+        raise
+    except JournalError as exc:  # an event that does not replay: the floor's, with its way on
+        journal.close()
+        raise JournalRefused(journal_path, [str(exc)], evidence=journal.evidence) from exc
     orch.equity_fn = all_in_equity
     replayed = journal.last_seq
     problems = audit(orch.state)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ class HistoryWriter:
             self._tidy(time.time() - 60)
         self.keep = keep
         self.recent: list[dict[str, Any]] = []
+        self.kept_aside: list[Path] = []  #: another hand's files this writer moved aside (never lost)
 
     def _tidy(self, before: float) -> None:
         assert self.folder is not None
@@ -46,13 +49,54 @@ class HistoryWriter:
         Writing a hand already recorded replaces it (its files too): the uncontested winner
         showed after the hand ended (P-2). Each file is replaced whole or not at all
         (:func:`controller.compaction.write_hand_files`): a power cut never tears one.
+
+        Another hand's files under the same number (another table's, or this one's before its
+        journal was lost: not the same ``table`` and ``started``) are never written over
+        (issue 16 b): they are moved aside first, each linked to a free name
+        ``hand-NNNNNN.json.kept-K`` (an exclusive link: nothing there is replaced) and then
+        unlinked, and the error is logged (:attr:`kept_aside`).
         """
         self.recent = ([r for r in self.recent if r.get("hand") != hand] + [record])[-self.keep:]
         if self.folder is None:
             return
         try:
-            from controller.compaction import write_hand_files  # the one writer of these files
+            from controller.compaction import history_files, write_hand_files  # the one writer of these files
 
+            self._keep_another_hands(history_files(self.folder, hand), record)
             write_hand_files(self.folder, hand, record)
         except OSError as exc:
             log.error("could not write hand %s to %s: %s", hand, self.folder, exc)
+
+    def _keep_another_hands(self, files: tuple[Path, Path], record: dict[str, Any]) -> None:
+        """Move ``files`` (a hand's JSON and PHH) aside unless they are ``record``'s hand.
+
+        Raises:
+            OSError: a file could not be moved aside (then nothing is written over it).
+        """
+        js, phh = files
+        if not js.exists() and not phh.exists():
+            return
+        try:
+            old = json.loads(js.read_text())
+            same = (isinstance(old, dict) and old.get("table") == record.get("table")
+                    and old.get("started") == record.get("started") and old.get("hand") == record.get("hand"))
+        except (OSError, ValueError):
+            same = False
+        if same:
+            return  # this hand again (P-2: the winner showed after it ended; or a restart between)
+        for f in (js, phh):
+            if not f.exists():
+                continue
+            for n in range(1, 10_000):
+                dst = f.with_name(f"{f.name}.kept-{n}")
+                try:
+                    os.link(f, dst)  # exclusive: fails if dst exists, never replaces a file
+                    break
+                except FileExistsError:
+                    continue
+            else:  # pragma: no cover
+                raise OSError(f"no free name to keep {f} aside")
+            os.unlink(f)
+            self.kept_aside.append(dst)
+            log.error("%s belonged to another hand %s (not table %r started at %s): kept as %s",
+                      f, record.get("hand"), record.get("table"), record.get("started"), dst.name)
