@@ -217,7 +217,84 @@ def load(text: str) -> HandHistory:
             raise PHHError(f"PHH: _smallest_chip must be a number more than 0, got {_short(chip)}")
     if VARIANTS[variant][1] is Limit.FIXED_LIMIT and (hh.small_bet is None or hh.big_bet is None):
         raise PHHError(f"PHH: fixed-limit variant {variant} needs small_bet and big_bet")
+    _check_table_keys(hh, n, nums, singles, amounts)
     return hh
+
+
+#: The most seats a table has (S-1; every game the engine plays seats at most 10).
+MAX_SEATS = 10
+#: Keys only a hand written by a livetable table has (controller/history.py): its amounts are
+#: whole chips.
+_TABLE_KEYS = ("_smallest_chip", "_rake", "_rake_paid", "_player_ids")
+
+
+def _whole(v: Any, key: str, *, lo: int = 0, hi: int = MAX_AMOUNT) -> int:
+    """Return ``v`` as whole chips in ``lo..hi``, or raise :class:`PHHError` naming ``key``."""
+    if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise PHHError(f"PHH: {key} must be whole chips, got {_short(v)}")
+    if not lo <= v <= hi:
+        raise PHHError(f"PHH: {key} must be {lo:,}..{hi:,}, got {_short(v)}")
+    return v
+
+
+def _check_table_keys(hh: HandHistory, n: int, nums: dict[str, list[Decimal]], singles: dict[str, Decimal],
+                      amounts: list[Decimal]) -> None:
+    """Refuse nonsense in the keys a table reads (issue 16 d), each with its key named:
+
+    - ``seats`` (PHH: each player's seat) lists ``n`` different seats 1..``seat_count``
+      (at most :data:`MAX_SEATS`); ``seat_count`` is 2..:data:`MAX_SEATS`;
+    - a table's hand (:data:`_TABLE_KEYS`) is in whole chips: every stack, blind, ante, bet
+      and ``_smallest_chip`` (decimal amounts are for hand histories from elsewhere, which
+      PHH writes in currency units: Antonius-Blom's);
+    - ``_rake`` (rake taken) is whole chips within the pot: at most what the players brought
+      (the starting stacks); ``_rake_paid`` lists ``n`` whole amounts adding up to ``_rake``;
+      ``_rake_cap`` and ``_rake_caps`` amounts are whole chips, at most :data:`MAX_AMOUNT`.
+    """
+    ext = hh.extra
+    count = ext.get("seat_count")
+    if count is not None:
+        count = _whole(count, "seat_count", lo=2, hi=MAX_SEATS)
+    if "seats" in ext:
+        seats = ext["seats"]
+        if not isinstance(seats, list) or len(seats) != n:
+            raise PHHError(f"PHH: seats must list {n} seats (one per player), got "
+                           f"{_short(seats) if not isinstance(seats, list) else f'{len(seats):,} entries'}")
+        top = count or MAX_SEATS
+        got = [_whole(x, "seats", lo=1, hi=top) for x in seats]
+        if len(set(got)) != n:
+            raise PHHError(f"PHH: seats must be {n} different seats, got {got}")
+    if not any(k in ext for k in _TABLE_KEYS):
+        return
+    for key, values in nums.items():
+        if key != "finishing_stacks":
+            for x in values:
+                _whole(x, key)
+    for key, x in singles.items():
+        _whole(x, key)
+    for x in amounts:
+        _whole(x, "an action's amount")
+    if "_smallest_chip" in ext:
+        _whole(ext["_smallest_chip"], "_smallest_chip", lo=1)
+    brought = sum(hh.starting_stacks)
+    if "_rake" in ext:
+        rake = _whole(ext["_rake"], "_rake", hi=min(brought, MAX_AMOUNT))
+        paid = ext.get("_rake_paid")
+        if paid is not None:
+            if not isinstance(paid, list) or len(paid) != n:
+                raise PHHError(f"PHH: _rake_paid must list {n} amounts, got {_short(paid)}")
+            if sum(_whole(x, "_rake_paid") for x in paid) != rake:
+                raise PHHError(f"PHH: _rake_paid adds up to {sum(paid):,}, not the _rake {rake:,}")
+    if ext.get("_rake_cap") is not None:
+        _whole(ext["_rake_cap"], "_rake_cap")
+    caps = ext.get("_rake_caps")
+    if caps is not None:
+        if not isinstance(caps, list) or not all(isinstance(c, list) and len(c) == 2 for c in caps):
+            raise PHHError(f"PHH: _rake_caps must list [players, cap] pairs, got {_short(caps)}")
+        for players, cap in caps:
+            _whole(players, "_rake_caps (players)", lo=1, hi=MAX_SEATS)
+            _whole(cap, "_rake_caps (cap)")
 
 
 def _plain(x: Decimal) -> int | float:
