@@ -7,11 +7,15 @@ of chips, got -5``); every mistake of a file is reported at once, one line each
 own parser.
 
 Beyond types and ranges (issue 16, item 8): chip amounts are at most :data:`MAX_CHIPS`;
-strings have a length limit and no control characters; the table's name, shown on tablets
+strings have a length limit and no control or format characters (Unicode Cc, Cf, Cs, Co,
+Zl, Zp: U+202E's bidi override, zero-width characters, line separators); the table's name, shown on tablets
 and the display and sent in every public state, is at most 64 characters with no markup
 (``<``, ``>``, ``&``); ``journal.path`` that is a folder and ``journal.history_dir`` that is
 a file are refused; ``camera.source`` as a device index is 0..255 (OpenCV takes -1 as "any
-camera" and crashes on other negatives).
+camera" and crashes on other negatives). A file the table reads (``mqtt.password_file``,
+``camera.calibration``, ``camera.enrolment``, ``camera.source`` as a path, ``shuffler.port``)
+that is a folder is refused. A key of the wrong type is reported once: the checks that
+depend on it (``small_blind`` against ``big_blind`` ...) are not made.
 
 Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``, ``[camera]``,
 ``[mqtt]``, ``[display]``, ``[journal]``. See ``config/table.example.toml`` and README.md.
@@ -20,6 +24,7 @@ Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``,
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,12 +78,19 @@ def _show(v: Any) -> str:
     return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
 
 
+#: Unicode categories a config string may not hold: control (Cc), format (Cf: U+202E's bidi
+#: override, zero-width joiners), surrogates (Cs), private use (Co), line and paragraph
+#: separators (Zl, Zp). They reorder or hide what the tablets and the display show.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
 class _Section:
     """Typed reads from one TOML table, remembering which keys were used; each mistake is
     added to ``errors`` and a harmless value returned, so that one run reports them all."""
 
     def __init__(self, name: str, data: Any, errors: list[str]) -> None:
         self.name, self.used, self.errors = name, set(), errors
+        self.failed: set[str] = set()  # keys refused: what depends on them is not checked
         if not isinstance(data, dict):
             errors.append(f"{name}: must be a table ([{name}])")
             data = {}
@@ -87,7 +99,24 @@ class _Section:
     def fail(self, key: str, message: str, fallback: Any = None) -> Any:
         """Record ``<section>.<key>: message``; return ``fallback``."""
         self.errors.append(f"{self.name}.{key}: {message}")
+        self.failed.add(key)
         return fallback
+
+    def ok(self, *keys: str) -> bool:
+        """True when none of ``keys`` was refused (a check that depends on them can be made)."""
+        return not self.failed.intersection(keys)
+
+    def file(self, key: str, value: Any) -> Any:
+        """``value`` (a path the table reads, already checked as a string) refused when it is a
+        folder; returned as it is otherwise (a missing file is the device's to report)."""
+        if not isinstance(value, str) or key in self.failed:
+            return value
+        try:
+            if Path(value).is_dir():
+                return self.fail(key, f"{value} is a folder, not a file", None)
+        except OSError as exc:  # a name too long
+            return self.fail(key, f"{value}: {exc.strerror or exc}", None)
+        return value
 
     def _get(self, key: str, default: Any) -> Any:
         self.used.add(key)
@@ -147,9 +176,10 @@ class _Section:
             return self.fail(key, f"must be one of {', '.join(choices)}, got {_show(v)}", fallback)
         if len(v) > most:
             return self.fail(key, f"at most {most} characters, got {len(v)}", fallback)
-        bad = [c for c in v if ord(c) < 32 or ord(c) == 127]
+        bad = [c for c in v if unicodedata.category(c) in _HIDDEN]
         if bad:
-            return self.fail(key, f"control characters are not allowed ({bad[0]!r})", fallback)
+            return self.fail(key, f"control or format characters are not allowed (U+{ord(bad[0]):04X} "
+                                  f"{unicodedata.name(bad[0], unicodedata.category(bad[0]))})", fallback)
         return v
 
     def bool(self, key: str, default: bool) -> bool:
@@ -285,12 +315,13 @@ def _table(data: Any, errors: list[str]) -> TableConfig:
     limit = s.str("limit", "no-limit", choices=LIMITS)
     seats = s.int("seats", MAX_SEATS[game], lo=2, hi=MAX_SEATS[game])
     bb = s.chips("big_blind", lo=1)
-    sb = s.chips("small_blind", bb // 2 or 1, lo=1, hi=bb)
-    ante = s.chips("ante", 0, lo=0, hi=bb)
+    top = bb if s.ok("big_blind") else MAX_CHIPS  # a big blind refused: no follow-on errors
+    sb = s.chips("small_blind", bb // 2 or 1, lo=1, hi=top)
+    ante = s.chips("ante", 0, lo=0, hi=top)
     small_bet = big_bet = None
     if limit == "fixed-limit":
         small_bet = s.chips("small_bet", bb, lo=1)
-        big_bet = s.chips("big_bet", min(2 * small_bet, MAX_CHIPS), lo=small_bet)
+        big_bet = s.chips("big_bet", min(2 * small_bet, MAX_CHIPS), lo=small_bet if s.ok("small_bet") else 1)
         default_min, default_max = 10 * big_bet, None  # T-2
     else:
         for key in ("small_bet", "big_bet"):
@@ -299,7 +330,8 @@ def _table(data: Any, errors: list[str]) -> TableConfig:
                 s.fail(key, f"only for fixed limit (table.limit is {limit!r})")
         default_min, default_max = 20 * bb, 100 * bb  # T-2
     buy_min = s.chips("buy_in_min", min(default_min, MAX_CHIPS), lo=1)
-    buy_max = s.chips("buy_in_max", None if default_max is None else min(default_max, MAX_CHIPS), lo=buy_min)
+    buy_max = s.chips("buy_in_max", None if default_max is None else min(default_max, MAX_CHIPS),
+                      lo=buy_min if s.ok("buy_in_min") else 1)
     name = s.str("name", "Table 1", most=MAX_NAME)
     if isinstance(name, str) and any(c in name for c in "<>&"):
         name = s.fail("name", f"no markup (<, >, &): it is shown on every tablet and the display, "
@@ -390,10 +422,12 @@ def _camera(data: Any, errors: list[str]) -> CameraConfig:
         src = s.fail("source", f"a device index, file, pattern or URL, got {_show(src)}", 0)
     elif isinstance(src, str):
         src = s.str("source", 0)
+        if isinstance(src, str) and "://" not in src and "%" not in src:  # a file (not a URL, a pattern)
+            src = s.file("source", src) or 0
     camera = CameraConfig(
         source=src,
-        calibration=s.str("calibration", None),
-        enrolment=s.str("enrolment", None),
+        calibration=s.file("calibration", s.str("calibration", None)),
+        enrolment=s.file("enrolment", s.str("enrolment", None)),
         read_timeout=s.num("read_timeout", 5.0, lo=0.5, hi=120),
         corners=s.bool("corners", False),
         stall_timeout=s.num("stall_timeout", 5.0, lo=2, hi=120),
@@ -421,7 +455,7 @@ def parse_config(data: dict[str, Any]) -> Config:
     if "shuffler" in data:
         s = _Section("shuffler", data["shuffler"], errors)
         shuffler = ShufflerConfig(
-            port=s.str("port"),
+            port=s.file("port", s.str("port")),
             baudrate=s.int("baudrate", 115200, lo=1200, hi=4_000_000),
             timeout=s.num("timeout", 0.5, lo=0.01, hi=30),
         )
@@ -432,7 +466,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         host=s.str("host", "127.0.0.1", most=253),
         port=s.int("port", 1883, lo=1, hi=65535),
         username=s.str("username", None, most=256),
-        password_file=s.str("password_file", None),
+        password_file=s.file("password_file", s.str("password_file", None)),
     )
     s.done()
     s = _Section("display", data.get("display", {}), errors)
