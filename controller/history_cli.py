@@ -35,6 +35,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from controller.history import HistoryError, format_hand, recall
 
@@ -84,17 +86,10 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
                 print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in gone) + "\n\n"
                       + history_hint(path, ns.history_dir, last_hand_file(ns.history_dir)))
             return 3
-        try:
-            done = accept_beside_history(path, ns.history_dir, by=ns.by, reason=ns.reason, at=time.time())
-        except (ValueError, JournalError) as exc:
-            print(f"livetable history: {exc}", file=sys.stderr)
-            return 2
-        if ns.json:
-            print(json.dumps({"journal": path, **done}))
-        else:
-            print(f"journal {path} created and accepted by {ns.by} (event {done['seq']}) beside the hand "
-                  f"files of {ns.history_dir}: the table numbers its hands from {done['history_hands'] + 1}")
-        return 0
+        return _accept_and_say(
+            path, ns, lambda: accept_beside_history(path, ns.history_dir, by=ns.by, reason=ns.reason, at=time.time()),
+            lambda done: (f"journal {path} created and accepted by {ns.by} (event {done['seq']}) beside the hand "
+                          f"files of {ns.history_dir}: the table numbers its hands from {done['history_hands'] + 1}"))
     if not os.path.isfile(path) and not os.path.exists(path + ".mark"):
         print(f"livetable history: no journal at {path}"
               + ("" if ns.history_dir else " (give --history-dir to check it against the hand files)"),
@@ -118,21 +113,31 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
             else:
                 print(f"journal {path}: sound ({journal.last_seq} events; the table starts on it)")
             return 3 if found else 0
-        try:
-            done = accept(journal, by=ns.by, reason=ns.reason, at=time.time())
-        except (ValueError, JournalError) as exc:
-            print(f"livetable history: {exc}", file=sys.stderr)
-            return 2
-        if ns.json:
-            print(json.dumps({"journal": path, **done}))
-        else:
-            print(f"journal {path} accepted as it is by {ns.by} (event {done['seq']}): "
-                  + "; ".join(done["problems"])
-                  + (f"; snapshots dropped at events {done['dropped_snapshots']}" if done["dropped_snapshots"] else "")
-                  + (f"; events set aside (recovery skips them): {done['set_aside']}" if done["set_aside"] else ""))
-        return 0
+        return _accept_and_say(
+            path, ns, lambda: accept(journal, by=ns.by, reason=ns.reason, at=time.time()),
+            lambda done: (f"journal {path} accepted as it is by {ns.by} (event {done['seq']}): "
+                          + "; ".join(done["problems"])
+                          + (f"; snapshots dropped at events {done['dropped_snapshots']}"
+                             if done["dropped_snapshots"] else "")
+                          + (f"; events set aside (recovery skips them): {done['set_aside']}"
+                             if done["set_aside"] else "")))
     finally:
         journal.close()
+
+
+def _accept_and_say(path: str, ns: argparse.Namespace, do: Callable[[], dict[str, Any]],
+                    say: Callable[[dict[str, Any]], str]) -> int:
+    """Run the floor's accept ``do()`` and print what it did (``say(done)``, or JSON); return
+    0, or 2 when it cannot be accepted (the reason on stderr)."""
+    from controller.journal import JournalError
+
+    try:
+        done = do()
+    except (ValueError, JournalError) as exc:
+        print(f"livetable history: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"journal": path, **done}) if ns.json else say(done))
+    return 0
 
 
 def main(argv: list[str]) -> int:

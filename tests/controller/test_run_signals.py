@@ -9,19 +9,10 @@ import signal
 from pathlib import Path
 
 import pytest
+from test_run import emulator  # noqa: F401 - the shuffler emulator fixture (tests/controller is on sys.path)
 
 from controller import app
 from controller.composition import TableRun
-
-
-@pytest.fixture
-def emulator():
-    from drivers.shuffler.emulator import Emulator
-
-    emu = Emulator(seed=3)
-    path = emu.start()
-    yield path
-    emu.stop()
 
 
 @pytest.fixture
