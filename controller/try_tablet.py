@@ -229,7 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ws-port", type=_port, default=None, help="its WebSockets port (default: a free one)")
     p.add_argument("--http-port", type=_port, default=None, help="the tablet page's HTTP port (default: a free one)")
     p.add_argument("--dir", type=Path, default=None,
-                   help="keep the logins and broker files in this folder (default: a temporary one, removed at the end)")
+                   help="keep the logins, broker files and the table's journal and hand files in this folder (run "
+                        "again, the table goes on; default: a temporary one, removed at the end)")
     return p
 
 
@@ -306,6 +307,10 @@ def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int
     if not any(a == "--history-dir" or a.startswith("--history-dir=") for a in rest):
         # P-4: the tablets' "Last hands" is published only with a history folder (it stayed empty)
         cmd += ["--history-dir", str(rig.workdir / "history")]
+        if not any(a == "--journal" or a.startswith("--journal=") for a in rest):
+            # The hand files' journal beside them: with --dir, a second run goes on with the same
+            # table (a new journal beside hand files is refused, exit 3: issue 16 b).
+            cmd += ["--journal", str(rig.workdir / "journal.sqlite")]
     cmd += rest
     say = functools.partial(print, "try-tablet:", flush=True)
     assert rig.broker is not None
