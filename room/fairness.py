@@ -102,7 +102,7 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
             want = first_eligible(o["key"], e.table, o["passed"])  # type: ignore[arg-type]
             if want is None or want[0] != e.player or not e.detail.startswith(want[1]):
                 raise FairnessError(f"entry {i}: {e.player} called for {where} ({e.detail}); first eligible: {want}")
-            o["call"] = e.player
+            o["call"], o["source"] = e.player, want[1]
             pending.pop(where, None)  # type: ignore[arg-type]
         elif e.action in ("pass", "lapse"):
             counts["passes" if e.action == "pass" else "lapses"] += 1
@@ -111,7 +111,7 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
                 raise FairnessError(f"entry {i}: {e.action} by {e.player} for {where}, not their call")
             o["call"] = None
             o["passed"].add(e.player)
-            if e.action == "lapse" and e.player in changes.get(o["key"], []):
+            if e.action == "lapse" and o.get("source") == "change" and e.player in changes.get(o["key"], []):
                 changes[o["key"]].remove(e.player)
             pending[where] = i  # type: ignore[index]
         elif e.action == "cancel":
