@@ -16,8 +16,10 @@ hands), in the same transaction, it compares the seats before and after and
   ``ended_at - started_at`` (or up to now for an open session);
 - queues the seat's change for the waiting lists (:attr:`Players.pending`, drained by the
   service after the transaction commits, so a batch rolled back calls nobody):
-  ``("opened", table, seat, player)`` the moment a player stands up, ``("taken", table,
-  seat, player)`` when one sits, ``("table", table, key)`` with the table's game and stakes.
+  ``("opened", table, seat, player, seq)`` the moment a player stands up, ``("taken",
+  table, seat, player, seq)`` when one sits, ``("table", table, key, seq)`` with the
+  table's game and stakes, ``("state", table, TableState, seq)`` when its seats or settings
+  changed (the lobby's entry); ``seq`` is the journal record's.
 
 Because it derives everything from the records and the records are applied once each, in
 order (``(table, seq)``), a resend or a room service killed mid-batch counts nothing twice.
@@ -79,11 +81,13 @@ class Players:
     def observe(self, tx: Any, table: str, seq: int, at: float, before: Any, after: Any) -> None:
         """Update sessions and accounts for one applied table event (in ``tx``)."""
         key = list_key(after.settings)
-        if self._keys.get(table) != key:
-            self._keys[table] = key
-            self.pending.append(("table", table, key))
         old, new = _occupants(before), _occupants(after)
         moved = old != new
+        if self._keys.get(table) != key:
+            self._keys[table] = key
+            self.pending.append(("table", table, key, seq))
+        if moved or before is None or before.settings is not after.settings:
+            self.pending.append(("state", table, after, seq))
         money = before is None or before.ledger.total_in != after.ledger.total_in or \
             before.ledger.total_out != after.ledger.total_out or before.hands != after.hands
         if not moved and not money:
@@ -98,7 +102,7 @@ class Players:
                 self._figures(tx, sid, player, led_after)
                 tx.execute("UPDATE room_sessions SET ended_at = ?, end_seq = ? WHERE id = ?", (at, seq, sid))
                 if seat not in new:
-                    self.pending.append(("opened", table, seat, player))
+                    self.pending.append(("opened", table, seat, player, seq))
         # open the sessions of new occupants
         base = before.ledger if before is not None else led_after
         for seat, (player, name) in new.items():
@@ -112,7 +116,7 @@ class Players:
                        " base_top, base_out, base_won, base_hands) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
                        " ON CONFLICT (table_id, start_seq, seat) DO NOTHING",
                        (table, seat, player, name or player, at, seq, *b))
-            self.pending.append(("taken", table, seat, player))
+            self.pending.append(("taken", table, seat, player, seq))
         # chips of the sessions still open
         for sid, player in tx.execute(
                 "SELECT id, player FROM room_sessions WHERE table_id = ? AND ended_at IS NULL", (table,)).fetchall():

@@ -400,18 +400,19 @@ class WaitingLists:
     def why(self, player: str) -> list[Entry]:
         """Return every recorded change about ``player``, and every seat given on a list
         ``player`` was on while they were on it (the floor's "why was he seated before me")."""
-        mine = [e for e in self.log if e.player == player]
-        spans: list[tuple[ListKey, float, float]] = []
-        start: dict[ListKey, float] = {}
-        for e in mine:
+        spans: list[tuple[ListKey, int, float]] = []
+        start: dict[ListKey, int] = {}
+        for i, e in enumerate(self.log):
+            if e.player != player:
+                continue
             if e.action == "join" and e.key:
-                start[e.key] = e.at
+                start[e.key] = i
             elif e.action in ("leave", "remove", "seat") and e.key in start:
-                spans.append((e.key, start.pop(e.key), e.at))  # type: ignore[arg-type]
-        spans += [(k, t, float("inf")) for k, t in start.items()]
-        others = [e for e in self.log if e.player != player and e.action in ("call", "seat", "pass", "lapse")
-                  and any(e.key == k and a <= e.at <= b for k, a, b in spans)]
-        return sorted(mine + others, key=lambda e: self.log.index(e))
+                spans.append((e.key, start.pop(e.key), i))  # type: ignore[arg-type]
+        spans += [(k, i, float("inf")) for k, i in start.items()]
+        return [e for i, e in enumerate(self.log)
+                if e.player == player or (e.action in ("call", "seat", "pass", "lapse")
+                                          and any(e.key == k and a <= i <= b for k, a, b in spans))]
 
     def snapshot(self) -> dict[str, Any]:
         """Return the lists, open seats and calls as JSON (the floor's list view, the lobby)."""
