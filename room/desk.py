@@ -133,6 +133,9 @@ class PlayersDesk:
                         self._touched |= set(self._all_players())
                         self._flush()
             client.on_connect = on_connect
+            connected = getattr(self.service, "_connected", None)
+            if connected is not None and connected.is_set():  # started before the desk
+                client.subscribe("room/players/+/requests", qos=1)
         threading.Thread(target=self._ticker, name="room-desk-tick", daemon=True).start()
         return self
 
@@ -251,7 +254,8 @@ class PlayersDesk:
             return lobby_view(self.entries, self.lists, self.store, self.clock())
 
     def _flush(self) -> None:
-        touched, self._touched = self._touched, set()
+        # everyone on a list too: one leaving moves up every player behind them
+        touched, self._touched = self._touched | self._all_players(), set()
         for p in sorted(touched):
             st = self.status(p)
             text = json.dumps({k: v for k, v in st.items() if k != "at"}, sort_keys=True)

@@ -73,7 +73,8 @@ def acl_text(tables: list[str], players: list[str]) -> str:
                   f"topic write room/lobby/{t}",
                   f"topic read {base}/ack", f"topic read {base}/floor/request"]
     for p in sorted(players):
-        lines += ["", f"user player-{p}", "topic read room/lobby/#", f"topic read room/players/{p}/notices/#"]
+        lines += ["", f"user player-{p}", "topic read room/lobby/#", f"topic read room/players/{p}/notices/#",
+                  f"topic write room/players/{p}/requests"]  # the phone's join, accept, pass (issue 18)
     return "\n".join(lines) + "\n"
 
 

@@ -156,3 +156,13 @@ def test_floor_http(rig: Rig, tmp_path: Path) -> None:
             assert b"<!doctype html>" in call(page, auth=False)[1]
     finally:
         srv.stop()
+
+
+def test_places_move_up_on_every_phone_when_one_ahead_leaves(rig: Rig) -> None:
+    """Regression: only the player who left got a new status; the one behind still read #2."""
+    _fill(rig)
+    rig.desk.request("zed", {"op": "join", **KEY})
+    rig.desk.request("yan", {"op": "join", **KEY})
+    assert rig.status("yan")["lists"][0]["place"] == 2
+    rig.desk.request("zed", {"op": "leave", **KEY})
+    assert rig.status("yan")["lists"][0]["place"] == 1
