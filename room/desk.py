@@ -104,9 +104,12 @@ class PlayersDesk:
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
-            if chained is not None:
-                chained(table, ack)
-            self._after_commit(table, ack.upto)
+            # the lists first: whoever waits for the acknowledgement finds them up to date
+            try:
+                self._after_commit(table, ack.upto)
+            finally:
+                if chained is not None:
+                    chained(table, ack)
         service.room.on_applied = on_applied
         self._load()
 
@@ -165,7 +168,7 @@ class PlayersDesk:
         key = list_key(state.settings)
         first = table not in self.entries or self.lists.key_of(table) != key
         self.lists.table(table, key)
-        self.entries[table] = table_entry(state)
+        self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
             if s is not None:

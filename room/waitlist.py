@@ -194,7 +194,7 @@ class WaitingLists:
         now = self.clock()
         opening.call = Call(nxt[0], opening.key, opening.table, opening.seat, now, now + self.hold_seconds, nxt[1])
         self._record("call", nxt[0], opening.key, "system", opening.table, opening.seat,
-                     f"{nxt[1]}; held until {opening.call.until:.0f}")
+                     f"{nxt[1]}; seat held {self.hold_seconds:.0f} s")
         out.append(opening.call)
 
     def _fill_open(self, key: ListKey | None = None) -> list[Call]:
