@@ -122,3 +122,35 @@ def test_phone_joins_is_called_and_accepts_through_the_room_broker(tmp_path: Pat
             orch.journal.close()
         store.close()
         broker.stop()
+
+
+def test_the_rooms_lobby_reaches_the_tables_broker_for_its_tablets(tmp_path: Path) -> None:
+    """The bridge brings ``room/lobby/lobby`` in as ``livetable/lobby/lobby`` (the tablets'
+    Lobby tab reads ``livetable/lobby/+``); the table's login on the room broker may read it."""
+    need_mosquitto()
+    from room.simulate import RoomRig
+
+    rig = RoomRig(tmp_path, ["t1"], restart_timeout=(1, 1)).start()
+    clients: list[Client] = []
+    try:
+        ctl = Client(rig.brokers["t1"].mqtt_port, "controller", rig.controller_password["t1"].read_text().strip(),
+                     ["livetable/lobby/+"])
+        clients.append(ctl)
+        svc = Client(rig.room_broker.mqtt_port, "room", rig.room_creds["password"])
+        clients.append(svc)
+        lobby = json.dumps({"schema": 1, "tables": [], "lists": []})
+        end = time.monotonic() + 20
+        got = None
+        while got is None and time.monotonic() < end:  # the bridge connects in its own time
+            svc.publish("room/lobby/lobby", lobby, retain=True)
+            try:
+                topic, payload = ctl.q.get(timeout=1)
+            except queue.Empty:
+                continue
+            if topic == "livetable/lobby/lobby":
+                got = payload
+        assert got == lobby.encode()
+    finally:
+        for c in clients:
+            c.close()
+        rig.stop()
