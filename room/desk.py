@@ -17,7 +17,9 @@
   the broker's ACL lets a player's login write only its own (docs/players.md), so the
   topic names the player;
 - it lapses the calls whose hold ended (a tick every ``tick`` seconds);
-- it records every change of the lists in the store (``room_waitlist_log``).
+- it records every change of the lists in the store (``room_waitlist_log``) and, started
+  again, rebuilds the lists from it (places kept; calls that were out are made again as
+  the tables' seats are offered).
 
 :func:`serve_desk` serves its pages over HTTP: the lobby for a TV (``/lobby``, public), the
 phone page (``/phone``, public: it logs in to the broker itself, over WebSockets, with the
@@ -111,6 +113,7 @@ class PlayersDesk:
                 if chained is not None:
                     chained(table, ack)
         service.room.on_applied = on_applied
+        self.lists.restore(self.players.waitlist_entries())  # a restart keeps everyone's place
         self._load()
 
     # ------------------------------------------------------------------ start, stop

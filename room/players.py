@@ -213,6 +213,16 @@ class Players:
                        (entry.at, entry.action, entry.player, entry.key.game if entry.key else None,
                         entry.key.stakes if entry.key else None, entry.by, entry.table, entry.seat, entry.detail))
 
+    def waitlist_entries(self) -> list[Any]:
+        """Return the whole stored waiting-list log as :class:`room.waitlist.Entry`, oldest
+        first (:meth:`room.waitlist.WaitingLists.restore` rebuilds the lists from it)."""
+        from room.waitlist import Entry
+
+        return [Entry(float(r[0]), str(r[1]), str(r[2]), ListKey(r[3], r[4]) if r[3] is not None else None, str(r[5]),
+                      r[6], int(r[7]) if r[7] is not None else None, str(r[8]))
+                for r in self.store.query("SELECT at, action, player, game, stakes, by_name, table_id, seat, detail"
+                                          " FROM room_waitlist_log ORDER BY id")]
+
     def waitlist_log(self, player: str | None = None, limit: int = 500) -> list[dict[str, Any]]:
         """Return the stored waiting-list changes (of one player, or all), oldest first."""
         args: list[Any] = []

@@ -396,6 +396,39 @@ class WaitingLists:
         out += self._fill_open()
         return out
 
+    def restore(self, entries: list[Entry]) -> None:
+        """Rebuild the lists from a stored log (a room service started again): who is on
+        which list in which order, table-change requests, must-move players and tables, who
+        sits where. Nothing is recorded again. Calls that were out are not restored: the
+        seats are offered again as the tables report them free."""
+        source: dict[str, str] = {}
+        for e in entries:
+            k, p = e.key, e.player
+            if e.action == "join" and k is not None and p not in self.lists.setdefault(k, []):
+                self.lists[k].append(p)
+            elif e.action in ("leave", "remove") and k is not None and p in self.lists.get(k, []):
+                self.lists[k].remove(p)
+            elif e.action == "change-request" and k is not None and p not in self.changes.setdefault(k, []):
+                self.changes[k].append(p)
+            elif e.action == "feed" and k is not None and e.table:
+                self.feeds[e.table] = k
+            elif e.action == "call":
+                source[p] = e.detail.split(";")[0]
+            elif e.action == "lapse" and source.get(p) == "change" and k is not None and p in self.changes.get(k, []):
+                self.changes[k].remove(p)
+            elif e.action == "open" and p and e.table is not None and self.seated.get(p) == (e.table, e.seat):
+                del self.seated[p]
+                for lst in list(self.must_move.values()) + list(self.changes.values()):
+                    if p in lst:
+                        lst.remove(p)
+            elif e.action == "seat" and e.table is not None and e.seat is not None:
+                if e.detail.startswith("accepted"):
+                    self._drop(p)
+                self.seated[p] = (e.table, e.seat)
+                main = self.feeds.get(e.table)
+                if main is not None and p not in self.must_move.setdefault(main, []):
+                    self.must_move[main].append(p)
+
     # ------------------------------------------------------------------ the floor's answers
     def why(self, player: str) -> list[Entry]:
         """Return every recorded change about ``player``, and every seat given on a list

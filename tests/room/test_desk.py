@@ -166,3 +166,19 @@ def test_places_move_up_on_every_phone_when_one_ahead_leaves(rig: Rig) -> None:
     assert rig.status("yan")["lists"][0]["place"] == 2
     rig.desk.request("zed", {"op": "leave", **KEY})
     assert rig.status("yan")["lists"][0]["place"] == 1
+
+
+def test_a_restarted_desk_keeps_every_place(rig: Rig) -> None:
+    """Regression: the lists lived only in memory; a room service restart emptied them."""
+    _fill(rig)
+    for p in ("zed", "yan", "xi"):
+        rig.desk.request(p, {"op": "join", **KEY})
+    rig.desk.request("yan", {"op": "leave", **KEY})
+    rig.desk.request("bob", {"op": "change"})
+    again = PlayersDesk(SimpleNamespace(store=rig.store, room=Room(rig.store, lambda: rig.now[0])),
+                        clock=lambda: rig.now[0], publish=lambda *a: None)
+    from room.waitlist import ListKey
+
+    key = ListKey(KEY["game"], KEY["stakes"])
+    assert again.lists.lists[key] == ["zed", "xi"] and again.lists.changes[key] == ["bob"]
+    assert again.lists.seated["ann"] == ("t7", 1)

@@ -220,3 +220,11 @@ def test_fairness_invariants_under_random_operations(seq: list[tuple]) -> None:
         assert len({k.player for k in held}) == len(held), "a player holds two calls"
         assert len({(k.table, k.seat) for k in held}) == len(held), "a seat offered twice"
     check_log(w.log, {t: k for t, k in TABLES}, {"mm": NL12})
+    # a room service started again rebuilds the same lists from the log alone
+    again = WaitingLists(c, hold_seconds=90)
+    again.restore(w.log)
+    norm = lambda d: {k: v for k, v in d.items() if v}  # noqa: E731
+    assert norm(again.lists) == norm(w.lists)
+    assert norm(again.changes) == norm(w.changes)
+    assert norm(again.must_move) == norm(w.must_move)
+    assert again.seated == w.seated and again.feeds == w.feeds
