@@ -23,7 +23,7 @@
 
 :func:`serve_desk` serves its pages over HTTP: the lobby for a TV (``/lobby``, public), the
 phone page (``/phone``, public: it logs in to the broker itself, over WebSockets, with the
-player's login), and the floor's list view (``/floor``, behind the floor's logins, HTTP
+player's login; ``/phone-qr.png``, its address as a QR code for the TV, made with segno), and the floor's list view (``/floor``, behind the floor's logins, HTTP
 basic authentication against the console's ``floor-logins.json``). JSON: ``GET
 /api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
 ``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
@@ -426,6 +426,15 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 if u.path == "/api/lobby":
                     base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
                     return self._json(200, dict(desk.lobby(), phone_url=base.rstrip("/") + "/phone"))
+                if u.path == "/phone-qr.png":  # the TV's QR code: the phone page's address
+                    import io
+
+                    import segno
+
+                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
+                    out = io.BytesIO()
+                    segno.make(base.rstrip("/") + "/phone", error="m").save(out, kind="png", scale=8, border=2)
+                    return self._send(200, out.getvalue(), "image/png")
                 if u.path == "/api/phone-config":
                     return self._json(200, {"ws": ws_url})
                 if u.path in ("/floor", "/api/lists", "/api/why", "/api/players"):

@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ws-url", default=None, help="the room broker's MQTT over WebSockets as phones reach it "
                    "(default ws://<this host>:9002)")
     p.add_argument("--hold", type=float, default=180.0, help="seconds a called player's seat is held")
+    p.add_argument("--public-url", default=None, help="the desk's address as phones reach it, for the lobby's "
+                   "QR code (default: the address the TV asked)")
     p.add_argument("--client-id", default="livetable-room")
     p.add_argument("--log-level", default="info")
     return p
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
     desk = PlayersDesk(service, hold_seconds=args.hold).start()
     desk_server = serve_desk(desk, Path(args.floor_logins), host=args.http_host, port=args.desk_port,
-                             ws_url=args.ws_url) if args.desk_port else None
+                             ws_url=args.ws_url, public_url=args.public_url) if args.desk_port else None
     console = None
     if args.http_port:
         from room.console import serve_console

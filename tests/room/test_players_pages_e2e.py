@@ -148,6 +148,8 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         assert int(rows["t1"][6]) > 0 and float(rows["t1"][7]) > 0  # a played table: avg pot, hands/h
         assert [h.strip() for h in tv.locator("#games h2").all_inner_texts()] == ["Hold'em", "Omaha"]
         assert "/phone" in tv.inner_text("#phone-url")
+        tv.wait_for_function("document.getElementById('qr').complete && document.getElementById('qr').naturalWidth > 0",
+                             timeout=WAIT_MS)
         tv.screenshot(path=str(SHOTS / "lobby-tv.png"))
         # ---- anna's phone
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
