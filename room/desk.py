@@ -421,6 +421,8 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                     return self._page("lobby.html")
                 if u.path == "/phone":
                     return self._page("phone.html")
+                if u.path == "/pages.js":
+                    return self._send(200, (PAGES / "pages.js").read_bytes(), "application/javascript")
                 if u.path == "/vendor/mqtt.min.js":
                     return self._send(200, VENDOR.read_bytes(), "application/javascript")
                 if u.path == "/api/lobby":
