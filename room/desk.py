@@ -28,7 +28,8 @@ basic authentication against the console's ``floor-logins.json``). JSON: ``GET
 /api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
 ``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
 "reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open,
-register).
+register; must-move with ``player`` the must-move table and ``game``/``stakes`` the main
+game it feeds).
 
 Threads: the room's worker (records), paho's (requests), the tick and the HTTP handlers all
 go through one lock.
@@ -479,6 +480,14 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 if body.get("op") == "register":
                     acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
                     return self._json(200, {"ok": True, "account": acct})
+                if body.get("op") == "must-move":  # body.player: the must-move table
+                    key = ListKey(str(body.get("game") or ""), str(body.get("stakes") or ""))
+                    if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
+                        raise WaitListError(f"must-move: table {player!r} and a game of the room ({key}) are needed")
+                    with desk.lock:
+                        desk.lists.feed(player, key, f"floor:{who}")
+                        desk._flush()
+                    return self._json(200, {"ok": True})
                 if body.get("op") == "seat-open":
                     with desk.lock:
                         desk._handle(desk.lists.seat_opened(str(body.get("table")), int(body.get("seat") or 0),

@@ -24,6 +24,7 @@ from room.console import add_login
 from room.desk import PlayersDesk, notice_topic, serve_desk
 from room.lobby import LOBBY_TOPIC
 from room.store import open_store
+from room.waitlist import ListKey
 
 KEY = {"game": "no-limit holdem", "stakes": "50/100"}
 
@@ -152,6 +153,9 @@ def test_floor_http(rig: Rig, tmp_path: Path) -> None:
         assert out["lists"][0]["players"] == ["zed"] and out["log"][-1]["by"] == "floor:eve"
         assert call("/api/why?player=zed")[1]["entries"][0]["action"] == "join"
         assert call("/api/lists", {"op": "leave", "player": "nobody", **KEY})[0] == 400
+        assert call("/api/lists", {"op": "must-move", "player": "t7", **KEY})[1]["ok"]
+        assert rig.desk.lists.feeds == {"t7": ListKey(KEY["game"], KEY["stakes"])}
+        assert call("/api/lists", {"op": "must-move", "player": "t9", **KEY})[0] == 400
         # the TV's QR code reads back as the phone page's address (OpenCV's own detector)
         import cv2
         import numpy as np
@@ -185,8 +189,6 @@ def test_a_restarted_desk_keeps_every_place(rig: Rig) -> None:
     rig.desk.request("bob", {"op": "change"})
     again = PlayersDesk(SimpleNamespace(store=rig.store, room=Room(rig.store, lambda: rig.now[0])),
                         clock=lambda: rig.now[0], publish=lambda *a: None)
-    from room.waitlist import ListKey
-
     key = ListKey(KEY["game"], KEY["stakes"])
     assert again.lists.lists[key] == ["zed", "xi"] and again.lists.changes[key] == ["bob"]
     assert again.lists.seated["ann"] == ("t7", 1)
