@@ -177,7 +177,13 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         floor.click("#why button")
         floor.wait_for_selector("#why-table td", timeout=WAIT_MS)
         assert "call" in floor.inner_text("#why-table")
-        floor.screenshot(path=str(SHOTS / "floor-lists.png"))
+        r.desk.players.register("t2p1", "Player 1", "C-2001")
+        floor.fill("#find-q", "C-2001")
+        floor.click("#find button")
+        floor.wait_for_selector("#accounts tr[data-player='t2p1']", timeout=WAIT_MS)
+        cells = floor.locator("#accounts tr[data-player='t2p1'] td").all_inner_texts()
+        assert cells[:4] == ["t2p1", "Player 1", "C-2001", "1"] and cells[5] == "200"  # one session, bought in 200
+        floor.screenshot(path=str(SHOTS / "floor-lists.png"), full_page=True)
         # anna accepts: seated
         phone.get_by_role("button", name="I'm coming").click()
         phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
