@@ -173,7 +173,12 @@ def main() -> int:
         service.stop()
         store.close()
         rig.stop()
+    from room.fairness import check_log
+
+    fair = check_log(desk.lists.log, dict(desk.lists.table_key), dict(desk.lists.feeds))
     n = len(calls)
+    print(f"the lists' log checked (room/fairness.py): {fair['openings']} openings, {fair['calls']} calls, "
+          f"{fair['passes']} passes: fair")
     print(f"rounds: {n}; a bare message table broker -> bridge -> room broker: p50 {pct(raws, .5) * 1000:.1f} ms, "
           f"p99 {pct(raws, .99) * 1000:.1f} ms")
     print(f"seat opens -> lobby shows it free: p50 {pct(lobbies, .5) * 1000:.0f} ms, p99 {pct(lobbies, .99) * 1000:.0f} ms, "

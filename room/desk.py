@@ -40,6 +40,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -62,6 +63,13 @@ PAGES = Path(__file__).resolve().parent / "phone"
 VENDOR = Path(__file__).resolve().parents[1] / "tablet" / "vendor" / "mqtt.min.js"
 MAX_BODY = 4096
 MAX_REQUEST = 1024
+
+
+#: The players who can have a phone: ids a room login ``player-<id>`` can carry (as
+#: :mod:`room.provision` makes them), and so safe as one topic level. Others (a table's own
+#: ids, e.g. derived from a name with spaces) are on the lists and in the log all the same;
+#: they just get no notices.
+PHONE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
 def notice_topic(player: str) -> str:
@@ -264,6 +272,8 @@ class PlayersDesk:
         # everyone on a list too: one leaving moves up every player behind them
         touched, self._touched = self._touched | self._all_players(), set()
         for p in sorted(touched):
+            if not PHONE_ID.match(p):
+                continue
             st = self.status(p)
             text = json.dumps({k: v for k, v in st.items() if k != "at"}, sort_keys=True)
             if self._published.get(p) != text:
@@ -330,7 +340,7 @@ class PlayersDesk:
 
     def _on_request(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")
-        if len(parts) != 4 or not parts[2] or len(msg.payload) > MAX_REQUEST:
+        if len(parts) != 4 or not PHONE_ID.match(parts[2]) or len(msg.payload) > MAX_REQUEST:
             return
         self.stats["requests"] += 1
         try:

@@ -192,3 +192,15 @@ def test_a_restarted_desk_keeps_every_place(rig: Rig) -> None:
     key = ListKey(KEY["game"], KEY["stakes"])
     assert again.lists.lists[key] == ["zed", "xi"] and again.lists.changes[key] == ["bob"]
     assert again.lists.seated["ann"] == ("t7", 1)
+
+
+def test_a_player_id_that_is_no_topic_level_gets_no_notice_and_breaks_nothing(rig: Rig) -> None:
+    """Regression: a table's player id with '/', '+' or a space went into a notice topic
+    (paho refuses '+': the exception ended the desk's work on that batch)."""
+    rig.play(*[e for n, p in ((1, "Ann Smith/+1"), (2, "bob"), (3, "cat"), (4, "dan"))
+               for e in (ev.PlayerSatDown(at=1001.0, seat=n, player=p, name=p[:3]),
+                         ev.BoughtIn(at=1001.5, seat=n, amount=5000))])
+    rig.desk.request("zed", {"op": "join", **KEY})
+    rig.play(ev.StoodUp(at=1002.0, seat=1))
+    assert rig.status("zed")["call"]["seat"] == 1
+    assert all("Ann" not in t for t, _, _ in rig.sent)
