@@ -18,8 +18,8 @@
   topic names the player;
 - it lapses the calls whose hold ended (a tick every ``tick`` seconds);
 - it records every change of the lists in the store (``room_waitlist_log``) and, started
-  again, rebuilds the lists from it (places kept; calls that were out are made again as
-  the tables' seats are offered).
+  again, rebuilds the lists from it (places kept) and offers every free seat again (a
+  call that was out is made again, to the first eligible player, with a new hold).
 
 :func:`serve_desk` serves its pages over HTTP: the lobby for a TV (``/lobby``, public), the
 phone page (``/phone``, public: it logs in to the broker itself, over WebSockets, with the
@@ -170,7 +170,7 @@ class PlayersDesk:
             except Exception:  # a state this code cannot read: the table's next record brings it
                 log.warning("table %s: its stored state is unreadable; the lobby waits for its next record", t)
                 continue
-            self._table_state(t, st, opening=False)
+            self._table_state(t, st, opening=True)  # its free seats are offered again
             self._delivered[t] = int(row["applied_upto"])
 
     # ------------------------------------------------------------------ the tables

@@ -400,7 +400,7 @@ class WaitingLists:
         """Rebuild the lists from a stored log (a room service started again): who is on
         which list in which order, table-change requests, must-move players and tables, who
         sits where. Nothing is recorded again. Calls that were out are not restored: the
-        seats are offered again as the tables report them free."""
+        caller offers the free seats again (:meth:`seat_opened`)."""
         source: dict[str, str] = {}
         for e in entries:
             k, p = e.key, e.player

@@ -192,6 +192,12 @@ def test_a_restarted_desk_keeps_every_place(rig: Rig) -> None:
     key = ListKey(KEY["game"], KEY["stakes"])
     assert again.lists.lists[key] == ["zed", "xi"] and again.lists.changes[key] == ["bob"]
     assert again.lists.seated["ann"] == ("t7", 1)
+    # a seat free when the room stopped (zed's call with it) is offered again at the start
+    rig.play(ev.StoodUp(at=1100.0, seat=3))
+    assert rig.desk.lists.call_of("zed").seat == 3
+    third = PlayersDesk(SimpleNamespace(store=rig.store, room=Room(rig.store, lambda: rig.now[0])),
+                        clock=lambda: rig.now[0], publish=lambda *a: None)
+    assert (third.lists.call_of("zed").table, third.lists.call_of("zed").seat) == ("t7", 3)
 
 
 def test_a_player_id_that_is_no_topic_level_gets_no_notice_and_breaks_nothing(rig: Rig) -> None:
