@@ -105,6 +105,7 @@ class PlayersDesk:
         self.entries: dict[str, dict[str, Any]] = {}
         self.tick = tick
         self._delivered: dict[str, int] = {}
+        self._sizes: dict[str, int] = {}  # table -> its seats as last seen
         self._published: dict[str, str] = {}
         self._touched: set[str] = set()
         self._stop = threading.Event()
@@ -189,6 +190,15 @@ class PlayersDesk:
             for n in range(1, len(state.seats) + 1):
                 if n not in seated:
                     self._handle(self.lists.seat_opened(table, n, "system"))
+        elif opening:
+            # the table changed size (L-2): seats gone end their openings, new ones open
+            for t, n in sorted(self.lists.openings):
+                if t == table and n > len(state.seats):
+                    self.lists.seat_closed(t, n, "system")
+            for n in range(self._sizes.get(table, len(state.seats)) + 1, len(state.seats) + 1):
+                if n not in seated:
+                    self._handle(self.lists.seat_opened(table, n, "system"))
+        self._sizes[table] = len(state.seats)
 
     def _after_commit(self, table: str, upto: int) -> None:
         keep, now, done = [], [], set()

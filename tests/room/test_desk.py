@@ -210,3 +210,14 @@ def test_a_player_id_that_is_no_topic_level_gets_no_notice_and_breaks_nothing(ri
     rig.play(ev.StoodUp(at=1002.0, seat=1))
     assert rig.status("zed")["call"]["seat"] == 1
     assert all("Ann" not in t for t, _, _ in rig.sent)
+
+
+def test_a_table_that_grows_or_shrinks_offers_or_takes_back_its_seats(rig: Rig) -> None:
+    """L-2: seats added between hands are offered; seats taken away end their calls."""
+    _fill(rig)
+    rig.desk.request("zed", {"op": "join", **KEY})
+    rig.play(ev.SettingsChanged(at=1100.0, changes={"seats": 6}, by="floor"))
+    assert (rig.desk.lists.call_of("zed").seat, sorted(n for _, n in rig.desk.lists.openings)) == (5, [5, 6])
+    rig.play(ev.SettingsChanged(at=1200.0, changes={"seats": 4}, by="floor"))
+    assert rig.desk.lists.openings == {} and rig.desk.lists.call_of("zed") is None
+    assert rig.status("zed")["call"] is None and rig.status("zed")["lists"][0]["place"] == 1
