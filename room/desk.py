@@ -180,6 +180,11 @@ class PlayersDesk:
 
         key = list_key(state.settings)
         first = table not in self.entries or self.lists.key_of(table) != key
+        if first and self.lists.key_of(table) not in (None, key):
+            # new stakes (L-2): its open seats now belong to another list
+            for t, n in sorted(self.lists.openings):
+                if t == table:
+                    self.lists.seat_closed(t, n, "system")
         self.lists.table(table, key)
         self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
         seated = {s.seat: s.player for s in state.seats if s is not None}
@@ -229,7 +234,7 @@ class PlayersDesk:
         if what == "state":
             self._table_state(table, item[2], opening=True)
         elif what == "table":
-            self.lists.table(table, item[2])
+            pass  # the "state" item of the same record brings the new game or stakes with the seats
         elif what == "opened":
             self.opened_at[(table, item[2])] = time.monotonic()
             self._touched.add(item[3])

@@ -221,3 +221,14 @@ def test_a_table_that_grows_or_shrinks_offers_or_takes_back_its_seats(rig: Rig) 
     rig.play(ev.SettingsChanged(at=1200.0, changes={"seats": 4}, by="floor"))
     assert rig.desk.lists.openings == {} and rig.desk.lists.call_of("zed") is None
     assert rig.status("zed")["call"] is None and rig.status("zed")["lists"][0]["place"] == 1
+
+
+def test_new_stakes_move_the_open_seats_to_the_other_list(rig: Rig) -> None:
+    _fill(rig)
+    rig.desk.request("zed", {"op": "join", **KEY})
+    rig.play(ev.StoodUp(at=1100.0, seat=4))
+    assert rig.desk.lists.call_of("zed").seat == 4
+    rig.desk.request("amy", {"op": "join", "game": "no-limit holdem", "stakes": "50/100"})
+    rig.play(ev.SettingsChanged(at=1200.0, changes={"small_blind": 100, "big_blind": 200}, by="floor"))
+    assert rig.desk.lists.call_of("zed") is None
+    assert [o.key.stakes for o in rig.desk.lists.openings.values()] == ["100/200"]
