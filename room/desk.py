@@ -265,7 +265,8 @@ class PlayersDesk:
     def status(self, player: str) -> dict[str, Any]:
         """Return ``player``'s status as the phone shows it: ``{"schema": 1, "player", "at",
         "lists": [{"list", "game", "stakes", "place", "waiting"}], "call": {...} | None,
-        "seated": {"table", "seat"} | None, "last": the last recorded change about them}``."""
+        "seated": {"table", "seat"} | None, "change": whether they asked for a table change,
+        "last": the last recorded change about them}``."""
         lists = []
         for key, lst in sorted(self.lists.lists.items()):
             if player in lst:
@@ -276,6 +277,7 @@ class PlayersDesk:
         return {"schema": 1, "player": player, "at": self.clock(), "lists": lists,
                 "call": call.to_json() if call else None,
                 "seated": {"table": where[0], "seat": where[1]} if where else None,
+                "change": any(player in lst for lst in self.lists.changes.values()),
                 "last": last.to_json() if last else None}
 
     def lobby(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ stores and replays them.
   length, average pot, hands per hour; the lists with their lengths;
 - the phone page (390x844, portrait): anna signs in with her own room login over MQTT over
   WebSockets, joins the Omaha list, is called when a player stands up at ``t2`` (the seat,
-  a countdown), accepts and is shown her seat;
+  a countdown), accepts and is shown her seat, then asks for a table change;
 - the floor's list view (behind the floor login): the lists, the open seats with their
   calls, the log with who did what, and "why" for one player.
 
@@ -187,7 +187,12 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         # anna accepts: seated
         phone.get_by_role("button", name="I'm coming").click()
         phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
-        assert phone.inner_text("#seated") == "You sit at table t2, seat 3."
+        assert phone.inner_text("#seated-at") == "You sit at table t2, seat 3."
+        # the table reports her sitting down; she asks for a table change from the phone
+        tables["t2"].send(ev.PlayerSatDown(at=time.time(), seat=3, player="anna", name="Anna"))
+        phone.click("#change")
+        phone.wait_for_selector("#change-asked", timeout=WAIT_MS)
+        assert r.desk.lists.changes[next(iter(r.desk.lists.changes))] == ["anna"]
         # no floor login, no list view
         anon = browser.new_context()
         assert anon.request.get(r.http.url + "floor").status == 401
