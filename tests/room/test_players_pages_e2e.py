@@ -41,9 +41,19 @@ from room.store import open_store
 from test_room_acl import Client  # tests/room is on sys.path
 from tests.room.conftest import REPO, need_mosquitto
 from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
+from tests.tablet.test_tablet_screens_e2e import AXE, AXE_RUN
 
 SHOTS = REPO / "artifacts" / "players"  # docs/players-*.png are copies of these
 WAIT_MS = 15_000
+
+
+def axe(page: Any, where: str, found: dict[str, Any]) -> None:
+    """Run axe-core (contrast, labels; as the tablet's screens are checked) on ``page``."""
+    if AXE.exists():
+        page.add_script_tag(path=str(AXE))
+        bad = page.evaluate(AXE_RUN)
+        if bad:
+            found[where] = bad
 
 
 class Table:
@@ -151,6 +161,8 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         tv.wait_for_function("document.getElementById('qr').complete && document.getElementById('qr').naturalWidth > 0",
                              timeout=WAIT_MS)
         tv.screenshot(path=str(SHOTS / "lobby-tv.png"))
+        found: dict[str, Any] = {}
+        axe(tv, "lobby", found)
         # ---- anna's phone
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                     device_scale_factor=2).new_page()
@@ -166,6 +178,7 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         assert phone.inner_text("#call-where") == "Table t2 · seat 3"
         assert re.fullmatch(r"[12]:\d\d", phone.inner_text("#countdown"))
         phone.screenshot(path=str(SHOTS / "phone-called.png"))
+        axe(phone, "phone called", found)
         # ---- the floor's view while the call is out
         floor = browser.new_context(viewport={"width": 1280, "height": 900},
                                     http_credentials={"username": "eve", "password": r.floor_pw}).new_page()
@@ -184,6 +197,8 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         cells = floor.locator("#accounts tr[data-player='t2p1'] td").all_inner_texts()
         assert cells[:4] == ["t2p1", "Player 1", "C-2001", "1"] and cells[5] == "200"  # one session, bought in 200
         floor.screenshot(path=str(SHOTS / "floor-lists.png"), full_page=True)
+        axe(floor, "floor", found)
+        assert found == {}, json.dumps(found, indent=1)
         # anna accepts: seated
         phone.get_by_role("button", name="I'm coming").click()
         phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
