@@ -111,8 +111,6 @@ class PlayersDesk:
         self._stop = threading.Event()
         self._publish = publish or self._service_publish
         self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0}
-        #: (table, seat) -> when the seat's opening reached the lists (monotonic), for the bench
-        self.opened_at: dict[tuple[str, int], float] = {}
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -236,7 +234,6 @@ class PlayersDesk:
         elif what == "table":
             pass  # the "state" item of the same record brings the new game or stakes with the seats
         elif what == "opened":
-            self.opened_at[(table, item[2])] = time.monotonic()
             self._touched.add(item[3])
             self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=item[3]))
         elif what == "taken":
