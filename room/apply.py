@@ -136,6 +136,9 @@ class Room:
         self.on_applied = on_applied
         self._tables: dict[str, _Table] = {}
         self.stats = {"batches": 0, "records_new": 0, "records_dup": 0, "applied": 0, "skipped": 0}
+        #: ``f(tx, table, seq, at, before, after)`` after each table event applied (issue 18's
+        #: players and seats, room/players.py), in the batch's transaction.
+        self.observers: list[Callable[..., None]] = []
 
     def _load(self, table: str) -> _Table | None:
         t = self._tables.get(table)
@@ -258,6 +261,8 @@ class Room:
                     self._hand(tx, table, t, seq, e.record, isinstance(e, fx.HandFinished))
             if before is not None and before.ledger is not t.state.ledger:
                 self._movements(tx, table, seq, at, before.ledger, t.state.ledger)
+            for observe in self.observers:
+                observe(tx, table, seq, at, before, t.state)
         elif kind == "fault-raised":
             raised = t.book.raise_fault(payload["kind"], payload["message"], at)
             if raised is not t.book:

@@ -14,6 +14,7 @@ COMMANDS = {
     "serve": ("room.serve", "run the room service (systemd: livetable-room.service)"),
     "provision": ("room.provision", "room broker logins, ACL and the tables' bridges"),
     "simulate": ("room.simulate", "a room of N simulated tables bridged to a room broker"),
+    "crowd": ("room.crowd", "simulated players through the waiting lists; checks fairness"),
 }
 
 

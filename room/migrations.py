@@ -127,8 +127,14 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip()]
 
 
-def migrate(conn: Any, dialect: str, *, now: float) -> list[int]:
+def migrate(conn: Any, dialect: str, *, now: float,
+            steps: list[tuple[int, str, dict[str, str]]] | None = None,
+            version_table: str = "room_schema") -> list[int]:
     """Bring the store's schema to :data:`SCHEMA_VERSION`; return the versions applied.
+
+    ``steps`` and ``version_table``: another track of steps with its own version table (the
+    players' side, :mod:`room.players_schema`, numbers its steps apart from these), applied
+    the same way.
 
     Args:
         conn: an open DB-API connection in autocommit mode (``sqlite3`` with
@@ -140,22 +146,24 @@ def migrate(conn: Any, dialect: str, *, now: float) -> list[int]:
         MigrationError: the store is newer than this code, or a step failed (rolled back).
     """
     ph = "?" if dialect == "sqlite" else "%s"
+    steps = MIGRATIONS if steps is None else steps
+    newest = steps[-1][0]
     cur = conn.cursor()
-    cur.execute("CREATE TABLE IF NOT EXISTS room_schema ("
+    cur.execute(f"CREATE TABLE IF NOT EXISTS {version_table} ("
                 "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)")
     if dialect == "postgresql":
         # Two room services starting on one database: the second waits for the first's steps.
         cur.execute("BEGIN")
-        cur.execute("LOCK TABLE room_schema IN EXCLUSIVE MODE")
-    cur.execute("SELECT COALESCE(MAX(version), 0) FROM room_schema")
+        cur.execute(f"LOCK TABLE {version_table} IN EXCLUSIVE MODE")
+    cur.execute(f"SELECT COALESCE(MAX(version), 0) FROM {version_table}")
     have = int(cur.fetchone()[0])
     if dialect == "postgresql":
         cur.execute("COMMIT")
-    if have > SCHEMA_VERSION:
-        raise MigrationError(f"the room store has schema {have}, this livetable knows up to "
-                             f"{SCHEMA_VERSION}: upgrade livetable")
+    if have > newest:
+        raise MigrationError(f"the room store has schema {have} ({version_table}), this livetable knows up to "
+                             f"{newest}: upgrade livetable")
     done = []
-    for version, name, sql in MIGRATIONS:
+    for version, name, sql in steps:
         if version <= have:
             continue
         text = sql.get(dialect, sql.get("common"))
@@ -164,14 +172,14 @@ def migrate(conn: Any, dialect: str, *, now: float) -> list[int]:
         try:
             cur.execute("BEGIN")
             if dialect == "postgresql":
-                cur.execute("LOCK TABLE room_schema IN EXCLUSIVE MODE")
-                cur.execute("SELECT COALESCE(MAX(version), 0) FROM room_schema")
+                cur.execute(f"LOCK TABLE {version_table} IN EXCLUSIVE MODE")
+                cur.execute(f"SELECT COALESCE(MAX(version), 0) FROM {version_table}")
                 if int(cur.fetchone()[0]) >= version:  # another service applied it meanwhile
                     cur.execute("COMMIT")
                     continue
             for stmt in _statements(text):
                 cur.execute(stmt)
-            cur.execute(f"INSERT INTO room_schema(version, name, applied_at) VALUES ({ph}, {ph}, {ph})",
+            cur.execute(f"INSERT INTO {version_table}(version, name, applied_at) VALUES ({ph}, {ph}, {ph})",
                         (version, name, now))
             cur.execute("COMMIT")
         except Exception as exc:

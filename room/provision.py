@@ -18,6 +18,7 @@ each table this writes, in ``--dir``:
   ``livetable/<t>/room/ack``              in    ``room/tables/<t>/ack``
   ``livetable/<t>/state``                 out   ``room/tables/<t>/state``
   ``livetable/lobby/<t>``                 out   ``room/lobby/<t>``
+  ``livetable/lobby/lobby``               in    ``room/lobby/lobby`` (issue 18)
   ``livetable/<t>/floor/request``         in    ``room/tables/<t>/floor/request``
   ``livetable/<t>/floor/reply``           out   ``room/tables/<t>/floor/reply``
   ======================================  ====  ==========================================
@@ -71,9 +72,11 @@ def acl_text(tables: list[str], players: list[str]) -> str:
         lines += ["", f"user {table_user(t)}",
                   f"topic write {base}/records", f"topic write {base}/state", f"topic write {base}/floor/reply",
                   f"topic write room/lobby/{t}",
-                  f"topic read {base}/ack", f"topic read {base}/floor/request"]
+                  f"topic read {base}/ack", f"topic read {base}/floor/request",
+                  "topic read room/lobby/lobby"]  # the room's lobby, bridged in for the tablets (issue 18)
     for p in sorted(players):
-        lines += ["", f"user player-{p}", "topic read room/lobby/#", f"topic read room/players/{p}/notices/#"]
+        lines += ["", f"user player-{p}", "topic read room/lobby/#", f"topic read room/players/{p}/notices/#",
+                  f"topic write room/players/{p}/requests"]  # the phone's join, accept, pass (issue 18)
     return "\n".join(lines) + "\n"
 
 
@@ -106,6 +109,7 @@ def bridge_conf(table: str, *, host: str, port: int, password: str,
         f"topic ack in 1 {local}room/ {remote}",
         f"topic state out 0 {local} {remote}",
         f"topic {t} out 1 {ROOT}/lobby/ room/lobby/",
+        f"topic lobby in 1 {ROOT}/lobby/ room/lobby/",  # the room's whole lobby for the tablets (issue 18)
         f"topic floor/request in 1 {local} {remote}",
         f"topic floor/reply out 1 {local} {remote}",
         "",

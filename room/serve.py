@@ -43,6 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--add-floor", metavar="NAME", default=None,
                    help="add (or give a new password to) the floor login NAME in --floor-logins, print "
                         "its password, and exit")
+    p.add_argument("--desk-port", type=int, default=8091,
+                   help="the players' desk: lobby TV, phone and floor list pages (0: none; issue 18)")
+    p.add_argument("--ws-url", default=None, help="the room broker's MQTT over WebSockets as phones reach it "
+                   "(default ws://<this host>:9002)")
+    p.add_argument("--hold", type=float, default=180.0, help="seconds a called player's seat is held")
+    p.add_argument("--public-url", default=None, help="the desk's address as phones reach it, for the lobby's "
+                   "QR code (default: the address the TV asked)")
     p.add_argument("--client-id", default="livetable-room")
     p.add_argument("--log-level", default="info")
     return p
@@ -82,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
 
     service = RoomService(store, host=args.broker_host, port=args.broker_port, username=args.user,
                           password=password, client_id=args.client_id).start()
+    from room.desk import PlayersDesk, serve_desk
+
+    desk = PlayersDesk(service, hold_seconds=args.hold).start()
+    desk_server = serve_desk(desk, Path(args.floor_logins), host=args.http_host, port=args.desk_port,
+                             ws_url=args.ws_url, public_url=args.public_url) if args.desk_port else None
     console = None
     if args.http_port:
         from room.console import serve_console
@@ -94,11 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     if service.wait_connected(30):
         notify("READY=1\nSTATUS=room service connected")
     print(json.dumps({"serving": True, "store": store.dialect,
-                      "console": console.url if console else None}), flush=True)
+                      "console": console.url if console else None,
+                      "desk": desk_server.url if desk_server else None}), flush=True)
     done.wait()
     notify("STOPPING=1")
     if console is not None:
         console.stop()
+    if desk_server is not None:
+        desk_server.stop()
+    desk.stop()
     service.stop()
     store.close()
     return 0

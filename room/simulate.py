@@ -186,9 +186,18 @@ def main(argv: list[str] | None = None) -> int:
     tables = [f"t{i}" for i in range(1, args.tables + 1)]
     rig = RoomRig(workdir, tables).start()
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
+    from room.desk import PlayersDesk, serve_desk  # issue 18: lobby, waiting lists, phones
+
+    desk = PlayersDesk(service).start()
+    desk_server = None
     console = None
     if not args.headless:
         from room.console import serve_console
+
+        desk_server = serve_desk(desk, workdir / "room" / "floor-logins", port=0,
+                                 ws_url=f"ws://127.0.0.1:{rig.room_broker.ws_port}")
+        print(f"room simulate: the lobby {desk_server.url}lobby, phones {desk_server.url}phone, "
+              f"the floor's lists {desk_server.url}floor", flush=True)
 
         console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
@@ -242,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if console is not None:
             console.stop()
+        if desk_server is not None:
+            desk_server.stop()
+        desk.stop()
         service.stop()
         rig.stop()
     code = 1 if bad else 0

@@ -279,6 +279,9 @@ def open_store(url: str | Path, *, now: float | None = None) -> Store:
     try:
         with store._lock:  # noqa: SLF001
             migrate(store._conn, store.dialect, now=now)  # noqa: SLF001
+            from room.players_schema import PLAYERS_MIGRATIONS, VERSION_TABLE  # issue 18's own track
+            migrate(store._conn, store.dialect, now=now, steps=PLAYERS_MIGRATIONS,  # noqa: SLF001
+                    version_table=VERSION_TABLE)
     except (MigrationError, sqlite3.Error) as exc:
         store.close()
         raise StoreError(f"room store {store.where}: {exc}") from exc

@@ -740,7 +740,7 @@ function renderSide() {
   $('#lobby').replaceChildren(...groups.flatMap((g) => [el('h3', { text: L.t(g.label) }), ...g.tables.map((t) =>
     el('div', { class: `lobby-table${t.table === app.cfg.table ? ' here' : ''}${t.online ? '' : ' off'}`,
       dataset: { table: t.table } },
-    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.online ? '' : ` · ${L.t('offline')}`}`),
+    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.waiting === null ? '' : ` · ${L.t('{n} waiting', { n: t.waiting })}`}${t.online ? '' : ` · ${L.t('offline')}`}`),
     app.pickedTable === t.table ? el('div', { class: 'players',
       text: t.players.length ? t.players.map((p) => `${L.t('Seat {n}', { n: p.seat })}: ${p.name}`).join(', ') : L.t('Nobody seated') }) : null))]));
 }

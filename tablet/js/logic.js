@@ -470,18 +470,30 @@ export function equityText(state, seat) {
 
 /**
  * The room's lobby (L-1) from the retained lobby entries and controller presences:
- * groups [{game, label, tables: [{table, name, line, seated, max_seats, players, online}]}]
- * ordered Hold'em, Omaha, Draw; tables by name.
+ * groups [{game, label, tables: [{table, name, line, seated, max_seats, players, online,
+ * waiting}]}] ordered Hold'em, Omaha, Draw; tables by name. The entry ``lobby`` is the
+ * room's whole lobby (issue 18, bridged in from the room broker: ``{tables: [...]}`` with
+ * every table of the room and its waiting-list length ``waiting``); a table's own entry
+ * wins for its seats (it comes straight from its controller). ``waiting`` is null without it.
  */
 export function lobbyGroups(entries, presence = {}) {
   const order = ['holdem', 'omaha', 'draw'];
   const rank = (g) => (order.includes(g) ? order.indexOf(g) : order.length);
   const groups = new Map();
-  for (const e of Object.values(entries || {})) {
-    if (!e || typeof e !== 'object' || typeof e.table !== 'string') continue;
+  const all = {};
+  const room = entries && entries.lobby;
+  if (room && Array.isArray(room.tables)) {
+    for (const e of room.tables) if (e && typeof e.table === 'string') all[e.table] = e;
+  }
+  for (const [id, e] of Object.entries(entries || {})) {
+    if (id === 'lobby' || !e || typeof e !== 'object' || typeof e.table !== 'string') continue;
+    all[e.table] = all[e.table] ? { ...all[e.table], ...e } : e;
+  }
+  for (const e of Object.values(all)) {
     const online = presence[e.table] === undefined ? e.online !== false : presence[e.table] && e.online !== false;
     const row = { table: e.table, name: e.name || e.table, line: describeGame(e), seated: e.seated || 0,
-      max_seats: e.max_seats || 0, players: (e.players || []).slice().sort((a, b) => a.seat - b.seat), online };
+      max_seats: e.max_seats || 0, players: (e.players || []).slice().sort((a, b) => a.seat - b.seat), online,
+      waiting: Number.isInteger(e.waiting) ? e.waiting : null };
     if (!groups.has(e.game)) groups.set(e.game, []);
     groups.get(e.game).push(row);
   }

@@ -264,6 +264,11 @@ test('L-1: the lobby lists tables by game, Hold\'em first, with seated players',
   assert.deepEqual(groups[0].tables.map((t) => [t.table, t.online]), [['t1', true], ['t2', false]]);
   assert.deepEqual(groups[0].tables[0].players.map((p) => p.seat), [1, 2]);
   assert.equal(groups[0].tables[0].line, "No Limit Hold'em 50/100");
+  // the room's lobby bridged in (issue 18): every table of the room, with its waiting list
+  const room = L.lobbyGroups({ t1: entry('t1', 'holdem', 'A table', 2),
+    lobby: { tables: [{ ...entry('t1', 'holdem', 'A table', 1), waiting: 3 }, { ...entry('o9', 'omaha', 'Omaha 9', 4), waiting: 0 }] } });
+  assert.deepEqual(room.map((g) => g.tables.map((t) => [t.table, t.seated, t.waiting])), [[['t1', 2, 3]], [['o9', 4, 0]]]);
+  assert.equal(L.lobbyGroups({ t1: entry('t1', 'holdem', 'A table', 2) })[0].tables[0].waiting, null);
 });
 
 test('P-4: last hands newest first with this seat\'s net and the cards the view allows', () => {

@@ -1,0 +1,533 @@
+"""The players' desk of the room service (issue 18): waiting lists, calls to phones, the lobby.
+
+:class:`PlayersDesk` joins a running :class:`room.service.RoomService`:
+
+- it observes the room's replay (:class:`room.players.Players`): accounts and sessions go to
+  the store in the batch's transaction; after the commit (the room's ``on_applied``) the
+  seat changes reach the waiting lists (:class:`room.waitlist.WaitingLists`) — a seat opens
+  the moment the table journals the player standing up, and the first eligible player is
+  called; every free seat of a table is an opening (a table seen for the first time offers
+  its empty seats);
+- it publishes, on the room broker, the lobby (``room/lobby/lobby``, retained,
+  :mod:`room.lobby`) and each player's status (``room/players/<p>/notices/status``,
+  retained): their places on the lists, their call (table, seat, until when the seat is
+  held) or their seat. Only what changed is published;
+- it takes the players' requests from their phones on ``room/players/<p>/requests``
+  (``{"op": "join"|"leave", "game", "stakes"}``, ``{"op": "accept"|"pass"|"change"}``):
+  the broker's ACL lets a player's login write only its own (docs/players.md), so the
+  topic names the player;
+- it lapses the calls whose hold ended (a tick every ``tick`` seconds);
+- it records every change of the lists in the store (``room_waitlist_log``) and, started
+  again, rebuilds the lists from it (places kept) and offers every free seat again (a
+  call that was out is made again, to the first eligible player, with a new hold).
+
+:func:`serve_desk` serves its pages over HTTP: the lobby for a TV (``/lobby``, public), the
+phone page (``/phone``, public: it logs in to the broker itself, over WebSockets, with the
+player's login; ``/phone-qr.png``, its address as a QR code for the TV, made with segno), and the floor's list view (``/floor``, behind the floor's logins, HTTP
+basic authentication against the console's ``floor-logins.json``). JSON: ``GET
+/api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
+``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
+"reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open,
+register; must-move with ``player`` the must-move table and ``game``/``stakes`` the main
+game it feeds).
+
+Threads: the room's worker (records), paho's (requests), the tick and the HTTP handlers all
+go through one lock.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from drivers.mqtt.provision import check_password
+from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
+from room.players import PlayerError, Players
+from room.store import StoreError
+from room.waitlist import Call, ListKey, WaitingLists, WaitListError
+
+__all__ = ["PlayersDesk", "serve_desk", "notice_topic", "request_topic", "DeskServer"]
+
+log = logging.getLogger("livetable.room.desk")
+
+PAGES = Path(__file__).resolve().parent / "phone"
+VENDOR = Path(__file__).resolve().parents[1] / "tablet" / "vendor" / "mqtt.min.js"
+MAX_BODY = 4096
+MAX_REQUEST = 1024
+
+
+#: The players who can have a phone: ids a room login ``player-<id>`` can carry (as
+#: :mod:`room.provision` makes them), and so safe as one topic level. Others (a table's own
+#: ids, e.g. derived from a name with spaces) are on the lists and in the log all the same;
+#: they just get no notices.
+PHONE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+
+def notice_topic(player: str) -> str:
+    """Return ``room/players/<player>/notices/status`` (retained: the player's status)."""
+    return f"room/players/{player}/notices/status"
+
+
+def request_topic(player: str) -> str:
+    """Return ``room/players/<player>/requests`` (the player's phone writes here)."""
+    return f"room/players/{player}/requests"
+
+
+class PlayersDesk:
+    """The players' side of a room service (see the module's text).
+
+    Args:
+        service: the running (or about to start) :class:`room.service.RoomService`.
+        hold_seconds: how long a call holds its seat.
+        clock: Unix seconds.
+        publish: ``f(topic, payload_text, retain)``; default: the service's own connection.
+        tick: seconds between checks of the holds.
+    """
+
+    def __init__(self, service: Any, *, hold_seconds: float = 180.0, clock: Callable[[], float] = time.time,
+                 publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0) -> None:
+        self.service = service
+        self.store = service.store
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.lists = WaitingLists(clock, hold_seconds)
+        self.lists.listeners.append(self._logged)
+        self.players = Players(self.store, clock).attach(service.room)
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.tick = tick
+        self._delivered: dict[str, int] = {}
+        self._sizes: dict[str, int] = {}  # table -> its seats as last seen
+        self._published: dict[str, str] = {}
+        self._touched: set[str] = set()
+        self._stop = threading.Event()
+        self._publish = publish or self._service_publish
+        self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0}
+        chained = service.room.on_applied
+
+        def on_applied(table: str, ack: Any) -> None:
+            # the lists first: whoever waits for the acknowledgement finds them up to date
+            try:
+                self._after_commit(table, ack.upto)
+            finally:
+                if chained is not None:
+                    chained(table, ack)
+        service.room.on_applied = on_applied
+        self.lists.restore(self.players.waitlist_entries())  # a restart keeps everyone's place
+        self._load()
+
+    # ------------------------------------------------------------------ start, stop
+    def _service_publish(self, topic: str, payload: str, retain: bool) -> None:
+        # The service's own connection (its login may write room/#). A public publish() on
+        # RoomService would be the cleaner seam; this keeps issue 17's file untouched.
+        client = self.service._client  # noqa: SLF001
+        client.publish(topic, payload, qos=1, retain=retain)
+
+    def start(self) -> "PlayersDesk":
+        """Subscribe to the players' requests (at every connect) and start the tick."""
+        client = getattr(self.service, "_client", None)
+        if client is not None:
+            client.message_callback_add("room/players/+/requests", self._on_request)
+            chained = client.on_connect
+
+            def on_connect(c: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+                chained(c, userdata, flags, reason, props)
+                if not getattr(reason, "is_failure", False):
+                    c.subscribe("room/players/+/requests", qos=1)
+                    with self.lock:
+                        self._published.clear()  # a broker that restarted may have lost them
+                        self._touched |= set(self._all_players())
+                        self._flush()
+            client.on_connect = on_connect
+            connected = getattr(self.service, "_connected", None)
+            if connected is not None and connected.is_set():  # started before the desk
+                client.subscribe("room/players/+/requests", qos=1)
+        threading.Thread(target=self._ticker, name="room-desk-tick", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the tick."""
+        self._stop.set()
+
+    def _load(self) -> None:
+        from controller.engine.table.state import TableState
+
+        for t in self.store.table_ids():
+            row = self.store.table_row(t)
+            if not row or not row["state"]:
+                continue
+            try:
+                st = TableState.from_json(row["state"]["table"])
+            except Exception:  # a state this code cannot read: the table's next record brings it
+                log.warning("table %s: its stored state is unreadable; the lobby waits for its next record", t)
+                continue
+            self._table_state(t, st, opening=True)  # its free seats are offered again
+            self._delivered[t] = int(row["applied_upto"])
+
+    # ------------------------------------------------------------------ the tables
+    def _table_state(self, table: str, state: Any, *, opening: bool) -> None:
+        from room.players import list_key
+
+        key = list_key(state.settings)
+        first = table not in self.entries or self.lists.key_of(table) != key
+        if first and self.lists.key_of(table) not in (None, key):
+            # new stakes (L-2): its open seats now belong to another list
+            for t, n in sorted(self.lists.openings):
+                if t == table:
+                    self.lists.seat_closed(t, n, "system")
+        self.lists.table(table, key)
+        self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
+        seated = {s.seat: s.player for s in state.seats if s is not None}
+        for s in state.seats:
+            if s is not None:
+                self.lists.seated[s.player] = (table, s.seat)
+        if first and opening:
+            for n in range(1, len(state.seats) + 1):
+                if n not in seated:
+                    self._handle(self.lists.seat_opened(table, n, "system"))
+        elif opening:
+            # the table changed size (L-2): seats gone end their openings, new ones open
+            for t, n in sorted(self.lists.openings):
+                if t == table and n > len(state.seats):
+                    self.lists.seat_closed(t, n, "system")
+            for n in range(self._sizes.get(table, len(state.seats)) + 1, len(state.seats) + 1):
+                if n not in seated:
+                    self._handle(self.lists.seat_opened(table, n, "system"))
+        self._sizes[table] = len(state.seats)
+
+    def _after_commit(self, table: str, upto: int) -> None:
+        keep, now, done = [], [], set()
+        for item in self.players.pending:
+            if item[1] != table:
+                keep.append(item)
+            elif item[-1] <= upto:
+                mark = (item[0], table, item[-1], "" if item[0] == "state" else repr(item[2:-1]))
+                if item[-1] > self._delivered.get(table, 0) and mark not in done:
+                    now.append(item)
+                    done.add(mark)
+            else:
+                keep.append(item)
+        self.players.pending[:] = keep
+        if not now:
+            return
+        with self.lock:
+            for item in now:
+                try:
+                    self._apply(item)
+                except WaitListError as exc:
+                    log.warning("table %s: %s", table, exc)
+            self._delivered[table] = max(self._delivered.get(table, 0), upto)
+            self._flush()
+
+    def _apply(self, item: tuple[Any, ...]) -> None:
+        what, table = item[0], item[1]
+        if what == "state":
+            self._table_state(table, item[2], opening=True)
+        elif what == "table":
+            pass  # the "state" item of the same record brings the new game or stakes with the seats
+        elif what == "opened":
+            self._touched.add(item[3])
+            self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=item[3]))
+        elif what == "taken":
+            self._touched.add(item[3])
+            self._handle(self.lists.sat(table, item[2], item[3], f"table:{table}"))
+
+    # ------------------------------------------------------------------ calls and notices
+    def _handle(self, calls: list[Call]) -> None:
+        for c in calls:
+            self.stats["calls"] += 1
+            self._touched.add(c.player)
+
+    def _logged(self, entry: Any) -> None:
+        if entry.player:
+            self._touched.add(entry.player)
+        try:
+            self.players.record_waitlist(entry)
+        except StoreError as exc:  # the lists go on; the log line says what was not stored
+            log.error("the waiting lists' log: not stored: %s (%s)", entry.to_json(), exc)
+
+    def _all_players(self) -> set[str]:
+        out = {p for lst in self.lists.lists.values() for p in lst}
+        out |= {c.player for c in self.lists.calls()}
+        return out
+
+    def status(self, player: str) -> dict[str, Any]:
+        """Return ``player``'s status as the phone shows it: ``{"schema": 1, "player", "at",
+        "lists": [{"list", "game", "stakes", "place", "waiting"}], "call": {...} | None,
+        "seated": {"table", "seat"} | None, "change": whether they asked for a table change,
+        "last": the last recorded change about them}``."""
+        lists = []
+        for key, lst in sorted(self.lists.lists.items()):
+            if player in lst:
+                lists.append({**key.to_json(), "list": str(key), "place": lst.index(player) + 1, "waiting": len(lst)})
+        call = self.lists.call_of(player)
+        where = self.lists.seated.get(player)
+        last = next((e for e in reversed(self.lists.log) if e.player == player), None)
+        return {"schema": 1, "player": player, "at": self.clock(), "lists": lists,
+                "call": call.to_json() if call else None,
+                "seated": {"table": where[0], "seat": where[1]} if where else None,
+                "change": any(player in lst for lst in self.lists.changes.values()),
+                "last": last.to_json() if last else None}
+
+    def lobby(self) -> dict[str, Any]:
+        """Return the room's lobby (:func:`room.lobby.lobby_view`)."""
+        with self.lock:
+            return lobby_view(self.entries, self.lists, self.store, self.clock())
+
+    def _flush(self) -> None:
+        # everyone on a list too: one leaving moves up every player behind them
+        touched, self._touched = self._touched | self._all_players(), set()
+        for p in sorted(touched):
+            if not PHONE_ID.match(p):
+                continue
+            st = self.status(p)
+            text = json.dumps({k: v for k, v in st.items() if k != "at"}, sort_keys=True)
+            if self._published.get(p) != text:
+                self._published[p] = text
+                self.stats["notices"] += 1
+                self._publish(notice_topic(p), json.dumps(st), True)
+        try:
+            lobby = lobby_view(self.entries, self.lists, self.store, self.clock())
+        except StoreError as exc:
+            log.error("the lobby: %s", exc)
+            return
+        text = json.dumps({k: v for k, v in lobby.items() if k != "at"}, sort_keys=True)
+        if self._published.get("\0lobby") != text:
+            self._published["\0lobby"] = text
+            self._publish(LOBBY_TOPIC, json.dumps(lobby), True)
+
+    def _ticker(self) -> None:
+        while not self._stop.wait(self.tick):
+            try:
+                with self.lock:
+                    self._handle(self.lists.expire())
+                    self._flush()
+            except Exception:  # the tick must go on
+                log.exception("the desk's tick")
+
+    # ------------------------------------------------------------------ requests
+    def request(self, player: str, req: Any, by: str | None = None) -> dict[str, Any]:
+        """Do one request of ``player`` (from their phone, or the floor with ``by``
+        ``floor:<name>``); return ``{"ok": True, "status": ...}`` or ``{"ok": False,
+        "error": text}``. Never raises for a bad request."""
+        by = by or player
+        if not isinstance(req, dict) or not isinstance(req.get("op"), str):
+            return {"ok": False, "error": "a request is {\"op\": ...}"}
+        op = req["op"]
+        with self.lock:
+            try:
+                if op in ("join", "leave"):
+                    game, stakes = req.get("game"), req.get("stakes")
+                    if not isinstance(game, str) or not isinstance(stakes, str) or not game or not stakes:
+                        raise WaitListError("game and stakes are required")
+                    key = ListKey(game[:64], stakes[:32])
+                    if op == "join":
+                        if key not in set(self.lists.table_key.values()):
+                            raise WaitListError(f"no table of {key} in the room")
+                        self._handle(self.lists.join(key, player, by))
+                    else:
+                        self._handle(self.lists.leave(key, player, by, str(req.get("reason") or "")[:200]))
+                elif op == "accept":
+                    self._handle(self.lists.accept(player, by))
+                elif op == "pass":
+                    self._handle(self.lists.pass_(player, by))
+                elif op == "change":
+                    self._handle(self.lists.request_change(player, by))
+                else:
+                    raise WaitListError(f"unknown op {op!r} (join, leave, accept, pass, change)")
+            except WaitListError as exc:
+                self.stats["refused"] += 1
+                self._touched.add(player)
+                self._flush()
+                return {"ok": False, "error": str(exc)}
+            self._touched.add(player)
+            self._flush()
+            return {"ok": True, "status": self.status(player)}
+
+    def _on_request(self, client: Any, userdata: Any, msg: Any) -> None:
+        parts = msg.topic.split("/")
+        if len(parts) != 4 or not PHONE_ID.match(parts[2]) or len(msg.payload) > MAX_REQUEST:
+            return
+        self.stats["requests"] += 1
+        try:
+            req = json.loads(msg.payload)
+        except ValueError:
+            req = None
+        out = self.request(parts[2], req)
+        if not out["ok"]:
+            log.info("player %s: request refused: %s", parts[2], out["error"])
+            # the status carries the refusal so the phone can say it
+            st = dict(self.status(parts[2]), error=out["error"])
+            self._publish(notice_topic(parts[2]), json.dumps(st), True)
+            with self.lock:
+                self._published.pop(parts[2], None)
+
+
+# ---------------------------------------------------------------------- HTTP
+class DeskServer:
+    """The desk's pages: :attr:`url`, :meth:`stop`."""
+
+    def __init__(self, server: ThreadingHTTPServer, thread: threading.Thread) -> None:
+        self.server, self.thread = server, thread
+        host, port = server.server_address[:2]
+        self.url = f"http://{host}:{port}/"
+
+    def stop(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1", port: int = 8091,
+               ws_url: str | None = None, public_url: str | None = None) -> DeskServer:
+    """Serve the desk's pages (see the module's text) on ``host:port`` in a thread.
+
+    ``ws_url``: the room broker's MQTT-over-WebSockets address for the phone page
+    (``ws://room.local:9002``); ``public_url``: the address players' phones reach this
+    server at (the lobby TV's QR code points at its ``/phone``).
+
+    Raises:
+        OSError: the port cannot be bound.
+    """
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "livetable-room-desk"
+
+        def log_message(self, fmt: str, *args: Any) -> None:  # quiet: the room's own log says enough
+            log.debug("%s " + fmt, self.address_string(), *args)
+
+        def _send(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            for k, v in (extra or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, code: int, data: Any) -> None:
+            self._send(code, json.dumps(data).encode(), "application/json")
+
+        def _floor(self) -> str | None:
+            auth = self.headers.get("Authorization", "")
+            if auth.startswith("Basic "):
+                try:
+                    name, _, pw = base64.b64decode(auth[6:]).decode().partition(":")
+                    logins = json.loads(Path(floor_logins).read_text())
+                    if name in logins and check_password(pw, logins[name]):
+                        return name
+                except (ValueError, OSError, UnicodeDecodeError):
+                    pass
+            self._send(401, b"floor login required", "text/plain",
+                       {"WWW-Authenticate": 'Basic realm="livetable floor"'})
+            return None
+
+        def _page(self, name: str) -> None:
+            try:
+                self._send(200, (PAGES / name).read_bytes(), "text/html; charset=utf-8")
+            except OSError:
+                self._send(404, b"not found", "text/plain")
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            u = urlparse(self.path)
+            q = {k: v[0] for k, v in parse_qs(u.query).items()}
+            try:
+                if u.path in ("/", "/lobby"):
+                    return self._page("lobby.html")
+                if u.path == "/phone":
+                    return self._page("phone.html")
+                if u.path == "/pages.js":
+                    return self._send(200, (PAGES / "pages.js").read_bytes(), "application/javascript")
+                if u.path == "/vendor/mqtt.min.js":
+                    return self._send(200, VENDOR.read_bytes(), "application/javascript")
+                if u.path == "/api/lobby":
+                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
+                    return self._json(200, dict(desk.lobby(), phone_url=base.rstrip("/") + "/phone"))
+                if u.path == "/phone-qr.png":  # the TV's QR code: the phone page's address
+                    import io
+
+                    import segno
+
+                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
+                    out = io.BytesIO()
+                    segno.make(base.rstrip("/") + "/phone", error="m").save(out, kind="png", scale=8, border=2)
+                    return self._send(200, out.getvalue(), "image/png")
+                if u.path == "/api/phone-config":
+                    return self._json(200, {"ws": ws_url})
+                if u.path in ("/floor", "/api/lists", "/api/why", "/api/players"):
+                    who = self._floor()
+                    if who is None:
+                        return None
+                    if u.path == "/floor":
+                        return self._page("floor.html")
+                    if u.path == "/api/lists":
+                        with desk.lock:
+                            snap = desk.lists.snapshot()
+                        return self._json(200, dict(snap, log=desk.players.waitlist_log(limit=200), floor=who))
+                    if u.path == "/api/why":
+                        with desk.lock:
+                            story = [e.to_json() for e in desk.lists.why(q.get("player", ""))]
+                        return self._json(200, {"player": q.get("player"), "entries": story})
+                    return self._json(200, {"players": desk.players.find(q.get("q", ""))})
+                self._send(404, b"not found", "text/plain")
+            except StoreError as exc:
+                self._json(503, {"error": str(exc)})
+
+        def do_POST(self) -> None:  # noqa: N802
+            u = urlparse(self.path)
+            if u.path != "/api/lists":
+                return self._send(404, b"not found", "text/plain")
+            who = self._floor()
+            if who is None:
+                return None
+            n = int(self.headers.get("Content-Length") or 0)
+            if n > MAX_BODY:
+                return self._json(413, {"error": "too large"})
+            try:
+                body = json.loads(self.rfile.read(n) or b"{}")
+            except ValueError:
+                return self._json(400, {"error": "not JSON"})
+            if not isinstance(body, dict) or not isinstance(body.get("player"), str) or not body["player"]:
+                return self._json(400, {"error": "player is required"})
+            player = body["player"][:64]
+            try:
+                if body.get("op") == "register":
+                    acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
+                    return self._json(200, {"ok": True, "account": acct})
+                if body.get("op") == "must-move":  # body.player: the must-move table
+                    key = ListKey(str(body.get("game") or ""), str(body.get("stakes") or ""))
+                    if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
+                        raise WaitListError(f"must-move: table {player!r} and a game of the room ({key}) are needed")
+                    with desk.lock:
+                        desk.lists.feed(player, key, f"floor:{who}")
+                        desk._flush()
+                    return self._json(200, {"ok": True})
+                if body.get("op") == "seat-open":
+                    with desk.lock:
+                        desk._handle(desk.lists.seat_opened(str(body.get("table")), int(body.get("seat") or 0),
+                                                            f"floor:{who}"))
+                        desk._flush()
+                    return self._json(200, {"ok": True})
+            except (PlayerError, WaitListError, ValueError) as exc:
+                return self._json(400, {"ok": False, "error": str(exc)})
+            except StoreError as exc:
+                return self._json(503, {"ok": False, "error": str(exc)})
+            out = desk.request(player, body, by=f"floor:{who}")
+            self._json(200 if out["ok"] else 400, out)
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="room-desk-http", daemon=True)
+    thread.start()
+    return DeskServer(server, thread)
+

@@ -1,0 +1,151 @@
+"""An independent check of the waiting lists' fairness, from their log alone (issue 18).
+
+Used by the tests and by ``livetable room crowd`` (simulated players); it shares no code
+with :mod:`room.waitlist` but its record types, so a fault there is not copied here.
+
+:func:`check_log` replays :attr:`room.waitlist.WaitingLists.log` into a plain model of its own
+(lists in join order, table-change requests in request order, must-move players in the order
+they sat at a must-move table, who sits where, the calls outstanding) and checks at every
+``call`` entry that:
+
+- the seat is open and no other call holds it (no seat offered to two players at once);
+- the called player holds no other call;
+- the called player is the first eligible one: first table-change requests, then must-move,
+  then the list, skipping players who passed or lapsed on this opening, who hold a call, or
+  who already sit at that table;
+
+and after every ``lapse`` or ``pass`` that the next entry about that seat, when someone was
+eligible, is the call of the next player (a lapsed call moves to the next). The log is the
+only input, so it also checks the log says enough to answer "why was he seated before me".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["FairnessError", "check_log"]
+
+from room.waitlist import Entry, ListKey
+
+
+class FairnessError(AssertionError):
+    """The log shows a call that broke a rule (the message names the entry)."""
+
+
+def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, ListKey] | None = None) -> dict[str, int]:
+    """Check ``log`` (see the module's text); return counts (``calls``, ``openings``, ``lapses``,
+    ``passes``, ``seated``). Raises :class:`FairnessError`."""
+    feeds = dict(feeds or {})
+    lists: dict[ListKey, list[str]] = {}
+    changes: dict[ListKey, list[str]] = {}
+    must: dict[ListKey, list[str]] = {}
+    seated: dict[str, tuple[str, int]] = {}
+    openings: dict[tuple[str, int], dict[str, Any]] = {}  # -> {"key", "passed", "call"}
+    counts = {"calls": 0, "openings": 0, "lapses": 0, "passes": 0, "seated": 0}
+
+    def calling(p: str) -> bool:
+        return any(o["call"] == p for o in openings.values())
+
+    def first_eligible(key: ListKey, table: str, passed: set[str]) -> tuple[str, str] | None:
+        order = [(p, "change") for p in changes.get(key, [])]
+        order += [(p, "must-move") for p in must.get(key, [])]
+        order += [(p, "list") for p in lists.get(key, [])]
+        seen: set[str] = set()
+        for p, src in order:
+            if p in seen:
+                continue
+            seen.add(p)
+            if p in passed or calling(p) or seated.get(p, ("", 0))[0] == table:
+                continue
+            return p, src
+        return None
+
+    def drop(p: str) -> None:
+        for d in (lists, changes, must):
+            for lst in d.values():
+                if p in lst:
+                    lst.remove(p)
+
+    pending: dict[tuple[str, int], int] = {}  # seat -> index of the lapse/pass awaiting the next call
+    for i, e in enumerate(log):
+        where = (e.table, e.seat) if e.table is not None and e.seat is not None else None
+        if e.action == "feed":
+            feeds[e.table] = e.key  # type: ignore[index]
+        elif e.action == "join":
+            lists.setdefault(e.key, []).append(e.player)  # type: ignore[arg-type]
+        elif e.action == "change-request":
+            changes.setdefault(e.key, []).append(e.player)  # type: ignore[arg-type]
+        elif e.action in ("leave", "remove"):
+            if e.key is not None and e.player in lists.get(e.key, []):
+                lists[e.key].remove(e.player)
+            for o in openings.values():
+                if o["call"] == e.player and o["key"] == e.key and e.detail != "seated without a call":
+                    o["call"] = None
+        elif e.action == "open":
+            counts["openings"] += 1
+            if e.player and seated.get(e.player) == where:
+                del seated[e.player]
+                for d in (changes, must):
+                    for lst in d.values():
+                        if e.player in lst:
+                            lst.remove(e.player)
+            openings[where] = {"key": e.key, "passed": set(), "call": None}  # type: ignore[index]
+        elif e.action == "call":
+            counts["calls"] += 1
+            o = openings.get(where)  # type: ignore[arg-type]
+            if o is None:
+                raise FairnessError(f"entry {i}: {e.player} called for {where}, which is not open")
+            if o["call"] is not None:
+                raise FairnessError(f"entry {i}: seat {where} offered to {e.player} while held for {o['call']}")
+            if calling(e.player):
+                raise FairnessError(f"entry {i}: {e.player} called while holding another call")
+            want = first_eligible(o["key"], e.table, o["passed"])  # type: ignore[arg-type]
+            if want is None or want[0] != e.player or not e.detail.startswith(want[1]):
+                raise FairnessError(f"entry {i}: {e.player} called for {where} ({e.detail}); first eligible: {want}")
+            o["call"], o["source"] = e.player, want[1]
+            pending.pop(where, None)  # type: ignore[arg-type]
+        elif e.action in ("pass", "lapse"):
+            counts["passes" if e.action == "pass" else "lapses"] += 1
+            o = openings.get(where)  # type: ignore[arg-type]
+            if o is None or o["call"] != e.player:
+                raise FairnessError(f"entry {i}: {e.action} by {e.player} for {where}, not their call")
+            o["call"] = None
+            o["passed"].add(e.player)
+            if e.action == "lapse" and o.get("source") == "change" and e.player in changes.get(o["key"], []):
+                changes[o["key"]].remove(e.player)
+            pending[where] = i  # type: ignore[index]
+        elif e.action == "cancel":
+            openings.pop(where, None)  # type: ignore[arg-type]
+            pending.pop(where, None)  # type: ignore[arg-type]
+        elif e.action == "seat":
+            counts["seated"] += 1
+            old = seated.get(e.player)
+            if e.detail.startswith("accepted"):
+                o = openings.get(where)  # type: ignore[arg-type]
+                if o is None or o["call"] != e.player:
+                    raise FairnessError(f"entry {i}: {e.player} seated at {where} without its call")
+                drop(e.player)
+            openings.pop(where, None)  # type: ignore[arg-type]
+            pending.pop(where, None)  # type: ignore[arg-type]
+            if old is not None and old != where:
+                openings.pop(old, None)
+            seated[e.player] = where  # type: ignore[assignment]
+            main = feeds.get(e.table)  # type: ignore[arg-type]
+            if main is not None and e.player not in must.setdefault(main, []):
+                must[main].append(e.player)
+        # a lapse or pass must be followed, within the same operation, by the next call when
+        # someone is eligible: checked when the operation's entries end (the next entry at a
+        # later time, or the end of the log)
+        nxt = log[i + 1] if i + 1 < len(log) else None
+        if nxt is None or nxt.at != e.at or nxt.action in ("join", "change-request", "open"):
+            for w, j in list(pending.items()):
+                o = openings.get(w)
+                if o is None or o["call"] is not None:
+                    pending.pop(w)
+                    continue
+                want = first_eligible(o["key"], w[0], o["passed"])
+                if want is not None:
+                    raise FairnessError(f"entry {j}: after the {log[j].action} of {log[j].player} at {w}, "
+                                        f"{want[0]} was eligible but not called")
+                pending.pop(w)
+    return counts

@@ -1,0 +1,96 @@
+"""The room's lobby (RULES L-1, issue 18): every table by game and stakes, from the tables'
+own records.
+
+Per table (:func:`table_entry`, the table's L-1 entry as its tablets' Lobby tab knows it,
+:func:`drivers.mqtt.codec.lobby_summary`, plus the room's figures): ``table``, ``name``,
+``game``, ``limit``, ``stakes``, ``max_seats``, ``players`` (``[{"seat", "name"}]``),
+``seated``, ``free``, ``list`` (the waiting list's name), ``waiting`` (its length),
+``avg_pot`` (chips, mean pot of the hands that ended in the last hour; 0 with none) and
+``hands_per_hour`` (hands that ended in the last hour, over the time the table was open in
+it, at least ten minutes). :func:`lobby_view` groups them by game (Hold'em, Omaha, Draw, as
+L-1 lists them) then stakes, and adds every list with its length and open seats.
+
+The room service publishes the view retained on ``room/lobby/lobby`` (the room broker; a
+table id is never ``lobby``, so it cannot collide with a table's own ``room/lobby/<t>``),
+and the lobby page for a TV (``/lobby`` of the players' desk) shows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.views import public_view
+from drivers.mqtt.codec import lobby_summary
+from room.players import list_key
+from room.store import Store
+from room.waitlist import ListKey, WaitingLists
+
+__all__ = ["table_entry", "pace", "lobby_view", "LOBBY_TOPIC", "GAME_ORDER"]
+
+#: The room broker's topic of the whole room's lobby (retained).
+LOBBY_TOPIC = "room/lobby/lobby"
+#: L-1: tables are listed by game in this order.
+GAME_ORDER = ("holdem", "omaha", "draw")
+HOUR = 3600.0
+
+
+def table_entry(state: Any) -> dict[str, Any]:
+    """Return the lobby entry of a :class:`controller.engine.table.state.TableState` (see the
+    module's text; ``waiting``, ``avg_pot`` and ``hands_per_hour`` are added by
+    :func:`lobby_view`)."""
+    entry = lobby_summary(public_view(state))
+    key = list_key(state.settings)
+    entry["list"] = str(key)
+    entry["key"] = key.to_json()
+    entry["free"] = int(entry["max_seats"]) - int(entry["seated"])
+    return entry
+
+
+def pace(store: Store, now: float) -> dict[str, tuple[int, float]]:
+    """Return ``{table: (avg_pot, hands_per_hour)}`` over the hour before ``now`` (voided
+    hands left out; chips are integers, the pace rounded to 0.1)."""
+    since = now - HOUR
+    out: dict[str, tuple[int, float]] = {}
+    for t, n, pot, first in store.query(
+            "SELECT table_id, COUNT(*), COALESCE(SUM(pot), 0), MIN(COALESCE(started_at, ended_at)) FROM room_hands"
+            " WHERE ended_at >= ? AND voided = 0 GROUP BY table_id", (since,)):
+        span = max(now - max(float(first), since), HOUR / 6)
+        out[str(t)] = (int(pot) // int(n) if n else 0, round(int(n) * HOUR / span, 1))
+    return out
+
+
+def _order(entry: dict[str, Any]) -> tuple[Any, ...]:
+    g = entry.get("game")
+    s = entry.get("stakes") or {}
+    return (GAME_ORDER.index(g) if g in GAME_ORDER else len(GAME_ORDER), str(g), int(s.get("bb") or 0),
+            int(s.get("sb") or 0), str(entry.get("table")))
+
+
+def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: Store, now: float,
+               offline: set[str] | None = None) -> dict[str, Any]:
+    """Return the room's lobby: ``{"schema": 1, "at", "tables": [...], "lists": [{"game",
+    "stakes", "list", "waiting", "open_seats", "tables"}]}`` (see the module's text).
+
+    ``entries``: each table's :func:`table_entry`; ``offline``: tables whose link is down
+    (shown, marked ``online`` false).
+    """
+    figures = pace(store, now)
+    tables = []
+    keys: dict[ListKey, dict[str, Any]] = {}
+    for t, e in entries.items():
+        key = ListKey(e["key"]["game"], e["key"]["stakes"])
+        avg, rate = figures.get(t, (0, 0.0))
+        tables.append({**{k: v for k, v in e.items() if k != "key"}, "game_list": key.to_json(),
+                       "waiting": len(lists.lists.get(key, [])), "avg_pot": avg, "hands_per_hour": rate,
+                       "online": t not in (offline or set())})
+        keys.setdefault(key, {"tables": []})["tables"].append(t)
+    for key in lists.lists:
+        keys.setdefault(key, {"tables": []})
+    open_seats: dict[ListKey, int] = {}
+    for o in lists.openings.values():
+        open_seats[o.key] = open_seats.get(o.key, 0) + 1
+    tables.sort(key=_order)
+    return {"schema": 1, "at": now, "tables": tables,
+            "lists": [{**k.to_json(), "list": str(k), "waiting": len(lists.lists.get(k, [])),
+                       "open_seats": open_seats.get(k, 0), "tables": sorted(v["tables"])}
+                      for k, v in sorted(keys.items())]}

@@ -1,0 +1,218 @@
+"""The players' pages in Debian's Chromium (Playwright), on a real room broker (issue 18).
+
+Three tables send their journals to the room broker with their own logins (as their bridges
+do): ``t1`` a simulated table's 8 hands (No Limit Hold'em), ``t2`` a full Pot Limit Omaha table
+and ``t3`` a No Limit Hold'em table at other stakes. The room service with its players' desk
+stores and replays them.
+
+- the lobby for a TV (1920x1080): every table by game, seats taken and free, waiting-list
+  length, average pot, hands per hour; the lists with their lengths;
+- the phone page (390x844, portrait): anna signs in with her own room login over MQTT over
+  WebSockets, joins the Omaha list, is called when a player stands up at ``t2`` (the seat,
+  a countdown), accepts and is shown her seat, then asks for a table change;
+- the floor's list view (behind the floor login): the lists, the open seats with their
+  calls, the log with who did what, and "why" for one player.
+
+Screenshots go to ``artifacts/players/``; ``docs/players-*.png`` are copies of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from controller.engine.table import events as ev
+from controller.engine.table.settings import TableSettings
+from controller.journal import payload_of
+from controller.runtime import open_table
+from drivers.mqtt.broker import BrokerProcess
+from room.console import add_login
+from room.desk import PlayersDesk, serve_desk
+from room.provision import provision_player, provision_table, room_credentials
+from room.service import RoomService
+from room.simulate import ROOM_CONF
+from room.store import open_store
+from test_room_acl import Client  # tests/room is on sys.path
+from tests.room.conftest import REPO, need_mosquitto
+from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
+
+SHOTS = REPO / "artifacts" / "players"  # docs/players-*.png are copies of these
+WAIT_MS = 15_000
+#: axe-core from the tablet tests' npm packages (tests/tablet/package.json; scripts/setup.sh --test)
+AXE = REPO / "tests" / "tablet" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_SERIOUS = """async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+  .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)"""
+
+
+def axe(page: Any, where: str, found: dict[str, Any]) -> None:
+    """Run axe-core (contrast, labels; as the tablet's screens are checked) on ``page``."""
+    if AXE.exists():
+        page.add_script_tag(path=str(AXE))
+        bad = page.evaluate(AXE_SERIOUS)
+        if bad:
+            found[where] = bad
+
+
+class Table:
+    """A table's journal sent to the room as its bridge would (its own login)."""
+
+    def __init__(self, room: "Room", table: str, journal: Path, orch: Any = None) -> None:
+        self.room, self.table, self.journal, self.orch, self.sent = room, table, journal, orch, 0
+        self.client = Client(room.broker.mqtt_port, f"table-{table}", room.clear[f"table-{table}"])
+
+    def send(self, *events: Any) -> None:
+        for e in events:
+            self.orch.handle(e)
+        db = sqlite3.connect(self.journal)
+        msg: dict[str, Any] = {"table": self.table, "records": [
+            {"seq": s, "at": a, "kind": k, "payload": payload_of(k, a, p)}
+            for s, a, k, p in db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? ORDER BY seq",
+                                         (self.sent,))]}
+        if self.sent == 0:
+            upto, state = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchone()
+            msg["base"] = {"upto": upto, "state": json.loads(state)}
+        db.close()
+        for i in range(0, len(msg["records"]), 500):
+            part = dict(msg, records=msg["records"][i:i + 500]) if i == 0 else {
+                "table": self.table, "records": msg["records"][i:i + 500]}
+            self.client.publish(f"room/tables/{self.table}/records", json.dumps(part))
+        self.sent = msg["records"][-1]["seq"]
+        assert self.room.service.wait_applied(self.table, self.sent, 30)
+
+
+class Room:
+    def __init__(self, tmp: Path) -> None:
+        pdir = tmp / "prov"
+        self.broker = BrokerProcess(tmp / "broker", passwd=pdir / "passwd", acl=pdir / "acl", config=ROOM_CONF)
+        creds = room_credentials(pdir)
+        for t in ("t1", "t2", "t3"):
+            provision_table(pdir, t, host="127.0.0.1", port=self.broker.mqtt_port)
+        self.anna = provision_player(pdir, "anna")
+        self.clear = json.loads((pdir / "credentials" / "room.json").read_text())
+        self.broker.start()
+        self.store = open_store(tmp / "room.sqlite")
+        self.service = RoomService(self.store, host="127.0.0.1", port=self.broker.mqtt_port, **creds).start()
+        self.desk = PlayersDesk(self.service, hold_seconds=150).start()
+        self.floor_pw = add_login(tmp / "floor.json", "eve")
+        self.http = serve_desk(self.desk, tmp / "floor.json", port=0,
+                               ws_url=f"ws://127.0.0.1:{self.broker.ws_port}")
+        assert self.service.wait_connected(10)
+
+    def close(self) -> None:
+        self.http.stop()
+        self.desk.stop()
+        self.service.stop()
+        self.store.close()
+        self.broker.stop()
+
+
+@pytest.fixture
+def room(tmp_path: Path, played: tuple[Path, dict]) -> Iterator[tuple[Room, dict[str, Table]]]:
+    need_mosquitto()
+    if SKIP:
+        pytest.skip(SKIP)
+    r = Room(tmp_path)
+    tables: dict[str, Table] = {}
+    try:
+        t1 = Table(r, "t1", played[0] / "journal.sqlite")
+        t1.send()
+        now = time.time()
+        for t, game, limit, sb, bb, seated in (("t2", "omaha", "pot-limit", 1, 2, 6), ("t3", "holdem", "no-limit", 2, 5, 9)):
+            s = TableSettings(id=t, name=f"Table {t[1]}", game=game, limit=limit, seats=seated, small_blind=sb,
+                              big_blind=bb, buy_in_min=40 * bb, buy_in_max=200 * bb)
+            orch, _ = open_table(tmp_path / f"{t}.sqlite", s, clock=lambda: now)
+            tables[t] = Table(r, t, tmp_path / f"{t}.sqlite", orch)
+            tables[t].send(*[e for n in range(1, seated + 1)
+                             for e in (ev.PlayerSatDown(at=now, seat=n, player=f"{t}p{n}", name=f"Player {n}"),
+                                       ev.BoughtIn(at=now, seat=n, amount=100 * bb))])
+        tables["t1"] = t1
+        yield r, tables
+    finally:
+        for t in tables.values():
+            t.client.close()
+            if t.orch is not None:
+                t.orch.journal.close()
+        r.close()
+
+
+@pytest.mark.broker
+@pytest.mark.timeout(300)
+def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> None:
+    r, tables = room
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for p in ("bo", "cy"):  # two players already on the Hold'em 2/5 list (from the floor)
+        out = r.desk.request(p, {"op": "join", "game": "no-limit holdem", "stakes": "2/5"}, by="floor:eve")
+        assert out["ok"], (out, r.desk.lists.table_key)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        # ---- the lobby on a TV
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv.goto(r.http.url + "lobby")
+        tv.wait_for_selector("tr[data-table='t3']", timeout=WAIT_MS)
+        rows = {t: tv.locator(f"tr[data-table='{t}'] td").all_inner_texts() for t in ("t1", "t2", "t3")}
+        assert rows["t2"][:5] == ["Table 2", "Pot Limit", "1/2", "6/6", "0"]
+        assert rows["t3"][3:6] == ["9/9", "0", "2"]  # full, two waiting
+        assert int(rows["t1"][6]) > 0 and float(rows["t1"][7]) > 0  # a played table: avg pot, hands/h
+        assert [h.strip() for h in tv.locator("#games h2").all_inner_texts()] == ["Hold'em", "Omaha"]
+        assert "/phone" in tv.inner_text("#phone-url")
+        tv.wait_for_function("document.getElementById('qr').complete && document.getElementById('qr').naturalWidth > 0",
+                             timeout=WAIT_MS)
+        tv.screenshot(path=str(SHOTS / "lobby-tv.png"))
+        found: dict[str, Any] = {}
+        axe(tv, "lobby", found)
+        # ---- anna's phone
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                    device_scale_factor=2).new_page()
+        phone.goto(r.http.url + "phone#" + f"u=anna&p={r.anna['password']}")
+        phone.wait_for_selector("#game-lists button", timeout=WAIT_MS)
+        phone.locator("#game-lists .row", has_text="Pot Limit Omaha 1/2").get_by_role("button", name="Join").click()
+        phone.wait_for_selector("#my-lists .place", timeout=WAIT_MS)
+        assert phone.inner_text("#my-lists .place") == "#1"
+        phone.screenshot(path=str(SHOTS / "phone-waiting.png"))
+        # a player stands up at t2: anna is called at once, the seat held with a countdown
+        tables["t2"].send(ev.StoodUp(at=time.time(), seat=3))
+        phone.wait_for_selector("#call:not([hidden])", timeout=WAIT_MS)
+        assert phone.inner_text("#call-where") == "Table t2 · seat 3"
+        assert re.fullmatch(r"[12]:\d\d", phone.inner_text("#countdown"))
+        phone.screenshot(path=str(SHOTS / "phone-called.png"))
+        axe(phone, "phone called", found)
+        # ---- the floor's view while the call is out
+        floor = browser.new_context(viewport={"width": 1280, "height": 900},
+                                    http_credentials={"username": "eve", "password": r.floor_pw}).new_page()
+        floor.goto(r.http.url + "floor")
+        floor.wait_for_selector("#open td.call", timeout=WAIT_MS)
+        assert "anna (list)" in floor.inner_text("#open")
+        assert floor.locator("[data-list='no-limit holdem 2/5'] li").count() == 2
+        floor.fill("#why-player", "anna")
+        floor.click("#why button")
+        floor.wait_for_selector("#why-table td", timeout=WAIT_MS)
+        assert "call" in floor.inner_text("#why-table")
+        r.desk.players.register("t2p1", "Player 1", "C-2001")
+        floor.fill("#find-q", "C-2001")
+        floor.click("#find button")
+        floor.wait_for_selector("#accounts tr[data-player='t2p1']", timeout=WAIT_MS)
+        cells = floor.locator("#accounts tr[data-player='t2p1'] td").all_inner_texts()
+        assert cells[:4] == ["t2p1", "Player 1", "C-2001", "1"] and cells[5] == "200"  # one session, bought in 200
+        floor.screenshot(path=str(SHOTS / "floor-lists.png"), full_page=True)
+        axe(floor, "floor", found)
+        assert found == {}, json.dumps(found, indent=1)
+        # anna accepts: seated
+        phone.get_by_role("button", name="I'm coming").click()
+        phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
+        assert phone.inner_text("#seated-at") == "You sit at table t2, seat 3."
+        # the table reports her sitting down; she asks for a table change from the phone
+        tables["t2"].send(ev.PlayerSatDown(at=time.time(), seat=3, player="anna", name="Anna"))
+        phone.click("#change")
+        phone.wait_for_selector("#change-asked", timeout=WAIT_MS)
+        assert r.desk.lists.changes[next(iter(r.desk.lists.changes))] == ["anna"]
+        # no floor login, no list view
+        anon = browser.new_context()
+        assert anon.request.get(r.http.url + "floor").status == 401
+        assert anon.request.get(r.http.url + "api/lists").status == 401
+        browser.close()
