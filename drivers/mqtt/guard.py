@@ -67,7 +67,8 @@ class ActionGuard:
         """Record that the state with ``seq`` was published.
 
         ``round``: what names its betting round; ``occupants``: who holds each seat, seat 1
-        first, None for an empty one (both as :func:`view_facts` takes them from the view). Raises ``ValueError`` when ``seq`` is lower than the last one
+        first, None for an empty one (both as :func:`view_facts` takes them from the view).
+        Raises ``ValueError`` when ``seq`` is lower than the last one
         (docs/state.md: seq only rises); an equal seq (a republish) replaces what it holds.
         """
         with self._lock:

@@ -110,7 +110,8 @@ class TableLink:
         self._chat_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, chat id) seen (M-5)
         self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
 
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                   client_id=client_id or f"livetable-{table_id}-controller",
                                    protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
         if username is not None:
             self._client.username_pw_set(username, password)
