@@ -261,7 +261,8 @@ class _Corner:
             self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch, self.recall)
         return self.cuts[scale]
 
-    def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
+    def glyphs(self, scales: Sequence[float]
+               ) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
         """The first scale whose cut gives both a rank and a suit (else the last), and its cut."""
         out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
         scale = None
@@ -358,7 +359,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
     if val <= 10 and pips.picture >= 1.25 * p.picture:
         return None, 0.0, f"index says {rank}, picture seen"
     faint_court = val >= 11 and pips.picture >= p.faint_picture and both and \
-        min(r.rank_score for r in same) >= p.court_pair_score and min(r.rank_margin for r in same) >= p.court_pair_margin
+        min(r.rank_score for r in same) >= p.court_pair_score and \
+        min(r.rank_margin for r in same) >= p.court_pair_margin
     rank_ok = faint_court or (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
         (top.rank_score >= p.wide_score and top.rank_margin >= p.wide_margin) or \
         (both and min(r.rank_score for r in same) >= p.pair_score

@@ -2,7 +2,8 @@
 
 :func:`render_board` draws the given cards face up in a row on a plain table colour, each
 with its rank and suit index in two opposite corners (Hershey font, drawn pips) and a centre
-pip (number cards and aces) or a framed coloured picture (J, Q, K). The recognizer reads these back; nothing here comes from a photograph.
+pip (number cards and aces) or a framed coloured picture (J, Q, K). The recognizer reads
+these back; nothing here comes from a photograph.
 """
 
 from __future__ import annotations
