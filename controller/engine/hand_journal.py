@@ -6,7 +6,7 @@ its events (the table's journal does this after a power cut).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
 from .hand_base import _COMPLETE, _STR, _parse, _txt
@@ -15,6 +15,9 @@ from collections.abc import Iterable, Sequence
 from .handtypes import PotView
 from .pots import build_pots
 from .settings import HandSettings, PlayerSetup
+
+if TYPE_CHECKING:
+    from .hand import Hand  # the class this mixin is part of (hand.py imports this module)
 
 
 class JournalMixin:
