@@ -71,7 +71,8 @@ class HandHistory:
     ``variant`` the PHH code; ``antes``, ``blinds`` (``blinds_or_straddles``) and
     ``starting_stacks`` per player p1..pN; ``min_bet`` (NL/PL), ``small_bet``/``big_bet``
     (FL); ``actions`` the action strings (comments stripped); ``finishing_stacks``
-    (in the file's own units, not scaled: the Pluribus logs have half chips) or ``None``; ``scale`` the factor from file units to chips; ``extra`` every other key.
+    (in the file's own units, not scaled: the Pluribus logs have half chips) or ``None``;
+    ``scale`` the factor from file units to chips; ``extra`` every other key.
     """
 
     variant: str

@@ -13,8 +13,8 @@ from . import effects as fx
 from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
-           "change_settings", "apply_settings", "leave", "buy_in_range"]
+__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out",
+           "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
 def _seat(ctx: Ctx, n: int) -> Seat | None:
