@@ -21,13 +21,13 @@ from . import effects as fx
 from .blinds import Candidate, plan_hand
 from .preselect import resolve
 from .settings import TableSettings
-from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, evolve
+from .state import RETURN_SECONDS, SIT_OUT_LIMIT, Dealing, Departure, HandInfo, Seat, TableState, Timer, evolve
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
            "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards", "all_in_runout",
-           "runout", "fold_leavers"]
+           "runout", "fold_leavers", "settle_topup", "leave", "apply_settings"]
 
 
 
@@ -200,8 +200,6 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
         refuse(ctx, "T-3", "T-3: a hand is already running")
         return
     if level:
-        from .seating import apply_settings  # noqa: PLC0415 - seating imports play
-
         changes = {k: v for k, v in level.items() if getattr(st.settings, k) != v}
         if changes:
             try:
@@ -770,8 +768,6 @@ def _rake_shares(res: Any) -> dict[int, int]:
 
 def finish_hand(ctx: Ctx) -> None:
     """Book the finished hand: stacks, ledger, busts, leavers, T-5, pending settings."""
-    from .seating import apply_settings, leave, settle_topup  # noqa: PLC0415 - seating imports play
-
     _stop_timer(ctx)
     st = ctx.state
     hand = st.hand
@@ -901,3 +897,79 @@ def show_after_hand(ctx: Ctx, ev: Any) -> None:
     new["result"] = res.to_json()
     ctx.state = evolve(st, last_result=new)
     ctx.emit(fx.HandShown(hand=rec["hand"], seat=ev.seat, cards=cards, record=new))
+
+
+# Between hands: what finishing or starting a hand books for the seats (seating.py
+# uses these too for a player who stands up or settings changed between hands).
+
+
+def settle_topup(ctx: Ctx, seat: Seat) -> None:
+    """T-7: add the chips a player asked for during the hand that just ended.
+
+    Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
+    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
+    """
+    want = seat.topup
+    hi = ctx.state.settings.buy_in_max
+    if seat.leaving:
+        add, rule, why = 0, "T-8", "leaving the table"
+    elif seat.stack == 0:
+        add, rule, why = 0, "T-2", "no chips left; buy in again"
+    else:
+        add = want if hi is None else max(0, min(want, hi - seat.stack))
+        rule, why = "T-7", f"at most {hi} on the table"
+    ctx.set_seat(evolve(seat, topup=0, stack=seat.stack + add))
+    if add:
+        ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(seat.player, add))
+        ctx.emit(fx.TakeChips(player=seat.player, amount=add, seat=seat.seat))
+    if add < want:
+        ctx.emit(fx.Refuse(event="topped-up", rule=rule, seat=seat.seat,
+                           reason=f"{rule}: {want - add} of the {want} chips not added: {why}"))
+
+
+def leave(ctx: Ctx, seat: int, rule: str) -> None:
+    """Free ``seat``: pay the stack back to the player's balance (T-8; T-5 after 10 hands)."""
+    st = ctx.state
+    s = st.seats[seat - 1]
+    assert s is not None
+    # T-2: the player's last departure with more than the maximum is replaced by this one,
+    # unless the seat never held chips (a tablet buy-in still waiting for the dealer): giving
+    # up such a seat must not wipe the amount the player left with
+    keep_own = s.buy_in_pending > 0 and s.stack == 0
+    deps = tuple(d for d in st.departures
+                 if ctx.at - d.at < RETURN_SECONDS and (keep_own or d.player != s.player))
+    hi = st.settings.buy_in_max
+    if hi is not None and s.stack > hi:
+        deps += (Departure(s.player, ctx.at, s.stack),)
+    ledger = st.ledger.cash_out(s.player, s.stack)
+    ctx.state = evolve(st.with_seat(seat, None), ledger=ledger, departures=deps)
+    if s.stack:
+        ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
+    ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
+
+
+def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
+    """Apply settings ``changes`` between hands and record them (L-2)."""
+    st = ctx.state
+    taken = max((s.seat for s in st.occupied()), default=0)
+    if isinstance(changes.get("seats"), int) and changes["seats"] < taken:
+        # checked when asked, and seats beyond it are refused since (sit_down); should a
+        # player sit there all the same, the table keeps its size rather than drop them
+        # (the settings log shows the change without "seats")
+        changes = {k: v for k, v in changes.items() if k != "seats"}
+    try:
+        new = st.settings.changed(**changes)
+    except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
+        refuse(ctx, "L-2", str(exc))
+        ctx.state = evolve(ctx.state, pending_settings=None)
+        return
+    st = ctx.state
+    seats = st.seats
+    if new.seats != len(seats):
+        seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
+    rotation = st.rotation
+    if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
+        rotation = None
+    entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
+    ctx.state = evolve(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
+                        settings_log=st.settings_log + (entry,))

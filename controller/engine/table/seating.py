@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects as fx
-from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
+from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_now, refuse, settle_topup,
+                   smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
 __all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out",
@@ -201,51 +202,6 @@ def top_up(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
-def settle_topup(ctx: Ctx, seat: Seat) -> None:
-    """T-7: add the chips a player asked for during the hand that just ended.
-
-    Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
-    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
-    """
-    want = seat.topup
-    hi = ctx.state.settings.buy_in_max
-    if seat.leaving:
-        add, rule, why = 0, "T-8", "leaving the table"
-    elif seat.stack == 0:
-        add, rule, why = 0, "T-2", "no chips left; buy in again"
-    else:
-        add = want if hi is None else max(0, min(want, hi - seat.stack))
-        rule, why = "T-7", f"at most {hi} on the table"
-    ctx.set_seat(evolve(seat, topup=0, stack=seat.stack + add))
-    if add:
-        ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(seat.player, add))
-        ctx.emit(fx.TakeChips(player=seat.player, amount=add, seat=seat.seat))
-    if add < want:
-        ctx.emit(fx.Refuse(event="topped-up", rule=rule, seat=seat.seat,
-                           reason=f"{rule}: {want - add} of the {want} chips not added: {why}"))
-
-
-def leave(ctx: Ctx, seat: int, rule: str) -> None:
-    """Free ``seat``: pay the stack back to the player's balance (T-8; T-5 after 10 hands)."""
-    st = ctx.state
-    s = st.seats[seat - 1]
-    assert s is not None
-    # T-2: the player's last departure with more than the maximum is replaced by this one,
-    # unless the seat never held chips (a tablet buy-in still waiting for the dealer): giving
-    # up such a seat must not wipe the amount the player left with
-    keep_own = s.buy_in_pending > 0 and s.stack == 0
-    deps = tuple(d for d in st.departures
-                 if ctx.at - d.at < RETURN_SECONDS and (keep_own or d.player != s.player))
-    hi = st.settings.buy_in_max
-    if hi is not None and s.stack > hi:
-        deps += (Departure(s.player, ctx.at, s.stack),)
-    ledger = st.ledger.cash_out(s.player, s.stack)
-    ctx.state = evolve(st.with_seat(seat, None), ledger=ledger, departures=deps)
-    if s.stack:
-        ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
-    ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
-
-
 def stand_up(ctx: Ctx, ev: Any) -> None:
     """T-8: give up the seat; the stack goes back to the player's balance.
 
@@ -340,30 +296,3 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
         ctx.state = evolve(st, pending_settings=merged)
         return
     apply_settings(ctx, ev.changes, by=ev.by)
-
-
-def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
-    """Apply settings ``changes`` between hands and record them (L-2)."""
-    st = ctx.state
-    taken = max((s.seat for s in st.occupied()), default=0)
-    if isinstance(changes.get("seats"), int) and changes["seats"] < taken:
-        # checked when asked, and seats beyond it are refused since (sit_down); should a
-        # player sit there all the same, the table keeps its size rather than drop them
-        # (the settings log shows the change without "seats")
-        changes = {k: v for k, v in changes.items() if k != "seats"}
-    try:
-        new = st.settings.changed(**changes)
-    except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
-        refuse(ctx, "L-2", str(exc))
-        ctx.state = evolve(ctx.state, pending_settings=None)
-        return
-    st = ctx.state
-    seats = st.seats
-    if new.seats != len(seats):
-        seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
-    rotation = st.rotation
-    if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
-        rotation = None
-    entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
-    ctx.state = evolve(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
-                        settings_log=st.settings_log + (entry,))
