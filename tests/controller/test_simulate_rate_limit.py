@@ -12,7 +12,7 @@ import uuid
 
 from localbroker import needs_broker  # tests/controller is on sys.path
 
-from controller.simdevices import SimTable
+from controller.simtable import SimTable
 
 
 @needs_broker
