@@ -167,7 +167,7 @@ def load(text: str) -> HandHistory:
         if not isinstance(v, list) or len(v) != n:
             raise PHHError(f"PHH: {k} must list {n} numbers, got {v!r}")
     nums: dict[str, list[Decimal]] = {k: [_num(x, k) for x in v] for k, v in lists.items()}
-    singles = {k: _num(data[k], k) for k in ("min_bet", "small_bet", "big_bet") if k in data}
+    singles: dict[str, Decimal] = {k: _num(data[k], k) for k in ("min_bet", "small_bet", "big_bet") if k in data}
     actions = []
     for a in data["actions"]:
         if not isinstance(a, str):
@@ -262,7 +262,7 @@ def load_file(path: str | Path) -> HandHistory:
     return load(text)
 
 
-def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, int]]:
+def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, Any]]:
     game, limit = VARIANTS[hh.variant]
     n = hh.players
     blinds = list(hh.blinds)
@@ -316,7 +316,7 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
                            dead_post=dead[k], ante=antes[k]) for k in range(n)]
-    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}  # type: ignore[dict-item]
+    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}
 
 
 def _rake(hh: HandHistory) -> RakeSettings | None:
@@ -528,7 +528,7 @@ def dump(hand: Hand, **meta: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _all_in_word(e: dict) -> str:
+def _all_in_word(e: dict[str, Any]) -> str:
     """An all-in that raised is ``cbr <street total>``; one that only calls is ``cc``."""
     return f"cbr {e['to']}" if e.get("raise") else "cc"
 
