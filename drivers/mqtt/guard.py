@@ -111,7 +111,7 @@ class ActionGuard:
                 return
             what = "stale" if seq_seen < self._seq else "unknown"
             then = self._seen.get(seq_seen)
-            if then is None and seq_seen < self._first:  # type: ignore[operator] - set with _seq
+            if then is None and seq_seen < self._first:  # type: ignore[operator]  # set with _seq
                 raise PayloadError("M-4", f"stale state seq {seq_seen}: sent before the table restarted "
                                           f"(it is at seq {self._seq}): please ask again", action_id)
             if scope == "state" or then is None:
