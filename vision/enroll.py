@@ -281,7 +281,8 @@ def bank_check(bank: GlyphBank, rank_mask: np.ndarray, suit_mask: np.ndarray, re
     as the recognizer scores it. Only the synthetic bank is asked, never an enrolment, so a
     mislabelled photo cannot vouch for the next one.
     """
-    from vision.recognizer import TEN_SCORE, _looks_like_ten  # the recognizer's own "10" rule
+    from vision.ink import _looks_like_ten  # the recognizer's own "10" rule
+    from vision.recognizer import TEN_SCORE
 
     given = "10" if card.rank == 10 else str(card)[0]
     ranks = _best_per_label(bank.rank_x, bank.rank_y, bank.project(glyph_feature(rank_mask)[None])[0],
