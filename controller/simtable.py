@@ -71,8 +71,9 @@ class SimTable:
                             clock=_clock, rebuy=set(bots), max_hands=max_hands, extras=[self.players])
         self.rig.ports.observers.append(self._seen)
         self.recovery = self.rig.open()
-        self.orch = self.rig.orch
-        assert self.orch is not None
+        orch = self.rig.orch
+        assert orch is not None
+        self.orch: Orchestrator = orch
         self.pacer = self.rig.pacer
         self.orch.listeners.append(self._after)
         if before_start is not None:
