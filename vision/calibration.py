@@ -43,7 +43,7 @@ def check_board(quad: object, frame: object) -> tuple[np.ndarray, tuple[int, int
     try:
         if isinstance(frame, (str, bytes)):
             raise TypeError
-        fw, fh = (float(v) for v in frame)  # type: ignore[union-attr]
+        fw, fh = (float(v) for v in frame)  # type: ignore[attr-defined]  # any pair; TypeError otherwise
     except (TypeError, ValueError):
         raise CalibrationError(f"frame size must be two numbers W,H, got {frame!r}") from None
     if not (np.isfinite(fw) and np.isfinite(fh)) or fw != int(fw) or fh != int(fh) or fw < 1 or fh < 1:

@@ -171,7 +171,7 @@ def _calibrate(argv: list[str]) -> int:
 
     try:
         if a.quad:
-            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))
+            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))  # type: ignore[arg-type]  # checked there
         elif a.image:
             try:
                 img = read_image(a.image)

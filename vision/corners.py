@@ -170,9 +170,9 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
         return empty
     # the ring round each mark (its box grown by half its size) must be mostly paper:
     # light and not strongly coloured, near the local paper level (1, else 0)
-    paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),
-                            cv2.compare(dark, 25, cv2.CMP_LT))
-    integ = cv2.integral(cv2.min(paper, 1))
+    paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),  # type: ignore[call-overload]
+                            cv2.compare(dark, 25, cv2.CMP_LT))  # type: ignore[call-overload]
+    integ = cv2.integral(cv2.min(paper, 1))  # type: ignore[call-overload]
     s = size // 2 + 2
     x0 = np.clip(st[:, 0] - s, 0, w)
     y0 = np.clip(st[:, 1] - s, 0, h)
@@ -191,7 +191,7 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
         # whole mask (no other mark touches it), at a fraction of the cost for a few marks
         for i in kept.tolist():
             x, y, bw, bh, area = st[i].tolist()
-            cs, _ = cv2.findContours(cv2.compare(lab[y:y + bh, x:x + bw], i, cv2.CMP_EQ), cv2.RETR_EXTERNAL,
+            cs, _ = cv2.findContours(cv2.compare(lab[y:y + bh, x:x + bw], i, cv2.CMP_EQ), cv2.RETR_EXTERNAL,  # type: ignore[call-overload]
                                      cv2.CHAIN_APPROX_SIMPLE)
             hull = cv2.contourArea(cv2.convexHull(cs[0]))  # a connected mark has one outer boundary
             solidity[i] = area / hull if hull > 0 else 0.0
@@ -201,7 +201,7 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     cs, hier = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is not None:
         outer = np.flatnonzero(hier[0][:, 3] < 0)  # not a hole
-        first = np.array([cs[k][0, 0] for k in outer], np.intp).reshape(-1, 2)
+        first = np.array([cs[k][0, 0] for k in outer], np.intp).reshape(-1, 2)  # type: ignore[call-overload]
         ids = lab[first[:, 1], first[:, 0]]
         for k, i in zip(outer[keep[ids]], ids[keep[ids]]):
             hull = cv2.contourArea(cv2.convexHull(cs[k]))
@@ -313,10 +313,10 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
         rank = [ia] + [int(c) for c in np.flatnonzero(half)]
         if len(rank) > 2:
             continue
-        rmask = cv2.compare(lab, ia, cv2.CMP_EQ)
+        rmask = cv2.compare(lab, ia, cv2.CMP_EQ)  # type: ignore[call-overload]
         if len(rank) == 2:
-            rmask |= cv2.compare(lab, rank[1], cv2.CMP_EQ)
-        smask = cv2.compare(lab, ib, cv2.CMP_EQ)
+            rmask |= cv2.compare(lab, rank[1], cv2.CMP_EQ)  # type: ignore[call-overload]
+        smask = cv2.compare(lab, ib, cv2.CMP_EQ)  # type: ignore[call-overload]
         red = _ink_red(chroma[(rmask | smask) > 0], 28)
         if red is None:  # blue or green ink: not a standard deck's colours
             continue

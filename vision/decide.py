@@ -108,7 +108,8 @@ def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str |
                 r.rank == rank and r.rank_margin >= p.strong_margin and r.rank_score >= p.strong_score for r in rs):
             return None, 0.0, f"index says {rank}, {pips.count} pips"
         rank, val = alt, pips.count
-        top = CornerRead(rank=alt, rank_score=max(float(r.rank_scores[k]) for r in near), rank_margin=p.pip_margin)
+        top = CornerRead(rank=alt, rank_score=max(float(r.rank_scores[k]) for r in near),  # type: ignore[index]
+                         rank_margin=p.pip_margin)  # (near holds readings with rank_scores only)
         same = [r for r in rs if r in near]
     if val == 1 and pips.count >= 2:
         return None, 0.0, f"index says A, {pips.count} pips"

@@ -185,7 +185,7 @@ class Enrollment:
             raise EnrollError(f"{where} has no format number: not an enrolment file")
         if int(fmt) != FORMAT:
             raise EnrollError(f"{where} has format {int(fmt)}, want {FORMAT}: enrol the deck again")
-        out = []
+        out: list[np.ndarray] = []
         for x_name, y_name, n_labels in (("rank_x", "rank_y", len(RANK_LABELS)),
                                          ("suit_x", "suit_y", len(SUIT_LABELS))):
             x, y = a[x_name], a[y_name]

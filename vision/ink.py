@@ -25,7 +25,7 @@ def _white_balance(card: np.ndarray) -> np.ndarray:
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
     thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
-    sel = cv2.compare(grey, thr, cv2.CMP_GE)
+    sel = cv2.compare(grey, thr, cv2.CMP_GE)  # type: ignore[call-overload]  # OpenCV's stubs take no int scalar
     ref = np.array(cv2.mean(small, mask=sel)[:3], np.float32) if cv2.countNonZero(sel) \
         else np.array([200, 200, 200], np.float32)
     ref = np.maximum(ref, 30.0)

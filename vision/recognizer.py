@@ -310,9 +310,10 @@ class Recognizer:
         if name is not None and (name[0] in "JQK" or pips.suit is None):
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
-                name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"
+                name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"  # type: ignore[index]
             elif not _index_colour_clear(name, reads, corners):
-                name, conf, why = None, 0.3, f"suit {name[-1]}: the index ink is too pale to tell red from black"
+                name, conf, why = (None, 0.3,  # name is a str here
+                                   f"suit {name[-1]}: the index ink is too pale to tell red from black")  # type: ignore[index]
             else:
                 weak = name[0] in "JQK" and max((r.rank_score for r in reads if r.rank == name[0]), default=0.0) \
                     < self.params.strong_score
@@ -593,7 +594,7 @@ class Recognizer:
             return out
         return None
 
-    def read_corner(self, card: np.ndarray) -> CornerRead:
+    def read_corner(self, card: np.ndarray | _Corner) -> CornerRead:
         """Read the top-left index of an upright card image ``(H, W, 3)``.
 
         When the usual ink cut gives a weak rank reading (a pale index cut into fragments
@@ -765,9 +766,9 @@ def _index_ink(reads: Sequence[CornerRead], corners: Sequence["_Corner"]) -> np.
     """A ``(H, W)`` uint8 mask of the index glyphs (rank and pip) that ``reads`` cut, in the
     upright card's pixels: the first read's from the top-left corner, the second's from the
     bottom-right one, turned back (``corners``: the :class:`_Corner` each came from)."""
-    out = np.zeros((H, W), np.uint8)
+    out: np.ndarray = np.zeros((H, W), np.uint8)
     for k, (r, c) in enumerate(zip(reads, corners)):
-        m = np.zeros((c.ch, c.cw), np.uint8)
+        m: np.ndarray = np.zeros((c.ch, c.cw), np.uint8)
         for g in (r.rank_mask, r.suit_mask):
             if g is not None and g.shape == m.shape:
                 m |= g

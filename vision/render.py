@@ -55,7 +55,7 @@ def render_card(card: CardLike, width: int = 180) -> np.ndarray:
     thick = max(2, int(round(w / 60)))
     (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_DUPLEX, fs, thick)
     scale_x = min(1.0, (corner.shape[1] - 4) / max(tw, 1))
-    txt = np.zeros((th + 8, tw + 8), np.uint8)
+    txt: np.ndarray = np.zeros((th + 8, tw + 8), np.uint8)
     cv2.putText(txt, label, (4, th + 4), cv2.FONT_HERSHEY_DUPLEX, fs, 255, thick, cv2.LINE_AA)
     txt = cv2.resize(txt, (max(1, int(txt.shape[1] * scale_x)), txt.shape[0]))
     _paste(corner, txt, 2, 2)
@@ -113,7 +113,7 @@ def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
             raise ValueError(f"vision: unknown table colour {background!r}; one of {sorted(TABLES)}")
         bg = TABLES[background]
     else:
-        bg = tuple(int(v) for v in background)
+        bg = tuple(int(v) for v in background)  # type: ignore[assignment]  # (B, G, R) as given
     frame = np.zeros((hpx, wpx, 3), np.uint8)
     frame[:] = bg
     rng = np.random.default_rng(seed)
