@@ -7,9 +7,8 @@ Internal to :mod:`controller.engine.table.step`; each handler works on a
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import effects as fx
+from . import events as ev_
 from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_now, refuse, settle_topup,
                    smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
@@ -25,7 +24,7 @@ def _seat(ctx: Ctx, n: int) -> Seat | None:
     return s
 
 
-def sit_down(ctx: Ctx, ev: Any) -> None:
+def sit_down(ctx: Ctx, ev: ev_.PlayerSatDown | ev_.PlayerJoined) -> None:
     """T-3: take a free seat; chips come with a buy-in."""
     st = ctx.state
     if not 1 <= ev.seat <= len(st.seats):
@@ -71,7 +70,7 @@ def _returning(ctx: Ctx, player: str) -> Departure | None:
     return None
 
 
-def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
+def _chips_ok(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined | ev_.ToppedUp, rule: str) -> bool:
     chip = smallest_chip(ctx.state.settings)
     if ev.amount % chip:
         refuse(ctx, "S-10", f"S-10: chips come in multiples of {chip}, got {ev.amount}")
@@ -82,7 +81,7 @@ def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
     return True
 
 
-def buy_in(ctx: Ctx, ev: Any) -> None:
+def buy_in(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined) -> None:
     """T-2/T-3: bring chips to an empty stack (first buy-in, or again after busting)."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -113,7 +112,7 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
-def join(ctx: Ctx, ev: Any) -> None:
+def join(ctx: Ctx, ev: ev_.PlayerJoined) -> None:
     """T-3/T-2/T-4: take the free seat and buy in from the seat's tablet, all or nothing.
 
     Refused with the state unchanged: ``T-3`` the table does not let tablets seat players
@@ -145,7 +144,7 @@ def join(ctx: Ctx, ev: Any) -> None:
         ctx.effects[n:] = [e for e in ctx.effects[n:] if not isinstance(e, fx.TakeChips)]
 
 
-def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
+def confirm_buy_in(ctx: Ctx, ev: ev_.BuyInConfirmed) -> None:
     """T-3 (``tablet_join`` ``confirm``): the dealer saw the chips handed over; the buy-in
     the player asked for from the tablet comes to the table (ledger, ``TakeChips``).
 
@@ -163,7 +162,7 @@ def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=amount, seat=s.seat))
 
 
-def top_up(ctx: Ctx, ev: Any) -> None:
+def top_up(ctx: Ctx, ev: ev_.ToppedUp) -> None:
     """T-7: add chips between hands, up to the buy-in maximum (T-2).
 
     Asked for during a hand the player is in, the chips wait for the hand to end (then
@@ -202,7 +201,7 @@ def top_up(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
-def stand_up(ctx: Ctx, ev: Any) -> None:
+def stand_up(ctx: Ctx, ev: ev_.StoodUp) -> None:
     """T-8: give up the seat; the stack goes back to the player's balance.
 
     At a tournament table refused (T-8) while the player has chips or is in the hand: no
@@ -229,7 +228,7 @@ def stand_up(ctx: Ctx, ev: Any) -> None:
     leave(ctx, s.seat, "T-8")
 
 
-def sit_out(ctx: Ctx, ev: Any) -> None:
+def sit_out(ctx: Ctx, ev: ev_.SatOut) -> None:
     """T-5: skip hands from the next one on."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -247,7 +246,7 @@ def _no_chips(s: Seat, then: str) -> str:
     return f"T-2: seat {s.seat} has no chips; {then}"
 
 
-def sit_in(ctx: Ctx, ev: Any) -> None:
+def sit_in(ctx: Ctx, ev: ev_.SatIn) -> None:
     """T-4/T-6/A-2: play again; ``post`` pays what is owed now, else wait for the big blind."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -258,7 +257,7 @@ def sit_in(ctx: Ctx, ev: Any) -> None:
     ctx.set_seat(evolve(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
 
 
-def connected(ctx: Ctx, ev: Any, online: bool) -> None:
+def connected(ctx: Ctx, ev: ev_.TabletConnected | ev_.TabletDisconnected, online: bool) -> None:
     """A-4: the seat's tablet came or went; a gone player is checked for when possible."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -270,7 +269,7 @@ def connected(ctx: Ctx, ev: Any, online: bool) -> None:
         auto_current(ctx)
 
 
-def change_settings(ctx: Ctx, ev: Any) -> None:
+def change_settings(ctx: Ctx, ev: ev_.SettingsChanged) -> None:
     """L-2: validate a settings change; apply it now or when the running hand ends.
 
     Refused (L-2) when the table would shrink below a taken seat, or switch between cash and
