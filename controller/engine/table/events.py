@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import RANKS, SUITS
 from .codec import CodecError, register
@@ -76,6 +76,7 @@ def _time(value: Any) -> None:
 class Event:
     """Base of all table events: ``at`` is Unix seconds from the injected clock."""
 
+    kind: ClassVar[str]  # set on each event class by codec.register ("action-taken", ...)
     at: float
 
     def __post_init__(self) -> None:

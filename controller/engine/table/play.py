@@ -18,6 +18,7 @@ from ..hand import Hand
 from ..hand_base import _DEAL_BOARD
 from ..settings import Game, HandSettings, PlayerSetup, RakeSettings, Street
 from . import effects as fx
+from . import events as ev_
 from .blinds import Candidate, plan_hand
 from .preselect import resolve
 from .settings import TableSettings
@@ -36,7 +37,7 @@ class Ctx:
 
     __slots__ = ("state", "effects", "at", "own_hand", "event")
 
-    def __init__(self, state: TableState, event: Any) -> None:
+    def __init__(self, state: TableState, event: ev_.Event) -> None:
         self.state = state
         self.effects: list[fx.Effect] = []
         self.at = float(event.at)
@@ -80,7 +81,8 @@ def hand_settings(s: TableSettings) -> HandSettings:
                             no_flop_no_drop=s.no_flop_no_drop,
                             draw_counts_as_flop=s.draw_counts_as_flop)
     bba = s.big_blind_ante > 0  # TDA RP-11: dead money, the big blind first
-    return HandSettings(game=Game(s.game), limit=s.limit, small_blind=s.small_blind,
+    return HandSettings(game=Game(s.game), limit=s.limit,  # type: ignore[arg-type]  # text: made a Limit
+                        small_blind=s.small_blind,
                         big_blind=s.big_blind, ante=s.ante, small_bet=s.small_bet,
                         big_bet=s.big_bet, cap_lifted_heads_up=s.cap_lifted_heads_up,
                         smallest_chip=smallest_chip(s), rake=rake, dead_antes=bba,
@@ -395,11 +397,11 @@ def deal_card(ctx: Ctx, card: str) -> None:
     hand = ctx.hand()
     try:
         if d.kind == "hole":
-            hand.deal_hole(d.seat, body)
+            hand.deal_hole(d.seat, body)  # type: ignore[arg-type]  # a hole-card request names its seat
         elif d.kind == "board":
             hand.deal_board(body, burn=burn)
         else:
-            hand.deal_draw(d.seat, body, burn=burn)
+            hand.deal_draw(d.seat, body, burn=burn)  # type: ignore[arg-type]  # a draw names its seat
     except ValueError as exc:  # IllegalDeal (a HandError), or a card the engine cannot read
         # the cards already asked for are kept; the floor decides (void or fix the deck)
         refuse(ctx, getattr(exc, "rule", "") or "G-5", str(exc))
@@ -491,7 +493,7 @@ def cards_to_read(state: TableState) -> int | None:
 
     The table then waits for a :class:`~.events.HoleCardsRead` (or the floor voids the hand).
     """
-    hand = state.hand
+    hand: Hand | None = state.hand
     if hand is None or state.dealing is not None or hand.is_complete:
         return None
     if hand.street is Street.SHOWDOWN:
@@ -507,7 +509,7 @@ def cards_to_read(state: TableState) -> int | None:
     return None
 
 
-def read_hole_cards(ctx: Ctx, ev: Any) -> None:
+def read_hole_cards(ctx: Ctx, ev: ev_.HoleCardsRead) -> None:
     """The dealer read seat ``ev.seat``'s hole cards from the felt (P-2, S-8, G-5).
 
     Accepted only for the seat :func:`cards_to_read` names; the cards must hold every card
@@ -524,7 +526,7 @@ def read_hole_cards(ctx: Ctx, ev: Any) -> None:
         ctx.emit(fx.Refuse(event=ev.kind, rule="P-2", reason=f"P-2: seat {ev.seat}'s hole cards are "
                            f"not asked for now ({why})"))
         return
-    rule = "P-2" if st.hand.street is Street.SHOWDOWN else "S-8"  # type: ignore[union-attr]
+    rule = "P-2" if st.hand.street is Street.SHOWDOWN else "S-8"
     hand = ctx.hand()
     try:
         hand.show(ev.seat, list(ev.cards))
@@ -551,7 +553,7 @@ def _can_win(hand: Hand, seat: int) -> bool:
     mine = _rank(hand, i, board)
     if mine is None:
         return True
-    for pot in hand.pots() or [None]:
+    for pot in hand.pots() or [None]:  # type: ignore[list-item]  # None: no pot yet
         elig = pot.eligible if pot is not None else tuple(hand.seats)
         if seat not in elig:
             continue
@@ -573,8 +575,8 @@ def _rank(hand: Hand, i: int, board: list[str]) -> int | None:
         return None
     try:
         if hand.settings.game is Game.OMAHA:
-            return evaluator.rank_omaha(hole, board)
-        return evaluator.rank_hand(list(hole) + board)
+            return evaluator.rank_omaha(hole, board)  # type: ignore[arg-type]  # no None (above)
+        return evaluator.rank_hand(list(hole) + board)  # type: ignore[arg-type, operator]  # no None
     except ValueError:
         return None
 
@@ -585,7 +587,7 @@ def _start_timer(ctx: Ctx, seat: int) -> None:
     showdown = st.hand is not None and st.hand.street is Street.SHOWDOWN
     secs = float(st.settings.showdown_seconds if showdown else st.settings.action_seconds)
     ctx.state = evolve(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
-                        info=evolve(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
+                        info=evolve(st.info, turn_seq=st.seq + 1))
     ctx.emit(fx.StartTimer(timer="action", seq=seq, seconds=secs, seat=seat))
 
 
@@ -627,7 +629,7 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
         ctx.set_seat(evolve(s, preselect=None))
     if why:
         info = ctx.state.info
-        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, name, why),)))
+        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, name, why),)))  # type: ignore[union-attr]
     _refresh_preselects(ctx, street)
     return True
 
@@ -657,7 +659,7 @@ def to_call(hand: Hand, i: int) -> int:
     return c if c < st else st
 
 
-def apply_action(ctx: Ctx, ev: Any) -> None:
+def apply_action(ctx: Ctx, ev: ev_.ActionTaken) -> None:
     """A player's own action (A-1); refused when not their turn or stale."""
     st = ctx.state
     hand = st.hand
@@ -678,7 +680,7 @@ def apply_action(ctx: Ctx, ev: Any) -> None:
         drive(ctx)
 
 
-def timer_expired(ctx: Ctx, ev: Any) -> None:
+def timer_expired(ctx: Ctx, ev: ev_.TimerExpired) -> None:
     """A-2: on time out check if possible, else fold (draw: stand pat); sit the player out.
 
     At the showdown (P-2) the hand is mucked and the player is not sat out: letting the
@@ -861,14 +863,14 @@ def show_offer(state: TableState) -> int | None:
     winners = {w for a in res["awards"] for w in a["winners"]}
     if len(winners) != 1:
         return None
-    seat = next(iter(winners))
+    seat: int = next(iter(winners))
     s = state.seat(seat)
     if s is None or s.player != rec["players"].get(str(seat), {}).get("player") or str(seat) in res["shown"]:
         return None
     return seat
 
 
-def show_after_hand(ctx: Ctx, ev: Any) -> None:
+def show_after_hand(ctx: Ctx, ev: ev_.ActionTaken) -> None:
     """P-2: the uncontested winner of the last hand shows it (``show`` between hands).
 
     The hand is rebuilt from its record and shown by the hand engine; the record (P-4
