@@ -22,6 +22,8 @@ the bytes with ``cv2.imdecode`` and checks the picture against the header:
   file damaged too. (OpenCV's ``imdecode`` prints those warnings on stderr and returns the
   picture; Pillow's decoder ignores them.) The check decodes at 1/8 scale in grey: the
   entropy-coded data is read whole all the same, at about half the cost of a full decode.
+  (simplejpeg has no wheel for 32-bit ARM: there it is not installed and this one check is
+  skipped; the rest stands.)
 
 JPEG has no checksum: a bit flip inside the compressed picture that keeps the data in step
 changes a few pixels and cannot be told from a sound file by any reader; such a photo is
@@ -37,7 +39,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import simplejpeg
+
+try:
+    import simplejpeg
+except ImportError:  # pragma: no cover - no wheel for 32-bit ARM (armv7l): that one check is skipped there
+    simplejpeg = None
 
 __all__ = ["ImageFileError", "read_image", "decode_image", "check_structure"]
 
@@ -202,8 +208,11 @@ def _check_jpeg_data(data: bytes, name: str) -> None:
 
     simplejpeg (libjpeg-turbo's TurboJPEG API) with ``strict=True`` raises ``ValueError`` on
     what libjpeg only warns about ("Corrupt JPEG data: ...", "Premature end of JPEG file").
-    Decoded at 1/8 scale in grey: the whole entropy-coded data is still read.
+    Decoded at 1/8 scale in grey: the whole entropy-coded data is still read. Skipped where
+    simplejpeg is not installed (32-bit ARM has no wheel of it: pyproject.toml).
     """
+    if simplejpeg is None:
+        return
     try:
         colours = simplejpeg.decode_jpeg_header(data)[2]
         simplejpeg.decode_jpeg(data, colorspace="CMYK" if colours in ("CMYK", "YCCK") else "GRAY",

@@ -29,6 +29,8 @@ from vision.render import render_board
 CARDS = ["Jh", "8c", "3d"]
 REAL = ["epfl2022__train_16_board.jpg", "epfl2022__kings.jpg", "animanoproject__datenbeispiel.jpg"]
 CUTS = (0.02, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
+needs_simplejpeg = pytest.mark.skipif(imagefile.simplejpeg is None,
+                                      reason="simplejpeg is not installed (no wheel for 32-bit ARM)")
 
 
 def drawn(ext: str) -> bytes:
@@ -127,6 +129,7 @@ def test_a_bit_flipped_in_a_jpegs_markers_is_damaged(tmp_path: Path, capsys: pyt
     assert_damaged(results, code)
 
 
+@needs_simplejpeg
 def test_what_the_jpeg_decoder_reports_makes_the_file_damaged(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """Bytes slipped into the compressed data keep the structure whole; libjpeg notices
@@ -215,6 +218,7 @@ def test_a_picture_at_the_limit_is_still_checked_not_refused_for_its_size() -> N
         decode_image(_png(2000, 1000), "small.png")
 
 
+@needs_simplejpeg
 def test_a_bit_flip_that_desynchronises_a_jpegs_data_is_damaged_in_any_thread() -> None:
     """issue 16: a bit-damaged JPEG with its structure intact read as sound unless the caller
     listened to stderr (single-threaded programs only). libjpeg-turbo's warning now raises,
