@@ -12,7 +12,8 @@ display's frame rate while a turn's timer bar shrinks, and prints:
 
 Usage::
 
-    SDL_VIDEODRIVER=dummy .venv/bin/python bench/bench_display.py [--size 1280x720] [--fps 15] [--seconds 10] [--turn 30]
+    SDL_VIDEODRIVER=dummy .venv/bin/python bench/bench_display.py [--size 1280x720] [--fps 15] \
+        [--seconds 10] [--turn 30]
 """
 
 from __future__ import annotations

@@ -138,8 +138,8 @@ def compaction(src: Path, tmp: Path, keep: int) -> str:
     """Compact a copy of the journal at ``src`` down to its last ``keep`` hands as the table
     does between hands (JournalKeeper's runs as livetable run has them, up to 50 hands
     each, then one vacuum step a hand) with the hands' files already written (as the live
-    table's HistoryWriter has them); return a line with the longest and median pause of each kind and the file's size before
-    and after (WAL checkpointed)."""
+    table's HistoryWriter has them); return a line with the longest and median pause of each
+    kind and the file's size before and after (WAL checkpointed)."""
     from controller.compaction import JournalKeeper, write_hand_files
     from controller.journal import Journal
 
@@ -167,7 +167,10 @@ def compaction(src: Path, tmp: Path, keep: int) -> str:
             if not left:
                 break
     after = sizes(path)["file"]
-    ms = (lambda xs: f"max {max(xs) * 1000:.0f} ms, median {statistics.median(xs) * 1000:.0f} ms")
+
+    def ms(xs: list[float]) -> str:
+        return f"max {max(xs) * 1000:.0f} ms, median {statistics.median(xs) * 1000:.0f} ms"
+
     return (f"compaction to the last {keep} hands: {len(runs)} runs ({ms(runs)}), then "
             f"{len(steps)} vacuum steps of {keeper.vacuum_pages} pages ({ms(steps)}); file "
             f"{before / 1e6:.2f} MB -> {after / 1e6:.2f} MB")
@@ -249,7 +252,7 @@ def main() -> int:
         emu.stop()
     print(json.dumps({"load_average": os.getloadavg(), "dir": str(tmp)}))
     anchors = {1: 0.72, 10: 1.06, 50: 2.83}  # main's READY at 1k, 10k, 50k hands
-    print(f"anchor: 13.6 KB/hand, READY " + ", ".join(f"{anchors.get(h // played, float('nan')):.2f} s at {h}"
+    print("anchor: 13.6 KB/hand, READY " + ", ".join(f"{anchors.get(h // played, float('nan')):.2f} s at {h}"
                                                       for h in ready)
           + f" | goal: <= 4.0 KB/hand, READY <= 1.00 s | measured: {per_hand / 1000:.2f} KB/hand, READY "
           + ", ".join(f"{v:.2f} s" for v in ready.values())

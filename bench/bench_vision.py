@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, xs in (("wall", wall), ("cpu", cpu)):
         med, p99 = float(np.median(xs)), float(np.percentile(xs, 99))
         print(f"recognizer {name:4s} ms per 1280x720 frame: median {med:6.1f}  p99 {p99:6.1f}  "
-              f"ratio to {GOAL_MS:.0f} ms goal: median {med / GOAL_MS:4.2f}  p99 {p99 / GOAL_MS:4.2f}  ({len(xs)} frames)")
+              f"ratio to {GOAL_MS:.0f} ms goal: median {med / GOAL_MS:4.2f}  p99 {p99 / GOAL_MS:4.2f}  "
+              f"({len(xs)} frames)")
     # the stages: finding the cards, then reading them (the rest of the pipeline)
     from vision.detect import find_cards
 
@@ -150,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  stages, cpu ms median: finding the cards {med_d:5.1f}, reading them {float(np.median(cpu)) - med_d:5.1f}"
           f"  (p99 finding {float(np.percentile(det, 99)):5.1f})")
     per_card = [(c - d) / n for c, d, n in zip(cpu, det, ncards) if n]
-    print(f"  reading, cpu ms per card: median {float(np.median(per_card)):5.1f}  ({sum(ncards)} cards in {len(fs)} frames)")
+    print(f"  reading, cpu ms per card: median {float(np.median(per_card)):5.1f}  "
+          f"({sum(ncards)} cards in {len(fs)} frames)")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     # a calibrated board region: 5 board cards in a 900x300 strip of a 1280x720 frame
     from controller.engine.cards import FULL_DECK

@@ -472,7 +472,7 @@ def parse_config(data: dict[str, Any]) -> Config:
     s = _Section("display", data.get("display", {}), errors)
     display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None, most=32))
     if display.size is not None:
-        from display.app import parse_size  # the display's own check (stdlib only at import)
+        from display.geometry import parse_size  # the display's own check (stdlib only)
 
         try:
             parse_size(display.size)

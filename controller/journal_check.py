@@ -166,8 +166,7 @@ def _diff(a: Any, b: Any, where: str = "", out: list[str] | None = None, limit: 
         for i, (x, y) in enumerate(zip(a, b)):
             _diff(x, y, f"{where}[{i}]", out, limit)
     elif a != b:
-        show = (lambda v: json.dumps(v)[:60])
-        out.append(f"{where}: snapshot {show(a)}, replay {show(b)}")
+        out.append(f"{where}: snapshot {json.dumps(a)[:60]}, replay {json.dumps(b)[:60]}")
     return out
 
 

@@ -229,8 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ws-port", type=_port, default=None, help="its WebSockets port (default: a free one)")
     p.add_argument("--http-port", type=_port, default=None, help="the tablet page's HTTP port (default: a free one)")
     p.add_argument("--dir", type=Path, default=None,
-                   help="keep the logins, broker files and the table's journal and hand files in this folder (run "
-                        "again, the table goes on; default: a temporary one, removed at the end)")
+                   help="keep the logins, broker files and the table's journal and hand files in this folder "
+                        "(run again, the table goes on; default: a temporary one, removed at the end)")
     return p
 
 

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from display.geometry import parse_size  # the [display] size check, shared with controller.config
+
 __all__ = ["main", "DisplayLoop", "render_state", "snapshot", "parse_size"]
 
 log = logging.getLogger("livetable.display")
@@ -40,21 +42,6 @@ DEFAULT_FPS = 15
 NO_SCREEN_DRIVERS = ("offscreen", "dummy")
 #: exit status when the config disables the display (the unit does not restart it)
 DISABLED = 3
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """Parse ``"1280x720"`` into ``(1280, 720)``.
-
-    Raises:
-        ValueError: not ``WIDTHxHEIGHT`` with both at least 320x240.
-    """
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"size must be WIDTHxHEIGHT, e.g. 1280x720, got {text!r}") from None
-    if w < 320 or h < 240:
-        raise ValueError(f"size {w}x{h} is too small (at least 320x240)")
-    return w, h
 
 
 def render_state(state: dict[str, Any], size: tuple[int, int], *, now: float,

@@ -24,7 +24,25 @@ __all__ = [
     "place_text",
     "ring_geometry",
     "choose_ring",
+    "parse_size",
 ]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse a screen size in pixels, ``"1280x720"``, into ``(1280, 720)`` (``[display] size``,
+    ``--size``; the table config checks it with this too).
+
+    Raises:
+        ValueError: not ``WIDTHxHEIGHT`` with both at least 320x240.
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"size must be WIDTHxHEIGHT, e.g. 1280x720, got {text!r}") from None
+    if w < 320 or h < 240:
+        raise ValueError(f"size {w}x{h} is too small (at least 320x240)")
+    return w, h
+
 
 #: ``measure(text, size_px) -> (width_px, height_px)``
 Measure = Callable[[str, int], tuple[int, int]]

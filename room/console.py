@@ -20,7 +20,8 @@ floor staff on the room's network, no framework needed). After the floor login
 JSON API (all but ``/login`` need the session cookie; 401 otherwise):
 ``GET /api/tables``, ``POST /api/floor`` ``{table, command, fault?, seat?, reason}``,
 ``GET /api/floor``, ``GET /api/hands?player=&table=&since=&until=&hand=``,
-``GET /api/hands/<t>/<n>`` (``.phh``; ``/steps``: as ``livetable history`` prints it), ``GET /api/report?since=&until=`` (``.csv``).
+``GET /api/hands/<t>/<n>`` (``.phh``; ``/steps``: as ``livetable history`` prints it),
+``GET /api/report?since=&until=`` (``.csv``).
 Times in queries are Unix seconds.
 """
 
@@ -33,7 +34,6 @@ import logging
 import secrets
 import threading
 import time
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any

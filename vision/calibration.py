@@ -43,7 +43,7 @@ def check_board(quad: object, frame: object) -> tuple[np.ndarray, tuple[int, int
     try:
         if isinstance(frame, (str, bytes)):
             raise TypeError
-        fw, fh = (float(v) for v in frame)  # type: ignore[union-attr]
+        fw, fh = (float(v) for v in frame)  # type: ignore[attr-defined]  # any pair; TypeError otherwise
     except (TypeError, ValueError):
         raise CalibrationError(f"frame size must be two numbers W,H, got {frame!r}") from None
     if not (np.isfinite(fw) and np.isfinite(fh)) or fw != int(fw) or fh != int(fh) or fw < 1 or fh < 1:
@@ -70,8 +70,8 @@ def check_board(quad: object, frame: object) -> tuple[np.ndarray, tuple[int, int
         what = "has three points in a line" if not turns.all() else "crosses itself or is not convex"
         raise CalibrationError(f"board {what}: give its 4 corners in order round the board")
     if area < MIN_AREA * w * h:
-        raise CalibrationError(f"board encloses {area:.0f} square pixels, less than {MIN_AREA:.1%} of the {w}x{h} frame: "
-                               "too small to hold a card")
+        raise CalibrationError(f"board encloses {area:.0f} square pixels, less than {MIN_AREA:.1%} "
+                               f"of the {w}x{h} frame: too small to hold a card")
     return q.astype(np.float32), (w, h)
 
 
@@ -102,7 +102,8 @@ class BoardRegion:
 
     def to_json(self) -> str:
         """Return the calibration as JSON text."""
-        return json.dumps({"frame": list(self.frame), "board": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad]})
+        board = [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad]
+        return json.dumps({"frame": list(self.frame), "board": board})
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the calibration file."""

@@ -344,7 +344,7 @@ class Camera:
                         backoff = min(backoff * 2, self.max_backoff)
                         continue
                 try:
-                    ok, frame = self._wait_on(gen, cap.read)
+                    ok, frame = self._wait_on(gen, cap.read)  # type: ignore[union-attr]  # opened above
                 except Exception:  # noqa: BLE001 - a broken stream is a lost camera
                     ok, frame = False, None
                 if not self._current(gen):

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         out: dict = {"file": path, "cards": [], "unsure": 0}
         try:
-            img = read_image(path, listen=True)  # a truncated or corrupt file is an error
+            img = read_image(path)  # a truncated or corrupt file is an error
             if region is not None:
                 region.check_frame(img)
             reads = rec.recognize(img, region=region.quad if region is not None else None)

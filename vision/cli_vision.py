@@ -92,7 +92,7 @@ def _enroll(argv: list[str]) -> int:
     bad = 0
     for p in a.photos:
         try:
-            img = read_image(p, listen=True)  # a truncated or corrupt photo is not enrolled
+            img = read_image(p)  # a truncated or corrupt photo is not enrolled
         except ImageFileError as e:
             print(f"{p}: {e}, skipped", file=sys.stderr)
             bad += 1
@@ -171,10 +171,10 @@ def _calibrate(argv: list[str]) -> int:
 
     try:
         if a.quad:
-            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))
+            region = BoardRegion(*_quad_and_frame(a.quad, a.frame))  # type: ignore[arg-type]  # checked there
         elif a.image:
             try:
-                img = read_image(a.image, listen=True)
+                img = read_image(a.image)
             except ImageFileError as e:
                 raise CalibrationError(str(e)) from None
             region = calibrate_from_image(img)

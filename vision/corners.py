@@ -41,9 +41,11 @@ import numpy as np
 from controller.engine.cards import parse_card
 from vision.glyphs import glyph_feature
 from vision.index_net import CLASSES, RANKS, SUITS, IndexNet
+from vision.ink import _ink_cut, _ink_red, _inkness, _looks_like_ten, _white_balance
+from vision.reading import INDEX_STRIP, PICTURE_SEEN, Reading
 
 if TYPE_CHECKING:  # pragma: no cover
-    from vision.recognizer import Reading, Recognizer
+    from vision.recognizer import Recognizer
 
 __all__ = ["CornerParams", "CornerReading", "IndexPair", "find_index_pairs", "cut_pair", "read_pairs", "read_corners",
            "add_corner_readings"]
@@ -168,9 +170,9 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
         return empty
     # the ring round each mark (its box grown by half its size) must be mostly paper:
     # light and not strongly coloured, near the local paper level (1, else 0)
-    paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),
-                            cv2.compare(dark, 25, cv2.CMP_LT))
-    integ = cv2.integral(cv2.min(paper, 1))
+    paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),  # type: ignore[call-overload]
+                            cv2.compare(dark, 25, cv2.CMP_LT))  # type: ignore[call-overload]
+    integ = cv2.integral(cv2.min(paper, 1))  # type: ignore[call-overload]
     s = size // 2 + 2
     x0 = np.clip(st[:, 0] - s, 0, w)
     y0 = np.clip(st[:, 1] - s, 0, h)
@@ -189,7 +191,7 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
         # whole mask (no other mark touches it), at a fraction of the cost for a few marks
         for i in kept.tolist():
             x, y, bw, bh, area = st[i].tolist()
-            cs, _ = cv2.findContours(cv2.compare(lab[y:y + bh, x:x + bw], i, cv2.CMP_EQ), cv2.RETR_EXTERNAL,
+            cs, _ = cv2.findContours(cv2.compare(lab[y:y + bh, x:x + bw], i, cv2.CMP_EQ), cv2.RETR_EXTERNAL,  # type: ignore[call-overload]
                                      cv2.CHAIN_APPROX_SIMPLE)
             hull = cv2.contourArea(cv2.convexHull(cs[0]))  # a connected mark has one outer boundary
             solidity[i] = area / hull if hull > 0 else 0.0
@@ -199,7 +201,7 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     cs, hier = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is not None:
         outer = np.flatnonzero(hier[0][:, 3] < 0)  # not a hole
-        first = np.array([cs[k][0, 0] for k in outer], np.intp).reshape(-1, 2)
+        first = np.array([cs[k][0, 0] for k in outer], np.intp).reshape(-1, 2)  # type: ignore[call-overload]
         ids = lab[first[:, 1], first[:, 0]]
         for k, i in zip(outer[keep[ids]], ids[keep[ids]]):
             hull = cv2.contourArea(cv2.convexHull(cs[k]))
@@ -274,12 +276,11 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
     one component, or the component under either already touches the cut's border, no
     lower cut can separate them (``scales`` in decreasing order) and none is tried.
     """
-    rec = _recognizer()
-    inkness, chroma, otsu = rec._inkness(rec._white_balance(cut))  # once; each scale only re-cuts it
+    inkness, chroma, otsu = _inkness(_white_balance(cut))  # once; each scale only re-cuts it
     out = []
     lower_only = all(a > b for a, b in zip(scales, scales[1:]))
     for scale in scales:
-        ink = rec._ink_cut(inkness, otsu, scale)
+        ink = _ink_cut(inkness, otsu, scale)
         n, lab, st, cen = _components(ink)
         if n <= 1:
             continue
@@ -312,11 +313,11 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
         rank = [ia] + [int(c) for c in np.flatnonzero(half)]
         if len(rank) > 2:
             continue
-        rmask = cv2.compare(lab, ia, cv2.CMP_EQ)
+        rmask = cv2.compare(lab, ia, cv2.CMP_EQ)  # type: ignore[call-overload]
         if len(rank) == 2:
-            rmask |= cv2.compare(lab, rank[1], cv2.CMP_EQ)
-        smask = cv2.compare(lab, ib, cv2.CMP_EQ)
-        red = rec._ink_red(chroma[(rmask | smask) > 0], 28)
+            rmask |= cv2.compare(lab, rank[1], cv2.CMP_EQ)  # type: ignore[call-overload]
+        smask = cv2.compare(lab, ib, cv2.CMP_EQ)  # type: ignore[call-overload]
+        red = _ink_red(chroma[(rmask | smask) > 0], 28)
         if red is None:  # blue or green ink: not a standard deck's colours
             continue
         if len(rank) == 1:  # OpenCV's centroid: the same exact pixel mean
@@ -331,12 +332,6 @@ def _glyph_cuts(cut: np.ndarray, scales: Sequence[float] = (1.0, 0.6), first: bo
 
 
 _IAX, _IAY, _IBY = int(_AX), int(_AY), int(_AY + _D)  # the rank's and the pip's centre pixels in a cut
-
-
-def _recognizer():  # noqa: ANN202 - the module (it imports this one: imported on first use)
-    import vision.recognizer  # noqa: PLC0415
-
-    return vision.recognizer
 
 
 def _nearest(st: np.ndarray, cen: np.ndarray, pt: tuple[float, float], r: float) -> int:
@@ -398,8 +393,6 @@ def read_pairs(rec: "Recognizer", frame: np.ndarray, pairs: Sequence[IndexPair],
     (the classifier's output for a glyph does not depend on the others in its batch); the
     readings left are the same as without it.
     """
-    from vision.recognizer import _looks_like_ten  # noqa: PLC0415 - recognizer imports this module
-
     p = params or CornerParams()
     cuts = []
     for pair in pairs:
@@ -581,8 +574,6 @@ def add_corner_readings(rec: "Recognizer", frame: np.ndarray, readings: Sequence
     readings have the index's box as ``outline`` and ``why == "corner index"``. Returned
     left to right.
     """
-    from vision.recognizer import INDEX_STRIP, PICTURE_SEEN, Reading  # noqa: PLC0415
-
     p = params or CornerParams()
     h, w = frame.shape[:2]
     mask = np.full((h, w), 255, np.uint8)

@@ -78,7 +78,7 @@ def _whiteness(small: np.ndarray) -> np.ndarray:
     return cv2.subtract(v, s)  # V - S, saturating at 0
 
 
-def _quad_from_contour(cnt: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
+def _quad_from_contour(cnt: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray:
     peri = cv2.arcLength(cnt, True)
     hull = cv2.convexHull(cnt) if hull is None else hull
     for eps in (0.02, 0.03, 0.045, 0.06):
@@ -327,14 +327,14 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
                 # nearby, a card-sized neighbourhood), so a card in the shade is as white
                 # as one in the light
                 ref = cv2.blur(cv2.dilate(wh_blur, np.ones((k // 2 | 1, k // 2 | 1), np.uint8)), (k, k))
-                norm = cv2.divide(wh_blur, cv2.max(ref, 60), scale=255)
+                norm = cv2.divide(wh_blur, cv2.max(ref, 60), scale=255)  # type: ignore[call-overload]  # OpenCV's stubs take no int scalar
             m = cv2.threshold(norm, t - 1, 255, cv2.THRESH_BINARY)[1]
-            m &= cv2.threshold(wh_blur, 49, 255, cv2.THRESH_BINARY)[1]
+            m &= cv2.threshold(wh_blur, 49, 255, cv2.THRESH_BINARY)[1]  # type: ignore[misc]  # uint8 masks
         elif kind == "abs":
             m = cv2.threshold(wh_blur, t - 1, 255, cv2.THRESH_BINARY)[1]  # wh_blur >= t
         else:
             m = cv2.threshold(cv2.subtract(wh_blur, bg), t - 1, 255, cv2.THRESH_BINARY)[1]  # >= t above bg
-            m &= cv2.threshold(wh_blur, 79, 255, cv2.THRESH_BINARY)[1]  # and wh_blur >= 80
+            m &= cv2.threshold(wh_blur, 79, 255, cv2.THRESH_BINARY)[1]  # type: ignore[misc]  # and wh_blur >= 80
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

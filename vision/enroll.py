@@ -185,7 +185,7 @@ class Enrollment:
             raise EnrollError(f"{where} has no format number: not an enrolment file")
         if int(fmt) != FORMAT:
             raise EnrollError(f"{where} has format {int(fmt)}, want {FORMAT}: enrol the deck again")
-        out = []
+        out: list[np.ndarray] = []
         for x_name, y_name, n_labels in (("rank_x", "rank_y", len(RANK_LABELS)),
                                          ("suit_x", "suit_y", len(SUIT_LABELS))):
             x, y = a[x_name], a[y_name]
@@ -281,7 +281,8 @@ def bank_check(bank: GlyphBank, rank_mask: np.ndarray, suit_mask: np.ndarray, re
     as the recognizer scores it. Only the synthetic bank is asked, never an enrolment, so a
     mislabelled photo cannot vouch for the next one.
     """
-    from vision.recognizer import TEN_SCORE, _looks_like_ten  # the recognizer's own "10" rule
+    from vision.ink import _looks_like_ten  # the recognizer's own "10" rule
+    from vision.recognizer import TEN_SCORE
 
     given = "10" if card.rank == 10 else str(card)[0]
     ranks = _best_per_label(bank.rank_x, bank.rank_y, bank.project(glyph_feature(rank_mask)[None])[0],

@@ -22,7 +22,7 @@ import glob
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -134,7 +134,7 @@ def draw_suit(suit: str, size: int = 96, variant: float = 0.0) -> np.ndarray:
     many printed styles are covered.
     """
     s = size
-    im = np.zeros((s, s), np.uint8)
+    im: np.ndarray = np.zeros((s, s), np.uint8)
     k = 1.0 + 0.12 * variant
 
     def p(x: float, y: float) -> tuple[int, int]:
@@ -294,7 +294,7 @@ def _augment(im: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarra
         ang = rng.uniform(-6, 6)
         shear = rng.uniform(-0.12, 0.12)
         sx = rng.uniform(0.75, 1.25)
-        m = cv2.getRotationMatrix2D((W / 2, H / 2), ang, 1.0)
+        m: np.ndarray = cv2.getRotationMatrix2D((W / 2, H / 2), ang, 1.0)
         m[0, 1] += shear
         m[0, :] *= sx
         m[0, 2] += (1 - sx) * W / 2
@@ -332,7 +332,7 @@ class GlyphBank:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the bank to ``path`` (``.npz``, compressed)."""
-        extra = {} if self.proj is None else {"proj": self.proj.astype(np.float16)}
+        extra: dict[str, Any] = {} if self.proj is None else {"proj": self.proj.astype(np.float16)}
         np.savez_compressed(path, rank_x=self.rank_x.astype(np.float16), rank_y=self.rank_y.astype(np.int8),
                             suit_x=self.suit_x.astype(np.float16), suit_y=self.suit_y.astype(np.int8), **extra)
 

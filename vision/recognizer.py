@@ -18,16 +18,20 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import NamedTuple, Sequence
 
 import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from controller.engine.cards import Card, parse_card
+from controller.engine.cards import parse_card
+from vision.decide import Params, _said_rank, decide
 from vision.detect import find_cards, order_quad
 from vision.glyphs import RANK_LABELS, SUIT_LABELS, GlyphBank, glyph_feature, load_glyph_bank
+from vision.ink import (_colour_pixels, _colourless, _has_hole, _ink, _ink_cut, _ink_red, _inkness, _local_ink,
+                        _looks_like_ten, _median, _white_balance)
+from vision.reading import INDEX_STRIP, CornerRead, FrameError, PipRead, Reading, as_frame
 
 __all__ = ["Reading", "Recognizer", "FrameError", "CornerRead", "as_frame"]
 
@@ -37,158 +41,7 @@ CW, CH = int(W * 0.24), int(H * 0.36)  # the top-left index box of an upright ca
 #: with a large index (ornamental, tango) whose rank runs out of the usual box
 BIG_CW, BIG_CH = int(W * 0.34), int(H * 0.42)
 TEN_SCORE, TEN_MARGIN = 0.9, 0.1  # how sure the bar-and-ring shape of "10" makes a reading
-#: ``Reading.why`` of a card named on half of a row of overlapping cards from its index strip
-#: alone: its outline also covers other cards (see ``Recognizer._half_is_whole``)
-INDEX_STRIP = "index strip"
-#: ``Reading.why`` ending of a card whose index names a number card over a court picture
-#: (a foreign jack's "B" read as 8): a corner inside it must not name it either
-PICTURE_SEEN = "picture seen"
 MIN_RANK_WIDTH = 0.2  # a rank's ink box is at least this wide for its height (a "J" ~0.4)
-LOCAL_CUT = 0.6  # the ink cut of :func:`_local_ink`, a fraction of Otsu's threshold
-
-
-class FrameError(ValueError):
-    """A frame is not an image the recognizer can read (empty, wrong type, corrupt)."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One card-shaped object found in a frame.
-
-    ``card`` is the card named, or ``None`` when the recognizer would not name it (unsure);
-    ``confidence`` is in ``[0, 1]``; ``outline`` is the card's quad in frame pixels,
-    four ``(x, y)`` float pairs clockwise from the card's top-left corner.
-    """
-
-    card: Card | None
-    confidence: float
-    outline: tuple[tuple[float, float], ...]
-    why: str = ""
-
-    @property
-    def unsure(self) -> bool:
-        """True when the object looks like a card but was not named."""
-        return self.card is None
-
-
-@dataclass
-class CornerRead:
-    """What one corner index says: the best rank/suit, their margins, and the glyph masks."""
-
-    rank: str | None = None
-    suit: str | None = None
-    rank_score: float = 0.0
-    rank_margin: float = 0.0
-    suit_score: float = 0.0
-    suit_margin: float = 0.0
-    red: bool | None = None
-    rank_scores: np.ndarray | None = field(default=None, repr=False)  # per RANK_LABELS
-    rank_feat: np.ndarray | None = field(default=None, repr=False)
-    suit_feat: np.ndarray | None = field(default=None, repr=False)
-    #: the suit whose shape the pip matches best of all four, whatever the ink colour
-    shape_suit: str | None = None
-    suit_mask: np.ndarray | None = field(default=None, repr=False)  # the pip's ink, uint8
-    rank_mask: np.ndarray | None = field(default=None, repr=False)  # the rank's ink, uint8
-
-    def card(self) -> str | None:
-        """Return ``"Td"``-style text, or None if rank or suit is missing."""
-        if self.rank is None or self.suit is None:
-            return None
-        return ("T" if self.rank == "10" else self.rank) + self.suit
-
-
-def as_frame(image: object) -> np.ndarray:
-    """Return ``image`` as a ``(H, W, 3)`` uint8 BGR array.
-
-    Accepts BGR, BGRA and greyscale uint8 arrays.
-
-    Raises:
-        FrameError: not an image (``None``, empty, wrong dtype or shape).
-    """
-    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
-        raise FrameError("vision: empty frame")
-    if image.dtype != np.uint8:
-        raise FrameError(f"vision: frame dtype must be uint8, got {image.dtype}")
-    if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if image.ndim == 3 and image.shape[2] == 3:
-        return image
-    raise FrameError(f"vision: frame shape {image.shape} is not an image")
-
-
-def _white_balance(card: np.ndarray) -> np.ndarray:
-    """Scale each channel so that the paper (the brightest quarter) becomes grey 230."""
-    h, w = card.shape[:2]
-    if h % 2 == 0 and w % 2 == 0 and h and w:  # every other pixel; NumPy's strided copy is slower
-        small = cv2.resize(card, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
-    else:
-        small = np.ascontiguousarray(card[::2, ::2])
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().cumsum()
-    thr = int(np.searchsorted(hist, 0.75 * hist[-1]))
-    sel = cv2.compare(grey, thr, cv2.CMP_GE)
-    ref = np.array(cv2.mean(small, mask=sel)[:3], np.float32) if cv2.countNonZero(sel) \
-        else np.array([200, 200, 200], np.float32)
-    ref = np.maximum(ref, 30.0)
-    ramp = np.arange(256, dtype=np.float32)
-    lut = np.clip(ramp[:, None] * (230.0 / ref)[None, :], 0, 255).astype(np.uint8)
-    return cv2.LUT(card, lut.reshape(256, 1, 3))
-
-
-def _ink(card_wb: np.ndarray, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """Return (ink mask uint8 0/255, red chroma int16) of a white-balanced card crop.
-
-    Ink is whatever is darker than the paper or redder than it; the cut between ink and
-    paper is Otsu's on that "inkness" times ``scale``, never below a floor so blank paper
-    stays blank.
-    """
-    inkness, chroma, otsu = _inkness(card_wb)
-    return _ink_cut(inkness, otsu, scale), chroma
-
-
-def _inkness(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """Return (inkness uint8, red chroma int16, Otsu's threshold of the inkness) of a crop.
-
-    The part of :func:`_ink` that does not depend on the cut, so that several cuts of one
-    corner share it.
-    """
-    b, g, r = (card_wb[:, :, i].astype(np.int16) for i in range(3))
-    grey = (b + g + r) // 3
-    chroma = r - np.maximum(g, b)
-    inkness = np.clip(np.maximum(230 - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
-    t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return inkness, chroma, float(t)
-
-
-def _local_ink(card_wb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Like :func:`_ink`, but the darkness is measured against the paper's local level.
-
-    The local level is the brightest grey within a pip's size (a 41 px disc on the
-    ``(H, W)`` card), smoothed: under glare the paper and the pips there are both lighter,
-    and a single cut for the card breaks those pips up. The cut is 0.6 of Otsu's.
-    """
-    b, g, r = (card_wb[:, :, i].astype(np.int16) for i in range(3))
-    grey = ((b + g + r) // 3).astype(np.uint8)
-    chroma = r - np.maximum(g, b)
-    paper = cv2.blur(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (41, 41))), (21, 21))
-    inkness = np.clip(np.maximum(paper.astype(np.int16) - grey, (chroma * 3) // 2), 0, 255).astype(np.uint8)
-    t, _ = cv2.threshold(inkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return _ink_cut(inkness, float(t), LOCAL_CUT), chroma
-
-
-def _ink_cut(inkness: np.ndarray, otsu: float, scale: float) -> np.ndarray:
-    """The ink mask (uint8 0/255) of ``inkness`` cut at ``scale`` times Otsu's threshold."""
-    t = max(otsu * scale, 45.0 * min(scale * 1.4, 1.0))
-    # 8-bit thresholding compares with floor(t): the same mask as inkness > t
-    return cv2.threshold(inkness, t, 255, cv2.THRESH_BINARY)[1]
-
-
-#: ink whose red chroma (red minus the larger of green and blue) has a median below this is
-#: neither red nor black: blue or green (a four-colour deck, or a camera that swaps red
-#: and blue); never read as black (dev photos' black ink: down to -66; swapped red: -150)
-COOL_INK = -100
 #: how much likelier (summed probabilities) the classifier may find the other suit of the
 #: colour before a suit resting on index pips alone is refused (see Recognizer._net_doubts)
 NET_LEAN = 0.01
@@ -212,37 +65,6 @@ NET_SEES_SUIT = 0.05
 NET_SEES_RANK = 0.5
 
 
-def _colourless(frame: np.ndarray) -> bool:
-    """True when ``frame`` ``(H, W, 3)`` is grey (every channel alike wherever sampled): a
-    mono camera, which cannot tell red ink from black."""
-    sub = frame[::8, ::8].astype(np.int16)
-    return int(np.abs(sub[:, :, 0] - sub[:, :, 1]).max(initial=0)) < 4 and \
-        int(np.abs(sub[:, :, 1] - sub[:, :, 2]).max(initial=0)) < 4
-
-
-def _median(x: np.ndarray) -> float:
-    """``float(np.median(x))``, cheaper for an integer array: the middle value by a partial
-    sort, or the mean of the two middle values (exact: a sum of two integers halved)."""
-    x = x.ravel()
-    n = x.size
-    if n == 0 or x.dtype.kind not in "iu":
-        return float(np.median(x))
-    k = n // 2
-    if n % 2:
-        return float(np.partition(x, k)[k])
-    p = np.partition(x, (k - 1, k))
-    return (float(p[k - 1]) + float(p[k])) / 2
-
-
-def _ink_red(chroma: np.ndarray, red_at: float) -> bool | None:
-    """The ink colour of a glyph from its pixels' red chroma (int16, any shape): True red,
-    False black, None when it is neither (blue or green ink, :data:`COOL_INK`)."""
-    med = _median(chroma)
-    if med < COOL_INK:
-        return None
-    return med > red_at
-
-
 class _Corner:
     """The top-left index of one upright card, white-balanced once, with its ink cuts and
     readings memoised per threshold scale (a weak corner is cut at several scales, and the
@@ -261,7 +83,8 @@ class _Corner:
             self.cuts[scale] = Recognizer._cut_index(ink, self.chroma, self.cw, self.ch, self.recall)
         return self.cuts[scale]
 
-    def glyphs(self, scales: Sequence[float]) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
+    def glyphs(self, scales: Sequence[float]
+               ) -> tuple[float | None, tuple[np.ndarray | None, np.ndarray | None, bool | None]]:
         """The first scale whose cut gives both a rank and a suit (else the last), and its cut."""
         out: tuple[np.ndarray | None, np.ndarray | None, bool | None] = (None, None, None)
         scale = None
@@ -270,169 +93,6 @@ class _Corner:
             if out[0] is not None and out[1] is not None:
                 break
         return scale, out
-
-
-@dataclass
-class PipRead:
-    """The centre pips: how many equal large pips, their area (fraction of the card), suit."""
-
-    count: int = 0
-    area: float = 0.0
-    suit: str | None = None
-    suit_margin: float = 0.0
-    red: bool | None = None
-    picture: float = 0.0  # fraction of the card's centre in non-red colours (court cards)
-    shape_suit: str | None = None  # the suit the pip's shape matches best of all four
-
-
-@dataclass
-class Params:
-    """Thresholds of :func:`decide` (cosine similarities and margins)."""
-
-    strong_score: float = 0.86   # one index alone
-    strong_margin: float = 0.05
-    wide_score: float = 0.78     # one index far ahead of any other rank
-    wide_margin: float = 0.25
-    pair_score: float = 0.75     # both indices read the same rank
-    pair_margin: float = 0.03
-    court_margin: float = 0.06   # J, Q, K have no pip count to back them: a wider margin
-    court_suit_margin: float = 0.08  # ... and their suit rests on the small index pips alone
-    pip_score: float = 0.55      # the index and the pip count (or court picture) agree
-    court_pip_score: float = 0.60  # ... a court picture: it backs J/Q/K, not which of them
-    pip_margin: float = 0.01
-    court_pip_margin: float = 0.04  # ... a court picture: the index must lead by more
-    suit_margin: float = 0.08    # the suit vote (index and pip margins) needed
-    pair_suit_margin: float = 0.03
-    pip_suit_margin: float = 0.04  # a big pip's suit
-    picture: float = 0.04        # colourful centre fraction that means a court card
-    pip_rescue: float = 0.04     # how close the pip-count rank must score to the index's best
-    faint_picture: float = 0.01  # a pale court picture, enough when both indices agree:
-    court_pair_score: float = 0.65
-    court_pair_margin: float = 0.08
-
-
-_RANK_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, "10": 10}
-
-
-def _rank_value(rank: str) -> int:
-    return _RANK_VALUE.get(rank) or int(rank)
-
-
-def decide(reads: Sequence[CornerRead], pips: PipRead, p: Params) -> tuple[str | None, float, str]:
-    """Name a card from its two index readings and its pips, or refuse.
-
-    Returns ``(card text or None, confidence 0..1, why-not text)``. The rank is named only
-    when a strong index reading, both indices, or an index and the pip count back it; the
-    suit when the colour agrees and the index and pip shapes together vote for it by a
-    margin. Any clear contradiction (two credible indices naming different ranks, a pip
-    count or a strong suit vote that disagrees) makes the card unsure (issue 6: never
-    guess).
-    """
-    # a rank cut with no suit pip under it is suspect (the pip may have merged into it)
-    rs = [r for r in reads if r.rank is not None and r.suit is not None]
-    if not rs:
-        return None, 0.0, "no index read"
-    # ---- rank
-    rs.sort(key=lambda r: -r.rank_score)
-    top = rs[0]
-    rank = top.rank
-    assert rank is not None
-    val = _rank_value(rank)
-    same = [r for r in rs if r.rank == rank]
-    for r in rs[1:]:
-        if r.rank != rank and r.rank_score >= p.pair_score and r.rank_margin >= p.pair_margin:
-            return None, 0.0, f"indices disagree: {rank} or {r.rank}"
-    both = len(same) == 2
-    court = pips.picture >= p.picture
-    if pips.count == 10 and pips.area >= 0.012 and rank != "10":
-        if top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin:
-            return None, 0.0, f"index says {rank}, 10 pips"
-        rank, val, top = "10", 10, CornerRead(rank="10", rank_score=p.pip_score, rank_margin=p.pip_margin)
-        same = [r for r in rs if r.rank in ("10", None)] or rs
-    elif pips.count == 10 and pips.area >= 0.012 and top.rank_score < p.pip_score:
-        # ten pips carry the rank as they do above, where the index names another rank: an
-        # index that names 10 itself, only weakly, must not count for less
-        top = replace(top, rank_score=p.pip_score, rank_margin=max(top.rank_margin, p.pip_margin))
-    pip_ok = (2 <= val <= 10 and pips.count == val) or (val >= 11 and court) or \
-        (val == 1 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture)
-    if val <= 10 and pips.picture >= 1.25 * p.picture:
-        return None, 0.0, f"index says {rank}, picture seen"
-    faint_court = val >= 11 and pips.picture >= p.faint_picture and both and \
-        min(r.rank_score for r in same) >= p.court_pair_score and min(r.rank_margin for r in same) >= p.court_pair_margin
-    rank_ok = faint_court or (top.rank_score >= p.strong_score and top.rank_margin >= p.strong_margin) or \
-        (top.rank_score >= p.wide_score and top.rank_margin >= p.wide_margin) or \
-        (both and min(r.rank_score for r in same) >= p.pair_score
-         and min(r.rank_margin for r in same) >= (p.court_margin if val >= 11 else p.pair_margin)) or \
-        (pip_ok and top.rank_score >= (p.court_pip_score if val >= 11 else p.pip_score)
-         and top.rank_margin >= (p.court_pip_margin if val >= 11 else p.pip_margin))
-    if 2 <= val <= 10 and pips.count >= 2 and pips.count != val:
-        # the pips are counted right far more often than an index glyph is read right:
-        # take their count when the index finds that rank nearly as likely as its best
-        alt = str(pips.count)
-        k = RANK_LABELS.index(alt) if alt in RANK_LABELS else -1
-        near = [r for r in rs if k >= 0 and r.rank_scores is not None and r.rank_scores[k] >= p.pip_score
-                and r.rank_scores[k] >= r.rank_score - p.pip_rescue]
-        if pips.area < 0.012 or not near or any(
-                r.rank == rank and r.rank_margin >= p.strong_margin and r.rank_score >= p.strong_score for r in rs):
-            return None, 0.0, f"index says {rank}, {pips.count} pips"
-        rank, val = alt, pips.count
-        top = CornerRead(rank=alt, rank_score=max(float(r.rank_scores[k]) for r in near), rank_margin=p.pip_margin)
-        same = [r for r in rs if r in near]
-    if val == 1 and pips.count >= 2:
-        return None, 0.0, f"index says A, {pips.count} pips"
-    if val >= 11 and pips.count >= 5:
-        return None, 0.0, f"index says {rank}, {pips.count} pips"
-    if val >= 11 and 2 <= pips.count <= 10 and pips.picture < p.faint_picture and any(
-            r.rank_scores is not None and r.rank_scores[RANK_LABELS.index(str(pips.count))] >= p.pip_score
-            for r in rs):
-        # equal big pips and no picture: a number card whose index (its top cut off, say)
-        # matched a court rank; the index finds the counted rank credible too
-        return None, 0.0, f"index says {rank}, {pips.count} pips and no picture"
-    if val >= 11 and pips.count == 1 and pips.area >= 0.02 and pips.picture < p.faint_picture:
-        return None, 0.0, f"index says {rank}, but the centre holds one big pip, no picture"
-    if val >= 11 and pips.count == 0 and pips.picture < p.faint_picture:
-        # a court name with nothing in the centre to back it (no picture, no pip): an index
-        # whose number lost its left side reads a court rank as surely (a 5c read Jc)
-        return None, 0.0, f"index says {rank}, but no picture"
-    if not rank_ok:
-        return None, 0.3, f"rank {rank} not sure enough ({top.rank_score:.2f}/{top.rank_margin:.2f})"
-    # ---- suit: colour first, then a signed vote within the colour
-    # a court card's "pips" are parts of its picture: their colour and shape say nothing
-    use_pips = val <= 10 and pips.suit is not None
-    reds = [r.red for r in same if r.red is not None]
-    if use_pips and pips.red is not None:
-        reds.append(pips.red)
-    if not reds or len(set(reds)) > 1:
-        return None, 0.3, "ink colour unclear"
-    red = reds[0]
-    pair = ("h", "d") if red else ("s", "c")
-    if use_pips and pips.shape_suit is not None and pips.shape_suit not in pair:
-        # a big pip shaped like the other colour's suit (a heart under washed-out red ink
-        # that reads black): shape and colour disagree
-        return None, 0.3, f"ink looks {'red' if red else 'black'}, the pips are shaped like {pips.shape_suit}"
-    vote = 0.0
-    votes = []
-    for r in same:
-        if r.suit in pair:
-            v = r.suit_margin if r.suit == pair[0] else -r.suit_margin
-            votes.append(v)
-            vote += v
-    if use_pips and pips.suit in pair:
-        v = (pips.suit_margin if pips.suit == pair[0] else -pips.suit_margin) * 1.5
-        votes.append(v)
-        vote += v
-    if not votes:
-        return None, 0.3, "no suit read"
-    suit = pair[0] if vote > 0 else pair[1]
-    strong_against = [v for v in votes if (v > 0) != (vote > 0) and abs(v) >= 1.5 * p.suit_margin]
-    need = p.suit_margin if len(votes) == 1 else p.pair_suit_margin + p.suit_margin * 0.5
-    if not use_pips:  # no big pip to back the small index pips (court cards, aces with none)
-        need = max(need, p.court_suit_margin)
-    if abs(vote) < need or strong_against:
-        return None, 0.3, f"suit not sure enough ({vote:+.2f})"
-    text = ("T" if rank == "10" else rank) + suit
-    conf = 0.5 + 0.2 * min(top.rank_margin / 0.2, 1.0) + 0.1 * both + 0.1 * pip_ok + 0.1 * min(abs(vote) / 0.3, 1.0)
-    return text, min(conf, 1.0), ""
 
 
 class Recognizer:
@@ -650,9 +310,10 @@ class Recognizer:
         if name is not None and (name[0] in "JQK" or pips.suit is None):
             # the suit rests on the two small index pips alone
             if _index_pip_ink(name, reads) < MIN_INDEX_PIP_INK:
-                name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"
+                name, conf, why = None, 0.3, f"suit {name[-1]}: index pips too small to tell"  # type: ignore[index]
             elif not _index_colour_clear(name, reads, corners):
-                name, conf, why = None, 0.3, f"suit {name[-1]}: the index ink is too pale to tell red from black"
+                name, conf, why = (None, 0.3,  # name is a str here
+                                   f"suit {name[-1]}: the index ink is too pale to tell red from black")  # type: ignore[index]
             else:
                 weak = name[0] in "JQK" and max((r.rank_score for r in reads if r.rank == name[0]), default=0.0) \
                     < self.params.strong_score
@@ -693,7 +354,7 @@ class Recognizer:
         bank matches to a J. The caller also passes it for a number card with no big pip
         counted (thin-stemmed clubs): its two indices, printed alike, are its only evidence.
         """
-        from vision.corners import _net  # noqa: PLC0415 - corners imports this module
+        from vision.corners import _net  # noqa: PLC0415 - the classifier, loaded on first use
         from vision.index_net import CLASSES  # noqa: PLC0415
 
         pips = [m for m in _index_pips(name, reads) if cv2.countNonZero(m) > 0]
@@ -933,7 +594,7 @@ class Recognizer:
             return out
         return None
 
-    def read_corner(self, card: np.ndarray) -> CornerRead:
+    def read_corner(self, card: np.ndarray | _Corner) -> CornerRead:
         """Read the top-left index of an upright card image ``(H, W, 3)``.
 
         When the usual ink cut gives a weak rank reading (a pale index cut into fragments
@@ -1050,16 +711,6 @@ def _touches_edge(mask: np.ndarray, band: int = 4, left: bool = False) -> bool:
     return bool(cv2.countNonZero(mask[:band + 1, :])) or (left and bool(cv2.countNonZero(mask[:, :band + 1])))
 
 
-def _said_rank(why: str) -> str | None:
-    """The rank that :func:`decide`'s refusal ``why`` says the best index reads ("rank 6 not
-    sure enough ...", "index says 6, 2 pips" -> "6"), or None when it names none."""
-    for head in ("rank ", "index says "):
-        if why.startswith(head):
-            word = why[len(head):].split(" ", 1)[0].rstrip(",")
-            return word if word in RANK_LABELS else None
-    return None
-
-
 def _shrink(q: np.ndarray, f: float) -> np.ndarray:
     """Move each corner of ``q`` towards the opposite one by ``f`` of the diagonal."""
     out = q.copy()
@@ -1115,9 +766,9 @@ def _index_ink(reads: Sequence[CornerRead], corners: Sequence["_Corner"]) -> np.
     """A ``(H, W)`` uint8 mask of the index glyphs (rank and pip) that ``reads`` cut, in the
     upright card's pixels: the first read's from the top-left corner, the second's from the
     bottom-right one, turned back (``corners``: the :class:`_Corner` each came from)."""
-    out = np.zeros((H, W), np.uint8)
+    out: np.ndarray = np.zeros((H, W), np.uint8)
     for k, (r, c) in enumerate(zip(reads, corners)):
-        m = np.zeros((c.ch, c.cw), np.uint8)
+        m: np.ndarray = np.zeros((c.ch, c.cw), np.uint8)
         for g in (r.rank_mask, r.suit_mask):
             if g is not None and g.shape == m.shape:
                 m |= g
@@ -1168,56 +819,6 @@ def _index_colour_clear(name: str, reads: Sequence[CornerRead], corners: Sequenc
         if (med < RED_INK_MIN) if red else (med > BLACK_INK_MAX):
             return False
     return True
-
-
-def _colour_pixels(rmask: np.ndarray | None, smask: np.ndarray | None) -> np.ndarray | None:
-    """The pixels (bool mask) whose red chroma gives an index's ink colour: the solid pip's
-    when it has 30 or more (a pale red rank's thin strokes are diluted by the paper round
-    them; dev cuts: pip medians stay >= 31 red, <= 20 black), else the rank's and the pip's
-    together; None when fewer than 10 pixels."""
-    if smask is not None and cv2.countNonZero(smask) >= 30:
-        return smask > 0
-    pix = (rmask > 0) if rmask is not None else None
-    if smask is not None:
-        pix = (smask > 0) if pix is None else (pix | (smask > 0))
-    return pix if pix is not None and int(pix.sum()) >= 10 else None
-
-
-def _has_hole(mask: np.ndarray, frac: float = 0.08) -> bool:
-    """True when the ink of ``mask`` (uint8, ink > 0) encloses paper of more than ``frac``
-    of its own area: a ring such as an "O" or a "0". A suit pip is solid."""
-    area = cv2.countNonZero(mask)
-    if area == 0:
-        return False
-    cs, hier = cv2.findContours((mask > 0).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
-        return False
-    holes = sum(cv2.contourArea(c) for c, hh in zip(cs, hier[0]) if hh[3] >= 0)
-    return holes > frac * area
-
-
-def _looks_like_ten(rmask: np.ndarray) -> bool:
-    """True when a rank mask is a narrow bar beside a ring of the same height ("10").
-
-    No other rank prints as two side-by-side parts whose right part encloses a hole.
-    """
-    n, lab, st, _ = cv2.connectedComponentsWithStats(rmask, connectivity=8, ltype=cv2.CV_16U)
-    parts = [st[i] for i in range(1, n) if st[i][4] >= 8]
-    if len(parts) != 2:
-        return False
-    left, right = sorted(parts, key=lambda p: p[0])
-    lx, ly, lw, lh, _ = left
-    rx, ry, rw, rh, _ = right
-    if min(lh, rh) < 0.75 * max(lh, rh) or lw > 0.45 * lh or rx < lx + lw - 1:
-        return False
-    if min(ly + lh, ry + rh) - max(ly, ry) < 0.7 * max(lh, rh):
-        return False
-    ring = (rmask[ry:ry + rh, rx:rx + rw] > 0).astype(np.uint8)
-    cs, hier = cv2.findContours(ring, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
-        return False
-    holes = [c for c, h in zip(cs, hier[0]) if h[3] >= 0 and cv2.contourArea(c) >= 0.12 * rw * rh]
-    return len(holes) == 1 and rw <= 1.1 * rh
 
 
 def _find_in_region(frame: np.ndarray, region: np.ndarray,

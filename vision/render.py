@@ -2,7 +2,8 @@
 
 :func:`render_board` draws the given cards face up in a row on a plain table colour, each
 with its rank and suit index in two opposite corners (Hershey font, drawn pips) and a centre
-pip (number cards and aces) or a framed coloured picture (J, Q, K). The recognizer reads these back; nothing here comes from a photograph.
+pip (number cards and aces) or a framed coloured picture (J, Q, K). The recognizer reads
+these back; nothing here comes from a photograph.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def render_card(card: CardLike, width: int = 180) -> np.ndarray:
     thick = max(2, int(round(w / 60)))
     (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_DUPLEX, fs, thick)
     scale_x = min(1.0, (corner.shape[1] - 4) / max(tw, 1))
-    txt = np.zeros((th + 8, tw + 8), np.uint8)
+    txt: np.ndarray = np.zeros((th + 8, tw + 8), np.uint8)
     cv2.putText(txt, label, (4, th + 4), cv2.FONT_HERSHEY_DUPLEX, fs, 255, thick, cv2.LINE_AA)
     txt = cv2.resize(txt, (max(1, int(txt.shape[1] * scale_x)), txt.shape[0]))
     _paste(corner, txt, 2, 2)
@@ -112,7 +113,7 @@ def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
             raise ValueError(f"vision: unknown table colour {background!r}; one of {sorted(TABLES)}")
         bg = TABLES[background]
     else:
-        bg = tuple(int(v) for v in background)
+        bg = tuple(int(v) for v in background)  # type: ignore[assignment]  # (B, G, R) as given
     frame = np.zeros((hpx, wpx, 3), np.uint8)
     frame[:] = bg
     rng = np.random.default_rng(seed)

@@ -10,7 +10,7 @@
 
 The table itself is composed once, for ``livetable run`` and ``livetable simulate`` alike,
 by :class:`controller.composition.TableRun`; what only simulation uses lives beside the
-simulation (``controller/simcamera.py``, ``controller/simdevices.py``,
+simulation (``controller/simcamera.py``, ``controller/simdevices.py``, ``controller/simtable.py``,
 ``controller/simtablets.py``, the shuffler emulator).
 """
 

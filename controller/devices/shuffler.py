@@ -399,7 +399,8 @@ def prove_deck_again(driver: Any, forward: Forward, hand: Any, timeout: float) -
         return True, "", got.deck_no
     if isinstance(got, DeckCheckFailed):
         return False, (f"G-5: the shuffler's deck does not match the journal (missing "
-                       f"{' '.join(map(str, got.missing)) or '-'}, twice {' '.join(map(str, got.duplicates)) or '-'})"), None
+                       f"{' '.join(map(str, got.missing)) or '-'}, "
+                       f"twice {' '.join(map(str, got.duplicates)) or '-'})"), None
     if isinstance(got, RequestFailed):
         return False, f"the shuffler could not check its deck ({got.code})", None
     return False, "the shuffler did not report its deck in time", None

@@ -253,7 +253,7 @@ def _units_python(pr: _Problem) -> list[int]:
         b0m = pr.board_suit[s]
         pair_masks = [[(1 << (a >> 2)) | (1 << (b >> 2)) for a, b in hp if a & 3 == s and b & 3 == s]
                       for hp in hole_pairs]
-        others = {k: [] for k in range(pr.m + 1)}
+        others: dict[int, list[Any]] = {k: [] for k in range(pr.m + 1)}
         for k in others:
             for dealt in _rank_multisets(k):
                 w = 1
@@ -290,6 +290,17 @@ class _NP:
     """numpy tables, built on first use (about 0.1 s) and kept in memory."""
 
     ready = False
+    # set by _np_setup (numpy arrays, typed Any: the engine is checked without numpy's types)
+    pow5: Any
+    flush: Any
+    mask_key: Any
+    masks_by_pop: list[Any]
+    multi: list[tuple[Any, Any, Any, Any, Any]]
+    nf: dict[int, Any]
+    trio_keys: Any
+    combt: Any
+    omaha_flush: dict[int, Any]
+    join: dict[tuple[int, int], Any]
 
 
 def _np_all_counts(np: Any, most: int) -> Any:
@@ -355,8 +366,8 @@ def _np_build(np: Any) -> None:
         [pow5[arr5[:, a]] + pow5[arr5[:, b]] + pow5[arr5[:, c]]
          for a, b, c in combinations(range(5), 3)], axis=1)
     _NP.combt = np.array([[comb(a, c) for c in range(5)] for a in range(5)], dtype=np.int64)
-    _NP.omaha_flush: dict[int, Any] = {}
-    _NP.join: dict[tuple[int, int], Any] = {}
+    _NP.omaha_flush = {}
+    _NP.join = {}
     _NP.ready = True
 
 
@@ -503,7 +514,7 @@ def _c_setup() -> Any:
     with _C_LOCK:
         if not _C.tried:
             try:
-                from . import _equity_c  # type: ignore[attr-defined]
+                from . import _equity_c  # type: ignore[attr-defined, unused-ignore]  # absent if not built
             except ImportError:
                 module = None
             else:
@@ -633,7 +644,7 @@ def equity(
         # counted in C at once (microseconds after the flop, under a few ms pre-flop:
         # no cache needed); a question in another form, or one to refuse, goes the
         # checked way below
-        got = _C.module.equity(hole_cards, board, dead, game, 5)
+        got: list[float] | None = _C.module.equity(hole_cards, board, dead, game, 5)
         if got is not None:
             return got
     acc, total = _units(hole_cards, board, dead, game, use_numpy)

@@ -152,7 +152,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         self.seen: set[int] = set()
         self.dead = 0
         self.returned: dict[int, int] = {}
-        self._log: list[tuple] = []
+        self._log: list[tuple[Any, ...]] = []
         self._result: HandResult | None = None
         self._streets = _DRAW_STREETS if game is Game.DRAW else _FLOP_STREETS
         self._street_no = 0

@@ -6,19 +6,21 @@ is all-or-nothing like the rest of the hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import IllegalAction, IllegalDeal
 from .hand_base import _BOARD_COUNTS, _DEAL_BOARD, _DEAL_DRAW, _DEAL_HOLE, _DRAW, _STR, _parse, _txt
+from .hand_fields import HandFields
 from .settings import Street
 
 
-class DealingMixin:
+class DealingMixin(HandFields):
     """Dealt cards as facts (G-1..G-5): ``deal_hole``, ``deal_board``, ``draw``, ``deal_draw``."""
 
     __slots__ = ()
 
-    def _check_new(self, cards: list[int | None], allowed: set[int] | None = None) -> None:
+    def _check_new(self, cards: Sequence[int | None], allowed: set[int] | None = None) -> None:
         seen = self.seen
         got: set[int] = set()
         for c in cards:

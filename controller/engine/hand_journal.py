@@ -6,24 +6,28 @@ its events (the table's journal does this after a power cut).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
 from .hand_base import _COMPLETE, _STR, _parse, _txt
+from .hand_fields import HandFields
 from collections.abc import Iterable, Sequence
 
 from .handtypes import PotView
 from .pots import build_pots
 from .settings import HandSettings, PlayerSetup
 
+if TYPE_CHECKING:
+    from .hand import Hand  # the class this mixin is part of (hand.py imports this module)
 
-class JournalMixin:
+
+class JournalMixin(HandFields):
     """``events``, ``pots``, ``player``, ``total_chips``, ``snapshot``, ``replay``, ``apply``."""
 
     __slots__ = ()
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[dict[str, Any]]:
         """Return every input applied so far as JSON-able dicts (see :meth:`apply`)."""
         return [_event_dict(e) for e in self._log]
 
@@ -39,7 +43,7 @@ class JournalMixin:
         """Return stacks + chips in the middle + rake: the same at every moment of the hand."""
         return sum(self.stack) + sum(self.committed) + self.dead + (self._result.rake if self._result else 0)
 
-    def player(self, seat: int) -> dict:
+    def player(self, seat: int) -> dict[str, Any]:
         """Return one seat's public state: ``stack``, ``bet``, ``committed`` (this hand,
         antes and dead posts included), ``folded``, ``all_in``, ``cards`` (count),
         ``shown`` (cards or None), ``mucked``, ``drew`` (G-3)."""
@@ -53,7 +57,7 @@ class JournalMixin:
             "mucked": self.mucked[i], "drew": self.drew[i],
         }
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Return a JSON-able dict of the hand: its inputs, events and derived state.
 
         :meth:`from_snapshot` rebuilds an identical hand by replaying ``events`` (as
@@ -76,7 +80,7 @@ class JournalMixin:
         }
 
     @classmethod
-    def from_snapshot(cls, snap: dict, **kw: Any) -> "Hand":
+    def from_snapshot(cls, snap: dict[str, Any], **kw: Any) -> "Hand":
         """Rebuild a hand from :meth:`snapshot` output by replaying its events.
 
         Raises:
@@ -88,19 +92,20 @@ class JournalMixin:
                           sb_seat=snap["sb_seat"], bb_seat=snap["bb_seat"], **kw)
 
     @classmethod
-    def replay(cls, settings: HandSettings, players: Sequence[PlayerSetup], events: Iterable[dict],
+    def replay(cls, settings: HandSettings, players: Sequence[PlayerSetup], events: Iterable[dict[str, Any]],
                *, button: int, sb_seat: int | None, bb_seat: int, **kw: Any) -> "Hand":
         """Return a new hand with ``events`` (as from :attr:`events`) applied in order.
 
         Raises:
             HandSetupError / IllegalAction / IllegalDeal: as the constructor and :meth:`apply`.
         """
-        h = cls(settings, players, button=button, sb_seat=sb_seat, bb_seat=bb_seat, **kw)
+        make: Any = cls  # Hand (this mixin has no constructor of its own)
+        h: Hand = make(settings, players, button=button, sb_seat=sb_seat, bb_seat=bb_seat, **kw)
         for e in events:
             h.apply(e)
         return h
 
-    def apply(self, event: dict) -> None:
+    def apply(self, event: dict[str, Any]) -> None:
         """Apply one recorded event (an item of :attr:`events`); all-or-nothing.
 
         Shapes: ``{"t": "fold"|"check"|"call"|"all_in"|"muck", "seat": s}``, ``{"t": "leave",
@@ -114,31 +119,31 @@ class JournalMixin:
             IllegalAction / IllegalDeal: as the matching method, or an unknown event type.
         """
         t = event.get("t")
-        seat = event.get("seat")
+        seat: Any = event.get("seat")  # an int for the events that name a seat
         if t == "fold":
-            self.fold(seat, when_check_is_free=bool(event.get("check_was_free")))  # type: ignore[arg-type]
+            self.fold(seat, when_check_is_free=bool(event.get("check_was_free")))
         elif t == "check":
-            self.check(seat)  # type: ignore[arg-type]
+            self.check(seat)
         elif t == "call":
-            self.call(seat)  # type: ignore[arg-type]
+            self.call(seat)
         elif t == "bet":
-            self.raise_to(seat, event["to"])  # type: ignore[arg-type]
+            self.raise_to(seat, event["to"])
         elif t == "all_in":
-            self.all_in(seat)  # type: ignore[arg-type]
+            self.all_in(seat)
         elif t == "draw":
-            self.draw(seat, _parse(event.get("cards", "")))  # type: ignore[arg-type]
+            self.draw(seat, _parse(event.get("cards", "")))
         elif t == "show":
-            self.show(seat, event.get("cards") or None)  # type: ignore[arg-type]
+            self.show(seat, event.get("cards") or None)
         elif t == "muck":
-            self.muck(seat)  # type: ignore[arg-type]
+            self.muck(seat)
         elif t == "leave":
-            self.fold_leaving(seat)  # type: ignore[arg-type,attr-defined]
+            self.fold_leaving(seat)  # T-8: the leaver's hand is folded, its chips stay in the pots
         elif t == "deal_hole":
-            self.deal_hole(seat, event["cards"])  # type: ignore[arg-type]
+            self.deal_hole(seat, event["cards"])
         elif t == "deal_board":
             self.deal_board(event["cards"], event.get("burn"))
         elif t == "deal_draw":
-            self.deal_draw(seat, event["cards"], event.get("burn"))  # type: ignore[arg-type]
+            self.deal_draw(seat, event["cards"], event.get("burn"))
         elif t == "void":
             self.void(event.get("reason", "misdeal"))
         else:
@@ -146,7 +151,7 @@ class JournalMixin:
 
 
 
-def _event_dict(e: tuple) -> dict:
+def _event_dict(e: tuple[Any, ...]) -> dict[str, Any]:
     """Return the JSON-able dict of one logged event tuple."""
     t = e[0]
     if t == "fold" and len(e) > 2:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .hand_base import _BET, _FL, _DEAL_BOARD, _DEAL_DRAW, _DEAL_HOLE, _DRAW, _SHOWDOWN
+from .hand_fields import HandFields
 
 __all__ = ["LeaveMixin"]
 
 
-class LeaveMixin:
+class LeaveMixin(HandFields):
     """T-8's fold of a leaving player's hand (:meth:`fold_leaving`)."""
 
     __slots__ = ()

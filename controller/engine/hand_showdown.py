@@ -10,6 +10,7 @@ from typing import Any
 from .cards import FULL_DECK
 from .errors import IllegalAction, IllegalDeal
 from .hand_base import _BET, _COMPLETE, _SHOWDOWN, _STR, _default_describe, _default_ranker, _parse, _txt
+from .hand_fields import HandFields
 from dataclasses import replace
 
 from .handtypes import HandResult, PotAward
@@ -18,7 +19,7 @@ from .rake import rake_pots
 from .settings import Game, Street
 
 
-class ShowdownMixin:
+class ShowdownMixin(HandFields):
     """Showdown (P-2), awarding the pots (P-1, P-3, R-1..R-3), ``void`` and ``result``."""
 
     __slots__ = ()
@@ -90,7 +91,7 @@ class ShowdownMixin:
             known = [c for c in hole if c is not None]
             if any(c not in new for c in known):
                 raise IllegalAction(f"P-2: seat {seat} showed {_txt(new)} but holds {_txt(hole)}")
-            extra = [c for c in new if c not in known]
+            extra = [c for c in new if c is not None and c not in known]  # (None refused above)
             try:
                 self._check_new(extra)
             except IllegalDeal as exc:
@@ -102,9 +103,9 @@ class ShowdownMixin:
         if self.phase == _COMPLETE and self._result is not None:  # a winner may show (P-2)
             shown = dict(self._result.shown)
             shown[seat] = tuple(_STR[c] for c in new)  # type: ignore[index]
-            hole = dict(self._result.hole)
-            hole[seat] = shown[seat]
-            self._result = replace(self._result, shown=shown, hole=hole)
+            holes = dict(self._result.hole)
+            holes[seat] = shown[seat]
+            self._result = replace(self._result, shown=shown, hole=holes)
             return
         if self.phase == _SHOWDOWN:
             if self.to_act == i:

@@ -9,7 +9,7 @@ Chips are integers; seats are the table's seat numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .settings import Street
 
@@ -33,7 +33,7 @@ class DealRequest(NamedTuple):
 
     kind: str
     seat: int | None
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count(), which it hides
     burn: bool = False
     reshuffle_after: int | None = None
 
@@ -85,7 +85,7 @@ class Legal(NamedTuple):
                 out.append(name)
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return the state.md ``legal`` object plus ``seat``, ``call_to``, ``all_in``,
         ``min_raise_to``, ``max_raise_to``, ``show``, ``muck``."""
         return {
@@ -147,7 +147,7 @@ class HandResult:
     hole: dict[int, tuple[str | None, ...]]
     voided: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON-able dict (seat keys become strings)."""
         return {
             "awards": [

@@ -71,7 +71,8 @@ class HandHistory:
     ``variant`` the PHH code; ``antes``, ``blinds`` (``blinds_or_straddles``) and
     ``starting_stacks`` per player p1..pN; ``min_bet`` (NL/PL), ``small_bet``/``big_bet``
     (FL); ``actions`` the action strings (comments stripped); ``finishing_stacks``
-    (in the file's own units, not scaled: the Pluribus logs have half chips) or ``None``; ``scale`` the factor from file units to chips; ``extra`` every other key.
+    (in the file's own units, not scaled: the Pluribus logs have half chips) or ``None``;
+    ``scale`` the factor from file units to chips; ``extra`` every other key.
     """
 
     variant: str
@@ -166,7 +167,7 @@ def load(text: str) -> HandHistory:
         if not isinstance(v, list) or len(v) != n:
             raise PHHError(f"PHH: {k} must list {n} numbers, got {v!r}")
     nums: dict[str, list[Decimal]] = {k: [_num(x, k) for x in v] for k, v in lists.items()}
-    singles = {k: _num(data[k], k) for k in ("min_bet", "small_bet", "big_bet") if k in data}
+    singles: dict[str, Decimal] = {k: _num(data[k], k) for k in ("min_bet", "small_bet", "big_bet") if k in data}
     actions = []
     for a in data["actions"]:
         if not isinstance(a, str):
@@ -338,7 +339,7 @@ def load_file(path: str | Path) -> HandHistory:
     return load(text)
 
 
-def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, int]]:
+def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, Any]]:
     game, limit = VARIANTS[hh.variant]
     n = hh.players
     blinds = list(hh.blinds)
@@ -392,7 +393,7 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
                            dead_post=dead[k], ante=antes[k]) for k in range(n)]
-    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}  # type: ignore[dict-item]
+    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}
 
 
 def _rake(hh: HandHistory) -> RakeSettings | None:
@@ -604,7 +605,7 @@ def dump(hand: Hand, **meta: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _all_in_word(e: dict) -> str:
+def _all_in_word(e: dict[str, Any]) -> str:
     """An all-in that raised is ``cbr <street total>``; one that only calls is ``cc``."""
     return f"cbr {e['to']}" if e.get("raise") else "cc"
 

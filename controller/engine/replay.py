@@ -24,6 +24,7 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .errors import HandError
 from .hand import Hand
@@ -32,14 +33,14 @@ from .phh import HandHistory, finishing_stacks, load_file, play
 __all__ = ["main", "replay_file"]
 
 
-def replay_file(path: str | Path) -> dict:
+def replay_file(path: str | Path) -> dict[str, Any]:
     """Return the replay record of one PHH file (see the module docstring).
 
     Extra keys: ``expected`` (the file's own ``finishing_stacks`` or ``null``),
     ``complete`` (whether the actions finished the hand) and ``voided`` (a voided table
     hand). Never raises for a bad file.
     """
-    out: dict = {"file": str(path), "finishing_stacks": None, "error": None}
+    out: dict[str, Any] = {"file": str(path), "finishing_stacks": None, "error": None}
     try:
         hh = load_file(path)
         hand = play(hh)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 from .errors import HandSetupError
 
@@ -182,9 +183,9 @@ class HandSettings:
         if self.cap_bets < 1:
             raise HandSetupError(f"S-6: cap_bets must be >= 1, got {self.cap_bets}")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON-able dict of these settings (``from_json`` reads it back)."""
-        d = {
+        d: dict[str, Any] = {
             "game": self.game.value,
             "limit": self.limit.value,
             "small_blind": self.small_blind,
@@ -214,7 +215,7 @@ class HandSettings:
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "HandSettings":
+    def from_json(cls, d: dict[str, Any]) -> "HandSettings":
         """Return settings from a :meth:`to_json` dict.
 
         Raises:
@@ -252,7 +253,7 @@ class PlayerSetup:
     dead_post: int = 0
     ante: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON-able dict (``seat``, ``stack``, ``live_post``, ``dead_post``, ``ante``)."""
         return {"seat": self.seat, "stack": self.stack, "live_post": self.live_post,
                 "dead_post": self.dead_post, "ante": self.ante}

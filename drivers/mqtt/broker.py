@@ -110,7 +110,8 @@ class BrokerProcess:
         for port in (self.mqtt_port, self.ws_port):
             while not _answers(port):
                 if self._proc.poll() is not None or time.monotonic() > deadline:
-                    err = self._proc.stderr.read().decode(errors="replace") if self._proc.poll() is not None else ""
+                    stderr = self._proc.stderr
+                    err = stderr.read().decode(errors="replace") if stderr and self._proc.poll() is not None else ""
                     self.stop()
                     raise BrokerTimeout(f"mosquitto did not listen on {port}: {err}{self.log_tail()}")
                 time.sleep(0.02)  # polling a port: nothing to wait on but the socket

@@ -267,9 +267,10 @@ def clean_chat_text(text: object) -> str:
     """
     if not isinstance(text, str):
         raise PayloadError("M-7", "chat 'text' must be a string (L-3)")
-    text = unicodedata.normalize("NFC", text.strip()) if _utf8_ok(text) else None  # type: ignore[assignment]
-    if text is None:
+    clean = unicodedata.normalize("NFC", text.strip()) if _utf8_ok(text) else None
+    if clean is None:
         raise PayloadError("M-7", "chat text is not valid Unicode (L-3)")
+    text = clean
     if not text:
         raise PayloadError("M-7", "chat text is empty (L-3)")
     if len(text) > MAX_CHAT_CHARS:

@@ -67,7 +67,8 @@ class ActionGuard:
         """Record that the state with ``seq`` was published.
 
         ``round``: what names its betting round; ``occupants``: who holds each seat, seat 1
-        first, None for an empty one (both as :func:`view_facts` takes them from the view). Raises ``ValueError`` when ``seq`` is lower than the last one
+        first, None for an empty one (both as :func:`view_facts` takes them from the view).
+        Raises ``ValueError`` when ``seq`` is lower than the last one
         (docs/state.md: seq only rises); an equal seq (a republish) replaces what it holds.
         """
         with self._lock:
@@ -110,7 +111,7 @@ class ActionGuard:
                 return
             what = "stale" if seq_seen < self._seq else "unknown"
             then = self._seen.get(seq_seen)
-            if then is None and seq_seen < self._first:  # type: ignore[operator] - set with _seq
+            if then is None and seq_seen < self._first:  # type: ignore[operator]  # set with _seq
                 raise PayloadError("M-4", f"stale state seq {seq_seen}: sent before the table restarted "
                                           f"(it is at seq {self._seq}): please ask again", action_id)
             if scope == "state" or then is None:

@@ -116,7 +116,8 @@ class TableLink:
         self._flood: dict[int, list[float]] = {}
         self.flood_dropped = 0  #: M-9 refusals dropped unanswered (count, every seat)
 
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"livetable-{table_id}-controller",
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                   client_id=client_id or f"livetable-{table_id}-controller",
                                    protocol=mqtt.MQTTv5, transport=transport)  # type: ignore[arg-type]
         if username is not None:
             self._client.username_pw_set(username, password)
@@ -324,6 +325,7 @@ class TableLink:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         now = self._clock()
+        payload = bytes(msg.payload)  # paho gives bytes (typed bytes | bytearray); bytes(b) is b
         try:
             ref = parse(msg.topic, self._max_seats)
         except TopicError:
@@ -332,10 +334,10 @@ class TableLink:
         if ref.table != self.table:
             return
         if msg.retain and ref.kind in (Kind.ACTION, Kind.SEAT_CHAT, Kind.FLOOR_REQUEST):
-            self._refuse_retained(ref.kind, ref.seat, msg.topic, msg.payload)
+            self._refuse_retained(ref.kind, ref.seat, msg.topic, payload)
             return
         if ref.kind is Kind.FLOOR_REQUEST:
-            self._take_floor(msg.payload, now)
+            self._take_floor(payload, now)
             return
         if ref.seat is None:
             return
@@ -344,9 +346,9 @@ class TableLink:
                 if self._guard.seq is None:
                     # Right after a controller restart the broker hands over queued actions
                     # before the loop has published the recovered state: keep them until it has.
-                    self._early.append((ref.seat, msg.payload, now))
+                    self._early.append((ref.seat, payload, now))
                     return
-        self._handle(ref.kind, ref.seat, msg.payload, now)
+        self._handle(ref.kind, ref.seat, payload, now)
 
     def _refuse_retained(self, kind: Kind, seat: int | None, topic_str: str, payload: bytes) -> None:
         # An input with the retain flag is never acted on, live or handed over again by the

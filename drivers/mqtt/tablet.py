@@ -219,7 +219,7 @@ class Tablet:
         kind = ref.kind if ref is not None and ref.table == self.table and ref.seat in (None, self.seat) else None
         fresh_state = False
         with self.cond:
-            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+            self.messages.append((msg.topic, bytes(msg.payload), bool(msg.retain)))  # bytes(b) is b
             if kind is Kind.STATE and isinstance(data, dict):
                 # docs/state.md: drop a state whose seq is not higher (a retained copy on
                 # resubscribing is taken as it is: it is the broker's current one).

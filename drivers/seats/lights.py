@@ -222,7 +222,7 @@ def project(public: Mapping[str, Any] | None,
     """
     if not public:
         return PanelView()
-    private = {_seat_number(k): v for k, v in (private or {}).items()}
+    by_seat = {_seat_number(k): v for k, v in (private or {}).items()}
     paused = bool(public.get("paused"))
     fault = public.get("fault") is not None
     raw_turn = public.get("turn") or None
@@ -249,14 +249,14 @@ def project(public: Mapping[str, Any] | None,
         acting = (turn is not None and turn.seat == number and not paused and not fault
                   and status in IN_HAND)
         if acting:
-            view = private.get(number)
+            view = by_seat.get(number)
             if isinstance(view, Mapping):
                 legal |= _legal_from_private(view.get("legal"))
             else:
                 legal |= _legal_from_public(raw, raw_seats)
         elif turn is None and not paused and not fault and status != "empty":
             # P-2: between hands the player who won uncalled may still show (check/call)
-            view = private.get(number)
+            view = by_seat.get(number)
             offer = view.get("legal") if isinstance(view, Mapping) else None
             if isinstance(offer, Mapping) and offer.get("show"):
                 legal.add(SeatButton.CHECK_CALL)

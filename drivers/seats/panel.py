@@ -56,7 +56,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from gpiozero import LED, PWMLED, Button, DigitalInputDevice
 from gpiozero.exc import GPIOZeroError
@@ -161,10 +161,10 @@ class SeatPanel:
                     button.when_held = self._seat_callback(self._on_seat_held, seat.seat, name)
             if seat.led is not None:
                 self._make_led(seat.seat, seat.led)
-        for name, pin in self.pin_map.console.buttons.items():
-            button = self._make_button((CONSOLE, name.value), pin, hold=False)
-            button.when_activated = self._console_callback(name)
-            button.when_deactivated = self._console_release_callback(name)
+        for cname, pin in self.pin_map.console.buttons.items():
+            button = self._make_button((CONSOLE, cname.value), pin, hold=False)
+            button.when_activated = self._console_callback(cname)
+            button.when_deactivated = self._console_release_callback(cname)
         if self.pin_map.console.led is not None:
             self._make_led(CONSOLE, self.pin_map.console.led)
 
@@ -347,7 +347,7 @@ class SeatPanel:
         if self._closed:
             return
         self._errors = {k: until for k, until in self._errors.items() if until > now}
-        seats = [k for k in self._leds if k != CONSOLE]
+        seats = cast("list[int]", [k for k in self._leds if k != CONSOLE])  # the seats' keys are ints
         wanted = lights(self._view, now, seats, console=CONSOLE in self._leds, pwm=self._pwm,
                         errors=self._errors)
         for key, pattern in wanted.items():

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
 
-from drivers.seats.pinmap import Pin, PinMap
+from drivers.seats.pinmap import ConsolePins, Pin, PinMap, SeatPins
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,8 @@ def probe(pin_map: PinMap, factory: Factory, prompt: Callable[[ProbeStep], None]
     leds: list[tuple[Pin, LED]] = []
     pause = threading.Event()
     try:
-        for seat_or_console in [pin_map.console, *pin_map.seats]:
+        groups: list[ConsolePins | SeatPins] = [pin_map.console, *pin_map.seats]
+        for seat_or_console in groups:
             for pin in seat_or_console.buttons.values():
                 device = DigitalInputDevice(pin.name, pull_up=True,
                                             bounce_time=pin_map.bounce_time or None,

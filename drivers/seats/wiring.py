@@ -61,9 +61,9 @@ def wiring_rows(pin_map: PinMap) -> list[WiringRow]:
     def add(seat: str, what: str, pin: Pin) -> None:
         rows.append(WiringRow(seat, what, pin.name, pin.header))
 
-    for name, label in CONSOLE_LABELS.items():
-        if name in pin_map.console.buttons:
-            add("console", label, pin_map.console.buttons[name])
+    for cname, label in CONSOLE_LABELS.items():
+        if cname in pin_map.console.buttons:
+            add("console", label, pin_map.console.buttons[cname])
     if pin_map.console.led:
         add("console", "fault / paused light (LED)", pin_map.console.led)
     kind = "PWM LED" if pin_map.led_kind.value == "pwm" else "LED"

@@ -413,8 +413,11 @@ class Machine:
         while self._work:
             w = self._work.popleft()
             und = w.count - w.delivered
-            self._emit(typ, lambda n, w=w, und=und: P.pack_stop_event(
-                P.StopEvent(n, w.cmd_seq, w.target, deck_no, ordinal, und)))
+
+            def build(n: int, w: _Work = w, und: int = und) -> bytes:
+                return P.pack_stop_event(P.StopEvent(n, w.cmd_seq, w.target, deck_no, ordinal, und))
+
+            self._emit(typ, build)
         self._idle.set()
 
     def _deal_one(self) -> None:

@@ -131,7 +131,8 @@ class DeckTracker:
         unreadable = len(cards) - len(known)
         ok = (not duplicates and not missing and unreadable == 0 and dealt == len(before)
               and len(cards) + dealt == 52)
-        self.deck_no, self.dealt, self.misreads = (deck_no, {c: None for c in before}, 0) if ok else (None, {}, 0)
+        out: dict[Card, Target | None] = {c: None for c in before} if ok else {}
+        self.deck_no, self.dealt, self.misreads = (deck_no if ok else None), out, 0
         return DeckVerdict(ok, deck_no, len(cards), dealt, duplicates, missing, unreadable)
 
     def deliver(self, deck_no: int, card: Card, target: Target) -> CardVerdict:

@@ -599,11 +599,11 @@ class ShufflerDriver:
             cls = E.Jammed if t == P.Evt.JAM else E.Empty
             self._post(cls, self._seq_req.get(s.cmd_seq), s.target, s.deck_no, s.undelivered)
         elif t == P.Evt.DOOR:
-            d = P.unpack_door_event(p)
-            self._post(E.DoorOpened if d.open else E.DoorClosed)
+            door = P.unpack_door_event(p)
+            self._post(E.DoorOpened if door.open else E.DoorClosed)
         elif t == P.Evt.DONE:
-            d = P.unpack_done_event(p)
-            self._post(E.DealDone, self._seq_req.get(d.cmd_seq), d.delivered)
+            done = P.unpack_done_event(p)
+            self._post(E.DealDone, self._seq_req.get(done.cmd_seq), done.delivered)
         else:
             raise P.PayloadError(f"shuffler protocol: unknown event type 0x{t:02x}")
 
@@ -625,7 +625,7 @@ class ShufflerDriver:
         put = self._inbox.put
         while not stop.is_set():
             try:
-                data = port.read(port.in_waiting or 1)
+                data = port.read(port.in_waiting or 1)  # type: ignore[attr-defined] # Serial's, not SerialBase's
             except Exception as exc:  # noqa: BLE001 - any failure of the port ends this reader
                 if not stop.is_set():
                     put(("porterr", gen, f"{type(exc).__name__}: {exc}"))
@@ -644,7 +644,7 @@ class ShufflerDriver:
             return
         self._reader_stop.set()
         try:
-            port.cancel_read()
+            port.cancel_read()  # type: ignore[attr-defined] # Serial's (POSIX), not SerialBase's
         except Exception:  # noqa: BLE001 - the port may already be gone
             pass
         if self._reader is not None:

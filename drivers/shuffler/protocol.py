@@ -15,6 +15,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from controller.engine.cards import Card
 
@@ -201,7 +202,7 @@ BOARD = Target("board")
 BURN = Target("burn")
 
 
-def _unpack(fmt: str, payload: bytes, what: str) -> tuple:
+def _unpack(fmt: str, payload: bytes, what: str) -> tuple[Any, ...]:
     try:
         return struct.unpack(fmt, payload)
     except struct.error as exc:

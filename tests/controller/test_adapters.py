@@ -18,7 +18,7 @@ from controller.engine.table.state import TableState
 from controller.faults import FaultKind
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator, RaiseFault
-from controller.simdevices import SimTable
+from controller.simtable import SimTable
 from drivers.mqtt.events import ActionReceived
 from drivers.shuffler import events as SE
 from drivers.shuffler.protocol import Target

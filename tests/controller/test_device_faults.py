@@ -27,7 +27,7 @@ from controller.engine.table.audit import audit
 from controller.faults import ALLOWED_EXITS, FaultKind
 from controller.journal import Journal, JournalError
 from controller.orchestrator import FloorDecision
-from controller.simdevices import SimTable
+from controller.simtable import SimTable
 from drivers.mqtt.events import ActionReceived
 
 WAIT = 25.0  # seconds: the bound on every wait below

@@ -15,7 +15,7 @@ from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator
-from controller.simdevices import SimTable
+from controller.simtable import SimTable
 from drivers.mqtt.events import ActionReceived
 
 

@@ -84,7 +84,10 @@ def test_the_table_snapshots_every_n_hands_and_recall_and_recovery_are_unchanged
     got = recall(t.journal.path, hands=hands).hands
     assert [h.number for h in got] == list(range(1, hands + 1))
     last = {r["hand"]: r for r in records}  # a winner's show after the hand writes its record again (P-2)
-    same = (lambda r: json.loads(json.dumps(r, sort_keys=True)))
+
+    def same(r: dict) -> dict:
+        return json.loads(json.dumps(r, sort_keys=True))
+
     assert [same(h.record) for h in got] == [same(last[n]) for n in range(1, hands + 1)]
 
 

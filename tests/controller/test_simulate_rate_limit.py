@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import uuid
 
-import pytest
 from localbroker import needs_broker  # tests/controller is on sys.path
 
-from controller.simdevices import SimTable
+from controller.simtable import SimTable
 
 
 @needs_broker

@@ -65,7 +65,7 @@ def test_the_simulations_own_deck_goes_on(tmp_path, capsys):
 
 def test_a_hand_from_another_deck_is_voided_not_dealt_twice(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
-    before = _interrupted(path, seed_in_journal=False)  # as a journal of --devices all
+    _interrupted(path, seed_in_journal=False)  # as a journal of --devices all
     out = _open(path, capsys, seed=SEED + 1)
     assert out["recovery"]["outcome"] == "voided", out["recovery"]
     assert "own deck" in out["recovery"]["reason"]

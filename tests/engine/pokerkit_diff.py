@@ -42,7 +42,7 @@ from pokerkit import (
 from controller.engine import phh
 from controller.engine.cards import FULL_DECK
 from controller.engine.hand import Hand
-from controller.engine.settings import Game, Limit, Street
+from controller.engine.settings import Game, Limit
 
 AUTO = (
     Automation.ANTE_POSTING,
@@ -358,7 +358,6 @@ def _drive(rng: random.Random, variant: str, prof: Profile, hand: Hand, pk: Stat
     rnd = Round()
     street = hand.street
     pending_pk_draws: list[tuple[int, list]] = []
-    burned = False
     while not hand.is_complete:
         if hand.street is not street:
             street, rnd = hand.street, Round()
@@ -382,7 +381,6 @@ def _drive(rng: random.Random, variant: str, prof: Profile, hand: Hand, pk: Stat
             burn = deck.pop() if need.burn else None
             cards = [deck.pop() for _ in range(count)]
             if burn is not None:
-                burned = True
                 pending_pk_draws.append((-1, [burn]))
             pending_pk_draws.append((seat - 1, cards))
             hand.deal_draw(seat, cards, burn=burn)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from drivers.shuffler.codec import MAX_PAYLOAD, OVERHEAD, Decoder, Frame, FrameError, crc16, encode

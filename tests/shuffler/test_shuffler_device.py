@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from drivers.shuffler import protocol as P
-from drivers.shuffler.codec import Decoder, Frame, encode
+from drivers.shuffler.codec import Decoder, Frame
 from drivers.shuffler.device import Faults, Machine
 
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision.glyphs import draw_suit
-from vision.recognizer import Recognizer, _has_hole
+from vision.ink import _has_hole
+from vision.recognizer import Recognizer
 from vision.render import render_board
 
 RED_CARDS = ["Ah", "7d", "Kh", "3d", "Th"]

@@ -17,7 +17,8 @@ from controller.engine.cards import FULL_DECK, parse_cards
 from vision import corners
 from vision.glyphs import draw_suit
 from vision.index_net import CLASSES, IndexNet, net_input
-from vision.recognizer import INDEX_STRIP, Reading, Recognizer
+from vision.reading import INDEX_STRIP
+from vision.recognizer import Reading, Recognizer
 from vision.render import render_board
 
 

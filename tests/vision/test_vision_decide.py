@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.glyphs import RANK_LABELS
-from vision.recognizer import CornerRead, Params, PipRead, decide
+from vision.decide import Params, decide
+from vision.reading import CornerRead, PipRead
 
 
 def corner(rank: str, score: float, margin: float, suit: str | None, suit_margin: float) -> CornerRead:

@@ -7,7 +7,9 @@ import numpy as np
 
 from vision.detect import order_quad
 from vision.glyphs import RANK_LABELS
-from vision.recognizer import CornerRead, Params, PipRead, Recognizer, _shrink, _touches_edge, _Warped, decide
+from vision.decide import Params, decide
+from vision.reading import CornerRead, PipRead
+from vision.recognizer import Recognizer, _shrink, _touches_edge, _Warped
 from vision.render import render_card
 
 P = Params()

@@ -136,7 +136,8 @@ def test_a_large_index_box_names_nothing_when_the_other_index_says_another_card(
     # (sure) and a 6c index (weak, so decide() saw "index says 9, 4 pips", no disagreement),
     # and the small-pip recount counted nine pips of both cards: it was named 9h. The
     # corners and pips are given here (the decision is what is tested, on a blank card).
-    from vision.recognizer import CW, CornerRead, PipRead
+    from vision.reading import CornerRead, PipRead
+    from vision.recognizer import CW
 
     rec = Recognizer()
     big: list[int] = []

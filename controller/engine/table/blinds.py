@@ -211,7 +211,7 @@ def _fresh(
     button_hint: int | None,
 ) -> Plan:
     if last is None and button_hint in players:
-        button = int(button_hint)  # type: ignore[arg-type]
+        button = int(button_hint)
     elif last is not None:
         button = _next_in(last.button, players, seats)  # type: ignore[assignment]
     else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import RANKS, SUITS
 from .codec import CodecError, register
@@ -76,6 +76,7 @@ def _time(value: Any) -> None:
 class Event:
     """Base of all table events: ``at`` is Unix seconds from the injected clock."""
 
+    kind: ClassVar[str]  # set on each event class by codec.register ("action-taken", ...)
     at: float
 
     def __post_init__(self) -> None:
@@ -142,7 +143,8 @@ class PlayerJoined(SeatEvent):
     ``player`` is the player's id at this table (the tablet has no room account: the
     adapter derives it from the name, so the T-2 return rule knows a returning player),
     ``name`` what the table shows, ``amount`` the buy-in in chips, ``post`` the T-4 choice
-    (post one big blind now, or wait for the big blind). Refused (state unchanged) when the table does not let tablets seat players
+    (post one big blind now, or wait for the big blind). Refused (state unchanged) when the
+    table does not let tablets seat players
     (``TableSettings.tablet_join`` off), the seat is taken or the player already sits here
     (T-3), the buy-in is out of range or below what the player left with less than 20
     minutes ago (T-2), or ``post`` is asked between the big blind and the button (T-4).

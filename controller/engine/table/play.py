@@ -18,16 +18,17 @@ from ..hand import Hand
 from ..hand_base import _DEAL_BOARD
 from ..settings import Game, HandSettings, PlayerSetup, RakeSettings, Street
 from . import effects as fx
+from . import events as ev_
 from .blinds import Candidate, plan_hand
 from .preselect import resolve
 from .settings import TableSettings
-from .state import SIT_OUT_LIMIT, Dealing, HandInfo, Seat, TableState, Timer, evolve
+from .state import RETURN_SECONDS, SIT_OUT_LIMIT, Dealing, Departure, HandInfo, Seat, TableState, Timer, evolve
 
 __all__ = ["Ctx", "hand_settings", "clone_hand", "start_hand", "drive", "apply_action",
            "deal_card", "timer_expired", "void_hand", "auto_current", "refuse", "in_hand",
            "smallest_chip", "card_texts", "show_offer", "show_after_hand", "candidates",
            "may_post_now", "post_now_seats", "cards_to_read", "read_hole_cards", "all_in_runout",
-           "runout", "fold_leavers"]
+           "runout", "fold_leavers", "settle_topup", "leave", "apply_settings"]
 
 
 
@@ -36,7 +37,7 @@ class Ctx:
 
     __slots__ = ("state", "effects", "at", "own_hand", "event")
 
-    def __init__(self, state: TableState, event: Any) -> None:
+    def __init__(self, state: TableState, event: ev_.Event) -> None:
         self.state = state
         self.effects: list[fx.Effect] = []
         self.at = float(event.at)
@@ -80,7 +81,8 @@ def hand_settings(s: TableSettings) -> HandSettings:
                             no_flop_no_drop=s.no_flop_no_drop,
                             draw_counts_as_flop=s.draw_counts_as_flop)
     bba = s.big_blind_ante > 0  # TDA RP-11: dead money, the big blind first
-    return HandSettings(game=Game(s.game), limit=s.limit, small_blind=s.small_blind,
+    return HandSettings(game=Game(s.game), limit=s.limit,  # type: ignore[arg-type]  # text: made a Limit
+                        small_blind=s.small_blind,
                         big_blind=s.big_blind, ante=s.ante, small_bet=s.small_bet,
                         big_bet=s.big_bet, cap_lifted_heads_up=s.cap_lifted_heads_up,
                         smallest_chip=smallest_chip(s), rake=rake, dead_antes=bba,
@@ -200,8 +202,6 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
         refuse(ctx, "T-3", "T-3: a hand is already running")
         return
     if level:
-        from .seating import apply_settings  # noqa: PLC0415 - seating imports play
-
         changes = {k: v for k, v in level.items() if getattr(st.settings, k) != v}
         if changes:
             try:
@@ -397,11 +397,11 @@ def deal_card(ctx: Ctx, card: str) -> None:
     hand = ctx.hand()
     try:
         if d.kind == "hole":
-            hand.deal_hole(d.seat, body)
+            hand.deal_hole(d.seat, body)  # type: ignore[arg-type]  # a hole-card request names its seat
         elif d.kind == "board":
             hand.deal_board(body, burn=burn)
         else:
-            hand.deal_draw(d.seat, body, burn=burn)
+            hand.deal_draw(d.seat, body, burn=burn)  # type: ignore[arg-type]  # a draw names its seat
     except ValueError as exc:  # IllegalDeal (a HandError), or a card the engine cannot read
         # the cards already asked for are kept; the floor decides (void or fix the deck)
         refuse(ctx, getattr(exc, "rule", "") or "G-5", str(exc))
@@ -493,7 +493,7 @@ def cards_to_read(state: TableState) -> int | None:
 
     The table then waits for a :class:`~.events.HoleCardsRead` (or the floor voids the hand).
     """
-    hand = state.hand
+    hand: Hand | None = state.hand
     if hand is None or state.dealing is not None or hand.is_complete:
         return None
     if hand.street is Street.SHOWDOWN:
@@ -509,7 +509,7 @@ def cards_to_read(state: TableState) -> int | None:
     return None
 
 
-def read_hole_cards(ctx: Ctx, ev: Any) -> None:
+def read_hole_cards(ctx: Ctx, ev: ev_.HoleCardsRead) -> None:
     """The dealer read seat ``ev.seat``'s hole cards from the felt (P-2, S-8, G-5).
 
     Accepted only for the seat :func:`cards_to_read` names; the cards must hold every card
@@ -526,7 +526,7 @@ def read_hole_cards(ctx: Ctx, ev: Any) -> None:
         ctx.emit(fx.Refuse(event=ev.kind, rule="P-2", reason=f"P-2: seat {ev.seat}'s hole cards are "
                            f"not asked for now ({why})"))
         return
-    rule = "P-2" if st.hand.street is Street.SHOWDOWN else "S-8"  # type: ignore[union-attr]
+    rule = "P-2" if st.hand.street is Street.SHOWDOWN else "S-8"
     hand = ctx.hand()
     try:
         hand.show(ev.seat, list(ev.cards))
@@ -553,7 +553,7 @@ def _can_win(hand: Hand, seat: int) -> bool:
     mine = _rank(hand, i, board)
     if mine is None:
         return True
-    for pot in hand.pots() or [None]:
+    for pot in hand.pots() or [None]:  # type: ignore[list-item]  # None: no pot yet
         elig = pot.eligible if pot is not None else tuple(hand.seats)
         if seat not in elig:
             continue
@@ -575,8 +575,8 @@ def _rank(hand: Hand, i: int, board: list[str]) -> int | None:
         return None
     try:
         if hand.settings.game is Game.OMAHA:
-            return evaluator.rank_omaha(hole, board)
-        return evaluator.rank_hand(list(hole) + board)
+            return evaluator.rank_omaha(hole, board)  # type: ignore[arg-type]  # no None (above)
+        return evaluator.rank_hand(list(hole) + board)  # type: ignore[arg-type, operator]  # no None
     except ValueError:
         return None
 
@@ -587,7 +587,7 @@ def _start_timer(ctx: Ctx, seat: int) -> None:
     showdown = st.hand is not None and st.hand.street is Street.SHOWDOWN
     secs = float(st.settings.showdown_seconds if showdown else st.settings.action_seconds)
     ctx.state = evolve(st, timer_seq=seq, timer=Timer(seq, seat, ctx.at, ctx.at + secs),
-                        info=evolve(st.info, turn_seq=st.seq + 1))  # type: ignore[arg-type]
+                        info=evolve(st.info, turn_seq=st.seq + 1))
     ctx.emit(fx.StartTimer(timer="action", seq=seq, seconds=secs, seat=seat))
 
 
@@ -629,7 +629,7 @@ def _act(ctx: Ctx, seat: int, name: str, amount: int | None, discards: tuple[str
         ctx.set_seat(evolve(s, preselect=None))
     if why:
         info = ctx.state.info
-        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, name, why),)))
+        ctx.state = evolve(ctx.state, info=evolve(info, auto=info.auto + ((seat, name, why),)))  # type: ignore[union-attr]
     _refresh_preselects(ctx, street)
     return True
 
@@ -659,7 +659,7 @@ def to_call(hand: Hand, i: int) -> int:
     return c if c < st else st
 
 
-def apply_action(ctx: Ctx, ev: Any) -> None:
+def apply_action(ctx: Ctx, ev: ev_.ActionTaken) -> None:
     """A player's own action (A-1); refused when not their turn or stale."""
     st = ctx.state
     hand = st.hand
@@ -680,7 +680,7 @@ def apply_action(ctx: Ctx, ev: Any) -> None:
         drive(ctx)
 
 
-def timer_expired(ctx: Ctx, ev: Any) -> None:
+def timer_expired(ctx: Ctx, ev: ev_.TimerExpired) -> None:
     """A-2: on time out check if possible, else fold (draw: stand pat); sit the player out.
 
     At the showdown (P-2) the hand is mucked and the player is not sat out: letting the
@@ -770,8 +770,6 @@ def _rake_shares(res: Any) -> dict[int, int]:
 
 def finish_hand(ctx: Ctx) -> None:
     """Book the finished hand: stacks, ledger, busts, leavers, T-5, pending settings."""
-    from .seating import apply_settings, leave, settle_topup  # noqa: PLC0415 - seating imports play
-
     _stop_timer(ctx)
     st = ctx.state
     hand = st.hand
@@ -865,14 +863,14 @@ def show_offer(state: TableState) -> int | None:
     winners = {w for a in res["awards"] for w in a["winners"]}
     if len(winners) != 1:
         return None
-    seat = next(iter(winners))
+    seat: int = next(iter(winners))
     s = state.seat(seat)
     if s is None or s.player != rec["players"].get(str(seat), {}).get("player") or str(seat) in res["shown"]:
         return None
     return seat
 
 
-def show_after_hand(ctx: Ctx, ev: Any) -> None:
+def show_after_hand(ctx: Ctx, ev: ev_.ActionTaken) -> None:
     """P-2: the uncontested winner of the last hand shows it (``show`` between hands).
 
     The hand is rebuilt from its record and shown by the hand engine; the record (P-4
@@ -901,3 +899,79 @@ def show_after_hand(ctx: Ctx, ev: Any) -> None:
     new["result"] = res.to_json()
     ctx.state = evolve(st, last_result=new)
     ctx.emit(fx.HandShown(hand=rec["hand"], seat=ev.seat, cards=cards, record=new))
+
+
+# Between hands: what finishing or starting a hand books for the seats (seating.py
+# uses these too for a player who stands up or settings changed between hands).
+
+
+def settle_topup(ctx: Ctx, seat: Seat) -> None:
+    """T-7: add the chips a player asked for during the hand that just ended.
+
+    Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
+    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
+    """
+    want = seat.topup
+    hi = ctx.state.settings.buy_in_max
+    if seat.leaving:
+        add, rule, why = 0, "T-8", "leaving the table"
+    elif seat.stack == 0:
+        add, rule, why = 0, "T-2", "no chips left; buy in again"
+    else:
+        add = want if hi is None else max(0, min(want, hi - seat.stack))
+        rule, why = "T-7", f"at most {hi} on the table"
+    ctx.set_seat(evolve(seat, topup=0, stack=seat.stack + add))
+    if add:
+        ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(seat.player, add))
+        ctx.emit(fx.TakeChips(player=seat.player, amount=add, seat=seat.seat))
+    if add < want:
+        ctx.emit(fx.Refuse(event="topped-up", rule=rule, seat=seat.seat,
+                           reason=f"{rule}: {want - add} of the {want} chips not added: {why}"))
+
+
+def leave(ctx: Ctx, seat: int, rule: str) -> None:
+    """Free ``seat``: pay the stack back to the player's balance (T-8; T-5 after 10 hands)."""
+    st = ctx.state
+    s = st.seats[seat - 1]
+    assert s is not None
+    # T-2: the player's last departure with more than the maximum is replaced by this one,
+    # unless the seat never held chips (a tablet buy-in still waiting for the dealer): giving
+    # up such a seat must not wipe the amount the player left with
+    keep_own = s.buy_in_pending > 0 and s.stack == 0
+    deps = tuple(d for d in st.departures
+                 if ctx.at - d.at < RETURN_SECONDS and (keep_own or d.player != s.player))
+    hi = st.settings.buy_in_max
+    if hi is not None and s.stack > hi:
+        deps += (Departure(s.player, ctx.at, s.stack),)
+    ledger = st.ledger.cash_out(s.player, s.stack)
+    ctx.state = evolve(st.with_seat(seat, None), ledger=ledger, departures=deps)
+    if s.stack:
+        ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
+    ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
+
+
+def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
+    """Apply settings ``changes`` between hands and record them (L-2)."""
+    st = ctx.state
+    taken = max((s.seat for s in st.occupied()), default=0)
+    if isinstance(changes.get("seats"), int) and changes["seats"] < taken:
+        # checked when asked, and seats beyond it are refused since (sit_down); should a
+        # player sit there all the same, the table keeps its size rather than drop them
+        # (the settings log shows the change without "seats")
+        changes = {k: v for k, v in changes.items() if k != "seats"}
+    try:
+        new = st.settings.changed(**changes)
+    except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
+        refuse(ctx, "L-2", str(exc))
+        ctx.state = evolve(ctx.state, pending_settings=None)
+        return
+    st = ctx.state
+    seats = st.seats
+    if new.seats != len(seats):
+        seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
+    rotation = st.rotation
+    if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
+        rotation = None
+    entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
+    ctx.state = evolve(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
+                        settings_log=st.settings_log + (entry,))

@@ -7,14 +7,14 @@ Internal to :mod:`controller.engine.table.step`; each handler works on a
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import effects as fx
-from .play import Ctx, auto_current, in_hand, may_post_now, refuse, smallest_chip
+from . import events as ev_
+from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_now, refuse, settle_topup,
+                   smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out", "sit_in", "connected",
-           "change_settings", "apply_settings", "leave", "buy_in_range"]
+__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out",
+           "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
 def _seat(ctx: Ctx, n: int) -> Seat | None:
@@ -24,7 +24,7 @@ def _seat(ctx: Ctx, n: int) -> Seat | None:
     return s
 
 
-def sit_down(ctx: Ctx, ev: Any) -> None:
+def sit_down(ctx: Ctx, ev: ev_.PlayerSatDown | ev_.PlayerJoined) -> None:
     """T-3: take a free seat; chips come with a buy-in."""
     st = ctx.state
     if not 1 <= ev.seat <= len(st.seats):
@@ -70,7 +70,7 @@ def _returning(ctx: Ctx, player: str) -> Departure | None:
     return None
 
 
-def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
+def _chips_ok(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined | ev_.ToppedUp, rule: str) -> bool:
     chip = smallest_chip(ctx.state.settings)
     if ev.amount % chip:
         refuse(ctx, "S-10", f"S-10: chips come in multiples of {chip}, got {ev.amount}")
@@ -81,7 +81,7 @@ def _chips_ok(ctx: Ctx, ev: Any, rule: str) -> bool:
     return True
 
 
-def buy_in(ctx: Ctx, ev: Any) -> None:
+def buy_in(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined) -> None:
     """T-2/T-3: bring chips to an empty stack (first buy-in, or again after busting)."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -112,7 +112,7 @@ def buy_in(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
-def join(ctx: Ctx, ev: Any) -> None:
+def join(ctx: Ctx, ev: ev_.PlayerJoined) -> None:
     """T-3/T-2/T-4: take the free seat and buy in from the seat's tablet, all or nothing.
 
     Refused with the state unchanged: ``T-3`` the table does not let tablets seat players
@@ -144,7 +144,7 @@ def join(ctx: Ctx, ev: Any) -> None:
         ctx.effects[n:] = [e for e in ctx.effects[n:] if not isinstance(e, fx.TakeChips)]
 
 
-def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
+def confirm_buy_in(ctx: Ctx, ev: ev_.BuyInConfirmed) -> None:
     """T-3 (``tablet_join`` ``confirm``): the dealer saw the chips handed over; the buy-in
     the player asked for from the tablet comes to the table (ledger, ``TakeChips``).
 
@@ -162,7 +162,7 @@ def confirm_buy_in(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=amount, seat=s.seat))
 
 
-def top_up(ctx: Ctx, ev: Any) -> None:
+def top_up(ctx: Ctx, ev: ev_.ToppedUp) -> None:
     """T-7: add chips between hands, up to the buy-in maximum (T-2).
 
     Asked for during a hand the player is in, the chips wait for the hand to end (then
@@ -201,52 +201,7 @@ def top_up(ctx: Ctx, ev: Any) -> None:
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
 
 
-def settle_topup(ctx: Ctx, seat: Seat) -> None:
-    """T-7: add the chips a player asked for during the hand that just ended.
-
-    Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
-    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
-    """
-    want = seat.topup
-    hi = ctx.state.settings.buy_in_max
-    if seat.leaving:
-        add, rule, why = 0, "T-8", "leaving the table"
-    elif seat.stack == 0:
-        add, rule, why = 0, "T-2", "no chips left; buy in again"
-    else:
-        add = want if hi is None else max(0, min(want, hi - seat.stack))
-        rule, why = "T-7", f"at most {hi} on the table"
-    ctx.set_seat(evolve(seat, topup=0, stack=seat.stack + add))
-    if add:
-        ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(seat.player, add))
-        ctx.emit(fx.TakeChips(player=seat.player, amount=add, seat=seat.seat))
-    if add < want:
-        ctx.emit(fx.Refuse(event="topped-up", rule=rule, seat=seat.seat,
-                           reason=f"{rule}: {want - add} of the {want} chips not added: {why}"))
-
-
-def leave(ctx: Ctx, seat: int, rule: str) -> None:
-    """Free ``seat``: pay the stack back to the player's balance (T-8; T-5 after 10 hands)."""
-    st = ctx.state
-    s = st.seats[seat - 1]
-    assert s is not None
-    # T-2: the player's last departure with more than the maximum is replaced by this one,
-    # unless the seat never held chips (a tablet buy-in still waiting for the dealer): giving
-    # up such a seat must not wipe the amount the player left with
-    keep_own = s.buy_in_pending > 0 and s.stack == 0
-    deps = tuple(d for d in st.departures
-                 if ctx.at - d.at < RETURN_SECONDS and (keep_own or d.player != s.player))
-    hi = st.settings.buy_in_max
-    if hi is not None and s.stack > hi:
-        deps += (Departure(s.player, ctx.at, s.stack),)
-    ledger = st.ledger.cash_out(s.player, s.stack)
-    ctx.state = evolve(st.with_seat(seat, None), ledger=ledger, departures=deps)
-    if s.stack:
-        ctx.emit(fx.PayOut(player=s.player, amount=s.stack, seat=seat))
-    ctx.emit(fx.SeatFreed(seat=seat, player=s.player, reason=rule))
-
-
-def stand_up(ctx: Ctx, ev: Any) -> None:
+def stand_up(ctx: Ctx, ev: ev_.StoodUp) -> None:
     """T-8: give up the seat; the stack goes back to the player's balance.
 
     At a tournament table refused (T-8) while the player has chips or is in the hand: no
@@ -273,7 +228,7 @@ def stand_up(ctx: Ctx, ev: Any) -> None:
     leave(ctx, s.seat, "T-8")
 
 
-def sit_out(ctx: Ctx, ev: Any) -> None:
+def sit_out(ctx: Ctx, ev: ev_.SatOut) -> None:
     """T-5: skip hands from the next one on."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -291,7 +246,7 @@ def _no_chips(s: Seat, then: str) -> str:
     return f"T-2: seat {s.seat} has no chips; {then}"
 
 
-def sit_in(ctx: Ctx, ev: Any) -> None:
+def sit_in(ctx: Ctx, ev: ev_.SatIn) -> None:
     """T-4/T-6/A-2: play again; ``post`` pays what is owed now, else wait for the big blind."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -302,7 +257,7 @@ def sit_in(ctx: Ctx, ev: Any) -> None:
     ctx.set_seat(evolve(s, sitting_out=False, out_reason="", hands_out=0, post=ev.post))
 
 
-def connected(ctx: Ctx, ev: Any, online: bool) -> None:
+def connected(ctx: Ctx, ev: ev_.TabletConnected | ev_.TabletDisconnected, online: bool) -> None:
     """A-4: the seat's tablet came or went; a gone player is checked for when possible."""
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -314,7 +269,7 @@ def connected(ctx: Ctx, ev: Any, online: bool) -> None:
         auto_current(ctx)
 
 
-def change_settings(ctx: Ctx, ev: Any) -> None:
+def change_settings(ctx: Ctx, ev: ev_.SettingsChanged) -> None:
     """L-2: validate a settings change; apply it now or when the running hand ends.
 
     Refused (L-2) when the table would shrink below a taken seat, or switch between cash and
@@ -340,30 +295,3 @@ def change_settings(ctx: Ctx, ev: Any) -> None:
         ctx.state = evolve(st, pending_settings=merged)
         return
     apply_settings(ctx, ev.changes, by=ev.by)
-
-
-def apply_settings(ctx: Ctx, changes: dict[str, Any], *, by: str) -> None:
-    """Apply settings ``changes`` between hands and record them (L-2)."""
-    st = ctx.state
-    taken = max((s.seat for s in st.occupied()), default=0)
-    if isinstance(changes.get("seats"), int) and changes["seats"] < taken:
-        # checked when asked, and seats beyond it are refused since (sit_down); should a
-        # player sit there all the same, the table keeps its size rather than drop them
-        # (the settings log shows the change without "seats")
-        changes = {k: v for k, v in changes.items() if k != "seats"}
-    try:
-        new = st.settings.changed(**changes)
-    except (ValueError, TypeError) as exc:  # pragma: no cover - checked when asked
-        refuse(ctx, "L-2", str(exc))
-        ctx.state = evolve(ctx.state, pending_settings=None)
-        return
-    st = ctx.state
-    seats = st.seats
-    if new.seats != len(seats):
-        seats = tuple(seats[:new.seats]) + (None,) * max(0, new.seats - len(seats))
-    rotation = st.rotation
-    if rotation is not None and max(rotation.button, rotation.sb, rotation.bb) > new.seats:
-        rotation = None
-    entry = {"hand": st.hands, "at": ctx.at, "by": by, "changes": dict(changes)}
-    ctx.state = evolve(st, settings=new, seats=seats, rotation=rotation, pending_settings=None,
-                        settings_log=st.settings_log + (entry,))

@@ -54,7 +54,8 @@ class TableSettings:
     ``tournament`` (issue 19, docs/tournament.md): a tournament table: everyone with chips is
     dealt in and blinded, also when absent (sitting out: the hand is killed at its first
     turn); nobody owes missed blinds or posts to come in, a new or moved player waits only
-    when on the button or between it and the big blind; no cash-out (a player with chips cannot stand up); a player whose
+    when on the button or between it and the big blind; no cash-out (a player with chips
+    cannot stand up); a player whose
     stack reaches 0 leaves the table when the hand ends and is listed in the hand's record
     (``busted``, with the stack the hand started with); chips come to a seat without the
     T-2 buy-in range (the tournament sets the starting stack and rebuys). The button and

@@ -11,7 +11,7 @@ them through the hand engine).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .blinds import Rotation
 from .ledger import Ledger
@@ -24,14 +24,17 @@ __all__ = ["Seat", "Timer", "Departure", "Dealing", "HandInfo", "TableState", "S
 _set = object.__setattr__
 
 
-def evolve(obj: Any, **changes: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
     """Return a copy of the frozen slotted dataclass ``obj`` with ``changes``.
 
     A fast ``dataclasses.replace`` for the table's own state types (no ``__post_init__``
     to re-run): the step function makes many small copies per event.
     """
-    cls = type(obj)
-    new = object.__new__(cls)
+    cls: Any = type(obj)
+    new: _T = object.__new__(cls)
     for name in cls.__slots__:
         _set(new, name, getattr(obj, name))
     for name, value in changes.items():
@@ -252,9 +255,9 @@ def _info(d: dict[str, Any] | None) -> HandInfo | None:
         number=d["number"], button=d["button"], sb_seat=d["sb_seat"], bb_seat=d["bb_seat"],
         dealt=tuple(d["dealt"]), start_stacks={int(k): v for k, v in d["start_stacks"].items()},
         players={int(k): v for k, v in d["players"].items()}, started_at=d["started_at"],
-        turn_seq=d["turn_seq"], auto=tuple(tuple(a) for a in d["auto"]),  # type: ignore[misc]
+        turn_seq=d["turn_seq"], auto=tuple(tuple(a) for a in d["auto"]),
         prior_rotation=_rotation(d["prior_rotation"]),
-        prior_marks={int(k): tuple(v) for k, v in d["prior_marks"].items()},  # type: ignore[misc]
+        prior_marks={int(k): tuple(v) for k, v in d["prior_marks"].items()},
     )
 
 

@@ -115,7 +115,7 @@ def step(state: TableState, event: ev.Event) -> tuple[TableState, list[fx.Effect
     if offer is not None and play.show_offer(new) != offer and not play.in_hand(new, offer):
         out.append(fx.PublishPrivate(seats=(offer,), clear=True))  # the P-2 offer to show is gone
     if new.hand is not None:
-        out.append(fx.PublishPrivate(seats=new.info.dealt))  # type: ignore[union-attr]
+        out.append(fx.PublishPrivate(seats=new.info.dealt))  # type: ignore[union-attr]  # a hand has its info
     out.append(fx.LightSeats())
     return new, out
 
