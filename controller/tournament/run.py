@@ -52,6 +52,8 @@ from typing import Any
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.settings import TableSettings
+from controller.journal import JournalError
+from controller.orchestrator import RaiseFault
 
 from .balancing import random_draw
 from .clock import TournamentClock
@@ -59,6 +61,7 @@ from .errors import TournamentError
 from .results import Standings, payout_amounts, prizes
 from .settings import Level, TournamentSettings, load_settings
 from .table import busts_of, level_stakes
+from .view import tournament_view
 
 __all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV"]
 
@@ -237,6 +240,7 @@ class TournamentTable:
         if len(self.standings.alive) == 1 and self.result is None:
             self._finish()
         self._seat_entries()
+        orch.tournament_view_fn = self.view_json
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
@@ -374,6 +378,16 @@ class TournamentTable:
 
     # ------------------------------------------------------------------ the table's events
     def __call__(self, orch: Any, effects: list[Any]) -> None:
+        """The orchestrator's listener: after every table event (see the module docstring).
+        A tournament event that cannot be journalled pauses the table (``journal-error``)."""
+        try:
+            self._after_event(effects)
+        except JournalError as exc:
+            log.error("tournament journal write failed: %s", exc)
+            self.problems.append(f"journal: {exc}")
+            orch.post(RaiseFault("journal-error", f"tournament event not journalled: {exc}"))
+
+    def _after_event(self, effects: list[Any]) -> None:
         if self.sim and effects:
             self.time.advance(SIM_SECONDS_PER_EVENT)  # type: ignore[attr-defined]
         for e in effects:
@@ -453,6 +467,34 @@ class TournamentTable:
                                  f"{sorted(self.standings.alive)}")
 
     # ------------------------------------------------------------------ output
+    def view_json(self, public: dict[str, Any]) -> dict[str, Any]:
+        """Return the public state's ``tournament_view`` (docs/tournament.md) for the
+        ``public`` state being published: ``level`` and ``next_level`` (``number``,
+        ``small_blind``, ``big_blind``, ``ante``, ``big_blind_ante``, chips; ``next_level``
+        None on the last level), ``seconds_left`` (None on the last level) as of ``at``
+        (the orchestrator's clock, Unix seconds; a screen counts down from it while
+        ``running``), ``on_break``, ``players_left``, ``entries``, ``average_stack``
+        (chips), ``prize_pool`` (money), ``finished``, and ``seats_bb``: each live player's
+        stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB)."""
+        st = self.clock.status(self.time())
+        by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
+        alive = set(self.standings.alive)
+        stacks, seat_of = {}, {}
+        for v in public.get("seats") or []:
+            player = by_seat.get(v.get("seat"))
+            if player in alive:
+                stacks[player], seat_of[player] = int(v.get("stack") or 0), v["seat"]
+        tv = tournament_view(st, self.standings, stacks)
+
+        def level(lv: Level | None) -> dict[str, int] | None:
+            return None if lv is None else dict(level_stakes(lv), number=lv.number)
+
+        return {"level": level(tv.level), "next_level": level(tv.next_level), "seconds_left": tv.seconds_left,
+                "running": st.running, "at": self.orch.clock(), "on_break": tv.on_break,
+                "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
+                "prize_pool": tv.prize_pool, "finished": self.finished,
+                "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()}}
+
     @property
     def finished(self) -> bool:
         """True once the winner is known and the payouts are journalled."""
