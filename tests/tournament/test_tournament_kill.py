@@ -88,6 +88,7 @@ def test_random_kills_resume_the_tournament(tmp_path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3000)
 def test_at_least_100_random_kills_over_tournaments_in_each_game(tmp_path) -> None:
     rng = random.Random(1919)
     kills = 0
@@ -101,4 +102,5 @@ def test_at_least_100_random_kills_over_tournaments_in_each_game(tmp_path) -> No
         check_finished(journal, summary, seats)
         kills += k
         n += 1
+        print(f"tournament {n} ({game}): {k} kills, finished: {summary['places'][0]} won", flush=True)
     print(f"{kills} kill -9 over {n} tournaments, every one resumed to a winner")
