@@ -512,7 +512,7 @@ class Orchestrator:
             self.state, fault=fault.to_json() if fault else None, paused=self.faults.paused,
             equity=self.equity(),
         )
-        tournament = getattr(self, "tournament_view_fn", None)  # set by controller.tournament.run
+        tournament = getattr(self, "tournament_view_fn", None)  # set by controller.tournament_run
         if tournament is not None:
             view["tournament_view"] = tournament(view)
         return view

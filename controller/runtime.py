@@ -251,7 +251,7 @@ class HandPacer:
 
     ``hand_start``: None, or ``f() -> dict | None`` asked before each deck: the extra fields
     of the next ``HandStartRequested`` (a tournament's ``level``, issue 19), or None to deal
-    no hand now (a break). Set by :class:`controller.tournament.run.TournamentTable`.
+    no hand now (a break). Set by :class:`controller.tournament_run.TournamentTable`.
     """
 
     IDLE, DECK, START = "idle", "deck", "start"

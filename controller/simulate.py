@@ -228,7 +228,7 @@ def _settings(args: argparse.Namespace) -> TableSettings:
 
 def _tournament(args: argparse.Namespace) -> TableSettings:
     """The table of ``--tournament`` (every seat a player); sets ``args.director(players)``."""
-    from controller.tournament.run import SIM_TOML, TournamentTable, table_settings
+    from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
     from controller.tournament.settings import load_settings
 
     if args.keep_hands:  # compaction would drop the tournament's own journal events

@@ -16,7 +16,7 @@ import sqlite3
 
 import pytest
 
-from controller.tournament.run import SIM_TOML
+from controller.tournament_run import SIM_TOML
 from controller.tournament.settings import Level, load_settings
 
 from .tourneyrun import check_finished, simulate, summary_of
@@ -32,29 +32,63 @@ def _clock_stakes(journal) -> dict[int, dict]:
     return {c["hand"]: c["stakes"] for c in rows if c["type"] == "clock" and c["hand"] is not None}
 
 
-@pytest.mark.parametrize(("game", "seed", "seats"), [("holdem", 1, 6), ("omaha", 4, 6), ("draw", 2, 5)])
-def test_simulate_tournament_plays_to_a_winner_in_each_game(tmp_path, game: str, seed: int, seats: int) -> None:
-    journal = tmp_path / "journal.sqlite"
-    proc = simulate(journal, game=game, seed=seed, seats=seats)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    summary = summary_of(proc)
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """``played(game, seed, seats)``: the journal and summary of that run (each run once)."""
+    runs: dict = {}
+
+    def get(game: str, seed: int, seats: int):
+        if (game, seed, seats) not in runs:
+            journal = tmp_path_factory.mktemp(f"{game}-{seed}") / "journal.sqlite"
+            proc = simulate(journal, game=game, seed=seed, seats=seats)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            runs[game, seed, seats] = journal, summary_of(proc)
+        return runs[game, seed, seats]
+    return get
+
+
+GAMES = [("holdem", 1, 6), ("omaha", 4, 6), ("draw", 2, 5)]
+
+
+@pytest.mark.parametrize(("game", "seed", "seats"), GAMES)
+def test_simulate_tournament_plays_to_a_winner_in_each_game(played, game: str, seed: int, seats: int) -> None:
+    journal, summary = played(game, seed, seats)
     assert summary["tournament"]["finished"] is True
     r = check_finished(journal, summary, seats)
     assert r.hands == summary["hands"] + summary["voided"]
-    # TDA 23: the blinds went up from level to level, each hand at its deal's level
-    assert r.levels == sorted(r.levels) and len(set(r.levels)) >= 2
+
+
+@pytest.mark.parametrize(("game", "seed", "seats"), GAMES)
+def test_tda_23_each_simulated_hand_plays_the_level_the_clock_gave_at_its_deal(
+        played, game: str, seed: int, seats: int) -> None:
+    journal, summary = played(game, seed, seats)
+    r = check_finished(journal, summary, seats)
+    assert r.levels == sorted(r.levels) and len(set(r.levels)) >= 2  # the blinds went up
     stakes = _clock_stakes(journal)
     assert [stakes[h]["big_blind"] for h in range(1, r.hands + 1)] == r.levels
 
 
-def test_tda_simultaneous_eliminations_in_a_simulated_tournament_placed_by_starting_stacks(tmp_path) -> None:
+def test_tda_7_the_simulated_seats_are_drawn_at_random(played) -> None:
+    """The draw (and the button) come from the seed: two seeds, two draws, every player seated."""
+    draws = []
+    for game, seed, seats in GAMES[:2]:
+        journal, _ = played(game, seed, seats)
+        db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+        try:
+            (start,) = [json.loads(p) for (p,) in db.execute(
+                "SELECT payload FROM events WHERE kind = 'tournament' ORDER BY seq LIMIT 1")]
+        finally:
+            db.close()
+        assert start["type"] == "start" and sorted(start["draw"].values()) == list(range(1, seats + 1))
+        draws.append(start["draw"])
+    assert draws[0] != draws[1]
+
+
+def test_tda_simultaneous_eliminations_in_a_simulated_tournament_placed_by_starting_stacks(played) -> None:
     """Seed 3 (Hold'em, 6 seats) busts three players in one hand with 1750, 2500 and 2700
     chips: they finish 4th, 5th and 6th in that order of stacks reversed (found by running
     the seeds; ``check_finished`` checks the rule on whatever the run busts)."""
-    journal = tmp_path / "journal.sqlite"
-    proc = simulate(journal, game="holdem", seed=3, seats=6)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    summary = summary_of(proc)
+    journal, summary = played("holdem", 3, 6)
     r = check_finished(journal, summary, 6)
     multi = [b for b in r.busts if len(b) > 1]
     assert multi, "this seed no longer busts two players in one hand: pick another"

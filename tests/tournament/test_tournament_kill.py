@@ -3,7 +3,7 @@
 Two kinds of kill, both a real SIGKILL of the simulation process:
 
 - at chosen moments, by the process itself (``LIVETABLE_TOURNAMENT_CRASH=point:n``, read by
-  ``controller.tournament.run``): between the entries, right after a level change was
+  ``controller.tournament_run``): between the entries, right after a level change was
   journalled (before its hand is dealt), after a hand busted a player but before the bust
   was journalled, after the bust, after the payouts;
 - at random moments, from outside, once the journal has moved on a random number of events
@@ -97,10 +97,48 @@ def test_at_least_100_random_kills_over_tournaments_in_each_game(tmp_path) -> No
         game = ("holdem", "omaha", "draw")[n % 3]
         seats = 5 if game == "draw" else 6
         journal = tmp_path / f"journal-{n}.sqlite"
-        k, summary = kill_loop(journal, game=game, seed=100 + n, seats=seats, rng=rng, max_step=25,
-                               deadline=600.0)
+        k, summary = kill_loop(journal, game=game, seed=100 + n, seats=seats, rng=rng, max_step=60,
+                               deadline=1500.0)
         check_finished(journal, summary, seats)
         kills += k
         n += 1
         print(f"tournament {n} ({game}): {k} kills, finished: {summary['places'][0]} won", flush=True)
     print(f"{kills} kill -9 over {n} tournaments, every one resumed to a winner")
+
+
+def _clock_rows(journal: Path) -> list[tuple[int, str, dict]]:
+    import json
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+    try:
+        return [(seq, kind, json.loads(p)) for seq, kind, p in db.execute(
+            "SELECT seq, kind, payload FROM events ORDER BY seq")]
+    finally:
+        db.close()
+
+
+def test_kill_loses_none_of_the_level_clock(tmp_path) -> None:
+    """The clock's time played after its last snapshot (a hand's worth of events here: the
+    kill comes as a hand ends) is not lost: the first snapshot after the restart is at least
+    as far into the schedule as the snapshot before plus the table events since (6 s each)."""
+    from controller.tournament.settings import load_settings
+    from controller.tournament_run import SIM_SECONDS_PER_EVENT, SIM_TOML
+
+    schedule = load_settings(SIM_TOML).schedule
+
+    def seconds(c: dict) -> float:
+        return sum(x.seconds for x in schedule[:c["index"]]) + c["played"]
+
+    journal = tmp_path / "journal.sqlite"
+    killed = simulate(journal, crash="hand-finished:2", game="holdem", seed=11, seats=6)
+    assert killed.returncode == -signal.SIGKILL
+    before = _clock_rows(journal)
+    last_seq = before[-1][0]
+    snap_seq, _, snap = [r for r in before if r[1] == "tournament" and r[2]["type"] == "clock"][-1]
+    events_after = sum(1 for seq, kind, _ in before if seq > snap_seq and kind == "table")
+    assert events_after > 5
+    proc = simulate(journal, game="holdem", seed=11, seats=6)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    after = [r for r in _clock_rows(journal) if r[0] > last_seq and r[1] == "tournament" and r[2]["type"] == "clock"]
+    assert seconds(after[0][2]["clock"]) >= seconds(snap["clock"]) + events_after * SIM_SECONDS_PER_EVENT

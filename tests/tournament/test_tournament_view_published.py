@@ -10,7 +10,7 @@ from controller.clock import ManualClock
 from controller.composition import TableRun
 from controller.devices import DeviceChoice
 from controller.simdevices import SimulatedPlayers
-from controller.tournament.run import SIM_TOML, TournamentTable, table_settings
+from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
 from controller.tournament.settings import load_settings
 
 

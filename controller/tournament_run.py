@@ -1,5 +1,8 @@
 """A single-table tournament at a running table (issue 19): ``livetable simulate --tournament``.
 
+The running part of the tournament (journal, orchestrator, pacer): it lives beside
+``controller/tournament/``, which stays pure (standard library only, no clock, no I/O).
+
 :class:`TournamentTable` is an extra device of :class:`controller.composition.TableRun`
 (``attach(run)`` / ``tick(orch)``), so the tournament plays through the same composition as
 ``livetable run``: orchestrator, journal, hand pacer, dealer. It:
@@ -29,8 +32,9 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
 - ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``.
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
-restored from its last snapshot (time played since that snapshot, at most one hand, is
-lost), entries journalled but not yet seated are seated (nobody twice: a player already at
+restored from its last snapshot plus the time the journal shows went by after it (the
+orchestrator's clock of the last event; in a simulation the table events after it: the
+time the process was down does not count), entries journalled but not yet seated are seated (nobody twice: a player already at
 the table is not seated again), a hand the table finished whose busts were not yet
 journalled is taken from the table's ``last_result``, and a finished tournament without its
 payouts gets them.
@@ -55,13 +59,13 @@ from controller.engine.table.settings import TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import RaiseFault
 
-from .balancing import random_draw
-from .clock import TournamentClock
-from .errors import TournamentError
-from .results import Standings, payout_amounts, prizes
-from .settings import Level, TournamentSettings, load_settings
-from .table import busts_of, level_stakes
-from .view import tournament_view
+from controller.tournament.balancing import random_draw
+from controller.tournament.clock import TournamentClock
+from controller.tournament.errors import TournamentError
+from controller.tournament.results import Standings, payout_amounts, prizes
+from controller.tournament.settings import Level, TournamentSettings, load_settings
+from controller.tournament.table import busts_of, level_stakes
+from controller.tournament.view import tournament_view
 
 __all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV"]
 
@@ -248,7 +252,13 @@ class TournamentTable:
     def _replay(self, journal: Any) -> bool:
         started = False
         clock_data = None
-        for entry in journal.entries(kinds=(JOURNAL_KIND,)):
+        clock_entry: Any = None
+        table_after, last_at = 0, None  # table events after the last clock snapshot, the last event's time
+        for entry in journal.entries():
+            if entry.kind != JOURNAL_KIND:
+                table_after += entry.kind == "table"
+                last_at = entry.at
+                continue
             p = entry.payload
             kind = p.get("type")
             try:
@@ -264,7 +274,7 @@ class TournamentTable:
                     self.standings.register(p["player"], int(p["level"]))
                     self._entered.add(p["player"])
                 elif kind == "clock":
-                    clock_data = p
+                    clock_data, clock_entry, table_after = p, entry, 0
                 elif kind == "bust":
                     self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
                     self.busted_hands.add(int(p["hand"]))
@@ -274,7 +284,14 @@ class TournamentTable:
                 raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
                                       f"cannot be replayed: {exc}") from exc
         if clock_data is not None:
-            self.clock = TournamentClock.from_json(self.settings, clock_data["clock"], self.time())
+            data = dict(clock_data["clock"])
+            if data.get("running"):
+                # The time played between the last snapshot and the crash is not lost: the
+                # table's events after it measure it (a simulation's time is its events).
+                data["played"] = float(data["played"]) + (
+                    table_after * SIM_SECONDS_PER_EVENT if self.sim
+                    else max(0.0, (last_at or clock_entry.at) - clock_entry.at))
+            self.clock = TournamentClock.from_json(self.settings, data, self.time())
             self._last_index, self._last_level = clock_data.get("index"), clock_data.get("level")
             if clock_data.get("stakes") is not None:
                 self._given = (int(clock_data["hand"]), clock_data["stakes"])
