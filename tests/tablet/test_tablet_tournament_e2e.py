@@ -9,35 +9,16 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from . import screen_states as ss
 from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
 from .layout_checks import LAYOUT_JS
-from .test_tablet_screens_e2e import VIEWPORTS, Publisher
+from .test_tablet_screens_e2e import VIEWPORTS, Publisher, pub, rig  # noqa: F401 - the screens test's rig and publisher
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
-
-
-@pytest.fixture(scope="module")
-def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableRig]:
-    r = TableRig(tmp_path_factory.mktemp("tablet-tournament"), seats=10, tablet_seats=(ss.ME,))
-    try:
-        yield r.start(table=False)
-    finally:
-        r.stop()
-
-
-@pytest.fixture(scope="module")
-def pub(rig: TableRig) -> Iterator[Publisher]:
-    p = Publisher(rig)
-    p.publish("presence/controller", {"schema": 1, "online": True}, retain=True)
-    try:
-        yield p
-    finally:
-        p.close()
 
 
 def tournament_state() -> tuple[dict[str, Any], dict[str, Any]]:
