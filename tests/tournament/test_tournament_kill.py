@@ -82,7 +82,7 @@ def kill_loop(journal: Path, *, game: str, seed: int, seats: int, rng: random.Ra
 
 def test_random_kills_resume_the_tournament(tmp_path) -> None:
     journal = tmp_path / "journal.sqlite"
-    kills, summary = kill_loop(journal, game="omaha", seed=4, seats=6, rng=random.Random(19), max_step=150)
+    kills, summary = kill_loop(journal, game="omaha", seed=4, seats=6, rng=random.Random(19), max_step=100)
     assert kills >= 2
     check_finished(journal, summary, 6)
 
