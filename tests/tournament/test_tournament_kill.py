@@ -26,20 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from controller.composition import _journal_last_seq as _last_seq  # read-only, no lock
+
 from .tourneyrun import REPO, check_finished, command, simulate, summary_of
-
-
-def _last_seq(journal: Path) -> int:
-    import sqlite3
-
-    try:
-        db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=1)
-        try:
-            return int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return 0
 
 
 @pytest.mark.parametrize("point", ["entry:3", "level-change:1", "level-change:2", "hand-finished:1",
