@@ -505,12 +505,17 @@ class Orchestrator:
         self.ports.lights(public, privates)
 
     def public_view(self) -> dict[str, Any]:
-        """Return the public state of docs/state.md, with the open fault and pause."""
+        """Return the public state of docs/state.md, with the open fault and pause (and, at a
+        tournament table, ``tournament_view``: docs/tournament.md)."""
         fault = self.faults.current
-        return views.public_view(
+        view = views.public_view(
             self.state, fault=fault.to_json() if fault else None, paused=self.faults.paused,
             equity=self.equity(),
         )
+        tournament = getattr(self, "tournament_view_fn", None)  # set by controller.tournament_run
+        if tournament is not None:
+            view["tournament_view"] = tournament(view)
+        return view
 
     def equity(self) -> dict[str, float] | None:
         """Return each live seat's equity in an all-in run-out (S-8), else None.

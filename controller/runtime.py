@@ -269,6 +269,10 @@ class HandPacer:
             winner whose tablet is online and whose seat is not in ``bots``. The caller
             must :meth:`kick` the pacer while idle (app and simulate do).
         bots: seats of simulated players (they never show after a hand).
+
+    ``hand_start``: None, or ``f() -> dict | None`` asked before each deck: the extra fields
+    of the next ``HandStartRequested`` (a tournament's ``level``, issue 19), or None to deal
+    no hand now (a break). Set by :class:`controller.tournament_run.TournamentTable`.
     """
 
     IDLE, DECK, START = "idle", "deck", "start"
@@ -286,6 +290,8 @@ class HandPacer:
         self.phase = self.IDLE
         self.refused_seq: int | None = None
         self._rebuying: set[int] = set()  # seats whose re-buy the loop has not handled yet
+        self.hand_start: Callable[[], dict[str, Any] | None] | None = None
+        self._start_fields: dict[str, Any] = {}
 
     @property
     def waiting_deck(self) -> bool:
@@ -327,6 +333,11 @@ class HandPacer:
             return
         if self.holding(state):
             return
+        if self.hand_start is not None:
+            fields = self.hand_start()
+            if fields is None:
+                return
+            self._start_fields = fields
         self.phase = self.DECK
         if self.new_deck is not None:
             self.new_deck(state.hands + 1)
@@ -342,7 +353,8 @@ class HandPacer:
             log.warning("a deck was ready while the pacer was %s: no second hand start", self.phase)
             return
         self.phase = self.START
-        self.post(ev.HandStartRequested(at=self.clock()), done=self._start_handled)
+        fields, self._start_fields = self._start_fields, {}
+        self.post(ev.HandStartRequested(at=self.clock(), **fields), done=self._start_handled)
 
     def deck_failed(self) -> None:
         """The deck asked for will not come (failed check, shuffle lost): ask again later."""

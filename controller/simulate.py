@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the outbox's password on the table's broker (its login: <table>-outbox, "
                         "from livetable tablets provision)")
     p.add_argument("--room-resend", type=float, default=10.0, help=argparse.SUPPRESS)
+    p.add_argument("--tournament", action="store_true",
+                   help="a single-table tournament to a winner, one player a seat (issue 19, docs/tournament.md)")
+    p.add_argument("--tournament-config", default=None,
+                   help="the tournament's [tournament] TOML (default: a short built-in one)")
     return p
 
 
@@ -222,6 +226,21 @@ def _settings(args: argparse.Namespace) -> TableSettings:
     return TableSettings(**kw)
 
 
+def _tournament(args: argparse.Namespace) -> TableSettings:
+    """The table of ``--tournament`` (every seat a player); sets ``args.director(players)``."""
+    from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
+    from controller.tournament.settings import load_settings
+
+    if args.keep_hands:  # compaction would drop the tournament's own journal events
+        raise ValueError("--keep-hands is not available with --tournament yet")
+    text = Path(args.tournament_config).read_text() if args.tournament_config else SIM_TOML
+    ts = load_settings(text)
+    settings = table_settings(ts, table_id=args.table, game=args.game, limit=args.limit,
+                              seats=args.seats or (5 if args.game == "draw" else 6))
+    args.director = lambda n: TournamentTable(ts, text, players=n, seed=args.seed)
+    return settings
+
+
 def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: TableSettings,
                   tablets: set[int] = frozenset()) -> None:
     """Seat a simulated player in each of ``seats`` and a tablet's player in each of ``tablets``
@@ -244,8 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable simulate: {problem}", file=sys.stderr)
         return 2
     try:
-        settings = _settings(args)
-    except SettingsError as exc:
+        settings = _settings(args) if not args.tournament else _tournament(args)
+    except (SettingsError, ValueError, OSError) as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 2
     tablet_seats = args.tablet_set
@@ -286,8 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"livetable simulate: --mqtt-password-file: {exc}", file=sys.stderr)
         return 2
+    director = args.director(n_players) if args.tournament else None
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
-                   bots=set(bot_seats), extras=[players])
+                   bots=set(bot_seats), extras=[players] + ([director] if director else []))
     asked_to_stop = threading.Event()
 
     def _stop(*_: Any) -> None:
@@ -319,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         orch.journal.set_meta("simulate_seed", str(args.seed))
     # A seat the journal shows held by someone else (a player who joined from the tablet, T-3)
     # stays theirs: no simulated player acts or buys in for them there.
-    taken = [s for s in bot_seats if (seat := orch.state.seat(s)) is not None and seat.player != f"sim{s}"]
+    taken = [s for s in bot_seats if (seat := orch.state.seat(s)) is not None and seat.player != f"sim{s}"
+             and director is None]
     if taken:
         log.info("seat %s: held by a player from the journal, not by a simulated player",
                  ", ".join(map(str, taken)))
@@ -340,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
              args.seed, journal, recovery.outcome,
              f" - hand {recovery.hand} {recovery.outcome}" if recovery.hand else "")
     log.info("step-by-step recall of the hands: .venv/bin/livetable history --journal %s --hands 3", journal)
-    _seat_players(orch, bot_seats, clock, settings, tablet_seats)
+    if director is None:
+        _seat_players(orch, bot_seats, clock, settings, tablet_seats)
 
     if asked_to_stop.is_set():  # asked while the table opened: the loop ends at once
         run.stop()
@@ -348,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     target = args.hands
 
     def idle() -> None:
-        if target is not None and summary.hands + summary.voided >= target and orch.state.hand is None:
+        if ((target is not None and summary.hands + summary.voided >= target or director and director.finished)
+                and orch.state.hand is None):
             orch.stop()
 
     try:
@@ -362,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
         log.info("hand %s was still being played: it stays in the journal; "
                  "--journal %s opens the table from it", out["unfinished"], journal)
     out["devices"] = run.stats()
+    if director is not None:
+        out.update(director.summary())
+        summary.invariant_errors.extend(director.problems)
     if outbox is not None:  # the room acknowledges what the journal holds, or 30 s went by
         out["room_link"] = outbox.stop(drain=30.0)
     run.close()

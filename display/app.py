@@ -145,12 +145,17 @@ class DisplayLoop:
             self.full_redraws += 1
             log.debug("drew state seq %s with notices %s", snap.state.get("seq"), snap.notices)
             return [Box(0, 0, w, h)]
+        areas: list[Box] = []
         if self.layout is not None and self.layout.timer is not None:
             area = self.renderer.draw_timer(self.surface, self.layout, now)
             if area is not None:
                 self.timer_redraws += 1
-                return [area]
-        return []
+                areas.append(area)
+        if self.layout is not None and self.layout.tournament is not None:  # issue 19: the level's clock
+            area = self.renderer.draw_tournament_clock(self.surface, self.layout, now)
+            if area is not None:
+                areas.append(area)
+        return areas
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any] | int:

@@ -35,6 +35,7 @@ from display.geometry import (
     place_text,
     ring_geometry,
 )
+from display import tournament as tview
 from display.seats import CardSlot, Marker, card_label, card_slots, plan_seat
 from display.state import (
     chips,
@@ -116,6 +117,11 @@ class Layout:
     pot_texts: tuple[Text, ...]
     timer: TimerView | None
     seats: tuple[SeatView, ...]
+    #: issue 19: the tournament strip under the header (display/tournament.py) and the
+    #: ``tournament_view`` its clock counts down from; None at a cash table.
+    tournament: Box | None = None
+    tournament_texts: tuple[Text, ...] = ()
+    tournament_view: dict[str, Any] | None = None
 
     @property
     def screen(self) -> Box:
@@ -125,6 +131,7 @@ class Layout:
     def texts(self) -> Iterator[Text]:
         """Yield every text of the layout (the timer's seconds with their sizing text)."""
         yield from self.header_texts
+        yield from self.tournament_texts
         yield from self.banner_texts
         yield from self.pot_texts
         if self.timer is not None:
@@ -230,6 +237,15 @@ def layout(
               align="right", role="street"),
     )
 
+    # issue 19: the tournament strip (level, time left, next level, players, average, pool)
+    tv = tview.view_of(state)
+    strip: Box | None = None
+    strip_texts: tuple[Text, ...] = ()
+    if tv is not None:
+        strip = Box(0, head_h, W, max(22, round(H * 0.06)))
+        strip_texts = tview.strip_texts(tv, strip, max(2, gap // 2), measure)
+        head_h = strip.bottom
+
     # banner: faults, pause, display notices
     title, message = _banner_items(state, tuple(notices))
     banner: Box | None = None
@@ -295,6 +311,10 @@ def layout(
                    markers_of.get(number, []), won.get(number, 0), equity or {})
         for number, box in enumerate(boxes, start=1)
     ]
+    if tv is not None and isinstance(tv.get("seats_bb"), dict):  # issue 19: stacks in big blinds
+        bbs = tv["seats_bb"]
+        plans = [replace(p, stack=f"{p.stack} \u00b7 {tview.bb_text(bbs[str(p.number)])}")
+                 if isinstance(bbs.get(str(p.number)), int) and p.stack else p for p in plans]
 
     def role_size(pairs: list[tuple[str, Box]], floor_frac: float = 0.6) -> int:
         """Largest size at which all texts fit their boxes; long outliers get cut instead."""
@@ -306,7 +326,8 @@ def layout(
         return max(every, int(height_fit * floor_frac), MIN_FONT)
 
     name_size = role_size([(p.name, p.name_box) for p in plans], 0.75)
-    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.8)
+    # a tournament's stacks carry their big blinds: smaller text rather than a cut count
+    stack_size = role_size([(p.stack, p.stack_box) for p in plans], 0.8 if tv is None else 0.4)
     tag_size = min(role_size([(str(p.number), p.tag_box) for p in plans], 1.0), max(name_size, stack_size))
     info_size = role_size([(p.info, p.info_box) for p in plans], 0.5)
 
@@ -428,4 +449,5 @@ def layout(
         banner_texts=banner_texts, center=center,
         board=r_board, board_cards=board_cards, pots=r_pots, pot_texts=pot_texts,
         timer=timer, seats=tuple(seat_views),
+        tournament=strip, tournament_texts=strip_texts, tournament_view=tv,
     )

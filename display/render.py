@@ -79,6 +79,7 @@ class Renderer:
         self._texts: OrderedDict[tuple[str, int, RGB], pygame.Surface] = OrderedDict()
         self._cache_size = cache_size
         self.last_timer: TimerFrame | None = None
+        self.last_clock: str | None = None  # the tournament clock's text last painted (issue 19)
 
     # ------------------------------------------------------------ text
 
@@ -131,6 +132,8 @@ class Renderer:
         roles = {"header": "header-text", "game": "game", "street": "street"}
         for t in lay.header_texts:
             self._text(surface, t, COLOURS[roles.get(t.role, "text")])
+        self.last_clock = None
+        self.draw_tournament_clock(surface, lay, now)
         for slot in lay.board_cards:
             self._card(surface, slot)
         for t in lay.pot_texts:
@@ -169,6 +172,24 @@ class Renderer:
             pygame.draw.rect(surface, TIMER_COLOURS[frame.colour], fill.as_tuple(), border_radius=radius)
         self._text(surface, tv.seconds, TIMER_COLOURS[frame.colour], str(frame.seconds))
         return tv.area
+
+    def draw_tournament_clock(self, surface: pygame.Surface, lay: Layout, now: float) -> Box | None:
+        """Paint the tournament strip (issue 19) when its time left changed since the last
+        paint (the clock counts down from the view's ``at`` to ``now``); return the strip,
+        or None when there is none or nothing changed."""
+        from display.tournament import CLOCK_ROLE, time_left
+
+        if lay.tournament is None or lay.tournament_view is None:
+            return None
+        text = time_left(lay.tournament_view, now)
+        if text == self.last_clock:
+            return None
+        self.last_clock = text
+        pygame.draw.rect(surface, COLOURS["header"], lay.tournament.as_tuple())
+        for t in lay.tournament_texts:
+            clock = t.role == CLOCK_ROLE
+            self._text(surface, t, COLOURS["game" if clock else "header-text"], text if clock else None)
+        return lay.tournament
 
     def draw_message(self, surface: pygame.Surface, title: str, message: str) -> None:
         """Paint a whole-screen notice (no state yet): ``title`` big, ``message`` below."""

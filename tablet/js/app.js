@@ -436,6 +436,7 @@ function cardEl(text, extra = {}) {
 
 function tick() {
   renderTimers();
+  renderTournamentClock();
 }
 
 function render() {
@@ -457,6 +458,7 @@ function render() {
     playing: '',
   }[screen] ?? '';
   renderHeader();
+  renderTournament();
   renderTable();
   renderMe();
   renderSide();
@@ -469,6 +471,23 @@ function renderHeader() {
   const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
   $('#game-line').textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
   $('#hand-no').textContent = s && s.hand ? L.t('Hand #{n}', { n: s.hand }) : '';
+}
+
+/** Issue 19: the tournament's level, time left, next level, players, average and pool. */
+function renderTournament() {
+  const tv = L.tournamentView(app.state);
+  $('#tourney').hidden = !tv;
+  if (!tv) return;
+  const lines = L.tournamentLines(tv);
+  $('#tourney-level').textContent = lines.level;
+  $('#tourney-next').textContent = lines.next;
+  $('#tourney-numbers').textContent = lines.numbers;
+  renderTournamentClock();
+}
+
+function renderTournamentClock() {
+  const tv = L.tournamentView(app.state);
+  if (tv) $('#tourney-clock').textContent = L.levelTimeLeft(tv, Date.now() / 1000, app.clockOffset ?? 0);
 }
 
 function renderTable() {
@@ -487,6 +506,8 @@ function renderTable() {
     if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: L.t('Dealer button') }));
     if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: L.t('Small blind') }));
     if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: L.t('Big blind') }));
+    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
+    if (inBB) marks.prepend(el('span', { class: 'in-bb', text: inBB })); // issue 19: the stack in big blinds
     const cards = el('div', { class: 'cards' });
     const mine = best.bySeat.get(seat.seat);
     if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c, { wins: !!(mine && mine.has(c)) })));

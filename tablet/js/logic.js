@@ -757,3 +757,51 @@ export function winningCards(state) {
   }
   return { bySeat, all };
 }
+
+// ------------------------------------------------------------------ tournaments (issue 19)
+function levelStakes(lv) {
+  let text = `${chips(lv.small_blind)}/${chips(lv.big_blind)}`;
+  if (lv.big_blind_ante > 0) text += ` ${t('BB ante {chips}', { chips: chips(lv.big_blind_ante) })}`;
+  else if (lv.ante > 0) text += ` ${t('ante {chips}', { chips: chips(lv.ante) })}`;
+  return text;
+}
+
+/** The state's `tournament_view` (docs/tournament.md) when it is one, else null. */
+export function tournamentView(state) {
+  const tv = state && state.tournament_view;
+  return tv && typeof tv === 'object' && tv.level && typeof tv.level === 'object' ? tv : null;
+}
+
+/** Seconds left in the level as "m:ss" at `nowLocal` (seconds; `offset`: local clock minus
+ * the table's), counting down from the view's `at` while the clock runs; "--:--" on the
+ * last level (it never ends). */
+export function levelTimeLeft(tv, nowLocal, offset = 0) {
+  if (!tv || !Number.isFinite(tv.seconds_left)) return '--:--';
+  let left = tv.seconds_left;
+  if (tv.running && Number.isFinite(tv.at)) left -= Math.max(0, nowLocal - offset - tv.at);
+  const secs = Math.max(0, Math.ceil(left));
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+}
+
+/** What the tablet shows of a tournament: `level` ("Level 3 · 100/200 BB ante 200", or
+ * "Break · Level 3 next"), `next` ("Next 200/400 …" or "Last level"), `numbers` ("Players
+ * 5/6 · Avg 2,400 · Pool 600"). */
+export function tournamentLines(tv) {
+  const lv = tv.level;
+  const level = tv.on_break ? `${t('Break')} · ${t('Level {n} next', { n: lv.number })}`
+    : `${t('Level {n}', { n: lv.number })} · ${levelStakes(lv)}`;
+  const nxt = tv.on_break ? lv : tv.next_level;
+  const next = nxt && typeof nxt === 'object' ? t('Next {stakes}', { stakes: levelStakes(nxt) }) : t('Last level');
+  const numbers = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),
+    t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })].join(' · ');
+  return { level, next, numbers };
+}
+
+/** A seat's stack in big blinds from the view's tenths (125 -> "12.5 BB", Dutch "12,5 BB");
+ * null when the view has none for the seat. */
+export function seatBigBlinds(tv, seat) {
+  const tenths = tv && tv.seats_bb ? tv.seats_bb[String(seat)] : undefined;
+  if (!Number.isInteger(tenths)) return null;
+  const whole = Math.floor(tenths / 10); const tenth = tenths % 10;
+  return tenth ? t('{whole}.{tenth} BB', { whole: chips(whole), tenth }) : t('{bb} BB', { bb: chips(whole) });
+}

@@ -1,0 +1,543 @@
+"""A single-table tournament at a running table (issue 19): ``livetable simulate --tournament``.
+
+The running part of the tournament (journal, orchestrator, pacer): it lives beside
+``controller/tournament/``, which stays pure (standard library only, no clock, no I/O).
+
+:class:`TournamentTable` is an extra device of :class:`controller.composition.TableRun`
+(``attach(run)`` / ``tick(orch)``), so the tournament plays through the same composition as
+``livetable run``: orchestrator, journal, hand pacer, dealer. It:
+
+- **draws the seats** (TDA 7), registers every entry and seats it with the starting stack
+  (``PlayerSatDown`` + ``BoughtIn``), the first hand's button drawn at random;
+- **gives each deal its level**: the pacer asks :meth:`TournamentTable.hand_start` before it
+  asks for a deck; the clock's level becomes the ``HandStartRequested.level`` (TDA 23: a
+  new level applies from the next hand); on a break no hand is dealt;
+- **records the busts** of every finished hand (``busts_of`` into ``Standings.bust``;
+  players out in one hand placed by their starting stacks) and, once one player is left,
+  the places and the payouts (summing to the prize pool to the unit);
+- **checks after every table event** that the chips brought to the table equal the
+  standings' chips in play (starting stacks + rebuys + add-ons), that no chip was cashed
+  out or raked, and that the players seated are exactly the live entries.
+
+Journaling (the same crash guarantee as a hand: :meth:`controller.journal.Journal.append`
+is durable before it returns, and nothing acts on a tournament event before it is
+journalled), as ``tournament`` entries of the table's own journal, ``payload["type"]``:
+
+- ``start``: the settings (TOML text), the draw ``{player: seat}``, names, the button;
+- ``entry``: ``player``, ``seat``, ``level`` (one per entry; seated only after it);
+- ``clock``: a snapshot at every deal and every change of level or break: ``hand`` (the
+  number the hand will have), ``level``, ``seconds_left``, ``paused``, ``on_break``,
+  ``stakes`` (what the hand was given) and ``clock`` (:meth:`TournamentClock.to_json`);
+- ``bust``: ``hand`` and ``busted`` ``{player: starting stack}`` (one per hand with busts);
+- ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``.
+
+Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
+restored from its last snapshot plus the time the journal shows went by after it (the
+orchestrator's clock of the last event; in a simulation the table events after it: the
+time the process was down does not count), entries journalled but not yet seated are seated (nobody twice: a player already at
+the table is not seated again), a hand the table finished whose busts were not yet
+journalled is taken from the table's ``last_result``, and a finished tournament without its
+payouts gets them.
+
+Time: ``now`` is an injected monotonic clock in seconds. A simulation runs on
+:class:`SimTime`, tournament seconds moved on by the table's events (and through breaks by
+the loop's idle turns), so a run replays from its seed whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.engine.table.settings import TableSettings
+from controller.journal import JournalError
+from controller.orchestrator import RaiseFault
+
+from controller.tournament.balancing import random_draw
+from controller.tournament.clock import TournamentClock
+from controller.tournament.errors import TournamentError
+from controller.tournament.results import Standings, payout_amounts, prizes
+from controller.tournament.settings import Level, TournamentSettings, load_settings
+from controller.tournament.table import busts_of, level_stakes
+from controller.tournament.view import tournament_view
+
+__all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV"]
+
+log = logging.getLogger("livetable.tournament")
+
+#: The journal kind of every tournament event.
+JOURNAL_KIND = "tournament"
+#: Test hook: ``"<point>:<n>"`` makes the process kill itself with SIGKILL (a real kill -9)
+#: the n-th time it passes ``point`` (``entry``, ``level-change``, ``bust``,
+#: ``hand-finished``: a hand's busts not yet journalled, ``payouts``). Read once at start.
+CRASH_ENV = "LIVETABLE_TOURNAMENT_CRASH"
+
+#: The simulation's tournament: short levels, antes then big-blind antes, a break.
+SIM_TOML = """
+[tournament]
+starting_stack = 2000
+chips = [25, 100, 500, 1000]
+seats_per_table = 10
+late_registration_until_level = 0
+entry = { price = 100, fee = 10 }
+
+[[tournament.levels]]
+small_blind = 25
+big_blind = 50
+minutes = 10
+
+[[tournament.levels]]
+small_blind = 50
+big_blind = 100
+ante = 25
+minutes = 10
+
+[[tournament.levels]]
+break = 5
+
+[[tournament.levels]]
+small_blind = 100
+big_blind = 200
+big_blind_ante = 200
+minutes = 10
+
+[[tournament.levels]]
+small_blind = 200
+big_blind = 400
+big_blind_ante = 400
+minutes = 10
+
+[[tournament.levels]]
+small_blind = 500
+big_blind = 1000
+big_blind_ante = 1000
+minutes = 10
+
+[[tournament.levels]]
+small_blind = 1000
+big_blind = 2000
+big_blind_ante = 2000
+minutes = 10
+
+[tournament.payouts]
+unit = 5
+[[tournament.payouts.brackets]]
+min_entries = 2
+percent = [100]
+[[tournament.payouts.brackets]]
+min_entries = 4
+percent = [65, 35]
+[[tournament.payouts.brackets]]
+min_entries = 7
+percent = [50, 30, 20]
+"""
+
+#: Tournament seconds a table event takes in a simulation (a hand is some 20 to 40 events:
+#: a 10-minute level lasts a few hands).
+SIM_SECONDS_PER_EVENT = 6.0
+#: Tournament seconds an idle turn of the loop takes on a break in a simulation.
+SIM_BREAK_STEP = 30.0
+
+
+class SimTime:
+    """A simulation's tournament clock (seconds, monotonic): moved on only by :meth:`advance`."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move on ``seconds`` (>= 0)."""
+        self.now += max(0.0, seconds)
+
+
+def first_level(ts: TournamentSettings) -> Level:
+    """Return the tournament's first level (the schedule starts with one, settings check)."""
+    return next(x for x in ts.schedule if isinstance(x, Level))
+
+
+def table_settings(ts: TournamentSettings, *, table_id: str, game: str, limit: str, seats: int,
+                   action_seconds: float = 30.0) -> TableSettings:
+    """Return the settings of a table playing ``ts``: ``tournament=True``, the first level's
+    blinds and antes, the smallest chip in play, no rake (a tournament's house money is the
+    entry fee). Raises :class:`controller.engine.table.settings.SettingsError`."""
+    lv = first_level(ts)
+    return TableSettings(id=table_id, name=f"Tournament {game}", game=game, limit=limit, seats=seats,
+                         small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
+                         big_blind_ante=lv.big_blind_ante, smallest_chip=ts.chips[0], tournament=True,
+                         rake_percent=0, rake_caps=(), action_seconds=action_seconds)
+
+
+def _crash_plan() -> tuple[str, int] | None:
+    raw = os.environ.get(CRASH_ENV, "")
+    point, _, n = raw.partition(":")
+    if not point:
+        return None
+    try:
+        return point, max(1, int(n or 1))
+    except ValueError:
+        log.warning("%s=%r ignored (want point:n)", CRASH_ENV, raw)
+        return None
+
+
+class TournamentTable:
+    """One single-table tournament at a ``TableRun`` (see the module docstring).
+
+    Args:
+        settings: the tournament's settings (their TOML text in ``toml``, journalled at the
+            start; a journal that holds a tournament keeps its own settings).
+        players: entries at the start (2..the table's seats).
+        seed: the draw's and the button's seed.
+        now: the tournament's monotonic clock in seconds (default: a :class:`SimTime`
+            moved on by the table's events).
+
+    After :meth:`attach`: ``finished`` (a winner and the payouts journalled), ``problems``
+    (broken invariants, empty when sound), :meth:`summary`.
+    """
+
+    def __init__(self, settings: TournamentSettings, toml: str, *, players: int, seed: int,
+                 now: Callable[[], float] | None = None) -> None:
+        self.settings, self.toml = settings, toml
+        self.players, self.seed = players, seed
+        self.sim = now is None
+        self.time: Callable[[], float] = SimTime() if now is None else now
+        self.standings = Standings(settings)
+        self.clock = TournamentClock(settings)
+        self.draw: dict[str, int] = {}
+        self.names: dict[str, str] = {}
+        self.button: int | None = None
+        self.result: dict[str, Any] | None = None
+        self.problems: list[str] = []
+        self.orch: Any = None
+        self.busted_hands: set[int] = set()
+        self._entered: set[str] = set()
+        self._last_index: int | None = None
+        self._last_level: int | None = None
+        self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
+        self._crash = _crash_plan()
+        self._passed: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ start-up
+    def attach(self, run: Any) -> None:
+        """Join ``run`` (a :class:`controller.composition.TableRun` after its ``open``):
+        replay the journal's tournament events, settle what a crash left half done, seat the
+        entries, and give the pacer its level at every deal.
+
+        Raises:
+            TournamentError: the table has no journal, or its tournament events cannot be replayed.
+        """
+        orch = self.orch = run.orch
+        if orch.journal is None:
+            raise TournamentError("a tournament needs the table's journal")
+        started = self._replay(orch.journal)
+        if not started:
+            self._start()
+        self._settle_last_hand()
+        if len(self.standings.alive) == 1 and self.result is None:
+            self._finish()
+        self._seat_entries()
+        orch.tournament_view_fn = self.view_json
+        run.pacer.hand_start = self.hand_start
+        run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
+        orch.listeners.insert(orch.listeners.index(run.pacer), self)
+
+    def _replay(self, journal: Any) -> bool:
+        started = False
+        clock_data = None
+        clock_entry: Any = None
+        table_after, last_at = 0, None  # table events after the last clock snapshot, the last event's time
+        for entry in journal.entries():
+            if entry.kind != JOURNAL_KIND:
+                table_after += entry.kind == "table"
+                last_at = entry.at
+                continue
+            p = entry.payload
+            kind = p.get("type")
+            try:
+                if kind == "start":
+                    started = True
+                    self.toml = p["settings"]
+                    self.settings = load_settings(self.toml)
+                    self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
+                    self.draw = {str(k): int(v) for k, v in p["draw"].items()}
+                    self.names = {str(k): str(v) for k, v in p["names"].items()}
+                    self.button = p.get("button")
+                elif kind == "entry":
+                    self.standings.register(p["player"], int(p["level"]))
+                    self._entered.add(p["player"])
+                elif kind == "clock":
+                    clock_data, clock_entry, table_after = p, entry, 0
+                elif kind == "bust":
+                    self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
+                    self.busted_hands.add(int(p["hand"]))
+                elif kind == "payouts":
+                    self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
+            except (KeyError, TypeError, ValueError) as exc:
+                raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
+                                      f"cannot be replayed: {exc}") from exc
+        if clock_data is not None:
+            data = dict(clock_data["clock"])
+            if data.get("running"):
+                # The time played between the last snapshot and the crash is not lost: the
+                # table's events after it measure it (a simulation's time is its events).
+                data["played"] = float(data["played"]) + (
+                    table_after * SIM_SECONDS_PER_EVENT if self.sim
+                    else max(0.0, (last_at or clock_entry.at) - clock_entry.at))
+            self.clock = TournamentClock.from_json(self.settings, data, self.time())
+            self._last_index, self._last_level = clock_data.get("index"), clock_data.get("level")
+            if clock_data.get("stakes") is not None:
+                self._given = (int(clock_data["hand"]), clock_data["stakes"])
+        elif started:
+            self.clock.start(self.time())
+        # Entries of the draw a crash kept from the journal are journalled now.
+        for player in self.draw:
+            if started and player not in self._entered:
+                self._enter(player)
+        return started
+
+    def _start(self) -> None:
+        rng = random.Random(self.seed)
+        orch = self.orch
+        seats = len(orch.state.seats)
+        if not 2 <= self.players <= seats:
+            raise TournamentError(f"a single-table tournament needs 2..{seats} players, got {self.players}")
+        players = [f"p{n}" for n in range(1, self.players + 1)]
+        (table,) = random_draw(players, ["table"], seats, rng)  # TDA 7: random seats
+        self.draw = {p: n for n, p in enumerate(table.seats, 1) if p is not None}
+        self.names = {p: f"Player {p[1:]}" for p in players}
+        self.button = rng.choice(sorted(self.draw.values()))  # the button draw
+        self._journal({"type": "start", "settings": self.toml, "draw": self.draw, "names": self.names,
+                       "button": self.button, "seed": self.seed})
+        for player in players:
+            self._enter(player)
+        self.clock.start(self.time())
+        self._snapshot(None)
+
+    def _enter(self, player: str) -> None:
+        level = 0  # registration before the start (late registration is not offered at the table yet)
+        self._journal({"type": "entry", "player": player, "seat": self.draw[player], "level": level})
+        self.standings.register(player, level)  # TDA 9: a full starting stack
+        self._entered.add(player)
+        self._crash_point("entry")
+
+    def _seat_entries(self) -> None:
+        """Seat every live entry not at the table yet; give its stack to one seated without."""
+        orch, now = self.orch, self.orch.clock()
+        at_table = {s.player: s for s in orch.state.occupied()}
+        for player in self.standings.alive:
+            seat = at_table.get(player)
+            if seat is None:
+                n = self.draw[player]
+                orch.post(ev.PlayerSatDown(at=now, seat=n, player=player, name=self.names.get(player, player)))
+                orch.post(ev.BoughtIn(at=now, seat=n, amount=self.settings.starting_stack))
+            elif seat.stack == 0 and orch.state.hand is None and not self._bought_in(player):
+                orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=self.settings.starting_stack))
+
+    def _bought_in(self, player: str) -> bool:
+        acct = self.orch.state.ledger.accounts.get(player)
+        return acct is not None and acct.bought_in > 0
+
+    def _settle_last_hand(self) -> None:
+        """A hand the table finished whose busts a crash kept from the journal."""
+        rec = self.orch.state.last_result
+        if rec and rec.get("busted") and int(rec.get("hand", 0)) not in self.busted_hands:
+            self._hand_finished(int(rec["hand"]), rec)
+
+    # ------------------------------------------------------------------ the pacer's hook
+    def hand_start(self) -> dict[str, Any] | None:
+        """Return the fields of the next ``HandStartRequested`` (its ``level``, and the
+        drawn ``button`` for the first hand), or None while no hand may be dealt: a break,
+        entries still being seated, the tournament over. Journals a clock snapshot."""
+        if self.result is not None or self._seating_pending():
+            return None
+        now = self.time()
+        status = self.clock.status(now)
+        if status.on_break:
+            if status.index != self._last_index:
+                self._snapshot(None)
+            return None
+        level = self.clock.level_for_hand(now)
+        stakes = level_stakes(level)
+        hand = self.orch.state.hands + 1
+        if self._last_level is not None and level.number != self._last_level:
+            log.info("level %d: blinds %d/%d%s from hand %d (TDA 23)", level.number, level.small_blind,
+                     level.big_blind, f", big-blind ante {level.big_blind_ante}" if level.big_blind_ante
+                     else f", ante {level.ante}" if level.ante else "", hand)
+        changed = self._last_level is not None and level.number != self._last_level
+        self._snapshot(stakes, hand=hand)
+        if changed:
+            self._crash_point("level-change")
+        self._given = (hand, stakes)
+        fields: dict[str, Any] = {"level": stakes}
+        if self.orch.state.hands == 0 and self.button is not None:
+            fields["button"] = self.button
+        return fields
+
+    def _seating_pending(self) -> bool:
+        at_table = {s.player for s in self.orch.state.occupied() if s.stack > 0 or self.orch.state.hand}
+        return any(p not in at_table for p in self.standings.alive)
+
+    def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None) -> None:
+        now = self.time()
+        st = self.clock.status(now)
+        self._journal({"type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
+                       "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
+                       "stakes": stakes, "clock": self.clock.to_json(now)})
+        self._last_index, self._last_level = st.index, st.level.number
+
+    # ------------------------------------------------------------------ the table's events
+    def __call__(self, orch: Any, effects: list[Any]) -> None:
+        """The orchestrator's listener: after every table event (see the module docstring).
+        A tournament event that cannot be journalled pauses the table (``journal-error``)."""
+        try:
+            self._after_event(effects)
+        except JournalError as exc:
+            log.error("tournament journal write failed: %s", exc)
+            self.problems.append(f"journal: {exc}")
+            orch.post(RaiseFault("journal-error", f"tournament event not journalled: {exc}"))
+
+    def _after_event(self, effects: list[Any]) -> None:
+        if self.sim and effects:
+            self.time.advance(SIM_SECONDS_PER_EVENT)  # type: ignore[attr-defined]
+        for e in effects:
+            if isinstance(e, fx.HandFinished) and e.record.get("busted") is not None:
+                self._check_level(e.hand, e.record)
+                if e.record.get("busted"):
+                    self._crash_point("hand-finished")
+                    self._hand_finished(e.hand, e.record)
+        if effects:
+            self.check()
+
+    def tick(self, orch: Any) -> None:
+        """The loop's idle turn: in a simulation, time passes on a break (no events come)."""
+        if self.sim and self.result is None and orch.state.hand is None:
+            if self.clock.status(self.time()).on_break:
+                self.time.advance(SIM_BREAK_STEP)  # type: ignore[attr-defined]
+
+    def _check_level(self, hand: int, record: dict[str, Any]) -> None:
+        if self._given is not None and self._given[0] == hand and record.get("level") != self._given[1]:
+            self.problems.append(f"hand {hand} played {record.get('level')}, its deal was given "
+                                 f"{self._given[1]} (TDA 23)")
+
+    def _hand_finished(self, hand: int, record: dict[str, Any]) -> None:
+        try:
+            busts = busts_of(record)
+        except TournamentError as exc:
+            self.problems.append(f"hand {hand}: {exc}")
+            return
+        if not busts or hand in self.busted_hands:
+            return
+        self._journal({"type": "bust", "hand": hand, "busted": busts})
+        try:
+            self.standings.bust(busts)  # TDA simultaneous eliminations: by starting stacks
+        except TournamentError as exc:
+            self.problems.append(f"hand {hand}: {exc}")
+            return
+        self.busted_hands.add(hand)
+        log.info("hand %d: %s out; %d players left", hand, ", ".join(sorted(busts)), len(self.standings.alive))
+        self._crash_point("bust")
+        if len(self.standings.alive) == 1:
+            self._finish()
+
+    def _finish(self) -> None:
+        finishes = self.standings.finishes()
+        pool = self.standings.prize_pool()
+        amounts = payout_amounts(self.settings.payouts, pool, len(self.standings.entries))
+        paid = prizes(finishes, amounts, self.settings.payouts.unit)
+        result = {"places": [f.player for f in finishes], "payouts": [paid[f.entry_id] for f in finishes],
+                  "prize_pool": pool}
+        if sum(result["payouts"]) != pool:
+            self.problems.append(f"payouts sum to {sum(result['payouts'])}, the prize pool is {pool}")
+        self._journal(dict(result, type="payouts",
+                           finishes=[{"player": f.player, "entry": f.entry_id, "place": f.place,
+                                      "tied_to": f.tied_to, "prize": paid[f.entry_id]} for f in finishes]))
+        self.result = result
+        log.info("the tournament is over: %s", ", ".join(f"{n}. {p} {m}" for n, (p, m) in
+                                                       enumerate(zip(result["places"], result["payouts"]), 1)))
+        self._crash_point("payouts")
+
+    # ------------------------------------------------------------------ checks
+    def check(self) -> None:
+        """Chips and players after an event (docs/tournament.md, conservation): chips brought
+        to the table + starting stacks still to be seated = chips in play; nothing cashed out
+        or raked; the players at the table are the live entries."""
+        if len(self.problems) >= 20:
+            return
+        state = self.orch.state
+        led = state.ledger
+        waiting = [p for p in self.standings.alive if not self._bought_in(p)]
+        expect = self.standings.chips_in_play() - len(waiting) * self.settings.starting_stack
+        if led.total_in != expect or led.total_out or led.rake:
+            self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
+                                 f"{led.total_out}, rake {led.rake}; chips in play {expect}")
+        seated = {s.player for s in state.occupied()}
+        if not waiting and seated != set(self.standings.alive):
+            self.problems.append(f"event {self.orch.events_handled}: seated {sorted(seated)}, live entries "
+                                 f"{sorted(self.standings.alive)}")
+
+    # ------------------------------------------------------------------ output
+    def view_json(self, public: dict[str, Any]) -> dict[str, Any]:
+        """Return the public state's ``tournament_view`` (docs/tournament.md) for the
+        ``public`` state being published: ``level`` and ``next_level`` (``number``,
+        ``small_blind``, ``big_blind``, ``ante``, ``big_blind_ante``, chips; ``next_level``
+        None on the last level), ``seconds_left`` (None on the last level) as of ``at``
+        (the orchestrator's clock, Unix seconds; a screen counts down from it while
+        ``running``), ``on_break``, ``players_left``, ``entries``, ``average_stack``
+        (chips), ``prize_pool`` (money), ``finished``, and ``seats_bb``: each live player's
+        stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB)."""
+        st = self.clock.status(self.time())
+        by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
+        alive = set(self.standings.alive)
+        stacks, seat_of = {}, {}
+        for v in public.get("seats") or []:
+            player = by_seat.get(v.get("seat"))
+            if player in alive:
+                stacks[player], seat_of[player] = int(v.get("stack") or 0), v["seat"]
+        tv = tournament_view(st, self.standings, stacks)
+
+        def level(lv: Level | None) -> dict[str, int] | None:
+            return None if lv is None else dict(level_stakes(lv), number=lv.number)
+
+        return {"level": level(tv.level), "next_level": level(tv.next_level), "seconds_left": tv.seconds_left,
+                "running": st.running, "at": self.orch.clock(), "on_break": tv.on_break,
+                "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
+                "prize_pool": tv.prize_pool, "finished": self.finished,
+                "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()}}
+
+    @property
+    def finished(self) -> bool:
+        """True once the winner is known and the payouts are journalled."""
+        return self.result is not None
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary's tournament fields: ``places`` (players, 1st first; so far: the
+        busted ones only), ``payouts`` (per place), ``prize_pool``, and ``tournament``:
+        entries, players left, level, chips in play, fees, problems."""
+        out: dict[str, Any] = dict(self.result) if self.result else {
+            "places": [], "payouts": [], "prize_pool": self.standings.prize_pool()}
+        st = self.clock.status(self.time())
+        out["tournament"] = {"finished": self.finished, "entries": len(self.standings.entries),
+                             "players_left": len(self.standings.alive), "level": st.level.number,
+                             "chips_in_play": self.standings.chips_in_play(), "fees": self.standings.fees(),
+                             "problems": list(self.problems)}
+        return out
+
+    # ------------------------------------------------------------------ internals
+    def _journal(self, payload: dict[str, Any]) -> None:
+        self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())
+
+    def _crash_point(self, point: str) -> None:
+        if self._crash is None or self._crash[0] != point:
+            return
+        self._passed[point] = self._passed.get(point, 0) + 1
+        if self._passed[point] == self._crash[1]:
+            log.warning("%s: killing this process at %s #%d", CRASH_ENV, point, self._crash[1])
+            os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,109 @@
+"""The tournament on the dealer display (issue 19): a strip under the header and each
+seat's stack in big blinds, from the public state's ``tournament_view``
+(docs/tournament.md, "What the display shows").
+
+The strip shows, left to right: the level and its blinds and ante (``Level 3 · 100/200
+BB ante 200``, or ``BREAK`` on a break), the time left in the level (``8:42``, counted down
+by the renderer from the view's ``at`` while the clock runs), the next level (``Next
+200/400 BB ante 400``; ``Last level``), and the numbers (``Players 5/6 · Avg 2,400 · Pool
+600``). Pure text and boxes; the layout places them, the renderer draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
+from display.i18n import _, chips
+
+__all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
+           "CLOCK_ROLE"]
+
+#: The role of the strip's time-left text (the renderer redraws it as the clock runs).
+CLOCK_ROLE = "tournament-clock"
+#: Shares of the strip's width: level, time left, next level, numbers.
+SHARES = (0.30, 0.11, 0.25, 0.34)
+
+
+def view_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the state's ``tournament_view`` when it is one (a dict with a level), else None."""
+    tv = state.get("tournament_view")
+    return tv if isinstance(tv, dict) and isinstance(tv.get("level"), dict) else None
+
+
+def _stakes(lv: dict[str, Any]) -> str:
+    text = f"{chips(lv.get('small_blind') or 0)}/{chips(lv.get('big_blind') or 0)}"
+    if lv.get("big_blind_ante"):
+        text += " " + _("BB ante {chips}").format(chips=chips(lv["big_blind_ante"]))
+    elif lv.get("ante"):
+        text += " " + _("ante {chips}").format(chips=chips(lv["ante"]))
+    return text
+
+
+def level_text(tv: dict[str, Any]) -> str:
+    """``"Level 3 · 100/200 BB ante 200"``; on a break ``"BREAK · Level 3 next"``."""
+    lv = tv["level"]
+    if tv.get("on_break"):
+        return _("BREAK") + " \u00b7 " + _("Level {n} next").format(n=lv.get("number"))
+    return _("Level {n}").format(n=lv.get("number")) + " \u00b7 " + _stakes(lv)
+
+
+def next_text(tv: dict[str, Any]) -> str:
+    """``"Next 200/400 BB ante 400"`` or ``"Last level"``."""
+    nxt = tv.get("next_level")
+    if tv.get("on_break"):
+        nxt = tv["level"]
+    if not isinstance(nxt, dict):
+        return _("Last level")
+    return _("Next {stakes}").format(stakes=_stakes(nxt))
+
+
+def numbers_text(tv: dict[str, Any]) -> str:
+    """``"Players 5/6 · Avg 2,400 · Pool 600"``."""
+    return " \u00b7 ".join((
+        _("Players {left}/{entries}").format(left=chips(tv.get("players_left") or 0),
+                                               entries=chips(tv.get("entries") or 0)),
+        _("Avg {chips}").format(chips=chips(tv.get("average_stack") or 0)),
+        _("Pool {money}").format(money=chips(tv.get("prize_pool") or 0)),
+    ))
+
+
+def time_left(tv: dict[str, Any], now: float | None) -> str:
+    """The time left in the level as ``m:ss`` at ``now`` (Unix s; None: as published);
+    ``"--:--"`` on the last level (it never ends)."""
+    left = tv.get("seconds_left")
+    if not isinstance(left, (int, float)):
+        return "--:--"
+    at = tv.get("at")
+    if now is not None and tv.get("running") and isinstance(at, (int, float)):
+        left = left - max(0.0, now - at)
+    secs = max(0, math.ceil(left))
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def bb_text(tenths: int) -> str:
+    """A stack in big blinds from tenths: ``125`` -> ``"12.5 BB"`` (``"12,5 BB"`` in Dutch)."""
+    whole, tenth = divmod(int(tenths), 10)
+    if tenth:
+        return _("{whole}.{tenth} BB").format(whole=chips(whole), tenth=tenth)
+    return _("{bb} BB").format(bb=chips(whole))
+
+
+def strip_texts(tv: dict[str, Any], box: Box, gap: int, measure: Measure) -> tuple[Text, ...]:
+    """The strip's four texts in ``box``, one font size for all (texts too long at the
+    smallest size are cut); the time left sized for ``"88:88"``."""
+    texts = [level_text(tv), time_left(tv, None), next_text(tv), numbers_text(tv)]
+    inner = box.inset(gap)
+    boxes: list[Box] = []
+    x = inner.x
+    for share in SHARES:
+        w = int(inner.w * share)
+        boxes.append(Box(x, inner.y, max(1, w - gap), inner.h))
+        x += w
+    sizing = [texts[0], "88:88", texts[2], texts[3]]
+    size = max(MIN_FONT, min(fit_size([t], b.w, b.h, measure) for t, b in zip(sizing, boxes)))
+    roles = ("tournament-level", CLOCK_ROLE, "tournament-next", "tournament-numbers")
+    aligns = ("left", "center", "left", "right")
+    return tuple(place_text(b, t, size, measure, align=a, role=r)
+                 for t, b, a, r in zip(texts, boxes, aligns, roles))

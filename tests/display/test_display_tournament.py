@@ -1,0 +1,110 @@
+"""The tournament on the dealer display (issue 19): the strip under the header (level,
+time left, next level, players left, average stack, prize pool) and each seat's stack in
+big blinds, laid out at every display size and table size with the layout's promises kept
+(on screen, no overlaps, every text fits), with pygame's fonts too; the clock counting
+down from the published ``at``; Dutch words."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+import display_states as S
+from display.fontmetrics import approx_measure
+from display.i18n import language
+from display.layout import layout
+from display.tournament import CLOCK_ROLE, bb_text, time_left
+from display_checks import check_invariants
+
+SIZES = [(800, 480), (1024, 600), (1024, 768), (1280, 720), (1280, 800), (1366, 768), (1920, 1080)]
+
+
+def with_tournament(state: dict, *, on_break: bool = False, last: bool = False) -> dict:
+    seats = [s["seat"] for s in state["seats"] if s.get("status") != "empty"]
+    state["tournament_view"] = {
+        "level": {"number": 12, "small_blind": 10_000, "big_blind": 20_000, "ante": 0,
+                  "big_blind_ante": 20_000},
+        "next_level": None if last else {"number": 13, "small_blind": 15_000, "big_blind": 30_000, "ante": 0,
+                                         "big_blind_ante": 30_000},
+        "seconds_left": None if last else 1_199, "running": True, "at": S.T0, "on_break": on_break,
+        "players_left": 118, "entries": 1_024, "average_stack": 1_388_135, "prize_pool": 1_234_560,
+        "finished": False, "seats_bb": {str(n): 1_234 + n * 3 for n in seats},
+    }
+    return state
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("n", range(2, 11))
+def test_tournament_strip_fits_every_table_and_screen(n: int, size: tuple[int, int]) -> None:
+    lay = layout(with_tournament(S.with_seats(n)), size)
+    check_invariants(lay, approx_measure)
+    assert lay.tournament is not None and lay.tournament.y == lay.header.bottom
+    for s in lay.seats:
+        assert not s.box.overlaps(lay.tournament)
+        assert lay.tournament.inside(lay.screen)
+    texts = {t.role: t.text for t in lay.tournament_texts}
+    assert texts[CLOCK_ROLE] == "19:59"
+    if size[0] >= 1280:  # nothing cut on the bigger screens
+        assert texts["tournament-level"] == "Level 12 \u00b7 10,000/20,000 BB ante 20,000"
+        assert texts["tournament-next"] == "Next 15,000/30,000 BB ante 30,000"
+        assert texts["tournament-numbers"] == "Players 118/1,024 \u00b7 Avg 1,388,135 \u00b7 Pool 1,234,560"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("builder", [S.preflop_blinds, S.three_way_all_in, S.fault_banner, S.ten_seats,
+                                     S.draw_game])
+def test_tournament_layout_with_pygame_fonts(builder, size, renderer) -> None:
+    lay = layout(with_tournament(builder()), size, measure=renderer.measure)
+    check_invariants(lay, renderer.measure)
+    stacks = [t.text for s in lay.seats for t in s.texts if t.role == "stack"]
+    assert stacks and all(" BB" in t or "\u2026" in t for t in stacks)
+
+
+def test_each_seat_shows_its_stack_in_big_blinds() -> None:
+    state = with_tournament(S.with_seats(6, long_names=False))
+    lay = layout(state, (1920, 1080))
+    for s in lay.seats:
+        (stack,) = [t.text for t in s.texts if t.role == "stack"]
+        tenths = state["tournament_view"]["seats_bb"][str(s.seat)]
+        assert stack.endswith(f"\u00b7 {bb_text(tenths)}"), stack
+
+
+def test_a_break_and_the_last_level() -> None:
+    lay = layout(with_tournament(S.with_seats(4), on_break=True), (1280, 720))
+    texts = {t.role: t.text for t in lay.tournament_texts}
+    assert texts["tournament-level"] == "BREAK \u00b7 Level 12 next"
+    assert texts["tournament-next"].startswith("Next 10,000/20,000")  # the level after the break
+    lay = layout(with_tournament(S.with_seats(4), last=True), (1280, 720))
+    texts = {t.role: t.text for t in lay.tournament_texts}
+    assert texts[CLOCK_ROLE] == "--:--" and texts["tournament-next"] == "Last level"
+
+
+def test_a_cash_table_has_no_strip() -> None:
+    lay = layout(S.with_seats(6), (1280, 720))
+    assert lay.tournament is None and lay.tournament_texts == ()
+
+
+def test_the_clock_counts_down_from_the_published_moment_while_it_runs() -> None:
+    tv = with_tournament(S.with_seats(2))["tournament_view"]
+    assert time_left(tv, S.T0) == "19:59"
+    assert time_left(tv, S.T0 + 59.5) == "19:00"
+    assert time_left(tv, S.T0 + 5_000) == "0:00"
+    tv["running"] = False  # paused by the director: the time left stands
+    assert time_left(tv, S.T0 + 600) == "19:59"
+
+
+def test_the_renderer_repaints_the_strip_only_when_the_time_left_changes(renderer) -> None:
+    surface = pygame.Surface((1280, 720))
+    lay = layout(with_tournament(S.with_seats(6)), (1280, 720), measure=renderer.measure)
+    renderer.draw(surface, lay, S.T0)
+    assert renderer.draw_tournament_clock(surface, lay, S.T0 + 0.5) is None  # still 19:59
+    assert renderer.draw_tournament_clock(surface, lay, S.T0 + 1.5) == lay.tournament
+    assert renderer.last_clock == "19:58"
+
+
+def test_dutch_words_on_the_strip() -> None:
+    with language("nl"):
+        lay = layout(with_tournament(S.with_seats(4)), (1920, 1080))
+        texts = {t.role: t.text for t in lay.tournament_texts}
+        assert texts["tournament-level"] == "Niveau 12 \u00b7 10.000/20.000 BB-ante 20.000"
+        assert bb_text(125) == "12,5 BB" and bb_text(1_230) == "123 BB"

@@ -1,0 +1,53 @@
+"""The public state of a tournament table carries ``tournament_view`` (issue 19): level,
+time left, next level, players left, average stack, prize pool, each seat's stack in big
+blinds. Played in-process through :class:`controller.composition.TableRun` (the internal
+dealer, simulated players), the view checked after every table event against the
+standings and the table."""
+
+from __future__ import annotations
+
+from controller.clock import ManualClock
+from controller.composition import TableRun
+from controller.devices import DeviceChoice
+from controller.simdevices import SimulatedPlayers
+from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
+from controller.tournament.settings import load_settings
+
+
+def test_public_state_carries_the_tournament_view_after_every_event(tmp_path) -> None:
+    ts = load_settings(SIM_TOML)
+    settings = table_settings(ts, table_id="tv", game="holdem", limit="no-limit", seats=6)
+    clock = ManualClock()
+    director = TournamentTable(ts, SIM_TOML, players=6, seed=21)
+    players = SimulatedPlayers(list(range(1, 7)), seed=21, clock=clock, speed=0)
+    choice = DeviceChoice(table="tv", seats=6, shuffler=None, internal_seed=21, mqtt=False)
+    run = TableRun(settings, tmp_path / "j.sqlite", choice, clock=clock, extras=[players, director])
+    run.open()
+    orch = run.orch
+    seen: list[dict] = []
+
+    def check(o, effects) -> None:
+        if not effects:
+            return
+        tv = o.public_view()["tournament_view"]
+        seen.append(tv)
+        alive = director.standings.alive
+        assert tv["players_left"] == len(alive) and tv["entries"] == 6
+        assert tv["prize_pool"] == 600 == director.standings.prize_pool()
+        assert tv["average_stack"] == 12000 // len(alive)
+        bb = tv["level"]["big_blind"]
+        public = {s["seat"]: s for s in o.public_view()["seats"]}
+        for seat, tenths in tv["seats_bb"].items():
+            assert tenths == public[int(seat)]["stack"] * 10 // bb
+        if o.state.hand is not None:  # TDA 23: the hand's blinds are the level shown at its deal
+            assert o.state.hand.settings.big_blind == o.state.settings.big_blind
+
+    orch.listeners.append(check)
+    run.run(poll=0.001, on_idle=lambda: orch.stop() if director.finished and orch.state.hand is None else None)
+    run.close()
+    assert director.finished and not director.problems
+    levels = [tv["level"]["number"] for tv in seen]
+    assert levels == sorted(levels) and len(set(levels)) >= 2
+    assert any(tv["next_level"] and tv["next_level"]["number"] == tv["level"]["number"] + 1 for tv in seen)
+    assert all(tv["seconds_left"] is None or 0 <= tv["seconds_left"] <= 600 for tv in seen)
+    assert seen[-1]["finished"] and seen[-1]["players_left"] == 1
