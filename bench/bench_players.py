@@ -181,7 +181,8 @@ def main() -> int:
           f"{fair['passes']} passes: fair")
     print(f"rounds: {n}; a bare message table broker -> bridge -> room broker: p50 {pct(raws, .5) * 1000:.1f} ms, "
           f"p99 {pct(raws, .99) * 1000:.1f} ms")
-    print(f"seat opens -> lobby shows it free: p50 {pct(lobbies, .5) * 1000:.0f} ms, p99 {pct(lobbies, .99) * 1000:.0f} ms, "
+    print(f"seat opens -> lobby shows it free: p50 {pct(lobbies, .5) * 1000:.0f} ms, "
+          f"p99 {pct(lobbies, .99) * 1000:.0f} ms, "
           f"max {max(lobbies) * 1000:.0f} ms")
     p99 = pct(calls, .99)
     print(f"seat opens -> phone notified (p99 of {n}): {p99 * 1000:.0f} ms (p50 {pct(calls, .5) * 1000:.0f} ms, "

@@ -34,8 +34,8 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
 orchestrator's clock of the last event; in a simulation the table events after it: the
-time the process was down does not count), entries journalled but not yet seated are seated (nobody twice: a player already at
-the table is not seated again), a hand the table finished whose busts were not yet
+time the process was down does not count), entries journalled but not yet seated are
+seated (nobody twice: a player already at the table is not seated again), a hand the table finished whose busts were not yet
 journalled is taken from the table's ``last_result``, and a finished tournament without its
 payouts gets them.
 
@@ -452,8 +452,8 @@ class TournamentTable:
         pool = self.standings.prize_pool()
         amounts = payout_amounts(self.settings.payouts, pool, len(self.standings.entries))
         paid = prizes(finishes, amounts, self.settings.payouts.unit)
-        result = {"places": [f.player for f in finishes], "payouts": [paid[f.entry_id] for f in finishes],
-                  "prize_pool": pool}
+        result: dict[str, Any] = {"places": [f.player for f in finishes],
+                                  "payouts": [paid[f.entry_id] for f in finishes], "prize_pool": pool}
         if sum(result["payouts"]) != pool:
             self.problems.append(f"payouts sum to {sum(result['payouts'])}, the prize pool is {pool}")
         self._journal(dict(result, type="payouts",

@@ -23,7 +23,8 @@
 
 :func:`serve_desk` serves its pages over HTTP: the lobby for a TV (``/lobby``, public), the
 phone page (``/phone``, public: it logs in to the broker itself, over WebSockets, with the
-player's login; ``/phone-qr.png``, its address as a QR code for the TV, made with segno), and the floor's list view (``/floor``, behind the floor's logins, HTTP
+player's login; ``/phone-qr.png``, its address as a QR code for the TV, made with segno),
+and the floor's list view (``/floor``, behind the floor's logins, HTTP
 basic authentication against the console's ``floor-logins.json``). JSON: ``GET
 /api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
 ``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
@@ -378,7 +379,7 @@ class DeskServer:
     def __init__(self, server: ThreadingHTTPServer, thread: threading.Thread) -> None:
         self.server, self.thread = server, thread
         host, port = server.server_address[:2]
-        self.url = f"http://{host}:{port}/"
+        self.url = f"http://{host!s}:{port}/"
 
     def stop(self) -> None:
         """Stop serving."""

@@ -41,6 +41,7 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
     must: dict[ListKey, list[str]] = {}
     seated: dict[str, tuple[str, int]] = {}
     openings: dict[tuple[str, int], dict[str, Any]] = {}  # -> {"key", "passed", "call"}
+    o: dict[str, Any] | None
     counts = {"calls": 0, "openings": 0, "lapses": 0, "passes": 0, "seated": 0}
 
     def calling(p: str) -> bool:
@@ -70,7 +71,7 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
     for i, e in enumerate(log):
         where = (e.table, e.seat) if e.table is not None and e.seat is not None else None
         if e.action == "feed":
-            feeds[e.table] = e.key  # type: ignore[index]
+            feeds[e.table] = e.key  # type: ignore[index, assignment]
         elif e.action == "join":
             lists.setdefault(e.key, []).append(e.player)  # type: ignore[arg-type]
         elif e.action == "change-request":

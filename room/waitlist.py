@@ -345,6 +345,7 @@ class WaitingLists:
         """
         self.expire()
         o = self._opening_of(player)
+        assert o.call is not None, "an opening held for a player has its call"
         del self.openings[(o.table, o.seat)]
         old = self.seated.get(player)
         self._drop(player)
@@ -441,7 +442,7 @@ class WaitingLists:
             if e.action == "join" and e.key:
                 start[e.key] = i
             elif e.action in ("leave", "remove", "seat") and e.key in start:
-                spans.append((e.key, start.pop(e.key), i))  # type: ignore[arg-type]
+                spans.append((e.key, start.pop(e.key), i))
         spans += [(k, i, float("inf")) for k, i in start.items()]
         return [e for i, e in enumerate(self.log)
                 if e.player == player or (e.action in ("call", "seat", "pass", "lapse")
