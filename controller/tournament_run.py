@@ -35,9 +35,9 @@ Recovery (kill -9 at any moment): the entries are replayed into new standings, t
 restored from its last snapshot plus the time the journal shows went by after it (the
 orchestrator's clock of the last event; in a simulation the table events after it: the
 time the process was down does not count), entries journalled but not yet seated are
-seated (nobody twice: a player already at the table is not seated again), a hand the table finished whose busts were not yet
-journalled is taken from the table's ``last_result``, and a finished tournament without its
-payouts gets them.
+seated (nobody twice: a player already at the table is not seated again), a hand the
+table finished whose busts were not yet journalled is taken from the table's
+``last_result``, and a finished tournament without its payouts gets them.
 
 Time: ``now`` is an injected monotonic clock in seconds. A simulation runs on
 :class:`SimTime`, tournament seconds moved on by the table's events (and through breaks by
