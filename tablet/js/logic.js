@@ -504,10 +504,13 @@ export function historyRows(history, seat) {
       const cards = Array.isArray(s.cards) ? s.cards.join(' ') : '';
       return `${t('Seat {n}', { n: s.seat })} ${s.name || ''}: ${t(SHOWED[s.showed] || String(s.showed))}${cards ? ' ' + cards : ''} (${s.net >= 0 ? '+' : ''}${chips(s.net)})`;
     });
+    let before = null; // the hand's words once: pots in a row won by the same hand share them (issue 20)
     for (const p of h.pots || []) {
+      const key = JSON.stringify([p.winners || [], p.hand || '']);
       lines.push(t('Pot {chips} to {who}', { chips: chips(p.amount),
         who: (p.winners || []).map((w) => { const x = (h.seats || []).find((y) => y.seat === w); return x && x.name ? x.name : t('Seat {n}', { n: w }); }).join(', ') })
-        + (p.hand ? `: ${handWords(p.hand)}` : ''));
+        + (p.hand && key !== before ? `: ${handWords(p.hand)}` : ''));
+      before = key;
     }
     return { hand: h.hand, board: h.board || [], net: me ? me.net : null, lines };
   });

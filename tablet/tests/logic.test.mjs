@@ -281,6 +281,16 @@ test('P-4: last hands newest first with this seat\'s net and the cards the view 
   assert.deepEqual(L.historyRows(null, 3), []);
 });
 
+test('P-4: several pots won by the same hand say the hand once (issue 20)', () => {
+  const history = { schema: 1, table: 't1', view: 'seated', hands: [
+    { hand: 4, board: ['Jh', '8c', '3d', '2s', 'Kc'], seats: [{ seat: 1, name: 'Ann', cards: ['As', 'Ad'], showed: 'shown', net: 900 }],
+      pots: [{ amount: 900, winners: [1], hand: 'Three of a kind, aces' }, { amount: 400, winners: [1], hand: 'Three of a kind, aces' },
+        { amount: 200, winners: [2], hand: 'Two pair, kings and eights' }] }] };
+  const pots = L.historyRows(history, 1)[0].lines.filter((l) => l.startsWith('Pot '));
+  assert.deepEqual(pots, ['Pot 900 to Ann: Three of a kind, aces', 'Pot 400 to Ann',
+    'Pot 200 to Seat 2: Two pair, kings and eights']);
+});
+
 test('the table is drawn from this seat: ours at the bottom, the next seat clockwise to its left', () => {
   assert.deepEqual(L.seatPosition(3, 3, 6), { x: 50, y: 90 });
   const left = L.seatPosition(4, 3, 6);
