@@ -129,6 +129,7 @@ function onMessage(topic, payload, packet) {
       noteTurnClock(data, retained);
       forgetPlayerLanguage(app.state, data);
       app.state = data;
+      followTableLanguage();
     }
     app.caughtUp = true;
   } else if (topic === t.private) {
@@ -238,7 +239,17 @@ function forgetPlayerLanguage(prev, next) {
   const now = L.seatOf(next, app.cfg.seat);
   if (was && was.status !== 'empty' && now && now.status === 'empty' && storedLanguage()) {
     try { localStorage.removeItem(langKey()); } catch { /* nothing stored */ }
-    useLanguage(L.pickLanguage(null, app.tableLang)).then(() => render());
+    useLanguage(L.pickLanguage(null, app.tableLang, next && next.language)).then(() => render());
+  }
+}
+
+/** The table's own language (the state's `language`, from its config) when neither the
+ * player nor the tablet's address chose one (issue 20). */
+function followTableLanguage() {
+  const want = L.pickLanguage(storedLanguage(), app.tableLang, app.state && app.state.language);
+  if (want !== L.language() && want !== app.followingLang) {
+    app.followingLang = want;
+    useLanguage(want).then(() => { app.followingLang = null; $('#shortcuts').dataset.key = ''; render(); });
   }
 }
 

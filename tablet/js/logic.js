@@ -35,10 +35,11 @@ export function tc(context, key, vars = {}) {
   return Object.prototype.hasOwnProperty.call(lang.catalog, k) ? t(k, vars) : t(key, vars);
 }
 
-/** The language a tablet shows: the player's own choice, else the table's (`lang` in the
- * URL), else English. Unknown codes are ignored. */
-export function pickLanguage(playerChoice, tableChoice) {
-  for (const c of [playerChoice, tableChoice]) if (c && LANGUAGES[c]) return c;
+/** The language a tablet shows: the player's own choice, else the tablet's address's (`lang`
+ * in the URL), else the table's config (`language` in the public state), else English.
+ * Unknown codes are ignored. */
+export function pickLanguage(playerChoice, tableChoice, stateChoice = null) {
+  for (const c of [playerChoice, tableChoice, stateChoice]) if (c && LANGUAGES[c]) return c;
   return 'en';
 }
 export const ROOT = 'livetable';

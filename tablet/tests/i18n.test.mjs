@@ -86,4 +86,8 @@ test('issue 20: the player chooses over the table; unknown languages are ignored
   assert.equal(L.pickLanguage(null, 'nl'), 'nl');
   assert.equal(L.pickLanguage('xx', 'yy'), 'en');
   assert.equal(L.setLanguage('xx'), 'en');
+  // the table's config ([table] language, in the state) when neither the player nor the address chose
+  assert.equal(L.pickLanguage(null, null, 'nl'), 'nl');
+  assert.equal(L.pickLanguage(null, 'en', 'nl'), 'en');
+  assert.equal(L.pickLanguage('en', null, 'nl'), 'en');
 });

@@ -184,3 +184,27 @@ def test_the_player_chooses_the_language_over_the_tables(browser: Any, rig: Tabl
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_the_tables_config_language_is_the_tablets_default(browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: ``[table] language = "nl"`` reaches the state (``language``); a tablet whose
+    address names no language speaks it, and the player's own choice still wins."""
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        state, private = ss.SCREENS["turn"]()
+        pub.show({**state, "language": "nl"}, private)
+        wait_js(page, "() => document.documentElement.lang === 'nl'", timeout=10_000)
+        wait_js(page, """() => document.querySelector('#actions button[data-act="fold"]').innerText === 'Passen'""",
+                timeout=10_000)
+        page.locator('#tabs button[data-tab="seat"]').click()
+        page.locator('#lang-pick button[data-lang="en"]').click()
+        wait_js(page, "() => document.documentElement.lang === 'en'", timeout=10_000)
+        pub.show({**state, "language": "nl"}, private)  # a new state does not undo the player's choice
+        wait_js(page, "(s) => window.livetable.state.seq === s", pub.seq, timeout=10_000)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.errors == []
+    finally:
+        page.evaluate("localStorage.clear()")
+        page.context.close()
