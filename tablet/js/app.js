@@ -577,6 +577,8 @@ function renderMe() {
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
+    : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
+      ? L.t('Buy-in {chips}: hand the chips or cash to the dealer, who confirms it', { chips: L.chips(me.buy_in_pending) })
     : !p && me && me.buy_in_pending > 0
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
@@ -653,8 +655,9 @@ function renderRebuy(offer) {
   if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
   for (const id of ['#rebuy-amount', '#rebuy-min', '#rebuy-max', '#rebuy-button']) $(id).hidden = offer.dealer;
   $('#rebuy-max').hidden = offer.dealer || offer.max === null;
-  $('#rebuy-range').textContent = offer.dealer ? L.t('Hand your chips to the dealer, who books your buy-in.')
-    : buyInRangeText(offer);
+  $('#rebuy-range').textContent = offer.dealer ? L.t('Ask the floor, who books your buy-in.')
+    : offer.confirm ? `${buyInRangeText(offer)} · ${L.t('the dealer confirms it when you hand over the chips')}`
+      : buyInRangeText(offer);
   amount.closest('label').hidden = offer.dealer;
   $('#rebuy-button').disabled = [...app.pending.values()].some((p) => p.payload.action === 'buy_in');
 }
@@ -734,7 +737,8 @@ function renderSide() {
       + (me.status === 'sitting-out' ? `, ${L.t('sitting out')}` : '')
     : L.joinOffer(app.state, app.cfg.seat) ? L.t('Seat {n} is free: take it with "Take this seat".', { n: app.cfg.seat })
       : L.t('Seat {n} is free: ask the floor to seat you.', { n: app.cfg.seat });
-  const broke = !!L.rebuyOffer(app.state, app.cfg.seat); // busted between hands (all-in mid-hand is not)
+  // busted between hands (all-in mid-hand is not), or its buy-in again waits for the dealer (T-3)
+  const broke = !!L.rebuyOffer(app.state, app.cfg.seat) || !!(seated && me.stack === 0 && me.buy_in_pending > 0);
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out' || broke; // T-2: chips first
   $('#sit-hint').textContent = seated && me.status === 'sitting-out' && broke ? L.t('Buy in again to play.') : '';

@@ -547,9 +547,10 @@ export function owesBlinds(me) {
 
 /**
  * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
- * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand, and the table
- * lets tablets book chips (`join.mode` "direct"; elsewhere `{dealer: true}`: hand chips to
- * the dealer). {min, max (null: none), dealer: false}.
+ * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand.
+ * {min, max (null: none), dealer, confirm}: `join.mode` "direct" books it at once; "confirm"
+ * (`confirm: true`) asks for it and the dealer confirms the chips (T-3, issue 20); "off"
+ * (`dealer: true`) leaves it to the floor's own tools.
  */
 export function rebuyOffer(state, seat) {
   const me = seatOf(state, seat);
@@ -558,7 +559,7 @@ export function rebuyOffer(state, seat) {
   const range = buyInRange(state);
   if (!range) return null;
   const mode = state.join && state.join.mode;
-  return { min: range.min, max: range.max, dealer: mode !== 'direct' };
+  return { min: range.min, max: range.max, dealer: mode === 'off', confirm: mode === 'confirm' };
 }
 
 const RULE_ID = '[A-Z]-\\d+';

@@ -387,11 +387,15 @@ test('T-4/T-6: post now or wait for the big blind only for a seat that owes a bl
   assert.equal(L.owesBlinds(null), false);
 });
 
-test('T-2: a busted seat is offered the buy-in again, in the range, only where tablets book chips', () => {
+test('T-2: a busted seat is offered the buy-in again, in the range; the dealer confirms it at a confirm table', () => {
   const s = state({ street: 'waiting', buy_in: { min: 2000, max: 10000 }, join: { mode: 'direct', post_now: [] } });
   s.seats[2] = { ...s.seats[2], stack: 0, bet: 0, status: 'sitting-out' };
-  assert.deepEqual(L.rebuyOffer(s, 3), { min: 2000, max: 10000, dealer: false });
-  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'confirm', post_now: [] } }, 3), { min: 2000, max: 10000, dealer: true });
+  assert.deepEqual(L.rebuyOffer(s, 3), { min: 2000, max: 10000, dealer: false, confirm: false });
+  // issue 20: a confirm table takes the request too; the dealer's confirm brings the chips
+  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'confirm', post_now: [] } }, 3),
+    { min: 2000, max: 10000, dealer: false, confirm: true });
+  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'off', post_now: [] } }, 3),
+    { min: 2000, max: 10000, dealer: true, confirm: false });
   assert.equal(L.rebuyOffer(s, 4), null); // chips on the stack: a top-up, not a buy-in
   s.seats[2].buy_in_pending = 3000;
   assert.equal(L.rebuyOffer(s, 3), null); // already asked; the dealer confirms it
