@@ -517,10 +517,11 @@ function renderTable() {
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
       el('div', { class: 'top' },
-        el('span', { class: 'name', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
-          : `${seat.name || L.t('Seat {n}', { n: seat.seat })}${isMe ? ` ${L.t('(you)')}` : ''}` }),
-        marks),
-      el('div', { class: 'stack', text: seat.status === 'empty' ? '' : L.chips(seat.stack) }),
+        el('span', { class: 'name' },
+          el('span', { class: 'who', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
+            : seat.name || L.t('Seat {n}', { n: seat.seat }) }),
+          isMe ? el('span', { class: 'you', text: ` ${L.t('(you)')}` }) : null)),
+      el('div', { class: 'stack' }, seat.status === 'empty' ? '' : L.chips(seat.stack), marks),
       status,
       cards,
       equity ? el('div', { class: 'equity', dataset: { equity: String(seat.seat) }, text: equity, title: L.t('All-in equity') }) : null,
@@ -531,7 +532,36 @@ function renderTable() {
   (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
+  fitNames();
   layoutFelt();
+}
+
+/**
+ * Every player's name readable whole in its seat (issue 20: "Player…" on a phone): a name
+ * too long for the seat's line is set smaller, down to 12 px; still too long, it takes two
+ * lines (the status line gives one up); only then initials, the full name kept for screen
+ * readers and as a tooltip. "(you)" leaves the line first (it stays for screen readers:
+ * the seat is also the one at the bottom, framed in gold).
+ */
+function fitNames() {
+  for (const name of document.querySelectorAll('#seats .seat .name')) {
+    const seat = name.closest('.seat');
+    const who = name.querySelector('.who');
+    const fits = () => name.scrollWidth <= name.clientWidth + 0.5 && name.scrollHeight <= name.clientHeight + 0.5;
+    if (fits()) continue;
+    const you = name.querySelector('.you');
+    if (you) you.classList.add('sr-only');
+    let px = parseFloat(getComputedStyle(name).fontSize);
+    while (!fits() && px > 12) { px = Math.max(12, px - 0.5); name.style.fontSize = `${px}px`; }
+    if (fits()) continue;
+    seat.classList.add('name-2');
+    if (fits()) continue;
+    seat.classList.remove('name-2');
+    const full = who.textContent;
+    name.title = full;
+    who.setAttribute('aria-label', full);
+    who.textContent = L.initials(full);
+  }
 }
 
 /** T-1: place the seats round the felt for this screen (L.seatSlots), the board and pots in

@@ -517,6 +517,14 @@ export function historyRows(history, seat) {
   });
 }
 
+/** A name's initials for a seat too small for the name even on two lines (issue 20):
+ * "Frank van Dijk" -> "F. v. D."; one word -> its first six letters and a full stop. */
+export function initials(name) {
+  const words = String(name || '').trim().split(/[\s_-]+/).filter(Boolean);
+  if (words.length <= 1) return words.length ? `${[...words[0]].slice(0, 6).join('')}.` : '';
+  return words.map((w) => `${[...w][0]}.`).join(' ');
+}
+
 /**
  * Where a seat sits on the drawn table, seen from `mySeat` (always bottom centre), going
  * clockwise (T-1): {x, y} in percent of the table area. Seats 1..n.

@@ -447,3 +447,10 @@ test('H-1: the five cards that won are known per seat and on the board (issue 20
   assert.ok(w.all.has('Jh') && !w.all.has('3d'));
   assert.equal(L.winningCards(state()).all.size, 0);
 });
+
+test('issue 20: initials, the last resort for a name no seat can hold', () => {
+  assert.equal(L.initials('Frank van Dijk'), 'F. v. D.');
+  assert.equal(L.initials('Jan-Willem'), 'J. W.');
+  assert.equal(L.initials('Bartholomeus'), 'Bartho.');
+  assert.equal(L.initials(''), '');
+});

@@ -202,9 +202,45 @@ def test_the_tables_config_language_is_the_tablets_default(browser: Any, rig: Ta
         page.locator('#lang-pick button[data-lang="en"]').click()
         wait_js(page, "() => document.documentElement.lang === 'en'", timeout=10_000)
         pub.show({**state, "language": "nl"}, private)  # a new state does not undo the player's choice
-        wait_js(page, "(s) => window.livetable.state.seq === s", pub.seq, timeout=10_000)
+        wait_js(page, "(s) => window.livetable.state && window.livetable.state.seq === s", pub.seq, timeout=10_000)
         assert page.evaluate("document.documentElement.lang") == "en"
         assert page.errors == []
     finally:
         page.evaluate("localStorage.clear()")
+        page.context.close()
+
+
+#: twelve characters each, as a player may type them (the join form takes up to 20)
+LONG_NAMES = ["Bartholomeus", "Anne-Marieke", "Christoffel", "Frank v Dijk", "Wilhelmina B", "Maximiliaan",
+              "Gerard-Jan W", "Hendrikus 12", "Ijsbrand_Bos", "Jan-Willem K"]
+
+NAMES_JS = """() => [...document.querySelectorAll('#seats .seat')].map((seat) => {
+  const n = seat.querySelector('.name'); const who = n.querySelector('.who') || n;
+  return { seat: Number(seat.dataset.seat), text: who.textContent, px: parseFloat(getComputedStyle(n).fontSize),
+           cut: n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1 };
+})"""
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet-portrait"])
+def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: at 390x844 names were cut ("Player…"). Each seat shows its player's whole
+    name (smaller, or on two lines), never under 12 px, and the screen still passes the
+    layout check."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        state, private = ss.SCREENS["turn"]()
+        for seat in state["seats"]:
+            seat["name"] = LONG_NAMES[seat["seat"] - 1]
+        pub.show(state, private)
+        wait_js(page, "(s) => window.livetable.state && window.livetable.state.seq === s", pub.seq, timeout=10_000)
+        shot(page, f"screens-{size}-long-names")
+        names = page.evaluate(NAMES_JS)
+        assert [n["text"] for n in names] == LONG_NAMES, names
+        assert [n for n in names if n["cut"] or n["px"] < 12] == [], names
+        assert page.evaluate(LAYOUT_JS) == []
+    finally:
         page.context.close()
