@@ -179,8 +179,9 @@ function onReply(r) {
     return;
   }
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
-  app.refusals.push(r);
-  notice(L.t('Refused: {reason}', { reason: r.reason || L.t('no reason given') }));
+  app.refusals.push(r); // the table's reason with its rule id, for the floor and the logs
+  console.info('refused:', r.reason);
+  notice(L.t('Refused: {reason}', { reason: r.reason ? L.refusalText(r.reason).text : L.t('no reason given') }));
 }
 
 // ------------------------------------------------------------------ language (issue 20)
