@@ -419,6 +419,8 @@ function wireUi() {
   $('#tabs').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-tab]');
     if (!b) return;
+    // on a phone the panel opens as a sheet over the table; its tab tapped again closes it
+    app.sheetOpen = !(app.sheetOpen && app.tab === b.dataset.tab);
     app.tab = b.dataset.tab;
     render();
   });
@@ -742,6 +744,7 @@ function renderTimers() {
 function renderSide() {
   for (const b of document.querySelectorAll('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === app.tab));
   for (const name of ['chat', 'hands', 'seat', 'lobby']) $(`#panel-${name}`).hidden = app.tab !== name;
+  $('#side').classList.toggle('open', !!app.sheetOpen);
   // chat (L-3)
   const lines = $('#chat-lines');
   const msgs = (app.chat && app.chat.messages) || [];

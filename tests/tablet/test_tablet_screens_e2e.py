@@ -242,5 +242,12 @@ def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: P
         assert [n["text"] for n in names] == LONG_NAMES, names
         assert [n for n in names if n["cut"] or n["px"] < 12] == [], names
         assert page.evaluate(LAYOUT_JS) == []
+        if size == "phone":  # the side panels open from their tabs as a sheet, and close again
+            tab = page.locator('#tabs button[data-tab="seat"]')
+            tab.click()
+            assert page.locator("#stand-up").is_visible() and page.locator("#auto-muck").is_visible()
+            tab.click()
+            assert not page.locator("#stand-up").is_visible()
+            assert page.evaluate(LAYOUT_JS) == []
     finally:
         page.context.close()
