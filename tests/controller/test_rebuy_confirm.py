@@ -13,12 +13,9 @@ import time
 
 from controller.clock import ManualClock
 from controller.dealer import InternalDealer
-from controller.devices import DevicePorts, DriverAdapter
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
-from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
-from controller.journal import Journal
 from controller.orchestrator import Orchestrator
 from controller.views import public_view
 from display.fontmetrics import approx_measure
@@ -30,6 +27,7 @@ from drivers.seats.panel import SeatPanel
 from drivers.seats.pinmap import DEFAULT_PIN_MAP
 from drivers.seats.simulated import SimulatedHands
 from tests.controller.test_floor import Table, floor  # noqa: F401 - the floor command fixture
+from tests.controller.test_join_adapter import _table
 from tests.mqtt.conftest import rig  # noqa: F401 - the private broker fixture
 
 
@@ -65,18 +63,8 @@ def _display_info(state: dict, seat: int) -> str:
 
 
 def test_the_dealers_console_confirms_a_busted_players_buy_in_again(tmp_path) -> None:
-    clock = ManualClock()
-    ports = DevicePorts()
-    settings = TableSettings(id="t", seats=4, action_seconds=30, tablet_join="confirm")
-    orch = Orchestrator(TableState.new(settings), journal=Journal(tmp_path / "j.sqlite"), clock=clock, ports=ports)
-    adapter = DriverAdapter(orch, ports, clock=clock)
-    orch.translate = adapter.translate
-    orch.listeners.append(adapter.after_step)
-    ports.dealer = InternalDealer(orch.post, clock, seed=3)
-    for s in (1, 2):
-        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
-        orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
-    orch.pump()
+    orch, ports, clock = _table(tmp_path, tablet_join="confirm")  # seats 1 and 2 with 5000 each
+    settings = orch.state.settings
     seat = bust_one(orch, clock)
     total_in = orch.state.ledger.total_in
 
