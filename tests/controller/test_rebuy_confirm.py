@@ -121,6 +121,13 @@ def test_the_dealers_console_confirms_a_busted_players_buy_in_again(tmp_path) ->
     orch.post(ev.HandStartRequested(at=clock()))
     orch.pump()
     assert orch.state.hand is not None and seat in orch.state.hand.index
+    # the history tells it as it went (livetable history)
+    from controller.history import recall
+
+    steps = [st for h in recall(tmp_path / "j.sqlite", hands=5).hands for st in h.steps]
+    asked = [st for st in steps if st.data.get("event") == "bought-in" and st.data.get("pending")]
+    assert asked and "asks to buy in again for 3000 from the tablet" in asked[0].text, [st.text for st in steps][-12:]
+    assert any(st.data.get("event") == "buy-in-confirmed" and "confirmed by dealer" in st.text for st in steps)
     # the journal gives the same table back
     back = Orchestrator.recover(orch.journal, lambda: TableState.new(settings), clock=clock)
     assert json.dumps(back.state.to_json(), sort_keys=True) == json.dumps(orch.state.to_json(), sort_keys=True)
