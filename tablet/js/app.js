@@ -515,7 +515,9 @@ function renderTable() {
     const status = el('div', { class: 'status' },
       said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
         : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
-      [said && seat.status === 'all-in' ? '' : L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
+      // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
+      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? '' : L.statusWord(seat), ...extra]
+        .filter(Boolean).join(' · '));
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },

@@ -109,6 +109,10 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
         for screen in ss.SCREENS:
             _show(page, pub, screen)
             shot(page, f"screens-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+            if screen == "rebuy-waits":  # T-3: the dealer confirms the buy-in again (issue 20)
+                words = page.locator("#hand-words").inner_text()
+                assert ("10.000" if lang == "nl" else "10,000") in words and page.locator("#rebuy-form").is_hidden()
+                assert page.locator("#sit-in").is_disabled() and page.locator("#topup-button").is_disabled()
             if lang == "nl" and screen == "turn":
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
