@@ -65,7 +65,7 @@ class MqttAdapter(DeviceAdapter):
                              "T-3: at this table the floor books a buy-in: ask the floor")
             return []
         try:
-            out = self._seat_request(a, e, common)
+            out = self._seat_request(a, e, common, pending=self.orch.state.settings.tablet_join == "confirm")
         except (TypeError, ValueError) as exc:  # an event the table cannot even hold
             self._answer(e.seat, e.action_id, False, f"M-2: {a}: {exc}")
             return []
@@ -76,9 +76,10 @@ class MqttAdapter(DeviceAdapter):
             self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
         return out
 
-    def _seat_request(self, a: str, e: Any, common: dict[str, Any]) -> list[Any]:
-        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8)."""
-        pending = self.orch.state.settings.tablet_join == "confirm"
+    @staticmethod
+    def _seat_request(a: str, e: Any, common: dict[str, Any], *, pending: bool = False) -> list[Any]:
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8);
+        ``pending``: a ``buy_in`` waits for the dealer's confirm (``tablet_join`` confirm)."""
         out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
