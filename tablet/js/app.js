@@ -455,6 +455,8 @@ function tick() {
 function render() {
   const screen = L.screenState({ settingsOk: true, everConnected: app.everConnected, connected: app.connected,
     caughtUp: app.caughtUp, controllerOnline: app.controllerOnline, state: app.state, priv: app.priv });
+  // the turn comes: a phone's panel sheet closes so the buttons are in reach
+  if (screen === 'your-turn' && document.body.dataset.screen !== 'your-turn') app.sheetOpen = false;
   document.body.dataset.screen = screen;
   const conn = $('#conn');
   conn.dataset.conn = !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')

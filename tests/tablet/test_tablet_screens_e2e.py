@@ -253,5 +253,15 @@ def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: P
             tab.click()
             assert not page.locator("#stand-up").is_visible()
             assert page.evaluate(LAYOUT_JS) == []
+            # open while another seat acts, the sheet closes when the turn comes to us
+            state, private = ss.SCREENS["preselect"]()
+            pub.show(state, private)
+            wait_js(page, "() => document.body.dataset.screen !== 'your-turn'", timeout=10_000)
+            tab.click()
+            assert page.locator("#stand-up").is_visible()
+            state, private = ss.SCREENS["turn"]()
+            pub.show(state, private)
+            wait_js(page, "() => document.body.dataset.screen === 'your-turn'", timeout=10_000)
+            assert not page.locator("#stand-up").is_visible() and page.locator("#actions button").first.is_visible()
     finally:
         page.context.close()
