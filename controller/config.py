@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.engine.table.settings import LANGUAGES
+
 __all__ = [
     "ConfigError",
     "TableConfig",
@@ -236,6 +238,7 @@ class TableConfig:
     showdown_seconds: float = 10.0
     cap_lifted_heads_up: bool = True
     tablet_join: str = "confirm"
+    language: str = "en"  # the tablets' default and the display's (issue 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +285,7 @@ class DisplayConfig:
 
     enabled: bool = True
     size: str | None = None
+    language: str | None = None  # None: the table's (table.language); issue 20, docs/display.md
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +354,7 @@ def _table(data: Any, errors: list[str]) -> TableConfig:
         showdown_seconds=s.num("showdown_seconds", 10.0, lo=2, hi=600),
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
         tablet_join=s.str("tablet_join", "confirm", choices=("off", "direct", "confirm")),  # T-3, docs/tablet.md
+        language=s.str("language", "en", choices=LANGUAGES),  # issue 20, docs/tablet.md
     )
     from drivers.mqtt.topics import TopicError, check_table  # the id is an MQTT topic level
 
@@ -470,7 +475,8 @@ def parse_config(data: dict[str, Any]) -> Config:
     )
     s.done()
     s = _Section("display", data.get("display", {}), errors)
-    display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None, most=32))
+    display = DisplayConfig(enabled=s.bool("enabled", True), size=s.str("size", None, most=32),
+                            language=s.str("language", None, choices=LANGUAGES))
     if display.size is not None:
         from display.geometry import parse_size  # the display's own check (stdlib only)
 

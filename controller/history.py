@@ -954,6 +954,10 @@ def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effec
         elif kind == "bought-in" and taken:
             again = " again" if (prev.seat(n) and prev.seat(n).out_reason == "busted") else ""  # type: ignore[union-attr]
             chips(own, n, taken, f"buys in{again} for {taken} (T-2)")
+        elif kind == "bought-in" and data.get("pending") and then is not None and then.buy_in_pending:
+            line(own, n, f"{who(n)} asks to buy in again for {then.buy_in_pending} from the tablet: the "
+                         "chips wait for the dealer or the floor to confirm them (T-3)",
+                 amount=then.buy_in_pending, pending=True)
         elif kind == "player-joined":
             joined = f"{who(n)} sits down from the seat's tablet, player {data.get('player')} (T-3){wait}"
             line(own, n, joined, player=data.get("player"))

@@ -64,7 +64,7 @@ def settings_from_config(cfg: Any) -> TableSettings:
         showdown_seconds=t.showdown_seconds,
         cap_lifted_heads_up=t.cap_lifted_heads_up, rake_percent=r.percent, rake_caps=r.caps,
         no_flop_no_drop=r.no_flop_no_drop, draw_counts_as_flop=r.draw_counts_as_flop,
-        tablet_join=t.tablet_join,
+        tablet_join=t.tablet_join, language=t.language,
     )
 
 

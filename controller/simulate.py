@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
 class Summary:
     """Counts for the end-of-run summary (hands, pots, rake, faults)."""
 
-    def __init__(self) -> None:
+    def __init__(self, started: float | None = None) -> None:
+        self.started = started  # the run's start (Unix seconds, the table's clock)
         self.hands = 0
         self.voided = 0
         self.pots = 0
@@ -126,12 +128,7 @@ class Summary:
                     awards = res.get("awards") or []
                     self.pots += len(awards)
                     self.rake += int(res.get("rake") or 0)
-                    won = "; ".join(
-                        f"{'main pot' if a.get('pot', 0) == 0 else 'side pot %d' % a['pot']} "
-                        f"{a.get('amount')} to seat {', '.join(str(w) for w in a.get('winners', []))}"
-                        + (f" ({a['hand']})" if a.get("hand") else "")
-                        for a in awards)
-                    log.info("hand %s: %s%s", e.hand, won or "no pot",
+                    log.info("hand %s: %s%s", e.hand, pots_line(awards) or "no pot",
                              f", rake {res.get('rake')}" if res.get("rake") else "")
         problems = audit(orch.state)
         if problems and len(self.invariant_errors) < 20:
@@ -141,20 +138,56 @@ class Summary:
         """The summary: ``hands``, ``voided``, ``pots``, ``rake`` of this run; ``unfinished``
         (the hand still being played when the table stopped, or None); ``room``: the table's
         meters since its journal began (chips in, out, rake); ``recovery``: what became of
-        a hand left unfinished when the table opened (docs/faults.md)."""
+        a hand left unfinished when the table opened (docs/faults.md); ``faults``: each fault
+        of this run (ended, or ``open``) with its times readable (:func:`readable_fault`)."""
         led = orch.state.ledger
         hand = orch.state.hand
         return {
             "hands": self.hands, "voided": self.voided, "pots": self.pots, "rake": self.rake,
             "unfinished": orch.state.info.number if hand is not None and orch.state.info else None,
             "room": {"total_in": led.total_in, "total_out": led.total_out, "rake": led.rake},
-            "faults": [f.to_json() for f in orch.faults.endings]
-            + [dict(f.to_json(), open=True) for f in orch.faults.open],
+            "faults": [readable_fault(f.to_json(), self.started) for f in orch.faults.endings]
+            + [dict(readable_fault(f.to_json(), self.started), open=True) for f in orch.faults.open],
             "recovery": {"outcome": recovery.outcome, "hand": recovery.hand, "reason": recovery.reason,
                          "events_replayed": recovery.events},
             "events": orch.events_handled, "seconds": round(seconds, 3),
             "invariant_errors": self.invariant_errors,
         }
+
+
+def pots_line(awards: list[dict[str, Any]]) -> str:
+    """Return the pots of one hand's result for the per-hand log line, main pot first (P-3):
+    ``main pot 900, side pot 1 400 to seat 2 (flush, ace high); side pot 2 200 to seat 5 (two
+    pair)``. Pots in a row won by the same seats with the same hand share one winner and one
+    hand in words (issue 20: the words were repeated for every pot). ``awards``: the
+    ``result.awards`` of a ``HandFinished`` record (``pot`` index, ``amount``, ``winners``,
+    ``hand``)."""
+    groups: list[tuple[list[str], tuple[Any, ...], str]] = []
+    for a in awards:
+        name = "main pot" if a.get("pot", 0) == 0 else f"side pot {a.get('pot')}"
+        key = (tuple(a.get("winners") or ()), a.get("hand") or "")
+        if groups and groups[-1][1] == key:
+            groups[-1][0].append(f"{name} {a.get('amount')}")
+        else:
+            groups.append(([f"{name} {a.get('amount')}"], key, a.get("hand") or ""))
+    return "; ".join(f"{', '.join(pots)} to seat {', '.join(str(w) for w in key[0])}"
+                     + (f" ({words})" if words else "") for pots, key, words in groups)
+
+
+def readable_fault(fault: dict[str, Any], started: float | None) -> dict[str, Any]:
+    """Return a fault record (``since``/``at`` in Unix seconds) for a person reading the
+    summary: ``since`` and ``at`` as ISO 8601 UTC times (``2026-12-02T06:48:03.250Z``) and
+    ``since_s``/``at_s``, the seconds since the run started (``started``, Unix seconds; left
+    out when None). Other fields are kept. Issue 20: epoch floats said nothing to a reader;
+    the summary's only readers (tests, the room's e2e test) look at ``kind`` alone."""
+    out = dict(fault)
+    for key in ("since", "at"):
+        t = fault.get(key)
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            out[key] = datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            if started is not None:
+                out[f"{key}_s"] = round(t - started, 3)
+    return out
 
 
 def _check(args: argparse.Namespace) -> str | None:
@@ -351,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         assert run.pacer is not None
         run.pacer.rebuy = set(bot_seats)
         run.pacer.bots = set(bot_seats)
-    summary = Summary()
+    summary = Summary(started=clock())
     from controller.roomlink import start_for_simulate  # issue 17: the outbox to the room
 
     outbox = start_for_simulate(args, orch, journal) if args.room_outbox else None

@@ -210,6 +210,23 @@ def _settings(args: argparse.Namespace) -> dict[str, Any] | int:
     return out
 
 
+def _language(args: argparse.Namespace) -> str:
+    """The language on screen (issue 20): ``--language``, else the config's
+    ``[display] language``, else ``$LIVETABLE_LANGUAGE``, else the config's ``[table]
+    language`` (the table's, also the tablets' default), else ``en``. A config that cannot
+    be read gives no language here; :func:`_settings` reports it."""
+    cfg = None
+    if args.config and not args.snapshot:
+        from controller.config import load_config
+
+        try:
+            cfg = load_config(args.config)
+        except (OSError, ValueError):
+            cfg = None
+    return str(args.language or (cfg.display.language if cfg else None) or os.environ.get("LIVETABLE_LANGUAGE")
+               or (cfg.table.language if cfg else None) or "en")
+
+
 def _run_live(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     import pygame
 
@@ -293,8 +310,9 @@ def _parser() -> argparse.ArgumentParser:
                    "overrides the config's mqtt user")
     p.add_argument("--fullscreen", action="store_true", help="take the whole screen (on the Pi console)")
     p.add_argument("--fps", type=int, default=DEFAULT_FPS, help=f"frames per second (default {DEFAULT_FPS})")
-    p.add_argument("--language", default=os.environ.get("LIVETABLE_LANGUAGE") or "en",
-                   help="the language on screen: en or nl (default: $LIVETABLE_LANGUAGE, else en)")
+    p.add_argument("--language", default=None,
+                   help="the language on screen: en or nl (default: the config's display.language, "
+                        "else its table.language, else $LIVETABLE_LANGUAGE, else en)")
     p.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
     return p
 
@@ -316,7 +334,7 @@ def main(argv: list[str]) -> int:
     from display.i18n import set_language
 
     try:
-        set_language(args.language)
+        set_language(_language(args))
     except (ValueError, OSError) as exc:  # OSError: the catalog is missing from the install
         print(f"livetable display: --language: {exc}", file=sys.stderr)
         return 2

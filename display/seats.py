@@ -114,11 +114,12 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     if status == "all-in":
         to = (s.get("last_action") or {}).get("to") if isinstance(s.get("last_action"), dict) else None
         return _("ALL-IN {chips}").format(chips=chips(to or bet)) if (to or bet) else _("ALL-IN")
+    if status in ("sitting-out", "waiting") and s.get("buy_in_pending"):
+        # T-3: the dealer's confirm brings these chips (a new seat's, or a busted player's again)
+        return _("BUY-IN {chips} TO CONFIRM").format(chips=chips(s["buy_in_pending"]))
     if status == "sitting-out":
         return _("SAT OUT") + (f" \u00b7 {miss}" if miss else "")
     if status == "waiting":
-        if s.get("buy_in_pending"):  # T-3: the dealer's confirm brings these chips
-            return _("BUY-IN {chips} TO CONFIRM").format(chips=chips(s["buy_in_pending"]))
         return _("WAITING") + (f" \u00b7 {miss}" if miss else "")
     parts = []
     last = s.get("last_action") if isinstance(s.get("last_action"), dict) else {}

@@ -58,14 +58,14 @@ class MqttAdapter(DeviceAdapter):
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
-        if a == "buy_in" and self.orch.state.settings.tablet_join != "direct":
-            # T-2/T-3: only a table that trusts its tablets books chips asked for there
+        if a == "buy_in" and self.orch.state.settings.tablet_join == "off":
+            # T-2/T-3: only the floor seats players and books their chips here
             if e.action_id:
                 self._answer(e.seat, e.action_id, False,
-                             "T-3: at this table the dealer books a buy-in: hand your chips to the dealer")
+                             "T-3: at this table the floor books a buy-in: ask the floor")
             return []
         try:
-            out = self._seat_request(a, e, common)
+            out = self._seat_request(a, e, common, pending=self.orch.state.settings.tablet_join == "confirm")
         except (TypeError, ValueError) as exc:  # an event the table cannot even hold
             self._answer(e.seat, e.action_id, False, f"M-2: {a}: {exc}")
             return []
@@ -77,8 +77,9 @@ class MqttAdapter(DeviceAdapter):
         return out
 
     @staticmethod
-    def _seat_request(a: str, e: Any, common: dict[str, Any]) -> list[Any]:
-        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8)."""
+    def _seat_request(a: str, e: Any, common: dict[str, Any], *, pending: bool = False) -> list[Any]:
+        """Return the table event(s) for a tablet's seat request ``a`` (A-3, T-3..T-8);
+        ``pending``: a ``buy_in`` waits for the dealer's confirm (``tablet_join`` confirm)."""
         out: list[Any] = []
         if a == "preselect":
             if e.choice in (None, "", "none", "clear"):
@@ -96,8 +97,8 @@ class MqttAdapter(DeviceAdapter):
             out = [ev.SatIn(**common, post=False)]
         elif a == "top_up":
             out = [ev.ToppedUp(**common, amount=int(e.amount or 0))]
-        elif a == "buy_in":  # T-2: again after busting (tablet_join "direct")
-            out = [ev.BoughtIn(**common, amount=int(e.amount or 0))]
+        elif a == "buy_in":  # T-2: again after busting; at a confirm table the dealer confirms it (T-3)
+            out = [ev.BoughtIn(**common, amount=int(e.amount or 0), pending=pending)]
         elif a == "stand_up":
             out = [ev.StoodUp(**common)]
         elif a == "auto_muck":

@@ -129,6 +129,7 @@ function onMessage(topic, payload, packet) {
       noteTurnClock(data, retained);
       forgetPlayerLanguage(app.state, data);
       app.state = data;
+      followTableLanguage();
     }
     app.caughtUp = true;
   } else if (topic === t.private) {
@@ -178,8 +179,9 @@ function onReply(r) {
     return;
   }
   if (app.turnSent && app.turnSent.id === r.id) app.turnSent = null; // the player may try again
-  app.refusals.push(r);
-  notice(L.t('Refused: {reason}', { reason: r.reason || L.t('no reason given') }));
+  app.refusals.push(r); // the table's reason with its rule id, for the floor and the logs
+  console.info('refused:', r.reason);
+  notice(L.t('Refused: {reason}', { reason: r.reason ? L.refusalText(r.reason).text : L.t('no reason given') }));
 }
 
 // ------------------------------------------------------------------ language (issue 20)
@@ -238,7 +240,17 @@ function forgetPlayerLanguage(prev, next) {
   const now = L.seatOf(next, app.cfg.seat);
   if (was && was.status !== 'empty' && now && now.status === 'empty' && storedLanguage()) {
     try { localStorage.removeItem(langKey()); } catch { /* nothing stored */ }
-    useLanguage(L.pickLanguage(null, app.tableLang)).then(() => render());
+    useLanguage(L.pickLanguage(null, app.tableLang, next && next.language)).then(() => render());
+  }
+}
+
+/** The table's own language (the state's `language`, from its config) when neither the
+ * player nor the tablet's address chose one (issue 20). */
+function followTableLanguage() {
+  const want = L.pickLanguage(storedLanguage(), app.tableLang, app.state && app.state.language);
+  if (want !== L.language() && want !== app.followingLang) {
+    app.followingLang = want;
+    useLanguage(want).then(() => { app.followingLang = null; $('#shortcuts').dataset.key = ''; render(); });
   }
 }
 
@@ -407,6 +419,8 @@ function wireUi() {
   $('#tabs').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-tab]');
     if (!b) return;
+    // on a phone the panel opens as a sheet over the table; its tab tapped again closes it
+    app.sheetOpen = !(app.sheetOpen && app.tab === b.dataset.tab);
     app.tab = b.dataset.tab;
     render();
   });
@@ -442,6 +456,8 @@ function tick() {
 function render() {
   const screen = L.screenState({ settingsOk: true, everConnected: app.everConnected, connected: app.connected,
     caughtUp: app.caughtUp, controllerOnline: app.controllerOnline, state: app.state, priv: app.priv });
+  // the turn comes: a phone's panel sheet closes so the buttons are in reach
+  if (screen === 'your-turn' && document.body.dataset.screen !== 'your-turn') app.sheetOpen = false;
   document.body.dataset.screen = screen;
   const conn = $('#conn');
   conn.dataset.conn = !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')
@@ -522,15 +538,18 @@ function renderTable() {
     const status = el('div', { class: 'status' },
       said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
         : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
-      [said && seat.status === 'all-in' ? '' : L.statusWord(seat), ...extra].filter(Boolean).join(' · '));
+      // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
+      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? '' : L.statusWord(seat), ...extra]
+        .filter(Boolean).join(' · '));
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
       el('div', { class: 'top' },
-        el('span', { class: 'name', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
-          : `${seat.name || L.t('Seat {n}', { n: seat.seat })}${isMe ? ` ${L.t('(you)')}` : ''}` }),
-        marks),
-      el('div', { class: 'stack', text: seat.status === 'empty' ? '' : L.chips(seat.stack) }),
+        el('span', { class: 'name' },
+          el('span', { class: 'who', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
+            : seat.name || L.t('Seat {n}', { n: seat.seat }) }),
+          isMe ? el('span', { class: 'you', text: ` ${L.t('(you)')}` }) : null)),
+      el('div', { class: 'stack' }, seat.status === 'empty' ? '' : L.chips(seat.stack), marks),
       status,
       cards,
       equity ? el('div', { class: 'equity', dataset: { equity: String(seat.seat) }, text: equity, title: L.t('All-in equity') }) : null,
@@ -541,7 +560,36 @@ function renderTable() {
   (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
+  fitNames();
   layoutFelt();
+}
+
+/**
+ * Every player's name readable whole in its seat (issue 20: "Player…" on a phone): a name
+ * too long for the seat's line is set smaller, down to 12 px; still too long, it takes two
+ * lines (the status line gives one up); only then initials, the full name kept for screen
+ * readers and as a tooltip. "(you)" leaves the line first (it stays for screen readers:
+ * the seat is also the one at the bottom, framed in gold).
+ */
+function fitNames() {
+  for (const name of document.querySelectorAll('#seats .seat .name')) {
+    const seat = name.closest('.seat');
+    const who = name.querySelector('.who');
+    const fits = () => name.scrollWidth <= name.clientWidth + 0.5 && name.scrollHeight <= name.clientHeight + 0.5;
+    if (fits()) continue;
+    const you = name.querySelector('.you');
+    if (you) you.classList.add('sr-only');
+    let px = parseFloat(getComputedStyle(name).fontSize);
+    while (!fits() && px > 12) { px = Math.max(12, px - 0.5); name.style.fontSize = `${px}px`; }
+    if (fits()) continue;
+    seat.classList.add('name-2');
+    if (fits()) continue;
+    seat.classList.remove('name-2');
+    const full = who.textContent;
+    name.title = full;
+    who.setAttribute('aria-label', full);
+    who.textContent = L.initials(full);
+  }
 }
 
 /** T-1: place the seats round the felt for this screen (L.seatSlots), the board and pots in
@@ -587,6 +635,8 @@ function renderMe() {
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
+    : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
+      ? L.t('Buy-in {chips}: hand the chips or cash to the dealer, who confirms it', { chips: L.chips(me.buy_in_pending) })
     : !p && me && me.buy_in_pending > 0
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
@@ -663,8 +713,9 @@ function renderRebuy(offer) {
   if (!amount.value && document.activeElement !== amount) amount.value = String(offer.min);
   for (const id of ['#rebuy-amount', '#rebuy-min', '#rebuy-max', '#rebuy-button']) $(id).hidden = offer.dealer;
   $('#rebuy-max').hidden = offer.dealer || offer.max === null;
-  $('#rebuy-range').textContent = offer.dealer ? L.t('Hand your chips to the dealer, who books your buy-in.')
-    : buyInRangeText(offer);
+  $('#rebuy-range').textContent = offer.dealer ? L.t('Ask the floor, who books your buy-in.')
+    : offer.confirm ? `${buyInRangeText(offer)} · ${L.t('the dealer confirms it when you hand over the chips')}`
+      : buyInRangeText(offer);
   amount.closest('label').hidden = offer.dealer;
   $('#rebuy-button').disabled = [...app.pending.values()].some((p) => p.payload.action === 'buy_in');
 }
@@ -718,6 +769,7 @@ function renderTimers() {
 function renderSide() {
   for (const b of document.querySelectorAll('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === app.tab));
   for (const name of ['chat', 'hands', 'seat', 'lobby']) $(`#panel-${name}`).hidden = app.tab !== name;
+  $('#side').classList.toggle('open', !!app.sheetOpen);
   // chat (L-3)
   const lines = $('#chat-lines');
   const msgs = (app.chat && app.chat.messages) || [];
@@ -744,7 +796,8 @@ function renderSide() {
       + (me.status === 'sitting-out' ? `, ${L.t('sitting out')}` : '')
     : L.joinOffer(app.state, app.cfg.seat) ? L.t('Seat {n} is free: take it with "Take this seat".', { n: app.cfg.seat })
       : L.t('Seat {n} is free: ask the floor to seat you.', { n: app.cfg.seat });
-  const broke = !!L.rebuyOffer(app.state, app.cfg.seat); // busted between hands (all-in mid-hand is not)
+  // busted between hands (all-in mid-hand is not), or its buy-in again waits for the dealer (T-3)
+  const broke = !!L.rebuyOffer(app.state, app.cfg.seat) || !!(seated && me.stack === 0 && me.buy_in_pending > 0);
   $('#sit-out').disabled = !seated || me.status === 'sitting-out';
   $('#sit-in').disabled = !seated || me.status !== 'sitting-out' || broke; // T-2: chips first
   $('#sit-hint').textContent = seated && me.status === 'sitting-out' && broke ? L.t('Buy in again to play.') : '';

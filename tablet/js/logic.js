@@ -35,10 +35,11 @@ export function tc(context, key, vars = {}) {
   return Object.prototype.hasOwnProperty.call(lang.catalog, k) ? t(k, vars) : t(key, vars);
 }
 
-/** The language a tablet shows: the player's own choice, else the table's (`lang` in the
- * URL), else English. Unknown codes are ignored. */
-export function pickLanguage(playerChoice, tableChoice) {
-  for (const c of [playerChoice, tableChoice]) if (c && LANGUAGES[c]) return c;
+/** The language a tablet shows: the player's own choice, else the tablet's address's (`lang`
+ * in the URL), else the table's config (`language` in the public state), else English.
+ * Unknown codes are ignored. */
+export function pickLanguage(playerChoice, tableChoice, stateChoice = null) {
+  for (const c of [playerChoice, tableChoice, stateChoice]) if (c && LANGUAGES[c]) return c;
   return 'en';
 }
 export const ROOT = 'livetable';
@@ -516,13 +517,24 @@ export function historyRows(history, seat) {
       const cards = Array.isArray(s.cards) ? s.cards.join(' ') : '';
       return `${t('Seat {n}', { n: s.seat })} ${s.name || ''}: ${t(SHOWED[s.showed] || String(s.showed))}${cards ? ' ' + cards : ''} (${s.net >= 0 ? '+' : ''}${chips(s.net)})`;
     });
+    let before = null; // the hand's words once: pots in a row won by the same hand share them (issue 20)
     for (const p of h.pots || []) {
+      const key = JSON.stringify([p.winners || [], p.hand || '']);
       lines.push(t('Pot {chips} to {who}', { chips: chips(p.amount),
         who: (p.winners || []).map((w) => { const x = (h.seats || []).find((y) => y.seat === w); return x && x.name ? x.name : t('Seat {n}', { n: w }); }).join(', ') })
-        + (p.hand ? `: ${handWords(p.hand)}` : ''));
+        + (p.hand && key !== before ? `: ${handWords(p.hand)}` : ''));
+      before = key;
     }
     return { hand: h.hand, board: h.board || [], net: me ? me.net : null, lines };
   });
+}
+
+/** A name's initials for a seat too small for the name even on two lines (issue 20):
+ * "Frank van Dijk" -> "F. v. D."; one word -> its first six letters and a full stop. */
+export function initials(name) {
+  const words = String(name || '').trim().split(/[\s_-]+/).filter(Boolean);
+  if (words.length <= 1) return words.length ? `${[...words[0]].slice(0, 6).join('')}.` : '';
+  return words.map((w) => `${[...w][0]}.`).join(' ');
 }
 
 /**
@@ -555,9 +567,10 @@ export function owesBlinds(me) {
 
 /**
  * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
- * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand, and the table
- * lets tablets book chips (`join.mode` "direct"; elsewhere `{dealer: true}`: hand chips to
- * the dealer). {min, max (null: none), dealer: false}.
+ * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand.
+ * {min, max (null: none), dealer, confirm}: `join.mode` "direct" books it at once; "confirm"
+ * (`confirm: true`) asks for it and the dealer confirms the chips (T-3, issue 20); "off"
+ * (`dealer: true`) leaves it to the floor's own tools.
  */
 export function rebuyOffer(state, seat) {
   const me = seatOf(state, seat);
@@ -566,7 +579,81 @@ export function rebuyOffer(state, seat) {
   const range = buyInRange(state);
   if (!range) return null;
   const mode = state.join && state.join.mode;
-  return { min: range.min, max: range.max, dealer: mode !== 'direct' };
+  return { min: range.min, max: range.max, dealer: mode === 'off', confirm: mode === 'confirm' };
+}
+
+/**
+ * The table's refusal reasons (docs/mqtt.md replies: "S-4: minimum raise is to 1200, got
+ * 900") as the player reads them, in the page's language (issue 20): each known reason is
+ * an English sentence of the catalog (tablet/i18n/nl.json) about "you", its numbers
+ * formatted for the language; the rule id stays in `window.livetable.refusals` and the
+ * console for the floor. The patterns follow the controller's texts
+ * (controller/engine/hand.py, controller/engine/table/seating.py, play.py, step.py,
+ * controller/devices/mqtt.py, drivers/mqtt/guard.py); tests/tablet/test_tablet_refusals.py
+ * drives the real table into each refusal and checks every one is matched here.
+ * Groups named n_* are chips (formatted); other groups are copied as they are.
+ */
+export const REFUSALS = [
+  [/^A-1: it is (?:not seat \d+'s turn|seat \d+'s turn, not seat \d+'s)$/, 'It is not your turn'],
+  [/^A-1: stale action: /, 'The table moved on before your action arrived: decide again'],
+  [/^A-1: no hand is running$/, 'No hand is being played'],
+  [/^A-1: no player is to act now\b/, 'Nobody is to act now'],
+  [/^A-1: seat \d+ cannot check: (?<n_call>\d+) to call$/, 'You cannot check: {call} to call'],
+  [/^A-1: seat \d+ has nothing to call; check$/, 'Nothing to call: check'],
+  [/^A-1: seat \d+ may check; folding is not offered when checking is free$/, 'Checking is free: you cannot fold'],
+  [/^S-[46]: minimum bet is to (?<n_min>\d+), got \d+$/, 'Bet at least {min}'],
+  [/^S-[46]: minimum raise is to (?<n_min>\d+), got \d+$/, 'Raise to at least {min}'],
+  [/^S-[568]: maximum bet is to (?<n_max>\d+), (?:got|all-in would be) \d+$/, 'Bet at most {max}'],
+  [/^S-[568]: maximum raise is to (?<n_max>\d+), (?:got|all-in would be) \d+$/, 'Raise to at most {max}'],
+  [/^S-4: a bet must be to more than (?<n_cur>\d+), got \d+; call instead$/, 'Bet more than {cur}'],
+  [/^S-4: a raise must be to more than (?<n_cur>\d+), got \d+; call instead$/, 'Raise to more than {cur}, or call'],
+  [/^S-8: seat \d+ can (?:bet|raise) to at most (?<n_max>\d+) \(all-in\), got \d+$/, 'You have {max} in all: at most all-in'],
+  [/^S-[678]: .*; seat \d+ may only call \((?<n_cur>\d+)\) or fold$/, 'You may only call {cur} or fold'],
+  [/^S-10: (?:bets|amounts) are multiples of (?<n_chip>\d+), got \d+$/, 'Amounts go in steps of {chip}'],
+  [/^S-10: chips come in multiples of (?<n_chip>\d+), got \d+$/, 'Amounts go in steps of {chip}'],
+  [/^A-3: it is seat \d+'s turn; act now$/, 'It is your turn: act now'],
+  [/^A-3: the call is (?<n_call>\d+), not \d+$/, 'The call is now {call}'],
+  [/^A-3: seat \d+ (?:is not in the hand|has no decision left in this hand)$/, 'You have no decision left in this hand'],
+  [/^T-2: buy-in must be at least (?<n_min>\d+) and at most (?<n_max>\d+), got \d+$/, 'The buy-in is {min} to {max}'],
+  [/^T-2: buy-in must be at least (?<n_min>\d+) and no maximum, got \d+$/, 'The buy-in is at least {min}'],
+  [/^T-2: .+ left this table (?<mins>\d+) min ago with (?<n_amount>\d+): /,
+    'You left this table {mins} min ago with {amount}: within 20 minutes you come back with at least that'],
+  [/^T-2: seat \d+'s buy-in of (?<n_amount>\d+) waits for the dealer to confirm the chips$/,
+    'Your buy-in of {amount} waits for the dealer to confirm the chips'],
+  [/^T-2: seat \d+ has no chips; buy in (?:again|first)$/, 'You have no chips: buy in again'],
+  [/^T-7: seat \d+ has chips; add more with a top-up between hands$/, 'You have chips: add more with a top-up between hands'],
+  [/^T-7: at most (?<n_max>\d+) on the table; seat \d+ has \d+(?: and \d+ to come)?, may add (?<n_room>\d+)$/,
+    'At most {max} on the table: you may add {room}'],
+  [/^T-\d: (?<n_left>\d+) of the (?<n_want>\d+) chips not added: /, '{left} of your {want} chips were not added'],
+  [/^T-3: seat \d+ is taken$/, 'This seat is taken'],
+  [/^T-3: .+ already sits in seat (?<seat>\d+)$/, 'That name already sits at this table (seat {seat})'],
+  [/^T-3: (?:this table seats players through the floor|at this table the floor books a buy-in)/,
+    'At this table the floor seats players and books buy-ins: ask the floor'],
+  [/^T-4: seat \d+ is between the big blind and the button/,
+    'Between the big blind and the button you are dealt in once the button has passed: wait for the big blind'],
+  [/^T-5: seat \d+ is already sitting out$/, 'You are already sitting out'],
+  [/^T-8: seat \d+ is leaving$/, 'You are leaving the table'],
+  [/^F-1: the table is paused\b/, 'The table is paused'],
+  [/^M-4: /, 'The table moved on: decide again'],
+];
+
+/**
+ * A refusal reason for the player: {text, known}. `known` false: no pattern matched; the
+ * text is then the reason without its rule ids (plainText), in English.
+ */
+export function refusalText(reason) {
+  const r = String(reason ?? '');
+  for (const [re, msg] of REFUSALS) {
+    const m = re.exec(r);
+    if (!m) continue;
+    const vars = {};
+    for (const [k, v] of Object.entries(m.groups || {})) {
+      if (v === undefined) continue;
+      if (k.startsWith('n_')) vars[k.slice(2)] = chips(Number(v)); else vars[k] = v;
+    }
+    return { text: t(msg, vars), known: true };
+  }
+  return { text: plainText(r), known: false };
 }
 
 const RULE_ID = '[A-Z]-\\d+';

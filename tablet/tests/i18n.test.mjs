@@ -86,4 +86,22 @@ test('issue 20: the player chooses over the table; unknown languages are ignored
   assert.equal(L.pickLanguage(null, 'nl'), 'nl');
   assert.equal(L.pickLanguage('xx', 'yy'), 'en');
   assert.equal(L.setLanguage('xx'), 'en');
+  // the table's config ([table] language, in the state) when neither the player nor the address chose
+  assert.equal(L.pickLanguage(null, null, 'nl'), 'nl');
+  assert.equal(L.pickLanguage(null, 'en', 'nl'), 'en');
+  assert.equal(L.pickLanguage('en', null, 'nl'), 'en');
+});
+
+test('issue 20: the table\'s refusals in the player\'s language, numbers too, no rule id', () => {
+  for (const [, msg] of L.REFUSALS) assert.ok(msg in NL, `no Dutch for ${msg}`);
+  const reason = 'S-4: minimum raise is to 1200, got 900';
+  assert.deepEqual(L.refusalText(reason), { text: 'Raise to at least 1,200', known: true });
+  L.setLanguage('nl', NL);
+  try {
+    assert.deepEqual(L.refusalText(reason), { text: 'Verhoog naar minstens 1.200', known: true });
+    assert.equal(L.refusalText('T-2: buy-in must be at least 2000 and at most 10000, got 12000').text,
+      'De buy-in is 2.000 tot 10.000');
+    const odd = L.refusalText('Q-9: something new (T-3)'); // not known: plain words, English, no ids
+    assert.deepEqual(odd, { text: 'Something new', known: false });
+  } finally { L.setLanguage('en'); }
 });

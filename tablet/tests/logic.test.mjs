@@ -286,6 +286,16 @@ test('P-4: last hands newest first with this seat\'s net and the cards the view 
   assert.deepEqual(L.historyRows(null, 3), []);
 });
 
+test('P-4: several pots won by the same hand say the hand once (issue 20)', () => {
+  const history = { schema: 1, table: 't1', view: 'seated', hands: [
+    { hand: 4, board: ['Jh', '8c', '3d', '2s', 'Kc'], seats: [{ seat: 1, name: 'Ann', cards: ['As', 'Ad'], showed: 'shown', net: 900 }],
+      pots: [{ amount: 900, winners: [1], hand: 'Three of a kind, aces' }, { amount: 400, winners: [1], hand: 'Three of a kind, aces' },
+        { amount: 200, winners: [2], hand: 'Two pair, kings and eights' }] }] };
+  const pots = L.historyRows(history, 1)[0].lines.filter((l) => l.startsWith('Pot '));
+  assert.deepEqual(pots, ['Pot 900 to Ann: Three of a kind, aces', 'Pot 400 to Ann',
+    'Pot 200 to Seat 2: Two pair, kings and eights']);
+});
+
 test('the table is drawn from this seat: ours at the bottom, the next seat clockwise to its left', () => {
   assert.deepEqual(L.seatPosition(3, 3, 6), { x: 50, y: 90 });
   const left = L.seatPosition(4, 3, 6);
@@ -382,11 +392,15 @@ test('T-4/T-6: post now or wait for the big blind only for a seat that owes a bl
   assert.equal(L.owesBlinds(null), false);
 });
 
-test('T-2: a busted seat is offered the buy-in again, in the range, only where tablets book chips', () => {
+test('T-2: a busted seat is offered the buy-in again, in the range; the dealer confirms it at a confirm table', () => {
   const s = state({ street: 'waiting', buy_in: { min: 2000, max: 10000 }, join: { mode: 'direct', post_now: [] } });
   s.seats[2] = { ...s.seats[2], stack: 0, bet: 0, status: 'sitting-out' };
-  assert.deepEqual(L.rebuyOffer(s, 3), { min: 2000, max: 10000, dealer: false });
-  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'confirm', post_now: [] } }, 3), { min: 2000, max: 10000, dealer: true });
+  assert.deepEqual(L.rebuyOffer(s, 3), { min: 2000, max: 10000, dealer: false, confirm: false });
+  // issue 20: a confirm table takes the request too; the dealer's confirm brings the chips
+  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'confirm', post_now: [] } }, 3),
+    { min: 2000, max: 10000, dealer: false, confirm: true });
+  assert.deepEqual(L.rebuyOffer({ ...s, join: { mode: 'off', post_now: [] } }, 3),
+    { min: 2000, max: 10000, dealer: true, confirm: false });
   assert.equal(L.rebuyOffer(s, 4), null); // chips on the stack: a top-up, not a buy-in
   s.seats[2].buy_in_pending = 3000;
   assert.equal(L.rebuyOffer(s, 3), null); // already asked; the dealer confirms it
@@ -437,4 +451,11 @@ test('H-1: the five cards that won are known per seat and on the board (issue 20
   assert.deepEqual([...w.bySeat.get(4)], ['Jh', 'Jc', 'As', 'Kd', '8c']);
   assert.ok(w.all.has('Jh') && !w.all.has('3d'));
   assert.equal(L.winningCards(state()).all.size, 0);
+});
+
+test('issue 20: initials, the last resort for a name no seat can hold', () => {
+  assert.equal(L.initials('Frank van Dijk'), 'F. v. D.');
+  assert.equal(L.initials('Jan-Willem'), 'J. W.');
+  assert.equal(L.initials('Bartholomeus'), 'Bartho.');
+  assert.equal(L.initials(''), '');
 });

@@ -8,9 +8,11 @@ input and tab; and checks
 
 - no two of them overlap (a seat's own bet and marks belong to it; an element and what it
   contains are not compared),
-- each lies inside the viewport horizontally (the page scrolls down, never sideways),
+- each lies inside the viewport (the page never scrolls; a side panel's content scrolls
+  inside the panel), and the page is no higher than the screen,
 - no text is cut: a button's or a seat line's content is not wider than its box (an amount
-  cut with an ellipsis is cut too), except a player's name cut on purpose with an ellipsis,
+  cut with an ellipsis is cut too), a player's name neither (issue 20: "Player…" on a phone;
+  the page sets a long name smaller, on two lines, or as initials with the full name kept),
 - buttons and inputs are at least 40 px high and 44 px wide (touch targets),
 - text is at least 12 px.
 """
@@ -41,10 +43,16 @@ LAYOUT_JS = r"""
   const lines = ['.seat .name', '.seat .stack', '.seat .status', '.pot', '#hand-words', '#showdown .line']
     .flatMap((s) => [...document.querySelectorAll(s)]).filter(visible);
   const W = document.documentElement.clientWidth;
+  const H = window.innerHeight;
+  // the page never scrolls (issue 20: 1080x810 scrolled): all of it on the screen, the side
+  // panels scrolling inside themselves
+  const page = document.scrollingElement || document.documentElement;
+  if (page.scrollHeight > H + 1) problems.push(`the page scrolls: ${page.scrollHeight} px high on a ${H} px screen`);
   const rect = (e) => e.getBoundingClientRect();
   for (const e of els) {
     const r = rect(e);
     if (r.left < -0.5 || r.right > W + 0.5) problems.push(`cut at the side: ${name(e)} spans ${Math.round(r.left)}..${Math.round(r.right)} of ${W}`);
+    if (r.bottom > H + 0.5 && !e.closest('.panel')) problems.push(`below the screen: ${name(e)} ends at ${Math.round(r.bottom)} of ${H}`);
   }
   const sameSeat = (a, b) => a.closest('.seat') && a.closest('.seat') === b.closest('.seat');
   for (let i = 0; i < els.length; i += 1) {
@@ -58,8 +66,7 @@ LAYOUT_JS = r"""
     }
   }
   for (const e of [...els.filter((x) => x.matches('button')), ...lines]) {
-    const ellipsis = getComputedStyle(e).textOverflow === 'ellipsis' && e.matches('.seat .name');
-    if (!ellipsis && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut: ${name(e)} needs ${e.scrollWidth} px, has ${e.clientWidth}`);
+    if (e.scrollWidth > e.clientWidth + 1) problems.push(`text cut: ${name(e)} needs ${e.scrollWidth} px, has ${e.clientWidth}`);
     if (e.scrollHeight > e.clientHeight + 1) problems.push(`text cut below: ${name(e)} needs ${e.scrollHeight} px high, has ${e.clientHeight}`);
   }
   for (const seat of document.querySelectorAll('.seat')) {  // every line of a seat inside the seat

@@ -117,6 +117,15 @@ def busted() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, None
 
 
+def rebuy_waits() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """At a table where the dealer confirms chips, our buy-in again waits for the dealer
+    (T-3, issue 20): still sitting out, the amount on the seat."""
+    s, _ = busted()
+    s["join"] = {"mode": "confirm", "post_now": []}
+    s["seats"][ME - 1]["buy_in_pending"] = 10_000
+    return s, None
+
+
 def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Our seat is free: Take this seat."""
     s = base()
@@ -136,7 +145,7 @@ def paused() -> tuple[dict[str, Any], dict[str, Any]]:
 
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
-    "busted": busted, "join": join_free_seat, "paused": paused,
+    "busted": busted, "rebuy-waits": rebuy_waits, "join": join_free_seat, "paused": paused,
 }
 
 

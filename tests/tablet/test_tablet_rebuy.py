@@ -91,9 +91,23 @@ def test_busted_tablet_player_buys_in_again_and_plays_on(tmp_path):
 
 
 def test_buy_in_from_the_tablet_waits_for_the_dealer_where_the_table_confirms(tmp_path):
-    """With ``tablet_join`` ``confirm`` chips asked for on a tablet never reach the books."""
+    """With ``tablet_join`` ``confirm`` chips asked for on a tablet reach the books only when
+    the dealer confirms them (issue 20; the confirm itself: tests/controller/test_rebuy_confirm.py);
+    with ``off`` the tablet cannot ask at all."""
     orch, clock, seat = _busted_table(tmp_path, tablet_join="confirm")
     total_in = orch.state.ledger.total_in
+    assert _ask(orch, clock, seat, "buy_in", 3000, "b1") == [(seat, "b1", True, None)]
+    assert orch.state.seat(seat).stack == 0 and orch.state.seat(seat).buy_in_pending == 3000
+    assert orch.state.ledger.total_in == total_in
+
+
+def test_buy_in_from_the_tablet_is_refused_where_only_the_floor_seats_players(tmp_path):
+    orch, clock, seat = _busted_table(tmp_path, tablet_join="direct")
+    orch.post(ev.SettingsChanged(at=clock(), changes={"tablet_join": "off"}, by="floor"))
+    orch.pump()
+    assert orch.state.settings.tablet_join == "off"
+    total_in = orch.state.ledger.total_in
     reply = _ask(orch, clock, seat, "buy_in", 3000, "b1")
-    assert reply[0][2] is False and reply[0][3].startswith("T-3:") and "dealer" in reply[0][3]
-    assert orch.state.seat(seat).stack == 0 and orch.state.ledger.total_in == total_in
+    assert reply[0][2] is False and reply[0][3].startswith("T-3:") and "floor" in reply[0][3]
+    assert orch.state.seat(seat).stack == 0 and orch.state.seat(seat).buy_in_pending == 0
+    assert orch.state.ledger.total_in == total_in

@@ -109,6 +109,10 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
         for screen in ss.SCREENS:
             _show(page, pub, screen)
             shot(page, f"screens-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+            if screen == "rebuy-waits":  # T-3: the dealer confirms the buy-in again (issue 20)
+                words = page.locator("#hand-words").inner_text()
+                assert ("10.000" if lang == "nl" else "10,000") in words and page.locator("#rebuy-form").is_hidden()
+                assert page.locator("#sit-in").is_disabled() and page.locator("#topup-button").is_disabled()
             if lang == "nl" and screen == "turn":
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
@@ -182,5 +186,82 @@ def test_the_player_chooses_the_language_over_the_tables(browser: Any, rig: Tabl
         wait_js(page, "() => document.documentElement.lang === 'nl'", timeout=10_000)
         assert page.locator("#join-button").inner_text() == "Neem deze stoel"
         assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_tables_config_language_is_the_tablets_default(browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: ``[table] language = "nl"`` reaches the state (``language``); a tablet whose
+    address names no language speaks it, and the player's own choice still wins."""
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        state, private = ss.SCREENS["turn"]()
+        pub.show({**state, "language": "nl"}, private)
+        wait_js(page, "() => document.documentElement.lang === 'nl'", timeout=10_000)
+        wait_js(page, """() => document.querySelector('#actions button[data-act="fold"]').innerText === 'Passen'""",
+                timeout=10_000)
+        page.locator('#tabs button[data-tab="seat"]').click()
+        page.locator('#lang-pick button[data-lang="en"]').click()
+        wait_js(page, "() => document.documentElement.lang === 'en'", timeout=10_000)
+        pub.show({**state, "language": "nl"}, private)  # a new state does not undo the player's choice
+        wait_js(page, "(s) => window.livetable.state && window.livetable.state.seq === s", pub.seq, timeout=10_000)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.errors == []
+    finally:
+        page.evaluate("localStorage.clear()")
+        page.context.close()
+
+
+#: twelve characters each, as a player may type them (the join form takes up to 20)
+LONG_NAMES = ["Bartholomeus", "Anne-Marieke", "Christoffel", "Frank v Dijk", "Wilhelmina B", "Maximiliaan",
+              "Gerard-Jan W", "Hendrikus 12", "Ijsbrand_Bos", "Jan-Willem K"]
+
+NAMES_JS = """() => [...document.querySelectorAll('#seats .seat')].map((seat) => {
+  const n = seat.querySelector('.name'); const who = n.querySelector('.who') || n;
+  return { seat: Number(seat.dataset.seat), text: who.textContent, px: parseFloat(getComputedStyle(n).fontSize),
+           cut: n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1 };
+})"""
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet-portrait"])
+def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: at 390x844 names were cut ("Player…"). Each seat shows its player's whole
+    name (smaller, or on two lines), never under 12 px, and the screen still passes the
+    layout check."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        state, private = ss.SCREENS["turn"]()
+        for seat in state["seats"]:
+            seat["name"] = LONG_NAMES[seat["seat"] - 1]
+        pub.show(state, private)
+        wait_js(page, "(s) => window.livetable.state && window.livetable.state.seq === s", pub.seq, timeout=10_000)
+        shot(page, f"screens-{size}-long-names")
+        names = page.evaluate(NAMES_JS)
+        assert [n["text"] for n in names] == LONG_NAMES, names
+        assert [n for n in names if n["cut"] or n["px"] < 12] == [], names
+        assert page.evaluate(LAYOUT_JS) == []
+        if size == "phone":  # the side panels open from their tabs as a sheet, and close again
+            tab = page.locator('#tabs button[data-tab="seat"]')
+            tab.click()
+            assert page.locator("#stand-up").is_visible() and page.locator("#auto-muck").is_visible()
+            tab.click()
+            assert not page.locator("#stand-up").is_visible()
+            assert page.evaluate(LAYOUT_JS) == []
+            # open while another seat acts, the sheet closes when the turn comes to us
+            state, private = ss.SCREENS["preselect"]()
+            pub.show(state, private)
+            wait_js(page, "() => document.body.dataset.screen !== 'your-turn'", timeout=10_000)
+            tab.click()
+            assert page.locator("#stand-up").is_visible()
+            state, private = ss.SCREENS["turn"]()
+            pub.show(state, private)
+            wait_js(page, "() => document.body.dataset.screen === 'your-turn'", timeout=10_000)
+            assert not page.locator("#stand-up").is_visible() and page.locator("#actions button").first.is_visible()
     finally:
         page.context.close()

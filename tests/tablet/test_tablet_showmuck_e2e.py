@@ -113,6 +113,7 @@ def test_a_losing_hand_is_mucked_from_the_page_and_stays_off_the_other_seats_pag
 
 def test_auto_muck_preference_is_set_from_the_page(rig: TableRig, pages: tuple[Any, Any]) -> None:
     p2, _ = pages
+    p2.locator('#tabs button[data-tab="seat"]').click()  # a standing choice: under My seat (issue 20)
     button = p2.locator("#auto-muck")
     assert button.is_visible() and button.get_attribute("aria-pressed") == "false"
     n = len(p2.evaluate("window.livetable.sent"))

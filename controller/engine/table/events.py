@@ -122,16 +122,22 @@ class BoughtIn(SeatEvent):
     """The player in ``seat`` brought ``amount`` chips from their balance (T-2, T-3).
 
     ``balance``, when given, is the player's balance before the buy-in; the table refuses a
-    buy-in above it.
+    buy-in above it. ``pending``: asked for from the seat's tablet at a table where the
+    dealer confirms chips (``tablet_join`` ``confirm``): checked now like any buy-in, the
+    chips wait (``Seat.buy_in_pending``) for :class:`BuyInConfirmed` (issue 20: a busted
+    player's buy-in again).
     """
 
     amount: int
     balance: int | None = None
+    pending: bool = False
 
     def __post_init__(self) -> None:
         SeatEvent.__post_init__(self)
         _int("amount", self.amount, lo=1)
         _int("balance", self.balance, none=True)
+        if not isinstance(self.pending, bool):
+            raise CodecError(f"T-3: pending must be true or false, got {self.pending!r}")
 
 
 @register

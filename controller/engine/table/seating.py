@@ -82,12 +82,20 @@ def _chips_ok(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined | ev_.ToppedUp, rule
 
 
 def buy_in(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined) -> None:
-    """T-2/T-3: bring chips to an empty stack (first buy-in, or again after busting)."""
+    """T-2/T-3: bring chips to an empty stack (first buy-in, or again after busting).
+
+    ``ev.pending`` (asked from the tablet where the dealer confirms chips): the same checks,
+    then the amount waits in ``Seat.buy_in_pending`` for :func:`confirm_buy_in`; nothing is
+    booked. Refused ``T-2`` while another buy-in of the seat waits for the dealer.
+    """
     s = _seat(ctx, ev.seat)
     if s is None:
         return
     if s.stack > 0 or in_hand(ctx.state, s.seat):
         refuse(ctx, "T-7", f"T-7: seat {s.seat} has chips; add more with a top-up between hands")
+        return
+    if getattr(ev, "pending", False) and s.buy_in_pending:
+        refuse(ctx, "T-2", _no_chips(s, "buy in again"))
         return
     lo, hi = buy_in_range(ctx, s.player)
     if ctx.state.settings.tournament:
@@ -103,6 +111,9 @@ def buy_in(ctx: Ctx, ev: ev_.BoughtIn | ev_.PlayerJoined) -> None:
         refuse(ctx, "T-2", f"T-2: buy-in must be at least {lo} and {top}, got {ev.amount}")
         return
     if not _chips_ok(ctx, ev, "T-2"):
+        return
+    if getattr(ev, "pending", False):  # the dealer confirms the chips (T-3); the seat sits out till then
+        ctx.set_seat(evolve(s, buy_in_pending=ev.amount, pending_at=ctx.at))
         return
     if s.out_reason == "busted":
         s = evolve(s, sitting_out=False, out_reason="", hands_out=0)
@@ -148,7 +159,8 @@ def confirm_buy_in(ctx: Ctx, ev: ev_.BuyInConfirmed) -> None:
     """T-3 (``tablet_join`` ``confirm``): the dealer saw the chips handed over; the buy-in
     the player asked for from the tablet comes to the table (ledger, ``TakeChips``).
 
-    Refused ``T-3`` when the seat has no buy-in waiting.
+    A busted player's buy-in again (``BoughtIn`` ``pending``) also ends the sitting out the
+    bust began, as a booked buy-in does. Refused ``T-3`` when the seat has no buy-in waiting.
     """
     s = _seat(ctx, ev.seat)
     if s is None:
@@ -157,6 +169,8 @@ def confirm_buy_in(ctx: Ctx, ev: ev_.BuyInConfirmed) -> None:
         refuse(ctx, "T-3", f"T-3: seat {s.seat} has no buy-in waiting for the dealer")
         return
     amount = s.buy_in_pending
+    if s.out_reason == "busted":  # a buy-in again after busting (issue 20): dealt in from now on
+        s = evolve(s, sitting_out=False, out_reason="", hands_out=0)
     ctx.set_seat(evolve(s, stack=s.stack + amount, buy_in_pending=0, pending_at=0.0))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.buy_in(s.player, amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=amount, seat=s.seat))

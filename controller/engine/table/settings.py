@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-__all__ = ["GAMES", "LIMITS", "MAX_SEATS", "HOLE_CARDS", "TABLET_JOIN", "SettingsError", "TableSettings"]
+__all__ = ["GAMES", "LIMITS", "MAX_SEATS", "HOLE_CARDS", "TABLET_JOIN", "LANGUAGES", "SettingsError", "TableSettings"]
 
 GAMES = ("holdem", "omaha", "draw")
 LIMITS = ("no-limit", "pot-limit", "fixed-limit")
@@ -24,6 +24,9 @@ HOLE_CARDS = {"holdem": 2, "omaha": 4, "draw": 5}
 #: ``confirm`` (the tablet reserves the seat; the chips come to the table when the dealer
 #: confirms they were handed over, ``BuyInConfirmed``).
 TABLET_JOIN = ("off", "direct", "confirm")
+#: the table's language for the words on its screens (issue 20): the tablets' default (a
+#: player may choose their own) and the display's, unless its own config says otherwise
+LANGUAGES = ("en", "nl")
 
 
 class SettingsError(ValueError):
@@ -62,6 +65,8 @@ class TableSettings:
     blinds move as at a cash table: the big blind moves forward one player, the small blind
     and the button may be dead (TDA dead button), heads-up the button posts the small blind
     and nobody posts the big blind twice in a row.
+    ``language`` (one of :data:`LANGUAGES`): the words on the table's screens (issue 20); no
+    rule depends on it.
 
     Raises:
         SettingsError: (a ``ValueError``) an unknown game or limit, a seat count outside
@@ -93,6 +98,7 @@ class TableSettings:
     tablet_join: str = "off"
     big_blind_ante: int = 0
     tournament: bool = False
+    language: str = "en"
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -147,6 +153,8 @@ class TableSettings:
         object.__setattr__(self, "rake_caps", caps)
         if self.tablet_join not in TABLET_JOIN:
             raise SettingsError(f"T-3: tablet_join must be one of {TABLET_JOIN}, got {self.tablet_join!r}")
+        if self.language not in LANGUAGES:
+            raise SettingsError(f"L-2: language must be one of {LANGUAGES}, got {self.language!r}")
 
     def _default_min(self) -> int:
         if self.limit == "fixed-limit":

@@ -1,0 +1,37 @@
+"""What ``livetable simulate`` tells a reader (issue 20, a newcomer's findings): the per-hand
+log line names each hand in words once when several pots go to the same hand, and the
+summary's faults carry readable times, not Unix epoch floats."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from controller.faults import FaultEnding, FaultExit, FaultKind
+from controller.simulate import pots_line, readable_fault
+
+
+def test_pots_won_by_the_same_hand_share_its_words_once() -> None:
+    awards = [{"pot": 0, "amount": 900, "winners": [2], "hand": "Flush, ace high"},
+              {"pot": 1, "amount": 400, "winners": [2], "hand": "Flush, ace high"},
+              {"pot": 2, "amount": 200, "winners": [5], "hand": "Two pair, kings and eights"}]
+    line = pots_line(awards)
+    assert line == ("main pot 900, side pot 1 400 to seat 2 (Flush, ace high); "
+                    "side pot 2 200 to seat 5 (Two pair, kings and eights)")
+    assert line.count("Flush, ace high") == 1
+    # a split main pot and an uncontested side pot: no words where there are none
+    assert pots_line([{"pot": 0, "amount": 600, "winners": [1, 3], "hand": "Straight, ten high"},
+                      {"pot": 1, "amount": 300, "winners": [3], "hand": None}]) == \
+        "main pot 600 to seat 1, 3 (Straight, ten high); side pot 1 300 to seat 3"
+
+
+def test_a_fault_in_the_summary_reads_as_times_and_seconds_into_the_run() -> None:
+    started = datetime(2026, 12, 2, 6, 0, 0, tzinfo=timezone.utc).timestamp()
+    ending = FaultEnding(kind=next(iter(FaultKind)), message="jam", since=started + 12.25,
+                         exit=next(iter(FaultExit)), by="dealer", at=started + 40.5)
+    out = readable_fault(ending.to_json(), started)
+    assert out["since"] == "2026-12-02T06:00:12.250Z" and out["at"] == "2026-12-02T06:00:40.500Z"
+    assert out["since_s"] == 12.25 and out["at_s"] == 40.5
+    assert out["kind"] == ending.kind.value and out["by"] == "dealer"
+    assert not any(isinstance(v, float) and v > 1e9 for v in out.values()), out  # no epoch floats
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", readable_fault({"since": 0.0}, None)["since"])
