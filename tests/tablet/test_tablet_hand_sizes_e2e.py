@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SKIP, WAIT_MS, TableRig, open_tablet
+from .conftest import SKIP, TableRig, open_tablet
 from .layout_checks import LAYOUT_JS, RULE_IDS_JS
 from .test_tablet_join_e2e import _summary
 from .test_tablet_screens_e2e import AXE, AXE_RUN
