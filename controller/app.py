@@ -110,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
 
     assert run.orch is not None
     outbox = start_from_config(args.config, cfg, run.orch)
+    if outbox is not None:
+        run.room_outbox(outbox)  # compaction waits for the room's acknowledgements (issue 21)
     signal.signal(signal.SIGTERM, lambda *_: run.stop())
     signal.signal(signal.SIGINT, lambda *_: run.stop())
     interval = watchdog_interval()
