@@ -197,11 +197,11 @@ def main() -> int:
     print(f"full six-max hand with instant players (durable journal): {per_hand * 1000:.1f} ms per hand")
     print(json.dumps({"load_average": os.getloadavg(), "dir": str(tmp)}))
     anchors = {1: 0.72, 10: 1.06, 50: 2.83}
-    print("run: anchor main (issue 21) controller 355-395 MB, READY "
-          + ", ".join(f"{anchors.get(k, float('nan')):.2f} s at {k}k" for k in ready)
-          + " | goal controller <= 150 MB, display <= 80 MB, READY <= 1 s | measured controller "
-          + f"{ctl:.0f} MB, display {disp:.0f} MB, READY " + ", ".join(f"{v:.2f} s" for v in ready.values())
-          + f" | ratio {ctl / 150:.2f}, {disp / 80:.2f}, " + ", ".join(f"{v:.2f}" for v in ready.values()))
+    print("run: anchor main (issue 21) controller 355-395 MB" + "".join(
+              f", READY {anchors.get(k, float('nan')):.2f} s at {k}k hands" for k in ready)
+          + "; goal controller <= 150 MB, display <= 80 MB (kernel peak, apart), READY <= 1 s"
+          + f"; ratio measured/goal controller {ctl / 150:.2f} ({ctl:.0f} MB over {a.hands} hands), display "
+          + f"{disp / 80:.2f} ({disp:.0f} MB)" + "".join(f", READY {k}k {v:.2f} ({v:.2f} s)" for k, v in ready.items()))
     return 0
 
 
