@@ -125,3 +125,27 @@ def test_in_the_background_the_journal_keeps_its_last_hands_and_shrinks(tmp_path
     keeper.close()
     assert t.journal.check() == []
     t.close()
+
+
+def test_livetable_run_compacts_in_the_background_behind_its_outbox(tmp_path):
+    """The composition livetable run and simulate share (controller/composition.py): the
+    keeper works in the background, and once the outbox starts it waits for the room."""
+    from types import SimpleNamespace
+
+    from controller.clock import ManualClock
+    from controller.composition import TableRun
+    from controller.devices.build import DeviceChoice
+
+    choice = DeviceChoice(table="bg", seats=4, mqtt=False, history_dir=str(tmp_path / "hands"))
+    run = TableRun(SETTINGS, tmp_path / "j.sqlite", choice, clock=ManualClock(), keep_hands=5)
+    run.open()
+    try:
+        assert run.keeper in run.orch.listeners and run.keeper.background
+        assert run.keeper.acked is None  # no room: nothing to wait for
+        link = SimpleNamespace(acked=0)  # the outbox's acknowledged seq (RoomLink.acked)
+        run.room_outbox(link)
+        assert run.keeper.acked() == 0
+        link.acked = 42  # the room acknowledges
+        assert run.keeper.acked() == 42
+    finally:
+        run.close()
