@@ -39,6 +39,8 @@ BENCHES = {
                            ["--native-dir", "{native}", "--hands", "100000", "--rounds", "3"]),
     "bench_hands.py": ([], ["--hands", "100", "--rounds", "3"]),
     "bench_table.py": ([], ["--hands", "400"]),
+    "bench_run.py": ([], ["--ready-sizes", "1,10", "--runs", "1", "--step-hands", "20"]),
+    "bench_journal.py": ([], ["--sizes", "1,10", "--runs", "1"]),
 }
 
 
@@ -140,10 +142,11 @@ def _document(runs: list[dict], quick: bool) -> str:
         "wrapper), PokerKit on the same decisions. Goals are issue 21's (and issue 2's where "
         "it set them).",
         "",
-        "Not run by default: `bench_run.py` (memory, READY), `bench_journal.py` and "
-        "`bench_mqtt.py` (issue 21's memory and journal parts, measured by their owners; "
-        "`--also bench_run.py ...` adds any bench of bench/ with its last line as printed), "
-        "and the device benches.",
+        "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "
+        "wall-clock runs of 200 hands) and READY on journals of 1k, 10k and 50k hands; "
+        "`bench_journal.py` the journal's bytes per hand, READY, and compaction's longest hold "
+        "of the loop. Not run by default: `bench_mqtt.py` and the device benches (`--also "
+        "NAME ...` adds any bench of bench/ with its last line as printed).",
         "",
         "## Summary: one line per bench",
         "",

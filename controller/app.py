@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     assert run.orch is not None
     outbox = start_from_config(args.config, cfg, run.orch)
+    if outbox is not None:
+        run.room_outbox(outbox)  # compaction waits for the room's acknowledgements (issue 21)
     if asked_to_stop.is_set():  # asked while the table opened: the loop ends at once
         run.stop()
     interval = watchdog_interval()

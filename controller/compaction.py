@@ -25,6 +25,19 @@ transaction (:meth:`~controller.journal.Journal.compact`). Doing it again is har
 :class:`JournalKeeper` runs as an orchestrator listener after a hand finishes (the snapshot
 of that moment is written first), at most ``max_hands_per_run`` hands at a time, so an old
 journal is trimmed over the next hands instead of stopping the table.
+
+**In the background** (``background=True``, as ``livetable run`` has it; issue 21: the file
+work on the loop held it 0.2-1.1 s): the plan, the history files' checks, rebuilds and
+fsyncs run on the keeper's own thread with its own read-only SQLite connection (WAL: the
+loop's appends never wait on it); the loop only deletes what was prepared (one transaction
+of at most ``max_hands_per_run`` hands) at its next event, and gives the freed pages back a
+vacuum step a hand. ``bench/bench_journal.py`` prints the longest hold of the loop.
+
+**The room's acknowledgements** (``acked``, :attr:`controller.roomlink.RoomLink.acked`): with
+an outbox to the room, nothing the room has not acknowledged leaves the journal: compaction
+ends at a snapshot at or before the room's last acknowledged seq, so every record after the
+first unacknowledged one stays (the outbox sends from the journal; a record compacted away
+before the room had it would be lost to the room).
 """
 
 from __future__ import annotations
@@ -32,11 +45,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from controller.config import DEFAULT_KEEP_HANDS
 from controller.engine.table import effects as fx
@@ -45,7 +59,8 @@ from controller.engine.table.state import TableState
 from controller.engine.table.step import step
 from controller.journal import Journal, JournalError
 
-__all__ = ["JournalKeeper", "Compacted", "history_files", "write_hand_files", "DEFAULT_KEEP_HANDS"]
+__all__ = ["JournalKeeper", "Compacted", "Prepared", "JournalReader", "history_files", "write_hand_files",
+           "DEFAULT_KEEP_HANDS"]
 
 log = logging.getLogger("livetable.compaction")
 HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whatever the umask
@@ -85,6 +100,18 @@ class Compacted:
     rewritten: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A compaction made ready off the loop: hands ``first``..``last`` (``base_upto`` to
+    ``upto``) have their history files whole and fsynced; only the deletion is left."""
+
+    base_upto: int
+    upto: int
+    first: int
+    last: int
+    rewritten: tuple[int, ...]
+
+
 class JournalKeeper:
     """Keep the live journal to its last ``keep_hands`` hands (see the module docstring).
 
@@ -96,13 +123,19 @@ class JournalKeeper:
         history_dir: where the hand histories are (``journal.history_dir``).
         every: compact once at least this many hands can leave (fewer, larger deletions).
         max_hands_per_run: at most this many hands leave per run (bounds the pause).
+        background: prepare each compaction on the keeper's own thread (see the module
+            docstring); False: all of it in the listener's call (tests, tools).
+        acked: returns the room's last acknowledged seq (the outbox's
+            :attr:`~controller.roomlink.RoomLink.acked`); nothing after it is compacted.
+            None: no room to wait for.
 
     Raises:
         ValueError: ``keep_hands``, ``every`` or ``max_hands_per_run`` below 1.
     """
 
     def __init__(self, journal: Journal, *, keep_hands: int, history_dir: str | Path, every: int = 10,
-                 max_hands_per_run: int = 50) -> None:
+                 max_hands_per_run: int = 50, background: bool = False,
+                 acked: Callable[[], int] | None = None) -> None:
         if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
             raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
         self.journal = journal
@@ -110,16 +143,123 @@ class JournalKeeper:
         self.folder = Path(history_dir)
         self.every = every
         self.max_hands_per_run = max_hands_per_run
+        self.background = background
+        self.acked = acked
         self.runs: list[Compacted] = []
         #: pages given back per hand (:meth:`shrink`): 128 pages of 4 KB, 512 KB, some 5-14 ms
         #: (256 took up to 24 ms on a loaded 2-core x86: the loop's budget is 20 ms)
         self.vacuum_pages = 128
         self._warned = False
+        self._guard = threading.Condition()
+        self._ready: Prepared | None = None
+        self._busy = False
+        self._wake = threading.Event()
+        self._closing = threading.Event()
+        self._thread: threading.Thread | None = None
+        #: background preparations finished (whatever they found): tests wait on it
+        self.prepared = 0
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
-        if orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects):
-            if self.run() is None:
-                self.shrink()
+        finished = orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects)
+        if self.background:
+            self.step(finished)
+        elif finished and self.run() is None:
+            self.shrink()
+
+    def step(self, hand_finished: bool) -> None:
+        """The loop's part in the background (called after every event): delete what the
+        keeper's thread prepared, if anything (one transaction); else, after a finished hand,
+        give back a vacuum step and wake the thread to prepare the next compaction. Never
+        raises (a failure is logged; the next hand tries again)."""
+        with self._guard:
+            ready, self._ready = self._ready, None
+            busy = self._busy
+        if ready is not None:
+            self.commit(ready)
+            return
+        if not hand_finished:
+            return
+        self.shrink()
+        if not busy:
+            self._start()
+            with self._guard:
+                self._wake.set()
+
+    @property
+    def idle(self) -> bool:
+        """True when the keeper's thread prepares nothing and nothing waits for the loop."""
+        with self._guard:
+            return not self._busy and self._ready is None and not self._wake.is_set()
+
+    def _start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._closing.clear()
+            self._thread = threading.Thread(target=self._work, name="journal-keeper", daemon=True)
+            self._thread.start()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop the keeper's thread (waiting up to ``timeout`` s for a preparation under way:
+        what it wrote is whole; nothing was deleted)."""
+        self._closing.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _work(self) -> None:
+        while True:
+            self._wake.wait()
+            with self._guard:  # the wake and the busy flag change together (wait_prepared)
+                self._wake.clear()
+                if self._closing.is_set() or self._ready is not None:
+                    self._guard.notify_all()  # the loop has not taken the last one yet
+                    if self._closing.is_set():
+                        return
+                    continue
+                self._busy = True
+            prepared = None
+            try:
+                reader = JournalReader(self.journal.path)
+                try:
+                    prepared = self._prepare(reader)
+                finally:
+                    reader.close()
+            except (OSError, JournalError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
+                log.error("journal compaction skipped: %s", exc)
+            except Exception:  # noqa: BLE001 - the keeper's thread must go on
+                log.exception("journal compaction skipped")
+            with self._guard:
+                self._ready, self._busy = prepared, False
+                self.prepared += 1
+                self._guard.notify_all()
+
+    def wait_prepared(self, timeout: float) -> bool:
+        """Wait until the keeper's thread has nothing under way (:attr:`idle`, or a
+        preparation waiting for the loop); return whether it came within ``timeout`` s."""
+        with self._guard:
+            return self._guard.wait_for(lambda: not self._busy and not self._wake.is_set(), timeout)
+
+    def commit(self, prepared: Prepared) -> Compacted | None:
+        """Delete the events ``prepared`` made ready (:meth:`Journal.compact`, on the journal's
+        own thread); return what was done, None when it no longer applies (compacted already,
+        or the room's acknowledgement went back before it). Never raises."""
+        try:
+            if prepared.base_upto != self.journal.compacted_upto:
+                return None  # compacted meanwhile (a run of the keeper's own on this thread)
+            acked = self.acked() if self.acked is not None else None
+            if acked is not None and prepared.upto > acked:
+                log.info("journal compaction to event %d waits: the room acknowledged up to %d",
+                         prepared.upto, acked)
+                return None
+            events = self.journal.compact(prepared.upto)
+        except (JournalError, ValueError) as exc:
+            log.error("journal compaction skipped: %s", exc)
+            return None
+        done = Compacted(prepared.upto, prepared.first, prepared.last, events, prepared.rewritten)
+        self.runs.append(done)
+        log.info("journal compacted: hands %d..%d left it (%d events; histories in %s)%s",
+                 done.first, done.last, events, self.folder,
+                 f", {len(done.rewritten)} history files rebuilt" if done.rewritten else "")
+        return done
 
     def shrink(self) -> int:
         """Give back one step of the pages compaction freed (:meth:`Journal.vacuum_step`,
@@ -148,11 +288,14 @@ class JournalKeeper:
             log.exception("journal compaction skipped")
         return None
 
-    def plan(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    def plan(self, journal: Journal | None = None) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """Return ``((base_upto, base_hands), (target_upto, target_hands))``: compact from
-        the journal's oldest snapshot to the target snapshot; None when not due."""
-        index = self.journal.snapshot_index()
-        base_upto = self.journal.compacted_upto
+        the journal's oldest snapshot to the target snapshot (never past the room's last
+        acknowledged seq, :attr:`acked`); None when not due. ``journal``: read this one
+        (the keeper's thread's :class:`JournalReader`) instead of :attr:`journal`."""
+        journal = journal or self.journal
+        index = journal.snapshot_index()
+        base_upto = journal.compacted_upto
         base = next(((u, h) for u, h, between in index if u == base_upto and between), None)
         if base is None:
             if index and not self._warned:
@@ -162,19 +305,31 @@ class JournalKeeper:
             return None
         newest = max((h for u, h, between in index if between), default=0)
         limit = min(newest - self.keep_hands, base[1] + self.max_hands_per_run)
+        # Where compaction may end: a between-hands snapshot after the base; with a room, at
+        # or before its last acknowledged seq (everything after the first record it has not
+        # acknowledged stays).
+        acked = self.acked() if self.acked is not None else None
+        ends = [(u, h) for u, h, between in index
+                if between and u > base_upto and (acked is None or u <= acked)]
         target = None
-        for u, h, between in index:
-            if between and u > base_upto and h <= limit:
+        for u, h in ends:
+            if h <= limit:
                 target = (u, h)
         if target is None:  # snapshots farther apart than max_hands_per_run: up to the next one
-            target = next(((u, h) for u, h, between in index
-                           if between and u > base_upto and h <= newest - self.keep_hands), None)
+            target = next(((u, h) for u, h in ends if h <= newest - self.keep_hands), None)
         if target is None or target[1] - base[1] < self.every:
             return None
         return base, target
 
     def _run(self) -> Compacted | None:
-        planned = self.plan()
+        prepared = self._prepare(self.journal)
+        return None if prepared is None else self.commit(prepared)
+
+    def _prepare(self, journal: Journal) -> Prepared | None:
+        """Plan, then make every hand that will leave the journal safe in its history files
+        (checked, rebuilt where missing or torn, fsynced): all but the deletion. Reads
+        ``journal`` only (the journal, or the keeper's thread's reader)."""
+        planned = self.plan(journal)
         if planned is None:
             return None
         (base_upto, base_hands), (upto, hands) = planned
@@ -183,11 +338,11 @@ class JournalKeeper:
         rewrite = [n for n in numbers if not self._sound(n)]
         # The last hand's winner may show after the snapshot that ends the range (P-2): look
         # as far as the next hand's start, where the offer ends.
-        end = self._offer_end(upto)
-        if rewrite or self._shown_after(base_upto, end):
+        end = self._offer_end(upto, journal)
+        if rewrite or self._shown_after(base_upto, end, journal):
             # Replay: rebuild what is missing, and, where a winner showed after the hand
             # (P-2: the hand's record was written again), what a failed rewrite left behind.
-            records = self._records(base_upto, end)
+            records = self._records(base_upto, end, journal)
             lost = [n for n in rewrite if n not in records]
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
@@ -200,13 +355,7 @@ class JournalKeeper:
                 if path.exists():
                     _fsync(path)
         _fsync(self.folder)
-        events = self.journal.compact(upto)
-        done = Compacted(upto, base_hands + 1, hands, events, tuple(rewrite))
-        self.runs.append(done)
-        log.info("journal compacted: hands %d..%d left it (%d events; histories in %s)%s",
-                 done.first, done.last, events, self.folder,
-                 f", {len(rewrite)} history files rebuilt" if rewrite else "")
-        return done
+        return Prepared(base_upto, upto, base_hands + 1, hands, tuple(rewrite))
 
     def _sound(self, hand: int) -> bool:
         """True when hand ``hand``'s JSON record is whole and its PHH file reads as TOML."""
@@ -237,32 +386,35 @@ class JournalKeeper:
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
-    def _offer_end(self, upto: int) -> int:
+    def _offer_end(self, upto: int, journal: Journal | None = None) -> int:
         """The seq of the first hand start after event ``upto`` (the end of the last hand's
         P-2 show offer), or the journal's last seq."""
-        for e in self.journal.entries(after=upto, kinds=("table",)):
+        journal = journal or self.journal
+        for e in journal.entries(after=upto, kinds=("table",)):
             if e.payload.get("kind") == "hand-start-requested":
                 return e.seq
-        return self.journal.last_seq
+        return journal.last_seq
 
-    def _shown_after(self, base_upto: int, upto: int) -> bool:
+    def _shown_after(self, base_upto: int, upto: int, journal: Journal | None = None) -> bool:
         """True when events ``base_upto+1..upto`` hold a ``show`` (P-2: the uncontested
         winner showed after the hand, and the table wrote that hand's record again)."""
-        return any(e.payload.get("action") == "show" for e in self.journal.entries(after=base_upto, kinds=("table",))
+        journal = journal or self.journal
+        return any(e.payload.get("action") == "show" for e in journal.entries(after=base_upto, kinds=("table",))
                    if e.seq <= upto)
 
-    def _records(self, base_upto: int, upto: int) -> dict[int, dict[str, Any]]:
+    def _records(self, base_upto: int, upto: int, journal: Journal | None = None) -> dict[int, dict[str, Any]]:
         """Replay events ``base_upto+1..upto`` from the snapshot at ``base_upto`` and return
         every finished hand's last record by number (what the table wrote when it finished,
         or again when its winner showed after it: P-2)."""
-        snap = self.journal.snapshot_at(base_upto)
+        journal = journal or self.journal
+        snap = journal.snapshot_at(base_upto)
         if snap is None:
             raise ValueError(f"no snapshot at event {base_upto}")
         state = TableState.from_json(snap["table"])
         rejected = {int(e.payload.get("seq", 0))
-                    for e in self.journal.entries(after=base_upto, kinds=("rejected",)) if e.seq <= upto}
+                    for e in journal.entries(after=base_upto, kinds=("rejected",)) if e.seq <= upto}
         out: dict[int, dict[str, Any]] = {}
-        for e in self.journal.entries(after=base_upto, kinds=("table",)):
+        for e in journal.entries(after=base_upto, kinds=("table",)):
             if e.seq > upto:
                 break
             if e.seq in rejected:
@@ -275,6 +427,36 @@ class JournalKeeper:
 
     def _write(self, hand: int, record: dict[str, Any]) -> None:
         write_hand_files(self.folder, hand, record)
+
+
+class JournalReader(Journal):
+    """The journal at ``path`` read on a connection of its own, read-only (the keeper's
+    thread's: SQLite's WAL lets it read while the table's loop appends; nothing waits on
+    it). Reads as :class:`Journal` does (:meth:`~Journal.snapshot_index`,
+    :meth:`~Journal.entries`, :meth:`~Journal.snapshot_at`, ...) the journal as it was when
+    it was opened for ``compacted_upto`` and ``last_seq``; every write raises
+    :class:`JournalError`. Takes neither the journal's lock nor its mark.
+
+    Raises:
+        JournalError: the file cannot be opened.
+    """
+
+    def __init__(self, path: str | Path) -> None:  # noqa: D107 - see the class
+        self.path = str(path)
+        self._damage, self._checked = [], None
+        self._lock_fd = self._mark_fd = None
+        try:
+            self._db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, check_same_thread=False)
+            row = self._db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()
+            self._compacted_upto = int(row[0]) if row is not None else 0
+            last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {path}: cannot be read: {exc}") from exc
+        self._last_seq = max(int(last or 0), self._compacted_upto)
+
+    def close(self) -> None:
+        """Close the reader's connection."""
+        self._db.close()
 
 
 def _phh(record: dict[str, Any]) -> str | None:

@@ -99,6 +99,7 @@ class TableRun:
         self._resumed_deck: int | None = None
         self._deck_wanted: int | None = None
         self._early_closers: list[Callable[[], None]] = []
+        self.keeper: Any = None  # the journal's compaction (controller.compaction.JournalKeeper)
 
     # ------------------------------------------------------------------ start-up
     def open(self) -> Recovery:
@@ -163,9 +164,11 @@ class TableRun:
             # Compaction ends at a snapshot: one at least every keep_hands hands (issue 21).
             orch.snapshot_every = max(1, min(orch.snapshot_every, self.keep_hands))
             # Between hands, hands beyond the last keep_hands leave the journal once their
-            # histories are safely in history_dir (controller/compaction.py).
-            orch.listeners.append(JournalKeeper(orch.journal, keep_hands=self.keep_hands,
-                                                history_dir=c.history_dir))
+            # histories are safely in history_dir (controller/compaction.py): prepared on the
+            # keeper's thread, deleted on the loop a snapshot's hands at a time (issue 21).
+            self.keeper = JournalKeeper(orch.journal, keep_hands=self.keep_hands, history_dir=c.history_dir,
+                                        background=True, max_hands_per_run=20)
+            orch.listeners.append(self.keeper)
         for extra in self.extras:
             extra.attach(self)
         # The table as it stands, retained for the tablets and the display: a fresh table with
@@ -285,6 +288,12 @@ class TableRun:
         self.orch.nudge()
         self.orch.run(poll=poll, on_idle=idle)
 
+    def room_outbox(self, link: Any) -> None:
+        """The journal goes to the room through ``link`` (:class:`controller.roomlink.RoomLink`):
+        compaction keeps every record after the room's last acknowledgement (issue 21)."""
+        if self.keeper is not None:
+            self.keeper.acked = lambda: link.acked
+
     def stop(self) -> None:
         """Ask the loop to stop (safe from a signal handler)."""
         if self.orch is not None:
@@ -298,6 +307,8 @@ class TableRun:
                 close()
         if self.adapter is not None:
             self.adapter.close()
+        if self.keeper is not None:
+            self.keeper.close()
         self._close_early()
         self._close_journal()
 

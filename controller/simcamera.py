@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from typing import Any, Callable
 
 from controller.engine.cards import FULL_DECK
@@ -19,9 +20,15 @@ class SimulatedCamera:
     """The overhead camera of ``livetable simulate``: frames drawn of the board on the felt.
 
     ``board()`` returns the cards lying on the board (what the shuffler dealt there); each
-    frame is :func:`vision.render.render_board` of them (1280x720, cached per board), at most
-    one every ``period`` seconds, read by the real :class:`vision.camera.Camera` and
-    recognizer. Faults for tests and demonstrations (any thread):
+    frame is :func:`vision.render.render_board` of them (1280x720), at most one every
+    ``period`` seconds, read by the real :class:`vision.camera.Camera` and recognizer.
+
+    Memory (issue 21: a cache of up to 65 rendered boards, 2.7 MB each, held some 180 MB):
+    only the frame of the board on the felt now is kept (a board lies still for many
+    frames: it is drawn once, when it changes) and the faces of the last
+    :attr:`FACES_KEPT` cards drawn (0.1-0.4 MB each); nothing else outlives a frame.
+
+    Faults for tests and demonstrations (any thread):
 
     - :meth:`unplug` / :meth:`plug`: the camera stops giving frames (``camera-lost``) / is back;
     - :meth:`swap` ``(dealt, seen)``: the felt shows ``seen`` where ``dealt`` lies (a card
@@ -31,16 +38,22 @@ class SimulatedCamera:
     """
 
     SIZE = (1280, 720)
+    #: Card faces kept for the next frames: a board's (drawn again when a fault changes what
+    #: the camera sees; the next board's cards are drawn at their own size).
+    FACES_KEPT = 5
 
     def __init__(self, board: Callable[[], list[str]], period: float = 0.05) -> None:
         self.board, self.period = board, period
         self._lock = threading.Lock()
+        self._drawing = threading.Lock()
         self._plugged = threading.Event()
         self._plugged.set()
         self._swaps: dict[str, str] = {}
         self._hidden: set[str] = set()
-        self._cache: dict[tuple[str, ...], Any] = {}
+        self._last: tuple[tuple[str, ...], Any] | None = None  # (cards, frame): the board on the felt now
+        self._faces: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (card, width) -> face, oldest first
         self.frames = 0
+        self.renders = 0
 
     def unplug(self) -> None:
         """The cable falls out: no more frames until :meth:`plug`."""
@@ -86,15 +99,33 @@ class SimulatedCamera:
             if board and "*first*" in self._hidden:
                 board = board[1:]
             cards = tuple(self._swaps.get(c, c) for c in board if c not in self._hidden)
-        img = self._cache.get(cards)
-        if img is None:
-            from vision.render import render_board
+        with self._drawing:  # one frame drawn at a time, whichever thread asks
+            last = self._last
+            if last is not None and last[0] == cards:
+                img = last[1]
+            else:
+                from vision.render import render_board
 
-            img = render_board(cards, size=self.SIZE, background="green")
-            if len(self._cache) > 64:
-                self._cache.clear()
-            self._cache[cards] = img
-        self.frames += 1
+                self._last = None  # the old frame goes before the new one is drawn
+                img = render_board(cards, size=self.SIZE, background="green", face=self._face)
+                self._last = (cards, img)
+                self.renders += 1
+            self.frames += 1
+        return img
+
+    def _face(self, card: Any, width: int) -> Any:
+        """A card's face ``width`` pixels wide (:func:`vision.render.render_card`), from the
+        :attr:`FACES_KEPT` last drawn."""
+        key = (str(card), int(width))
+        img = self._faces.get(key)
+        if img is None:
+            from vision.render import render_card
+
+            img = self._faces[key] = render_card(card, width)
+            while len(self._faces) > self.FACES_KEPT:
+                self._faces.popitem(last=False)
+        else:
+            self._faces.move_to_end(key)
         return img
 
     def capture(self, _source: Any = None) -> "_SimCapture":

@@ -388,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     from controller.roomlink import start_for_simulate  # issue 17: the outbox to the room
 
     outbox = start_for_simulate(args, orch, journal) if args.room_outbox else None
+    if outbox is not None:
+        run.room_outbox(outbox)  # compaction waits for the room's acknowledgements (issue 21)
     orch.listeners.append(summary)
     log.info("table %s: %s %s, %d seats, blinds %d/%d, seed %d; journal %s (%s)%s", settings.id,
              settings.limit, settings.game, settings.seats, settings.small_blind, settings.big_blind,

@@ -64,20 +64,33 @@ MARKER_COLOURS: dict[str, tuple[RGB, RGB]] = {
 }
 
 
+def _bytes(surf: pygame.Surface) -> int:
+    """The bytes of a surface's pixels."""
+    return surf.get_width() * surf.get_height() * surf.get_bytesize()
+
+
 class Renderer:
-    """Draw layouts on a pygame surface; keeps fonts and rendered texts cached.
+    """Draw layouts on a pygame surface; keeps fonts and rendered texts cached (the texts
+    most recently drawn, at most ``cache_size`` of them and ``cache_bytes`` of pixels).
 
     Needs ``pygame.font`` (initialised here); works with any SDL video driver, including
     ``dummy``. Not thread-safe: use it from the display loop only.
     """
 
-    def __init__(self, font_path: str = FONT_PATH, *, cache_size: int = 1024) -> None:
+    #: Bytes of rendered texts kept (issue 21: 1,024 texts of every size held some 35 MB of the
+    #: display's 106 MB over 200 hands; pots, stacks and timers make new texts all the time).
+    CACHE_BYTES = 2 * 1024 * 1024
+
+    def __init__(self, font_path: str = FONT_PATH, *, cache_size: int = 1024,
+                 cache_bytes: int = CACHE_BYTES) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self._font_path = font_path
         self._fonts: dict[int, pygame.font.Font] = {}
         self._texts: OrderedDict[tuple[str, int, RGB], pygame.Surface] = OrderedDict()
         self._cache_size = cache_size
+        self._cache_bytes = cache_bytes
+        self.cached_bytes = 0  # pixels' bytes of the texts kept
         self.last_timer: TimerFrame | None = None
         self.last_clock: str | None = None  # the tournament clock's text last painted (issue 19)
 
@@ -100,8 +113,10 @@ class Renderer:
         if surf is None:
             surf = self.font(size).render(text, True, colour)
             self._texts[key] = surf
-            if len(self._texts) > self._cache_size:
-                self._texts.popitem(last=False)
+            self.cached_bytes += _bytes(surf)
+            while len(self._texts) > 1 and (len(self._texts) > self._cache_size
+                                            or self.cached_bytes > self._cache_bytes):
+                self.cached_bytes -= _bytes(self._texts.popitem(last=False)[1])
         else:
             self._texts.move_to_end(key)
         return surf

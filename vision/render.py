@@ -8,7 +8,7 @@ these back; nothing here comes from a photograph.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -95,13 +95,19 @@ def render_card(card: CardLike, width: int = 180) -> np.ndarray:
 
 def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
                  background: str | Sequence[int] = "green", angle: float = 0.0,
-                 noise: float = 0.0, seed: int = 0, gap: float = 0.3) -> np.ndarray:
+                 noise: float = 0.0, seed: int = 0, gap: float = 0.3,
+                 face: Callable[[CardLike, int], np.ndarray] = render_card) -> np.ndarray:
     """Return a frame ``(height, width, 3)`` uint8 BGR with ``cards`` face up in a row.
 
     ``size`` is ``(width, height)`` pixels; ``background`` a :data:`TABLES` name or a BGR
     triple; ``angle`` rotates each card by that many degrees; ``noise`` adds Gaussian noise
     of that standard deviation (grey levels); ``gap`` is the space between cards as a
-    fraction of a card's width (0 = touching).
+    fraction of a card's width (0 = touching); ``face(card, width)`` draws a card's face
+    (:func:`render_card`, or a cache of its faces: the simulated camera's, issue 21).
+
+    Memory: the frame and, while a card is laid, two frame-sized buffers (some 3 frames in
+    all, 8 MB at 1280x720); the felt's light is computed for one row (issue 21: a grid of
+    the whole frame in float64 took some 60 MB at 1280x720 while a frame was drawn).
 
     Raises:
         CardError: a card is not a card. ValueError: unknown table name.
@@ -114,13 +120,12 @@ def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
         bg = TABLES[background]
     else:
         bg = tuple(int(v) for v in background)  # type: ignore[assignment]  # (B, G, R) as given
-    frame = np.zeros((hpx, wpx, 3), np.uint8)
-    frame[:] = bg
     rng = np.random.default_rng(seed)
-    # gentle uneven light
-    yy, xx = np.mgrid[0:hpx, 0:wpx]
-    light = 0.85 + 0.15 * (xx / max(wpx - 1, 1))
-    frame = np.clip(frame * light[:, :, None], 0, 255).astype(np.uint8)
+    # gentle uneven light, left to right: one row, repeated down the frame
+    light = 0.85 + 0.15 * (np.arange(wpx) / max(wpx - 1, 1))
+    row = np.clip(np.array(bg, np.uint8)[None, :] * light[:, None], 0, 255).astype(np.uint8)
+    frame = np.empty((hpx, wpx, 3), np.uint8)
+    frame[:] = row[None, :, :]
     if cs:
         n = max(len(cs), 3)
         cw = int(min(wpx / (n * 1.35), hpx / 1.4 / 1.5))
@@ -130,14 +135,14 @@ def render_board(cards: Iterable[CardLike], size: Sequence[int] = (1280, 720),
         ch = int(round(cw * 1.4))
         y = (hpx - ch) // 2
         for c in cs:
-            face = render_card(c, cw)
+            img = face(c, cw)
             src = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float32)
             ctr = np.array([x + cw / 2, y + ch / 2], np.float32)
             t = np.deg2rad(angle)
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
             dst = (src - np.array([cw / 2, ch / 2], np.float32)) @ rot.T + ctr
             m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-            warped = cv2.warpPerspective(face, m, (wpx, hpx))
+            warped = cv2.warpPerspective(img, m, (wpx, hpx))
             mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (wpx, hpx))
             frame[mask > 127] = warped[mask > 127]
             x += cw + gap
