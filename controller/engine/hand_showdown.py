@@ -13,6 +13,9 @@ from .hand_base import _BET, _COMPLETE, _SHOWDOWN, _STR, _default_describe, _def
 from dataclasses import replace
 
 from .handtypes import HandResult, PotAward
+
+# dense index -> text, None (a card the engine was not told) kept as None
+_TEXT_OR_NONE = {None: None, **dict(enumerate(_STR))}.__getitem__
 from .pots import build_pots, split_pot
 from .rake import rake_pots
 from .settings import Game, Street
@@ -156,7 +159,7 @@ class ShowdownMixin:
         rk = sum(rakes)
         showdown = self.n_live > 1
         ranks = self._rank_all(live) if showdown else {}
-        pos = {j: k for k, j in enumerate(self._order)}
+        pos: dict[int, int] | None = None
         seats = self.seats
         awards = []
         for k, (amount, elig) in enumerate(pots):
@@ -165,8 +168,16 @@ class ShowdownMixin:
                 contenders = [next(j for j in reversed(self._muck_order) if j in elig)]
             words = ""
             if len(contenders) > 1:
-                best = max(ranks.get(j, -1) for j in contenders)
-                winners = sorted((j for j in contenders if ranks.get(j, -1) == best), key=pos.__getitem__)
+                best = -1
+                for j in contenders:
+                    r = ranks.get(j, -1)
+                    if r > best:
+                        best = r
+                winners = [j for j in contenders if ranks.get(j, -1) == best]
+                if len(winners) > 1:  # P-3: clockwise from the first seat left of the button
+                    if pos is None:
+                        pos = {j: q for q, j in enumerate(self._order)}
+                    winners.sort(key=pos.__getitem__)
                 if best >= 0:
                     words = (self._describe or _default_describe)(best)
             else:
@@ -178,13 +189,14 @@ class ShowdownMixin:
                 share_map[seats[j]] = sh
             awards.append(PotAward(k, amount, rakes[k], tuple(seats[j] for j in elig),
                                    tuple(seats[j] for j in winners), share_map, words))
+        hole, exposed = self.hole, self.exposed
         self._result = HandResult(
             tuple(awards), dict(self.returned), rk,
             {seats[j]: self.stack[j] for j in range(n)},
             tuple(seats[j] for j in self._sd_order) if showdown else (),
-            {seats[j]: tuple(_STR[c] for c in self.hole[j]) for j in range(n) if self.exposed[j]},  # type: ignore[index]
+            {seats[j]: tuple(map(_STR.__getitem__, hole[j])) for j in range(n) if exposed[j]},  # type: ignore[arg-type]
             tuple(seats[j] for j in range(n) if self.mucked[j]),
-            {seats[j]: tuple(None if c is None else _STR[c] for c in self.hole[j]) for j in range(n)},
+            {seats[j]: tuple(map(_TEXT_OR_NONE, hole[j])) for j in range(n)},
         )
         self.committed = [0] * n
         self.dead = 0
