@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,13 +110,13 @@ def main(argv: list[str] | None = None) -> int:
                      "last": last, "load": f"{before} -> {_load()}", "seconds": took})
     native.cleanup()
 
-    doc = _document(runs, args.quick)
+    doc = _document(runs, args.quick, args.also)
     Path(args.out).write_text(doc)
     print(f"wrote {args.out}")
     return 1 if failed else 0
 
 
-def _document(runs: list[dict], quick: bool) -> str:
+def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cpu = "?"
     try:
@@ -128,7 +129,8 @@ def _document(runs: list[dict], quick: bool) -> str:
     out = [
         "# Performance: every figure, its anchor, its goal and the ratio",
         "",
-        "Written by `.venv/bin/python bench/all.py" + (" --quick" if quick else "") + "` "
+        "Written by `.venv/bin/python bench/all.py" + (" --quick" if quick else "")
+        + "".join(f" --also {a}" for a in also) + "` "
         f"on {now}; {platform.machine()}, {os.cpu_count()} cores ({cpu}), Python "
         f"{platform.python_version()}. Do not edit by hand: run it again.",
         "",

@@ -38,10 +38,10 @@ from .cards import FULL_DECK, Card
 from .errors import HandSetupError, IllegalAction
 from .hand_base import (
     _BET, _BOARD_COUNTS, _COMPLETE, _DEAL_BOARD, _DEAL_DRAW, _DEAL_HOLE, _DRAW, _DRAW_STREETS, _FL,
-    _FLOP_STREETS, _PL, _SHOWDOWN, Ranker, _setattr,
+    _FLOP_STREETS, _PL, _SHOWDOWN, Ranker, _slot_copier,
 )
 from .hand_dealing import DealingMixin
-from .hand_journal import JournalMixin
+from .hand_journal import JournalMixin, _event_dict
 from .hand_leave import LeaveMixin
 from .hand_showdown import ShowdownMixin
 from .handtypes import ACTIONS, DealRequest, HandResult, Legal, PotAward, PotView
@@ -88,7 +88,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         "_street_no", "_first_left", "_order", "exposed", "mucked", "_sd_order",
         "_sd_pos", "drew", "discards", "_draw_pos", "_draw_need", "_result", "_n_hole",
         "dead_in", "_flop_seen", "_stub", "_reshuffles", "_stub_cards", "_muck", "voided", "_muck_order", "_dealt",
-        "_limit", "_others",
+        "_limit", "_others", "_events",
     )
 
     def __init__(
@@ -153,6 +153,7 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         self.dead = 0
         self.returned: dict[int, int] = {}
         self._log: list[tuple[Any, ...]] = []
+        self._events: list[dict[str, Any]] = []  # _log's first entries as :attr:`events` dicts (issue 21)
         self._result: HandResult | None = None
         self._streets = _DRAW_STREETS if game is Game.DRAW else _FLOP_STREETS
         self._street_no = 0
@@ -227,16 +228,14 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         Lists (and lists of lists), sets and dicts are copied; settings, setup, the
         result and event tuples are immutable and shared. Much cheaper than replaying.
         """
-        new = object.__new__(Hand)
-        for name in Hand.__slots__:
-            v = getattr(self, name)
-            t = type(v)
-            if t is list:
-                v = [x[:] for x in v] if v and type(v[0]) is list else v[:]
-            elif t is set or t is dict:
-                v = v.copy()
-            _setattr(new, name, v)
-        return new
+        new = _copy_hand(self)
+        done = len(self._events)
+        if done < len(self._log):
+            # issue 21: the events logged since the last copy are turned into their dicts
+            # now, a few at a time, so the step that ends the hand (and builds its record
+            # from :attr:`events`) does not do all of them at once
+            new._events = self._events + list(map(_event_dict, self._log[done:]))
+        return new  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ queries
     @property
@@ -689,3 +688,21 @@ class Hand(DealingMixin, ShowdownMixin, JournalMixin, LeaveMixin):
         for j in range(self.n):
             if not self.folded[j] and None not in self.hole[j]:
                 self.exposed[j] = True
+
+
+# Hand.copy as straight-line code (issue 21: once per table step). The lists of lists and
+# the flat lists are named; the values that never change in place are shared; any other
+# slot is copied by its type at the time.
+_copy_hand = _slot_copier(
+    Hand,
+    nested=("hole", "discards", "_others"),
+    lists=("seats", "stack", "bet", "committed", "folded", "allin", "acted", "acted_at", "start",
+           "board", "burns", "_log", "_order", "exposed", "mucked", "_sd_order", "drew",
+           "dead_in", "_muck", "_muck_order"),
+    shared=("settings", "setup", "button", "sb_seat", "bb_seat", "n", "phase", "street",
+            "to_act", "current", "min_inc", "full_level", "bet_count", "capped", "last_aggr",
+            "n_live", "n_able", "dead", "_ranker", "_describe", "_streets", "_street_no",
+            "_first_left", "_sd_pos", "_draw_pos", "_draw_need", "_result", "_n_hole",
+            "_flop_seen", "_stub", "_reshuffles", "voided", "_dealt", "_limit",
+            "_events"),  # never changed in place: replaced by a longer list
+)

@@ -7,6 +7,7 @@ text and :class:`~controller.engine.cards.Card` only at the edges.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, Callable
 
 from .cards import FULL_DECK, Card, CardError, parse_card
@@ -66,11 +67,25 @@ def _parse(cards: Any) -> list[int | None]:
 
 
 def _txt(cards: Iterable[int | None]) -> str:
-    return " ".join("??" if c is None else _STR[c] for c in cards)
+    return " ".join(map(_TEXT_OF, cards))
+
+
+# dense index (or None, a card the engine was not told) -> text, for :func:`_txt`
+_TEXT_OF: Callable[[int | None], str] = {None: "??", **dict[int | None, str](enumerate(_STR))}.__getitem__
 
 
 def _default_ranker(game: Game) -> Callable[[list[int], list[int]], int]:
     """Return ``rank(hole, board)`` over card indexes using the evaluator (H-1..H-5, G-2)."""
+    ranker = _RANKERS.get(game)
+    if ranker is None:
+        ranker = _RANKERS[game] = _make_ranker(game)
+    return ranker
+
+
+_RANKERS: dict[Game, Callable[[list[int], list[int]], int]] = {}
+
+
+def _make_ranker(game: Game) -> Callable[[list[int], list[int]], int]:
     from itertools import combinations
 
     from . import evaluator
@@ -90,7 +105,48 @@ def _default_ranker(game: Game) -> Callable[[list[int], list[int]], int]:
     return lambda hole, board: fast(hole + board)
 
 
+@lru_cache(maxsize=None)  # at most 7,462 ranks; a showdown describes every pot's winner
 def _default_describe(rank: int) -> str:
     from . import evaluator
 
     return evaluator.describe(rank)
+
+
+def _copy_value(v: Any) -> Any:
+    """Copy one slot's value as :meth:`Hand.copy` does: lists (lists of lists two deep),
+    sets and dicts copied; anything else (numbers, tuples, frozen objects) shared."""
+    t = type(v)
+    if t is list:
+        return [x[:] for x in v] if v and type(v[0]) is list else v[:]
+    if t is set or t is dict:
+        return v.copy()
+    return v
+
+
+def _slot_copier(cls: type, *, nested: Iterable[str] = (), lists: Iterable[str] = (),
+                 shared: Iterable[str] = ()) -> Callable[[Any], Any]:
+    """Return ``copy(obj)`` for instances of the slotted class ``cls`` (issue 21: the table
+    copies its hand once in every step, so this is on every action's path).
+
+    The function is generated as straight-line code over ``cls.__slots__``: the names in
+    ``nested`` are lists of lists (copied two deep), ``lists`` flat lists (sliced),
+    ``shared`` immutable values (numbers, enums, tuples, frozen objects); every other slot
+    is copied by its value's type at the time (:func:`_copy_value`), so a slot added later
+    is still copied safely. The result equals the generic loop's, about three times faster.
+    """
+    nested, lists, shared = set(nested), set(lists), set(shared)
+    body = ["def copy(self):", "    new = _new(cls)"]
+    for name in cls.__slots__:  # type: ignore[attr-defined]  # a slotted class
+        if name in nested:
+            expr = f"[x[:] for x in self.{name}]"
+        elif name in lists:
+            expr = f"self.{name}[:]"
+        elif name in shared:
+            expr = f"self.{name}"
+        else:
+            expr = f"_copy_value(self.{name})"
+        body.append(f"    new.{name} = {expr}")
+    body.append("    return new")
+    ns: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_copy_value": _copy_value}
+    exec("\n".join(body), ns)  # noqa: S102 - code built from the class's own slot names
+    return ns["copy"]  # type: ignore[no-any-return]

@@ -58,6 +58,7 @@ class HandFields:
     dead: int  # dead money for the main pot
     returned: dict[int, int]  # seat -> uncalled chips given back (S-9)
     _log: list[tuple[Any, ...]]  # the hand's events, as Hand.events gives them
+    _events: list[dict[str, Any]]  # _log's first entries as Hand.events dicts (a cache)
     _result: HandResult | None
     _streets: tuple[Street, ...]
     _street_no: int

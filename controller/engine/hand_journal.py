@@ -6,7 +6,7 @@ its events (the table's journal does this after a power cut).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import IllegalAction
 from .hand_base import _COMPLETE, _STR, _parse, _txt
@@ -28,8 +28,14 @@ class JournalMixin(HandFields):
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """Return every input applied so far as JSON-able dicts (see :meth:`apply`)."""
-        return [_event_dict(e) for e in self._log]
+        """Return every input applied so far as JSON-able dicts (see :meth:`apply`).
+
+        The dicts are the caller's own (fresh copies each call).
+        """
+        done = self._events
+        if len(done) < len(self._log):  # the dicts of the first events are kept (issue 21)
+            done = self._events = done + list(map(_event_dict, self._log[len(done):]))
+        return [d.copy() for d in done]
 
     def pots(self) -> list[PotView]:
         """Return the pots now (P-1), main pot first, not counting this round's bets."""
@@ -153,20 +159,35 @@ class JournalMixin(HandFields):
 
 def _event_dict(e: tuple[Any, ...]) -> dict[str, Any]:
     """Return the JSON-able dict of one logged event tuple."""
-    t = e[0]
-    if t == "fold" and len(e) > 2:
-        return {"t": t, "seat": e[1], "check_was_free": True}
-    if t in ("fold", "check", "call", "muck", "leave"):
-        return {"t": t, "seat": e[1]}
-    if t == "bet":
-        return {"t": t, "seat": e[1], "to": e[2]}
-    if t == "all_in":
-        return {"t": t, "seat": e[1], "to": e[2], "raise": e[3]}
-    if t in ("draw", "show", "deal_hole"):
-        return {"t": t, "seat": e[1], "cards": _txt(e[2])}
-    if t == "deal_board":
-        return {"t": t, "cards": _txt(e[1]), "burn": None if e[2] is None else _STR[e[2]]}
-    if t == "deal_draw":
-        return {"t": t, "seat": e[1], "cards": _txt(e[2]), "burn": None if e[3] is None else _STR[e[3]]}
-    return {"t": t, "reason": e[1]}
+    shape = _SHAPES.get(e[0])
+    if shape is None:
+        return {"t": e[0], "reason": e[1]}
+    return shape(e)
 
+
+def _fold(e: tuple[Any, ...]) -> dict[str, Any]:
+    if len(e) > 2:
+        return {"t": "fold", "seat": e[1], "check_was_free": True}
+    return {"t": "fold", "seat": e[1]}
+
+
+def _seat_only(e: tuple[Any, ...]) -> dict[str, Any]:
+    return {"t": e[0], "seat": e[1]}
+
+
+def _seat_cards(e: tuple[Any, ...]) -> dict[str, Any]:
+    return {"t": e[0], "seat": e[1], "cards": _txt(e[2])}
+
+
+# one function per event type (issue 21: a hand's fifty-odd events are turned into dicts in
+# the step that ends it, for its record); any other type is a void with its reason
+_SHAPES: dict[str, Callable[[tuple[Any, ...]], dict[str, Any]]] = {
+    "fold": _fold, "check": _seat_only, "call": _seat_only, "muck": _seat_only, "leave": _seat_only,
+    "bet": lambda e: {"t": "bet", "seat": e[1], "to": e[2]},
+    "all_in": lambda e: {"t": "all_in", "seat": e[1], "to": e[2], "raise": e[3]},
+    "draw": _seat_cards, "show": _seat_cards, "deal_hole": _seat_cards,
+    "deal_board": lambda e: {"t": "deal_board", "cards": _txt(e[1]),
+                             "burn": None if e[2] is None else _STR[e[2]]},
+    "deal_draw": lambda e: {"t": "deal_draw", "seat": e[1], "cards": _txt(e[2]),
+                            "burn": None if e[3] is None else _STR[e[3]]},
+}

@@ -5,18 +5,21 @@ A mixin of :class:`controller.engine.hand.Hand`.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Callable
 
 from .cards import FULL_DECK
 from .errors import IllegalAction, IllegalDeal
 from .hand_base import _BET, _COMPLETE, _SHOWDOWN, _STR, _default_describe, _default_ranker, _parse, _txt
 from .hand_fields import HandFields
-from dataclasses import replace
-
 from .handtypes import HandResult, PotAward
 from .pots import build_pots, split_pot
 from .rake import rake_pots
 from .settings import Game, Street
+
+# dense index -> text, None (a card the engine was not told) kept as None
+_TEXT_OR_NONE: Callable[[int | None], str | None] = {
+    None: None, **dict[int | None, str | None](enumerate(_STR))}.__getitem__
 
 
 class ShowdownMixin(HandFields):
@@ -157,7 +160,7 @@ class ShowdownMixin(HandFields):
         rk = sum(rakes)
         showdown = self.n_live > 1
         ranks = self._rank_all(live) if showdown else {}
-        pos = {j: k for k, j in enumerate(self._order)}
+        pos: dict[int, int] | None = None
         seats = self.seats
         awards = []
         for k, (amount, elig) in enumerate(pots):
@@ -166,8 +169,16 @@ class ShowdownMixin(HandFields):
                 contenders = [next(j for j in reversed(self._muck_order) if j in elig)]
             words = ""
             if len(contenders) > 1:
-                best = max(ranks.get(j, -1) for j in contenders)
-                winners = sorted((j for j in contenders if ranks.get(j, -1) == best), key=pos.__getitem__)
+                best = -1
+                for j in contenders:
+                    r = ranks.get(j, -1)
+                    if r > best:
+                        best = r
+                winners = [j for j in contenders if ranks.get(j, -1) == best]
+                if len(winners) > 1:  # P-3: clockwise from the first seat left of the button
+                    if pos is None:
+                        pos = {j: q for q, j in enumerate(self._order)}
+                    winners.sort(key=pos.__getitem__)
                 if best >= 0:
                     words = (self._describe or _default_describe)(best)
             else:
@@ -179,13 +190,14 @@ class ShowdownMixin(HandFields):
                 share_map[seats[j]] = sh
             awards.append(PotAward(k, amount, rakes[k], tuple(seats[j] for j in elig),
                                    tuple(seats[j] for j in winners), share_map, words))
+        hole, exposed = self.hole, self.exposed
         self._result = HandResult(
             tuple(awards), dict(self.returned), rk,
             {seats[j]: self.stack[j] for j in range(n)},
             tuple(seats[j] for j in self._sd_order) if showdown else (),
-            {seats[j]: tuple(_STR[c] for c in self.hole[j]) for j in range(n) if self.exposed[j]},  # type: ignore[index]
+            {seats[j]: tuple(map(_STR.__getitem__, hole[j])) for j in range(n) if exposed[j]},  # type: ignore[arg-type]
             tuple(seats[j] for j in range(n) if self.mucked[j]),
-            {seats[j]: tuple(None if c is None else _STR[c] for c in self.hole[j]) for j in range(n)},
+            {seats[j]: tuple(map(_TEXT_OR_NONE, hole[j])) for j in range(n)},
         )
         self.committed = [0] * n
         self.dead = 0

@@ -240,8 +240,10 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
             continue
         prior[s.seat] = (s.player, s.missed_sb, s.missed_bb, s.new, s.post, s.hands_out)
         if s.seat in dealt:
-            s = evolve(s, new=False, post=False, missed_sb=False, missed_bb=False, hands_out=0,
-                        preselect=None)
+            if (s.new or s.post or s.missed_sb or s.missed_bb or s.hands_out
+                    or s.preselect is not None):  # issue 21: no copy of a seat that is as it was
+                s = evolve(s, new=False, post=False, missed_sb=False, missed_bb=False,
+                           hands_out=0, preselect=None)
         else:
             if s.seat in plan.missed_sb:
                 s = evolve(s, missed_sb=True)
@@ -547,21 +549,29 @@ def _can_win(hand: Hand, seat: int) -> bool:
 
     A hand with a card the engine does not know (``"??"``) cannot be ranked: it may win,
     so it is True (and :func:`cards_to_read` asks the dealer to read it first).
+    Each hand is ranked once however many pots it is in (issue 21: at a ten-handed
+    showdown this runs for every player in turn, in the step that may also end the hand).
     """
     i = hand.index[seat]
-    board = [c for c in card_texts(hand.board) if c is not None]
-    mine = _rank(hand, i, board)
+    board = [c for c in hand.board if c is not None]
+    omaha = hand.settings.game is Game.OMAHA
+    mine = _rank(hand.hole[i], board, omaha)
     if mine is None:
         return True
+    exposed, mucked, folded, index = hand.exposed, hand.mucked, hand.folded, hand.index
+    ranks: dict[int, int | None] = {}
     for pot in hand.pots() or [None]:  # type: ignore[list-item]  # None: no pot yet
         elig = pot.eligible if pot is not None else tuple(hand.seats)
         if seat not in elig:
             continue
         best = -1
         for other in elig:
-            j = hand.index[other]
-            if j != i and hand.exposed[j] and not hand.mucked[j] and not hand.folded[j]:
-                r = _rank(hand, j, board)
+            j = index[other]
+            if j != i and exposed[j] and not mucked[j] and not folded[j]:
+                if j in ranks:
+                    r = ranks[j]
+                else:
+                    r = ranks[j] = _rank(hand.hole[j], board, omaha)
                 if r is not None and r > best:
                     best = r
         if mine >= best:
@@ -569,14 +579,22 @@ def _can_win(hand: Hand, seat: int) -> bool:
     return False
 
 
-def _rank(hand: Hand, i: int, board: list[str]) -> int | None:
-    hole = card_texts(hand.hole[i])
-    if any(c is None for c in hole):
+def _rank(hole: list[int | None], board: list[int], omaha: bool) -> int | None:
+    """Return the evaluator's rank of hole cards ``hole`` with ``board`` (the hand engine's
+    dense card indexes), or None when it cannot be ranked (an unknown card, not a hand)."""
+    if None in hole:
         return None
+    known = [c for c in hole if c is not None]  # all of them (above)
+    if not omaha:
+        cards = known + board
+        if 5 <= len(cards) <= 7 and len(set(cards)) == len(cards):
+            return evaluator.rank_indices(cards)  # rank_hand's own fast path
+    hole_texts = [c for c in card_texts(known) if c is not None]
+    board_texts = [c for c in card_texts(board) if c is not None]
     try:
-        if hand.settings.game is Game.OMAHA:
-            return evaluator.rank_omaha(hole, board)  # type: ignore[arg-type]  # no None (above)
-        return evaluator.rank_hand(list(hole) + board)  # type: ignore[arg-type, operator]  # no None
+        if omaha:
+            return evaluator.rank_omaha(hole_texts, board_texts)
+        return evaluator.rank_hand(hole_texts + board_texts)
     except ValueError:
         return None
 
@@ -780,16 +798,21 @@ def finish_hand(ctx: Ctx) -> None:
     results: dict[str, tuple[int, int]] = {}
     busted: dict[str, int] = {}  # tournament: player -> stack at the start of the hand
     seats = list(st.seats)
+    tournament = st.settings.tournament
     for seat in info.dealt:
         s = seats[seat - 1]
         assert s is not None
         final = res.stacks[seat]
-        results[s.player] = (final - info.start_stacks[seat], rake_of.get(seat, 0))
-        s = evolve(s, stack=final, preselect=None)
-        if final == 0 and st.settings.tournament:
-            busted[s.player] = info.start_stacks[seat]
+        start = info.start_stacks[seat]
+        results[s.player] = (final - start, rake_of.get(seat, 0))
+        # one copy of the seat, and none when nothing changed (issue 21: ten seats at the
+        # end of every hand)
         if final == 0 and not s.sitting_out:
-            s = evolve(s, sitting_out=True, out_reason="busted")
+            s = evolve(s, stack=0, preselect=None, sitting_out=True, out_reason="busted")
+        elif s.stack != final or s.preselect is not None:
+            s = evolve(s, stack=final, preselect=None)
+        if final == 0 and tournament:
+            busted[s.player] = start
         seats[seat - 1] = s
     summary = []
     for seat in info.dealt:
