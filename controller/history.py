@@ -149,14 +149,14 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                                                 f"{data.get('reason', '')}; every wager returned", None,
                                     reason=data.get("reason", ""), by=data.get("by", ""))
                         else:
-                            cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))  # type: ignore[arg-type]
+                            cur.catch_up(rec["hand_record"]["events"], at, autos, data.get("kind", ""))
                             _notes(cur, data, effects, at, own)
                         cur.finish(rec, at)
                         built.append(cur.recall)
                         cur = None
                     elif state.hand is not None:
                         autos = [tuple(a) for a in state.info.auto][before_auto:]  # type: ignore[union-attr]
-                        cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))  # type: ignore[arg-type]
+                        cur.catch_up(state.hand.events, at, autos, data.get("kind", ""))
                         _notes(cur, data, effects, at, own)
                     if state.hand is not None and cur is None:  # pragma: no cover - a hand ending and
                         cur = _Builder(state, at)                # the next starting in one step

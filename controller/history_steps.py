@@ -214,6 +214,7 @@ class _Builder:
                      cards=cards.split(), burn=e.get("burn"))
             return
         if t == "deal_draw":
+            assert seat is not None  # the engine refuses a draw without its seat (G-3)
             cards = e.get("cards", "")
             burn = f" (burn {e['burn']})" if e.get("burn") else ""
             self.add(at, "deal", f"{self.who(seat)} receives {cards}{burn}", seat, cards=cards.split(),
@@ -221,7 +222,7 @@ class _Builder:
             return
         if t == "void":
             return  # written by the table's hand-voided event with who decided it
-        assert i is not None
+        assert i is not None and seat is not None  # i is the seat's index
         stack = h.stack[i]
         if h.street.value == "complete" and street != "complete":
             # the action closed the hand and the engine awarded the pots in the same step (every
