@@ -41,10 +41,10 @@ from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.codec import to_json as event_to_json
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.step import step
-from controller.history_journal import (HistoryError, _base, _compacted_upto, _snapshot_index,
+from controller.history_journal import (HistoryError, _base, _compacted_upto, _set_aside, _snapshot_index,
                                         open_journal)
 from controller.history_phh import _utc, hand_from_record, hand_summary, phh_order, rake_paid, record_to_phh
-from controller.history_seats import _fault_step, _seat_steps
+from controller.history_seats import _fault_step, _seat_steps, _set_aside_step
 from controller.history_steps import HandRecall, Recall, Step, _Builder, _notes
 from controller.journal import payload_of
 
@@ -94,10 +94,16 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
     cur: _Builder | None = None
     last_seq = after
     pending: list[Step] = []  # faults and recoveries between hands: shown with the next hand
+    aside = _set_aside(db, after)  # skipped as the table's recovery skips them
     rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? ORDER BY seq", (after,))
     try:
         for seq, at, kind, payload in rows:
             last_seq = int(seq)
+            if last_seq in aside:
+                when = float(at) if isinstance(at, (int, float)) else None
+                (cur.recall.steps if cur is not None else pending).append(
+                    _set_aside_step(last_seq, aside[last_seq], when))
+                continue
             try:
                 data = payload_of(str(kind), float(at), payload)
             except (TypeError, ValueError):
@@ -171,6 +177,8 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
                     cur.recall.steps.append(s)
                 else:
                     pending.append(s)
+            elif kind == "rejected" and isinstance(data.get("seq"), int) and data["seq"] in aside:
+                continue  # said where the event it sets aside was
             else:
                 s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
                 (cur.recall.steps if cur is not None else pending).append(s)

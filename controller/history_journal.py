@@ -113,3 +113,37 @@ def _compacted_upto(db: sqlite3.Connection) -> int:
     except sqlite3.OperationalError:  # a journal without a meta table: never compacted
         return 0
     return int(row[0]) if row is not None else 0
+
+
+def _set_aside(db: sqlite3.Connection, after: int) -> dict[int, dict[str, Any]]:
+    """Return the events after ``after`` that a ``rejected`` event sets aside, read as the
+    table's recovery reads them (``Orchestrator.recover``: every ``rejected`` event after the
+    snapshot it starts from whose ``seq`` is a number), so that the recall skips the same ones.
+
+    Returns ``{seq: {"by", "reason", "error", "rejected_seq"}}``: ``by`` who set it aside (the
+    floor's name from ``livetable history --accept``; ``""`` when the live table could not take
+    the event and set it aside itself), ``reason`` the floor's reason (from the
+    ``journal-accepted`` event of the same decision: same ``by`` and time; ``""`` if none),
+    ``error`` what was wrong, ``rejected_seq`` the ``rejected`` event's own seq. A ``rejected``
+    event whose payload is not a JSON object is left to the recall, which names it.
+    """
+    accepted: dict[tuple[str, float], str] = {}
+    out: dict[int, dict[str, Any]] = {}
+    rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? "
+                      "AND kind IN ('rejected', 'journal-accepted') ORDER BY seq", (after,)).fetchall()
+    for seq, at, kind, payload in rows:
+        try:
+            data = json.loads(payload)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        who = data.get("by")
+        by = who if isinstance(who, str) else ""
+        if kind == "journal-accepted":
+            accepted[(by, at)] = str(data.get("reason") or "")
+        elif isinstance(target := data.get("seq"), int) and target not in out:
+            out[target] = {"by": by, "at": at, "error": str(data.get("error") or ""), "rejected_seq": int(seq)}
+    for entry in out.values():
+        entry["reason"] = accepted.get((entry["by"], entry.pop("at")), "") if entry["by"] else ""
+    return out

@@ -170,3 +170,18 @@ def _fault_step(kind: str, d: dict[str, Any], at: float) -> Step:
     return Step(at, "recovery", f"Controller restarted: {what}{reason}; decided by the system", None,
                 {"outcome": d.get("outcome"), "hand": d.get("hand"), "reason": d.get("reason", ""),
                  "by": "system: recovery"})
+
+
+def _set_aside_step(seq: int, aside: dict[str, Any], at: float | None) -> Step:
+    """Return the recall line of journal event ``seq``, set aside by a ``rejected`` event
+    (``aside``: one entry of :func:`controller.history_journal._set_aside`) and so not
+    replayed, as the table's recovery skips it: who set it aside (the floor with
+    ``livetable history --accept``, or the live table that could not take it), why, and
+    what was wrong. ``at`` the event's own time (None when unreadable)."""
+    by, reason, error = aside["by"], aside["reason"], aside["error"]
+    who = f"by {by}" + (f" ({reason})" if reason else "") if by else "by the table, which could not take it"
+    what = f" ({error})" if error else ""
+    return Step(at, "set-aside", f"Journal event {seq} set aside {who}: not replayed, as the table's "
+                                 f"recovery skips it{what}", None,
+                {"set_aside": seq, "by": by or "system: table", "reason": reason, "error": error,
+                 "rejected_seq": aside["rejected_seq"]})

@@ -27,6 +27,7 @@ class Step:
     ``at`` Unix seconds (None when unknown); ``kind``: ``post``, ``deal`` (draw cards),
     ``board``, ``action``, ``draw``, ``show``, ``muck``, ``return`` (uncalled bet, S-9),
     ``pot`` (an award), ``rake``, ``void``, ``fault``, ``fault-ended``, ``recovery``,
+    ``set-aside`` (a journal event not replayed: a ``rejected`` event names it),
     ``seat`` (seats and chips, T-2..T-8: see
     :func:`controller.history_seats._seat_steps`), ``note``;
     ``seat`` the seat concerned or None; ``text`` the readable line; ``data`` the facts
