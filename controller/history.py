@@ -2,12 +2,8 @@
 
 Two jobs, both read-only:
 
-- :func:`record_to_phh` turns the ``hand-finished`` record of the table
-  (``controller.engine.table.play.finish_hand``, docs/table.md) into PHH text (TOML) that
-  ``livetable replay`` plays back to the same finishing stacks. Standard PHH keys plus our
-  extension keys (docs/history.md): table, hand number, time, seat names, button and blind
-  seats, antes, dead blinds (T-6), rake (R-1), mucked hands (P-4), and ``_void`` for a
-  voided hand.
+- :func:`record_to_phh` writes a finished (or voided) table hand as PHH text that
+  ``livetable replay`` plays back to the same finishing stacks (:mod:`controller.history_phh`).
 - :func:`recall` reads the journal (``controller.journal``: SQLite, opened **read-only**,
   so it works beside a running table) and rebuilds the last hands step by step for the
   floor (``livetable history``, :mod:`controller.history_cli`): posts, every hole card
