@@ -117,6 +117,32 @@ def test_the_floor_sets_the_bad_event_aside_and_the_table_starts(voided, tmp_pat
         orch.journal.close()
 
 
+def test_the_recall_skips_the_event_the_floor_set_aside_and_says_who_and_why(voided, tmp_path, capsys):
+    """After ``--accept`` sets a bad event aside (a ``rejected`` event naming it), the recall
+    replays past it as recovery does, and says where it was that the floor set it aside (who,
+    why, what was wrong), once."""
+    from controller.history import format_hand, recall
+    from controller.history_cli import main as history
+
+    path = _copy(voided, tmp_path)
+    seq = _voided_hand_action(path)
+    _edit(path, seq, BAD["seat-not-a-number"])
+    with Journal(path) as j:
+        assert accept(j, by="floor:Anna", reason="hand-edited event", at=2e9)["set_aside"] == [seq]
+    found = recall(path, hands=100)
+    hits = [(h, s) for h in found.hands for s in h.steps if s.data.get("set_aside") == seq]
+    assert len(hits) == 1
+    hand, step_ = hits[0]
+    assert (step_.kind, step_.data["by"], step_.data["reason"]) == ("set-aside", "floor:Anna", "hand-edited event")
+    assert f"event {seq} (table: action-taken) is of the wrong shape" in step_.data["error"]
+    assert hand.voided and not hand.in_progress  # the hand is rebuilt to its end past the event
+    assert not [s for s in hand.steps if s.data.get("journal_kind") == "rejected"]  # said once
+    assert history(["--journal", str(path), "--hand", str(hand.number)]) == 0
+    out = capsys.readouterr().out
+    assert f"Journal event {seq} set aside by floor:Anna (hand-edited event)" in out
+    assert f"Journal event {seq} set aside by floor:Anna" in format_hand(hand)
+
+
 @pytest.mark.parametrize("kind,payload,what", [
     ("fault-ended", {"kind": "jam", "exit": "void", "by": "", "at": 1.0}, "by (who decided)"),
     ("fault-ended", {"kind": "jam", "exit": "sideways", "by": "floor:Anna", "at": 1.0}, "sideways"),
