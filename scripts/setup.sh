@@ -47,8 +47,8 @@ fi
 
 # --- Python virtualenv -----------------------------------------------------------
 PY=${PYTHON:-python3}
-if [ -d .venv ] && ! .venv/bin/python -c 'import sys' >/dev/null 2>&1; then
-  log ".venv is broken (its Python is gone): making it again"
+if [ -d .venv ] && ! .venv/bin/python -c 'import pip' >/dev/null 2>&1; then
+  log ".venv is broken (its Python or its pip is gone, e.g. a set-up stopped half-way): making it again"
   rm -rf .venv
 fi
 if [ ! -x .venv/bin/python ]; then
