@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--add-floor", metavar="NAME", default=None,
                    help="add (or give a new password to) the floor login NAME in --floor-logins, print "
                         "its password, and exit")
-    p.add_argument("--client-id", default="livetable-room")
+    p.add_argument("--client-id", default="room", help="ignored by the room broker, which uses the login")
     p.add_argument("--log-level", default="info")
     return p
 

@@ -45,12 +45,13 @@ class RoomService:
         store: the room's store.
         host, port, username, password: the room broker and the ``room`` login.
         clock: Unix seconds.
-        client_id: the persistent session's id (one per room service).
+        client_id: the persistent session's id; the room broker replaces it with the login
+            (``use_username_as_clientid``), so the session is the `room` login's.
     """
 
     def __init__(self, store: Store, *, host: str, port: int, username: str | None = None,
                  password: str | None = None, clock: Callable[[], float] = time.time,
-                 client_id: str = "livetable-room") -> None:
+                 client_id: str = "room") -> None:
         self.store = store
         self.room = Room(store, clock, on_applied=self._publish_ack)
         self.live: dict[str, dict[str, Any]] = {}  # table -> its latest public state
