@@ -49,10 +49,15 @@ class RoomRig:
     """The room broker and N tables' brokers with their bridges, in ``workdir``.
 
     ``restart_timeout``: the bridges' reconnect back-off (seconds, base and cap).
+    ``link_ports``: the port a table's bridge connects to on 127.0.0.1 (default: the room
+    broker's MQTT port; a test puts a forwarder it can cut in between). ``bridge_tls``: the
+    bridges connect with TLS; ``room_extra``: configuration appended to the room broker's
+    (its TLS listener, :func:`room.provision.tls_listener_conf`).
     Use :meth:`start`, then :meth:`table_command` per table, and :meth:`stop`.
     """
 
-    def __init__(self, workdir: Path, tables: list[str], *, restart_timeout: tuple[int, int] = (1, 2)) -> None:
+    def __init__(self, workdir: Path, tables: list[str], *, restart_timeout: tuple[int, int] = (1, 2),
+                 link_ports: dict[str, int] | None = None, bridge_tls: Any = None, room_extra: str = "") -> None:
         from room.provision import provision_table, room_credentials
 
         self.workdir = Path(workdir)
@@ -63,7 +68,7 @@ class RoomRig:
         # then hand their last records to the room before the brokers are stopped.
         self.room_broker = BrokerProcess(self.room_dir / "broker", passwd=self.room_dir / "mosquitto" / "passwd",
                                          acl=self.room_dir / "mosquitto" / "acl", config=ROOM_CONF,
-                                         own_session=True)
+                                         own_session=True, extra=room_extra)
         self.brokers: dict[str, BrokerProcess] = {}
         self.controller_password: dict[str, Path] = {}
         self.outbox_password: dict[str, Path] = {}
@@ -80,7 +85,8 @@ class RoomRig:
             opw.chmod(0o600)
             self.outbox_password[t] = opw
             bridge = provision_table(self.room_dir / "mosquitto", t, host="127.0.0.1",
-                                     port=self.room_broker.mqtt_port, restart_timeout=restart_timeout)
+                                     port=(link_ports or {}).get(t, self.room_broker.mqtt_port),
+                                     restart_timeout=restart_timeout, tls=bridge_tls)
             conf = tdir / "table-with-bridge.conf"
             conf.write_text(TABLE_CONF.read_text() + "\n" + bridge.read_text())
             self.brokers[t] = BrokerProcess(tdir / "broker", passwd=tdir / "mosquitto" / "passwd",
