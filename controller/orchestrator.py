@@ -101,9 +101,14 @@ class FloorDecision:
 
 @dataclass(frozen=True, slots=True)
 class ManualPause:
-    """The dealer paused the table by hand (console ``pause``); resumed by a FloorDecision."""
+    """The dealer paused the table by hand (console ``pause``); resumed by a FloorDecision.
+
+    ``between_hands``: only when no hand runs (the floor's ``close``, issue 17); while one
+    runs it is dropped, and the floor desk asks again at the hand's end.
+    """
 
     reason: str = "paused by the dealer"
+    between_hands: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +203,9 @@ class Orchestrator:
         self._stopping = False  # a plain flag: set from a signal handler, no lock taken
         #: A misdeal/void the floor decided that a crash kept from being carried out.
         self.pending_void: str | None = None
+        #: The floor's ``close`` waiting for the running hand's end (its pause reason): the
+        #: hand pacer starts no hand meanwhile (controller/floor.py, issue 17).
+        self.closing: str | None = None
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
@@ -287,6 +295,8 @@ class Orchestrator:
             self._fault_raise(item.kind, item.message, now)
             return
         if isinstance(item, ManualPause):
+            if item.between_hands and self.state.hand is not None:
+                return  # never mid-hand: asked again when the hand has ended
             self._fault_raise(FaultKind.PAUSED.value, item.reason, now)
             return
         if isinstance(item, DeviceBack):
