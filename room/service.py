@@ -144,9 +144,9 @@ class RoomService:
 
     # ------------------------------------------------------------------ the floor
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
-                      seat: int | None = None, reason: str | None = None) -> str:
+                      seat: int | None = None, reason: str | None = None, **extra: Any) -> str:
         """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
-        its id. The table's answer arrives in :attr:`floor_replies` (and its status in
+        its id. ``extra``: ``player``/``amount`` (``seat``), ``stakes`` (``stakes``). The table's answer arrives in :attr:`floor_replies` (and its status in
         :attr:`floor_status`).
 
         Raises:
@@ -159,7 +159,7 @@ class RoomService:
         if command != "status":
             self._asked.add(rid)
         payload = floor_request_payload(request_id=rid, command=command, by=by, fault=fault, seat=seat,
-                                        reason=reason)
+                                        reason=reason, **extra)
         self._client.publish(f"room/tables/{table}/floor/request", payload, qos=1)
         return rid
 

@@ -14,6 +14,7 @@ Screenshots go to ``artifacts/room/``; ``docs/room-console*.png`` are copies of 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -39,6 +40,14 @@ WAIT_MS = 30_000
 
 @pytest.fixture
 def live_room(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    with running_room(tmp_path) as room:
+        yield room
+
+
+@contextlib.contextmanager
+def running_room(tmp_path: Path, extra: dict[str, list[str]] | None = None) -> Iterator[dict[str, Any]]:
+    """Two simulated tables bridged to a room, its service and console (``extra``: more
+    ``livetable simulate`` options per table)."""
     need_mosquitto()
     if SKIP:
         pytest.skip(SKIP)
@@ -50,7 +59,7 @@ def live_room(tmp_path: Path) -> Iterator[dict[str, Any]]:
     console = serve_console(service, tmp_path / "floor-logins.json")
     password = console.login_hint.split(" / ")[1]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    tables = [subprocess.Popen(rig.table_command(t, 10**6, 77 + i, extra=["--speed", "4"]),
+    tables = [subprocess.Popen(rig.table_command(t, 10**6, 77 + i, extra=["--speed", "4", *(extra or {}).get(t, [])]),
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO))
               for i, t in enumerate(["t1", "t2"])]
     try:
