@@ -17,7 +17,7 @@ every record of every table and prints a one-line JSON summary as its last line:
 ``tables``, ``hands`` (the hands the room's store holds), ``balanced`` (true only when the
 store holds every hand of every table and its meters equal each table's to the chip),
 ``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
-options. Without ``--headless`` the floor console is served and its address printed.
+options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without ``--headless`` the floor console is served and its address printed.
 """
 
 from __future__ import annotations
@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, interrupt)
     procs = {t: subprocess.Popen(rig.table_command(t, args.hands if args.hands is not None else 10**9,
                                                    args.seed + i, devices=args.devices),
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO),
+                                 stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
+                                 env=env, cwd=str(REPO),
                                  preexec_fn=die_with_parent())  # no table left playing if the room dies
              for i, t in enumerate(tables)}
     summaries: dict[str, dict[str, Any]] = {}

@@ -29,21 +29,28 @@ WAIT = 5.0
 
 
 class Client:
-    """A paho client that queues every message it gets; connected on creation."""
+    """A paho client that queues every message it gets and counts its disconnections
+    (:attr:`lost`); connected on creation (``client_id``: the id it sends)."""
 
-    def __init__(self, port: int, user: str | None, password: str | None, subs: list[str] = ()) -> None:
+    def __init__(self, port: int, user: str | None, password: str | None, subs: list[str] = (),
+                 *, client_id: str = "") -> None:
         self.q: "queue.Queue[tuple[str, bytes]]" = queue.Queue()
         self.subscribed: "queue.Queue[Any]" = queue.Queue()
-        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        self.lost = 0
+        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
         if user:
             self.c.username_pw_set(user, password)
         self.c.on_message = lambda c, u, m: self.q.put((m.topic, bytes(m.payload)))
         self.c.on_subscribe = lambda c, u, mid, codes, p: self.subscribed.put(codes)
+        self.c.on_disconnect = self._lost
         self.c.connect("127.0.0.1", port)
         self.c.loop_start()
         for s in subs:
             self.c.subscribe(s, 1)
             self.subscribed.get(timeout=WAIT)
+
+    def _lost(self, *a: Any) -> None:
+        self.lost += 1
 
     def publish(self, topic: str, payload: str, *, retain: bool = False) -> None:
         self.c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(WAIT)

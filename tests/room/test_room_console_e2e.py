@@ -79,17 +79,23 @@ def running_room(tmp_path: Path, extra: dict[str, list[str]] | None = None) -> I
         rig.stop()
 
 
+def open_console(pw: Any, url: str, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    """Debian's Chromium on the console: (browser, page, the page's errors as they come)."""
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return browser, page, errors
+
+
 @pytest.mark.broker
 @pytest.mark.timeout(300)
 def test_the_floor_pauses_and_resumes_a_table_and_reads_the_archive(live_room: dict[str, Any]) -> None:
     console, store = live_room["console"], live_room["store"]
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(console.url)
+        browser, page, errors = open_console(pw, console.url, {"width": 1280, "height": 860})
         page.fill("#name", "floor")
         page.fill("#password", "not the password")
         page.click("#login button")

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.room.test_room_console_e2e import SHOTS, WAIT_MS, running_room
-from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, sync_playwright
+from tests.room.test_room_console_e2e import SHOTS, WAIT_MS, open_console, running_room
+from tests.tablet.conftest import sync_playwright
 
 
 def wait_store(store: Any, sql: str, what: str, timeout: float = 60.0) -> list[Any]:
@@ -40,11 +40,7 @@ def test_close_stakes_open_and_seat_from_the_console(tmp_path: Path) -> None:
         service.status_every = 0.5
         SHOTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(console.url)
+            browser, page, errors = open_console(pw, console.url, {"width": 1280, "height": 900})
             page.fill("#name", "floor")
             page.fill("#password", room["password"])
             page.click("#login button")

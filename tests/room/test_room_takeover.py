@@ -35,47 +35,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from room.provision import lobby_credentials, provision_player
 from room.simulate import RoomRig
 from tests.room.conftest import need_mosquitto
+from tests.room.test_room_acl import Client
 
 WAIT = 10.0
 VICTIM_IDS = ["livetable-room", "room", "bridge-t1", "table-t1"]
-
-
-class Watched:
-    """A paho client that queues its messages and counts its disconnections."""
-
-    def __init__(self, port: int, user: str, password: str, *, client_id: str = "", subs: list[str] = ()) -> None:
-        self.q: "queue.Queue[tuple[str, bytes]]" = queue.Queue()
-        self.lost = 0
-        self.up = threading.Event()
-        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
-        self.c.username_pw_set(user, password)
-        self.c.on_message = lambda c, u, m: self.q.put((m.topic, bytes(m.payload)))
-        self.c.on_connect = lambda *a: self.up.set()
-        self.c.on_disconnect = self._lost
-        self.c.connect("127.0.0.1", port)
-        self.c.loop_start()
-        assert self.up.wait(WAIT)
-        for s in subs:
-            self.c.subscribe(s, 1)
-
-    def _lost(self, *a: Any) -> None:
-        self.lost += 1
-
-    def wait_for(self, payload: bytes) -> list[tuple[str, bytes]]:
-        """Return every message up to the one with ``payload`` (fails after WAIT s)."""
-        got = []
-        while True:
-            try:
-                m = self.q.get(timeout=WAIT)
-            except queue.Empty:
-                pytest.fail(f"no {payload!r} within {WAIT} s; got {got}")
-            got.append(m)
-            if m[1] == payload:
-                return got
-
-    def close(self) -> None:
-        self.c.disconnect()
-        self.c.loop_stop()
 
 
 def attack(port: int, client_id: str, login: str | None, password: str | None, *, ws: bool) -> bool:
@@ -125,12 +88,12 @@ def test_no_client_takes_over_the_room_service_or_a_bridge(rig: Any) -> None:
     r, clear = rig
     room_port, ws_port = r.room_broker.mqtt_port, r.room_broker.ws_port
     # the victims: the room service's login (with the id the service used to send) and t1's bridge
-    service = Watched(room_port, "room", clear["room"], client_id="livetable-room", subs=["room/tables/t1/state"])
-    table = Watched(r.brokers["t1"].mqtt_port, "t1-outbox", r.outbox_password["t1"].read_text(),
+    service = Client(room_port, "room", clear["room"], client_id="livetable-room", subs=["room/tables/t1/state"])
+    table = Client(r.brokers["t1"].mqtt_port, "t1-outbox", r.outbox_password["t1"].read_text(),
                     subs=["livetable/t1/room/link", "livetable/t1/room/ack"])
-    assert table.wait_for(b"1")  # the bridge is up (its retained state)
+    assert table.until(b"1")  # the bridge is up (its retained state)
     service.c.publish("room/tables/t1/ack", json.dumps({"marker": 0}), qos=1)
-    table.wait_for(json.dumps({"marker": 0}).encode())  # the bridge carries the room's messages
+    table.until(json.dumps({"marker": 0}).encode())  # the bridge carries the room's messages
     try:
         accepted = []
         for ws in (False, True):
@@ -140,7 +103,7 @@ def test_no_client_takes_over_the_room_service_or_a_bridge(rig: Any) -> None:
                         accepted.append((login, cid, ws))
         # every attacker had its answer: a kicked victim was closed before it; both still carry
         service.c.publish("room/tables/t1/ack", json.dumps({"marker": 1}), qos=1)
-        got = table.wait_for(json.dumps({"marker": 1}).encode())
+        got = table.until(json.dumps({"marker": 1}).encode())
         assert b"0" not in [p for t, p in got if t.endswith("/link")], "t1's bridge was thrown off"
         assert service.lost == 0, "the room service's session was taken over"
         assert table.lost == 0
@@ -165,7 +128,7 @@ def test_anonymous_is_refused_and_the_lobby_login_reads_the_lobby_only(rig: Any,
     lobby.on_subscribe = lambda *a: subscribed.set()
     lobby.connect("127.0.0.1", port)
     lobby.loop_start()
-    svc = Watched(r.room_broker.mqtt_port, "room", clear["room"])
+    svc = Client(r.room_broker.mqtt_port, "room", clear["room"])
     try:
         lobby.subscribe("room/#", 1)
         assert subscribed.wait(WAIT)
