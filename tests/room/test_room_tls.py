@@ -15,6 +15,7 @@ import json
 import queue
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -97,16 +98,32 @@ def rig_with_tls(tmp: Path, pki: dict[str, Any], bridge_ca: Path) -> RoomRig:
     return RoomRig(tmp, ["t1"], link_ports={"t1": tls_port}, bridge_tls=tls, room_extra="\n" + listener)
 
 
-def client(port: int, user: str, password: str, subs: list[str]) -> tuple[Any, "queue.Queue[bytes]"]:
-    q: "queue.Queue[bytes]" = queue.Queue()
+def client(port: int, user: str, password: str, subs: list[str]) -> tuple[Any, "queue.Queue[tuple[str, bytes]]"]:
+    q: "queue.Queue[tuple[str, bytes]]" = queue.Queue()
     c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
     c.username_pw_set(user, password)
-    c.on_message = lambda cl, u, m: q.put(bytes(m.payload))
+    c.on_message = lambda cl, u, m: q.put((m.topic, bytes(m.payload)))
+    acked = threading.Semaphore(0)
+    c.on_subscribe = lambda *a: acked.release()
     c.connect("127.0.0.1", port)
+    c.loop_start()
     for s in subs:
         c.subscribe(s, 1)
-    c.loop_start()
+        assert acked.acquire(timeout=WAIT), f"no SUBACK for {s}"
     return c, q
+
+
+def until(q: "queue.Queue[tuple[str, bytes]]", topic: str, want: Any) -> bytes:
+    """The first payload on ``topic`` for which ``want(payload)`` holds (fails after WAIT s;
+    the bridge's state may say 0 before it says 1, and topics interleave)."""
+    end = time.monotonic() + WAIT
+    while True:
+        try:
+            t, payload = q.get(timeout=max(0.0, end - time.monotonic()))
+        except queue.Empty:
+            pytest.fail(f"nothing wanted on {topic} within {WAIT} s")
+        if t == topic and want(payload):
+            return payload
 
 
 def test_the_bridge_carries_records_and_acks_over_tls(tmp_path: Path, pki: dict[str, Any]) -> None:
@@ -121,11 +138,11 @@ def test_the_bridge_carries_records_and_acks_over_tls(tmp_path: Path, pki: dict[
     table, table_q = client(rig.brokers["t1"].mqtt_port, "t1-outbox", rig.outbox_password["t1"].read_text(),
                             ["livetable/t1/room/link", "livetable/t1/room/ack"])
     try:
-        assert table_q.get(timeout=WAIT) == b"1"  # the bridge is up, over TLS
+        until(table_q, "livetable/t1/room/link", lambda p: p == b"1")  # the bridge is up, over TLS
         table.publish("livetable/t1/room/records", '{"over": "tls"}', qos=1)
-        assert room_q.get(timeout=WAIT) == b'{"over": "tls"}'
+        until(room_q, "room/tables/t1/records", lambda p: p == b'{"over": "tls"}')
         room.publish("room/tables/t1/ack", json.dumps({"table": "t1", "upto": 0, "base": False}), qos=1)
-        assert json.loads(table_q.get(timeout=WAIT))["upto"] == 0
+        until(table_q, "livetable/t1/room/ack", lambda p: json.loads(p)["upto"] == 0)
         assert wait_log(rig.room_broker.log_file, "as table-t1")  # its login, through the TLS listener
     finally:
         for c in (room, table):
