@@ -13,7 +13,16 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
 - ``read SEAT CARDS``: a ``hole-cards-read`` table event (``by`` ``floor:<name>``); the
   table's own refusal (G-5 / P-2) is the answer's reason;
 - ``confirm-buyin SEAT``: a ``buy-in-confirmed`` event (T-3, ``tablet_join = "confirm"``);
-- ``pause``: a :class:`~controller.orchestrator.ManualPause` (fault ``paused``).
+- ``pause``: a :class:`~controller.orchestrator.ManualPause` (fault ``paused``);
+- between hands (issue 17, the room's console), never into a running hand:
+  ``seat SEAT PLAYER AMOUNT``: ``player-sat-down`` then ``bought-in`` (T-3, T-2: the table's
+  buy-in range; a refused buy-in stands the player up again); the player is dealt in from
+  the next hand. ``stakes``: a ``settings-changed`` (L-2, ``by`` ``floor:<name>``) of the
+  blinds and ante, applied at once between hands or when the running hand ends (answered
+  when the table took it, saying which). ``close``: no further hand is started; once the
+  running hand (if any) has ended the table pauses (fault ``paused``, ``closed by
+  floor:<name>``), answered then. ``open``: ends that pause (``resume``), or calls off a
+  close still waiting for its hand's end.
 
 Refusals start with a rule id: ``F-1`` the table is paused (and did not take it), ``F-2``
 no such fault open or the exit is not one its kind allows, ``F-3`` the request is not for
@@ -58,6 +67,8 @@ class FloorDesk:
         self.orch, self._answer, self.clock = orch, answer, clock
         self._refusal: str | None = None  # a Refuse the table gave the request in hand
         self._waiting: tuple[str, int] | None = None  # (event kind, seat) of the request in hand
+        self._closing: Any = None  # the ``close`` request waiting for the hand's end
+        self._close_posted = False  # its between-hands pause is in the inbox
 
     # ------------------------------------------------------------------ status
     def status(self) -> dict[str, Any]:
@@ -67,8 +78,9 @@ class FloorDesk:
         "paused": bool, "faults": [{"id": 1.., "kind", "message", "since", "exits": [str]}],
         "buy_ins": [{"seat", "name", "amount" (chips), "since"}] (oldest first, T-3),
         "read_seat": seat whose hole cards the table waits for (P-2) | None,
-        "chips": {"on_table", "rake", "brought", "taken"}}`` (integers: chips; the chip audit
-        holds when ``brought - taken == on_table + rake``).
+        "chips": {"on_table", "rake", "brought", "taken"}, "stakes": {"small_blind", "big_blind",
+        "ante"}, "closing": bool (a close waits for the hand's end), "closed": bool}`` (integers:
+        chips; the chip audit holds when ``brought - taken == on_table + rake``).
         """
         state = self.orch.state
         public = self.orch.public_view()
@@ -85,6 +97,9 @@ class FloorDesk:
                         for at, seat, name, amount in waiting],
             "read_seat": cards_to_read(state),
             "chips": _chips(state),
+            "stakes": {"small_blind": state.settings.small_blind, "big_blind": state.settings.big_blind,
+                       "ante": state.settings.ante},
+            "closing": self._closing is not None, "closed": self._closed() is not None,
         }
 
     # ------------------------------------------------------------------ requests
@@ -103,6 +118,14 @@ class FloorDesk:
                 self._confirm(e)
             elif command == "pause":
                 self._pause(e)
+            elif command == "seat":
+                self._seat(e)
+            elif command == "stakes":
+                self._stakes(e)
+            elif command == "close":
+                self._close(e)
+            elif command == "open":
+                self._open(e)
             else:
                 self._reply(e, False, f"M-2: unknown command {command!r}")
         except Exception as exc:  # a bug here must never stop the loop; the floor hears of it
@@ -117,6 +140,8 @@ class FloorDesk:
                             and x.seat in (None, seat)), None)
             if refusal is not None:
                 self._refusal = refusal.reason
+        if self._closing is not None and orch.state.hand is None:
+            self._try_close()
 
     def _decide(self, e: Any) -> None:
         book = self.orch.faults
@@ -204,17 +229,115 @@ class FloorDesk:
 
         self.orch.post(ManualPause(reason), done=done)
 
-    def _post_event(self, e: Any, event: ev.Event, detail: str) -> None:
+    # ------------------------------------------------------------------ between hands (issue 17)
+    def _seat(self, e: Any) -> None:
+        from controller.devices.mqtt import player_for_name
+
+        if self.orch.state.seat(e.seat) is not None:
+            self._reply(e, False, f"T-3: seat {e.seat} is taken")
+            return
+        player = player_for_name(e.player)
+        later = " (dealt in from the next hand)" if self.orch.state.hand is not None else ""
+
+        def bought(refusal: str | None) -> None:
+            if refusal is None:
+                self._reply(e, True, None, f"{e.player} sits in seat {e.seat} with {e.amount} chips{later} "
+                                           f"(floor:{e.by})")
+                return
+            # no seat without chips: the player stands up again, and the floor hears why
+            self._post_event(None, ev.StoodUp(at=self.clock(), seat=e.seat), "",
+                             then=lambda _: self._reply(e, False, refusal))
+
+        def sat(refusal: str | None) -> None:
+            if refusal is not None:
+                self._reply(e, False, refusal)
+                return
+            self._post_event(None, ev.BoughtIn(at=self.clock(), seat=e.seat, amount=e.amount), "", then=bought)
+
+        self._post_event(None, ev.PlayerSatDown(at=self.clock(), seat=e.seat, player=player, name=e.player),
+                         "", then=sat)
+
+    def _stakes(self, e: Any) -> None:
+        changes = dict(e.stakes)
+        if "small_blind" not in changes:
+            changes["small_blind"] = self.orch.state.settings.small_blind
+        when = "from the next hand" if self.orch.state.hand is not None else "now"
+        what = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(changes.items()))
+        self._post_event(e, ev.SettingsChanged(at=self.clock(), changes=changes, by=f"floor:{e.by}"),
+                         f"stakes {what}: {when} (floor:{e.by})")
+
+    def _closed(self) -> Any:
+        return next((f for f in self.orch.faults.open
+                     if f.kind is FaultKind.PAUSED and f.message.startswith("closed by ")), None)
+
+    def _close(self, e: Any) -> None:
+        if self._closed() is not None:
+            self._reply(e, False, "F-3: the table is closed already (open it with: open)")
+            return
+        if self._closing is not None:
+            self._reply(e, False, "F-3: the table closes already when this hand ends")
+            return
+        self.orch.closing = f"closed by floor:{e.by}" + (f": {e.reason}" if e.reason else "")
+        self._closing = e
+        if self.orch.state.hand is None:
+            self._try_close()
+
+    def _try_close(self) -> None:
+        if self._close_posted or self._closing is None:
+            return
+        e, reason = self._closing, self.orch.closing
+
+        def done() -> None:
+            self._close_posted = False
+            if self._closing is not e:
+                return  # called off by an open meanwhile
+            if self._closed() is not None:
+                self._closing, self.orch.closing = None, None
+                self._reply(e, True, None, f"{reason}: no further hand (after hand {self.orch.state.hands})")
+            # else a hand started first: asked again at its end (after_step)
+
+        self._close_posted = True
+        self.orch.post(ManualPause(reason or "closed by the floor", between_hands=True), done=done)
+
+    def _open(self, e: Any) -> None:
+        if self._closing is not None:
+            waiting, self._closing, self.orch.closing = self._closing, None, None
+            self._reply(waiting, False, f"F-3: opened again by floor:{e.by} before the hand ended")
+            self._reply(e, True, None, f"the close is called off; the table deals on (floor:{e.by})")
+            return
+        closed = self._closed()
+        if closed is None:
+            self._reply(e, False, "F-3: the table is not closed")
+            return
+        by = f"floor:{e.by}"
+        before = len(self.orch.faults.endings)
+
+        def done() -> None:
+            if any(x.kind is FaultKind.PAUSED and x.by == by for x in self.orch.faults.endings[before:]):
+                self._reply(e, True, None, f"the table is open; the next hand is dealt ({by})")
+            else:
+                self._reply(e, False, self._not_taken("the table is still closed"))
+
+        self.orch.post(FloorDecision(FaultKind.PAUSED.value, FaultExit.RESUME.value, by, note=e.reason or ""),
+                       done=done)
+
+    def _post_event(self, e: Any, event: ev.Event, detail: str,
+                    then: "Callable[[str | None], None] | None" = None) -> None:
+        """Post ``event``; answer ``e`` (when not None) accepted with ``detail`` or refused
+        with the table's reason; then call ``then(refusal or None)``."""
         before = self.orch.events_handled
 
         def done() -> None:
             refusal, self._refusal, self._waiting = self._refusal, None, None
-            if refusal is not None:
-                self._reply(e, False, refusal)
-            elif self.orch.events_handled > before:
-                self._reply(e, True, None, detail)
-            else:
-                self._reply(e, False, self._not_taken("not taken"))
+            if refusal is None and self.orch.events_handled <= before:
+                refusal = self._not_taken("not taken")
+            if e is not None:
+                if refusal is not None:
+                    self._reply(e, False, refusal)
+                else:
+                    self._reply(e, True, None, detail)
+            if then is not None:
+                then(refusal)
 
         self._refusal, self._waiting = None, (str(event_to_json(event)["kind"]), int(getattr(event, "seat", 0)))
         self.orch.post(event, done=done)

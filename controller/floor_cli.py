@@ -12,6 +12,11 @@ Commands::
     livetable floor read SEAT CARD... --by NAME
     livetable floor confirm-buyin SEAT --by NAME
     livetable floor pause --by NAME [--reason TEXT]
+    livetable floor seat SEAT PLAYER AMOUNT --by NAME [--reason TEXT]
+    livetable floor stakes BIG_BLIND [--small-blind N] [--ante N] --by NAME [--reason TEXT]
+    livetable floor close|open --by NAME [--reason TEXT]
+
+``seat``, ``stakes``, ``close`` and ``open`` take effect between hands (controller/floor.py).
 
 ``FAULT`` is the fault's kind (``jam``, ``hole-cards-unknown``) or its number in
 ``status``. Options, after the command: ``--table t1 --host 127.0.0.1 --port 1883 --user floor
@@ -196,6 +201,22 @@ def _parser() -> argparse.ArgumentParser:
     pa = sub.add_parser("pause", parents=[common], help="pause the table (end it with: resume paused)")
     pa.add_argument("--by", required=True)
     pa.add_argument("--reason", default=None)
+    se = sub.add_parser("seat", parents=[common], help="seat a player with a buy-in (dealt in from the next hand)")
+    se.add_argument("seat", type=int)
+    se.add_argument("player", help="the player's name as the table shows it")
+    se.add_argument("amount", type=int, help="the buy-in, chips")
+    st = sub.add_parser("stakes", parents=[common], help="change the blinds and ante between hands")
+    st.add_argument("big_blind", type=int)
+    st.add_argument("--small-blind", type=int, default=None)
+    st.add_argument("--ante", type=int, default=None)
+    for name, what in (("close", "deal no further hand (pauses once the running hand ends)"),
+                       ("open", "open a closed table again")):
+        o = sub.add_parser(name, parents=[common], help=what)
+        o.add_argument("--by", required=True)
+        o.add_argument("--reason", default=None)
+    for q in (se, st):
+        q.add_argument("--by", required=True)
+        q.add_argument("--reason", default=None)
     return p
 
 
@@ -226,8 +247,13 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     req: dict[str, Any] = {"command": args.command, "by": getattr(args, "by", None)}
     if args.command in codec.FLOOR_DECISIONS:
         req["fault"] = args.fault
-    if args.command in ("read", "confirm-buyin"):
+    if args.command in ("read", "confirm-buyin", "seat"):
         req["seat"] = args.seat
+    if args.command == "seat":
+        req["player"], req["amount"] = args.player, args.amount
+    if args.command == "stakes":
+        req["stakes"] = {k: v for k, v in (("big_blind", args.big_blind), ("small_blind", args.small_blind),
+                                          ("ante", args.ante)) if v is not None}
     if args.command == "read":
         req["cards"] = [_card(c) for c in args.cards]
     if getattr(args, "reason", None):
@@ -255,7 +281,11 @@ def render(reply: dict[str, Any]) -> str:
     if st:
         turn = f"seat {st['turn']} to act" if st.get("turn") else "nobody to act"
         lines.append(f"table {st['table']}: hand {st['hand']}, {st['street']}, {turn}"
-                     + (", PAUSED" if st.get("paused") else ""))
+                     + (", PAUSED" if st.get("paused") else "") + (", CLOSED" if st.get("closed") else "")
+                     + (", closes after this hand" if st.get("closing") else ""))
+        if st.get("stakes"):
+            k = st["stakes"]
+            lines.append(f"  stakes {k['small_blind']}/{k['big_blind']}" + (f", ante {k['ante']}" if k["ante"] else ""))
         for f in st.get("faults") or []:
             since = time.strftime("%H:%M:%S", time.localtime(f["since"]))
             lines.append(f"  fault {f['id']} {f['kind']} since {since}: {f['message']}")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -101,9 +102,14 @@ class FloorDecision:
 
 @dataclass(frozen=True, slots=True)
 class ManualPause:
-    """The dealer paused the table by hand (console ``pause``); resumed by a FloorDecision."""
+    """The dealer paused the table by hand (console ``pause``); resumed by a FloorDecision.
+
+    ``between_hands``: only when no hand runs (the floor's ``close``, issue 17); while one
+    runs it is dropped, and the floor desk asks again at the hand's end.
+    """
 
     reason: str = "paused by the dealer"
+    between_hands: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +196,12 @@ class Orchestrator:
         # SimpleQueue: its put is reentrant, so a signal handler (SIGTERM -> stop) may post
         # while the loop thread is inside get; queue.Queue's lock deadlocks the loop then.
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        # The loop never waits in SimpleQueue.get(timeout=...): CPython's (3.11 here) can block
+        # far past its timeout, until the next put (see run). It waits on this lock instead:
+        # held while there is nothing to wake for, released by every post (from a signal
+        # handler too: a release never blocks); Lock.acquire's timeout is kept exactly.
+        self._wake = threading.Lock()
+        self._wake.acquire()
         self.timers = _Timers()
         self.snapshot_every = max(1, SNAPSHOT_EVERY if snapshot_every is None else snapshot_every)
         self.events_handled = 0
@@ -198,6 +210,9 @@ class Orchestrator:
         self._stopping = False  # a plain flag: set from a signal handler, no lock taken
         #: A misdeal/void the floor decided that a crash kept from being carried out.
         self.pending_void: str | None = None
+        #: The floor's ``close`` waiting for the running hand's end (its pause reason): the
+        #: hand pacer starts no hand meanwhile (controller/floor.py, issue 17).
+        self.closing: str | None = None
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
@@ -209,11 +224,40 @@ class Orchestrator:
         poster can keep one request outstanding at a time (the hand pacer's start).
         """
         self.inbox.put(item if done is None else _Tracked(item, done))
+        self._wake_up()
 
     def stop(self) -> None:
         """Ask :meth:`run` to return after the event in hand (safe from a signal handler)."""
         self._stopping = True
         self.inbox.put(_Stop())
+        self._wake_up()
+
+    def _wake_up(self) -> None:
+        try:
+            self._wake.release()
+        except RuntimeError:  # released already: the loop is awake or will be at once
+            pass
+
+    def _next(self, poll: float) -> Any:
+        """The next input, waiting at most ``poll`` seconds (None when nothing came).
+
+        Not ``inbox.get(timeout=poll)``: CPython's ``SimpleQueue.get`` computes the time
+        left after taking its internal lock and, when the thread was descheduled past the
+        deadline in between (10 ms under a load average above 10), waits with that negative
+        time left, which means for ever: until the next put. At a simulated table every input
+        comes from the loop itself (its players' decisions, its timers), so the table stood
+        still mid-hand, its action timer never fired (the loop never got back to it) and no
+        fault was raised (docs/room.md). ``Lock.acquire`` checks for that case.
+        """
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            pass
+        self._wake.acquire(timeout=poll)
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            return None
 
     def run(self, *, poll: float = 0.02, on_idle: Callable[[], None] | None = None) -> None:
         """Handle events until :meth:`stop`; fire timers as the clock passes their deadline.
@@ -221,10 +265,7 @@ class Orchestrator:
         ``on_idle`` is called at least every ``poll`` seconds (the watchdog is fed there).
         """
         while not self._stopping:
-            try:
-                item = self.inbox.get(timeout=poll)
-            except queue.Empty:
-                item = None
+            item = self._next(poll)
             if item is not None and not isinstance(item, _Stop):
                 self.handle(item)
             self.fire_timers()
@@ -287,6 +328,8 @@ class Orchestrator:
             self._fault_raise(item.kind, item.message, now)
             return
         if isinstance(item, ManualPause):
+            if item.between_hands and self.state.hand is not None:
+                return  # never mid-hand: asked again when the hand has ended
             self._fault_raise(FaultKind.PAUSED.value, item.reason, now)
             return
         if isinstance(item, DeviceBack):

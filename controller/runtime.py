@@ -316,8 +316,8 @@ class HandPacer:
                 return
         if self.phase != self.IDLE:
             return  # a deck is on its way or a start is queued: one at a time
-        if state.hand is not None or orch.faults.paused:
-            return
+        if state.hand is not None or orch.faults.paused or getattr(orch, "closing", None):
+            return  # closing: the floor closes the table once this hand has ended
         if self.max_hands is not None and orch.hands_finished >= self.max_hands:
             return
         if self._rebuying:

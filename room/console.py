@@ -50,7 +50,8 @@ log = logging.getLogger("livetable.room.console")
 
 PAGE = Path(__file__).resolve().parent / "console" / "index.html"
 #: What the floor may decide from the console (the table's own floor commands).
-FLOOR_COMMANDS = ("resume", "correction", "misdeal", "void", "confirm-buyin", "pause")
+FLOOR_COMMANDS = ("resume", "correction", "misdeal", "void", "confirm-buyin", "pause",
+                  "seat", "stakes", "close", "open")  # the last four between hands (controller/floor.py)
 MAX_BODY = 4096
 
 
@@ -104,6 +105,29 @@ def _fault_exits(kind: str) -> list[str]:
         return []
 
 
+def _between_hands(command: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a ``seat`` (``player``, ``amount``) or ``stakes`` (``stakes``) request
+    from the console's JSON, checked as the table's codec checks them; ``{}`` for the other
+    commands. Raises ``ValueError`` with what is wrong."""
+    from drivers.mqtt.codec import PayloadError, decode_floor_request, floor_request_payload
+
+    if command == "seat":
+        extra = {"player": str(data.get("player") or "").strip(), "amount": data.get("amount")}
+        probe = {"seat": data.get("seat"), **extra}
+    elif command == "stakes":
+        stakes = data.get("stakes")
+        if isinstance(stakes, dict):  # the page leaves empty fields out
+            stakes = {k: v for k, v in stakes.items() if v is not None and v != ""}
+        extra = probe = {"stakes": stakes}
+    else:
+        return {}
+    try:
+        decode_floor_request(floor_request_payload(request_id="check", command=command, by="floor", **probe))
+    except PayloadError as exc:
+        raise ValueError(exc.detail) from None
+    return extra
+
+
 def tables_view(service: Any) -> list[dict[str, Any]]:
     """Return what the console shows of every table (see the module's doc)."""
     store = service.store
@@ -128,6 +152,8 @@ def tables_view(service: Any) -> list[dict[str, Any]]:
             "records": row.get("applied_upto", 0), "hand": live.get("hand"), "street": live.get("street"),
             "paused": bool(live.get("paused")) or bool(faults), "faults": faults, "buy_ins": buy_ins,
             "seats": seats, "status_age": round(time.time() - status["received"], 1) if status else None,
+            "closed": bool(status and status.get("closed")), "closing": bool(status and status.get("closing")),
+            "live_stakes": status.get("stakes") if status else None,
         })
     return out
 
@@ -319,15 +345,17 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 seat = data.get("seat")
                 if command in ("resume", "correction", "misdeal", "void") and not isinstance(fault, str):
                     raise ValueError(f"{command} ends a fault: name it (fault)")
-                if command == "confirm-buyin" and (isinstance(seat, bool) or not isinstance(seat, int)):
-                    raise ValueError("confirm-buyin needs the seat")
+                if command in ("confirm-buyin", "seat") and (isinstance(seat, bool) or not isinstance(seat, int)):
+                    raise ValueError(f"{command} needs the seat")
+                extra = _between_hands(command, data)
             except (ValueError, TopicError) as exc:
                 self._error(400, str(exc))
                 return
-            request = {"command": command, "fault": fault if command not in ("confirm-buyin", "pause") else None,
-                       "seat": seat if command == "confirm-buyin" else None}
+            request = {"command": command,
+                       "fault": fault if command in ("resume", "correction", "misdeal", "void") else None,
+                       "seat": seat if command in ("confirm-buyin", "seat") else None, **extra}
             rid = service.floor_request(table, command, by=who, reason=reason, fault=request["fault"],
-                                        seat=request["seat"])
+                                        seat=request["seat"], **extra)
             with service.store.transaction() as tx:
                 tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request)"
                            " VALUES (?,?,?,?,?,?,?)", (time.time(), table, command, who, reason, rid,

@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hold", type=float, default=180.0, help="seconds a called player's seat is held")
     p.add_argument("--public-url", default=None, help="the desk's address as phones reach it, for the lobby's "
                    "QR code (default: the address the TV asked)")
-    p.add_argument("--client-id", default="livetable-room")
+    p.add_argument("--client-id", default="room", help="ignored by the room broker, which uses the login")
     p.add_argument("--log-level", default="info")
     return p
 

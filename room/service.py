@@ -45,12 +45,13 @@ class RoomService:
         store: the room's store.
         host, port, username, password: the room broker and the ``room`` login.
         clock: Unix seconds.
-        client_id: the persistent session's id (one per room service).
+        client_id: the persistent session's id; the room broker replaces it with the login
+            (``use_username_as_clientid``), so the session is the `room` login's.
     """
 
     def __init__(self, store: Store, *, host: str, port: int, username: str | None = None,
                  password: str | None = None, clock: Callable[[], float] = time.time,
-                 client_id: str = "livetable-room") -> None:
+                 client_id: str = "room") -> None:
         self.store = store
         self.room = Room(store, clock, on_applied=self._publish_ack)
         self.live: dict[str, dict[str, Any]] = {}  # table -> its latest public state
@@ -143,9 +144,9 @@ class RoomService:
 
     # ------------------------------------------------------------------ the floor
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
-                      seat: int | None = None, reason: str | None = None) -> str:
+                      seat: int | None = None, reason: str | None = None, **extra: Any) -> str:
         """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
-        its id. The table's answer arrives in :attr:`floor_replies` (and its status in
+        its id. ``extra``: ``player``/``amount`` (``seat``), ``stakes`` (``stakes``). The table's answer arrives in :attr:`floor_replies` (and its status in
         :attr:`floor_status`).
 
         Raises:
@@ -158,7 +159,7 @@ class RoomService:
         if command != "status":
             self._asked.add(rid)
         payload = floor_request_payload(request_id=rid, command=command, by=by, fault=fault, seat=seat,
-                                        reason=reason)
+                                        reason=reason, **extra)
         self._client.publish(f"room/tables/{table}/floor/request", payload, qos=1)
         return rid
 

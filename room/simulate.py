@@ -17,7 +17,7 @@ every record of every table and prints a one-line JSON summary as its last line:
 ``tables``, ``hands`` (the hands the room's store holds), ``balanced`` (true only when the
 store holds every hand of every table and its meters equal each table's to the chip),
 ``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
-options. Without ``--headless`` the floor console is served and its address printed.
+options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without ``--headless`` the floor console is served and its address printed.
 """
 
 from __future__ import annotations
@@ -49,10 +49,15 @@ class RoomRig:
     """The room broker and N tables' brokers with their bridges, in ``workdir``.
 
     ``restart_timeout``: the bridges' reconnect back-off (seconds, base and cap).
+    ``link_ports``: the port a table's bridge connects to on 127.0.0.1 (default: the room
+    broker's MQTT port; a test puts a forwarder it can cut in between). ``bridge_tls``: the
+    bridges connect with TLS; ``room_extra``: configuration appended to the room broker's
+    (its TLS listener, :func:`room.provision.tls_listener_conf`).
     Use :meth:`start`, then :meth:`table_command` per table, and :meth:`stop`.
     """
 
-    def __init__(self, workdir: Path, tables: list[str], *, restart_timeout: tuple[int, int] = (1, 2)) -> None:
+    def __init__(self, workdir: Path, tables: list[str], *, restart_timeout: tuple[int, int] = (1, 2),
+                 link_ports: dict[str, int] | None = None, bridge_tls: Any = None, room_extra: str = "") -> None:
         from room.provision import provision_table, room_credentials
 
         self.workdir = Path(workdir)
@@ -63,7 +68,7 @@ class RoomRig:
         # then hand their last records to the room before the brokers are stopped.
         self.room_broker = BrokerProcess(self.room_dir / "broker", passwd=self.room_dir / "mosquitto" / "passwd",
                                          acl=self.room_dir / "mosquitto" / "acl", config=ROOM_CONF,
-                                         own_session=True)
+                                         own_session=True, extra=room_extra)
         self.brokers: dict[str, BrokerProcess] = {}
         self.controller_password: dict[str, Path] = {}
         self.outbox_password: dict[str, Path] = {}
@@ -80,7 +85,8 @@ class RoomRig:
             opw.chmod(0o600)
             self.outbox_password[t] = opw
             bridge = provision_table(self.room_dir / "mosquitto", t, host="127.0.0.1",
-                                     port=self.room_broker.mqtt_port, restart_timeout=restart_timeout)
+                                     port=(link_ports or {}).get(t, self.room_broker.mqtt_port),
+                                     restart_timeout=restart_timeout, tls=bridge_tls)
             conf = tdir / "table-with-bridge.conf"
             conf.write_text(TABLE_CONF.read_text() + "\n" + bridge.read_text())
             self.brokers[t] = BrokerProcess(tdir / "broker", passwd=tdir / "mosquitto" / "passwd",
@@ -215,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, interrupt)
     procs = {t: subprocess.Popen(rig.table_command(t, args.hands if args.hands is not None else 10**9,
                                                    args.seed + i, devices=args.devices),
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO),
+                                 stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
+                                 env=env, cwd=str(REPO),
                                  preexec_fn=die_with_parent())  # no table left playing if the room dies
              for i, t in enumerate(tables)}
     summaries: dict[str, dict[str, Any]] = {}

@@ -75,12 +75,13 @@ class BrokerProcess:
     (SIGINT to the foreground process group) does not reach it and its owner stops it last
     (``livetable try-tablet`` stops the table before the broker the table talks to); on
     Linux it is then also sent SIGTERM when its owner dies without stopping it (SIGKILL),
-    so no broker is left behind.
+    so no broker is left behind. ``extra``: configuration appended as is after the rendered
+    file (a further listener, e.g. the room broker's TLS one).
     """
 
     def __init__(self, workdir: Path, *, passwd: Path | None = None, acl: Path | None = None,
                  mqtt_port: int | None = None, ws_port: int | None = None,
-                 config: Path = CONFIG, own_session: bool = False) -> None:
+                 config: Path = CONFIG, own_session: bool = False, extra: str = "") -> None:
         self.workdir = Path(workdir)
         self.mqtt_port = mqtt_port or free_port()
         self.ws_port = ws_port or free_port()
@@ -91,6 +92,7 @@ class BrokerProcess:
         self._acl = acl or self.workdir / "acl"
         self._config = config
         self._own_session = own_session
+        self._extra = extra  # appended as is (e.g. the room broker's TLS listener)
         self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> "BrokerProcess":
@@ -101,7 +103,7 @@ class BrokerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.conf_file.write_text(render_config(
             self._config.read_text(), mqtt_port=self.mqtt_port, ws_port=self.ws_port,
-            passwd=self._passwd, acl=self._acl, data_dir=self.data_dir, log_file=self.log_file))
+            passwd=self._passwd, acl=self._acl, data_dir=self.data_dir, log_file=self.log_file) + self._extra)
         self._proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf_file)],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       start_new_session=self._own_session,

@@ -444,10 +444,16 @@ def history_views(hands: list[dict[str, Any]], *, keep: int = 10) -> tuple[dict[
 MAX_FLOOR_BYTES = 1024
 #: What the floor may ask: the table's status; end a fault by one of its exits
 #: (docs/faults.md); enter a seat's hole cards for ``hole-cards-unknown``; confirm a
-#: tablet player's buy-in (T-3); pause the table.
+#: tablet player's buy-in (T-3); pause the table; between hands (issue 17, the room's
+#: console): seat a player with a buy-in, close the table (no further hand) or open it
+#: again, change the stakes.
 FLOOR_DECISIONS = frozenset({"resume", "correction", "misdeal", "void"})
-FLOOR_COMMANDS = frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS
-_FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason"}
+FLOOR_TABLE_COMMANDS = frozenset({"seat", "open", "close", "stakes"})
+FLOOR_COMMANDS = frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS | FLOOR_TABLE_COMMANDS
+_FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason", "player", "amount", "stakes"}
+#: The stakes the floor may change (chips); big_blind is required.
+FLOOR_STAKES = ("small_blind", "big_blind", "ante")
+MAX_FLOOR_CHIPS = 10**9
 _FAULT_REF_RE = re.compile(r"^(?:[a-z][a-z-]{0,31}|[1-9][0-9]?)$")
 
 
@@ -462,6 +468,9 @@ class FloorRequest:
     seat: int | None
     cards: tuple[str, ...]
     reason: str | None
+    player: str | None = None
+    amount: int | None = None
+    stakes: dict[str, int] | None = None
 
 
 def decode_floor_request(payload: bytes) -> FloorRequest:
@@ -477,7 +486,12 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
       (``jam``, ``hole-cards-unknown``) or its number 1..99 in the status list;
     - ``seat`` 1..10 (only and required for ``read`` and ``confirm-buyin``);
     - ``cards`` (only and required for ``read``): 1..5 distinct cards (``As``, ``Td``);
-    - ``reason``: optional text (:func:`clean_chat_text` rules) for the journal's note.
+    - ``reason``: optional text (:func:`clean_chat_text` rules) for the journal's note;
+    - ``seat`` (issue 17): also ``seat`` 1..10, ``player`` (the player's name,
+      :func:`clean_name` rules) and ``amount`` (the buy-in, chips 1..10^9);
+    - ``stakes`` (issue 17): ``{"big_blind", "small_blind"?, "ante"?}``, chips 0..10^9
+      (big blind at least 1);
+    - ``open``, ``close``: nothing more than ``by`` and ``reason``.
 
     Raises :class:`PayloadError` M-1/M-2/M-3 (the ``reason`` field's text problems are
     M-2 here). Whether the table can do it (fault open, exit allowed) is the controller's
@@ -501,10 +515,28 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     elif fault is not None:
         raise PayloadError("M-2", "'fault' is only for resume, correction, misdeal and void", aid)
     seat = obj.get("seat")
-    if command in ("read", "confirm-buyin"):
+    if command in ("read", "confirm-buyin", "seat"):
         seat = _int(obj, "seat", aid, lo=1, hi=10)
     elif seat is not None:
-        raise PayloadError("M-2", "'seat' is only for read and confirm-buyin", aid)
+        raise PayloadError("M-2", "'seat' is only for read, confirm-buyin and seat", aid)
+    player, amount = obj.get("player"), obj.get("amount")
+    if command == "seat":
+        try:
+            player = clean_name(player)
+        except PayloadError as exc:
+            raise PayloadError("M-2", "'player' (who sits down): " + exc.detail, aid) from None
+        amount = _int(obj, "amount", aid, lo=1, hi=MAX_FLOOR_CHIPS)
+    elif player is not None or amount is not None:
+        raise PayloadError("M-2", "'player' and 'amount' are only for seat", aid)
+    stakes = obj.get("stakes")
+    if command == "stakes":
+        if (not isinstance(stakes, dict) or "big_blind" not in stakes
+                or not set(stakes) <= set(FLOOR_STAKES)):
+            raise PayloadError("M-2", f"'stakes' must be an object of {', '.join(FLOOR_STAKES)} in chips, "
+                                      "with big_blind", aid)
+        stakes = {k: _int(stakes, k, aid, lo=1 if k == "big_blind" else 0, hi=MAX_FLOOR_CHIPS) for k in stakes}
+    elif stakes is not None:
+        raise PayloadError("M-2", "'stakes' is only for stakes", aid)
     cards = obj.get("cards")
     if command == "read":
         if (not isinstance(cards, list) or not 1 <= len(cards) <= 5
@@ -520,15 +552,18 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
             reason = clean_chat_text(reason)
         except PayloadError as exc:
             raise PayloadError("M-2", "'reason': " + exc.detail, aid) from None
-    return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason)
+    return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason, player, amount, stakes)
 
 
 def floor_request_payload(*, request_id: str, command: str, by: str | None = None, fault: str | None = None,
                           seat: int | None = None, cards: list[str] | None = None,
-                          reason: str | None = None) -> bytes:
-    """Encode a floor request as ``livetable floor`` sends it (fields left None are null)."""
+                          reason: str | None = None, player: str | None = None, amount: int | None = None,
+                          stakes: dict[str, int] | None = None) -> bytes:
+    """Encode a floor request as ``livetable floor`` sends it (fields left None are null;
+    ``player``, ``amount`` and ``stakes`` only when given, so older tables read the rest)."""
+    extra = {k: v for k, v in (("player", player), ("amount", amount), ("stakes", stakes)) if v is not None}
     return encode({"schema": SCHEMA, "id": request_id, "command": command, "by": by, "fault": fault,
-                   "seat": seat, "cards": cards, "reason": reason})
+                   "seat": seat, "cards": cards, "reason": reason, **extra})
 
 
 def floor_reply_payload(*, table: str, request_id: str | None, command: str | None, accepted: bool,

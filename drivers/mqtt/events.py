@@ -87,7 +87,8 @@ class FloorRequestReceived:
     ``codec.FLOOR_COMMANDS``; ``by`` the floor person's name (``clean_name``; the
     controller records ``floor:<by>``), None only for ``status``; ``fault`` the fault kind
     or its 1-based number in ``status`` for the decisions; ``seat`` for ``read`` and
-    ``confirm-buyin``; ``cards`` the hole cards for ``read``; ``reason`` free text or None.
+    ``confirm-buyin`` and ``seat``; ``cards`` the hole cards for ``read``; ``reason`` free text or
+    None; ``player`` and ``amount`` for ``seat``, ``stakes`` for ``stakes`` (issue 17).
     Answer it with ``TableLink.floor_reply``.
     """
 
@@ -99,6 +100,9 @@ class FloorRequestReceived:
     seat: int | None = None
     cards: tuple[str, ...] = ()
     reason: str | None = None
+    player: str | None = None  # ``seat``: the player's name
+    amount: int | None = None  # ``seat``: the buy-in, chips
+    stakes: dict[str, int] | None = None  # ``stakes``: small_blind, big_blind, ante (chips)
 
 
 MqttEvent = ActionReceived | ChatReceived | TabletPresence | BrokerConnection | FloorRequestReceived

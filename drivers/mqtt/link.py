@@ -438,7 +438,7 @@ class TableLink:
             log.exception("error handling a floor request")
             return
         self._post(FloorRequestReceived(req.request_id, req.command, req.by, now, req.fault, req.seat,
-                                        req.cards, req.reason))
+                                        req.cards, req.reason, req.player, req.amount, req.stakes))
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)

@@ -14,6 +14,7 @@ Screenshots go to ``artifacts/room/``; ``docs/room-console*.png`` are copies of 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -39,6 +40,14 @@ WAIT_MS = 30_000
 
 @pytest.fixture
 def live_room(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    with running_room(tmp_path) as room:
+        yield room
+
+
+@contextlib.contextmanager
+def running_room(tmp_path: Path, extra: dict[str, list[str]] | None = None) -> Iterator[dict[str, Any]]:
+    """Two simulated tables bridged to a room, its service and console (``extra``: more
+    ``livetable simulate`` options per table)."""
     need_mosquitto()
     if SKIP:
         pytest.skip(SKIP)
@@ -50,7 +59,7 @@ def live_room(tmp_path: Path) -> Iterator[dict[str, Any]]:
     console = serve_console(service, tmp_path / "floor-logins.json")
     password = console.login_hint.split(" / ")[1]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    tables = [subprocess.Popen(rig.table_command(t, 10**6, 77 + i, extra=["--speed", "4"]),
+    tables = [subprocess.Popen(rig.table_command(t, 10**6, 77 + i, extra=["--speed", "4", *(extra or {}).get(t, [])]),
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(REPO))
               for i, t in enumerate(["t1", "t2"])]
     try:
@@ -70,17 +79,23 @@ def live_room(tmp_path: Path) -> Iterator[dict[str, Any]]:
         rig.stop()
 
 
+def open_console(pw: Any, url: str, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    """Debian's Chromium on the console: (browser, page, the page's errors as they come)."""
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return browser, page, errors
+
+
 @pytest.mark.broker
 @pytest.mark.timeout(300)
 def test_the_floor_pauses_and_resumes_a_table_and_reads_the_archive(live_room: dict[str, Any]) -> None:
     console, store = live_room["console"], live_room["store"]
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(console.url)
+        browser, page, errors = open_console(pw, console.url, {"width": 1280, "height": 860})
         page.fill("#name", "floor")
         page.fill("#password", "not the password")
         page.click("#login button")

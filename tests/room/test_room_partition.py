@@ -3,13 +3,16 @@
 Simulated tables play (``livetable simulate --room-outbox``, each with its Mosquitto
 bridged to the room broker) while the test, at moments drawn from a seeded random source
 (after a random number of new journal records), either stops the room broker (every
-bridge is cut) or kills the room service with SIGKILL (``livetable room serve`` in its own
+bridge is cut), blocks some tables' links (a forwarder between each bridge and the room
+broker, tests/room/forwarder.py: connections reset, or stalled with nothing moving) or
+kills the room service with SIGKILL (``livetable room serve`` in its own
 process), lets the tables play on, and heals. During each outage every table's journal must
 grow (no table pauses); at the end no table has a fault, and once the tables stopped the
 room holds every record of every table exactly once, every hand equal to its table's
 history and its meters equal to the tables' to the chip.
 
-A modest count with two tables in the normal suite; 50 of each with three tables under ``slow``.
+A modest count with two tables in the normal suite (2 broker stops, 2 kills, 3 blocked
+links); under ``slow``, 50 stops and 50 kills with three tables, and 50 blocked links.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import pytest
 from room.simulate import RoomRig
 from room.store import open_store
 from tests.room.conftest import REPO, need_mosquitto
+from tests.room.forwarder import Forwarder
 
 WAIT = 60.0  # seconds: the bound of every wait below
 
@@ -62,7 +66,13 @@ class Room:
 
     def __init__(self, tmp: Path, store_url: str, tables: int = 3) -> None:
         self.names = [f"t{i}" for i in range(1, tables + 1)]
-        self.rig = RoomRig(tmp, self.names, restart_timeout=(1, 1)).start()
+        # each table's link to the room through a forwarder the test cuts (tests/room/forwarder.py)
+        self.links = {t: Forwarder() for t in self.names}
+        self.rig = RoomRig(tmp, self.names, restart_timeout=(1, 1),
+                           link_ports={t: f.port for t, f in self.links.items()})
+        for f in self.links.values():
+            f.target = self.rig.room_broker.mqtt_port
+        self.rig.start()
         self.store_url = store_url
         # A table that stops journalling is sent SIGABRT: faulthandler writes its threads'
         # stacks into its log (tN.log beside the run) for the failure's reader.
@@ -124,19 +134,33 @@ class Room:
             self.service.send_signal(signal.SIGTERM)
             self.service.wait(20)
         self.rig.stop()
+        for f in self.links.values():
+            f.stop()
 
 
-def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed: int, tables: int = 3) -> None:
+def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed: int, tables: int = 3,
+                  blocks: int = 0) -> None:
+    """``broker_cuts`` room broker stops, ``kills`` SIGKILLs of the room service and ``blocks``
+    blocked links (some tables' links reset or stalled, tests/room/forwarder.py), in a seeded
+    random order at random moments, while the tables play; then check the room converged."""
     need_mosquitto()
     rng = random.Random(seed)
     room = Room(tmp, store_url, tables)
     try:
         room.tables_advance(20)
-        plan = ["cut"] * broker_cuts + ["kill"] * kills
+        plan = ["cut"] * broker_cuts + ["kill"] * kills + ["block"] * blocks
         rng.shuffle(plan)
         for what in plan:
             room.tables_advance(rng.randint(1, 80))  # a random moment
-            if what == "cut":
+            if what == "block":
+                cut = rng.sample(room.names, rng.randint(1, len(room.names)))
+                how = rng.choice(["reset", "stall"])
+                for t in cut:
+                    room.links[t].cut(how)
+                room.tables_advance(rng.randint(5, 60))  # the tables play on, their links blocked
+                for t in cut:
+                    room.links[t].heal()
+            elif what == "cut":
                 room.rig.room_broker.stop()
                 room.tables_advance(rng.randint(5, 60))  # the tables play on, the link down
                 room.rig.room_broker.start()
@@ -172,7 +196,7 @@ def partition_run(tmp: Path, store_url: str, broker_cuts: int, kills: int, seed:
 @pytest.mark.broker
 @pytest.mark.timeout(600)
 def test_cuts_and_kills_sqlite(tmp_path: Path) -> None:
-    partition_run(tmp_path, str(tmp_path / "room.sqlite"), broker_cuts=2, kills=2, seed=11, tables=2)
+    partition_run(tmp_path, str(tmp_path / "room.sqlite"), broker_cuts=2, kills=2, seed=11, tables=2, blocks=3)
 
 
 @pytest.mark.broker
@@ -181,7 +205,7 @@ def test_cuts_and_kills_postgresql(tmp_path: Path, pg_database: str) -> None:
     from tests.room.conftest import _empty_pg
 
     _empty_pg(pg_database)
-    partition_run(tmp_path, pg_database, broker_cuts=2, kills=2, seed=12, tables=2)
+    partition_run(tmp_path, pg_database, broker_cuts=2, kills=2, seed=12, tables=2, blocks=3)
 
 
 @pytest.mark.slow
@@ -192,3 +216,20 @@ def test_fifty_cuts_and_fifty_kills_postgresql(tmp_path: Path, pg_database: str)
 
     _empty_pg(pg_database)
     partition_run(tmp_path, pg_database, broker_cuts=50, kills=50, seed=50)
+
+
+@pytest.mark.slow
+@pytest.mark.broker
+@pytest.mark.timeout(3600)
+def test_fifty_blocked_links_postgresql(tmp_path: Path, pg_database: str) -> None:
+    from tests.room.conftest import _empty_pg
+
+    _empty_pg(pg_database)
+    partition_run(tmp_path, pg_database, broker_cuts=0, kills=0, seed=53, blocks=50)
+
+
+@pytest.mark.slow
+@pytest.mark.broker
+@pytest.mark.timeout(3600)
+def test_fifty_blocked_links_sqlite(tmp_path: Path) -> None:
+    partition_run(tmp_path, str(tmp_path / "room.sqlite"), broker_cuts=0, kills=0, seed=54, blocks=50)
