@@ -235,7 +235,8 @@ def provision_table(directory: Path, table: str, *, host: str, port: int, rotate
     without its key.
     """
     if tls is not None and bool(tls.certfile) != bool(tls.keyfile):
-        raise ProvisionError("a bridge's client certificate needs its key (--bridge-cert-dir holds <t>.crt and <t>.key)")
+        raise ProvisionError("a bridge's client certificate needs its key "
+                             "(--bridge-cert-dir holds <t>.crt and <t>.key)")
     try:
         check_table(table)
     except TopicError as exc:

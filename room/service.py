@@ -146,8 +146,8 @@ class RoomService:
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
                       seat: int | None = None, reason: str | None = None, **extra: Any) -> str:
         """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
-        its id. ``extra``: ``player``/``amount`` (``seat``), ``stakes`` (``stakes``). The table's answer arrives in :attr:`floor_replies` (and its status in
-        :attr:`floor_status`).
+        its id. ``extra``: ``player``/``amount`` (``seat``), ``stakes`` (``stakes``). The
+        table's answer arrives in :attr:`floor_replies` (and its status in :attr:`floor_status`).
 
         Raises:
             drivers.mqtt.topics.TopicError: ``table`` is not a table id.
