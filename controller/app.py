@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # not a regular file (a FIFO, /dev/zero), too large, not UTF-8
+        print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
+        return 2
     run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands)
     asked_to_stop = threading.Event()
 
