@@ -20,7 +20,8 @@ the reader for ever, ``/dev/zero`` never ends), ``/dev/null`` or a FIFO as ``jou
 anything but a character device as ``shuffler.port`` (a Pi's ``/dev/ttyUSB0``, ``/dev/serial0``
 through its symlink, the emulator's pty), anything but a regular file or a V4L2 device as a
 ``camera.source`` path. Files are read only by :func:`read_small_text` (regular files only,
-size-limited, never blocking); the config itself too, a leading UTF-8 BOM left out. A key of the wrong type is reported once: the checks that
+size-limited, never blocking); the config itself too, a leading UTF-8 BOM left out.
+A key of the wrong type is reported once: the checks that
 depend on it (``small_blind`` against ``big_blind`` ...) are not made.
 
 Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``, ``[camera]``,
