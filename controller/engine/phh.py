@@ -261,8 +261,10 @@ def _check_table_meta(ext: dict[str, Any], n: int, top: int) -> None:
     """Refuse nonsense in the descriptive keys of a table's own hand (issue 16 round 2):
     ``hand`` 1..10^12; ``table`` a table id (letters, digits, ``-``, ``_``; PHH from
     elsewhere may give a number); ``_button``, ``_small_blind_seat`` (0 = dead),
-    ``_big_blind_seat`` seats 1..``top``; ``players`` ``n`` different names with no control
-    or format characters; ``_started``/``_ended`` finite Unix seconds, the end not before
+    ``_big_blind_seat`` seats 1..``top``; ``players`` ``n`` names with no control or format
+    characters, ``_player_ids`` ``n`` different players (two players may share a name: the
+    table seats by id, T-3; without ids the names must differ); ``_started``/``_ended``
+    finite Unix seconds, the end not before
     the start; ``day``/``month``/``year`` a real date; ``_shown``, ``_mucked`` lists of
     different players ``p1``..``pN``."""
     if "hand" in ext:
@@ -283,8 +285,17 @@ def _check_table_meta(ext: dict[str, Any], n: int, top: int) -> None:
             if hidden or len(x) > 64:
                 raise PHHError(f"PHH: players: {x!r} holds control or format characters ({', '.join(hidden)})"
                                if hidden else f"PHH: players: a name is at most 64 characters, got {len(x)}")
-        if len(set(names)) != n:
-            raise PHHError(f"PHH: players must be {n} different names, got {_short(names)}")
+    ids = ext.get("_player_ids")
+    if ids is not None:
+        if not isinstance(ids, list) or len(ids) != n or not all(isinstance(x, str) and len(x) <= 256 for x in ids):
+            raise PHHError(f"PHH: _player_ids must list {n} ids, got {_short(ids)}")
+        known = [x for x in ids if x]
+        if len(set(known)) != len(known):
+            raise PHHError(f"PHH: _player_ids must be different players, got {_short(ids)}")
+    elif isinstance(ext.get("players"), list) and len(set(ext["players"])) != n:
+        # A table seats players by id (T-3): two may share a name; without ids, nobody can tell.
+        raise PHHError(f"PHH: players must be {n} different names (or have different _player_ids), "
+                       f"got {_short(ext['players'])}")
     times = {}
     for key in ("_started", "_ended"):
         if ext.get(key) is not None:

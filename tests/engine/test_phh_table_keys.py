@@ -139,7 +139,8 @@ def test_finishing_stacks_that_disagree_with_the_replay_are_reported(tmp_path):
     ('table = "t1"', 'table = ""', "table must be the table's id"),
     ("_button = 1", "_button = 99", "_button must be 1..10"),
     ("_button = 1", "_button = true", "_button must be a seat number"),
-    ('players = ["Ann", "Bob", "Cy"]', 'players = ["Ann", "Ann", "Ann"]', "players must be 3 different names"),
+    ('_player_ids = ["a", "b", "c"]', '_player_ids = ["a", "a", "a"]', "_player_ids must be different players"),
+    ('players = ["Ann", "Bob", "Cy"]\n', 'players = ["Ann", "Ann", "Ann"]\n', None),
     ('players = ["Ann", "Bob", "Cy"]', 'players = ["\\u202eAnn", "Bob", "Cy"]', "players: "),
     ("_started = 1796196403.5", "_started = nan", "_started must be Unix seconds"),
     ("_started = 1796196403.5", "_started = inf", "_started must be Unix seconds"),
@@ -150,7 +151,12 @@ def test_finishing_stacks_that_disagree_with_the_replay_are_reported(tmp_path):
 ])
 def test_more_nonsense_in_a_table_hand_is_refused(old, new, key, tmp_path):
     assert old in RAKED
-    out = _replay(tmp_path, RAKED.replace(old, new))
+    text = RAKED.replace(old, new)
+    if key is None:  # six identical names: refused only without different _player_ids
+        assert _replay(tmp_path, text)["error"] is None
+        text = text.replace('_player_ids = ["a", "b", "c"]\n', "")
+        key = "players must be 3 different names"
+    out = _replay(tmp_path, text)
     assert out["error"] is not None and out["error"].startswith(f"PHH: {key}"), out
 
 
