@@ -53,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``livetable run``; exit 0 on SIGTERM, 2 on a config error, 3 on a bad journal."""
+    """Run ``livetable run``; exit 0 on SIGTERM or SIGINT, 2 on a config error, 3 on a bad
+    journal; a Ctrl-C before the handlers are set (while the config is read, the modules
+    import) ends it quietly with 130 (:func:`controller.cli.main`)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
