@@ -14,31 +14,15 @@ no resend, no heartbeat, no reconnect, ever.
 
 from __future__ import annotations
 
-import queue
 import threading
 from typing import Any
+
+from hanging_queue import HangingQueue  # tests/hanging_queue.py
 
 from drivers.shuffler.link import LinkTiming, ShufflerDriver
 
 WAIT = 5.0
 TIMING = LinkTiming(timeout=0.01, retries=0, reconnect=0.01, reconnect_max=0.02, heartbeat=0.01, quiet=0.01)
-
-
-class HangingQueue(queue.SimpleQueue):  # type: ignore[type-arg]
-    """A SimpleQueue whose timed get outlives its timeout until the next put (the defect)."""
-
-    def __init__(self) -> None:
-        self._put_seen = threading.Event()
-
-    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
-        super().put(item)
-        self._put_seen.set()
-
-    def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        if block and timeout is not None:
-            self._put_seen.wait()  # past the timeout: only a put ends it
-            self._put_seen.clear()
-        return super().get(block, timeout)
 
 
 def _driver() -> ShufflerDriver:
