@@ -164,3 +164,10 @@ def test_run_check_exits_2_naming_a_fifo_password_file(tmp_path, capsys):
     cfg.write_text(_with("mqtt", "password_file", str(fifo)), encoding="utf-8")
     assert app.main(["--config", str(cfg), "--check"]) == 2
     assert f"mqtt.password_file: {fifo} is a FIFO" in capsys.readouterr().err
+
+
+def test_run_check_takes_a_config_with_a_utf8_bom(tmp_path, capsys):
+    """Every reader of the config (the [room] section's too) leaves the BOM out."""
+    cfg = tmp_path / "table.toml"
+    cfg.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
+    assert app.main(["--config", str(cfg), "--check"]) == 0, capsys.readouterr().err
