@@ -392,7 +392,8 @@ def check_table_result(hand: Hand, hh: HandHistory) -> None:
     """Check a table's finished (or voided) hand against what its file says (issue 16 round 2).
 
     The rake the replay takes (R-1..R-3, from the file's rake settings) must be the file's
-    ``_rake`` (so stacks + rake = the chips brought in, as the table booked it), and the
+    ``_rake`` (so stacks + rake = the chips brought in, as the table booked it), its
+    ``_rake_paid`` the winners' shares of it (as the table's ledger books them), and the
     file's ``finishing_stacks`` must be the replay's. A hand from elsewhere is not checked
     (``livetable replay --check`` compares its finishing stacks).
 
@@ -406,6 +407,16 @@ def check_table_result(hand: Hand, hh: HandHistory) -> None:
     if "_rake" in hh.extra and int(hh.extra["_rake"]) * hh.scale != taken:
         raise PHHError(f"PHH: _rake {hh.extra['_rake']} disagrees with the replay, which takes {hh.unscale(taken)} "
                        f"(stacks + rake must equal the {hh.unscale(sum(hh.starting_stacks))} chips brought in)")
+    paid = hh.extra.get("_rake_paid")
+    if isinstance(paid, list) and not voided:
+        # Who paid it: the winners of each raked pot, as the table's ledger books it (one rule,
+        # controller/history_phh.py's, which wrote the file). Imported here: it imports this module.
+        from controller.history_phh import rake_paid
+
+        by_seat = rake_paid({"result": hand.result().to_json()})
+        want = [hh.unscale(by_seat.get(k + 1, 0)) for k in range(hh.players)]  # p1..pN = seats 1..N
+        if list(paid) != want:
+            raise PHHError(f"PHH: _rake_paid {paid} disagrees with the replay, whose pots' winners paid {want}")
     if hh.finishing_stacks is not None:
         got = [hh.unscale(x) for x in hh.starting_stacks] if voided else finishing_stacks(hand, hh)
         if list(hh.finishing_stacks) != got:

@@ -172,3 +172,9 @@ def test_a_hand_from_elsewhere_keeps_its_decimals_and_its_own_metadata(tmp_path)
             'table = 5\nhand = 3\nplayers = ["Hero", "Hero"]\nfinishing_stacks = [100.5, 99.5]\n')
     out = _replay(tmp_path, text)
     assert out["error"] is None and out["finishing_stacks"] == [100.5, 99.5], out
+
+
+def test_rake_booked_to_a_player_who_won_nothing_is_reported(tmp_path):
+    out = _replay(tmp_path, RAKED.replace("_rake_paid = [0, 15, 0]", "_rake_paid = [15, 0, 0]"))
+    assert out["error"] == ("PHH: _rake_paid [15, 0, 0] disagrees with the replay, whose pots' winners paid "
+                            "[0, 15, 0]"), out
