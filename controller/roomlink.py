@@ -118,9 +118,11 @@ def room_config(path: str | Path) -> RoomLinkConfig:
     Raises:
         ValueError: the file cannot be read as TOML, or the section is wrong.
     """
+    from controller.config import MAX_CONFIG_BYTES, read_small_text  # a FIFO never read, a BOM left out
+
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(read_small_text(path, limit=MAX_CONFIG_BYTES, what="config file"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ValueError(f"{path}: {exc}") from exc
     section = data.get("room", {})
     if not isinstance(section, dict):
@@ -412,8 +414,10 @@ def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink 
     if not rc.outbox:
         return None
     try:
-        password = Path(rc.password_file).read_text().strip()
-    except (OSError, UnicodeDecodeError) as exc:
+        from controller.config import read_small_text  # never blocks on a FIFO, never reads /dev/zero
+
+        password = read_small_text(rc.password_file, what="password file").strip()
+    except (OSError, ValueError) as exc:
         raise ValueError(f"room.password_file: {exc}") from exc
     link = RoomLink(cfg.table.id, cfg.journal.path, host=cfg.mqtt.host, port=cfg.mqtt.port,
                     username=outbox_user(cfg.table.id), password=password, batch=rc.batch, window=rc.window,
