@@ -31,6 +31,7 @@ from typing import Any
 
 from .errors import HandError, NotSupported
 from .hand import Hand
+from .rake import rake_paid
 from .settings import Game, HandSettings, Limit, PlayerSetup, RakeSettings
 
 __all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
@@ -410,9 +411,7 @@ def check_table_result(hand: Hand, hh: HandHistory) -> None:
     paid = hh.extra.get("_rake_paid")
     if isinstance(paid, list) and not voided:
         # Who paid it: the winners of each raked pot, as the table's ledger books it (one rule,
-        # controller/history_phh.py's, which wrote the file). Imported here: it imports this module.
-        from controller.history_phh import rake_paid
-
+        # rake.rake_paid, which the history writer used for the file)
         by_seat = rake_paid({"result": hand.result().to_json()})
         want = [hh.unscale(by_seat.get(k + 1, 0)) for k in range(hh.players)]  # p1..pN = seats 1..N
         if list(paid) != want:
