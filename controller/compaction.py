@@ -411,8 +411,9 @@ class JournalKeeper:
         if snap is None:
             raise ValueError(f"no snapshot at event {base_upto}")
         state = TableState.from_json(snap["table"])
-        rejected = {int(e.payload.get("seq", 0))
-                    for e in journal.entries(after=base_upto, kinds=("rejected",)) if e.seq <= upto}
+        from controller.orchestrator import set_aside_seqs  # what recovery skips, read as it reads it
+
+        rejected = set_aside_seqs(journal, base_upto)
         out: dict[int, dict[str, Any]] = {}
         for e in journal.entries(after=base_upto, kinds=("table",)):
             if e.seq > upto:

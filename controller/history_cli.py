@@ -75,7 +75,8 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
 
     from controller.journal import Journal, JournalError
     from controller.journal_check import (accept, accept_beside_history, evidence_note, floor_hint,
-                                          history_hint, history_problems, last_hand_file, problems)
+                                          history_hint, history_problems, last_hand_file, problems,
+                                          replay_problems)
 
     gone = history_problems(path, ns.history_dir)
     if gone:  # the journal is gone beside a folder of hand files (issue 16 b)
@@ -102,25 +103,29 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
         return 2
     try:
         if ns.check:
-            found = problems(journal)
+            found = problems(journal) or replay_problems(journal, ns.history_dir)
             if ns.json:
                 print(json.dumps({"journal": path, "ok": not found, "problems": found,
                                   "copy": journal.evidence}))
             elif found:
                 print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in found)
                       + "\n\n" + (evidence_note(journal.evidence) if journal.evidence else "")
-                      + floor_hint(path))
+                      + floor_hint(path, ns.history_dir))
             else:
                 print(f"journal {path}: sound ({journal.last_seq} events; the table starts on it)")
             return 3 if found else 0
         return _accept_and_say(
-            path, ns, lambda: accept(journal, by=ns.by, reason=ns.reason, at=time.time()),
+            path, ns, lambda: accept(journal, by=ns.by, reason=ns.reason, at=time.time(),
+                                     history_dir=ns.history_dir),
             lambda done: (f"journal {path} accepted as it is by {ns.by} (event {done['seq']}): "
                           + "; ".join(done["problems"])
                           + (f"; snapshots dropped at events {done['dropped_snapshots']}"
                              if done["dropped_snapshots"] else "")
                           + (f"; events set aside (recovery skips them): {done['set_aside']}"
-                             if done["set_aside"] else "")))
+                             if done["set_aside"] else "")
+                          + (f"; hands given up (the journal no longer holds them; settle them from the "
+                             f"hand files): {done['hands_given_up']['first']}..{done['hands_given_up']['last']}"
+                             if done["hands_given_up"] else "")))
     finally:
         journal.close()
 
