@@ -321,6 +321,14 @@ class Journal:
             if not memory:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._lock()
+                for name in (self.path, self.path + "-wal", self.path + "-shm"):
+                    try:
+                        mode = os.lstat(name).st_mode
+                    except FileNotFoundError:
+                        continue
+                    if not stat.S_ISREG(mode):
+                        raise JournalError(f"journal {name} is {_kind_of(mode)}, not a file: refusing to "
+                                           "open it (it could block for ever); move it away")
                 if existed and os.path.getsize(self.path) == 0:
                     raise JournalError(
                         f"journal {self.path} is an empty file (truncated?): refusing to start a "
@@ -421,28 +429,43 @@ class Journal:
         if why is None:
             return
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        for n in range(100):
-            folder = f"{self.path}.found-{stamp}" + (f"-{n}" if n else "")
-            try:
-                os.mkdir(folder, 0o750)
-                break
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                log.error("journal %s: its files could not be copied aside (%s): %s", self.path, why, exc)
-                return
-        else:  # pragma: no cover - a hundred copies in one second
-            return
+        folder = ""
         try:
+            for n in range(100):
+                folder = f"{self.path}.found-{stamp}" + (f"-{n}" if n else "")
+                try:
+                    os.mkdir(folder, 0o750)
+                    break
+                except FileExistsError:
+                    continue
+            else:  # pragma: no cover - a hundred copies in one second
+                raise OSError(errno.EEXIST, "no free name for the copy")
             for name in (self.path, self.path + "-wal", self.path + "-shm", mark_path(self.path)):
-                if os.path.exists(name):
-                    dst = os.path.join(folder, os.path.basename(name))
-                    shutil.copyfile(name, dst)
-                    os.chmod(dst, 0o640)
+                try:
+                    mode = os.lstat(name).st_mode
+                except FileNotFoundError:
+                    continue
+                if not stat.S_ISREG(mode):
+                    continue  # a FIFO or device is never opened (the check names it)
+                dst = os.path.join(folder, os.path.basename(name))
+                # Created 0640 before a byte is written: a partial copy never shows hole cards.
+                fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o640)
+                os.fchmod(fd, 0o640)
+                with os.fdopen(fd, "wb") as out, open(name, "rb") as src:
+                    shutil.copyfileobj(src, out, 1 << 20)
             _fsync_folder(folder)
         except OSError as exc:
-            log.error("journal %s: its files could not be copied aside to %s (%s): %s", self.path, folder, why, exc)
-            return
+            # Disk full, read-only folder: no write-capable open may follow (it could
+            # checkpoint the doubtful -wal away). The partial copy is removed; nothing changed.
+            if folder and os.path.isdir(folder):
+                shutil.rmtree(folder, ignore_errors=True)
+            from controller.journal_check import JournalRefused, floor_hint
+
+            raise JournalRefused(self.path, [
+                f"the -wal disagrees with the mark ({why}) and the journal's files could not be copied aside "
+                f"before opening it ({exc.strerror or exc}): nothing was changed; free some space (or copy "
+                f"{self.path}, {self.path}-wal and {mark_path(self.path)} elsewhere by hand) and start again"],
+                hint=floor_hint(self.path)) from None
         self.evidence = folder
         log.warning("journal %s: the -wal disagrees with the mark (%s): a copy of the journal's files as "
                     "found is in %s", self.path, why, folder)

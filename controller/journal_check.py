@@ -33,7 +33,7 @@ from controller.journal import Journal, JournalEntry, JournalError, mark_path, r
 
 __all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note",
            "history_problems", "history_hint", "last_hand_file", "journal_missing", "accept_beside_history",
-           "HISTORY_HANDS_META", "GIVEN_UP_META", "hands_problems", "replay_problems", "replayed_table"]
+           "HISTORY_HANDS_META", "GIVEN_UP_META", "found_copies", "hands_problems", "replay_problems", "replayed_table"]
 
 
 def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
@@ -46,7 +46,8 @@ def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
             f"otherwise settle the hands the journal lost from the hand files (journal.history_dir) "
             f"and accept the journal as it is (an event of the wrong shape is then set aside, and "
             f"recovery skips it; the hands it lost are named and given up): `livetable history "
-            f"--journal {path}{hd} --accept --by NAME --reason TEXT`, then start the table again (docs/faults.md, 'A journal the table refuses').")
+            f"--journal {path}{hd} --accept --by NAME --reason TEXT`, then start the table again "
+            f"(docs/faults.md, 'A journal the table refuses').")
 
 
 #: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`:
@@ -202,11 +203,29 @@ class JournalRefused(JournalError):
     def __init__(self, path: str | Path, found: list[str], *, evidence: str | None = None,
                  hint: str | None = None) -> None:
         self.problems = list(found)
+        # Every copy an earlier start made is still the floor's to keep (the first holds the
+        # files as the damage left them; a later start's open may have checkpointed the -wal).
+        copies = found_copies(path)
+        if evidence is not None and evidence not in copies:
+            copies.append(evidence)
+        evidence = ", ".join(copies) or None
         self.evidence = evidence
         super().__init__(f"journal check failed: {path}: " + "; ".join(found[:5])
                          + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
                          + ". " + (evidence_note(evidence) if evidence else "")
                          + (hint if hint is not None else floor_hint(path)))
+
+
+def found_copies(path: str | Path) -> list[str]:
+    """Return the folders ``<path>.found-*`` beside the journal at ``path`` (copies of its files
+    as an earlier start found them, :meth:`Journal._keep_evidence`), oldest first."""
+    folder, base = os.path.split(str(path))
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    return sorted(os.path.join(folder, n) for n in names
+                  if n.startswith(base + ".found-") and os.path.isdir(os.path.join(folder, n)))
 
 
 def evidence_note(evidence: str) -> str:
