@@ -184,7 +184,7 @@ def _check(path: str, ns: argparse.Namespace) -> int:
                   "nothing was changed", file=sys.stderr)
             return 2
         try:
-            journal = Journal(copy, keep_evidence=True)
+            journal = Journal(copy, copy_aside=False)
         except JournalError as exc:
             if "in use by" in str(exc):  # pragma: no cover - the copy is private
                 raise

@@ -283,6 +283,11 @@ class Journal:
         path: the database file (created with its folder when missing), or ``":memory:"``.
         durable: ``True`` (default) fsyncs every append (``synchronous=FULL``); ``False``
             (``NORMAL``) is for benchmarks only.
+        keep_evidence: keep the copy of a doubtful ``-wal`` (:meth:`_keep_evidence`) even when
+            this open finds nothing missing: the caller checks more and calls
+            :meth:`drop_evidence` once all passes (start-up, :func:`controller.runtime.open_table`).
+        copy_aside: False: make no such copy (the file is already a private copy: ``livetable
+            history --check``).
 
     Opening never refuses a journal that is missing events: :attr:`damage` (and
     :meth:`check`) says so, and nothing is written to it until :meth:`accept`.
@@ -291,7 +296,8 @@ class Journal:
         JournalError: the file cannot be opened, is not a journal, or has a newer format.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = True, keep_evidence: bool = False) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True, keep_evidence: bool = False,
+                 copy_aside: bool = True) -> None:
         self.path = str(path)
         self._lock_fd: int | None = None
         self._mark_fd: int | None = None
@@ -334,7 +340,8 @@ class Journal:
                         f"journal {self.path} is an empty file (truncated?): refusing to start a "
                         "new table on it; move it away to start afresh"
                     )
-                self._keep_evidence()
+                if copy_aside:  # False: the file is already a private copy (history --check)
+                    self._keep_evidence()
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             # Before the first table: a new journal gives the pages compaction frees back to the
             # file system in steps (vacuum_step); on an older journal it changes nothing.
