@@ -160,8 +160,12 @@ def _check(path: str, ns: argparse.Namespace) -> int:
     try:
         lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o640)
     except OSError as exc:
-        print(f"livetable history: {path}.lock: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        # A read-only file system or folder: no table writes there either; lock what is there.
+        try:
+            lock = os.open(path + ".lock" if os.path.exists(path + ".lock") else path, os.O_RDONLY)
+        except OSError:
+            print(f"livetable history: {path}.lock: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     tmp = None
     try:
         try:

@@ -215,3 +215,21 @@ def test_sqlite_sees_the_copy_the_check_made_as_a_journal(tmp_path):
     assert res.returncode == 0 and "sound (5 events" in res.stdout, res.stdout + res.stderr
     assert _sums(path) == before
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM events").fetchone()[0] == 5
+
+
+def test_check_runs_on_a_read_only_folder(tmp_path, monkeypatch, capsys):
+    """The breaker's 12: --check on a read-only file system ended in exit 2 (it could not
+    create its lock file); it reads a copy, so it needs no write there."""
+    from controller import history_cli
+
+    path = _journal(tmp_path)
+    real = os.open
+
+    def read_only(name, flags, *args):
+        if str(name).startswith(str(path)) and flags & (os.O_CREAT | os.O_WRONLY | os.O_RDWR):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert history_cli.main(["--journal", str(path), "--check"]) == 0
+    assert "sound (5 events" in capsys.readouterr().out
