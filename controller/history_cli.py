@@ -152,7 +152,7 @@ def _check(path: str, ns: argparse.Namespace) -> int:
         if not stat.S_ISREG(mode):
             return say([f"{name} is not a regular file (a FIFO, device, folder or link): the table never "
                         "opens it; move it away"])
-    if not os.path.isfile(path) and not os.path.exists(mark_path(path)):
+    if not any(os.path.exists(n) for n in names):
         print(f"livetable history: no journal at {path}"
               + ("" if ns.history_dir else " (give --history-dir to check it against the hand files)"),
               file=sys.stderr)

@@ -342,6 +342,13 @@ class Journal:
                     )
                 if copy_aside:  # False: the file is already a private copy (history --check)
                     self._keep_evidence()
+                wal = self.path + "-wal"
+                if not existed and os.path.exists(wal) and os.path.getsize(wal) > 0:
+                    # The journal deleted with its -wal left (issue 16 round 2, breaker's 2):
+                    # whatever SQLite makes of the -wal, committed events may be gone.
+                    self._damage.append(
+                        f"the journal file {self.path} is missing but its -wal ({os.path.getsize(wal)} bytes) "
+                        "is there: the journal was deleted, with the events it held")
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             # Before the first table: a new journal gives the pages compaction frees back to the
             # file system in steps (vacuum_step); on an older journal it changes nothing.

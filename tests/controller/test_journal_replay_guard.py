@@ -120,16 +120,23 @@ def test_an_older_backup_put_back_is_refused(tmp_path):
     assert "hands 6..10 are missing" in str(refused.value)
 
 
-def test_journal_and_mark_gone_with_the_wal_left_is_refused(played, tmp_path):
-    """The breaker's 2: the guard fired only when journal, -wal and mark were all gone."""
+def test_wal_and_mark_gone_with_the_journal_schema_only_is_refused(played, tmp_path):
+    """The breaker's 2 (killed table: the events were in the -wal): -wal, -shm and mark deleted,
+    the journal file holding its tables only. It looks like a fresh table; the guard fired only
+    when journal, -wal and mark were all gone."""
+    from controller.journal import _SCHEMA
+
     journal, hands = _copy(played, tmp_path)
-    journal.unlink()
-    Path(str(journal) + ".mark").unlink()
-    Path(str(journal) + "-wal").write_bytes(b"left over")
+    for suffix in ("", "-wal", "-shm", ".mark"):
+        Path(str(journal) + suffix).unlink(missing_ok=True)
+    db = sqlite3.connect(journal)
+    db.executescript(_SCHEMA)
+    db.close()
     with pytest.raises(JournalRefused) as refused:
         open_table(journal, SETTINGS, clock=lambda: 2e9, history_dir=hands)
     assert "hands 1..10 are missing" in str(refused.value)
-    assert refused.value.evidence and Path(refused.value.evidence, "journal.sqlite-wal").read_bytes() == b"left over"
+    check = _cli("history", "--journal", str(journal), "--history-dir", str(hands), "--check")
+    assert check.returncode == 3 and "hands 1..10 are missing" in check.stdout, check.stdout + check.stderr
 
 
 def test_events_the_live_table_refused_replay_as_refused(tmp_path):
@@ -150,3 +157,14 @@ def test_events_the_live_table_refused_replay_as_refused(tmp_path):
         orch, rec = open_table(path, SETTINGS, clock=lambda: 2e9)
         assert rec.outcome == "clean"
         orch.journal.close()
+
+
+def test_journal_and_mark_gone_with_the_wal_left_is_refused_without_hand_files(played, tmp_path):
+    journal, hands = _copy(played, tmp_path)
+    journal.unlink()
+    Path(str(journal) + ".mark").unlink()
+    Path(str(journal) + "-wal").write_bytes(b"left over")
+    check = _cli("history", "--journal", str(journal), "--check")
+    assert check.returncode == 3 and "is missing but its -wal (9 bytes) is there" in check.stdout, check.stdout
+    with pytest.raises(JournalRefused, match="is missing but its -wal"):
+        open_table(journal, SETTINGS, clock=lambda: 2e9)
