@@ -424,6 +424,12 @@ function wireUi() {
     app.tab = b.dataset.tab;
     render();
   });
+  $('#tourney').addEventListener('click', () => { // a phone shows one line; a tap on it shows the rest
+    const toggle = $('#tourney-toggle');
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    $('#tourney').classList.toggle('open', open);
+  });
   $('#lobby').addEventListener('click', (e) => {
     const row = e.target.closest('[data-table]');
     if (!row) return;
@@ -493,6 +499,7 @@ function renderHeader() {
 function renderTournament() {
   const tv = L.tournamentView(app.state);
   $('#tourney').hidden = !tv;
+  document.body.classList.toggle('tourney', !!tv); // the tournament's layout (style.css)
   if (!tv) return;
   const lines = L.tournamentLines(tv);
   $('#tourney-level').textContent = lines.level;
@@ -522,12 +529,14 @@ function renderTable() {
     if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: L.t('Dealer button') }));
     if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: L.t('Small blind') }));
     if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: L.t('Big blind') }));
-    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
-    if (inBB) marks.prepend(el('span', { class: 'in-bb', text: inBB })); // issue 19: the stack in big blinds
     const cards = el('div', { class: 'cards' });
     const mine = best.bySeat.get(seat.seat);
     if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c, { wins: !!(mine && mine.has(c)) })));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
+    // issue 19: the stack in big blinds with the cards (beside them on a narrow seat, above
+    // them on a wide one: the stack line keeps the chips and the D/SB/BB marks)
+    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
+    if (inBB) cards.append(el('span', { class: 'in-bb', text: inBB }));
     const equity = L.equityText(s, seat.seat);
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
