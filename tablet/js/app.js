@@ -570,7 +570,36 @@ function renderTable() {
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   fitNames();
+  fitStacks();
   layoutFelt();
+}
+
+/**
+ * A tournament's stack lines whole in their seats (issue 19 in issue 20's layouts): a stack
+ * line (chips and D/SB/BB marks) or a cards row (cards and the stack in big blinds) too
+ * wide for its seat is set smaller, down to 12 px; a cards row still too wide (face-up
+ * cards on a phone's seat) keeps its cards and leaves the figure in big blinds to screen
+ * readers and the tooltip of the chips.
+ */
+function fitStacks() {
+  if (!document.body.classList.contains('tourney')) return;
+  const over = (e) => e.scrollWidth > e.clientWidth + 0.5;
+  for (const seat of document.querySelectorAll('#seats .seat')) {
+    for (const line of seat.querySelectorAll('.stack, .cards')) {
+      let px = parseFloat(getComputedStyle(line).fontSize);
+      const bb = line.querySelector('.in-bb');
+      if (bb) bb.style.fontSize = `${Math.min(px, parseFloat(getComputedStyle(bb).fontSize))}px`;
+      while (over(line) && px > 12) {
+        px = Math.max(12, px - 0.5);
+        line.style.fontSize = `${px}px`;
+        if (bb) bb.style.fontSize = `${px}px`;
+      }
+      if (bb && over(line)) {
+        bb.classList.add('sr-only');
+        seat.querySelector('.stack').title = bb.textContent;
+      }
+    }
+  }
 }
 
 /**

@@ -43,7 +43,7 @@ LAYOUT_JS = r"""
   const els = [...new Set(sel.flatMap((s) => [...document.querySelectorAll(s)]))].filter(visible);
   const lines = ['.seat .name', '.seat .stack', '.seat .status', '.seat .in-bb', '.pot', '#hand-words',
     '#showdown .line', '#tourney > *', '#tourney-more > *']
-    .flatMap((s) => [...document.querySelectorAll(s)]).filter(visible);
+    .flatMap((s) => [...document.querySelectorAll(s)]).filter((e) => visible(e) && !e.matches('.sr-only'));
   const W = document.documentElement.clientWidth;
   const H = window.innerHeight;
   // the page never scrolls (issue 20: 1080x810 scrolled): all of it on the screen, the side

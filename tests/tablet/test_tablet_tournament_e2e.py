@@ -111,3 +111,40 @@ def test_the_tablet_shows_the_tournament(browser: Any, rig: TableRig, pub: Publi
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def as_tournament(state: dict[str, Any], deep: int) -> dict[str, Any]:
+    """``state`` at level 12 of :func:`tournament_state` with every stack ``deep`` times bigger
+    (a tournament's stacks: 123,450 chips are 6.1 big blinds, 1,500,000 are 75)."""
+    view = tournament_state()[0]["tournament_view"]
+    for seat in state["seats"]:
+        seat["stack"] *= deep
+    return {**state, "tournament_view": {**view, "seats_bb": {str(s["seat"]): s["stack"] * 10 // 20_000
+                                                                for s in state["seats"] if s["status"] != "empty"}}}
+
+
+@pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl")])
+def test_every_screen_of_a_tournament_fits(browser: Any, rig: TableRig, pub: Publisher, size: str, lang: str) -> None:
+    """Issue 19 in issue 20's screens: each screen of the screens test (our turn, all-in,
+    pre-selections, the showdown with its cards shown, busted, the free seat, paused) at a
+    tournament with the view's stacks (six and seven digits beside one or two
+    digits in big blinds), in Dutch too on the phone: nothing overlaps, is cut or scrolls."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        found: dict[str, list[str]] = {}
+        for screen, make in ss.SCREENS.items():
+            state, private = make()
+            _show(page, pub, as_tournament(state, 10), private)
+            assert page.locator("#tourney").is_visible()
+            shot(page, f"tournament-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+            problems = page.evaluate(LAYOUT_JS)
+            if problems:
+                found[screen] = problems
+        assert found == {}, json.dumps(found, indent=1)
+        assert page.errors == []
+    finally:
+        page.context.close()
