@@ -33,7 +33,7 @@ def tournament_state() -> tuple[dict[str, Any], dict[str, Any]]:
     return state, private
 
 
-def _show(page: Any, pub: Publisher, state: dict[str, Any], private: dict[str, Any]) -> None:
+def _show(page: Any, pub: Publisher, state: dict[str, Any], private: dict[str, Any] | None) -> None:
     seq = pub.show(state, private)
     wait_js(page, "(seq) => window.livetable.state && window.livetable.state.seq === seq", seq, timeout=10_000)
 
