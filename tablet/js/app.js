@@ -45,7 +45,11 @@ async function start() {
   wireLanguage();
   connect();
   setInterval(tick, 250);
-  window.addEventListener('resize', () => { if (app.state) layoutFelt(); });
+  window.addEventListener('resize', () => {
+    if (!app.state) return;
+    // a tournament's stack lines were fitted to the old size (a tablet turned: fitStacks)
+    if (document.body.classList.contains('tourney')) renderTable(); else layoutFelt();
+  });
   render();
 }
 

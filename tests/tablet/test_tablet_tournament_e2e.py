@@ -148,3 +148,29 @@ def test_every_screen_of_a_tournament_fits(browser: Any, rig: TableRig, pub: Pub
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_a_turned_tablet_fits_the_stacks_again(browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """At the showdown a phone's seat with face-up cards has no room for the stack in big
+    blinds (left to screen readers, fitStacks); the screen turned to 1080x810, the wide
+    seat has the room again: every figure shows, and the layout check passes."""
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        state, private = ss.all_in_showdown()
+        _show(page, pub, as_tournament(state, 10), private)
+        wait_js(page, "() => window.livetable.private === null", timeout=10_000)
+        hidden = "() => document.querySelectorAll('.seat .in-bb.sr-only').length"
+        wait_js(page, f"() => ({hidden})() > 0", timeout=10_000)
+        # a listener after the page's own: set once the page has handled the resize
+        page.evaluate("() => addEventListener('resize', () => { window.resized = true; })")
+        page.set_viewport_size({"width": 1080, "height": 810})
+        wait_js(page, "() => window.resized === true && innerWidth === 1080", timeout=10_000)
+        assert page.evaluate(hidden) == 0
+        problems = page.evaluate(LAYOUT_JS)
+        assert problems == [], json.dumps(problems, indent=1)
+        assert page.errors == []
+    finally:
+        page.context.close()
