@@ -36,20 +36,27 @@ def table_broker(tmp_path: Path) -> Any:
     broker.stop()
 
 
+def room_side(broker: Any, password: str, on_message: Any, *, base: bool) -> Any:
+    """The room's side on the table's broker: reads the records (``on_message``), says the
+    bridge is up and acknowledges nothing yet (``base``: whether the room holds the base)."""
+    room = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    room.username_pw_set("controller", password)
+    room.on_message = on_message
+    room.connect("127.0.0.1", broker.mqtt_port)
+    room.subscribe(records_topic("sim"), 1)
+    room.loop_start()
+    room.publish(link_topic("sim"), "1", qos=1, retain=True).wait_for_publish(WAIT)
+    room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": 0, "base": base}),
+                 qos=1, retain=True).wait_for_publish(WAIT)
+    return room
+
+
 def test_records_until_acknowledged_and_a_wrong_ack_is_refused(tmp_path: Path, table_broker: Any) -> None:
     broker, password, outbox_password = table_broker
     summary = run_simulate(tmp_path / "t", hands=3, seed=3)
     journal = tmp_path / "t" / "journal.sqlite"
     got: "queue.Queue[dict[str, Any]]" = queue.Queue()
-    room = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-    room.username_pw_set("controller", password)
-    room.on_message = lambda c, u, m: got.put(json.loads(m.payload))
-    room.connect("127.0.0.1", broker.mqtt_port)
-    room.subscribe(records_topic("sim"), 1)
-    room.loop_start()
-    room.publish(link_topic("sim"), "1", qos=1, retain=True).wait_for_publish(WAIT)
-    room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": 0, "base": False}),
-                 qos=1, retain=True).wait_for_publish(WAIT)
+    room = room_side(broker, password, lambda c, u, m: got.put(json.loads(m.payload)), base=False)
     link = RoomLink("sim", journal, port=broker.mqtt_port, username="sim-outbox", password=outbox_password,
                     batch=50, resend_seconds=1.0).start()
     try:
@@ -139,15 +146,7 @@ def test_a_resend_for_want_of_an_acknowledgement_backs_off(tmp_path: Path, table
         if msg["records"] and msg["records"][0]["seq"] == 1:
             starts.put(time.monotonic())
 
-    room = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-    room.username_pw_set("controller", password)
-    room.on_message = on_message
-    room.connect("127.0.0.1", broker.mqtt_port)
-    room.subscribe(records_topic("sim"), 1)
-    room.loop_start()
-    room.publish(link_topic("sim"), "1", qos=1, retain=True).wait_for_publish(WAIT)
-    room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": 0, "base": True}),
-                 qos=1, retain=True).wait_for_publish(WAIT)
+    room = room_side(broker, password, on_message, base=True)
     link = RoomLink("sim", tmp_path / "t" / "journal.sqlite", port=broker.mqtt_port, username="sim-outbox",
                     password=outbox_password, batch=500, resend_seconds=0.5).start()
     try:
