@@ -29,25 +29,12 @@ from typing import Any
 
 from controller.engine.table.audit import audit
 from controller.engine.table.state import TableState
-from controller.journal import Journal, JournalEntry, JournalError, mark_path, read_regular
+from controller.journal import (Journal, JournalEntry, JournalError, JournalRefused, evidence_note, floor_hint,
+                                found_copies, mark_path, read_regular)
 
 __all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note",
            "history_problems", "history_hint", "last_hand_file", "journal_missing", "accept_beside_history",
            "HISTORY_HANDS_META", "GIVEN_UP_META", "found_copies", "hands_problems", "replay_problems", "replayed_table"]
-
-
-def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
-    """Return what the floor does about a refused journal at ``path`` (docs/faults.md);
-    ``history_dir``: the table's hand files, given to the commands."""
-    hd = f" --history-dir {history_dir}" if history_dir else ""
-    return (f"The table did not start. The floor: keep the table closed; "
-            f"`livetable history --journal {path}{hd} --check` says what is wrong; put back the "
-            f"journal's files from a backup if there is one ({path}, {path}-wal, {mark_path(path)}); "
-            f"otherwise settle the hands the journal lost from the hand files (journal.history_dir) "
-            f"and accept the journal as it is (an event of the wrong shape is then set aside, and "
-            f"recovery skips it; the hands it lost are named and given up): `livetable history "
-            f"--journal {path}{hd} --accept --by NAME --reason TEXT`, then start the table again "
-            f"(docs/faults.md, 'A journal the table refuses').")
 
 
 #: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`:
@@ -194,45 +181,6 @@ def history_problems(path: str | Path, history_dir: str | Path | None) -> list[s
     return [f"the journal {path} is missing (no journal, -wal or mark) but the history folder "
             f"{history_dir} holds the hand files of hands up to {last}: the journal that wrote them is "
             f"gone, with every seat and chip"]
-
-
-class JournalRefused(JournalError):
-    """The journal is missing committed events or its snapshot disagrees with its events:
-    the table must not start on it (exit 3). ``problems`` lists what is wrong."""
-
-    def __init__(self, path: str | Path, found: list[str], *, evidence: str | None = None,
-                 hint: str | None = None) -> None:
-        self.problems = list(found)
-        # Every copy an earlier start made is still the floor's to keep (the first holds the
-        # files as the damage left them; a later start's open may have checkpointed the -wal).
-        copies = found_copies(path)
-        if evidence is not None and evidence not in copies:
-            copies.append(evidence)
-        evidence = ", ".join(copies) or None
-        self.evidence = evidence
-        super().__init__(f"journal check failed: {path}: " + "; ".join(found[:5])
-                         + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
-                         + ". " + (evidence_note(evidence) if evidence else "")
-                         + (hint if hint is not None else floor_hint(path)))
-
-
-def found_copies(path: str | Path) -> list[str]:
-    """Return the folders ``<path>.found-*`` beside the journal at ``path`` (copies of its files
-    as an earlier start found them, :meth:`Journal._keep_evidence`), oldest first."""
-    folder, base = os.path.split(str(path))
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        return []
-    return sorted(os.path.join(folder, n) for n in names
-                  if n.startswith(base + ".found-") and os.path.isdir(os.path.join(folder, n)))
-
-
-def evidence_note(evidence: str) -> str:
-    """The sentence telling the floor where the journal's files were copied as found."""
-    return (f"A copy of the journal's files as they were found (journal, -wal, -shm, mark; before "
-            f"SQLite could recover or checkpoint the -wal) is in {evidence}: keep it for whoever "
-            f"recovers the lost events. ")
 
 
 class _Window:
