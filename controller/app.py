@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands)
+    run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands,
+                   result_seconds=cfg.table.result_seconds)
     asked_to_stop = threading.Event()
 
     def _stop(*_: object) -> None:
