@@ -384,14 +384,41 @@ export function timerSeconds(turn, nowLocal, offset = 0) {
  * retained state not back yet), 'offline' (the table's controller is offline), 'paused',
  * 'your-turn', 'playing'.
  */
-export function screenState({ settingsOk, everConnected, connected, caughtUp, controllerOnline, state, priv }) {
+export function screenState({ settingsOk, everConnected, connected, caughtUp, controllerOnline, state, priv, replaced }) {
   if (!settingsOk) return 'setup';
+  if (replaced) return 'replaced'; // issue 20: another device took this seat's session over
   if (!connected) return everConnected ? 'reconnecting' : 'connecting';
   if (!caughtUp) return 'catching-up';
   if (controllerOnline === false) return 'offline';
   if (state && state.paused) return 'paused';
   if (priv && priv.to_act && priv.legal) return 'your-turn';
   return 'playing';
+}
+
+/** MQTT 5's DISCONNECT reason "Session taken over" (0x8E): the broker gives each login one
+ * session (docs/mqtt.md) and another device logged in as this seat. */
+export const SESSION_TAKEN_OVER = 142;
+
+/** Issue 20: whether the broker's DISCONNECT ``packet`` says another device took the seat
+ * (Mosquitto 2.0.11 closes the old connection without one: see seatTakenBy). */
+export function takenOver(packet) {
+  return !!packet && packet.reasonCode === SESSION_TAKEN_OVER;
+}
+
+/** The seat's presence payload (docs/mqtt.md) with this page's ``device`` id (issue 20). */
+export function presencePayload(online, device) {
+  return JSON.stringify({ schema: SCHEMA, online: !!online, device });
+}
+
+/**
+ * Issue 20: another device took this seat over, from the seat's retained presence
+ * (``presence/seat/<n>``) read when this page reconnects after a drop, before it claims the
+ * seat again: a presence (online, or its Last Will) of another ``device`` means that device
+ * logged in as the seat after this page did. Presences without a device (older pages) and
+ * this page's own say nothing.
+ */
+export function seatTakenBy(presence, device) {
+  return !!presence && typeof presence.device === 'string' && presence.device !== '' && presence.device !== device;
 }
 
 /** The action payload a tablet sends (docs/mqtt.md); throws Error on a bad id or seat. */
