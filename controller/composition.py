@@ -36,7 +36,7 @@ from controller.devices import DevicePorts, DeviceChoice, DriverAdapter, History
 from controller.devices.shuffler import Forward, prove_deck_again, shuffler_status
 from controller.engine.table.settings import TableSettings
 from controller.orchestrator import DeviceBack, Orchestrator
-from controller.runtime import (RESULT_SECONDS, SHOW_WINDOW_SECONDS, HandPacer, Recovery, cards_dealt_this_hand,
+from controller.runtime import (SHOW_WINDOW_SECONDS, HandPacer, Recovery, cards_dealt_this_hand,
                                 cards_taken_this_hand, open_table)
 
 __all__ = ["TableRun", "DeviceStartError"]
@@ -81,8 +81,10 @@ class TableRun:
     def __init__(self, settings: TableSettings, journal: str | Path, choice: DeviceChoice, *,
                  clock: Callable[[], float], keep_hands: int = 0, rebuy: set[int] | None = None,
                  bots: set[int] | None = None, max_hands: int | None = None,
-                 extras: list[Any] | None = None, result_seconds: float = RESULT_SECONDS) -> None:
-        self.result_seconds = result_seconds  # the pacer's hold of a hand's result (issue 20)
+                 extras: list[Any] | None = None, result_seconds: float = 0.0) -> None:
+        # the pacer's hold of a hand's result (issue 20): `livetable run` passes the config's,
+        # `livetable simulate` its --result-seconds (0 here: in-process tables deal at once)
+        self.result_seconds = result_seconds
         self.settings, self.journal_path, self.choice, self.clock = settings, journal, choice, clock
         self.keep_hands = keep_hands
         self.rebuy, self.bots, self.max_hands = set(rebuy or ()), set(bots or ()), max_hands

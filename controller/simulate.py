@@ -331,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from controller import simdevices
     from controller.composition import DeviceStartError, TableRun
+    from controller.runtime import RESULT_SECONDS
 
     # The internal dealer's seed stands for the physical deck order: keep the journal's (in
     # its meta table, which compaction keeps; journals of before in their "simulate" entry).
@@ -346,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     director = args.director(n_players) if args.tournament else None
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
                    bots=set(bot_seats), extras=[players] + ([director] if director else []),
-                   **({} if args.result_seconds is None else {"result_seconds": args.result_seconds}))
+                   result_seconds=RESULT_SECONDS if args.result_seconds is None else args.result_seconds)
     asked_to_stop = threading.Event()
 
     def _stop(*_: Any) -> None:
