@@ -693,7 +693,9 @@ function renderMe() {
   }
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
+  const sitIn = p && p.to_act ? null : L.sitInOffer(s, app.cfg.seat); // issue 20: say why, offer Sit in
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
+    : sitIn ? sitIn.why
     : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
       ? L.t('Buy-in {chips}: hand the chips or cash to the dealer, who confirms it', { chips: L.chips(me.buy_in_pending) })
     : !p && me && me.buy_in_pending > 0
@@ -706,6 +708,9 @@ function renderMe() {
   for (const b of ui.buttons) {
     if (ui.slider && b.action === ui.slider.action) continue; // the slider's own button bets
     acts.append(el('button', { class: 'act', dataset: { act: b.action, amount: b.amount ?? '' }, text: b.label }));
+  }
+  if (sitIn && !ui.buttons.length) {
+    acts.append(el('button', { class: 'act primary', dataset: { act: 'sit_in', amount: '' }, text: L.t('Sit in') }));
   }
   $('#slider-box').hidden = !ui.slider;
   if (ui.slider) renderSlider(ui.slider);

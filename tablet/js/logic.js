@@ -593,6 +593,18 @@ export function owesBlinds(me) {
 }
 
 /**
+ * T-5/A-2 (issue 20): a seat sitting out with chips is offered Sit in where the action
+ * buttons are, with why it sits out: null, or {why}. ``out_reason`` (docs/state.md):
+ * "timeout" (its action clock ran out), "request" (the player sat out), "busted" (no chips:
+ * the buy-in again is offered instead). A buy-in waiting for the dealer comes first.
+ */
+export function sitInOffer(state, seat) {
+  const me = seatOf(state, seat);
+  if (!me || me.status !== 'sitting-out' || !(me.stack > 0) || me.buy_in_pending > 0) return null;
+  return { why: me.out_reason === 'timeout' ? t('You were sat out: your time ran out') : t('You are sitting out') };
+}
+
+/**
  * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
  * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand.
  * {min, max (null: none), dealer, confirm}: `join.mode` "direct" books it at once; "confirm"

@@ -265,3 +265,29 @@ def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: P
             assert not page.locator("#stand-up").is_visible() and page.locator("#actions button").first.is_visible()
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet-portrait"])
+def test_a_seat_sat_out_by_its_clock_says_why_and_offers_sit_in_with_the_actions(
+        browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: one missed turn sat the player out with no word why and no Sit in on the
+    main screen (only under My seat)."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        page.set_viewport_size({"width": w, "height": h})
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        _show(page, pub, "timed-out")
+        assert page.locator("#hand-words").inner_text() == "You were sat out: your time ran out"
+        sit_in = page.locator('#actions button[data-act="sit_in"]')
+        assert sit_in.is_visible() and sit_in.inner_text() == "Sit in"
+        box = sit_in.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= h  # in reach, not under a sheet
+        sit_in.click()
+        wait_js(page, "() => window.livetable.sent.some((p) => p.action === 'sit_in')", timeout=5_000)
+        _show(page, pub, "preselect")  # dealt in again: the offer is gone
+        assert page.locator('#actions button[data-act="sit_in"]').count() == 0
+        assert page.errors == []
+    finally:
+        page.context.close()
