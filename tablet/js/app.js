@@ -62,7 +62,7 @@ async function start() {
     render();
   });
   setInterval(tick, 250);
-  window.addEventListener('resize', () => { if (app.state) layoutFelt(); });
+  window.addEventListener('resize', () => { if (app.state) { layoutFelt(); fitHeader(); } });
   render();
 }
 
@@ -543,9 +543,26 @@ function render() {
 function renderHeader() {
   const s = app.state;
   $('#table-name').textContent = s ? s.name : L.t('Table {table}', { table: app.cfg.table });
-  const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
-  $('#game-line').textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
   $('#hand-no').textContent = s && s.hand ? L.t('Hand #{n}', { n: s.hand }) : '';
+  fitHeader();
+}
+
+/** Issue 20: a phone's header cut the stakes ("Simulated holdem  No Limi…"): when the line
+ * does not fit, the table's name goes first, then the game and limit take their short
+ * words ("NL Hold'em 50/100"), then the seat number (it is on the felt): the stakes stay. */
+function fitHeader() {
+  const s = app.state;
+  const title = $('#table-title');
+  const name = $('#table-name');
+  const line = $('#game-line');
+  const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
+  const over = () => title.scrollWidth > title.clientWidth + 1;
+  name.hidden = false;
+  line.textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
+  if (!s || !over()) return;
+  name.hidden = true;
+  if (over()) line.textContent = `${L.describeGame(s, { short: true })} · ${mySeat}`;
+  if (over()) line.textContent = L.describeGame(s, { short: true });
 }
 
 /** Issue 19: the tournament's level, time left, next level, players, average and pool. */
@@ -616,7 +633,7 @@ function renderTable() {
     seats.append(node);
   }
   for (const c of s.board || []) $('#board').append(cardEl(c, { wins: best.all.has(c) }));
-  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
+  for (const p of L.potLines(s)) $('#pots').append(el('span', { class: p.total ? 'pot total' : 'pot', text: p.text }));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   fitNames();

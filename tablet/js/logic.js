@@ -127,10 +127,17 @@ export function chips(n) {
 export const GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Five Card Draw' };
 export const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', 'fixed-limit': 'Fixed Limit' };
 
-/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry. */
-export function describeGame(v) {
-  const game = GAME_NAMES[v.game] ? t(GAME_NAMES[v.game]) : v.game;
-  const limit = LIMIT_NAMES[v.limit] ? t(LIMIT_NAMES[v.limit]) : v.limit;
+/** The card room's short words (issue 20: a phone's header cut the stakes off). */
+export const SHORT_GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Draw' };
+export const SHORT_LIMIT_NAMES = { 'no-limit': 'NL', 'pot-limit': 'PL', 'fixed-limit': 'FL' };
+
+/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry;
+ * ``short``: "NL Hold'em 50/100" (a narrow header). */
+export function describeGame(v, { short = false } = {}) {
+  const games = short ? SHORT_GAME_NAMES : GAME_NAMES;
+  const limits = short ? SHORT_LIMIT_NAMES : LIMIT_NAMES;
+  const game = games[v.game] ? t(games[v.game]) : v.game;
+  const limit = limits[v.limit] ? t(limits[v.limit]) : v.limit;
   const s = v.stakes || {};
   let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
   if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
@@ -771,6 +778,19 @@ export function seatSlots(n, mySeat, W, h0, w, gap, midH) {
  * the pot's number apart from its chips ("Side pot 2 3,538" read as 23,538, issue 20). */
 export function potLine(index, amount) {
   return `${index === 0 ? t('Main pot') : t('Side pot {n}', { n: index })}: ${chips(amount)}`;
+}
+
+/**
+ * The pot lines of the felt: each pot (main first), then "Total: N", the pots with the bets
+ * in front of the players, while any bet is out (issue 20: before the flop the blinds are
+ * bets and no pot showed at all), as the display shows it.
+ */
+export function potLines(state) {
+  const pots = (state && state.pots) || [];
+  const lines = pots.map((p, i) => ({ text: potLine(i, p.amount), total: false }));
+  const bets = ((state && state.seats) || []).reduce((a, x) => a + (Number.isInteger(x.bet) ? x.bet : 0), 0);
+  if (bets > 0) lines.push({ text: t('Total: {chips}', { chips: chips(potTotal(state)) }), total: true });
+  return lines;
 }
 
 /** Name of the player in `seat`, else "Seat N". */

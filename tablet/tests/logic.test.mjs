@@ -473,3 +473,14 @@ test('issue 20: another device on the seat is seen in the seat presence, and the
   assert.equal(L.screenState({ ...base, replaced: true }), 'replaced');
   assert.equal(L.screenState(base), 'reconnecting');
 });
+
+test('issue 20: the total pot with the bets in front of the players shows, also before the flop', () => {
+  const pre = state({ pots: [] });
+  pre.seats.forEach((x) => { x.bet = 0; });
+  pre.seats[0].bet = 50; pre.seats[1].bet = 100; pre.seats[2].bet = 650;
+  assert.deepEqual(L.potLines(pre), [{ text: 'Total: 800', total: true }]);
+  const flop = state();
+  assert.deepEqual(L.potLines(flop).map((l) => l.text), ['Main pot: 600', 'Total: 800']);
+  flop.seats.forEach((x) => { x.bet = 0; });
+  assert.deepEqual(L.potLines(flop).map((l) => l.text), ['Main pot: 600']); // no bets out: no total
+});

@@ -291,3 +291,35 @@ def test_a_seat_sat_out_by_its_clock_says_why_and_offers_sit_in_with_the_actions
         assert page.errors == []
     finally:
         page.context.close()
+
+
+#: the header line fits its box (nothing cut by the ellipsis)
+HEADER_FITS = "() => { const t = document.querySelector('#table-title'); return t.scrollWidth <= t.clientWidth + 1; }"
+
+
+def test_the_total_pot_before_the_flop_and_the_stakes_in_the_phones_header(
+        browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: before the flop the tablet showed no pot (the display: "Total: 800"), and at
+    390 px the header read "Simulated holdem  No Limi…": the blinds were cut off."""
+    page = open_tablet(browser, rig.url(ss.ME))
+    try:
+        for size in ("phone", "tablet-portrait"):
+            w, h = VIEWPORTS[size]
+            page.set_viewport_size({"width": w, "height": h})
+            wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                    timeout=10_000)
+            _show(page, pub, "preflop")
+            assert page.locator("#pots .pot.total").inner_text() == "Total: 800"
+            line = page.locator("#game-line")
+            assert "50/100" in line.inner_text() and line.is_visible()
+            assert page.evaluate(HEADER_FITS), page.locator("#topbar").inner_text()
+            if size == "phone":  # the table's name goes first, then the short game words
+                assert page.locator("#table-name").is_hidden()
+                assert line.inner_text().startswith("NL Hold'em 50/100")
+            else:  # room enough: every word
+                assert page.locator("#table-name").inner_text() == "Simulated holdem"
+                assert line.inner_text() == "No Limit Hold'em 50/100 · Seat 3"
+            shot(page, f"preflop-{size}")
+        assert page.errors == []
+    finally:
+        page.context.close()
