@@ -53,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``livetable run``; exit 0 on SIGTERM, 2 on a config error, 3 on a bad journal."""
+    """Run ``livetable run``; exit 0 on SIGTERM or SIGINT, 2 on a config error, 3 on a bad
+    journal; a Ctrl-C before the handlers are set (while the config is read, the modules
+    import) ends it quietly with 130 (:func:`controller.cli.main`)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
@@ -94,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         choice = choice_from_config(cfg)
     except OSError as exc:
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # not a regular file (a FIFO, /dev/zero), too large, not UTF-8
+        print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
         return 2
     run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands,
                    result_seconds=cfg.table.result_seconds)

@@ -40,9 +40,27 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+#: The exit code of a Ctrl-C (SIGINT) that comes before a command has set its own handlers
+#: (while its modules import, its config is read): 128 + SIGINT, as a shell reports it.
+INTERRUPTED = 128 + signal.SIGINT
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run ``livetable``; return the process exit code (0 ok, 2 usage error, 141 the reader
-    of its output went away: a broken pipe, as Unix tools end on SIGPIPE)."""
+    """Run ``livetable``; return the process exit code (0 ok, 2 usage error, 130 interrupted
+    by Ctrl-C before the command set its own handlers, 141 the reader of its output went
+    away: a broken pipe, as Unix tools end on SIGPIPE).
+
+    A ``KeyboardInterrupt`` that reaches here (SIGINT in the first moments of ``livetable
+    run``, inside the imports of paho or dataclasses, before the table's handlers are set;
+    issue 16) ends the command quietly with :data:`INTERRUPTED`, never a traceback: nothing
+    had started. Once ``run`` has set its handlers a SIGINT stops the table (exit 0)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())

@@ -57,7 +57,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
-from controller.journal import Journal, JournalError
+from controller.journal import Journal, JournalError, read_regular
 
 __all__ = ["JournalKeeper", "Compacted", "Prepared", "JournalReader", "history_files", "write_hand_files",
            "DEFAULT_KEEP_HANDS"]
@@ -361,13 +361,13 @@ class JournalKeeper:
         """True when hand ``hand``'s JSON record is whole and its PHH file reads as TOML."""
         js, phh = history_files(self.folder, hand)
         try:
-            record = json.loads(js.read_text(encoding="utf-8"))
+            record = json.loads(_read_text(js))
         except (OSError, ValueError, UnicodeDecodeError):
             return False
         if not isinstance(record, dict) or record.get("hand") != hand:
             return False
         try:
-            tomllib.loads(phh.read_text(encoding="utf-8"))
+            tomllib.loads(_read_text(phh))
             return True
         except FileNotFoundError:
             return _phh(record) is None  # a hand the PHH writer cannot express: JSON only
@@ -379,10 +379,10 @@ class JournalKeeper:
         between the two renames leaves a new JSON beside an old PHH file)."""
         js, phh = history_files(self.folder, hand)
         try:
-            if json.loads(js.read_text(encoding="utf-8")) != json.loads(json.dumps(record, sort_keys=True)):
+            if json.loads(_read_text(js)) != json.loads(json.dumps(record, sort_keys=True)):
                 return False
             text = _phh(record)
-            return (not phh.exists()) if text is None else phh.read_text(encoding="utf-8") == text
+            return (not phh.exists()) if text is None else _read_text(phh) == text
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
@@ -411,8 +411,9 @@ class JournalKeeper:
         if snap is None:
             raise ValueError(f"no snapshot at event {base_upto}")
         state = TableState.from_json(snap["table"])
-        rejected = {int(e.payload.get("seq", 0))
-                    for e in journal.entries(after=base_upto, kinds=("rejected",)) if e.seq <= upto}
+        from controller.orchestrator import set_aside_seqs  # what recovery skips, read as it reads it
+
+        rejected = set_aside_seqs(journal, base_upto)
         out: dict[int, dict[str, Any]] = {}
         for e in journal.entries(after=base_upto, kinds=("table",)):
             if e.seq > upto:
@@ -467,6 +468,24 @@ def _phh(record: dict[str, Any]) -> str | None:
     except Exception as exc:  # noqa: BLE001 - the history must never stop the table: the JSON record is kept
         log.warning("PHH export of hand %s failed: %s", record.get("hand"), exc)
         return None
+
+
+#: A hand file larger than this is not one (a record is a few KB): never read whole.
+HAND_FILE_MAX = 4 * 1024 * 1024
+
+
+def _read_text(path: Path) -> str:
+    """Return the UTF-8 text of the hand file at ``path``, never blocking: a FIFO, device or
+    symlink named like a hand file raises instead of hanging the table (issue 16, round 2).
+
+    Raises:
+        OSError: missing, not a regular file, unreadable, or over :data:`HAND_FILE_MAX`.
+        UnicodeDecodeError: not UTF-8.
+    """
+    data = read_regular(path, HAND_FILE_MAX + 1)
+    if len(data) > HAND_FILE_MAX:
+        raise OSError(f"{path} is over {HAND_FILE_MAX} bytes: not a hand file")
+    return data.decode("utf-8")
 
 
 def _atomic_write(path: Path, text: str) -> None:

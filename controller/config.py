@@ -14,7 +14,14 @@ and the display and sent in every public state, is at most 64 characters with no
 a file are refused; ``camera.source`` as a device index is 0..255 (OpenCV takes -1 as "any
 camera" and crashes on other negatives). A file the table reads (``mqtt.password_file``,
 ``camera.calibration``, ``camera.enrolment``, ``camera.source`` as a path, ``shuffler.port``)
-that is a folder is refused. A key of the wrong type is reported once: the checks that
+that is a folder is refused; so is one that is not the kind of file the table needs there
+(issue 16 round 2): a FIFO, a socket or a device where a regular file is read (a FIFO blocks
+the reader for ever, ``/dev/zero`` never ends), ``/dev/null`` or a FIFO as ``journal.path``,
+anything but a character device as ``shuffler.port`` (a Pi's ``/dev/ttyUSB0``, ``/dev/serial0``
+through its symlink, the emulator's pty), anything but a regular file or a V4L2 device as a
+``camera.source`` path. Files are read only by :func:`read_small_text` (regular files only,
+size-limited, never blocking); the config itself too, a leading UTF-8 BOM left out.
+A key of the wrong type is reported once: the checks that
 depend on it (``small_blind`` against ``big_blind`` ...) are not made.
 
 Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``, ``[camera]``,
@@ -23,6 +30,8 @@ Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``,
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -44,6 +53,7 @@ __all__ = [
     "Config",
     "load_config",
     "parse_config",
+    "read_small_text",
 ]
 
 GAMES = ("holdem", "omaha", "draw")
@@ -60,6 +70,95 @@ MAX_CHIPS = 10**9
 MAX_NAME = 64  # table.name: a tablet's header and the display's title; sent in every state
 MAX_TEXT = 4096  # any other string (paths: Linux's PATH_MAX)
 MAX_CAMERA_INDEX = 255  # /dev/video0 .. /dev/video255
+
+
+V4L2_MAJOR = 81  # Linux's video4linux devices (/dev/video0 ..)
+MAX_CONFIG_BYTES = 1 << 20  # a table's config is a few KB; a 1 MiB one is not a config
+MAX_SMALL_FILE = 64 * 1024  # a password file: one line
+
+
+def _what(mode: int) -> str:
+    """The kind of file ``mode`` (``os.stat``'s ``st_mode``) names, in words."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def _refuse_kind(value: str, need: str) -> str | None:
+    """Why the path ``value`` cannot be what the table needs there (None: it can, or there is
+    nothing there yet). ``need``: ``"file"`` a regular file (a FIFO would block the reader
+    for ever, ``/dev/zero`` would be read without end); ``"serial"`` a character device (a
+    Pi's ``/dev/ttyUSB0``, ``/dev/serial0`` via its symlink, the emulator's pty
+    ``/dev/pts/N``), not a FIFO or a regular file, which pyserial opens but which are no
+    port; ``"video"`` a regular video file or a V4L2 device (major 81, ``/dev/videoN``);
+    ``"journal"`` a regular file or nothing yet (SQLite creates it)."""
+    if need == "serial" and "://" in value:  # a pyserial URL (socket://, rfc2217://, loop://)
+        return None
+    try:
+        mode = os.stat(value).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # a name too long, a folder not readable, a symlink loop
+        return f"{value}: {exc.strerror or exc}"
+    what = _what(mode)
+    if stat.S_ISDIR(mode):
+        if need == "journal":
+            return None  # _path says it with the file name to give
+        return f"{value} is a folder, not a file"
+    if need == "serial":
+        if stat.S_ISCHR(mode):
+            return None
+        return f"{value} is {what}, not a serial port (a character device such as /dev/ttyUSB0 or /dev/serial0)"
+    if need == "video":
+        if stat.S_ISREG(mode) or (stat.S_ISCHR(mode) and os.major(os.stat(value).st_rdev) == V4L2_MAJOR):
+            return None
+        return f"{value} is {what}, not a video file or a camera (/dev/videoN)"
+    if stat.S_ISREG(mode):
+        return None
+    return f"{value} is {what}, not a regular file"
+
+
+def read_small_text(path: str | Path, *, limit: int = MAX_SMALL_FILE, what: str = "file") -> str:
+    """The UTF-8 text of the regular file ``path``, at most ``limit`` bytes, a leading UTF-8
+    byte order mark left out (Windows editors write one).
+
+    Never blocks or reads without end: the file is opened non-blocking and checked with
+    ``fstat`` on the open descriptor (no race with a rename), so a FIFO, ``/dev/zero`` or any
+    device is refused before a byte is read.
+
+    Raises:
+        FileNotFoundError, IsADirectoryError, PermissionError, OSError: it cannot be opened.
+        ValueError: not a regular file, over ``limit`` bytes, or not UTF-8 (the message names
+            ``path`` and ``what`` it was to be).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"{path} is {_what(mode)}, not a regular file: not read as the {what}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(65536, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise ValueError(f"{path} is over {limit} bytes: too large for a {what}")
+    data = b"".join(chunks)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text (a {what})") from None
 
 
 class ConfigError(ValueError):
@@ -108,11 +207,16 @@ class _Section:
         """True when none of ``keys`` was refused (a check that depends on them can be made)."""
         return not self.failed.intersection(keys)
 
-    def file(self, key: str, value: Any) -> Any:
-        """``value`` (a path the table reads, already checked as a string) refused when it is a
-        folder; returned as it is otherwise (a missing file is the device's to report)."""
+    def file(self, key: str, value: Any, need: str = "file") -> Any:
+        """``value`` (a path the table reads, already checked as a string) refused when what is
+        there is not what the table can read (:func:`_refuse_kind`: a folder, a FIFO, a
+        device where a file is needed...); returned as it is otherwise (a missing file is the
+        device's to report). ``need``: ``"file"`` (a regular file), ``"serial"`` (a serial
+        port: a character device), ``"video"`` (a video file or a V4L2 device)."""
         if not isinstance(value, str) or key in self.failed:
             return value
+        why = _refuse_kind(value, need)
+        return value if why is None else self.fail(key, why, None)
         try:
             if Path(value).is_dir():
                 return self.fail(key, f"{value} is a folder, not a file", None)
@@ -406,6 +510,9 @@ def _path(s: _Section, key: str, default: str, *, folder: bool) -> str:
         if not folder and p.is_dir():
             return s.fail(key, f"{value} is a folder: give the journal's file name (e.g. {p / 'journal.sqlite'})",
                           default)
+        why = None if folder else _refuse_kind(value, "journal")
+        if why is not None:  # /dev/null, a FIFO: SQLite cannot keep a journal there
+            return s.fail(key, f"{why}: the journal is a file the table creates and writes", default)
         for parent in p.parents:
             if parent.exists():
                 if not parent.is_dir():
@@ -430,7 +537,7 @@ def _camera(data: Any, errors: list[str]) -> CameraConfig:
     elif isinstance(src, str):
         src = s.str("source", 0)
         if isinstance(src, str) and "://" not in src and "%" not in src:  # a file (not a URL, a pattern)
-            src = s.file("source", src) or 0
+            src = s.file("source", src, "video") or 0
     camera = CameraConfig(
         source=src,
         calibration=s.file("calibration", s.str("calibration", None)),
@@ -462,7 +569,7 @@ def parse_config(data: dict[str, Any]) -> Config:
     if "shuffler" in data:
         s = _Section("shuffler", data["shuffler"], errors)
         shuffler = ShufflerConfig(
-            port=s.file("port", s.str("port")),
+            port=s.file("port", s.str("port"), "serial"),
             baudrate=s.int("baudrate", 115200, lo=1200, hi=4_000_000),
             timeout=s.num("timeout", 0.5, lo=0.01, hi=30),
         )
@@ -517,13 +624,17 @@ def parse_config(data: dict[str, Any]) -> Config:
 def load_config(path: str | Path) -> Config:
     """Read and check a table's TOML config file.
 
+    The file must be a regular file of at most 1 MiB of UTF-8 (a FIFO or a device is refused
+    before anything is read); a leading UTF-8 byte order mark is left out.
+
     Raises:
-        ConfigError: the file is missing, not TOML (with line and column), nested too deeply,
-            or wrong (every mistake, one per line, each with the file and key).
+        ConfigError: the file is missing, not a regular file, too large, not UTF-8, not TOML
+            (with line and column), nested too deeply, or wrong (every mistake, one per line,
+            each with the file and key).
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_small_text(p, limit=MAX_CONFIG_BYTES, what="config file"))
     except RecursionError:
         raise ConfigError(f"{p}: not a table config: arrays or tables nested too deeply") from None
     except FileNotFoundError as exc:
@@ -532,10 +643,10 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(f"{p}: is a folder, not a config file") from exc
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read it: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{p}: not UTF-8 text") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from exc
+    except ValueError as exc:  # a FIFO, a device, over 1 MiB, not UTF-8 (read_small_text)
+        raise ConfigError(f"{exc}") from exc
     try:
         return parse_config(data)
     except ConfigError as exc:

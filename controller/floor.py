@@ -231,7 +231,7 @@ class FloorDesk:
 
     # ------------------------------------------------------------------ between hands (issue 17)
     def _seat(self, e: Any) -> None:
-        from controller.devices.mqtt import player_for_name
+        from controller.engine.table.seating import player_for_name
 
         if self.orch.state.seat(e.seat) is not None:
             self._reply(e, False, f"T-3: seat {e.seat} is taken")

@@ -20,6 +20,7 @@ from typing import Any
 
 from controller.engine import phh
 from controller.engine.hand import Hand
+from controller.engine.rake import rake_paid
 from controller.engine.settings import PlayerSetup
 
 __all__ = ["record_to_phh", "hand_summary", "hand_from_record", "rake_paid", "phh_order"]
@@ -63,30 +64,6 @@ def hand_from_record(record: dict[str, Any]) -> Hand:
         HandError (ValueError): the record's events do not replay (a corrupt record).
     """
     return Hand.from_snapshot(record["hand_record"])
-
-
-def rake_paid(record: dict[str, Any]) -> dict[int, int]:
-    """Return seat -> chips of rake taken from the pots that seat won (R-1; the ledger's share).
-
-    Each pot's rake is shared in proportion to the winners' shares, any remainder to the
-    first winner in P-3 order (as the table's ledger books it). Empty for a voided hand.
-    """
-    out: dict[int, int] = {}
-    for award in (record.get("result") or {}).get("awards") or []:
-        r = int(award.get("rake") or 0)
-        if not r:
-            continue
-        shares = {int(k): int(v) for k, v in (award.get("shares") or {}).items()}
-        winners = [int(w) for w in award.get("winners") or []] or list(shares)
-        total = sum(shares.get(w, 0) for w in winners)
-        given = 0
-        for w in winners:
-            part = (r * shares.get(w, 0)) // total if total else 0
-            out[w] = out.get(w, 0) + part
-            given += part
-        if winners:
-            out[winners[0]] = out.get(winners[0], 0) + r - given
-    return out
 
 
 def _toml(v: Any) -> str:

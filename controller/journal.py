@@ -54,6 +54,7 @@ not read the older hands.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import logging
@@ -61,23 +62,25 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import time
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("livetable.journal")
 
 __all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
-           "payload_of"]
+           "payload_of", "read_regular", "NotARegularFile"]
 
 #: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
 #: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
 FORMAT_VERSION = 2
-#: The fixed size of the mark file (one line, padded with spaces): rewritten in place.
-MARK_SIZE = 64
+#: The fixed size of the mark file (one line, padded with spaces): rewritten in place. A
+#: format-1 mark (64 bytes) is read as it is; the next write makes it 128.
+MARK_SIZE = 128
 #: ``meta`` key saying the journal keeps a mark: a mark missing beside it is then damage,
 #: not a journal from before marks (which gets one at its next open).
 _MARK_META = "mark"
@@ -90,28 +93,43 @@ class JournalError(OSError):
 @dataclass(frozen=True, slots=True)
 class Mark:
     """What the mark file says: ``seq``, the newest committed event; ``hands``, how many
-    hands the table had started at the newest snapshot (``table.hands``; 0 before any)."""
+    hands the table had started by then (``table.hands``; 0 before any); and, when the
+    table that wrote it had replayed or snapshotted its journal (format 2): ``snap``, the
+    seq of the newest snapshot, and ``untaken``, how many ``table`` events after ``snap``
+    the table refused (the state stayed as it was), up to event ``seq`` or the one before
+    it. Recovery refuses a replay that refuses more or fewer events than the table did
+    (issue 16: an edited event silently dropped every later one). ``snap`` and ``untaken``
+    are None in a format-1 mark (nothing to compare) and are left out of ``==``."""
 
     seq: int
     hands: int
+    snap: int | None = field(default=None, compare=False)
+    untaken: int | None = field(default=None, compare=False)
 
     def encode(self) -> bytes:
-        """Return the mark's 64 bytes: ``livetable-mark 1 seq=N hands=H crc=XXXXXXXX``."""
-        body = f"livetable-mark 1 seq={self.seq} hands={self.hands}"
+        """Return the mark's :data:`MARK_SIZE` bytes: ``livetable-mark 1 seq=N hands=H
+        crc=XXXXXXXX``, or ``livetable-mark 2 seq=N hands=H snap=S untaken=U crc=...``."""
+        if self.snap is None or self.untaken is None:
+            body = f"livetable-mark 1 seq={self.seq} hands={self.hands}"
+        else:
+            body = f"livetable-mark 2 seq={self.seq} hands={self.hands} snap={self.snap} untaken={self.untaken}"
         line = f"{body} crc={zlib.crc32(body.encode()):08x}"
         return line.ljust(MARK_SIZE - 1).encode() + b"\n"
 
     @staticmethod
     def decode(data: bytes) -> "Mark":
-        """Parse a mark file's bytes.
+        """Parse a mark file's bytes (format 1 or 2).
 
         Raises:
             ValueError: not a mark, or its CRC does not match (a damaged mark).
         """
-        m = re.fullmatch(rb"(livetable-mark 1 seq=(\d{1,18}) hands=(\d{1,18})) crc=([0-9a-f]{8}) *\n?", data)
-        if m is None or int(m.group(4), 16) != zlib.crc32(m.group(1)):
+        m = re.fullmatch(rb"(livetable-mark (?:1 seq=(\d{1,18}) hands=(\d{1,18})|2 seq=(\d{1,18}) hands=(\d{1,18})"
+                         rb" snap=(\d{1,18}) untaken=(\d{1,18}))) crc=([0-9a-f]{8}) *\n?", data)
+        if m is None or int(m.group(8), 16) != zlib.crc32(m.group(1)):
             raise ValueError(f"not a livetable mark: {data[:MARK_SIZE]!r}")
-        return Mark(int(m.group(2)), int(m.group(3)))
+        if m.group(2) is not None:
+            return Mark(int(m.group(2)), int(m.group(3)))
+        return Mark(int(m.group(4)), int(m.group(5)), int(m.group(6)), int(m.group(7)))
 
 
 def _owner_and_group_only(path: str) -> None:
@@ -152,18 +170,69 @@ def read_mark(path: str | Path) -> Mark | None:
     Raises:
         JournalError: the mark cannot be read or is damaged (its CRC does not match).
     """
+    name = mark_path(path)
     try:
-        with open(mark_path(path), "rb") as fh:
-            data = fh.read(4 * MARK_SIZE)
+        data = read_regular(name, 4 * MARK_SIZE)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise JournalError(f"mark {mark_path(path)}: {exc.strerror or exc}") from exc
+        raise JournalError(f"the journal's mark {name}: {exc.strerror or exc}") from exc
+    if not data:
+        raise JournalError(f"the journal's mark {name} is empty (truncated?): it cannot say which events "
+                           "were committed")
     try:
         return Mark.decode(data)
     except ValueError:
-        raise JournalError(f"the journal's mark {mark_path(path)} is damaged ({data[:MARK_SIZE]!r}): "
+        raise JournalError(f"the journal's mark {name} is damaged ({data[:MARK_SIZE]!r}): "
                            "it cannot say which events were committed") from None
+
+
+class NotARegularFile(OSError):
+    """A table file (the mark, a hand file) is a FIFO, a device, a folder or a symlink:
+    opening or reading it could block for ever (issue 16: a FIFO hung the table)."""
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """Return up to ``limit`` bytes of the regular file at ``path``, never blocking: the file
+    is opened ``O_NONBLOCK | O_NOFOLLOW`` and checked with ``fstat`` before it is read.
+
+    Raises:
+        FileNotFoundError: no such file.
+        NotARegularFile: ``path`` is a FIFO, device, folder or symlink (its kind named).
+        OSError: it cannot be read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotARegularFile(errno.EINVAL, f"{path} is a symbolic link, not a file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(errno.EINVAL, f"{path} is {_kind_of(mode)}, not a file")
+        chunks, left = [], limit
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def payload_of(kind: str, at: float, text: str) -> Any:
@@ -214,6 +283,11 @@ class Journal:
         path: the database file (created with its folder when missing), or ``":memory:"``.
         durable: ``True`` (default) fsyncs every append (``synchronous=FULL``); ``False``
             (``NORMAL``) is for benchmarks only.
+        keep_evidence: keep the copy of a doubtful ``-wal`` (:meth:`_keep_evidence`) even when
+            this open finds nothing missing: the caller checks more and calls
+            :meth:`drop_evidence` once all passes (start-up, :func:`controller.runtime.open_table`).
+        copy_aside: False: make no such copy (the file is already a private copy: ``livetable
+            history --check``).
 
     Opening never refuses a journal that is missing events: :attr:`damage` (and
     :meth:`check`) says so, and nothing is written to it until :meth:`accept`.
@@ -222,7 +296,8 @@ class Journal:
         JournalError: the file cannot be opened, is not a journal, or has a newer format.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True, keep_evidence: bool = False,
+                 copy_aside: bool = True) -> None:
         self.path = str(path)
         self._lock_fd: int | None = None
         self._mark_fd: int | None = None
@@ -231,6 +306,17 @@ class Journal:
         #: damaged, a dropped table); None when nothing is. Appends are refused meanwhile.
         self._damage: list[str] = []
         self._hands = 0
+        #: The mark's format-2 fields (:class:`Mark`): the newest snapshot's seq and the table
+        #: events refused since; None until the table replayed (:meth:`note_recovered`) or
+        #: snapshotted its journal (a mark without them is written meanwhile).
+        self._snap: int | None = None
+        self._untaken = 0
+        #: Whether this journal wrote anything (close() then fsyncs the mark; a journal only
+        #: read leaves its mark as found: the evidence of a refusal stays for the next start).
+        self._wrote = False
+        #: The mark as this open found it (None: none, or damaged): what recovery checks its
+        #: replay against (:meth:`controller.orchestrator.Orchestrator.recover`).
+        self.found_mark: Mark | None = None
         self._checked: tuple[bool, list[str]] | None = None  # check()'s (full, answer) until the next write
         #: Where a copy of the journal's files as they were found was kept (a ``-wal`` the mark
         #: doubts, see :meth:`_keep_evidence`); None when none was needed.
@@ -241,12 +327,28 @@ class Journal:
             if not memory:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._lock()
+                for name in (self.path, self.path + "-wal", self.path + "-shm"):
+                    try:
+                        mode = os.lstat(name).st_mode
+                    except FileNotFoundError:
+                        continue
+                    if not stat.S_ISREG(mode):
+                        raise JournalError(f"journal {name} is {_kind_of(mode)}, not a file: refusing to "
+                                           "open it (it could block for ever); move it away")
                 if existed and os.path.getsize(self.path) == 0:
                     raise JournalError(
                         f"journal {self.path} is an empty file (truncated?): refusing to start a "
                         "new table on it; move it away to start afresh"
                     )
-                self._keep_evidence()
+                if copy_aside:  # False: the file is already a private copy (history --check)
+                    self._keep_evidence()
+                wal = self.path + "-wal"
+                if not existed and os.path.exists(wal) and os.path.getsize(wal) > 0:
+                    # The journal deleted with its -wal left (issue 16 round 2, breaker's 2):
+                    # whatever SQLite makes of the -wal, committed events may be gone.
+                    self._damage.append(
+                        f"the journal file {self.path} is missing but its -wal ({os.path.getsize(wal)} bytes) "
+                        "is there: the journal was deleted, with the events it held")
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             # Before the first table: a new journal gives the pages compaction frees back to the
             # file system in steps (vacuum_step); on an older journal it changes nothing.
@@ -284,7 +386,7 @@ class Journal:
             self._last_seq = max(int(last or 0), compacted)
             if not memory:
                 self._open_mark(existed)
-                if not self._damage:
+                if not self._damage and not keep_evidence:
                     self._drop_evidence()
         except sqlite3.Error as exc:
             self._close_files()
@@ -341,31 +443,51 @@ class Journal:
         if why is None:
             return
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        for n in range(100):
-            folder = f"{self.path}.found-{stamp}" + (f"-{n}" if n else "")
-            try:
-                os.mkdir(folder, 0o750)
-                break
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                log.error("journal %s: its files could not be copied aside (%s): %s", self.path, why, exc)
-                return
-        else:  # pragma: no cover - a hundred copies in one second
-            return
+        folder = ""
         try:
+            for n in range(100):
+                folder = f"{self.path}.found-{stamp}" + (f"-{n}" if n else "")
+                try:
+                    os.mkdir(folder, 0o750)
+                    break
+                except FileExistsError:
+                    continue
+            else:  # pragma: no cover - a hundred copies in one second
+                raise OSError(errno.EEXIST, "no free name for the copy")
             for name in (self.path, self.path + "-wal", self.path + "-shm", mark_path(self.path)):
-                if os.path.exists(name):
-                    dst = os.path.join(folder, os.path.basename(name))
-                    shutil.copyfile(name, dst)
-                    os.chmod(dst, 0o640)
+                try:
+                    mode = os.lstat(name).st_mode
+                except FileNotFoundError:
+                    continue
+                if not stat.S_ISREG(mode):
+                    continue  # a FIFO or device is never opened (the check names it)
+                dst = os.path.join(folder, os.path.basename(name))
+                # Created 0640 before a byte is written: a partial copy never shows hole cards.
+                fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o640)
+                os.fchmod(fd, 0o640)
+                with os.fdopen(fd, "wb") as out, open(name, "rb") as src:
+                    shutil.copyfileobj(src, out, 1 << 20)
             _fsync_folder(folder)
         except OSError as exc:
-            log.error("journal %s: its files could not be copied aside to %s (%s): %s", self.path, folder, why, exc)
-            return
+            # Disk full, read-only folder: no write-capable open may follow (it could
+            # checkpoint the doubtful -wal away). The partial copy is removed; nothing changed.
+            if folder and os.path.isdir(folder):
+                shutil.rmtree(folder, ignore_errors=True)
+            from controller.journal_check import JournalRefused, floor_hint
+
+            raise JournalRefused(self.path, [
+                f"the -wal disagrees with the mark ({why}) and the journal's files could not be copied aside "
+                f"before opening it ({exc.strerror or exc}): nothing was changed; free some space (or copy "
+                f"{self.path}, {self.path}-wal and {mark_path(self.path)} elsewhere by hand) and start again"],
+                hint=floor_hint(self.path)) from None
         self.evidence = folder
         log.warning("journal %s: the -wal disagrees with the mark (%s): a copy of the journal's files as "
                     "found is in %s", self.path, why, folder)
+
+    def drop_evidence(self) -> None:
+        """Remove the copy :meth:`_keep_evidence` made when the journal turned out whole (the
+        caller that opened with ``keep_evidence=True`` calls it once its own checks pass)."""
+        self._drop_evidence()
 
     def _drop_evidence(self) -> None:
         """Remove the copy :meth:`_keep_evidence` made when the journal turned out whole."""
@@ -393,12 +515,18 @@ class Journal:
         """Read the mark, compare it with the journal, and keep it open for rewriting."""
         newest_upto, self._hands = self._newest_snapshot_hands()
         flagged = self._db.execute("SELECT 1 FROM meta WHERE key = ?", (_MARK_META,)).fetchone() is not None
+        regular = True
         try:
             mark = read_mark(self.path)
         except JournalError as exc:
             self._damage.append(str(exc))
             mark = None
+            regular = not isinstance(exc.__cause__, NotARegularFile)
         else:
+            self.found_mark = mark
+            if mark is not None and mark.seq <= self._last_seq:
+                self._hands = max(self._hands, mark.hands)  # the mark holds the real count
+
             if mark is None and flagged:
                 self._damage.append(
                     f"the journal's mark {mark_path(self.path)} is missing: nothing can say whether "
@@ -410,8 +538,10 @@ class Journal:
                 self._damage.append(
                     f"committed events {self._last_seq + 1}..{mark.seq} are missing: {what}, its mark "
                     f"{mark_path(self.path)} says event {mark.seq} was committed (hand {mark.hands} "
-                    "or later): the -wal beside the journal was lost or damaged?")
-        fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT, 0o640)
+                    "had started): the -wal beside the journal was lost or damaged?")
+        if not regular:
+            return  # never opened for writing (a FIFO, a device): the floor moves it away
+        fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o640)
         self._mark_fd = fd
         if self._damage:
             return  # keep the evidence: nothing is written until the floor accepts (accept())
@@ -425,8 +555,10 @@ class Journal:
                 log.warning("journal %s had no mark (written by an older livetable): one is kept from "
                             "now on at event %d", self.path, self._last_seq)
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, '1')", (_MARK_META,))
-        if mark is None or mark.seq != self._last_seq or mark.hands != self._hands:
-            # A mark behind the journal: a power cut between a commit and its mark.
+        if mark is None or (mark.snap is None and (mark.seq != self._last_seq or mark.hands != self._hands)):
+            # A mark behind the journal: a power cut between a commit and its mark. A format-2
+            # mark is left as found until recovery has checked its replay against it (the next
+            # append writes it): a refused start keeps its evidence.
             self._write_mark(sync=True)
 
     def _write_mark(self, *, sync: bool) -> None:
@@ -436,9 +568,24 @@ class Journal:
         """
         if self._mark_fd is None:
             return
-        os.pwrite(self._mark_fd, Mark(self._last_seq, self._hands).encode(), 0)
+        self._wrote = True
+        os.pwrite(self._mark_fd, Mark(self._last_seq, self._hands, self._snap,
+                                      self._untaken if self._snap is not None else None).encode(), 0)
         if sync and self._durable:
             os.fdatasync(self._mark_fd)
+
+    def note_step(self, taken: bool, hands: int) -> None:
+        """The table stepped its newest ``table`` event: ``taken`` False when it refused it
+        (its state stayed as it was); ``hands`` is ``table.hands`` now. Kept for the mark,
+        written at the next append (no write here: a kill before it is allowed for)."""
+        if not taken:
+            self._untaken += 1
+        self._hands = hands
+
+    def note_recovered(self, snap: int, untaken: int, hands: int) -> None:
+        """Recovery replayed from the snapshot at ``snap`` (0: none) and refused ``untaken``
+        table events since; the table has started ``hands`` hands. The next mark says so."""
+        self._snap, self._untaken, self._hands = snap, untaken, hands
 
     def _refuse_writes(self) -> None:
         if self._damage:
@@ -471,7 +618,9 @@ class Journal:
             raise ValueError("accepting a journal needs the name of who decided it")
         try:
             mark: Mark | None = read_mark(self.path) if self.path != ":memory:" else None
-        except JournalError:
+        except JournalError as exc:
+            if isinstance(exc.__cause__, NotARegularFile):
+                raise JournalError(f"{exc}: move it away (nothing was changed)") from None
             mark = None
         newest_upto, self._hands = self._newest_snapshot_hands()
         self._checked = None
@@ -500,8 +649,10 @@ class Journal:
             raise JournalError(f"journal {self.path}: accepting it failed: {exc}") from exc
         self._last_seq = seq
         self._damage = []
+        self._snap = None  # the floor took it as it is: the next replay is not compared with the old mark
+        self.found_mark = None
         if self._mark_fd is None and self.path != ":memory:":
-            self._mark_fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT, 0o640)
+            self._mark_fd = os.open(mark_path(self.path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o640)
         self._write_mark(sync=True)
         return seq
 
@@ -753,6 +904,7 @@ class Journal:
         table = state.get("table") if isinstance(state, dict) else None
         if isinstance(table, dict) and isinstance(table.get("hands"), int):
             self._hands = table["hands"]
+        self._snap, self._untaken = self._last_seq, 0  # recovery starts here from now on
         try:
             self._write_mark(sync=True)  # once per hand: a power cut loses at most this hand's marks
         except OSError as exc:
@@ -874,7 +1026,7 @@ class Journal:
             self._db.close()
         except sqlite3.Error:  # pragma: no cover - closing twice or a dead file
             pass
-        if not self._damage:
+        if not self._damage and self._wrote:
             try:
                 self._write_mark(sync=True)
             except OSError as exc:  # pragma: no cover - the next open brings a mark behind up to date

@@ -29,41 +29,139 @@ from typing import Any
 
 from controller.engine.table.audit import audit
 from controller.engine.table.state import TableState
-from controller.journal import Journal, JournalEntry, JournalError, mark_path
+from controller.journal import Journal, JournalEntry, JournalError, mark_path, read_regular
 
 __all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note",
            "history_problems", "history_hint", "last_hand_file", "journal_missing", "accept_beside_history",
-           "HISTORY_HANDS_META"]
+           "HISTORY_HANDS_META", "GIVEN_UP_META", "found_copies", "hands_problems", "replay_problems", "replayed_table"]
 
 
-def floor_hint(path: str | Path) -> str:
-    """Return what the floor does about a refused journal at ``path`` (docs/faults.md)."""
+def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
+    """Return what the floor does about a refused journal at ``path`` (docs/faults.md);
+    ``history_dir``: the table's hand files, given to the commands."""
+    hd = f" --history-dir {history_dir}" if history_dir else ""
     return (f"The table did not start. The floor: keep the table closed; "
-            f"`livetable history --journal {path} --check` says what is wrong; put back the "
+            f"`livetable history --journal {path}{hd} --check` says what is wrong; put back the "
             f"journal's files from a backup if there is one ({path}, {path}-wal, {mark_path(path)}); "
             f"otherwise settle the hands the journal lost from the hand files (journal.history_dir) "
             f"and accept the journal as it is (an event of the wrong shape is then set aside, and "
-            f"recovery skips it): `livetable history --journal {path} --accept --by NAME "
-            f"--reason TEXT`, then start the table again (docs/faults.md, 'A journal the table refuses').")
+            f"recovery skips it; the hands it lost are named and given up): `livetable history "
+            f"--journal {path}{hd} --accept --by NAME --reason TEXT`, then start the table again "
+            f"(docs/faults.md, 'A journal the table refuses').")
 
 
-#: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`).
-_HAND_FILE = re.compile(r"hand-(\d{1,12})\.(?:json|phh)")
+#: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`:
+#: six digits or more, any number of them: hand 10^12 is ``hand-1000000000000.json``).
+_HAND_FILE = re.compile(r"hand-(\d{1,18})\.(?:json|phh)")
+#: ``meta`` key: the highest hand the floor gave up when accepting a journal that lost hands
+#: (``livetable history --accept``): hand files up to it no longer refuse the journal.
+GIVEN_UP_META = "hands_given_up"
+#: Hand files read (highest number first) to find the table's newest: a few that are not
+#: this table's hands (another table's, empty, damaged) are passed over.
+_HANDS_READ = 20
+#: A hand file larger than this is not one (a record is a few KB).
+_HAND_FILE_MAX = 4 * 1024 * 1024
 #: ``meta`` key: the last hand of the history folder the floor accepted a new journal beside
 #: (``livetable history --accept --history-dir``); the new journal numbers hands after it.
 HISTORY_HANDS_META = "history_hands"
 
 
-def last_hand_file(history_dir: str | Path | None) -> int:
-    """Return the highest hand number of the hand files in ``history_dir`` (0: none, or no
-    folder). Reads the folder's names only."""
+def last_hand_file(history_dir: str | Path | None, table: str | None = None) -> int:
+    """Return the highest hand number of ``table``'s hand files in ``history_dir`` (0: none,
+    or no folder); ``table`` None: any table's.
+
+    A hand counts when its ``hand-N.json`` is a regular file holding a record of hand ``N``
+    (``"hand": N``) of ``table``: an empty file, another table's hand, a FIFO or a device
+    named like one is passed over (never opened for long: :func:`controller.journal.read_regular`),
+    so it can neither hang the table nor move its numbering. The highest
+    :data:`_HANDS_READ` numbers are read, highest first.
+    """
     if not history_dir:
         return 0
     try:
         names = os.listdir(history_dir)
     except OSError:
         return 0
-    return max((int(m.group(1)) for n in names if (m := _HAND_FILE.fullmatch(n))), default=0)
+    numbers = sorted({int(m.group(1)) for n in names if (m := _HAND_FILE.fullmatch(n))}, reverse=True)
+    for number in numbers[:_HANDS_READ]:
+        name = os.path.join(history_dir, f"hand-{number:06d}.json")
+        try:
+            data = read_regular(name, _HAND_FILE_MAX + 1)
+            record = json.loads(data) if len(data) <= _HAND_FILE_MAX else None
+        except (OSError, ValueError):
+            continue
+        if (isinstance(record, dict) and record.get("hand") == number
+                and (table is None or record.get("table") == table)):
+            return number
+    return 0
+
+
+def hands_problems(journal: Journal, hands: int, history_dir: str | Path | None,
+                   table: str | None) -> list[str]:
+    """Return how the table replayed from ``journal`` (``hands`` started) falls short of what
+    else knows its last hand (issue 16: a replay that stopped taking events, a backup put
+    back, a lost ``-wal``): the mark's hand count, and the highest hand file of ``table`` in
+    ``history_dir`` (:func:`last_hand_file`). Hands the floor gave up when accepting the
+    journal (``meta`` :data:`GIVEN_UP_META`) do not count. Empty: nothing is missing."""
+    try:
+        given_up = int(journal.meta(GIVEN_UP_META) or 0)
+    except ValueError:
+        given_up = 0
+    found = []
+    mark = journal.found_mark
+    if mark is not None and mark.hands > max(hands, given_up):
+        found.append(f"the journal's replay ends with {hands} hands started, but its mark says hand "
+                     f"{mark.hands} had started by event {mark.seq}: hands {hands + 1}..{mark.hands} "
+                     "are missing from the journal")
+    last = last_hand_file(history_dir, table)
+    if last > max(hands, given_up):
+        found.append(f"the journal's replay ends with {hands} hands started, but the history folder "
+                     f"{history_dir} holds the hand file of hand {last} of table {table}: hands "
+                     f"{hands + 1}..{last} are missing from the journal (an older backup put back, "
+                     "its -wal lost, or events the table refuses)")
+    return found
+
+
+def replayed_table(journal: Journal, *, check: bool = True) -> tuple[int, str | None] | None:
+    """Replay ``journal`` as start-up does (:meth:`Orchestrator.recover`) and return the
+    table's ``(hands started, table id)``; None when there is nothing to replay from (events
+    but no snapshot). An empty journal gives ``(hands it numbers after, None)``.
+    ``check=False`` replays without the start-up check and the mark's comparison (the
+    floor's accept, on a journal that fails them).
+
+    Raises:
+        JournalError: the replay refuses the journal (recovery's own message).
+    """
+    from controller.orchestrator import Orchestrator
+
+    snap = journal.latest_snapshot()
+    if snap is None:
+        if journal.last_seq - journal.compacted_upto <= 0:
+            try:
+                return int(journal.meta(HISTORY_HANDS_META) or 0), None
+            except ValueError:
+                return 0, None
+        return None
+
+    def fresh() -> TableState:  # pragma: no cover - there is a snapshot
+        raise JournalError("no snapshot to start from")
+
+    source: Any = journal if check else _Window(journal, snap, journal.last_seq)
+    orch = Orchestrator.recover(source, fresh, clock=lambda: 0.0)
+    return orch.state.hands, orch.state.settings.id
+
+
+def replay_problems(journal: Journal, history_dir: str | Path | None) -> list[str]:
+    """Return what start-up finds wrong past :func:`problems`: the replay refused
+    (:meth:`Orchestrator.recover`: a kind the table does not know, events it refuses that the
+    table took), or hands missing (:func:`hands_problems`). Empty: the table starts on it."""
+    try:
+        got = replayed_table(journal)
+    except JournalError as exc:
+        return [str(exc)]
+    if got is None:
+        return []
+    return hands_problems(journal, got[0], history_dir, got[1])
 
 
 def journal_missing(path: str | Path) -> bool:
@@ -105,11 +203,29 @@ class JournalRefused(JournalError):
     def __init__(self, path: str | Path, found: list[str], *, evidence: str | None = None,
                  hint: str | None = None) -> None:
         self.problems = list(found)
+        # Every copy an earlier start made is still the floor's to keep (the first holds the
+        # files as the damage left them; a later start's open may have checkpointed the -wal).
+        copies = found_copies(path)
+        if evidence is not None and evidence not in copies:
+            copies.append(evidence)
+        evidence = ", ".join(copies) or None
         self.evidence = evidence
         super().__init__(f"journal check failed: {path}: " + "; ".join(found[:5])
                          + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
                          + ". " + (evidence_note(evidence) if evidence else "")
                          + (hint if hint is not None else floor_hint(path)))
+
+
+def found_copies(path: str | Path) -> list[str]:
+    """Return the folders ``<path>.found-*`` beside the journal at ``path`` (copies of its files
+    as an earlier start found them, :meth:`Journal._keep_evidence`), oldest first."""
+    folder, base = os.path.split(str(path))
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    return sorted(os.path.join(folder, n) for n in names
+                  if n.startswith(base + ".found-") and os.path.isdir(os.path.join(folder, n)))
 
 
 def evidence_note(evidence: str) -> str:
@@ -249,6 +365,14 @@ def event_problem(entry: JournalEntry) -> str | None:
             seq = p["seq"]
             if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < entry.seq:
                 return f"seq is not an earlier event's number: {seq!r}"
+            if "by" not in p and seq != entry.seq - 1:
+                # The live table marks only the event it just failed on; the floor's set-aside has ``by``.
+                return f"it sets aside event {seq}, not the event just before it (no floor's name)"
+        else:
+            from controller.orchestrator import KNOWN_KINDS
+
+            if kind not in KNOWN_KINDS:
+                return "a kind the table does not know (recovery refuses it)"
     except KeyError as exc:
         return f"field {exc.args[0]!r} is missing"
     except (TypeError, ValueError) as exc:  # CodecError is a ValueError
@@ -285,12 +409,9 @@ def event_problems(journal: Journal, *, full: bool = True, limit: int = 5) -> li
 
 def rejected_seqs(journal: Journal, after: int) -> list[int]:
     """Return the events after ``after`` that a ``rejected`` event sets aside (recovery skips them)."""
-    out = []
-    for e in journal.entries(after, kinds=("rejected",)):
-        seq = e.payload.get("seq")
-        if isinstance(seq, int) and not isinstance(seq, bool):
-            out.append(seq)
-    return out
+    from controller.orchestrator import set_aside_seqs  # recovery's own reading
+
+    return sorted(set_aside_seqs(journal, after))
 
 
 def problems(journal: Journal, *, full: bool = True) -> list[str]:
@@ -310,7 +431,8 @@ def problems(journal: Journal, *, full: bool = True) -> list[str]:
         return [str(exc)]
 
 
-def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, Any]:
+def accept(journal: Journal, *, by: str, reason: str, at: float,
+           history_dir: str | Path | None = None) -> dict[str, Any]:
     """Accept ``journal`` as it is (the floor's decision); return what was done.
 
     Snapshots that disagree with the replay of the events from the oldest snapshot are
@@ -320,17 +442,25 @@ def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, An
     aside first: a ``rejected`` event names each (``{"seq", "error", "by"}``) and recovery
     skips it, as it skips an event the live table could not take. Returns ``{"seq": the
     event's seq, "dropped_snapshots": [upto, ...], "problems": [what was wrong], "set_aside":
-    [seq, ...]}``.
+    [seq, ...], "hands_given_up": {"first", "last"} or None}``.
+
+    What start-up's replay finds wrong counts too (:func:`replay_problems`, with the hand
+    files of ``history_dir``): the hands the journal, as accepted, no longer holds (up to the
+    mark's count and the table's highest hand file) are listed in the ``journal-accepted``
+    event (``hands_given_up``) and in ``meta`` :data:`GIVEN_UP_META`, so that the next start
+    passes knowingly.
 
     Raises:
-        ValueError: ``by`` is empty, or the journal is sound (nothing to accept).
+        ValueError: ``by`` is empty or holds control characters, ``reason`` too long or
+            with control characters, or the journal is sound (nothing to accept).
         JournalError: the journal cannot be written, or what is wrong cannot be accepted (the
             oldest snapshot does not balance, SQLite reports a damaged file, a gap in the
             events): it must be restored from a backup or moved away.
     """
-    if not by.strip():
-        raise ValueError("accepting a journal needs the name of who decided it")
+    check_decision(by, reason)
     before = problems(journal)
+    if not before:
+        before = replay_problems(journal, history_dir)
     if not before:
         raise ValueError("the journal is sound: there is nothing to accept")
     damage = journal.damage
@@ -365,10 +495,56 @@ def accept(journal: Journal, *, by: str, reason: str, at: float) -> dict[str, An
                     dropped.append(upto)
                 start = (upto, replayed)  # the replay goes on from what the events say
             journal.drop_snapshots(dropped)
-    seq = journal.accept(by=by, reason=reason, at=at)
+    given_up, upto = _hands_given_up(journal, history_dir)
+    seq = journal.accept(by=by, reason=reason, at=at, note={"hands_given_up": given_up})
+    if upto:
+        journal.set_meta(GIVEN_UP_META, str(upto))
     if damage:
         set_aside = _set_aside_bad_events(journal, by, at)
-    return {"seq": seq, "dropped_snapshots": dropped, "problems": before, "set_aside": set_aside}
+    return {"seq": seq, "dropped_snapshots": dropped, "problems": before, "set_aside": set_aside,
+            "hands_given_up": given_up}
+
+
+#: The longest ``--reason`` kept (characters): a sentence or two, not a file.
+REASON_MAX = 1000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+
+
+def check_decision(by: str, reason: str) -> None:
+    """Refuse a floor decision's ``by`` (who) and ``reason`` that would mislead whoever reads
+    them later: empty ``by``, control or format characters (a newline printing a fake line,
+    ESC, U+202E turning text around), ``by`` over 100 or ``reason`` over :data:`REASON_MAX`
+    characters.
+
+    Raises:
+        ValueError: what is wrong, naming the field.
+    """
+    if not by.strip():
+        raise ValueError("accepting a journal needs the name of who decided it")
+    for name, text, most in (("--by", by, 100), ("--reason", reason, REASON_MAX)):
+        if len(text) > most:
+            raise ValueError(f"{name} is {len(text)} characters long; at most {most}")
+        bad = _CONTROL.search(text)
+        if bad:
+            raise ValueError(f"{name} holds a control or format character (U+{ord(bad.group()):04X}): "
+                             "plain text only")
+
+
+def _hands_given_up(journal: Journal, history_dir: str | Path | None) -> tuple[dict[str, int] | None, int]:
+    """Return the hands the journal as accepted no longer holds, ``{"first", "last"}`` (those
+    after its replay's last, up to the mark's count and the table's highest hand file; None:
+    none), and the highest of them (0: none)."""
+    try:
+        got = replayed_table(journal, check=False)
+    except JournalError:
+        got = None
+    mark = journal.found_mark
+    known = max(mark.hands if mark is not None else 0, last_hand_file(history_dir, got[1] if got else None))
+    if got is None:  # the replay fails: at least the last is lost
+        return (None, 0) if not known else ({"first": known, "last": known}, known)
+    if known <= got[0]:
+        return None, 0
+    return {"first": got[0] + 1, "last": known}, known
 
 
 def _set_aside_bad_events(journal: Journal, by: str, at: float) -> list[int]:
@@ -399,8 +575,7 @@ def accept_beside_history(path: str | Path, history_dir: str | Path, *, by: str,
             the folder holds no hand file).
         JournalError: the journal cannot be created.
     """
-    if not by.strip():
-        raise ValueError("accepting a journal needs the name of who decided it")
+    check_decision(by, reason)
     found = history_problems(path, history_dir)
     if not found:
         raise ValueError(f"nothing to accept beside {history_dir}: the journal {path} is there, or the "

@@ -58,6 +58,8 @@ log = logging.getLogger("livetable.roomlink")
 
 #: A message's records stay well under the brokers' packet limit (262144 on the table's).
 MAX_MESSAGE_BYTES = 180_000
+#: Seconds: the longest wait before a resend for want of an acknowledgement (see _resend_wait).
+RESEND_CAP = 60.0
 
 
 def records_topic(table: str) -> str:
@@ -118,9 +120,11 @@ def room_config(path: str | Path) -> RoomLinkConfig:
     Raises:
         ValueError: the file cannot be read as TOML, or the section is wrong.
     """
+    from controller.config import MAX_CONFIG_BYTES, read_small_text  # a FIFO never read, a BOM left out
+
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(read_small_text(path, limit=MAX_CONFIG_BYTES, what="config file"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ValueError(f"{path}: {exc}") from exc
     section = data.get("room", {})
     if not isinstance(section, dict):
@@ -159,6 +163,11 @@ class RoomLink:
         self._next = 1
         self._deadline = 0.0
         self._rewind = True
+        self._rewind_why = "start"  # why the next turn sends from the first record not acknowledged
+        self._fruitless = 0  # resends for want of an acknowledgement since the room's last one
+        self.progress_every = 30.0  # seconds between the outbox's progress lines (info)
+        self._progress_at = time.monotonic()
+        self._progress_sent = 0
         self._lock = threading.Condition()
         self._wake = threading.Event()
         self._stopping = False
@@ -253,7 +262,7 @@ class RoomLink:
         with self._lock:
             self._connected = True
             self._connected_at = time.monotonic()
-            self._rewind = True
+            self._rewind, self._rewind_why = True, "connected to the table's broker again"
         self._wake.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
@@ -268,7 +277,7 @@ class RoomLink:
             up = msg.payload.strip() == b"1"
             with self._lock:
                 if up and self._link_up is not True:
-                    self._rewind = True
+                    self._rewind, self._rewind_why = True, "the bridge is up again"
                 self._link_up = up
             log.info("table %s: the bridge to the room is %s", self.table, "up" if up else "down")
             self._wake.set()
@@ -287,8 +296,9 @@ class RoomLink:
             if upto < self.acked:
                 log.warning("table %s: the room went back to %d (from %d): sending again from there",
                             self.table, upto, self.acked)
-                self._rewind = True
+                self._rewind, self._rewind_why = True, "the room went back"
             if upto != self.acked:
+                self._fruitless = 0
                 self._deadline = time.monotonic() + self.resend_seconds
             self.acked = upto
             self.room_has_base = base
@@ -321,6 +331,18 @@ class RoomLink:
                     self._db = None
             except Exception:  # the outbox must never stop: log and try again on the next turn
                 log.exception("table %s outbox failed; trying again", self.table)
+            self._log_progress()
+
+    def _log_progress(self) -> None:
+        """Log a line of what was sent and acknowledged, every :attr:`progress_every` s while
+        records go out (info)."""
+        now = time.monotonic()
+        if now - self._progress_at < self.progress_every or self.sent_records == self._progress_sent:
+            return
+        log.info("table %s outbox: %d records sent in %.0f s; the room acknowledged %d, sent "
+                 "up to %d; %d resends, %d sent in all", self.table, self.sent_records - self._progress_sent,
+                 now - self._progress_at, self.acked, self._next - 1, self.resends, self.sent_records)
+        self._progress_at, self._progress_sent = now, self.sent_records
 
     def _send_due(self) -> None:
         now = time.monotonic()
@@ -334,14 +356,19 @@ class RoomLink:
             if self._rewind or self._next <= acked:
                 if self._rewind and self._next > acked + 1:
                     self.resends += 1
+                    log.info("table %s: %s: sending again from %d (%d sent past it)", self.table,
+                             self._rewind_why, acked + 1, self._next - acked - 1)
                 self._next, self._rewind = acked + 1, False
-                self._deadline = now + self.resend_seconds
+                self._deadline = now + self._resend_wait()
             elif self._next > acked + 1 and now > self._deadline:
-                log.info("table %s: nothing acknowledged for %.0f s: sending again from %d",
-                         self.table, self.resend_seconds, acked + 1)
+                waited = self._resend_wait()
+                self._fruitless += 1
+                log.info("table %s: nothing acknowledged for %.0f s: sending again from %d (%d sent past it); "
+                         "the next time after %.0f s", self.table, waited, acked + 1, self._next - acked - 1,
+                         self._resend_wait())
                 self.resends += 1
                 self._next = acked + 1
-                self._deadline = now + self.resend_seconds
+                self._deadline = now + self._resend_wait()
                 rewound = True
         db = self._open()
         base = None
@@ -359,7 +386,7 @@ class RoomLink:
                     return
                 start = self._next
                 if start == self.acked + 1:
-                    self._deadline = time.monotonic() + self.resend_seconds
+                    self._deadline = time.monotonic() + self._resend_wait()
             rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq >= ? ORDER BY seq LIMIT ?",
                               (start, self.batch)).fetchall()
             if not rows:
@@ -388,11 +415,21 @@ class RoomLink:
             self.sent_records += len(records)
             self.sent_batches += 1
 
+    def _resend_wait(self, fruitless: int | None = None) -> float:
+        """Seconds without an acknowledgement before the outbox sends again from the first
+        record not acknowledged: ``resend_seconds``, doubled after each such resend that the
+        room did not answer (``fruitless``, default the current count), at most
+        ``max(resend_seconds, 60)``. A room that lags behind its tables by more than
+        ``resend_seconds`` (a queue of their messages) is thus not sent the whole backlog
+        again every ``resend_seconds`` — which only deepened its queue (issue 17)."""
+        n = self._fruitless if fruitless is None else fruitless
+        return min(self.resend_seconds * 2 ** min(n, 16), max(self.resend_seconds, RESEND_CAP))
+
     def _publish(self, msg: dict[str, Any]) -> bool:
         info = self._client.publish(records_topic(self.table), json.dumps(msg, separators=(",", ":")), qos=1)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             with self._lock:
-                self._rewind = True
+                self._rewind, self._rewind_why = True, f"a publish failed ({mqtt.error_string(info.rc)})"
             return False
         return True
 
@@ -412,8 +449,10 @@ def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink 
     if not rc.outbox:
         return None
     try:
-        password = Path(rc.password_file).read_text().strip()
-    except (OSError, UnicodeDecodeError) as exc:
+        from controller.config import read_small_text  # never blocks on a FIFO, never reads /dev/zero
+
+        password = read_small_text(rc.password_file, what="password file").strip()
+    except (OSError, ValueError) as exc:
         raise ValueError(f"room.password_file: {exc}") from exc
     link = RoomLink(cfg.table.id, cfg.journal.path, host=cfg.mqtt.host, port=cfg.mqtt.port,
                     username=outbox_user(cfg.table.id), password=password, batch=rc.batch, window=rc.window,
@@ -426,6 +465,9 @@ def start_for_simulate(args: Any, orch: Any, journal: str) -> RoomLink:
     """Start the outbox of ``livetable simulate --room-outbox`` on the simulation's broker
     (``--mqtt-host/--mqtt-port``) with its own login, ``<table>-outbox``, and the password in
     ``--room-outbox-password-file`` (none: no login)."""
+    # The outbox's progress and resends stay in the log even of a --quiet simulation: they are
+    # what tells a room run's reader a room too slow from a batch lost (docs/room.md).
+    log.setLevel(min(log.getEffectiveLevel(), logging.INFO))
     pw_file = getattr(args, "room_outbox_password_file", None)
     password = Path(pw_file).read_text().strip() if pw_file else None
     link = RoomLink(args.table, journal, host=args.mqtt_host, port=args.mqtt_port,

@@ -28,7 +28,8 @@ from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import Journal, JournalError
-from controller.journal_check import HISTORY_HANDS_META, JournalRefused, history_hint, history_problems, last_hand_file
+from controller.journal_check import (HISTORY_HANDS_META, JournalRefused, floor_hint, hands_problems, history_hint,
+                                      history_problems, last_hand_file)
 from controller.journal_check import problems as journal_problems
 from controller.orchestrator import Orchestrator, Ports
 
@@ -164,7 +165,9 @@ def open_table(
         history_dir: the table's hand files (``journal.history_dir``): a journal gone with
             its ``-wal`` and mark beside a folder holding hands is refused before anything
             is created (:func:`controller.journal_check.history_problems`); a journal the
-            floor accepted beside them numbers its hands after theirs.
+            floor accepted beside them numbers its hands after theirs; a journal whose replay
+            ends on fewer hands than its mark or than this table's highest hand file there is
+            refused (:func:`controller.journal_check.hands_problems`).
 
     Raises:
         controller.journal.JournalError: the journal cannot be opened or fails its check;
@@ -175,13 +178,14 @@ def open_table(
     if found:  # issue 16 b: a new table would write its hands 1, 2, ... over the old ones
         raise JournalRefused(journal_path, found, hint=history_hint(journal_path, history_dir or "",
                                                                     last_hand_file(history_dir)))
-    journal = Journal(journal_path)
+    # The copy of a doubtful -wal is kept until every check below has passed.
+    journal = Journal(journal_path, keep_evidence=True)
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
     # The events start-up reads only (full=False): READY does not grow with the hands kept.
     found = journal_problems(journal, full=False)
     if found:
         journal.close()
-        raise JournalRefused(journal_path, found, evidence=journal.evidence)
+        raise JournalRefused(journal_path, found, evidence=journal.evidence, hint=floor_hint(journal_path, history_dir))
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 
@@ -201,7 +205,16 @@ def open_table(
         raise
     except JournalError as exc:  # an event that does not replay: the floor's, with its way on
         journal.close()
-        raise JournalRefused(journal_path, [str(exc)], evidence=journal.evidence) from exc
+        raise JournalRefused(journal_path, [str(exc)], evidence=journal.evidence,
+                             hint=floor_hint(journal_path, history_dir)) from exc
+    # What else knows the last hand: the mark and the hand files (issue 16: a replay that
+    # stopped taking events, an older backup put back, a -wal lost with the mark).
+    found = hands_problems(journal, orch.state.hands, history_dir, orch.state.settings.id)
+    if found:
+        journal.close()
+        raise JournalRefused(journal_path, found, evidence=journal.evidence,
+                             hint=floor_hint(journal_path, history_dir))
+    journal.drop_evidence()
     orch.equity_fn = all_in_equity
     replayed = journal.last_seq
     problems = audit(orch.state)

@@ -183,7 +183,9 @@ def _settings(args: argparse.Namespace) -> dict[str, Any] | int:
             if cfg.mqtt.username:
                 out["username"] = cfg.mqtt.username
                 if cfg.mqtt.password_file:
-                    out["password"] = Path(cfg.mqtt.password_file).read_text(encoding="utf-8").strip()
+                    from controller.config import read_small_text  # a FIFO or /dev/zero is never read
+
+                    out["password"] = read_small_text(cfg.mqtt.password_file, what="password file").strip()
         if args.credentials:
             from display.feed import load_credentials
 

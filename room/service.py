@@ -4,15 +4,28 @@
 client id, ``clean_session`` false: records that arrive while the service is down wait in the
 broker), subscribes to every table's ``room/tables/+/records`` (QoS 1) and ``.../state``
 (the live public state the console shows), and hands each batch to one worker thread, which
-checks it (:func:`room.apply.check_batch`), stores and applies it in one transaction
-(:class:`room.apply.Room`) and then publishes the table's acknowledgement, retained, on
-``room/tables/<t>/ack``. At every (re)connect it publishes the acknowledgement of every
+checks it (:func:`room.apply.check_batch`), stores and applies it (:class:`room.apply.Room`)
+and then publishes the table's acknowledgement, retained, on ``room/tables/<t>/ack``. The
+worker takes everything waiting in its inbox at once (up to :attr:`RoomService.merge_messages`
+messages) and stores each table's records of them in one transaction (at most
+:data:`room.apply.MAX_BATCH` records): under load the tables' small messages pile up, and a
+transaction each kept the room falling further behind (docs/room.md "A room behind its
+tables"). At every (re)connect it publishes the acknowledgement of every
 table it knows again, so a table whose bridge comes back, or that asks after a restart of
 the room, hears where to go on from.
 
 A batch that fails to store (the database away) is not acknowledged: the table sends it
 again after its ``resend_seconds``. A malformed message is refused with a log line naming
 the table and what is wrong, and counted in :attr:`RoomService.stats`; nothing else stops.
+
+Progress (info, at most one line per table every :attr:`RoomService.progress_every` seconds,
+only for a table that sent something): the batches and records received since the last
+line, how many of those records were new and how many the room already held (a table's
+resend), the batches that started at or before the acknowledged seq (resends seen), the
+acknowledgement, the highest seq held (above the acknowledgement: records beyond a gap,
+waiting for the table's resend), the worker's inbox (messages waiting) and the lag (how
+long the batch just stored waited in the inbox). A run thus tells a room too slow (the lag
+and the inbox grow) from a batch lost (a gap, and no resend seen).
 """
 
 from __future__ import annotations
@@ -30,7 +43,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.mqtt.topics import TopicError, check_table
-from room.apply import Ack, RecordError, Room, check_batch
+from room.apply import MAX_BATCH, Ack, RecordError, Room, check_batch
 from room.store import Store, StoreError
 
 __all__ = ["RoomService"]
@@ -60,6 +73,9 @@ class RoomService:
         self._asked: set[str] = set()  # request ids of the console's floor decisions
         self.status_every = 3.0
         self.stats = {"messages": 0, "refused": 0, "store_errors": 0}
+        self.progress_every = 5.0  # seconds between a table's progress lines (info)
+        self.merge_messages = 500  # messages the worker takes from its inbox at once (at most)
+        self._progress: dict[str, dict[str, Any]] = {}  # table -> counts since its last line
         self.applied = threading.Condition()
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._connected = threading.Event()
@@ -116,7 +132,7 @@ class RoomService:
         client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0),
                           ("room/tables/+/floor/reply", 1)])
         self._connected.set()
-        self._inbox.put(("reack", None, None))
+        self._inbox.put(("reack", None, None, 0.0))
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")
@@ -140,7 +156,7 @@ class RoomService:
                 self.live[table] = view
             return
         if parts[3] == "records":
-            self._inbox.put(("records", table, bytes(msg.payload)))
+            self._inbox.put(("records", table, bytes(msg.payload), time.monotonic()))
 
     # ------------------------------------------------------------------ the floor
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,
@@ -175,7 +191,7 @@ class RoomService:
         rid = reply.get("id")
         if isinstance(rid, str) and rid in self._asked:
             self.floor_replies[rid] = reply
-            self._inbox.put(("outcome", table, reply))
+            self._inbox.put(("outcome", table, reply, 0.0))
 
     def _poll_status(self) -> None:
         while not self._stopping.wait(self.status_every):
@@ -197,34 +213,122 @@ class RoomService:
         with self.applied:
             self.applied.notify_all()
 
+    def _note(self, table: str, batch: "_Pending", before: int, upto: int, new: int) -> None:
+        """Count ``table``'s stored messages and log its progress line when one is due."""
+        now = time.monotonic()
+        p = self._progress.get(table)
+        if p is None:
+            p = self._progress[table] = {"since": now, "batches": 0, "tx": 0, "records": 0, "new": 0,
+                                         "resends": 0, "top": 0}
+        p["batches"] += batch.messages
+        p["tx"] += 1
+        p["records"] += len(batch.records)
+        p["new"] += new
+        p["resends"] += sum(1 for first in batch.firsts if first <= before)  # sent again from what the room had
+        if batch.records:
+            p["top"] = max(p["top"], max(r[0] for r in batch.records))
+        if now - p["since"] < self.progress_every:
+            return
+        log.info("table %s: %d batches in %d transactions, %d records (%d new, %d held already), %d resends "
+                 "seen in %.0f s; acknowledged %d, highest held %d%s; inbox %d waiting, lag %.1f s",
+                 table, p["batches"], p["tx"], p["records"], p["new"], p["records"] - p["new"], p["resends"],
+                 now - p["since"], upto, max(p["top"], upto),
+                 " (a gap: waiting for the table's resend)" if p["top"] > upto else "",
+                 self._inbox.qsize(), now - batch.received)
+        p.update(since=now, batches=0, tx=0, records=0, new=0, resends=0)
+
     def _work(self) -> None:
-        while True:
-            item = self._inbox.get()
-            if item is None:
-                return
-            what, table, payload = item
-            try:
-                if what == "outcome":
-                    with self.store.transaction() as tx:
-                        tx.execute("UPDATE room_floor_actions SET outcome = ? WHERE request_id = ?",
-                                   (json.dumps({k: payload.get(k) for k in ("accepted", "reason", "detail")}),
-                                    payload.get("id")))
-                    continue
-                if what == "reack":
-                    for t in self.store.table_ids():
-                        self._publish_ack(t, self.room.ack(t))
-                    continue
-                self.stats["messages"] += 1
+        stop = False
+        while not stop:
+            items = [self._inbox.get()]
+            # Take what else waits: under load the tables' messages pile up here, and one
+            # transaction per table for all of them keeps the room ahead (issue 17: a room that
+            # stored message by message fell minutes behind its tables at a load average of 30).
+            while len(items) < self.merge_messages:
                 try:
-                    base, records = check_batch(table, json.loads(payload))
-                except (RecordError, ValueError) as exc:
-                    self.stats["refused"] += 1
-                    log.warning("table %s: a records message was refused: %s", table, exc)
+                    items.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            pending: dict[str, _Pending] = {}
+            for item in items:
+                if item is None:
+                    stop = True  # what was taken before it is still stored
+                    break
+                what, table, payload, received = item
+                if what == "records":
+                    self._take(pending, table, payload, received)
                     continue
-                self.room.receive(table, base, records)
-            except StoreError as exc:
-                self.stats["store_errors"] += 1
-                log.error("table %s: not stored (the table sends it again): %s", table, exc)
-            except Exception:  # a bug must not stop the room: the table sends it again
-                self.stats["store_errors"] += 1
-                log.exception("table %s: a batch failed", table)
+                self._flush(pending)  # the floor's outcome and the re-acknowledgement in order
+                self._other(what, table, payload)
+            self._flush(pending)
+
+    def _take(self, pending: dict[str, "_Pending"], table: str, payload: bytes, received: float) -> None:
+        """Check one records message of ``table`` and add it to what is stored next."""
+        self.stats["messages"] += 1
+        try:
+            base, records = check_batch(table, json.loads(payload))
+        except (RecordError, ValueError) as exc:
+            self.stats["refused"] += 1
+            log.warning("table %s: a records message was refused: %s", table, exc)
+            return
+        batch = pending.get(table)
+        if batch is not None and len(batch.records) + len(records) > MAX_BATCH:
+            self._store(table, pending.pop(table))
+            batch = None
+        if batch is None:
+            batch = pending[table] = _Pending(received)
+        batch.add(base, records)
+
+    def _flush(self, pending: dict[str, "_Pending"]) -> None:
+        for table, batch in pending.items():
+            self._store(table, batch)
+        pending.clear()
+
+    def _store(self, table: str, batch: "_Pending") -> None:
+        try:
+            before = self.room.ack(table).upto
+            held = self.room.stats["records_new"]
+            ack = self.room.receive(table, batch.base, batch.records)
+            self._note(table, batch, before, ack.upto, self.room.stats["records_new"] - held)
+        except StoreError as exc:
+            self.stats["store_errors"] += 1
+            log.error("table %s: not stored (the table sends it again): %s", table, exc)
+        except Exception:  # a bug must not stop the room: the table sends it again
+            self.stats["store_errors"] += 1
+            log.exception("table %s: a batch failed", table)
+
+    def _other(self, what: str, table: str | None, payload: Any) -> None:
+        try:
+            if what == "outcome":
+                with self.store.transaction() as tx:
+                    tx.execute("UPDATE room_floor_actions SET outcome = ? WHERE request_id = ?",
+                               (json.dumps({k: payload.get(k) for k in ("accepted", "reason", "detail")}),
+                                payload.get("id")))
+            elif what == "reack":
+                for t in self.store.table_ids():
+                    self._publish_ack(t, self.room.ack(t))
+        except StoreError as exc:
+            self.stats["store_errors"] += 1
+            log.error("table %s: %s not done: %s", table, what, exc)
+        except Exception:  # a bug must not stop the room
+            self.stats["store_errors"] += 1
+            log.exception("table %s: %s failed", table, what)
+
+
+class _Pending:
+    """The records messages of one table taken from the inbox together (stored in one go)."""
+
+    def __init__(self, received: float) -> None:
+        self.received = received  # when the oldest of them arrived (monotonic seconds)
+        self.base: dict[str, Any] | None = None
+        self.records: list[Any] = []
+        self.firsts: list[int] = []  # each message's first seq
+        self.messages = 0
+
+    def add(self, base: dict[str, Any] | None, records: list[Any]) -> None:
+        self.messages += 1
+        if base is not None and self.base is None:
+            self.base = base
+        if records:
+            self.firsts.append(min(r[0] for r in records))
+        self.records.extend(records)

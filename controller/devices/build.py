@@ -15,7 +15,6 @@ import logging
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 __all__ = ["DeviceChoice", "choice_from_config", "build_devices"]
@@ -66,8 +65,12 @@ def choice_from_config(cfg: Any) -> DeviceChoice:
 
     Raises:
         OSError: ``mqtt.password_file`` cannot be read.
+        ValueError: it is not a regular file (a FIFO, a device), too large or not UTF-8.
     """
-    password = Path(cfg.mqtt.password_file).read_text().strip() if cfg.mqtt.password_file else None
+    from controller.config import read_small_text
+
+    password = (read_small_text(cfg.mqtt.password_file, what="password file").strip()
+                if cfg.mqtt.password_file else None)  # never blocks on a FIFO, never reads /dev/zero
     return DeviceChoice(
         table=cfg.table.id, seats=cfg.table.seats,
         shuffler=cfg.shuffler.port if cfg.shuffler is not None else None,

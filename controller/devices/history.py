@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -73,11 +74,16 @@ class HistoryWriter:
         Raises:
             OSError: a file could not be moved aside (then nothing is written over it).
         """
+        from controller.compaction import _read_text  # never blocks on a FIFO (issue 16, round 2)
+
         js, phh = files
-        if not js.exists() and not phh.exists():
+        if not os.path.lexists(js) and not os.path.lexists(phh):
             return
         try:
-            old = json.loads(js.read_text())
+            # A FIFO, device or symlink under a hand's name is never opened for long, never
+            # written through: it is moved aside like another hand's file.
+            regular = all(not os.path.lexists(f) or stat.S_ISREG(os.lstat(f).st_mode) for f in files)
+            old = json.loads(_read_text(js)) if regular else None
             same = (isinstance(old, dict) and old.get("table") == record.get("table")
                     and old.get("started") == record.get("started") and old.get("hand") == record.get("hand"))
         except (OSError, ValueError):
@@ -85,7 +91,7 @@ class HistoryWriter:
         if same:
             return  # this hand again (P-2: the winner showed after it ended; or a restart between)
         for f in (js, phh):
-            if not f.exists():
+            if not os.path.lexists(f):
                 continue
             for n in range(1, 10_000):
                 dst = f.with_name(f"{f.name}.kept-{n}")

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from controller.devices.base import DeviceAdapter
 from controller.engine.table import events as ev
+from controller.engine.table.seating import player_for_name
 from controller.faults import FaultKind
 from controller.orchestrator import DeviceBack, Orchestrator, RaiseFault
 
@@ -146,17 +147,3 @@ class MqttAdapter(DeviceAdapter):
         self.floor.after_step(orch, effects)
 
 
-def player_for_name(name: str) -> str:
-    """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
-
-    The controller has no room accounts: the name (case and spacing ignored) is the player's
-    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
-    two players cannot sit under the same name. Ids of tablet players start ``name:``.
-
-    Raises:
-        ValueError: ``name`` is empty.
-    """
-    key = " ".join(str(name).casefold().split())
-    if not key:
-        raise ValueError("T-3: a player needs a name")
-    return f"name:{key}"

@@ -17,9 +17,12 @@ decimal unit (``HandHistory.scale``) and scaled back for output.
 
 from __future__ import annotations
 
+import datetime
 import os
+import re
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -28,6 +31,7 @@ from typing import Any
 
 from .errors import HandError, NotSupported
 from .hand import Hand
+from .rake import rake_paid
 from .settings import Game, HandSettings, Limit, PlayerSetup, RakeSettings
 
 __all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
@@ -229,15 +233,95 @@ MAX_SEATS = 10
 _TABLE_KEYS = ("_smallest_chip", "_rake", "_rake_paid", "_player_ids")
 
 
-def _whole(v: Any, key: str, *, lo: int = 0, hi: int = MAX_AMOUNT) -> int:
-    """Return ``v`` as whole chips in ``lo..hi``, or raise :class:`PHHError` naming ``key``."""
+def _whole(v: Any, key: str, *, lo: int = 0, hi: int = MAX_AMOUNT, strict: bool = False,
+           unit: str = "whole chips") -> int:
+    """Return ``v`` as a whole number in ``lo..hi``, or raise :class:`PHHError` naming ``key``.
+
+    ``strict``: a number written with a decimal point (``10000.0``) is refused too (a table
+    writes whole numbers as integers); ``unit``: the words for what ``v`` counts ("whole
+    chips", "a whole number")."""
     if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value():
-        v = int(v)
+        # A TOML float (or an action's "221.0") keeps its written exponent; an integer has 0.
+        if not strict or v.as_tuple().exponent == 0:
+            v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PHHError(f"PHH: {key} must be whole chips, got {_short(v)}")
+        raise PHHError(f"PHH: {key} must be {unit}, got {_short(v)}")
     if not lo <= v <= hi:
         raise PHHError(f"PHH: {key} must be {lo:,}..{hi:,}, got {_short(v)}")
     return v
+
+
+#: Unicode categories a player's name in a table's hand may not hold (controller/config.py's
+#: rule): control, format (U+202E's bidi override), surrogates, private use, line separators.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MAX_HAND_NO = 10**12  # hand numbers a table writes: 1.. (controller/history.py)
+
+
+def _check_table_meta(ext: dict[str, Any], n: int, top: int) -> None:
+    """Refuse nonsense in the descriptive keys of a table's own hand (issue 16 round 2):
+    ``hand`` 1..10^12; ``table`` a table id (letters, digits, ``-``, ``_``; PHH from
+    elsewhere may give a number); ``_button``, ``_small_blind_seat`` (0 = dead),
+    ``_big_blind_seat`` seats 1..``top``; ``players`` ``n`` names with no control or format
+    characters, ``_player_ids`` ``n`` different players (two players may share a name: the
+    table seats by id, T-3; without ids the names must differ); ``_started``/``_ended``
+    finite Unix seconds, the end not before
+    the start; ``day``/``month``/``year`` a real date; ``_shown``, ``_mucked`` lists of
+    different players ``p1``..``pN``."""
+    if "hand" in ext:
+        _whole(ext["hand"], "hand", lo=1, hi=MAX_HAND_NO, strict=True, unit="a whole number")
+    if "table" in ext:
+        t = ext["table"]
+        if not isinstance(t, str) or not _TABLE_ID.fullmatch(t):
+            raise PHHError(f"PHH: table must be the table's id (letters, digits, - or _), got {_short(t)}")
+    for key, lo in (("_button", 1), ("_small_blind_seat", 0), ("_big_blind_seat", 1)):
+        if ext.get(key) is not None:
+            _whole(ext[key], key, lo=lo, hi=top, strict=True, unit="a seat number")
+    if "players" in ext:
+        names = ext["players"]
+        if not isinstance(names, list) or len(names) != n or not all(isinstance(x, str) and x for x in names):
+            raise PHHError(f"PHH: players must list {n} names, got {_short(names)}")
+        for x in names:
+            hidden = sorted({f"U+{ord(c):04X}" for c in x if unicodedata.category(c) in _HIDDEN})
+            if hidden or len(x) > 64:
+                raise PHHError(f"PHH: players: {x!r} holds control or format characters ({', '.join(hidden)})"
+                               if hidden else f"PHH: players: a name is at most 64 characters, got {len(x)}")
+    ids = ext.get("_player_ids")
+    if ids is not None:
+        if not isinstance(ids, list) or len(ids) != n or not all(isinstance(x, str) and len(x) <= 256 for x in ids):
+            raise PHHError(f"PHH: _player_ids must list {n} ids, got {_short(ids)}")
+        known = [x for x in ids if x]
+        if len(set(known)) != len(known):
+            raise PHHError(f"PHH: _player_ids must be different players, got {_short(ids)}")
+    elif isinstance(ext.get("players"), list) and len(set(ext["players"])) != n:
+        # A table seats players by id (T-3): two may share a name; without ids, nobody can tell.
+        raise PHHError(f"PHH: players must be {n} different names (or have different _player_ids), "
+                       f"got {_short(ext['players'])}")
+    times = {}
+    for key in ("_started", "_ended"):
+        if ext.get(key) is not None:
+            v = ext[key]
+            if isinstance(v, bool) or not isinstance(v, (int, Decimal)) or not Decimal(v).is_finite() or v < 0:
+                raise PHHError(f"PHH: {key} must be Unix seconds (a finite number >= 0), got {_short(v)}")
+            times[key] = Decimal(v)
+    if len(times) == 2 and times["_ended"] < times["_started"]:
+        raise PHHError(f"PHH: _ended ({times['_ended']}) is before _started ({times['_started']})")
+    date = {}
+    for key, lo, hi in (("day", 1, 31), ("month", 1, 12), ("year", 1970, 9999)):
+        if key in ext:
+            date[key] = _whole(ext[key], key, lo=lo, hi=hi, strict=True, unit="a whole number")
+    if len(date) == 3:
+        try:
+            datetime.date(date["year"], date["month"], date["day"])
+        except ValueError as exc:
+            raise PHHError(f"PHH: day/month/year is not a date: {exc}") from None
+    for key in ("_shown", "_mucked"):
+        if key in ext:
+            who = ext[key]
+            ok = isinstance(who, list) and all(isinstance(x, str) and re.fullmatch(r"p[1-9][0-9]?", x)
+                                               and 1 <= int(x[1:]) <= n for x in who)
+            if not ok or len(set(who)) != len(who):
+                raise PHHError(f"PHH: {key} must list different players p1..p{n}, got {_short(who)}")
 
 
 def _check_table_keys(hh: HandHistory, n: int, nums: dict[str, list[Decimal]], singles: dict[str, Decimal],
@@ -254,48 +338,88 @@ def _check_table_keys(hh: HandHistory, n: int, nums: dict[str, list[Decimal]], s
       ``_rake_cap`` and ``_rake_caps`` amounts are whole chips, at most :data:`MAX_AMOUNT`.
     """
     ext = hh.extra
+    table = is_table_hand(hh)  # a table writes whole numbers as integers: 10000.0 is refused
     count = ext.get("seat_count")
     if count is not None:
-        count = _whole(count, "seat_count", lo=2, hi=MAX_SEATS)
+        count = _whole(count, "seat_count", lo=2, hi=MAX_SEATS, strict=table, unit="a whole number")
     if "seats" in ext:
         seats = ext["seats"]
         if not isinstance(seats, list) or len(seats) != n:
             raise PHHError(f"PHH: seats must list {n} seats (one per player), got "
                            f"{_short(seats) if not isinstance(seats, list) else f'{len(seats):,} entries'}")
         top = count or MAX_SEATS
-        got = [_whole(x, "seats", lo=1, hi=top) for x in seats]
+        got = [_whole(x, "seats", lo=1, hi=top, strict=table, unit="seat numbers") for x in seats]
         if len(set(got)) != n:
             raise PHHError(f"PHH: seats must be {n} different seats, got {got}")
-    if not any(k in ext for k in _TABLE_KEYS):
+    if not table:
         return
     for key, values in nums.items():
-        if key != "finishing_stacks":
-            for x in values:
-                _whole(x, key)
+        for x in values:
+            _whole(x, key, strict=True)
     for key, x in singles.items():
-        _whole(x, key)
+        _whole(x, key, strict=True)
     for x in amounts:
-        _whole(x, "an action's amount")
+        _whole(x, "an action's amount", strict=True)
     if "_smallest_chip" in ext:
-        _whole(ext["_smallest_chip"], "_smallest_chip", lo=1)
+        _whole(ext["_smallest_chip"], "_smallest_chip", lo=1, strict=True)
     brought = sum(hh.starting_stacks)
     if "_rake" in ext:
-        rake = _whole(ext["_rake"], "_rake", hi=min(brought, MAX_AMOUNT))
+        rake = _whole(ext["_rake"], "_rake", hi=min(brought, MAX_AMOUNT), strict=True)
         paid = ext.get("_rake_paid")
         if paid is not None:
             if not isinstance(paid, list) or len(paid) != n:
                 raise PHHError(f"PHH: _rake_paid must list {n} amounts, got {_short(paid)}")
-            if sum(_whole(x, "_rake_paid") for x in paid) != rake:
+            if sum(_whole(x, "_rake_paid", strict=True) for x in paid) != rake:
                 raise PHHError(f"PHH: _rake_paid adds up to {sum(paid):,}, not the _rake {rake:,}")
     if ext.get("_rake_cap") is not None:
-        _whole(ext["_rake_cap"], "_rake_cap")
+        _whole(ext["_rake_cap"], "_rake_cap", strict=True)
     caps = ext.get("_rake_caps")
     if caps is not None:
         if not isinstance(caps, list) or not all(isinstance(c, list) and len(c) == 2 for c in caps):
             raise PHHError(f"PHH: _rake_caps must list [players, cap] pairs, got {_short(caps)}")
         for players, cap in caps:
-            _whole(players, "_rake_caps (players)", lo=1, hi=MAX_SEATS)
-            _whole(cap, "_rake_caps (cap)")
+            _whole(players, "_rake_caps (players)", lo=1, hi=MAX_SEATS, strict=True, unit="a whole number")
+            _whole(cap, "_rake_caps (cap)", strict=True)
+    _check_table_meta(ext, n, count or MAX_SEATS)
+
+
+def is_table_hand(hh: HandHistory) -> bool:
+    """True for a hand a livetable table wrote (it has one of :data:`_TABLE_KEYS`): held to
+    whole chips and checked against its replay (:func:`check_table_result`)."""
+    return any(k in hh.extra for k in _TABLE_KEYS)
+
+
+def check_table_result(hand: Hand, hh: HandHistory) -> None:
+    """Check a table's finished (or voided) hand against what its file says (issue 16 round 2).
+
+    The rake the replay takes (R-1..R-3, from the file's rake settings) must be the file's
+    ``_rake`` (so stacks + rake = the chips brought in, as the table booked it), its
+    ``_rake_paid`` the winners' shares of it (as the table's ledger books them), and the
+    file's ``finishing_stacks`` must be the replay's. A hand from elsewhere is not checked
+    (``livetable replay --check`` compares its finishing stacks).
+
+    Raises:
+        PHHError: naming ``_rake`` or ``finishing_stacks``, with both figures.
+    """
+    if not is_table_hand(hh):
+        return
+    voided = not hand.is_complete
+    taken = 0 if voided else hand.result().rake
+    if "_rake" in hh.extra and int(hh.extra["_rake"]) * hh.scale != taken:
+        raise PHHError(f"PHH: _rake {hh.extra['_rake']} disagrees with the replay, which takes {hh.unscale(taken)} "
+                       f"(stacks + rake must equal the {hh.unscale(sum(hh.starting_stacks))} chips brought in)")
+    paid = hh.extra.get("_rake_paid")
+    if isinstance(paid, list) and not voided:
+        # Who paid it: the winners of each raked pot, as the table's ledger books it (one rule,
+        # rake.rake_paid, which the history writer used for the file)
+        by_seat = rake_paid({"result": hand.result().to_json()})
+        want = [hh.unscale(by_seat.get(k + 1, 0)) for k in range(hh.players)]  # p1..pN = seats 1..N
+        if list(paid) != want:
+            raise PHHError(f"PHH: _rake_paid {paid} disagrees with the replay, whose pots' winners paid {want}")
+    if hh.finishing_stacks is not None:
+        got = [hh.unscale(x) for x in hh.starting_stacks] if voided else finishing_stacks(hand, hh)
+        if list(hh.finishing_stacks) != got:
+            raise PHHError(f"PHH: finishing_stacks {hh.finishing_stacks} disagree with the replay's {got}")
 
 
 def _plain(x: Decimal) -> int | float:

@@ -6,10 +6,11 @@ Pure functions; chips are integers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .settings import RakeSettings
 
-__all__ = ["rake_amount", "rake_pots", "take_rake"]
+__all__ = ["rake_amount", "rake_pots", "take_rake", "rake_paid"]
 
 
 def rake_amount(
@@ -84,4 +85,28 @@ def take_rake(each: Sequence[int], cap: int, chip: int = 1) -> list[int]:
                 moved = True
         if not moved:
             break
+    return out
+
+
+def rake_paid(record: dict[str, Any]) -> dict[int, int]:
+    """Return seat -> chips of rake taken from the pots that seat won (R-1; the ledger's share).
+
+    Each pot's rake is shared in proportion to the winners' shares, any remainder to the
+    first winner in P-3 order (as the table's ledger books it). Empty for a voided hand.
+    """
+    out: dict[int, int] = {}
+    for award in (record.get("result") or {}).get("awards") or []:
+        r = int(award.get("rake") or 0)
+        if not r:
+            continue
+        shares = {int(k): int(v) for k, v in (award.get("shares") or {}).items()}
+        winners = [int(w) for w in award.get("winners") or []] or list(shares)
+        total = sum(shares.get(w, 0) for w in winners)
+        given = 0
+        for w in winners:
+            part = (r * shares.get(w, 0)) // total if total else 0
+            out[w] = out.get(w, 0) + part
+            given += part
+        if winners:
+            out[winners[0]] = out.get(winners[0], 0) + r - given
     return out

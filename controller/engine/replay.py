@@ -9,7 +9,10 @@ nonsense amounts, a FIFO or a folder named ``.phh``) never stops the others.
 A hand whose actions stop before it ends (a showdown where a hand was neither shown nor
 mucked, cards still due, a player still to act) has no finishing stacks: its line says
 ``"error": "incomplete: ..."`` with what is missing and the chips still in the pot, and
-``"complete": false``. A hand the table voided (``_void = true``, written by
+``"complete": false``. A table's own hand (it has the ``_`` keys a table writes) is checked
+against its replay: the rake taken must be its ``_rake`` (stacks + rake = the chips brought
+in) and its ``finishing_stacks`` the replay's, or its line says which disagrees.
+A hand the table voided (``_void = true``, written by
 ``controller.history``) finishes on its starting stacks, every wager returned (P-2: the
 actions stop where it was voided), with ``"voided": true``.
 
@@ -28,7 +31,7 @@ from typing import Any
 
 from .errors import HandError
 from .hand import Hand
-from .phh import HandHistory, finishing_stacks, load_file, play
+from .phh import HandHistory, check_table_result, finishing_stacks, load_file, play
 
 __all__ = ["main", "replay_file"]
 
@@ -47,8 +50,10 @@ def replay_file(path: str | Path) -> dict[str, Any]:
         out["complete"] = hand.is_complete
         out["expected"] = hh.finishing_stacks
         if hand.is_complete:
+            check_table_result(hand, hh)  # a table's hand: its rake and finishing stacks as replayed
             out["finishing_stacks"] = finishing_stacks(hand, hh)
         elif hh.extra.get("_void") is True:
+            check_table_result(hand, hh)
             out["voided"] = True  # every wager returned: the stacks the hand started with
             out["finishing_stacks"] = [hh.unscale(x) for x in hh.starting_stacks]
         else:

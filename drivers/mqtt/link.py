@@ -110,11 +110,16 @@ class TableLink:
         self._chat_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, chat id) seen (M-5)
         self._floor_rate = RateLimit(count=action_rate[0], window=action_rate[1])
         self._action_window = float(action_rate[1])
-        #: M-9 floods: seat (0: the floor topic) -> [when its first refusal of this window was
-        #: answered, refusals dropped unanswered since]. One refusal is answered and logged
-        #: per window; the rest of a flood costs neither a reply publish nor a log line.
-        self._flood: dict[int, list[float]] = {}
-        self.flood_dropped = 0  #: M-9 refusals dropped unanswered (count, every seat)
+        #: Refusal windows (M-9 damping, issue 16): seat (0: the floor topic) -> [when the
+        #: window's first refusal was answered, {rule id: refusals dropped unanswered since}].
+        #: Every refusal on a seat's topics (malformed, too large, duplicate, too fast, sent
+        #: retained...) goes through its seat's window: the first of a window is answered and
+        #: logged, the rest of a flood costs neither a reply publish nor a log line; the count
+        #: is logged when the window closes (:meth:`sweep`, run by the link's own timer).
+        self._flood: dict[int, list[Any]] = {}
+        self.flood_dropped = 0  #: refusals dropped unanswered (count, every seat)
+        self._sweeper: threading.Thread | None = None
+        self._sweep_stop = threading.Event()
 
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                    client_id=client_id or f"livetable-{table_id}-controller",
@@ -141,6 +146,11 @@ class TableLink:
         self._client.connect_async(self._host, self._port, keepalive=self._keepalive,
                                    clean_start=False, properties=props)
         self._client.loop_start()
+        if self._sweeper is None:
+            self._sweep_stop.clear()
+            self._sweeper = threading.Thread(target=self._sweep_loop, name=f"mqtt-{self.table}-sweep",
+                                             daemon=True)
+            self._sweeper.start()
 
     def wait_connected(self, timeout: float) -> None:
         """Block until connected and subscribed; raise :class:`LinkTimeout` after ``timeout`` s."""
@@ -163,6 +173,11 @@ class TableLink:
                 pass
         self._client.disconnect()
         self._client.loop_stop()
+        self._sweep_stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join(timeout)
+            self._sweeper = None
+        self.sweep(float("inf"))  # the last windows' counts
         self._connected.clear()
         self._ready.clear()
 
@@ -357,8 +372,10 @@ class TableLink:
             return
         self.refused += 1
         self.refused_retained += 1
-        log.warning("refused a retained %s on %s (cleared from the broker)", kind.name, topic_str)
         self._client.publish(topic_str, b"", qos=QOS, retain=True)
+        if seat is not None and self._flooding(seat, self._clock(), RETAINED_INPUT):
+            return  # this window's first refusal was answered: no reply, no log line
+        log.warning("refused a retained %s on %s (cleared from the broker)", kind.name, topic_str)
         reason = f"{RETAINED_INPUT}: sent retained: the table never acts on a retained message, send it again without"
         what = codec.payload_id(payload)
         try:
@@ -379,6 +396,8 @@ class TableLink:
                 self._take_presence(seat, payload, now)
         except PayloadError as exc:
             self.refused += 1
+            if self._flooding(seat, now, exc.code):
+                return  # this window's first refusal was answered: no reply, no log line
             log.info("refused seat %s %s: %s", seat, kind.name, exc)
             if kind is not Kind.SEAT_PRESENCE:
                 self.reply(seat, exc.action_id, False, str(exc))
@@ -386,29 +405,57 @@ class TableLink:
             self.refused += 1
             log.exception("error handling seat %s %s", seat, kind.name)
 
-    def _flooding(self, key: int, now: float, what: str) -> bool:
-        """An M-9 refusal for ``key`` at ``now``: return True when it is to be dropped unanswered
-        (a refusal was answered within the last window), False when it is the window's first
-        (answer it). The count of a window's dropped refusals is logged once, when the next
-        window's first refusal comes (a flood ends in silence otherwise: :attr:`flood_dropped`)."""
+    def _flooding(self, key: int, now: float, code: str) -> bool:
+        """A refusal (rule id ``code``, e.g. ``"M-1"``) on seat ``key``'s topics (0: the floor
+        topic) at ``now``: return True when it is to be dropped unanswered and unlogged (a
+        refusal was answered within the window, ``action_rate``'s seconds, that began then),
+        False when it is the window's first (answer and log it). A window's dropped count is
+        logged when it closes: by :meth:`sweep`, or here when the next refusal comes first."""
         with self._lock:
             state = self._flood.get(key)
             if state is not None and now - state[0] < self._action_window:
-                state[1] += 1
+                state[1][code] = state[1].get(code, 0) + 1
                 self.flood_dropped += 1
                 return True
-            self._flood[key] = [now, 0]
-        if state is not None and state[1]:
-            log.info("M-9: %d more %s dropped unanswered in the %.0f s after %s", int(state[1]), what,
-                     self._action_window, time.strftime("%H:%M:%S", time.gmtime(state[0])))
+            self._flood[key] = [now, {}]
+        if state is not None:
+            self._log_dropped(key, state)
         return False
+
+    def sweep(self, now: float | None = None) -> int:
+        """Close every refusal window that ended by ``now`` (Unix seconds; default the
+        link's clock) and log its count of refusals dropped unanswered, one line per seat.
+        Run by the link's own timer every half window while started, so a flood's count is
+        logged when its window closes, not at the next refusal. Returns the windows closed."""
+        now = self._clock() if now is None else now
+        with self._lock:
+            closed = [(key, state) for key, state in self._flood.items() if now - state[0] >= self._action_window]
+            for key, _ in closed:
+                del self._flood[key]
+        for key, state in closed:
+            self._log_dropped(key, state)
+        return len(closed)
+
+    def _log_dropped(self, key: int, state: list[Any]) -> None:
+        counts: dict[str, int] = state[1]
+        if counts:
+            where = "the floor topic" if key == 0 else f"seat {key}"
+            detail = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()))
+            log.info("M-9: %d more refusals on %s dropped unanswered in the %.0f s after %s (%s)",
+                     sum(counts.values()), where, self._action_window,
+                     time.strftime("%H:%M:%S", time.gmtime(state[0])), detail)
+
+    def _sweep_loop(self) -> None:
+        # Event.wait's timeout is a Condition wait (Lock.acquire), kept exactly.
+        while not self._sweep_stop.wait(self._action_window / 2):
+            try:
+                self.sweep()
+            except Exception:  # never let the timer die: the next turn tries again
+                log.exception("closing the refusal windows failed")
 
     def _take_action(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_action(payload, seat=seat)
         if not self._action_rate.allow(seat, now):
-            if self._flooding(seat, now, f"actions from seat {seat}"):
-                self.refused += 1
-                return  # the flood's first refusal was answered this window: no reply, no log
             raise PayloadError("M-9", "actions too fast from this seat", req.action_id)
         self._guard.admit(seat, req.action_id, req.seq_seen, scope=scope_of(req.action))
         self._post(ActionReceived(seat, req.action, req.amount, req.action_id, req.seq_seen, now,
@@ -424,12 +471,13 @@ class TableLink:
                                        req.request_id)
                 self._floor_ids.append(req.request_id)
             if not self._floor_rate.allow(0, now):
-                if self._flooding(0, now, "floor requests"):
-                    self.refused += 1
-                    return
                 raise PayloadError("M-9", "floor requests too fast", req.request_id)
         except PayloadError as exc:
             self.refused += 1
+            # Only the floor's own login writes here: each of its refusals is answered (one
+            # answer per request), but for M-9, a console stuck in a loop.
+            if exc.code == "M-9" and self._flooding(0, now, exc.code):
+                return  # this window's first refusal was answered: no reply, no log line
             log.info("refused floor request: %s", exc)
             self.floor_reply(exc.action_id, None, False, str(exc))
             return

@@ -143,6 +143,14 @@ class ShufflerDriver:
         self.timing = timing or LinkTiming()
         self._log = wire_log or WIRE_LOG
         self._inbox: queue.SimpleQueue[tuple] = queue.SimpleQueue()
+        # The link thread never waits in SimpleQueue.get(timeout=...): CPython's (3.11 here)
+        # can block far past its timeout, until the next put, when the thread is descheduled
+        # past the deadline (controller/orchestrator.py had it; tests/controller/test_loop_wait.py).
+        # A silent device then meant no resend, no heartbeat, no reconnect, ever. It waits on
+        # this lock instead (:meth:`_get`): held while there is nothing to wake for, released
+        # by every put (:meth:`_put`); Lock.acquire keeps its timeout exactly.
+        self._wake = threading.Lock()
+        self._wake.acquire()
         self._backlog: deque[tuple] = deque()
         self._ids = itertools.count(1)
         self._seq = 0
@@ -188,7 +196,7 @@ class ShufflerDriver:
         """Stop the link thread and close the port (idempotent; waits up to ``timeout`` s)."""
         if self._thread is None:
             return
-        self._inbox.put(("stop",))
+        self._put(("stop",))
         self._thread.join(timeout)
         self._thread = None
 
@@ -245,7 +253,7 @@ class ShufflerDriver:
         """
         cards = tuple(cards_dealt)
         req = _Req(next(self._ids), P.Cmd.DECK_CHECK, b"")
-        self._inbox.put(("cmd", req, cards))
+        self._put(("cmd", req, cards))
         return req.id
 
     def status(self) -> int:
@@ -264,8 +272,34 @@ class ShufflerDriver:
 
     def _queue(self, cmd: P.Cmd, payload: bytes) -> int:
         req = _Req(next(self._ids), cmd, payload)
-        self._inbox.put(("cmd", req))
+        self._put(("cmd", req))
         return req.id
+
+    def _put(self, item: tuple) -> None:
+        """Queue ``item`` for the link thread and wake it (any thread; never blocks)."""
+        self._inbox.put(item)
+        try:
+            self._wake.release()
+        except RuntimeError:  # released already: the link thread is awake or will be at once
+            pass
+
+    def _get(self, timeout: float) -> tuple:
+        """The next inbox item, waiting at most ``timeout`` seconds (link thread only).
+
+        Raises ``queue.Empty`` when nothing came by then. Not ``SimpleQueue.get(timeout=...)``
+        (see ``_wake`` in ``__init__``): ``Lock.acquire(timeout=...)`` returns at its deadline
+        even when the thread was descheduled past it; a wake-up whose item was already taken
+        only loops once more."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self._inbox.get_nowait()
+            except queue.Empty:
+                pass
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise queue.Empty
+            self._wake.acquire(timeout=remaining)
 
     # --- link thread ----------------------------------------------------------------------
 
@@ -311,7 +345,7 @@ class ShufflerDriver:
             if hb is not None:
                 wait = max(0.0, self._last_rx + hb - time.monotonic())
             try:
-                item = self._inbox.get(timeout=wait)
+                item = self._get(wait)
             except queue.Empty:
                 if hb is not None and time.monotonic() - self._last_rx >= hb:
                     self._query_status()
@@ -357,7 +391,7 @@ class ShufflerDriver:
             if remaining <= 0:
                 return None
             try:
-                item = self._inbox.get(timeout=remaining)
+                item = self._get(remaining)
             except queue.Empty:
                 return None
             reply = self._handle_item(item, self._backlog)
@@ -622,7 +656,7 @@ class ShufflerDriver:
     def _read_loop(self, port: serial.SerialBase, gen: int, stop: threading.Event) -> None:
         """Reader thread: bytes -> frames -> the link thread's inbox. Nothing else."""
         dec = Decoder()
-        put = self._inbox.put
+        put = self._put
         while not stop.is_set():
             try:
                 data = port.read(port.in_waiting or 1)  # type: ignore[attr-defined] # Serial's, not SerialBase's
@@ -746,7 +780,7 @@ class ShufflerDriver:
         deadline = time.monotonic() + delay
         while (remaining := deadline - time.monotonic()) > 0:
             try:
-                item = self._inbox.get(timeout=remaining)
+                item = self._get(remaining)
             except queue.Empty:
                 return
             if item[0] == "stop":

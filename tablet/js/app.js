@@ -62,7 +62,12 @@ async function start() {
     render();
   });
   setInterval(tick, 250);
-  window.addEventListener('resize', () => { if (app.state) { layoutFelt(); fitHeader(); } });
+  window.addEventListener('resize', () => {
+    if (!app.state) return;
+    // a tournament's stack lines were fitted to the old size (a tablet turned: fitStacks)
+    if (document.body.classList.contains('tourney')) renderTable(); else layoutFelt();
+    fitHeader(); // issue 20: the header's words for the new width
+  });
   render();
 }
 
@@ -480,6 +485,12 @@ function wireUi() {
     app.tab = b.dataset.tab;
     render();
   });
+  $('#tourney').addEventListener('click', () => { // a phone shows one line; a tap on it shows the rest
+    const toggle = $('#tourney-toggle');
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    $('#tourney').classList.toggle('open', open);
+  });
   $('#lobby').addEventListener('click', (e) => {
     const row = e.target.closest('[data-table]');
     if (!row) return;
@@ -569,6 +580,7 @@ function fitHeader() {
 function renderTournament() {
   const tv = L.tournamentView(app.state);
   $('#tourney').hidden = !tv;
+  document.body.classList.toggle('tourney', !!tv); // the tournament's layout (style.css)
   if (!tv) return;
   const lines = L.tournamentLines(tv);
   $('#tourney-level').textContent = lines.level;
@@ -598,12 +610,14 @@ function renderTable() {
     if (s.button === seat.seat) marks.append(el('span', { class: 'mark button', text: 'D', title: L.t('Dealer button') }));
     if (s.sb_seat === seat.seat) marks.append(el('span', { class: 'mark sb', text: 'SB', title: L.t('Small blind') }));
     if (s.bb_seat === seat.seat) marks.append(el('span', { class: 'mark bb', text: 'BB', title: L.t('Big blind') }));
-    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
-    if (inBB) marks.prepend(el('span', { class: 'in-bb', text: inBB })); // issue 19: the stack in big blinds
     const cards = el('div', { class: 'cards' });
     const mine = best.bySeat.get(seat.seat);
     if (Array.isArray(seat.shown)) seat.shown.forEach((c) => cards.append(cardEl(c, { wins: !!(mine && mine.has(c)) })));
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
+    // issue 19: the stack in big blinds with the cards (beside them on a narrow seat, above
+    // them on a wide one: the stack line keeps the chips and the D/SB/BB marks)
+    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
+    if (inBB) cards.append(el('span', { class: 'in-bb', text: inBB }));
     const equity = L.equityText(s, seat.seat);
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
@@ -637,7 +651,36 @@ function renderTable() {
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   fitNames();
+  fitStacks();
   layoutFelt();
+}
+
+/**
+ * A tournament's stack lines whole in their seats (issue 19 in issue 20's layouts): a stack
+ * line (chips and D/SB/BB marks) or a cards row (cards and the stack in big blinds) too
+ * wide for its seat is set smaller, down to 12 px; a cards row still too wide (face-up
+ * cards on a phone's seat) keeps its cards and leaves the figure in big blinds to screen
+ * readers and the tooltip of the chips.
+ */
+function fitStacks() {
+  if (!document.body.classList.contains('tourney')) return;
+  const over = (e) => e.scrollWidth > e.clientWidth + 0.5;
+  for (const seat of document.querySelectorAll('#seats .seat')) {
+    for (const line of seat.querySelectorAll('.stack, .cards')) {
+      let px = parseFloat(getComputedStyle(line).fontSize);
+      const bb = line.querySelector('.in-bb');
+      if (bb) bb.style.fontSize = `${Math.min(px, parseFloat(getComputedStyle(bb).fontSize))}px`;
+      while (over(line) && px > 12) {
+        px = Math.max(12, px - 0.5);
+        line.style.fontSize = `${px}px`;
+        if (bb) bb.style.fontSize = `${px}px`;
+      }
+      if (bb && over(line)) {
+        bb.classList.add('sr-only');
+        seat.querySelector('.stack').title = bb.textContent;
+      }
+    }
+  }
 }
 
 /**

@@ -944,10 +944,11 @@ export function tournamentLines(tv) {
 }
 
 /** A seat's stack in big blinds from the view's tenths (125 -> "12.5 BB", Dutch "12,5 BB");
- * null when the view has none for the seat. */
+ * from 100 big blinds whole ones (1234 -> "123 BB": the tenth matters to a short stack, and
+ * the figure fits beside the cards on a phone's seat); null when the view has none for the seat. */
 export function seatBigBlinds(tv, seat) {
   const tenths = tv && tv.seats_bb ? tv.seats_bb[String(seat)] : undefined;
   if (!Number.isInteger(tenths)) return null;
-  const whole = Math.floor(tenths / 10); const tenth = tenths % 10;
+  const whole = Math.floor(tenths / 10); const tenth = whole >= 100 ? 0 : tenths % 10;
   return tenth ? t('{whole}.{tenth} BB', { whole: chips(whole), tenth }) : t('{bb} BB', { bb: chips(whole) });
 }

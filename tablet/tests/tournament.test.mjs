@@ -40,6 +40,10 @@ test('issue 19: each seat\'s stack in big blinds, none for a seat the view does 
   L.setLanguage('en');
   assert.equal(L.seatBigBlinds(view(), 1), '12.5 BB');
   assert.equal(L.seatBigBlinds(view(), 4), '8 BB');
+  // from 100 big blinds whole ones (the phone's seat has the room of "99.9 BB")
+  assert.equal(L.seatBigBlinds({ seats_bb: { 1: 999, 2: 1000, 3: 1234, 4: 12_349 } }, 1), '99.9 BB');
+  assert.equal(L.seatBigBlinds({ seats_bb: { 1: 999, 2: 1000, 3: 1234, 4: 12_349 } }, 3), '123 BB');
+  assert.equal(L.seatBigBlinds({ seats_bb: { 1: 999, 2: 1000, 3: 1234, 4: 12_349 } }, 4), '1,234 BB');
   assert.equal(L.seatBigBlinds(view(), 2), null);
   assert.equal(L.seatBigBlinds(null, 1), null);
   assert.equal(L.tournamentView({ tournament_view: view() }).prize_pool, 600);

@@ -16,10 +16,10 @@ idle duties every ``poll``.
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
-from typing import Any
+
+from hanging_queue import HangingQueue  # tests/hanging_queue.py
 
 from controller.clock import ManualClock
 from controller.engine.table.settings import TableSettings
@@ -27,23 +27,6 @@ from controller.engine.table.state import TableState
 from controller.orchestrator import Orchestrator
 
 WAIT = 5.0
-
-
-class HangingQueue(queue.SimpleQueue):  # type: ignore[type-arg]
-    """A SimpleQueue whose timed get outlives its timeout until the next put (the defect)."""
-
-    def __init__(self) -> None:
-        self._put = threading.Event()
-
-    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
-        super().put(item)
-        self._put.set()
-
-    def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        if block and timeout is not None:
-            self._put.wait()  # past the timeout: only a put ends it
-            self._put.clear()
-        return super().get(block, timeout)
 
 
 def test_the_loop_turns_every_poll_when_a_timed_get_would_hang() -> None:

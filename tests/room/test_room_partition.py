@@ -88,7 +88,8 @@ class Room:
     def start_service(self) -> None:
         self.service = subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "room", "serve", "--store", self.store_url,
-             "--broker-port", str(self.rig.room_broker.mqtt_port), "--http-port", "0", "--log-level", "info",
+             "--broker-port", str(self.rig.room_broker.mqtt_port), "--http-port", "0", "--desk-port", "0",
+             "--log-level", "info",
              "--provision-dir", str(self.rig.room_dir / "mosquitto")],
             stdout=subprocess.PIPE, stderr=self.service_log.open("ab"), env=self.env, cwd=str(REPO))
         line = self.service.stdout.readline()  # printed once connected (or after 30 s)

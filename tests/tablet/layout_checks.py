@@ -10,7 +10,8 @@ input and tab; and checks
   contains are not compared),
 - each lies inside the viewport (the page never scrolls; a side panel's content scrolls
   inside the panel), and the page is no higher than the screen,
-- no text is cut: a button's or a seat line's content is not wider than its box (an amount
+- no text is cut: a button's, a seat line's (a tournament's stack in big blinds too) or
+  the tournament bar's content is not wider than its box (an amount
   cut with an ellipsis is cut too), a player's name neither (issue 20: "Player…" on a phone;
   the page sets a long name smaller, on two lines, or as initials with the full name kept),
 - buttons and inputs are at least 40 px high and 44 px wide (touch targets),
@@ -38,10 +39,11 @@ LAYOUT_JS = r"""
   };
   const sel = ['.seat', '.seat .bet', '.seat .marks', '#board', '#pots .pot', '#showdown .line', '#my-cards',
     '#hand-words', '#me button', '#me input', '#me label', '#me .hint', '#tabs button', '#topbar > *', '#banner',
-    '#side .panel button', '#side .panel input'];
+    '#side .panel button', '#side .panel input', '#tourney > *', '#tourney-more > *'];
   const els = [...new Set(sel.flatMap((s) => [...document.querySelectorAll(s)]))].filter(visible);
-  const lines = ['.seat .name', '.seat .stack', '.seat .status', '.pot', '#hand-words', '#showdown .line']
-    .flatMap((s) => [...document.querySelectorAll(s)]).filter(visible);
+  const lines = ['.seat .name', '.seat .stack', '.seat .status', '.seat .in-bb', '.pot', '#hand-words',
+    '#showdown .line', '#tourney > *', '#tourney-more > *']
+    .flatMap((s) => [...document.querySelectorAll(s)]).filter((e) => visible(e) && !e.matches('.sr-only'));
   const W = document.documentElement.clientWidth;
   const H = window.innerHeight;
   // the page never scrolls (issue 20: 1080x810 scrolled): all of it on the screen, the side
@@ -71,9 +73,15 @@ LAYOUT_JS = r"""
   }
   for (const seat of document.querySelectorAll('.seat')) {  // every line of a seat inside the seat
     const r = seat.getBoundingClientRect();
-    for (const part of seat.querySelectorAll('.top, .stack, .status, .card')) {
+    for (const part of seat.querySelectorAll('.top, .stack, .status, .card, .in-bb')) {
       const q = part.getBoundingClientRect();
-      if (q.bottom > r.bottom + 0.5 || q.right > r.right + 0.5) problems.push(`out of its seat: ${name(part)}`);
+      if (q.bottom > r.bottom + 0.5 || q.right > r.right + 0.5 || q.left < r.left - 0.5) problems.push(`out of its seat: ${name(part)}`);
+    }
+    const timer = seat.querySelector('.timer');  // the acting seat's bar covers none of its words
+    for (const part of timer ? seat.querySelectorAll('.in-bb') : []) {
+      const p = part.getBoundingClientRect(); const q = timer.getBoundingClientRect();
+      if (Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5 && Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5)
+        problems.push(`under the turn's bar: ${name(part)}`);
     }
   }
   for (const e of els.filter((x) => x.matches('#me button, #me input:not([type=radio]), #tabs button, #side .panel button'))) {

@@ -13,8 +13,8 @@ from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_n
                    smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up", "sit_out",
-           "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
+__all__ = ["player_for_name", "sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up",
+           "sit_out", "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
 def _seat(ctx: Ctx, n: int) -> Seat | None:
@@ -309,3 +309,19 @@ def change_settings(ctx: Ctx, ev: ev_.SettingsChanged) -> None:
         ctx.state = evolve(st, pending_settings=merged)
         return
     apply_settings(ctx, ev.changes, by=ev.by)
+
+
+def player_for_name(name: str) -> str:
+    """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
+
+    The controller has no room accounts: the name (case and spacing ignored) is the player's
+    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
+    two players cannot sit under the same name. Ids of tablet players start ``name:``.
+
+    Raises:
+        ValueError: ``name`` is empty.
+    """
+    key = " ".join(str(name).casefold().split())
+    if not key:
+        raise ValueError("T-3: a player needs a name")
+    return f"name:{key}"
