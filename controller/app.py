@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # not a regular file (a FIFO, /dev/zero), too large, not UTF-8
         print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
         return 2
-    run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands)
+    run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands,
+                   result_seconds=cfg.table.result_seconds)
     asked_to_stop = threading.Event()
 
     def _stop(*_: object) -> None:

@@ -81,7 +81,10 @@ class TableRun:
     def __init__(self, settings: TableSettings, journal: str | Path, choice: DeviceChoice, *,
                  clock: Callable[[], float], keep_hands: int = 0, rebuy: set[int] | None = None,
                  bots: set[int] | None = None, max_hands: int | None = None,
-                 extras: list[Any] | None = None) -> None:
+                 extras: list[Any] | None = None, result_seconds: float = 0.0) -> None:
+        # the pacer's hold of a hand's result (issue 20): `livetable run` passes the config's,
+        # `livetable simulate` its --result-seconds (0 here: in-process tables deal at once)
+        self.result_seconds = result_seconds
         self.settings, self.journal_path, self.choice, self.clock = settings, journal, choice, clock
         self.keep_hands = keep_hands
         self.rebuy, self.bots, self.max_hands = set(rebuy or ()), set(bots or ()), max_hands
@@ -155,7 +158,8 @@ class TableRun:
             orch.post(DeviceBack("shuffler-lost", "the shuffler answered at start-up"))
         orch.listeners.append(adapter.after_step)
         self.pacer = HandPacer(orch.post, self.clock, new_deck=self._new_deck, rebuy=self.rebuy,
-                               max_hands=self.max_hands, show_window=SHOW_WINDOW_SECONDS, bots=self.bots)
+                               max_hands=self.max_hands, show_window=SHOW_WINDOW_SECONDS, bots=self.bots,
+                               result_seconds=self.result_seconds)
         orch.listeners.append(self.pacer)
         adapter.on_deck_failed = self._deck_failed
         if self.keep_hands and orch.journal is not None:

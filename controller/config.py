@@ -340,6 +340,7 @@ class TableConfig:
     buy_in_max: int | None
     action_seconds: float = 30.0
     showdown_seconds: float = 10.0
+    result_seconds: float = 5.0  # issue 20: a hand's result stays this long before the next deal
     cap_lifted_heads_up: bool = True
     tablet_join: str = "confirm"
     language: str = "en"  # the tablets' default and the display's (issue 20)
@@ -456,6 +457,7 @@ def _table(data: Any, errors: list[str]) -> TableConfig:
         buy_in_max=buy_max,
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         showdown_seconds=s.num("showdown_seconds", 10.0, lo=2, hi=600),
+        result_seconds=s.num("result_seconds", 5.0, lo=0, hi=60),  # issue 20, HandPacer
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
         tablet_join=s.str("tablet_join", "confirm", choices=("off", "direct", "confirm")),  # T-3, docs/tablet.md
         language=s.str("language", "en", choices=LANGUAGES),  # issue 20, docs/tablet.md

@@ -34,11 +34,16 @@ from controller.journal_check import problems as journal_problems
 from controller.orchestrator import Orchestrator, Ports
 
 __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards_dealt_this_hand",
-           "cards_taken_this_hand", "SHOW_WINDOW_SECONDS"]
+           "cards_taken_this_hand", "SHOW_WINDOW_SECONDS", "RESULT_SECONDS"]
 
 #: P-2: how long the next hand waits for a player who won uncalled to choose to show,
 #: as a dealer pushes the pot and gathers the cards before shuffling up (seconds).
 SHOW_WINDOW_SECONDS = 3.0
+
+#: issue 20: how long a finished hand's result (shown hands, awards) stays on the table before
+#: the next deal while a player's tablet is online (``[table] result_seconds``; seconds). A live
+#: dealer pushes the pot and gathers the cards before the next shuffle: about 5 s.
+RESULT_SECONDS = 5.0
 
 log = logging.getLogger("livetable.runtime")
 
@@ -282,6 +287,10 @@ class HandPacer:
             winner whose tablet is online and whose seat is not in ``bots``. The caller
             must :meth:`kick` the pacer while idle (app and simulate do).
         bots: seats of simulated players (they never show after a hand).
+        result_seconds: seconds the result of a hand that awarded a pot (a showdown or an
+            uncalled pot; not a void hand) stays before the next deck and hand are asked for,
+            while a seat not in ``bots`` is connected (a player's tablet is online; issue 20:
+            the shown hands and the awards must be seen). 0: no hold (bots-only simulation).
 
     ``hand_start``: None, or ``f() -> dict | None`` asked before each deck: the extra fields
     of the next ``HandStartRequested`` (a tournament's ``level``, issue 19), or None to deal
@@ -293,13 +302,14 @@ class HandPacer:
     def __init__(self, post: Callable[..., None], clock: Callable[[], float], *,
                  new_deck: Callable[[int], None] | None = None, rebuy: set[int] | None = None,
                  max_hands: int | None = None, show_window: float = 0.0,
-                 bots: set[int] | None = None) -> None:
+                 bots: set[int] | None = None, result_seconds: float = 0.0) -> None:
         self.post, self.clock = post, clock
         self.new_deck = new_deck
         self.rebuy = rebuy or set()
         self.max_hands = max_hands
         self.show_window = show_window
         self.bots = bots or set()
+        self.result_seconds = result_seconds
         self.phase = self.IDLE
         self.refused_seq: int | None = None
         self._rebuying: set[int] = set()  # seats whose re-buy the loop has not handled yet
@@ -385,7 +395,22 @@ class HandPacer:
 
     def holding(self, state: TableState) -> bool:
         """Return whether the next hand waits: the uncalled winner of the last hand may
-        still show it (P-2) and the show window since the hand ended is not over."""
+        still show it (P-2) and the show window since the hand ended is not over, or the
+        last hand's result is still on show (``result_seconds``, issue 20)."""
+        return self._showing_result(state) or self._show_window_open(state)
+
+    def _showing_result(self, state: TableState) -> bool:
+        rec = state.last_result
+        if self.result_seconds <= 0 or state.hand is not None or not rec or rec.get("voided"):
+            return False
+        ended = rec.get("ended")
+        if not isinstance(ended, (int, float)) or self.clock() >= ended + self.result_seconds:
+            return False
+        if not (rec.get("result") or {}).get("awards"):
+            return False
+        return any(s is not None and s.connected and s.seat not in self.bots for s in state.seats)
+
+    def _show_window_open(self, state: TableState) -> bool:
         seat = show_offer(state) if self.show_window > 0 else None
         if seat is None or seat in self.bots:
             return False

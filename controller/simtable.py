@@ -68,7 +68,8 @@ class SimTable:
         self._idle_stacks: dict[int, int] | None = None
         self.players = SimulatedPlayers(bots, seed=self.args.seed, clock=_clock, speed=0.0)
         self.rig = TableRun(self.settings, journal, device_choice(self.args, self.settings, seed=self.args.seed),
-                            clock=_clock, rebuy=set(bots), max_hands=max_hands, extras=[self.players])
+                            clock=_clock, rebuy=set(bots), max_hands=max_hands, extras=[self.players],
+                            result_seconds=self.args.result_seconds or 0.0)  # issue 20: fast unless asked
         self.rig.ports.observers.append(self._seen)
         self.recovery = self.rig.open()
         orch = self.rig.orch

@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no display window")
     p.add_argument("--speed", type=float, default=None,
                    help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
+    p.add_argument("--result-seconds", type=float, default=None,
+                   help="seconds a hand's result stays before the next deal while a tablet seat is "
+                        "online (default: [table] result_seconds's, 5)")
     p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(3), "big"),
                    help="the dealer's and players' seed (default: new each run)")
     p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
@@ -202,6 +205,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--history-dir {args.history_dir} is a file, not a folder"
     if args.speed is not None and args.speed < 0:
         return f"--speed must be 0 or more, got {args.speed}"
+    if args.result_seconds is not None and not 0 <= args.result_seconds <= 60:
+        return f"--result-seconds must be 0..60, got {args.result_seconds}"
     if not (0 <= args.rake <= 25):
         return f"--rake must be a percent in 0..25, got {args.rake}"
     if args.ante < 0 or args.ante > args.bb:
@@ -326,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from controller import simdevices
     from controller.composition import DeviceStartError, TableRun
+    from controller.runtime import RESULT_SECONDS
 
     # The internal dealer's seed stands for the physical deck order: keep the journal's (in
     # its meta table, which compaction keeps; journals of before in their "simulate" entry).
@@ -340,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     director = args.director(n_players) if args.tournament else None
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
-                   bots=set(bot_seats), extras=[players] + ([director] if director else []))
+                   bots=set(bot_seats), extras=[players] + ([director] if director else []),
+                   result_seconds=RESULT_SECONDS if args.result_seconds is None else args.result_seconds)
     asked_to_stop = threading.Event()
 
     def _stop(*_: Any) -> None:

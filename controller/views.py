@@ -89,12 +89,14 @@ def _seat_json(state: TableState, n: int) -> dict[str, Any]:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
                 "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0,
-                "last_action": None}
+                "last_action": None, "out_reason": ""}
     hand = state.hand
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
            "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
            "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
-           "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending, "last_action": None}
+           "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending, "last_action": None,
+           # why the seat sits out (issue 20: a missed turn sat a player out without saying so)
+           "out_reason": s.out_reason if s.sitting_out else ""}
     if hand is None and state.last_result is not None:
         # between hands: the hands shown in the last one stay face up (P-2), mucked ones never
         rec = state.last_result

@@ -110,8 +110,9 @@ def acl_text(tables: dict[str, int]) -> str:
             lines += [f"topic read {t}/{tail}" for tail in
                       ("state", "chat", "history", "history/seated", "presence/controller",
                        f"seat/{seat}/private", f"seat/{seat}/reply")]
-            lines += [f"topic write {t}/{tail}" for tail in
-                      (f"seat/{seat}/action", f"seat/{seat}/chat", f"presence/seat/{seat}")]
+            lines += [f"topic write {t}/{tail}" for tail in (f"seat/{seat}/action", f"seat/{seat}/chat")]
+            # issue 20: the page reads its own seat's presence to see another device took it
+            lines.append(f"topic readwrite {t}/presence/seat/{seat}")
     return "\n".join(lines) + "\n"
 
 

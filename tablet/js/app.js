@@ -23,6 +23,9 @@ const NOTICE_MS = 7000;
 const app = {
   cfg: null, client: null, topics: null,
   everConnected: false, connected: false, caughtUp: false, controllerOnline: null,
+  replaced: false, // issue 20: another device took this seat's session: no reconnect loop
+  claim: true, // this connection claims the seat (page opened, "Play this seat here"), else a reconnect
+  presenceChecked: false, presenceTimer: null,
   state: null, priv: null, chat: null, history: null, lobby: {}, lobbyPresence: {},
   replies: new Map(), pending: new Map(), prefix: '', counter: 0,
   discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
@@ -44,11 +47,26 @@ async function start() {
   wireUi();
   wireLanguage();
   connect();
+  window.addEventListener('pagehide', () => {
+    const c = app.client;
+    if (app.connected) c.publish(app.topics.presence, L.presencePayload(false, app.prefix), { qos: 1, retain: true });
+    c.end();
+  });
+  // back from the browser's page cache: the client was ended on pagehide, start afresh
+  window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
+  $('#take-back').addEventListener('click', () => {
+    // the player takes the seat back on this device: the other one is shown the same screen
+    app.replaced = false;
+    app.claim = true;
+    connect();
+    render();
+  });
   setInterval(tick, 250);
   window.addEventListener('resize', () => {
     if (!app.state) return;
     // a tournament's stack lines were fitted to the old size (a tablet turned: fitStacks)
     if (document.body.classList.contains('tourney')) renderTable(); else layoutFelt();
+    fitHeader(); // issue 20: the header's words for the new width
   });
   render();
 }
@@ -73,7 +91,7 @@ function showSetup(cfg) {
 
 function connect() {
   const { cfg, topics } = app;
-  const offline = JSON.stringify({ schema: L.SCHEMA, online: false });
+  const offline = L.presencePayload(false, app.prefix);
   // MQTT 5, clean start; subscriptions are made on every connect (resubscribe off) and the
   // retained state and private view arrive at once: that is the catch-up after a drop.
   app.client = window.mqtt.connect(cfg.ws, {
@@ -93,8 +111,16 @@ function connect() {
       const refused = (granted || []).filter((g) => g.qos >= 128);
       if (refused.length) console.warn('subscriptions refused by the broker', refused);
     });
-    c.publish(topics.presence, JSON.stringify({ schema: L.SCHEMA, online: true }), { qos: 1, retain: true });
-    for (const p of app.pending.values()) sendRaw(p); // not answered before the drop: same id, same seq
+    // Issue 20: the broker gives each login one session, so a reconnect after a drop takes
+    // the seat from a device that logged in meanwhile. The seat's retained presence says
+    // which device came last: read it before claiming the seat again (claimSeat).
+    app.presenceChecked = false;
+    clearTimeout(app.presenceTimer);
+    c.subscribe(topics.presence, { qos: 1 }, () => {
+      // a seat never announced has no retained presence: claim it after a moment
+      app.presenceTimer = setTimeout(() => claimSeat(c, null), 1500);
+    });
+    if (app.claim) claimSeat(c, null);
     render();
   });
   c.on('reconnect', () => render());
@@ -108,13 +134,38 @@ function connect() {
       c.options.reconnectPeriod = 10000;
     }
   });
-  c.on('message', onMessage);
-  window.addEventListener('pagehide', () => {
-    if (app.connected) c.publish(topics.presence, offline, { qos: 1, retain: true });
-    c.end();
+  c.on('close', () => clearTimeout(app.presenceTimer));
+  c.on('disconnect', (packet) => {
+    // The broker gives each login one session: another device logged in as this seat took
+    // it over. Reconnecting would take it back and knock the other device off, for ever
+    // (issue 20): stop, and let the player choose where the seat is played.
+    if (L.takenOver(packet)) seatReplaced(c);
   });
-  // back from the browser's page cache: the client was ended on pagehide, start afresh
-  window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
+  c.on('message', onMessage);
+}
+
+/** Announce this device at the seat (presence online, with its id), unless ``presence`` (the
+ * seat's retained one) says another device took the seat since this page last had it. */
+function claimSeat(c, presence) {
+  if (app.presenceChecked || c !== app.client) return;
+  app.presenceChecked = true;
+  clearTimeout(app.presenceTimer);
+  if (!app.claim && L.seatTakenBy(presence, app.prefix)) return seatReplaced(c);
+  app.claim = false; // a later connect is a reconnect: it checks first
+  c.publish(app.topics.presence, L.presencePayload(true, app.prefix), { qos: 1, retain: true });
+  for (const p of app.pending.values()) sendRaw(p); // not answered before the drop: same id, same seq
+}
+
+/** Issue 20: another device plays this seat: stop (no reconnect that would knock it off)
+ * and offer to take the seat back. */
+function seatReplaced(c) {
+  app.replaced = true;
+  app.connected = false;
+  clearTimeout(app.presenceTimer);
+  // a clean DISCONNECT: the broker must not publish this page's Last Will, which the
+  // device now playing the seat would read as this one coming after it
+  c.end(!c.connected);
+  render();
 }
 
 // ------------------------------------------------------------------ inbound
@@ -149,6 +200,12 @@ function onMessage(topic, payload, packet) {
     app.chat = data;
   } else if (topic === t.seatedHistory) {
     app.history = data;
+  } else if (topic === t.presence) {
+    // our own seat's presence (issue 20): the retained one decides a reconnect's claim; a
+    // later one from another device online means it took the seat
+    if (!app.presenceChecked) claimSeat(app.client, retained ? data : null);
+    else if (!retained && data && data.online && L.seatTakenBy(data, app.prefix)) seatReplaced(app.client);
+    return;
   } else if (topic === t.controller) {
     app.controllerOnline = !!(data && data.online);
     if (!app.controllerOnline) app.caughtUp = true; // nothing more will come until it is back
@@ -465,18 +522,21 @@ function tick() {
 
 function render() {
   const screen = L.screenState({ settingsOk: true, everConnected: app.everConnected, connected: app.connected,
-    caughtUp: app.caughtUp, controllerOnline: app.controllerOnline, state: app.state, priv: app.priv });
+    caughtUp: app.caughtUp, controllerOnline: app.controllerOnline, state: app.state, priv: app.priv,
+    replaced: app.replaced });
   // the turn comes: a phone's panel sheet closes so the buttons are in reach
   if (screen === 'your-turn' && document.body.dataset.screen !== 'your-turn') app.sheetOpen = false;
   document.body.dataset.screen = screen;
   const conn = $('#conn');
-  conn.dataset.conn = !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')
+  conn.dataset.conn = app.replaced ? 'replaced' : !app.connected ? (app.everConnected ? 'reconnecting' : 'connecting')
     : app.controllerOnline === false ? 'offline' : 'online';
   conn.textContent = L.t({ connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Table offline',
-    online: 'Connected' }[conn.dataset.conn]);
+    online: 'Connected', replaced: 'On another device' }[conn.dataset.conn]);
+  $('#replaced').hidden = screen !== 'replaced';
   $('#banner').textContent = {
     connecting: L.t('Connecting to {ws}…', { ws: app.cfg.ws }),
     reconnecting: L.t('Connection lost — reconnecting…'),
+    replaced: L.t('This seat is open on another device'),
     'catching-up': L.t('Connected — catching up with the table…'),
     offline: L.t('Table offline — waiting for the table to come back'),
     paused: L.t('Table paused') + (app.state && app.state.fault ? `: ${L.plainText(app.state.fault.message)}` : ''),
@@ -494,9 +554,26 @@ function render() {
 function renderHeader() {
   const s = app.state;
   $('#table-name').textContent = s ? s.name : L.t('Table {table}', { table: app.cfg.table });
-  const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
-  $('#game-line').textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
   $('#hand-no').textContent = s && s.hand ? L.t('Hand #{n}', { n: s.hand }) : '';
+  fitHeader();
+}
+
+/** Issue 20: a phone's header cut the stakes ("Simulated holdem  No Limi…"): when the line
+ * does not fit, the table's name goes first, then the game and limit take their short
+ * words ("NL Hold'em 50/100"), then the seat number (it is on the felt): the stakes stay. */
+function fitHeader() {
+  const s = app.state;
+  const title = $('#table-title');
+  const name = $('#table-name');
+  const line = $('#game-line');
+  const mySeat = L.t('Seat {n}', { n: app.cfg.seat });
+  const over = () => title.scrollWidth > title.clientWidth + 1;
+  name.hidden = false;
+  line.textContent = s ? `${L.describeGame(s)} · ${mySeat}` : mySeat;
+  if (!s || !over()) return;
+  name.hidden = true;
+  if (over()) line.textContent = `${L.describeGame(s, { short: true })} · ${mySeat}`;
+  if (over()) line.textContent = L.describeGame(s, { short: true });
 }
 
 /** Issue 19: the tournament's level, time left, next level, players, average and pool. */
@@ -570,7 +647,7 @@ function renderTable() {
     seats.append(node);
   }
   for (const c of s.board || []) $('#board').append(cardEl(c, { wins: best.all.has(c) }));
-  (s.pots || []).forEach((p, i) => $('#pots').append(el('span', { class: 'pot', text: L.potLine(i, p.amount) })));
+  for (const p of L.potLines(s)) $('#pots').append(el('span', { class: p.total ? 'pot total' : 'pot', text: p.text }));
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   fitNames();
@@ -676,7 +753,9 @@ function renderMe() {
   }
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
+  const sitIn = p && p.to_act ? null : L.sitInOffer(s, app.cfg.seat); // issue 20: say why, offer Sit in
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
+    : sitIn ? sitIn.why
     : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
       ? L.t('Buy-in {chips}: hand the chips or cash to the dealer, who confirms it', { chips: L.chips(me.buy_in_pending) })
     : !p && me && me.buy_in_pending > 0
@@ -689,6 +768,9 @@ function renderMe() {
   for (const b of ui.buttons) {
     if (ui.slider && b.action === ui.slider.action) continue; // the slider's own button bets
     acts.append(el('button', { class: 'act', dataset: { act: b.action, amount: b.amount ?? '' }, text: b.label }));
+  }
+  if (sitIn && !ui.buttons.length) {
+    acts.append(el('button', { class: 'act primary', dataset: { act: 'sit_in', amount: '' }, text: L.t('Sit in') }));
   }
   $('#slider-box').hidden = !ui.slider;
   if (ui.slider) renderSlider(ui.slider);
@@ -865,7 +947,7 @@ function renderSide() {
 // the same send() the buttons use.
 window.livetable = {
   get state() { return app.state; }, get private() { return app.priv; },
-  get connected() { return app.connected; }, get received() { return app.received.slice(); },
+  get connected() { return app.connected; }, get replaced() { return app.replaced; }, get received() { return app.received.slice(); },
   get refusals() { return app.refusals.slice(); }, get replies() { return Object.fromEntries(app.replies); },
   get sent() { return app.sent.slice(); }, get notices() { return app.notices.slice(); },
   get client() { return app.client; }, send, sendChat,

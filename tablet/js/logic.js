@@ -127,10 +127,17 @@ export function chips(n) {
 export const GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Five Card Draw' };
 export const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', 'fixed-limit': 'Fixed Limit' };
 
-/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry. */
-export function describeGame(v) {
-  const game = GAME_NAMES[v.game] ? t(GAME_NAMES[v.game]) : v.game;
-  const limit = LIMIT_NAMES[v.limit] ? t(LIMIT_NAMES[v.limit]) : v.limit;
+/** The card room's short words (issue 20: a phone's header cut the stakes off). */
+export const SHORT_GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Draw' };
+export const SHORT_LIMIT_NAMES = { 'no-limit': 'NL', 'pot-limit': 'PL', 'fixed-limit': 'FL' };
+
+/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry;
+ * ``short``: "NL Hold'em 50/100" (a narrow header). */
+export function describeGame(v, { short = false } = {}) {
+  const games = short ? SHORT_GAME_NAMES : GAME_NAMES;
+  const limits = short ? SHORT_LIMIT_NAMES : LIMIT_NAMES;
+  const game = games[v.game] ? t(games[v.game]) : v.game;
+  const limit = limits[v.limit] ? t(limits[v.limit]) : v.limit;
   const s = v.stakes || {};
   let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
   if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
@@ -384,14 +391,41 @@ export function timerSeconds(turn, nowLocal, offset = 0) {
  * retained state not back yet), 'offline' (the table's controller is offline), 'paused',
  * 'your-turn', 'playing'.
  */
-export function screenState({ settingsOk, everConnected, connected, caughtUp, controllerOnline, state, priv }) {
+export function screenState({ settingsOk, everConnected, connected, caughtUp, controllerOnline, state, priv, replaced }) {
   if (!settingsOk) return 'setup';
+  if (replaced) return 'replaced'; // issue 20: another device took this seat's session over
   if (!connected) return everConnected ? 'reconnecting' : 'connecting';
   if (!caughtUp) return 'catching-up';
   if (controllerOnline === false) return 'offline';
   if (state && state.paused) return 'paused';
   if (priv && priv.to_act && priv.legal) return 'your-turn';
   return 'playing';
+}
+
+/** MQTT 5's DISCONNECT reason "Session taken over" (0x8E): the broker gives each login one
+ * session (docs/mqtt.md) and another device logged in as this seat. */
+export const SESSION_TAKEN_OVER = 142;
+
+/** Issue 20: whether the broker's DISCONNECT ``packet`` says another device took the seat
+ * (Mosquitto 2.0.11 closes the old connection without one: see seatTakenBy). */
+export function takenOver(packet) {
+  return !!packet && packet.reasonCode === SESSION_TAKEN_OVER;
+}
+
+/** The seat's presence payload (docs/mqtt.md) with this page's ``device`` id (issue 20). */
+export function presencePayload(online, device) {
+  return JSON.stringify({ schema: SCHEMA, online: !!online, device });
+}
+
+/**
+ * Issue 20: another device took this seat over, from the seat's retained presence
+ * (``presence/seat/<n>``) read when this page reconnects after a drop, before it claims the
+ * seat again: a presence (online, or its Last Will) of another ``device`` means that device
+ * logged in as the seat after this page did. Presences without a device (older pages) and
+ * this page's own say nothing.
+ */
+export function seatTakenBy(presence, device) {
+  return !!presence && typeof presence.device === 'string' && presence.device !== '' && presence.device !== device;
 }
 
 /** The action payload a tablet sends (docs/mqtt.md); throws Error on a bad id or seat. */
@@ -566,6 +600,18 @@ export function owesBlinds(me) {
 }
 
 /**
+ * T-5/A-2 (issue 20): a seat sitting out with chips is offered Sit in where the action
+ * buttons are, with why it sits out: null, or {why}. ``out_reason`` (docs/state.md):
+ * "timeout" (its action clock ran out), "request" (the player sat out), "busted" (no chips:
+ * the buy-in again is offered instead). A buy-in waiting for the dealer comes first.
+ */
+export function sitInOffer(state, seat) {
+  const me = seatOf(state, seat);
+  if (!me || me.status !== 'sitting-out' || !(me.stack > 0) || me.buy_in_pending > 0) return null;
+  return { why: me.out_reason === 'timeout' ? t('You were sat out: your time ran out') : t('You are sitting out') };
+}
+
+/**
  * T-2: the buy-in a busted player may make again from the tablet, or null: the seat holds the
  * player with no chips, no bet, no buy-in waiting for the dealer, not in a hand.
  * {min, max (null: none), dealer, confirm}: `join.mode` "direct" books it at once; "confirm"
@@ -732,6 +778,19 @@ export function seatSlots(n, mySeat, W, h0, w, gap, midH) {
  * the pot's number apart from its chips ("Side pot 2 3,538" read as 23,538, issue 20). */
 export function potLine(index, amount) {
   return `${index === 0 ? t('Main pot') : t('Side pot {n}', { n: index })}: ${chips(amount)}`;
+}
+
+/**
+ * The pot lines of the felt: each pot (main first), then "Total: N", the pots with the bets
+ * in front of the players, while any bet is out (issue 20: before the flop the blinds are
+ * bets and no pot showed at all), as the display shows it.
+ */
+export function potLines(state) {
+  const pots = (state && state.pots) || [];
+  const lines = pots.map((p, i) => ({ text: potLine(i, p.amount), total: false }));
+  const bets = ((state && state.seats) || []).reduce((a, x) => a + (Number.isInteger(x.bet) ? x.bet : 0), 0);
+  if (bets > 0) lines.push({ text: t('Total: {chips}', { chips: chips(potTotal(state)) }), total: true });
+  return lines;
 }
 
 /** Name of the player in `seat`, else "Seat N". */

@@ -459,3 +459,28 @@ test('issue 20: initials, the last resort for a name no seat can hold', () => {
   assert.equal(L.initials('Bartholomeus'), 'Bartho.');
   assert.equal(L.initials(''), '');
 });
+
+test('issue 20: another device on the seat is seen in the seat presence, and the screen says so', () => {
+  assert.equal(L.seatTakenBy({ schema: 1, online: true, device: 'b' }, 'a'), true);
+  assert.equal(L.seatTakenBy({ schema: 1, online: false, device: 'b' }, 'a'), true); // its Last Will
+  assert.equal(L.seatTakenBy({ schema: 1, online: false, device: 'a' }, 'a'), false); // our own drop
+  assert.equal(L.seatTakenBy({ schema: 1, online: true }, 'a'), false); // an older page: no device
+  assert.equal(L.seatTakenBy(null, 'a'), false);
+  assert.equal(L.takenOver({ reasonCode: 142 }), true);
+  assert.equal(L.takenOver({ reasonCode: 0 }), false);
+  assert.deepEqual(JSON.parse(L.presencePayload(true, 'a')), { schema: 1, online: true, device: 'a' });
+  const base = { settingsOk: true, everConnected: true, connected: false, caughtUp: true, controllerOnline: true };
+  assert.equal(L.screenState({ ...base, replaced: true }), 'replaced');
+  assert.equal(L.screenState(base), 'reconnecting');
+});
+
+test('issue 20: the total pot with the bets in front of the players shows, also before the flop', () => {
+  const pre = state({ pots: [] });
+  pre.seats.forEach((x) => { x.bet = 0; });
+  pre.seats[0].bet = 50; pre.seats[1].bet = 100; pre.seats[2].bet = 650;
+  assert.deepEqual(L.potLines(pre), [{ text: 'Total: 800', total: true }]);
+  const flop = state();
+  assert.deepEqual(L.potLines(flop).map((l) => l.text), ['Main pot: 600', 'Total: 800']);
+  flop.seats.forEach((x) => { x.bet = 0; });
+  assert.deepEqual(L.potLines(flop).map((l) => l.text), ['Main pot: 600']); // no bets out: no total
+});

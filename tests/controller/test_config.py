@@ -132,3 +132,13 @@ def test_run_check_refuses_a_password_file_it_cannot_read(tmp_path, capsys):
     assert "mqtt.password_file" in capsys.readouterr().err
     (tmp_path / "nope").write_text("secret\n")
     assert app.main(["--config", str(cfg), "--check"]) == 0
+
+
+def test_result_seconds_is_checked(tmp_path):
+    """``[table] result_seconds`` (issue 20, the pacer's hold of a hand's result): 5 s by
+    default, 0..60, refused otherwise (``livetable run --check``)."""
+    assert parse_config({"table": {"big_blind": 100}}).table.result_seconds == 5
+    assert parse_config({"table": {"big_blind": 100, "result_seconds": 0}}).table.result_seconds == 0
+    for bad in (61, -1, "5", True):
+        with pytest.raises(ConfigError, match="table.result_seconds"):
+            parse_config({"table": {"big_blind": 100, "result_seconds": bad}})

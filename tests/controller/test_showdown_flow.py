@@ -9,6 +9,7 @@ import json
 import random
 import time
 import tomllib
+from dataclasses import replace
 
 from controller.devices import DevicePorts, DriverAdapter, HistoryWriter
 from controller.clock import ManualClock
@@ -289,3 +290,44 @@ def test_the_pacer_waits_a_moment_for_the_uncalled_winner_to_show(tmp_path):
     assert not HandPacer(orch.post, clock).holding(orch.state)  # no window
     clock.advance(3.1)
     assert not pacer.holding(orch.state)  # the window is over
+
+
+def _to_the_end(orch, clock):
+    """Check the hand down and muck every show-or-muck turn (seat 2's aces win, seed 3)."""
+    _check_down(orch, clock)
+    n = 0
+    while orch.state.hand is not None:
+        _tablet(orch, clock, orch.state.hand.seat_to_act, "muck", f"m{n}")
+        n += 1
+        assert n < 10
+
+
+def test_the_pacer_holds_a_showdowns_result_while_a_players_tablet_is_online(tmp_path):
+    """Issue 20: after a showdown the next hand started ~1 s later and the shown hands and
+    awards were never seen: the pacer holds the result ``result_seconds`` (the injected
+    clock) while a seat that is not a bot is connected; a bots-only table deals at once."""
+    from controller.runtime import HandPacer
+
+    orch, ports, clock = _table(tmp_path)
+    decks: list[int] = []
+    pacer = HandPacer(orch.post, clock, new_deck=decks.append, result_seconds=5.0)
+    orch.listeners.append(pacer)
+    _to_the_end(orch, clock)
+    assert orch.state.last_result["result"]["showdown_order"]  # a showdown
+    assert decks == [] and pacer.holding(orch.state)
+    clock.advance(4.9)
+    pacer.kick(orch)
+    assert decks == [], "the next deck was asked for while the result was still on show"
+    clock.advance(0.2)
+    pacer.kick(orch)
+    assert decks == [2]  # the hold is over: hand 2's deck
+    # bots only (every seat simulated) or every tablet offline: no hold
+    assert not HandPacer(orch.post, clock, result_seconds=5.0, bots={1, 2, 3})._showing_result(
+        replace(orch.state, last_result={**orch.state.last_result, "ended": clock()}))
+    for s in (1, 2, 3):
+        orch.post(ev.TabletDisconnected(at=clock(), seat=s))
+    orch.pump()
+    assert not HandPacer(orch.post, clock, result_seconds=5.0)._showing_result(
+        replace(orch.state, last_result={**orch.state.last_result, "ended": clock()}))
+    assert audit(orch.state) == []
+

@@ -50,9 +50,9 @@ def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> 
     seat3 = blocks["t1-seat3"]
     assert "topic read livetable/t1/seat/3/private" in seat3
     assert [line for line in seat3 if "seat/" in line and "/3/" not in line and "seat/3" not in line] == []
-    assert [line for line in seat3 if line.startswith("topic write")] == [
+    assert [line for line in seat3 if line.startswith(("topic write", "topic readwrite"))] == [
         "topic write livetable/t1/seat/3/action", "topic write livetable/t1/seat/3/chat",
-        "topic write livetable/t1/presence/seat/3"]
+        "topic readwrite livetable/t1/presence/seat/3"]
     assert all("#" not in line or "lobby" in line for line in seat3)
     assert blocks[None] == []  # anonymous clients: no topic (the broker refuses them anyway)
     assert all(line.startswith("topic read") for line in blocks["display"])

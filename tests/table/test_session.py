@@ -254,6 +254,13 @@ def test_a2_timer_checks_when_free_and_sits_the_player_out():
     assert b.state.hand.street.value == "flop"
     assert b.state.seats[2].sitting_out and b.state.seats[2].out_reason == "timeout"
     assert (3, "check", "A-2") in b.state.info.auto
+    # issue 20: the tablet says why the seat sits out (the public state's out_reason)
+    from controller.views import public_view
+
+    seats = {x["seat"]: x for x in public_view(b.state)["seats"]}
+    assert seats[3]["out_reason"] == "timeout" and seats[1]["out_reason"] == ""
+    b.do(ev.SatIn, seat=3)
+    assert public_view(b.state)["seats"][2]["out_reason"] == ""
 
 
 def test_a2_timer_folds_facing_a_bet():

@@ -126,6 +126,27 @@ def rebuy_waits() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, None
 
 
+def timed_out() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Our action clock ran out last hand: sat out with chips, owing the small blind (issue
+    20: "Sitting out · missed SB" with no word why and Sit in only under My seat)."""
+    s, _ = preselect()
+    me = s["seats"][ME - 1]
+    me.update(status="sitting-out", bet=0, cards=0, out_reason="timeout", missed={"sb": True, "bb": False})
+    return s, None
+
+
+def preflop() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Before the flop at ``livetable simulate``'s table: the blinds and a raise are bets, no
+    pot yet (issue 20: no total showed; the phone's header cut the stakes off)."""
+    s = base(name="Simulated holdem", street="preflop", board=[], pots=[])
+    for x in s["seats"]:
+        x.update(bet=0, status="active", missed={"sb": False, "bb": False}, cards=2, last_action=None)
+    s["seats"][1]["bet"], s["seats"][ME - 1]["bet"], s["seats"][3]["bet"] = 50, 100, 650
+    s["seats"][4]["status"] = "acting"
+    s["turn"]["seat"] = 5
+    return s, private(s)
+
+
 def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Our seat is free: Take this seat."""
     s = base()
@@ -145,7 +166,7 @@ def paused() -> tuple[dict[str, Any], dict[str, Any]]:
 
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
-    "busted": busted, "rebuy-waits": rebuy_waits, "join": join_free_seat, "paused": paused,
+    "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat, "paused": paused,
 }
 
 

@@ -93,6 +93,16 @@ def _show(page: Any, pub: Publisher, screen: str) -> None:
         wait_js(page, "() => window.livetable.private === null", timeout=10_000)
 
 
+def _subscribed_page(browser: Any, rig: TableRig, size: str) -> Any:
+    """Our seat's page at ``size``, subscribed (the retained controller presence came)."""
+    w, h = VIEWPORTS[size]
+    page = open_tablet(browser, rig.url(ss.ME))
+    page.set_viewport_size({"width": w, "height": h})
+    wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+            timeout=10_000)
+    return page
+
+
 @pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl"), ("seat-screen", "nl")])
 def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Publisher, size: str, lang: str) -> None:
     """Issue 20: at phone width the seats overlapped each other and the board. Dutch words are
@@ -231,11 +241,8 @@ def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: P
     name (smaller, or on two lines), never under 12 px, and the screen still passes the
     layout check."""
     w, h = VIEWPORTS[size]
-    page = open_tablet(browser, rig.url(ss.ME))
+    page = _subscribed_page(browser, rig, size)
     try:
-        page.set_viewport_size({"width": w, "height": h})
-        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
-                timeout=10_000)
         state, private = ss.SCREENS["turn"]()
         for seat in state["seats"]:
             seat["name"] = LONG_NAMES[seat["seat"] - 1]
@@ -265,3 +272,54 @@ def test_a_twelve_character_name_shows_whole(browser: Any, rig: TableRig, pub: P
             assert not page.locator("#stand-up").is_visible() and page.locator("#actions button").first.is_visible()
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet-portrait"])
+def test_a_seat_sat_out_by_its_clock_says_why_and_offers_sit_in_with_the_actions(
+        browser: Any, rig: TableRig, pub: Publisher, size: str) -> None:
+    """Issue 20: one missed turn sat the player out with no word why and no Sit in on the
+    main screen (only under My seat)."""
+    w, h = VIEWPORTS[size]
+    page = _subscribed_page(browser, rig, size)
+    try:
+        _show(page, pub, "timed-out")
+        assert page.locator("#hand-words").inner_text() == "You were sat out: your time ran out"
+        sit_in = page.locator('#actions button[data-act="sit_in"]')
+        assert sit_in.is_visible() and sit_in.inner_text() == "Sit in"
+        box = sit_in.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= h  # in reach, not under a sheet
+        sit_in.click()
+        wait_js(page, "() => window.livetable.sent.some((p) => p.action === 'sit_in')", timeout=5_000)
+        _show(page, pub, "preselect")  # dealt in again: the offer is gone
+        assert page.locator('#actions button[data-act="sit_in"]').count() == 0
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+#: the header line fits its box (nothing cut by the ellipsis)
+HEADER_FITS = "() => { const t = document.querySelector('#table-title'); return t.scrollWidth <= t.clientWidth + 1; }"
+
+
+def test_the_total_pot_before_the_flop_and_the_stakes_in_the_phones_header(
+        browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """Issue 20: before the flop the tablet showed no pot (the display: "Total: 800"), and at
+    390 px the header read "Simulated holdem  No Limi…": the blinds were cut off."""
+    for size in ("phone", "tablet-portrait"):
+        page = _subscribed_page(browser, rig, size)
+        try:
+            _show(page, pub, "preflop")
+            assert page.locator("#pots .pot.total").inner_text() == "Total: 800"
+            line = page.locator("#game-line")
+            assert "50/100" in line.inner_text() and line.is_visible()
+            assert page.evaluate(HEADER_FITS), page.locator("#topbar").inner_text()
+            if size == "phone":  # the table's name goes first, then the short game words
+                assert page.locator("#table-name").is_hidden()
+                assert line.inner_text().startswith("NL Hold'em 50/100")
+            else:  # room enough: every word
+                assert page.locator("#table-name").inner_text() == "Simulated holdem"
+                assert line.inner_text() == "No Limit Hold'em 50/100 · Seat 3"
+            shot(page, f"preflop-{size}")
+            assert page.errors == []
+        finally:
+            page.context.close()
