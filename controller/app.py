@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable run: mqtt.password_file {cfg.mqtt.password_file}: no such file, or not "
               f"readable by this user (livetable tablets provision writes it)", file=sys.stderr)
         return 2
-    if room.outbox and not os.access(room.password_file, os.R_OK):
+    if room.outbox and room.password_file is not None and not os.access(room.password_file, os.R_OK):
         print(f"livetable run: room.password_file {room.password_file}: no such file, or not readable by "
               f"this user (the outbox's login {cfg.table.id}-outbox: livetable tablets provision writes it)",
               file=sys.stderr)

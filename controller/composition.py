@@ -165,6 +165,8 @@ class TableRun:
         if self.keep_hands and orch.journal is not None:
             from controller.compaction import JournalKeeper
 
+            assert c.history_dir is not None  # keep_hands needs one: the config's default, simulate checks
+
             # Compaction ends at a snapshot: one at least every keep_hands hands (issue 21).
             orch.snapshot_every = max(1, min(orch.snapshot_every, self.keep_hands))
             # Between hands, hands beyond the last keep_hands leave the journal once their

@@ -30,6 +30,7 @@ Sections: ``[table]`` (game and stakes), ``[rake]``, ``[shuffler]``, ``[gpio]``,
 
 from __future__ import annotations
 
+import builtins
 import os
 import stat
 import tomllib
@@ -190,7 +191,7 @@ class _Section:
     added to ``errors`` and a harmless value returned, so that one run reports them all."""
 
     def __init__(self, name: str, data: Any, errors: list[str]) -> None:
-        self.name, self.used, self.errors = name, set(), errors
+        self.name, self.used, self.errors = name, set[str](), errors
         self.failed: set[str] = set()  # keys refused: what depends on them is not checked
         if not isinstance(data, dict):
             errors.append(f"{name}: must be a table ([{name}])")
@@ -250,7 +251,7 @@ class _Section:
             return self.fail(key, f"must be {rng}, got {v}", fallback)
         return v
 
-    def chips(self, key: str, default: Any = ..., *, lo: int = 0, hi: int = MAX_CHIPS) -> Any:
+    def chips(self, key: str, default: Any = ..., *, lo: builtins.int = 0, hi: builtins.int = MAX_CHIPS) -> Any:
         """A whole number of chips in ``lo..hi`` (at most :data:`MAX_CHIPS`)."""
         v = self._get(key, default)
         self.used.discard(key)
@@ -269,7 +270,7 @@ class _Section:
         return float(v)
 
     def str(self, key: str, default: Any = ..., *, choices: tuple[str, ...] = (),
-            most: int = MAX_TEXT) -> Any:
+            most: builtins.int = MAX_TEXT) -> Any:
         v = self._get(key, default)
         fallback = default if default is not ... else "?"
         if v is ...:
@@ -288,13 +289,13 @@ class _Section:
                                   f"{unicodedata.name(bad[0], unicodedata.category(bad[0]))})", fallback)
         return v
 
-    def bool(self, key: str, default: bool) -> bool:
+    def bool(self, key: builtins.str, default: bool) -> bool:
         v = self._get(key, default)
         if not isinstance(v, bool):
             return self.fail(key, f"must be true or false, got {_show(v)}", default)
         return v
 
-    def raw(self, key: str, default: Any) -> Any:
+    def raw(self, key: builtins.str, default: Any) -> Any:
         return self._get(key, default)
 
     def done(self) -> None:
@@ -527,7 +528,7 @@ def _camera(data: Any, errors: list[str]) -> CameraConfig:
     s = _Section("camera", data, errors)
     src = s.raw("source", None)
     if isinstance(src, str) and src.strip().lstrip("+-").isdigit():
-        index = int(src.strip())
+        index: int | None = int(src.strip())
     else:
         index = src if isinstance(src, int) and not isinstance(src, bool) else None
     if index is not None and not 0 <= index <= MAX_CAMERA_INDEX:

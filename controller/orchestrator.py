@@ -177,6 +177,9 @@ class Orchestrator:
     (:meth:`run`) or, in tests, by calling :meth:`pump`.
     """
 
+    #: ``f(state) -> {seat: share} | None`` behind :meth:`equity` (set by the runtime)
+    equity_fn: Callable[[TableState], dict[str, float] | None] | None = None
+
     def __init__(
         self,
         state: TableState,

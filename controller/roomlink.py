@@ -96,7 +96,7 @@ class RoomLinkConfig:
         self.outbox = data.get("outbox", False)
         if not isinstance(self.outbox, bool):
             raise ValueError(f"room.outbox: true or false, got {self.outbox!r}")
-        self.password_file = data.get("password_file")
+        self.password_file: str | None = data.get("password_file")
         if self.password_file is not None and (not isinstance(self.password_file, str) or not self.password_file):
             raise ValueError(f"room.password_file: a file name, got {self.password_file!r}")
         if self.outbox and self.password_file is None:
@@ -186,7 +186,8 @@ class RoomLink:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
-        self._client.reconnect_delay_set(0.2, 5)
+        # paho annotates int seconds, but it only compares and sleeps them: 0.2 s is what we mean
+        self._client.reconnect_delay_set(0.2, 5)  # type: ignore[arg-type]
         self._host, self._port = host, port
 
     # ------------------------------------------------------------------ life cycle
@@ -396,7 +397,8 @@ class RoomLink:
             if rows[0][0] != start:
                 log.error("table %s: the journal no longer holds record %d (compacted before the room "
                           "had it); sending from %d", self.table, start, rows[0][0])
-            records, size = [], 0
+            records: list[dict[str, Any]] = []
+            size = 0
             for seq, at, kind, payload in rows:
                 size += len(payload) + 64
                 if records and size > MAX_MESSAGE_BYTES:
@@ -448,6 +450,7 @@ def start_from_config(config_path: str | Path, cfg: Any, orch: Any) -> RoomLink 
     rc = room_config(config_path)
     if not rc.outbox:
         return None
+    assert rc.password_file is not None  # RoomConfig requires it with the outbox
     try:
         from controller.config import read_small_text  # never blocks on a FIFO, never reads /dev/zero
 

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
@@ -114,7 +114,8 @@ def all_in_equity(state: Any) -> dict[str, float] | None:
         board = card_texts(hand.board)
         if None in board:  # an unread board card: the shares would be of another board
             return None
-        shares = equity(holes, board=board, game=state.settings.game)
+        # cast: the checks above leave no None (an unread card) in holes or board
+        shares = equity(cast("list[list[str]]", holes), board=cast("list[str]", board), game=state.settings.game)
     except Exception as exc:  # the display's extra must never stop the table
         log.warning("all-in equity not computed: %s", exc)
         return None

@@ -280,7 +280,7 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
 
 
 def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: TableSettings,
-                  tablets: set[int] = frozenset()) -> None:
+                  tablets: set[int] | frozenset[int] = frozenset()) -> None:
     """Seat a simulated player in each of ``seats`` and a tablet's player in each of ``tablets``
     (the floor seats a player; their tablet then plays the seat), each with the maximum buy-in."""
     amount = settings.buy_in_max or (settings.buy_in_min or 20 * settings.big_blind) * 2

@@ -79,7 +79,7 @@ class FeedState:
         self.rejected = 0
         self.connections = 0
 
-    def on_state_payload(self, payload: bytes) -> bool:
+    def on_state_payload(self, payload: bytes | bytearray) -> bool:
         """Take a payload from the state topic; return True if it became the shown state.
 
         An empty payload (the retained state cleared) changes nothing. Malformed JSON or a
@@ -108,7 +108,7 @@ class FeedState:
             self._bump()
         return True
 
-    def on_presence_payload(self, payload: bytes) -> None:
+    def on_presence_payload(self, payload: bytes | bytearray) -> None:
         """Take the controller's presence: ``{"online": bool}`` JSON or ``online``/``offline``.
 
         Back online after offline, the controller may have restarted with a new ``seq``

@@ -369,7 +369,7 @@ def layout(
     board_cards: tuple[CardSlot, ...] = ()
     if r_board is not None:
         board = [c for c in state.get("board") or [] if isinstance(c, str)][:5]
-        slots: list[str | None] = list(board) + [""] * (5 - len(board))
+        slots: list[str | None] = [*board, *[""] * (5 - len(board))]
         board_cards = mark(card_slots(slots, r_board, measure, align="center"), on_board)
 
     # no timer without a turn, while paused (the clock is stopped) or when the display's own

@@ -122,7 +122,7 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     if status == "waiting":
         return _("WAITING") + (f" \u00b7 {miss}" if miss else "")
     parts = []
-    last = s.get("last_action") if isinstance(s.get("last_action"), dict) else {}
+    last: dict[str, Any] = s["last_action"] if isinstance(s.get("last_action"), dict) else {}
     to = chips(last.get("to"))
     said = {"check": _("CHECK"), "call": _("CALL {chips}").format(chips=chips(bet)) if bet else _("CALL"),
             "bet": _("BET {chips}").format(chips=to), "raise": _("RAISE TO {chips}").format(chips=to),

@@ -9,7 +9,7 @@ The display draws the public state JSON the controller publishes retained on
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from display.i18n import N_, _
 from display.i18n import chips as _chips
@@ -64,7 +64,7 @@ class StateError(ValueError):
     """A payload is not a public state this display can draw (docs/state.md, schema 1)."""
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -253,11 +253,11 @@ def showdown_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     """
     lines = []
     entries = [e for e in state.get("showdown") or [] if isinstance(e, dict)]
-    entries.sort(key=lambda e: e.get("pot") if _is_int(e.get("pot")) else 0)
+    entries.sort(key=lambda e: e["pot"] if _is_int(e.get("pot")) else 0)
     for entry in entries:
         index = entry.get("pot", 0) if _is_int(entry.get("pot")) else 0
         winners = [w for w in entry.get("winners") or [] if _is_int(w)]
-        shares = entry.get("shares") if isinstance(entry.get("shares"), dict) else {}
+        shares: dict[str, Any] = entry["shares"] if isinstance(entry.get("shares"), dict) else {}
         pot = f"{pot_name(index)} {chips(entry.get('amount'))}"
         if len(winners) > 1:
             who = ", ".join(

@@ -113,7 +113,7 @@ class _Table:
     """What the room holds in memory of one table (as of its last commit)."""
 
     applied: int
-    state: TableState | None
+    state: TableState  # every _Table starts from a base state
     book: FaultBook
     hands: int
 

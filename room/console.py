@@ -82,7 +82,7 @@ class Console:
     def __init__(self, server: ThreadingHTTPServer, thread: threading.Thread, hint: str) -> None:
         self.server, self.thread, self.login_hint = server, thread, hint
         host, port = server.server_address[:2]
-        self.url = f"http://{host}:{port}/"
+        self.url = f"http://{host!s}:{port}/"
 
     def stop(self) -> None:
         """Stop serving."""
@@ -113,7 +113,7 @@ def _between_hands(command: str, data: dict[str, Any]) -> dict[str, Any]:
 
     if command == "seat":
         extra = {"player": str(data.get("player") or "").strip(), "amount": data.get("amount")}
-        probe = {"seat": data.get("seat"), **extra}
+        probe: dict[str, Any] = {"seat": data.get("seat"), **extra}
     elif command == "stakes":
         stakes = data.get("stakes")
         if isinstance(stakes, dict):  # the page leaves empty fields out

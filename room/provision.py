@@ -49,7 +49,7 @@ import secrets
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from drivers.mqtt.provision import _write, check_password, hash_password, read_passwd
 from drivers.mqtt.topics import ROOT, TopicError, check_table
@@ -65,6 +65,14 @@ _PLAYER_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 class ProvisionError(ValueError):
     """A bad table id, player name, address or folder."""
+
+
+class Login(TypedDict):
+    """A broker login: ``username`` and its clear ``password`` (keyword arguments of
+    :class:`room.service.RoomService`)."""
+
+    username: str
+    password: str
 
 
 def table_user(table: str) -> str:
@@ -183,7 +191,7 @@ def _prepare(directory: Path) -> None:
     (directory / "bridges").mkdir(mode=0o700, exist_ok=True)
 
 
-def room_credentials(directory: Path) -> dict[str, str]:
+def room_credentials(directory: Path) -> Login:
     """Return (creating once) the room service's own login ``{"username", "password"}``."""
     _prepare(directory)
     manifest, hashes, clear = _load(directory)
@@ -192,7 +200,7 @@ def room_credentials(directory: Path) -> dict[str, str]:
     return {"username": ROOM_USER, "password": pw}
 
 
-def lobby_credentials(directory: Path) -> dict[str, str]:
+def lobby_credentials(directory: Path) -> Login:
     """Return (creating once) the lobby screens' login ``{"username": "lobby", "password"}``:
     it reads ``room/lobby/#`` and nothing else."""
     _prepare(directory)

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         from room.console import add_login
 
         try:
-            password = add_login(Path(args.floor_logins), args.add_floor)
+            password: str | None = add_login(Path(args.floor_logins), args.add_floor)
         except (ValueError, OSError) as exc:
             print(f"livetable room serve: --add-floor: {exc}", file=sys.stderr)
             return 2

@@ -86,7 +86,8 @@ class RoomService:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *a, **k: self._connected.clear()
         self._client.on_message = self._on_message
-        self._client.reconnect_delay_set(0.2, 5)
+        # paho annotates int seconds, but it only compares and sleeps them: 0.2 s is what we mean
+        self._client.reconnect_delay_set(0.2, 5)  # type: ignore[arg-type]
         self._client.max_queued_messages_set(0)
         self._host, self._port = host, port
         self._worker = threading.Thread(target=self._work, name="room-worker", daemon=True)

@@ -155,7 +155,8 @@ class Store:
         ``player`` matches a player id or name exactly (case-insensitive); ``since``/``until``
         bound the hand's end (Unix seconds); at most ``limit`` rows (1..1000).
         """
-        where, args = ["1=1"], []
+        where = ["1=1"]
+        args: list[str | int | float] = []
         if table:
             where.append("h.table_id = ?")
             args.append(table)
@@ -270,12 +271,12 @@ def open_store(url: str | Path, *, now: float | None = None) -> Store:
         try:
             if path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"room store {path}: cannot open: {exc}") from exc
-        store = Store(conn, "sqlite", path)
+        store = Store(db, "sqlite", path)
     try:
         with store._lock:  # noqa: SLF001
             migrate(store._conn, store.dialect, now=now)  # noqa: SLF001

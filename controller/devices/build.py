@@ -89,6 +89,7 @@ def build_devices(adapter: Any, choice: DeviceChoice) -> None:
         from drivers.seats import DEFAULT_PIN_MAP, SeatPanel, mock_pin_factory, parse_pin_map, real_pin_factory
 
         if choice.pins == "gpio":
+            assert choice.pin_map is not None  # "gpio" comes with the config's [gpio] table (DeviceChoice)
             ports.panel = SeatPanel(parse_pin_map(choice.pin_map), real_pin_factory(), post=orch.post, clock=clock)
         else:
             try:

@@ -393,7 +393,7 @@ def prove_deck_again(driver: Any, forward: Forward, hand: Any, timeout: float) -
     taken = card_texts(cards_taken_this_hand(hand))
     if any(c is None or c == "??" for c in taken):
         return False, "a card of the hand was dealt unread: the shuffler's deck cannot be proven again", None
-    cards = [parse_card(c) for c in taken]
+    cards = [parse_card(c) for c in taken if c is not None]  # none is None (checked above)
     got = _answer(forward, driver.resume_deck(cards), (DeckReady, DeckCheckFailed, RequestFailed), timeout)
     if isinstance(got, DeckReady):
         return True, "", got.deck_no

@@ -202,6 +202,7 @@ def balance(tables: Sequence[Table], order: Sequence[str]) -> tuple[list[Move], 
         from_seat = next_big_blind(state[src])
         assert from_seat is not None  # hi >= 2
         player = state[src].seats[from_seat - 1]
+        assert player is not None  # next_big_blind names an occupied seat
         to_seat = worst_empty_seats(state[dst])[0]
         state[src] = state[src].with_seat(from_seat, None)
         state[dst] = state[dst].with_seat(to_seat, player)
@@ -264,7 +265,7 @@ def final_table_redraw(tables: Sequence[Table], final_table_id: str, seats_per_t
     if len(players) > seats_per_table:
         raise BalancingError(f"redraw: {len(players)} players for {seats_per_table} seats")
     seats = rng.sample(range(1, seats_per_table + 1), len(players))
-    final = [None] * seats_per_table
+    final: list[str | None] = [None] * seats_per_table
     moves = []
     for (tid, from_seat, p), seat in zip(players, seats):
         final[seat - 1] = p

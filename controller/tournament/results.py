@@ -242,10 +242,10 @@ def payout_amounts(payouts: Payouts, prize_pool: int, entries: int) -> tuple[int
     if prize_pool < 0 or entries < 0:
         raise TournamentError(f"payouts: pool and entries must be >= 0, got {prize_pool}, {entries}")
     if payouts.fixed:
-        amounts = tuple(payouts.fixed[: payouts.places_paid(entries)])
-        if sum(amounts) != prize_pool:
-            raise TournamentError(f"payouts: fixed prizes sum to {sum(amounts)}, not the pool {prize_pool}")
-        return amounts
+        fixed = tuple(payouts.fixed[: payouts.places_paid(entries)])
+        if sum(fixed) != prize_pool:
+            raise TournamentError(f"payouts: fixed prizes sum to {sum(fixed)}, not the pool {prize_pool}")
+        return fixed
     percents = payouts.percents_for(entries)  # never more places than entries (validated)
     if not percents:
         raise TournamentError(f"payouts: no payout bracket for {entries} entries")
