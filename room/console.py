@@ -42,6 +42,7 @@ from urllib.parse import parse_qs, urlparse
 from controller.faults import ALLOWED_EXITS, FaultKind
 from drivers.mqtt.provision import check_password, hash_password
 from drivers.mqtt.topics import TopicError, check_table
+from room.httpbody import BodyError, read_body
 from room.store import StoreError
 
 __all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS"]
@@ -204,11 +205,11 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             self._json({"error": message}, code)
 
         def _body(self) -> bytes | None:
-            n = int(self.headers.get("Content-Length") or 0)
-            if n > MAX_BODY:
-                self._error(413, f"a request body is at most {MAX_BODY} bytes")
+            try:
+                return read_body(self.headers, self.rfile, MAX_BODY)
+            except BodyError as exc:
+                self._error(exc.status, str(exc))
                 return None
-            return self.rfile.read(n)
 
         # -------------------------------------------------------------- routes
         def do_GET(self) -> None:  # noqa: N802 - http.server's name

@@ -53,6 +53,7 @@ from urllib.parse import parse_qs, urlparse
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
 from room.players import PlayerError, Players
+from room.httpbody import BodyError, read_body, json_from_same_site
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
 
@@ -491,11 +492,13 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
             who = self._floor()
             if who is None:
                 return None
-            n = int(self.headers.get("Content-Length") or 0)
-            if n > MAX_BODY:
-                return self._json(413, {"error": "too large"})
             try:
-                body = json.loads(self.rfile.read(n) or b"{}")
+                json_from_same_site(self.headers)  # basic auth rides along with another site's form
+                raw = read_body(self.headers, self.rfile, MAX_BODY)
+            except BodyError as exc:
+                return self._json(exc.status, {"error": str(exc)})
+            try:
+                body = json.loads(raw or b"{}")
             except ValueError:
                 return self._json(400, {"error": "not JSON"})
             if not isinstance(body, dict) or not isinstance(body.get("player"), str) or not body["player"]:

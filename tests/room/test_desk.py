@@ -135,6 +135,8 @@ def test_floor_http(rig: Rig, tmp_path: Path) -> None:
     try:
         def call(path: str, body: Any = None, auth: bool = True) -> tuple[int, Any]:
             req = urllib.request.Request(srv.url.rstrip("/") + path, data=json.dumps(body).encode() if body else None)
+            if body:
+                req.add_header("Content-Type", "application/json")
             if auth:
                 req.add_header("Authorization", "Basic " + base64.b64encode(f"eve:{pw}".encode()).decode())
             try:
@@ -232,3 +234,42 @@ def test_new_stakes_move_the_open_seats_to_the_other_list(rig: Rig) -> None:
     rig.play(ev.SettingsChanged(at=1200.0, changes={"small_blind": 100, "big_blind": 200}, by="floor"))
     assert rig.desk.lists.call_of("zed") is None
     assert [o.key.stakes for o in rig.desk.lists.openings.values()] == ["100/200"]
+
+
+def test_the_floor_api_refuses_what_another_site_or_a_bad_length_sends(rig: Rig, tmp_path: Path) -> None:
+    """A breaker's findings (issue 18): basic authentication rides along with a form another web
+    site submits (``text/plain`` with a JSON-looking body was taken), and a ``Content-Length`` of
+    -1 read until the client closed (memory) or ``abc`` ended in a traceback."""
+    import http.client
+
+    _fill(rig)
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    srv = serve_desk(rig.desk, logins, port=0, ws_url="ws://127.0.0.1:9")
+    host = srv.url.split("://", 1)[1].rstrip("/")
+    auth = "Basic " + base64.b64encode(f"eve:{pw}".encode()).decode()
+    body = json.dumps({"op": "join", "player": "mallory", **KEY, "x": "="}).encode()
+
+    def post(headers: dict[str, str], data: bytes = body) -> int:
+        c = http.client.HTTPConnection(host, timeout=10)
+        try:
+            c.putrequest("POST", "/api/lists")
+            for k, v in {"Authorization": auth, **headers}.items():
+                c.putheader(k, v)
+            c.endheaders(data)
+            return c.getresponse().status
+        finally:
+            c.close()
+
+    try:
+        assert post({"Content-Type": "text/plain", "Content-Length": str(len(body))}) == 415
+        assert post({"Content-Type": "application/json", "Origin": "http://evil.example",
+                     "Content-Length": str(len(body))}) == 403
+        assert post({"Content-Type": "application/json", "Content-Length": "-1"}) == 400
+        assert post({"Content-Type": "application/json", "Content-Length": "abc"}) == 400
+        assert all("mallory" not in lst for lst in rig.desk.lists.lists.values())
+        # the page's own request (same origin, JSON) still works
+        assert post({"Content-Type": "application/json", "Origin": f"http://{host}",
+                     "Content-Length": str(len(body))}) == 200
+    finally:
+        srv.stop()
