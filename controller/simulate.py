@@ -232,8 +232,8 @@ def _stored_seed(journal: str) -> int | None:
     """The seed a simulation's journal keeps (read-only: the table opens it afterwards)."""
     import sqlite3
 
-    if not os.path.exists(journal):
-        return None
+    if not os.path.isfile(journal):  # none yet, or not a regular file (a FIFO would block the
+        return None                  # open for ever): the table's own open refuses it by name
     try:
         db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=1)
         try:

@@ -137,6 +137,8 @@ class TableLink:
         self._client.on_connect_fail = self._on_connect_fail
         self._client.on_subscribe = self._on_subscribe
         self._down_posted = False
+        self._ignored_since = float("-inf")  # the window of "ignored message" lines (_ignored)
+        self._ignored_count = 0
 
     # -- lifecycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -339,12 +341,32 @@ class TableLink:
             self._post(BrokerConnection(False, self._clock(), reason))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        # paho's network thread runs this: an exception escaping it ends that thread, and the
+        # table would go on dealing deaf to every tablet with no fault. Whatever one message
+        # does, it is logged and the next one is taken.
+        try:
+            self._take_message(msg)
+        except Exception:  # noqa: BLE001 - the link must outlive any one message
+            log.exception("a message on %r could not be handled; it was dropped", msg.topic[:120])
+
+    def _ignored(self, topic_str: str, now: float) -> None:
+        # Messages on topics outside the tree (a seat 99, "x", 03): one log line a second with
+        # the count, not one per message (a flood wrote 14,000 lines in seconds).
+        if now - self._ignored_since >= 1.0:
+            if self._ignored_count:
+                log.warning("ignored %d more messages on topics outside the table's tree", self._ignored_count)
+            self._ignored_since, self._ignored_count = now, 0
+            log.warning("ignored message on %r", topic_str[:120])
+        else:
+            self._ignored_count += 1
+
+    def _take_message(self, msg: mqtt.MQTTMessage) -> None:
         now = self._clock()
         payload = bytes(msg.payload)  # paho gives bytes (typed bytes | bytearray); bytes(b) is b
         try:
             ref = parse(msg.topic, self._max_seats)
         except TopicError:
-            log.warning("ignored message on %r", msg.topic)
+            self._ignored(msg.topic, now)
             return
         if ref.table != self.table:
             return

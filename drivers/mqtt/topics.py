@@ -136,6 +136,8 @@ def parse(topic_str: str, max_seats: int = MAX_SEATS) -> TopicRef:
 
 
 def _seat_number(text: str, max_seats: int, topic_str: str) -> int:
-    if not text.isdigit() or not text.isascii() or text != str(int(text)):
+    # A seat is one or two digits: a longer run is refused before int(), which raises a plain
+    # ValueError past 4,300 digits (a breaker's topic killed paho's network thread with it).
+    if not 0 < len(text) <= 3 or not text.isdigit() or not text.isascii() or text != str(int(text)):
         raise TopicError(f"M-6: bad seat number in {topic_str!r}")
     return check_seat(int(text), max_seats)

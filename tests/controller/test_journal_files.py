@@ -233,3 +233,18 @@ def test_check_runs_on_a_read_only_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(os, "open", read_only)
     assert history_cli.main(["--journal", str(path), "--check"]) == 0
     assert "sound (5 events" in capsys.readouterr().out
+
+
+def test_simulate_never_blocks_on_a_fifo_journal(tmp_path):
+    """Breaker's second pass: ``simulate --journal`` on a FIFO hung in ``open()`` (its seed
+    lookup connected before any check that the journal is a regular file)."""
+    from controller.simulate import _stored_seed
+
+    fifo = tmp_path / "journal.sqlite"
+    os.mkfifo(fifo)
+    try:
+        blocked, out = _in_thread(lambda: _stored_seed(str(fifo)), timeout=10)
+        assert not blocked, "the seed lookup blocked on the FIFO"
+        assert out.get("value") is None
+    finally:
+        _unblock(fifo)

@@ -190,3 +190,36 @@ def test_the_links_own_timer_logs_a_window_when_it_closes() -> None:
         link.stop(timeout=1.0)
         logger.removeHandler(seen)
         logger.setLevel(old)
+
+
+class _Msg:
+    """The parts of paho's MQTTMessage the link reads."""
+
+    def __init__(self, topic: str, payload: bytes = b"x", retain: bool = False) -> None:
+        self.topic, self.payload, self.retain = topic, payload, retain
+
+
+def test_a_seat_of_thousands_of_digits_leaves_the_link_listening(caplog) -> None:
+    """A breaker's topic ``presence/seat/<4,400 digits>`` made ``int()`` raise a plain ValueError
+    in paho's network thread, which died: the table dealt on, deaf to every tablet, no fault."""
+    clock = Clock()
+    link, events, replies = _link(clock)
+    caplog.set_level(logging.INFO, logger="drivers.mqtt.link")
+    for tail in ("presence/seat/" + "1" * 4400, "seat/" + "7" * 60_000 + "/action"):
+        link._on_message(link._client, None, _Msg(f"livetable/{TABLE}/{tail}"))  # must not raise
+    # and the next honest action is still taken
+    link._on_message(link._client, None, _Msg(f"livetable/{TABLE}/seat/3/action",
+                                               codec.action_payload(seat=3, seq=1, action="check", action_id="z1")))
+    assert any(isinstance(e, ActionReceived) for e in events)
+
+
+def test_a_flood_on_topics_outside_the_tree_logs_a_line_a_second(caplog) -> None:
+    clock = Clock()
+    link, events, replies = _link(clock)
+    caplog.set_level(logging.INFO, logger="drivers.mqtt.link")
+    for i in range(3000):
+        link._on_message(link._client, None, _Msg(f"livetable/{TABLE}/seat/99/action"))
+        clock.now += 0.0005  # 1.5 s in all
+    lines = [r.getMessage() for r in caplog.records if "ignored" in r.getMessage()]
+    assert 2 <= len(lines) <= 4, lines
+    assert any("more messages" in line for line in lines)
