@@ -42,7 +42,7 @@ from urllib.parse import parse_qs, urlparse
 from controller.faults import ALLOWED_EXITS, FaultKind
 from drivers.mqtt.provision import check_password, hash_password
 from drivers.mqtt.topics import TopicError, check_table
-from room.httpbody import BodyError, read_body
+from room.httpbody import BodyError, read_body, send
 from room.store import StoreError
 
 __all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS"]
@@ -189,14 +189,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             return None
 
         def _send(self, code: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, code, body, ctype, headers)
 
         def _json(self, obj: Any, code: int = 200) -> None:
             self._send(code, json.dumps(obj).encode(), "application/json")

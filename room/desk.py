@@ -53,7 +53,7 @@ from urllib.parse import parse_qs, urlparse
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
 from room.players import PlayerError, Players
-from room.httpbody import BodyError, read_body, json_from_same_site
+from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
 
@@ -408,14 +408,7 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
             log.debug("%s " + fmt, self.address_string(), *args)
 
         def _send(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            for k, v in (extra or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, code, body, ctype, extra)
 
         def _json(self, code: int, data: Any) -> None:
             self._send(code, json.dumps(data).encode(), "application/json")

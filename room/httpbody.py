@@ -8,10 +8,11 @@ whole number within the limit, so a length of ``-1`` (read until the client clos
 from __future__ import annotations
 
 from email.message import Message
+from http.server import BaseHTTPRequestHandler
 
 from io import BufferedIOBase
 
-__all__ = ["BodyError", "read_body", "json_from_same_site"]
+__all__ = ["BodyError", "read_body", "json_from_same_site", "send"]
 
 
 class BodyError(ValueError):
@@ -58,3 +59,17 @@ def json_from_same_site(headers: Message) -> None:
         raise BodyError(403, f"a request from {origin} is not this page's")
     if origin == "null":
         raise BodyError(403, "a request from a page with no origin is refused")
+
+
+def send(handler: BaseHTTPRequestHandler, code: int, body: bytes, ctype: str,
+         headers: dict[str, str] | None = None) -> None:
+    """Answer ``handler``'s request with ``code`` and ``body`` of type ``ctype``, never cached,
+    with any further ``headers`` (the console's and the desk's one way of answering)."""
+    handler.send_response(code)
+    handler.send_header("Content-Type", ctype)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.send_header("Cache-Control", "no-store")
+    for k, v in (headers or {}).items():
+        handler.send_header(k, v)
+    handler.end_headers()
+    handler.wfile.write(body)
