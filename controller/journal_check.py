@@ -43,6 +43,8 @@ _HAND_FILE = re.compile(r"hand-(\d{1,18})\.(?:json|phh)")
 #: ``meta`` key: the highest hand the floor gave up when accepting a journal that lost hands
 #: (``livetable history --accept``): hand files up to it no longer refuse the journal.
 GIVEN_UP_META = "hands_given_up"
+#: ``meta``: when the floor gave those hands up (seconds since the epoch, the accept's time).
+GIVEN_UP_AT_META = "hands_given_up_at"
 #: Hand files read (highest number first) to find the table's newest: a few that are not
 #: this table's hands (another table's, empty, damaged) are passed over.
 _HANDS_READ = 20
@@ -71,16 +73,25 @@ def last_hand_file(history_dir: str | Path | None, table: str | None = None) -> 
         return 0
     numbers = sorted({int(m.group(1)) for n in names if (m := _HAND_FILE.fullmatch(n))}, reverse=True)
     for number in numbers[:_HANDS_READ]:
-        name = os.path.join(history_dir, f"hand-{number:06d}.json")
-        try:
-            data = read_regular(name, _HAND_FILE_MAX + 1)
-            record = json.loads(data) if len(data) <= _HAND_FILE_MAX else None
-        except (OSError, ValueError):
-            continue
-        if (isinstance(record, dict) and record.get("hand") == number
-                and (table is None or record.get("table") == table)):
+        if hand_file_record(history_dir, number, table) is not None:
             return number
     return 0
+
+
+def hand_file_record(history_dir: str | Path, number: int, table: str | None) -> dict[str, Any] | None:
+    """Return the record in ``history_dir``'s ``hand-N.json`` when it is a regular file holding
+    hand ``number`` of ``table`` (None: any table's); None otherwise (missing, empty, another
+    table's, a FIFO or a device: never opened for long)."""
+    name = os.path.join(history_dir, f"hand-{number:06d}.json")
+    try:
+        data = read_regular(name, _HAND_FILE_MAX + 1)
+        record = json.loads(data) if len(data) <= _HAND_FILE_MAX else None
+    except (OSError, ValueError):
+        return None
+    if (isinstance(record, dict) and record.get("hand") == number
+            and (table is None or record.get("table") == table)):
+        return record
+    return None
 
 
 def hands_problems(journal: Journal, hands: int, history_dir: str | Path | None,
@@ -100,6 +111,22 @@ def hands_problems(journal: Journal, hands: int, history_dir: str | Path | None,
         found.append(f"the journal's replay ends with {hands} hands started, but its mark says hand "
                      f"{mark.hands} had started by event {mark.seq}: hands {hands + 1}..{mark.hands} "
                      "are missing from the journal")
+    if given_up > hands and history_dir:
+        # After an accept the table numbers its next hands from the journal's own count (hands
+        # + 1, ...) inside the given-up range, where the check below cannot see them: the next
+        # hand's file, played after the accept, tells that the journal lost it (a backup taken
+        # at the accept put back: a second breaker's finding).
+        try:
+            accepted_at = float(journal.meta(GIVEN_UP_AT_META) or "nan")
+        except ValueError:
+            accepted_at = float("nan")
+        nxt = hand_file_record(history_dir, hands + 1, table)
+        started = nxt.get("started") if nxt is not None else None
+        if isinstance(started, (int, float)) and not isinstance(started, bool) and started >= accepted_at:
+            found.append(f"the journal's replay ends with {hands} hands started, but the history folder "
+                         f"{history_dir} holds hand {hands + 1} of table {table}, played after the floor "
+                         "accepted the journal: hands played since the accept are missing from the "
+                         "journal (a backup taken at the accept put back?)")
     last = last_hand_file(history_dir, table)
     if last > max(hands, given_up):
         found.append(f"the journal's replay ends with {hands} hands started, but the history folder "
@@ -447,6 +474,7 @@ def accept(journal: Journal, *, by: str, reason: str, at: float,
     seq = journal.accept(by=by, reason=reason, at=at, note={"hands_given_up": given_up})
     if upto:
         journal.set_meta(GIVEN_UP_META, str(upto))
+        journal.set_meta(GIVEN_UP_AT_META, repr(float(at)))
     if damage:
         set_aside = _set_aside_bad_events(journal, by, at)
     return {"seq": seq, "dropped_snapshots": dropped, "problems": before, "set_aside": set_aside,

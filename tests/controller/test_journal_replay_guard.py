@@ -168,3 +168,35 @@ def test_journal_and_mark_gone_with_the_wal_left_is_refused_without_hand_files(p
     assert check.returncode == 3 and "is missing but its -wal (9 bytes) is there" in check.stdout, check.stdout
     with pytest.raises(JournalRefused, match="is missing but its -wal"):
         open_table(journal, SETTINGS, clock=lambda: 2e9)
+
+
+def test_hands_played_after_an_accept_then_a_backup_put_back_are_refused(played, tmp_path):
+    """A second breaker's finding: after ``--accept`` gave up hands 2..10 the table numbers its
+    next hands 2, 3, ... inside the given-up range; a backup taken at the accept, put back after
+    three more hands, started ``clean`` on the journal without them (the rake meter 975 -> 600)."""
+    journal, hands = _copy(played, tmp_path, ATTACKS["another seat"][0])
+    acc = _cli("history", "--journal", str(journal), "--history-dir", str(hands), "--accept",
+               "--by", "floor:Anna", "--reason", "test")
+    assert acc.returncode == 0, acc.stderr
+    files = [journal, Path(str(journal) + ".mark"), Path(str(journal) + "-wal"), Path(str(journal) + "-shm")]
+    backup = {p: p.read_bytes() for p in files if p.exists()}
+    res = _cli("simulate", *SIM, "--journal", str(journal), "--history-dir", str(hands), "--hands", "3")
+    assert res.returncode == 0, res.stderr[-2000:]
+    for p in files:
+        p.unlink(missing_ok=True)
+    for p, data in backup.items():
+        p.write_bytes(data)
+    with pytest.raises(JournalRefused) as refused:
+        open_table(journal, SETTINGS, clock=lambda: 2e9, history_dir=hands)
+    assert "played after the floor accepted the journal" in str(refused.value)
+    # without the backup trick, the table goes on from the accept as before
+    journal2, hands2 = _copy(played, tmp_path / "b", ATTACKS["another seat"][0])
+    assert _cli("history", "--journal", str(journal2), "--history-dir", str(hands2), "--accept",
+                "--by", "floor:Anna", "--reason", "test").returncode == 0
+    assert _cli("simulate", *SIM, "--journal", str(journal2), "--history-dir", str(hands2),
+                "--hands", "3").returncode == 0
+    orch, rec = open_table(journal2, SETTINGS, clock=lambda: 2e9, history_dir=hands2)
+    try:
+        assert orch.state.hands == 4
+    finally:
+        orch.journal.close()
