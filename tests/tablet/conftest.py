@@ -168,11 +168,15 @@ class TableRig:
             ``fixed-limit``; ``seats``: seats at the table.
         tablet_seats: seats left for tablets; their players sit down with ``buy_in`` chips.
         speed: the simulated players' pace (2: 0.2..0.8 s per decision).
+        result_seconds: how long a finished hand's result stays while a page is online (None:
+            the table's 5 s; a test of many hands asks less, or it is minutes longer).
     """
 
     def __init__(self, workdir: Path, *, game: str = "holdem", seats: int = 6, tablet_seats: tuple[int, ...] = (2, 5),
-                 buy_in: int = 6000, speed: float = 2.0, seed: int = 7, limit: str = "no-limit") -> None:
+                 buy_in: int = 6000, speed: float = 2.0, seed: int = 7, limit: str = "no-limit",
+                 result_seconds: float | None = None) -> None:
         self.workdir, self.game, self.seats, self.limit = workdir, game, seats, limit
+        self.result_seconds = result_seconds
         self.tablet_seats, self.buy_in, self.speed, self.seed = tablet_seats, buy_in, speed, seed
         self.creds: dict[str, Any] = {}
         self.site = TabletRig(workdir, TABLE, seats)
@@ -214,6 +218,7 @@ class TableRig:
         return [*self.site.controller_login_args(), "--game", self.game, "--limit", self.limit,
                 "--seats", str(self.seats), "--headless", "--devices", "all", "--camera", "off",
                 "--speed", str(self.speed), "--seed", str(self.seed),
+                *(["--result-seconds", str(self.result_seconds)] if self.result_seconds is not None else []),
                 "--tablet-seats", ",".join(map(str, self.tablet_seats)), "--quiet"]
 
     def _seed_journal(self) -> None:
