@@ -27,9 +27,7 @@ import argparse
 import json
 import logging
 import os
-import signal
 import sys
-import threading
 import time
 
 from controller.clock import system_clock
@@ -102,16 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands,
                    result_seconds=cfg.table.result_seconds)
-    asked_to_stop = threading.Event()
-
-    def _stop(*_: object) -> None:
-        asked_to_stop.set()
-        run.stop()
-
-    # Set before the table opens, as simulate does: a SIGTERM or Ctrl-C while the shuffler and
-    # the journal open must stop the table cleanly (exit 0), not end in a traceback or 130.
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    asked_to_stop = run.stop_on_signals()  # before open (issue 16)
     try:
         recovery = run.open()
     except JournalError as exc:

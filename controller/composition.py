@@ -27,6 +27,10 @@ Simulated players in-process (``livetable simulate``) are an extra device: anyth
 
 from __future__ import annotations
 
+import threading
+
+import signal
+
 import logging
 import sqlite3
 from pathlib import Path
@@ -304,6 +308,21 @@ class TableRun:
         """Ask the loop to stop (safe from a signal handler)."""
         if self.orch is not None:
             self.orch.stop()
+
+    def stop_on_signals(self) -> threading.Event:
+        """Make SIGTERM and SIGINT stop the table (exit 0), from now on: call it before
+        :meth:`open`, so a signal while the shuffler and the journal open never ends in a
+        traceback or 130 (issue 16). Returns the event set when one came; the caller stops the
+        loop at once after ``open`` when it is set (the loop did not exist yet)."""
+        asked = threading.Event()
+
+        def _stop(*_: object) -> None:
+            asked.set()
+            self.stop()
+
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        return asked
 
     def close(self) -> None:
         """Stop every device and close the journal (idempotent)."""

@@ -27,10 +27,8 @@ import argparse
 import json
 import logging
 import os
-import signal
 import sys
 import tempfile
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -348,16 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
                    bots=set(bot_seats), extras=[players] + ([director] if director else []),
                    result_seconds=RESULT_SECONDS if args.result_seconds is None else args.result_seconds)
-    asked_to_stop = threading.Event()
-
-    def _stop(*_: Any) -> None:
-        asked_to_stop.set()
-        run.stop()
-
-    # Set before the table opens: it publishes its state then, and a Ctrl-C that follows must
-    # stop it with its summary, not a KeyboardInterrupt (try-tablet's second Ctrl-C test).
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    asked_to_stop = run.stop_on_signals()  # before open (issue 16)
     try:
         recovery = run.open()
     except OtherTablesJournal as exc:
