@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="livetable run", description=__doc__.split("\n\n")[0])
     p.add_argument("--config", required=True, help="the table's TOML config")
     p.add_argument("--check", action="store_true", help="check the config and exit")
+    p.add_argument("--tournament-config", default=None,
+                   help="a single-table tournament's [tournament] TOML (default: the config's own "
+                        "[tournament] section; neither: a cash table; docs/tournament.md)")
+    p.add_argument("--tournament-players", type=int, default=None,
+                   help="entries drawn to seats at the tournament's start (default: every seat)")
     p.add_argument("--log-level", default="INFO")
     return p
 
@@ -66,6 +71,15 @@ def main(argv: list[str] | None = None) -> int:
         from controller.roomlink import room_config  # issue 17: [room], the outbox to the room
 
         room = room_config(args.config)
+        from controller.tournament_run import tournament_config, tournament_table_settings
+
+        tourney = tournament_config(args.config, args.tournament_config)  # issue 19
+        if tourney is not None:
+            settings = tournament_table_settings(settings, tourney.settings)
+        players = settings.seats if args.tournament_players is None else args.tournament_players
+        if tourney is not None and not 2 <= players <= settings.seats:
+            raise ValueError(f"--tournament-players: {players}: a single-table tournament needs "
+                             f"2..{settings.seats} players (table.seats)")
     except (ConfigError, ValueError) as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
@@ -83,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
               "(livetable simulate plays without one)", file=sys.stderr)
         return 2
     if args.check:
-        print(json.dumps({"config": args.config, "ok": True, "table": cfg.table.id}))
+        print(json.dumps({"config": args.config, "ok": True, "table": cfg.table.id,
+                          "tournament": None if tourney is None else {"source": tourney.source,
+                                                                      "players": players}}))
         return 0
     notify("STATUS=starting: checking the journal")
     from controller.composition import DeviceStartError, TableRun
@@ -98,8 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # not a regular file (a FIFO, /dev/zero), too large, not UTF-8
         print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
         return 2
+    director = None
+    if tourney is not None:  # the tournament's clock: monotonic seconds (its journal keeps the time played)
+        from controller.tournament_run import TournamentTable
+
+        director = TournamentTable(tourney.settings, tourney.text, players=players,
+                                   seed=int.from_bytes(os.urandom(4), "big"), now=time.monotonic)
     run = TableRun(settings, cfg.journal.path, choice, clock=clock, keep_hands=cfg.journal.keep_hands,
-                   result_seconds=cfg.table.result_seconds)
+                   result_seconds=cfg.table.result_seconds, extras=[director] if director else [])
     asked_to_stop = run.stop_on_signals()  # before open (issue 16)
     try:
         recovery = run.open()

@@ -559,8 +559,9 @@ def parse_config(data: dict[str, Any]) -> Config:
             mistake is in ``errors`` (each names its key) and in the message, one per line.
     """
     errors: list[str] = []
-    # [room] (the outbox to the room, issue 17) is read and checked by controller/roomlink.py.
-    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal", "room"}
+    # [room] (the outbox to the room, issue 17) is read and checked by controller/roomlink.py;
+    # [tournament] (a single-table tournament, issue 19) by controller/tournament_run.py.
+    known = {"table", "rake", "shuffler", "gpio", "camera", "mqtt", "display", "journal", "room", "tournament"}
     for key in data:
         if key not in known:
             errors.append(f"{_show(key)[1:-1]}: unknown section (known: {', '.join(sorted(known))})")

@@ -46,10 +46,12 @@ the loop's idle turns), so a run replays from its seed whatever the machine's sp
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import random
 import signal
+import tomllib
 from collections.abc import Callable
 from typing import Any
 
@@ -67,7 +69,8 @@ from controller.tournament.settings import Level, TournamentSettings, load_setti
 from controller.tournament.table import busts_of, level_stakes
 from controller.tournament.view import tournament_view
 
-__all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV"]
+__all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
+           "TournamentConfig", "tournament_config", "tournament_table_settings"]
 
 log = logging.getLogger("livetable.tournament")
 
@@ -174,6 +177,62 @@ def table_settings(ts: TournamentSettings, *, table_id: str, game: str, limit: s
                          small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
                          big_blind_ante=lv.big_blind_ante, smallest_chip=ts.chips[0], tournament=True,
                          rake_percent=0, rake_caps=(), action_seconds=action_seconds)
+
+
+def tournament_table_settings(base: TableSettings, ts: TournamentSettings) -> TableSettings:
+    """Return ``base`` (a table's own settings: ``livetable run``'s config) made a table
+    playing ``ts``: ``tournament=True``, the first level's blinds and antes, the smallest
+    chip in play, no rake and no cash buy-in range (chips come as starting stacks, rebuys
+    and add-ons). Raises :class:`controller.engine.table.settings.SettingsError`."""
+    lv = first_level(ts)
+    return dataclasses.replace(base, small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante,
+                               big_blind_ante=lv.big_blind_ante, small_bet=None, big_bet=None,
+                               buy_in_min=None, buy_in_max=None, smallest_chip=ts.chips[0], tournament=True,
+                               rake_percent=0, rake_caps=())
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament for ``livetable run``: its ``settings``, their TOML ``text`` (journalled
+    at the start; :func:`load_settings` reads its ``[tournament]`` table) and ``source``
+    (the file it came from)."""
+
+    settings: TournamentSettings
+    text: str
+    source: str
+
+
+def tournament_config(table_config: str, tournament_file: str | None = None) -> TournamentConfig | None:
+    """Return the tournament a table plays (issue 19): ``tournament_file``'s ``[tournament]``
+    (``livetable run --tournament-config FILE``), else the table config's own
+    ``[tournament]`` section, else None (a cash table).
+
+    Both files are read as :func:`controller.config.read_small_text` reads the config (a
+    regular file only, a BOM left out).
+
+    Raises:
+        ValueError: a file cannot be read or is not TOML, or the settings are wrong
+            (every problem, one a line, each starting with ``tournament.`` and its field path).
+    """
+    from controller.config import MAX_CONFIG_BYTES, read_small_text
+
+    path = tournament_file or table_config
+    try:
+        text = read_small_text(path, limit=MAX_CONFIG_BYTES, what="tournament config")
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror or exc}") from exc
+    if tournament_file is None:
+        try:
+            if "tournament" not in tomllib.loads(text):
+                return None
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    try:
+        ts = load_settings(text)
+    except TournamentError as exc:
+        problems = getattr(exc, "problems", [str(exc)])
+        raise ValueError("\n".join(f"{path}: tournament.{p}" for p in problems)) from exc
+    return TournamentConfig(ts, text, str(path))
 
 
 def _crash_plan() -> tuple[str, int] | None:
