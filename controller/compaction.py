@@ -145,6 +145,9 @@ class JournalKeeper:
         self.max_hands_per_run = max_hands_per_run
         self.background = background
         self.acked = acked
+        #: others whose journal events must stay (a tournament's state, issue 19): each returns
+        #: the seq of the oldest event it still needs (None: none); compaction ends before it
+        self.holds: list[Callable[[], int | None]] = []
         self.runs: list[Compacted] = []
         #: pages given back per hand (:meth:`shrink`): 128 pages of 4 KB, 512 KB, some 5-14 ms
         #: (256 took up to 24 ms on a loaded 2-core x86: the loop's budget is 20 ms)
@@ -245,10 +248,10 @@ class JournalKeeper:
         try:
             if prepared.base_upto != self.journal.compacted_upto:
                 return None  # compacted meanwhile (a run of the keeper's own on this thread)
-            acked = self.acked() if self.acked is not None else None
+            acked = self.limit()
             if acked is not None and prepared.upto > acked:
-                log.info("journal compaction to event %d waits: the room acknowledged up to %d",
-                         prepared.upto, acked)
+                log.info("journal compaction to event %d waits: the room (or a tournament's state) "
+                         "needs the events after %d", prepared.upto, acked)
                 return None
             events = self.journal.compact(prepared.upto)
         except (JournalError, ValueError) as exc:
@@ -308,7 +311,7 @@ class JournalKeeper:
         # Where compaction may end: a between-hands snapshot after the base; with a room, at
         # or before its last acknowledged seq (everything after the first record it has not
         # acknowledged stays).
-        acked = self.acked() if self.acked is not None else None
+        acked = self.limit()
         ends = [(u, h) for u, h, between in index
                 if between and u > base_upto and (acked is None or u <= acked)]
         target = None
@@ -320,6 +323,17 @@ class JournalKeeper:
         if target is None or target[1] - base[1] < self.every:
             return None
         return base, target
+
+    def limit(self) -> int | None:
+        """Return the newest seq compaction may end at: the room's last acknowledgement
+        (:attr:`acked`) and the event before the oldest one a :attr:`holds` still needs,
+        whichever is older; None: no limit."""
+        limits = [self.acked()] if self.acked is not None else []
+        for hold in self.holds:
+            need = hold()
+            if need is not None:
+                limits.append(need - 1)
+        return min(limits, default=None)
 
     def _run(self) -> Compacted | None:
         prepared = self._prepare(self.journal)

@@ -267,8 +267,6 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
     from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
     from controller.tournament.settings import load_settings
 
-    if args.keep_hands:  # compaction would drop the tournament's own journal events
-        raise ValueError("--keep-hands is not available with --tournament yet")
     text = Path(args.tournament_config).read_text() if args.tournament_config else SIM_TOML
     ts = load_settings(text)
     settings = table_settings(ts, table_id=args.table, game=args.game, limit=args.limit,

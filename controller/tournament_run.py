@@ -283,6 +283,12 @@ class TournamentTable:
         self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
         self._crash = _crash_plan()
         self._passed: dict[str, int] = {}
+        self._started = False
+        #: every tournament event so far but the clock snapshots (each snapshot carries it, so
+        #: a compacted journal keeps the tournament: docs/tournament.md, "Compaction")
+        self.history: list[dict[str, Any]] = []
+        #: the seq of the newest event that holds the whole state (compaction keeps it)
+        self.state_seq: int | None = None
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -307,9 +313,10 @@ class TournamentTable:
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
+        if run.keeper is not None:  # compaction keeps the newest event holding the whole state
+            run.keeper.holds.append(lambda: self.state_seq)
 
     def _replay(self, journal: Any) -> bool:
-        started = False
         clock_data = None
         clock_entry: Any = None
         table_after, last_at = 0, None  # table events after the last clock snapshot, the last event's time
@@ -321,27 +328,22 @@ class TournamentTable:
             p = entry.payload
             kind = p.get("type")
             try:
-                if kind == "start":
-                    started = True
-                    self.toml = p["settings"]
-                    self.settings = load_settings(self.toml)
-                    self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
-                    self.draw = {str(k): int(v) for k, v in p["draw"].items()}
-                    self.names = {str(k): str(v) for k, v in p["names"].items()}
-                    self.button = p.get("button")
-                elif kind == "entry":
-                    self.standings.register(p["player"], int(p["level"]))
-                    self._entered.add(p["player"])
-                elif kind == "clock":
+                if kind == "clock":
                     clock_data, clock_entry, table_after = p, entry, 0
-                elif kind == "bust":
-                    self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
-                    self.busted_hands.add(int(p["hand"]))
-                elif kind == "payouts":
-                    self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
-            except (KeyError, TypeError, ValueError) as exc:
+                    if "history" in p:  # the whole state so far: what compaction may have taken
+                        self._started = False
+                        self.history = []
+                        for h in p["history"]:
+                            self._apply(h)
+                        self.state_seq = entry.seq
+                else:
+                    if kind == "start" and self.state_seq is None:
+                        self.state_seq = entry.seq
+                    self._apply(p)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
                                       f"cannot be replayed: {exc}") from exc
+        started = self._started
         if clock_data is not None:
             data = dict(clock_data["clock"])
             if data.get("running"):
@@ -361,6 +363,30 @@ class TournamentTable:
             if started and player not in self._entered:
                 self._enter(player)
         return started
+
+    def _apply(self, p: dict[str, Any]) -> None:
+        """Apply one journalled tournament event (not a ``clock`` snapshot) to the state and
+        keep it in :attr:`history` (every clock snapshot carries that history). Raises
+        ``KeyError``, ``TypeError``, ``ValueError`` on a payload of the wrong shape."""
+        kind = p.get("type")
+        if kind == "start":
+            self._started = True
+            self.toml = p["settings"]
+            self.settings = load_settings(self.toml)
+            self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
+            self.draw = {str(k): int(v) for k, v in p["draw"].items()}
+            self.names = {str(k): str(v) for k, v in p["names"].items()}
+            self.button = p.get("button")
+            self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
+        elif kind == "entry":
+            self.standings.register(p["player"], int(p["level"]))
+            self._entered.add(p["player"])
+        elif kind == "bust":
+            self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
+            self.busted_hands.add(int(p["hand"]))
+        elif kind == "payouts":
+            self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
+        self.history.append(p)
 
     def _start(self) -> None:
         rng = random.Random(self.seed)
@@ -447,9 +473,10 @@ class TournamentTable:
     def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None) -> None:
         now = self.time()
         st = self.clock.status(now)
-        self._journal({"type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
-                       "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
-                       "stakes": stakes, "clock": self.clock.to_json(now)})
+        self.state_seq = self._journal({
+            "type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
+            "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
+            "stakes": stakes, "clock": self.clock.to_json(now), "history": self.history})
         self._last_index, self._last_level = st.index, st.level.number
 
     # ------------------------------------------------------------------ the table's events
@@ -590,8 +617,13 @@ class TournamentTable:
         return out
 
     # ------------------------------------------------------------------ internals
-    def _journal(self, payload: dict[str, Any]) -> None:
-        self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())
+    def _journal(self, payload: dict[str, Any]) -> int:
+        seq: int = self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())
+        if payload["type"] != "clock":
+            self.history.append(payload)
+            if payload["type"] == "start":
+                self.state_seq = seq
+        return seq
 
     def _crash_point(self, point: str) -> None:
         if self._crash is None or self._crash[0] != point:

@@ -75,6 +75,7 @@ class Replay:
     result: dict[str, Any] | None = None
     standings: Standings | None = None
     hands: int = 0
+    compacted: bool = False  # the journal began at a clock snapshot's history (compaction)
 
 
 def replay(journal: Path) -> Replay:
@@ -94,7 +95,18 @@ def replay(journal: Path) -> Replay:
         payload = payload_of(kind, at, text)
         if kind == "tournament":
             t = payload["type"]
-            if t == "start":
+            if t == "clock" and standings is None and "history" in payload:
+                # a compacted journal: the clock snapshot holds the tournament so far
+                for h in payload["history"]:
+                    if h["type"] == "start":
+                        ts = load_settings(h["settings"])
+                        standings, starting = Standings(ts), ts.starting_stack
+                    elif h["type"] == "entry":
+                        standings.register(h["player"], h["level"])  # type: ignore[union-attr]
+                    elif h["type"] == "bust":
+                        standings.bust(h["busted"])  # type: ignore[union-attr]
+                out.compacted = True
+            elif t == "start":
                 ts = load_settings(payload["settings"])
                 standings, starting = Standings(ts), ts.starting_stack
             elif t == "entry":
