@@ -284,6 +284,8 @@ class TournamentTable:
         self._crash = _crash_plan()
         self._passed: dict[str, int] = {}
         self._started = False
+        self._wall_start: float | None = None
+        self._sim_start: float | None = None
         #: every tournament event so far but the clock snapshots (each snapshot carries it, so
         #: a compacted journal keeps the tournament: docs/tournament.md, "Compaction")
         self.history: list[dict[str, Any]] = []
@@ -310,6 +312,7 @@ class TournamentTable:
             self._finish()
         self._seat_entries()
         orch.tournament_view_fn = self.view_json
+        self._wall_start, self._sim_start = orch.clock(), self.time()
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
@@ -397,7 +400,8 @@ class TournamentTable:
         players = [f"p{n}" for n in range(1, self.players + 1)]
         (table,) = random_draw(players, ["table"], seats, rng)  # TDA 7: random seats
         self.draw = {p: n for n, p in enumerate(table.seats, 1) if p is not None}
-        self.names = {p: f"Player {p[1:]}" for p in players}
+        # named by the seat drawn, so the tablet at seat 3 reads "Player 3 (you)"
+        self.names = {p: f"Player {n}" for p, n in self.draw.items()}
         self.button = rng.choice(sorted(self.draw.values()))  # the button draw
         self._journal({"type": "start", "settings": self.toml, "draw": self.draw, "names": self.names,
                        "button": self.button, "seed": self.seed})
@@ -596,7 +600,37 @@ class TournamentTable:
                 "running": st.running, "at": self.orch.clock(), "on_break": tv.on_break,
                 "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
                 "prize_pool": tv.prize_pool, "finished": self.finished,
-                "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()}}
+                "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()},
+                "out": self.out_seats(set(by_seat)), "clock_speed": self.clock_speed()}
+
+    def out_seats(self, occupied: set[int]) -> dict[str, dict[str, Any]]:
+        """Return the seats whose player busted and that nobody has taken since, by seat
+        (``{"5": {"name": "Player 5", "place": 6, "tied_to": 6, "prize": 0}}``): the
+        place (``tied_to`` > ``place`` when entries busted in one hand with equal stacks share
+        places, TDA simultaneous eliminations) and the prize (money; 0 out of the money) as
+        the standings give them now (the pool can still grow until registration closes)."""
+        finishes = [f for f in self.standings.finishes() if f.player not in self.standings.alive]
+        if not finishes:
+            return {}
+        amounts = payout_amounts(self.settings.payouts, self.standings.prize_pool(), len(self.standings.entries))
+        paid = prizes(finishes, amounts, self.settings.payouts.unit)
+        out: dict[str, dict[str, Any]] = {}
+        for f in sorted(finishes, key=lambda f: -f.place):  # the latest bust of a seat last
+            seat = self.draw.get(f.player)
+            if seat is not None and seat not in occupied:
+                out[str(seat)] = {"name": self.names.get(f.player, f.player), "place": f.place,
+                                  "tied_to": f.tied_to, "prize": paid.get(f.entry_id, 0)}
+        return out
+
+    def clock_speed(self) -> int | None:
+        """Return how many times faster than the wall clock a simulation's tournament clock
+        runs (its seconds / the wall's since the tournament started here, whole; at least
+        1), or None for a real clock: the screens say "clock ×60 (simulated)"."""
+        if not self.sim:
+            return None
+        wall = max(1e-3, self.orch.clock() - self._wall_start) if self._wall_start is not None else None
+        played = self.time() - (self._sim_start or 0.0)
+        return max(1, round(played / wall)) if wall else None
 
     @property
     def finished(self) -> bool:

@@ -18,7 +18,7 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE"]
+           "CLOCK_ROLE", "ordinal", "out_text"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -39,6 +39,23 @@ def _stakes(lv: dict[str, Any]) -> str:
     elif lv.get("ante"):
         text += " " + _("ante {chips}").format(chips=chips(lv["ante"]))
     return text
+
+
+def ordinal(n: int) -> str:
+    """A place in words: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd`` (Dutch ``5e``)."""
+    if 11 <= n % 100 <= 13:
+        return _("{n}th").format(n=n)
+    return {1: _("{n}st"), 2: _("{n}nd"), 3: _("{n}rd")}.get(n % 10, _("{n}th")).format(n=n)
+
+
+def out_text(out: Any) -> str:
+    """What a seat shows after its player busted, until someone takes it: ``"OUT — 5th"``
+    (``out`` is the view's ``out`` entry of the seat, ``{"place": 5, ...}``); ``""`` for
+    anything else."""
+    place = out.get("place") if isinstance(out, dict) else None
+    if not isinstance(place, int) or isinstance(place, bool) or place < 1:
+        return ""
+    return _("OUT — {place}").format(place=ordinal(place))
 
 
 def level_text(tv: dict[str, Any]) -> str:

@@ -629,7 +629,9 @@ function renderTable() {
       said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
         : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
       // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
-      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? '' : L.statusWord(seat), ...extra]
+      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? ''
+        : seat.status === 'empty' && L.seatFinish(L.tournamentView(s), seat.seat) // issue 19: "Out — 5th"
+          ? L.finishText(L.seatFinish(L.tournamentView(s), seat.seat), isMe) : L.statusWord(seat), ...extra]
         .filter(Boolean).join(' · '));
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
@@ -761,7 +763,9 @@ function renderMe() {
     : !p && me && me.buy_in_pending > 0
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
-        : rebuy ? L.t('You have no chips left') : '';
+        : rebuy ? L.t('You have no chips left')
+          : (!me || me.status === 'empty') && L.seatFinish(L.tournamentView(s), app.cfg.seat) // issue 19
+            ? L.finishText(L.seatFinish(L.tournamentView(s), app.cfg.seat), true) : '';
 
   const acts = $('#actions');
   acts.replaceChildren();

@@ -228,6 +228,7 @@ export function actionButtons(legal, state, seat) {
  * The bet slider for no limit and pot limit (S-4, S-5): {action, min, max, step, shortcuts},
  * `shortcuts` a list of {label, amount} within [min, max]: Min, ½ Pot, Pot, Max (duplicates
  * dropped; no Max when it is the all-in, which has its own button). `step` is the small blind (S-10: bets in whole chips of the table's unit).
+ * ½ Pot and Pot are rounded down to the smallest chip in play (`stakes.chip`, issue 19).
  * Returns null when `legal` has no bet or raise range.
  */
 export function sliderBounds(legal, state, seat) {
@@ -240,10 +241,13 @@ export function sliderBounds(legal, state, seat) {
   const me = seatOf(state, seat);
   const myBet = me ? me.bet || 0 : 0;
   const half = myBet + call + Math.floor((potTotal(state) + call) / 2);
+  // issue 19: a bet of whole chips of the smallest one in play (no 137 in a 25-chip tournament)
+  const chip = state && state.stakes && Number.isInteger(state.stakes.chip) && state.stakes.chip > 1 ? state.stakes.chip : 1;
+  const inChips = (x) => Math.floor(x / chip) * chip;
   const candidates = [
     { label: t('Min'), amount: min },
-    { label: t('\u00bd Pot'), amount: clamp(half, min, max) },
-    { label: t('Pot'), amount: clamp(pot, min, max) },
+    { label: t('\u00bd Pot'), amount: clamp(inChips(half), min, max) },
+    { label: t('Pot'), amount: clamp(state && state.limit === 'pot-limit' && pot >= max ? pot : inChips(pot), min, max) },
     { label: t(state && state.limit === 'pot-limit' ? 'Max (pot)' : 'Max'), amount: max },
   ];
   // the All-in button already bets every chip: no shortcut repeats it
@@ -938,9 +942,38 @@ export function tournamentLines(tv) {
     : `${t('Level {n}', { n: lv.number })} · ${levelStakes(lv)}`;
   const nxt = tv.on_break ? lv : tv.next_level;
   const next = nxt && typeof nxt === 'object' ? t('Next {stakes}', { stakes: levelStakes(nxt) }) : t('Last level');
-  const numbers = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),
-    t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })].join(' · ');
-  return { level, next, numbers };
+  const parts = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),
+    t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })];
+  // a simulation's clock runs faster than the wall's: say so, or the levels seem to fly by
+  if (Number.isInteger(tv.clock_speed) && tv.clock_speed > 1) parts.push(t('clock \u00d7{n} (simulated)', { n: chips(tv.clock_speed) }));
+  return { level, next, numbers: parts.join(' · ') };
+}
+
+/** A place as English or Dutch words: 1 -> "1st", 2 -> "2nd", 13 -> "13th", 22 -> "22nd" ("5e"). */
+export function ordinal(n) {
+  const m100 = n % 100; const m10 = n % 10;
+  if (m100 >= 11 && m100 <= 13) return t('{n}th', { n });
+  if (m10 === 1) return t('{n}st', { n });
+  if (m10 === 2) return t('{n}nd', { n });
+  if (m10 === 3) return t('{n}rd', { n });
+  return t('{n}th', { n });
+}
+
+/** The finish of the player who busted out of `seat` while nobody has taken it since (the
+ * view's `out`: {name, place, tied_to, prize}), or null. */
+export function seatFinish(tv, seat) {
+  const o = tv && tv.out && typeof tv.out === 'object' ? tv.out[String(seat)] : undefined;
+  return o && Number.isInteger(o.place) && o.place > 0 ? o : null;
+}
+
+/** What a busted seat shows: to its own tablet "You finished 5th — 120" (or "You finished
+ * 5th" out of the money), to the others "Out — 5th". */
+export function finishText(finish, mine) {
+  const place = ordinal(finish.place);
+  if (!mine) return t('Out \u2014 {place}', { place });
+  return Number.isInteger(finish.prize) && finish.prize > 0
+    ? t('You finished {place} \u2014 {prize}', { place, prize: chips(finish.prize) })
+    : t('You finished {place}', { place });
 }
 
 /** A seat's stack in big blinds from the view's tenths (125 -> "12.5 BB", Dutch "12,5 BB");

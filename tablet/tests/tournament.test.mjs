@@ -60,3 +60,43 @@ test('issue 19: the tournament in Dutch', () => {
     L.setLanguage('en');
   }
 });
+
+test('issue 19: ½ Pot and Pot bet whole chips of the smallest one in play (no 137 in a 25-chip tournament)', () => {
+  L.setLanguage('en');
+  // pots 175, nobody bet: half pot 87, a pot bet 175; the smallest chip is 25
+  const st = { limit: 'no-limit', stakes: { sb: 25, bb: 50, ante: 0, chip: 25 }, street: 'flop',
+    pots: [{ amount: 175, eligible: [1, 3] }],
+    seats: [{ seat: 1, bet: 0, stack: 2000, status: 'active' }, { seat: 3, bet: 0, stack: 2000, status: 'acting' }] };
+  const legal = { fold: false, check: true, call: null, bet: { min: 50, max: 2000 }, raise: null, all_in: 2000 };
+  const sl = L.sliderBounds(legal, st, 3);
+  assert.deepEqual(sl.shortcuts.map((c) => [c.label, c.amount]), [['Min', 50], ['\u00bd Pot', 75], ['Pot', 175]]);
+  for (const c of sl.shortcuts) assert.equal(c.amount % 25, 0);
+  // without a chip in the state (an older controller) the sizes stay exact
+  const { chip, ...stakes } = st.stakes;
+  assert.deepEqual(L.sliderBounds(legal, { ...st, stakes }, 3).shortcuts.map((c) => c.amount), [50, 87, 175]);
+});
+
+test('issue 19: a busted seat says its place; its own tablet says the place and the prize', () => {
+  L.setLanguage('en');
+  const tv = view({ out: { 5: { name: 'Player 5', place: 5, tied_to: 5, prize: 0 },
+    2: { name: 'Player 2', place: 2, tied_to: 2, prize: 120 } } });
+  assert.equal(L.finishText(L.seatFinish(tv, 5), false), 'Out \u2014 5th');
+  assert.equal(L.finishText(L.seatFinish(tv, 5), true), 'You finished 5th');
+  assert.equal(L.finishText(L.seatFinish(tv, 2), true), 'You finished 2nd \u2014 120');
+  assert.equal(L.seatFinish(tv, 3), null);
+  assert.equal(L.seatFinish(view(), 5), null);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 111].map((n) => L.ordinal(n)),
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '111th']);
+  L.setLanguage('nl', NL);
+  assert.equal(L.finishText(L.seatFinish(tv, 2), true), 'Je eindigde als 2e \u2014 120');
+  assert.equal(L.finishText(L.seatFinish(tv, 5), false), 'Uit \u2014 5e');
+  L.setLanguage('en');
+});
+
+test('issue 19: the bar says when a simulation runs the clock faster than the wall', () => {
+  L.setLanguage('en');
+  assert.equal(L.tournamentLines(view({ clock_speed: 60 })).numbers,
+    'Players 5/6 · Avg 2,400 · Pool 600 · clock \u00d760 (simulated)');
+  assert.equal(L.tournamentLines(view({ clock_speed: 1 })).numbers, 'Players 5/6 · Avg 2,400 · Pool 600');
+  assert.equal(L.tournamentLines(view({ clock_speed: null })).numbers, 'Players 5/6 · Avg 2,400 · Pool 600');
+});

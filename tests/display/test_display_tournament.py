@@ -108,3 +108,27 @@ def test_dutch_words_on_the_strip() -> None:
         texts = {t.role: t.text for t in lay.tournament_texts}
         assert texts["tournament-level"] == "Niveau 12 \u00b7 10.000/20.000 BB-ante 20.000"
         assert bb_text(125) == "12,5 BB" and bb_text(1_230) == "123 BB"
+
+
+@pytest.mark.parametrize("lang, word", [("en", "OUT \u2014 5th"), ("nl", "UIT \u2014 5e")])
+def test_a_busted_seat_says_out_and_its_place_until_someone_takes_it(lang: str, word: str) -> None:
+    """Issue 19 (a newcomer's finding): the dealer display called a busted seat "OPEN"."""
+    state = with_tournament(S.with_seats(6))
+    state["seats"][4] = {"seat": 5, "name": "", "stack": 0, "bet": 0, "status": "empty", "missed": {},
+                         "cards": 0}
+    state["seats"][5] = {"seat": 6, "name": "", "stack": 0, "bet": 0, "status": "empty", "missed": {},
+                         "cards": 0}
+    state["tournament_view"]["out"] = {"5": {"name": "Player 5", "place": 5, "tied_to": 5, "prize": 0}}
+    with language(lang):
+        lay = layout(state, (1280, 720))
+        check_invariants(lay, approx_measure)
+    info = {n: [t.text for t in lay.seat(n).texts if t.role == "info"] for n in (5, 6)}
+    assert info[5] == [word]
+    assert info[6] != [word] and info[6] and "5" not in info[6][0]  # a seat nobody busted from stays open
+
+
+def test_places_in_words() -> None:
+    from display.tournament import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]

@@ -51,3 +51,58 @@ def test_public_state_carries_the_tournament_view_after_every_event(tmp_path) ->
     assert any(tv["next_level"] and tv["next_level"]["number"] == tv["level"]["number"] + 1 for tv in seen)
     assert all(tv["seconds_left"] is None or 0 <= tv["seconds_left"] <= 600 for tv in seen)
     assert seen[-1]["finished"] and seen[-1]["players_left"] == 1
+
+
+def test_busted_seats_show_their_place_and_prize_and_players_are_named_by_their_seat(tmp_path) -> None:
+    """Newcomer findings (issue 19): the tablet at seat 3 read "Player 1 (you)"; a busted
+    seat showed no place or prize (the view's ``out``, TDA simultaneous eliminations for
+    ties); the simulated clock's speed was not said (``clock_speed``)."""
+    ts = load_settings(SIM_TOML)
+    settings = table_settings(ts, table_id="tvo", game="holdem", limit="no-limit", seats=6)
+    clock = ManualClock()
+    director = TournamentTable(ts, SIM_TOML, players=6, seed=5)
+    players = SimulatedPlayers(list(range(1, 7)), seed=5, clock=clock, speed=0)
+    choice = DeviceChoice(table="tvo", seats=6, shuffler=None, internal_seed=5, mqtt=False)
+    run = TableRun(settings, tmp_path / "j.sqlite", choice, clock=clock, extras=[players, director])
+    run.open()
+    orch = run.orch
+    outs: dict[str, dict] = {}
+    failures: list[str] = []  # the orchestrator logs a listener's exception and carries on
+
+    def check(o, effects) -> None:
+        try:
+            if effects:
+                checked(o)
+        except (AssertionError, KeyError, StopIteration) as exc:
+            failures.append(f"event {o.events_handled}: {exc!r}")
+
+    def checked(o) -> None:
+        view = o.public_view()
+        tv = view["tournament_view"]
+        occupied = {s["seat"]: s for s in view["seats"] if s["status"] != "empty"}
+        for seat, s in occupied.items():
+            assert s["name"] == f"Player {seat}"
+        places = {f.player: f for f in director.standings.finishes()}
+        for seat, out in tv["out"].items():
+            assert int(seat) not in occupied
+            player = next(p for p, n in director.draw.items() if n == int(seat))
+            assert out["place"] == places[player].place and out["name"] == f"Player {seat}"
+            outs[seat] = out
+        assert isinstance(tv["clock_speed"], int) and tv["clock_speed"] >= 1
+
+    orch.listeners.append(check)
+
+    def idle() -> None:  # the table's clock moves on between events (a show window ends: P-2)
+        clock.advance(1.0)
+        if director.finished and orch.state.hand is None:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    run.close()
+    assert failures == [], failures[:3]
+    assert director.finished and not director.problems
+    assert sorted(o["place"] for o in outs.values()) == [2, 3, 4, 5, 6]
+    result = director.result
+    assert result is not None
+    for out in outs.values():  # the prize shown is the one paid
+        assert out["prize"] == result["payouts"][out["place"] - 1]
