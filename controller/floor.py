@@ -23,6 +23,10 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   running hand (if any) has ended the table pauses (fault ``paused``, ``closed by
   floor:<name>``), answered then. ``open``: ends that pause (``resume``), or calls off a
   close still waiting for its hand's end.
+- the tournament director's (issue 19, at a table playing one): ``clock-pause``,
+  ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``:
+  :meth:`controller.tournament_run.TournamentTable.direct` journals and applies it, by
+  ``floor:<name>`` with the reason; its refusal (``TDA 9: ...``, ``F-3: ...``) is the answer's.
 
 Refusals start with a rule id: ``F-1`` the table is paused (and did not take it), ``F-2``
 no such fault open or the exit is not one its kind allows, ``F-3`` the request is not for
@@ -41,9 +45,14 @@ from controller.engine.table.audit import chips_on_table
 from controller.engine.table.codec import to_json as event_to_json
 from controller.engine.table.play import cards_to_read
 from controller.faults import ALLOWED_EXITS, FaultError, FaultExit, FaultKind
+from controller.journal import JournalError
+from controller.tournament.errors import TournamentError
 from controller.orchestrator import FloorDecision, ManualPause, Orchestrator
 
-__all__ = ["FloorDesk", "Answer"]
+__all__ = ["FloorDesk", "Answer", "TOURNAMENT_COMMANDS"]
+
+#: The tournament director's requests (issue 19): :meth:`controller.tournament_run.TournamentTable.direct`.
+TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register"})
 
 log = logging.getLogger("livetable.floor")
 
@@ -79,7 +88,8 @@ class FloorDesk:
         "buy_ins": [{"seat", "name", "amount" (chips), "since"}] (oldest first, T-3),
         "read_seat": seat whose hole cards the table waits for (P-2) | None,
         "chips": {"on_table", "rake", "brought", "taken"}, "stakes": {"small_blind", "big_blind",
-        "ante"}, "closing": bool (a close waits for the hand's end), "closed": bool}`` (integers:
+        "ante"}, "closing": bool (a close waits for the hand's end), "closed": bool, "tournament":
+        the public state's ``tournament_view`` or None}`` (integers:
         chips; the chip audit holds when ``brought - taken == on_table + rake``).
         """
         state = self.orch.state
@@ -100,6 +110,7 @@ class FloorDesk:
             "stakes": {"small_blind": state.settings.small_blind, "big_blind": state.settings.big_blind,
                        "ante": state.settings.ante},
             "closing": self._closing is not None, "closed": self._closed() is not None,
+            "tournament": public.get("tournament_view"),
         }
 
     # ------------------------------------------------------------------ requests
@@ -126,6 +137,8 @@ class FloorDesk:
                 self._close(e)
             elif command == "open":
                 self._open(e)
+            elif command in TOURNAMENT_COMMANDS:
+                self._tournament(e)
             else:
                 self._reply(e, False, f"M-2: unknown command {command!r}")
         except Exception as exc:  # a bug here must never stop the loop; the floor hears of it
@@ -320,6 +333,23 @@ class FloorDesk:
 
         self.orch.post(FloorDecision(FaultKind.PAUSED.value, FaultExit.RESUME.value, by, note=e.reason or ""),
                        done=done)
+
+    # ------------------------------------------------------------------ the tournament director (issue 19)
+    def _tournament(self, e: Any) -> None:
+        director = getattr(self.orch, "tournament_director", None)
+        if director is None:
+            self._reply(e, False, f"F-3: no tournament is played at this table ({e.command} is a director's)")
+            return
+        try:
+            detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
+                                     seat=e.seat, player=e.player)
+        except TournamentError as exc:
+            self._reply(e, False, str(exc))
+            return
+        except JournalError as exc:
+            self._reply(e, False, f"F-1: not recorded: the journal cannot be written ({exc})")
+            return
+        self._reply(e, True, None, detail)
 
     def _post_event(self, e: Any, event: ev.Event, detail: str,
                     then: "Callable[[str | None], None] | None" = None) -> None:

@@ -15,6 +15,9 @@ Commands::
     livetable floor seat SEAT PLAYER AMOUNT --by NAME [--reason TEXT]
     livetable floor stakes BIG_BLIND [--small-blind N] [--ante N] --by NAME [--reason TEXT]
     livetable floor close|open --by NAME [--reason TEXT]
+    livetable floor clock-pause|clock-resume --by NAME [--reason TEXT]     # a tournament's clock
+    livetable floor clock-add SECONDS|clock-level N --by NAME [--reason TEXT]
+    livetable floor register PLAYER [--seat N] --by NAME [--reason TEXT]   # a late entry (TDA 9)
 
 ``seat``, ``stakes``, ``close`` and ``open`` take effect between hands (controller/floor.py).
 
@@ -214,7 +217,18 @@ def _parser() -> argparse.ArgumentParser:
         o = sub.add_parser(name, parents=[common], help=what)
         o.add_argument("--by", required=True)
         o.add_argument("--reason", default=None)
-    for q in (se, st):
+    # the tournament director (issue 19, docs/tournament.md "The director")
+    cp = sub.add_parser("clock-pause", parents=[common], help="tournament: stop the level's clock")
+    cr = sub.add_parser("clock-resume", parents=[common], help="tournament: run the level's clock again")
+    ca = sub.add_parser("clock-add", parents=[common], help="tournament: add seconds to the level's time left")
+    ca.add_argument("amount", type=int, metavar="SECONDS")
+    cl = sub.add_parser("clock-level", parents=[common], help="tournament: go to the start of level N")
+    cl.add_argument("amount", type=int, metavar="LEVEL")
+    rg = sub.add_parser("register", parents=[common],
+                        help="tournament: a late entry, seated with the starting stack (TDA 9)")
+    rg.add_argument("player", help="the entry's name as the table shows it")
+    rg.add_argument("--seat", type=int, default=None, help="the seat (default: a free seat drawn at random)")
+    for q in (se, st, cp, cr, ca, cl, rg):
         q.add_argument("--by", required=True)
         q.add_argument("--reason", default=None)
     return p
@@ -251,6 +265,12 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
         req["seat"] = args.seat
     if args.command == "seat":
         req["player"], req["amount"] = args.player, args.amount
+    if args.command == "register":
+        req["player"] = args.player
+        if args.seat is not None:
+            req["seat"] = args.seat
+    if args.command in ("clock-add", "clock-level"):
+        req["amount"] = args.amount
     if args.command == "stakes":
         req["stakes"] = {k: v for k, v in (("big_blind", args.big_blind), ("small_blind", args.small_blind),
                                           ("ante", args.ante)) if v is not None}

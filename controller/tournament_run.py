@@ -235,6 +235,10 @@ def tournament_config(table_config: str, tournament_file: str | None = None) -> 
     return TournamentConfig(ts, text, str(path))
 
 
+def _mmss(seconds: int | None) -> str:
+    return "no end" if seconds is None else f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _crash_plan() -> tuple[str, int] | None:
     raw = os.environ.get(CRASH_ENV, "")
     point, _, n = raw.partition(":")
@@ -312,6 +316,7 @@ class TournamentTable:
             self._finish()
         self._seat_entries()
         orch.tournament_view_fn = self.view_json
+        orch.tournament_director = self  # the floor's director's requests (controller/floor.py)
         self._wall_start, self._sim_start = orch.clock(), self.time()
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
@@ -384,6 +389,8 @@ class TournamentTable:
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
+            if "name" in p:  # a late entry (the director's register): its seat and name
+                self.draw[p["player"]], self.names[p["player"]] = int(p["seat"]), str(p["name"])
         elif kind == "bust":
             self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
             self.busted_hands.add(int(p["hand"]))
@@ -474,13 +481,17 @@ class TournamentTable:
         at_table = {s.player for s in self.orch.state.occupied() if s.stack > 0 or self.orch.state.hand}
         return any(p not in at_table for p in self.standings.alive)
 
-    def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None) -> None:
+    def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None,
+                  clock: TournamentClock | None = None, director: dict[str, Any] | None = None) -> None:
         now = self.time()
-        st = self.clock.status(now)
-        self.state_seq = self._journal({
-            "type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
-            "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
-            "stakes": stakes, "clock": self.clock.to_json(now), "history": self.history})
+        clock = clock or self.clock
+        st = clock.status(now)
+        payload = {"type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
+                   "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
+                   "stakes": stakes, "clock": clock.to_json(now), "history": self.history}
+        if director is not None:
+            payload["director"] = director
+        self.state_seq = self._journal(payload)
         self._last_index, self._last_level = st.index, st.level.number
 
     # ------------------------------------------------------------------ the table's events
@@ -553,6 +564,100 @@ class TournamentTable:
         log.info("the tournament is over: %s", ", ".join(f"{n}. {p} {m}" for n, (p, m) in
                                                        enumerate(zip(result["places"], result["payouts"]), 1)))
         self._crash_point("payouts")
+
+    # ------------------------------------------------------------------ the director (issue 19)
+    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None,
+               seat: int | None = None, player: str | None = None) -> str:
+        """Carry out a tournament director's request (``livetable floor``, loop thread) and
+        return what was done, for the floor's answer. Journalled before it applies, as a
+        ``clock`` snapshot carrying ``director`` ``{command, by, reason, amount}`` (the clock
+        commands) or an ``entry`` with ``by`` (``register``):
+
+        - ``clock-pause`` / ``clock-resume``: stop / run the level's clock (the time left
+          kept; hands are still dealt at the level, TDA 23);
+        - ``clock-add``: ``amount`` seconds more in the level (or break), at most its length;
+        - ``clock-level``: go to the start of level number ``amount`` (forward or back; the
+          next hand is dealt at it, TDA 23);
+        - ``register``: a late entry (TDA 9: a full starting stack, until the end of
+          ``late_registration_until_level``) named ``player``, seated at ``seat`` or a free
+          seat drawn at random, dealt in as a new player is.
+
+        Raises:
+            TournamentError: the request cannot be carried out (the reason names the rule).
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over")
+        if command == "register":
+            return self._register(str(player), seat, by, reason)
+        now = self.time()
+        clock = TournamentClock.from_json(self.settings, self.clock.to_json(now), now)
+        st = clock.status(now)
+        if command == "clock-pause":
+            if not st.running:
+                raise TournamentError("F-3: the clock is paused already")
+            clock.pause(now)
+            detail = f"the clock is paused at level {st.level.number} ({_mmss(st.seconds_left)} left)"
+        elif command == "clock-resume":
+            if st.running:
+                raise TournamentError("F-3: the clock is running")
+            clock.resume(now)
+            detail = f"the clock runs again at level {st.level.number} ({_mmss(st.seconds_left)} left)"
+        elif command == "clock-add":
+            if st.seconds_left is None:
+                raise TournamentError("F-3: the last level has no end: no time to add")
+            length = st.current.seconds
+            if st.seconds_left + int(amount or 0) > length:
+                raise TournamentError(f"F-3: {st.seconds_left} s are left of {length}: at most "
+                                      f"{length - st.seconds_left} s can be added")
+            clock.set_time_left(now, st.seconds_left + int(amount or 0))
+            detail = f"{amount} s added: {_mmss(st.seconds_left + int(amount or 0))} left"
+        elif command == "clock-level":
+            index = next((i for i, x in enumerate(self.settings.schedule)
+                          if isinstance(x, Level) and x.number == amount), None)
+            if index is None:
+                last = max(x.number for x in self.settings.schedule if isinstance(x, Level))
+                raise TournamentError(f"F-3: no level {amount} (levels 1..{last})")
+            clock = TournamentClock.from_json(self.settings, {"index": index, "played": 0.0,
+                                                              "running": st.running, "started": True}, now)
+            lv = self.settings.schedule[index]
+            assert isinstance(lv, Level)
+            detail = (f"level {amount} ({lv.small_blind}/{lv.big_blind}) from the next hand (TDA 23)"
+                      + ("" if st.running else "; the clock stays paused"))
+        else:
+            raise TournamentError(f"M-2: {command!r} is no director's command")
+        self._snapshot(None, clock=clock, director={"command": command, "by": by, "reason": reason,
+                                                   "amount": amount})
+        self.clock = clock
+        log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
+        return f"{detail} ({by})"
+
+    def _register(self, name: str, seat: int | None, by: str, reason: str | None) -> str:
+        orch = self.orch
+        level = self.clock.status(self.time()).level.number
+        until = self.settings.late_registration_until_level
+        if level > until:
+            raise TournamentError(f"TDA 9: registration closed at the end of level {until} (level {level} now)"
+                                  if until else "TDA 9: this tournament takes entries before the start only")
+        taken = {s.seat for s in orch.state.occupied()} | {
+            n for p, n in self.draw.items() if p in self.standings.alive}
+        free = [n for n in range(1, len(orch.state.seats) + 1) if n not in taken]
+        if seat is not None and seat not in free:
+            raise TournamentError(f"F-3: seat {seat} is taken (free: {', '.join(map(str, free)) or 'none'})")
+        if not free:
+            raise TournamentError("F-3: no seat is free at this table")
+        if any(self.names.get(p) == name for p in self.draw):
+            raise TournamentError(f"F-3: {name} has an entry already (a re-entry is not offered at the table yet)")
+        n = seat if seat is not None else random.Random(f"{self.seed}:{len(self.draw)}").choice(free)  # TDA 7
+        player = f"p{len(self.draw) + 1}"
+        self._journal({"type": "entry", "player": player, "seat": n, "level": level, "name": name, "by": by,
+                       "reason": reason})
+        self.standings.register(player, level)  # TDA 9: a full starting stack
+        self.draw[player], self.names[player] = n, name
+        self._entered.add(player)
+        self._seat_entries()
+        log.info("late entry: %s in seat %d at level %d (%s)", name, n, level, by)
+        return f"{name} enters at level {level}, seat {n}, {self.settings.starting_stack} chips ({by})"
 
     # ------------------------------------------------------------------ checks
     def check(self) -> None:

@@ -59,11 +59,16 @@ def out_text(out: Any) -> str:
 
 
 def level_text(tv: dict[str, Any]) -> str:
-    """``"Level 3 · 100/200 BB ante 200"``; on a break ``"BREAK · Level 3 next"``."""
+    """``"Level 3 · 100/200 BB ante 200"``; on a break ``"BREAK · Level 3 next"``; ``"… · PAUSED"``
+    while the director has stopped the clock."""
     lv = tv["level"]
     if tv.get("on_break"):
-        return _("BREAK") + " \u00b7 " + _("Level {n} next").format(n=lv.get("number"))
-    return _("Level {n}").format(n=lv.get("number")) + " \u00b7 " + _stakes(lv)
+        text = _("BREAK") + " \u00b7 " + _("Level {n} next").format(n=lv.get("number"))
+    else:
+        text = _("Level {n}").format(n=lv.get("number")) + " \u00b7 " + _stakes(lv)
+    if tv.get("running") is False and not tv.get("finished"):  # the director stopped the clock (issue 19)
+        text += " \u00b7 " + _("PAUSED")
+    return text
 
 
 def next_text(tv: dict[str, Any]) -> str:

@@ -449,7 +449,14 @@ MAX_FLOOR_BYTES = 1024
 #: again, change the stakes.
 FLOOR_DECISIONS = frozenset({"resume", "correction", "misdeal", "void"})
 FLOOR_TABLE_COMMANDS = frozenset({"seat", "open", "close", "stakes"})
-FLOOR_COMMANDS = frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS | FLOOR_TABLE_COMMANDS
+#: The tournament director's (issue 19, docs/tournament.md "The director"): pause and resume
+#: the clock, add time to the level (``amount`` seconds), go to a level (``amount``: its
+#: number), register a late entry (``player``; ``seat`` optional).
+FLOOR_TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register"})
+FLOOR_COMMANDS = (frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS | FLOOR_TABLE_COMMANDS
+                  | FLOOR_TOURNAMENT_COMMANDS)
+#: The most seconds ``clock-add`` adds, and the highest level ``clock-level`` goes to.
+MAX_CLOCK_ADD, MAX_LEVEL = 24 * 3600, 999
 _FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason", "player", "amount", "stakes"}
 #: The stakes the floor may change (chips); big_blind is required.
 FLOOR_STAKES = ("small_blind", "big_blind", "ante")
@@ -491,7 +498,11 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
       :func:`clean_name` rules) and ``amount`` (the buy-in, chips 1..10^9);
     - ``stakes`` (issue 17): ``{"big_blind", "small_blind"?, "ante"?}``, chips 0..10^9
       (big blind at least 1);
-    - ``open``, ``close``: nothing more than ``by`` and ``reason``.
+    - ``open``, ``close``: nothing more than ``by`` and ``reason``;
+    - the tournament director's (issue 19): ``clock-pause``, ``clock-resume``;
+      ``clock-add`` with ``amount`` (seconds 1..86,400 added to the level); ``clock-level``
+      with ``amount`` (the level's number); ``register`` with ``player`` (the entry's name)
+      and optionally ``seat``.
 
     Raises :class:`PayloadError` M-1/M-2/M-3 (the ``reason`` field's text problems are
     M-2 here). Whether the table can do it (fault open, exit allowed) is the controller's
@@ -515,19 +526,27 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     elif fault is not None:
         raise PayloadError("M-2", "'fault' is only for resume, correction, misdeal and void", aid)
     seat = obj.get("seat")
-    if command in ("read", "confirm-buyin", "seat"):
+    if command in ("read", "confirm-buyin", "seat") or (command == "register" and seat is not None):
         seat = _int(obj, "seat", aid, lo=1, hi=10)
     elif seat is not None:
-        raise PayloadError("M-2", "'seat' is only for read, confirm-buyin and seat", aid)
+        raise PayloadError("M-2", "'seat' is only for read, confirm-buyin, seat and register", aid)
     player, amount = obj.get("player"), obj.get("amount")
-    if command == "seat":
+    if command in ("seat", "register"):
         try:
             player = clean_name(player)
         except PayloadError as exc:
             raise PayloadError("M-2", "'player' (who sits down): " + exc.detail, aid) from None
-        amount = _int(obj, "amount", aid, lo=1, hi=MAX_FLOOR_CHIPS)
+        amount = _int(obj, "amount", aid, lo=1, hi=MAX_FLOOR_CHIPS) if command == "seat" else amount
+        if command == "register" and amount is not None:
+            raise PayloadError("M-2", "'amount' is not for register (an entry gets the starting stack, TDA 9)", aid)
+    elif command in ("clock-add", "clock-level"):
+        if player is not None:
+            raise PayloadError("M-2", f"'player' is not for {command}", aid)
+        amount = (_int(obj, "amount", aid, lo=1, hi=MAX_CLOCK_ADD) if command == "clock-add"
+                  else _int(obj, "amount", aid, lo=1, hi=MAX_LEVEL))
     elif player is not None or amount is not None:
-        raise PayloadError("M-2", "'player' and 'amount' are only for seat", aid)
+        raise PayloadError("M-2", "'player' and 'amount' are only for seat, register, clock-add and clock-level",
+                           aid)
     stakes = obj.get("stakes")
     if command == "stakes":
         if (not isinstance(stakes, dict) or "big_blind" not in stakes

@@ -100,8 +100,8 @@ class FloorRequestReceived:
     seat: int | None = None
     cards: tuple[str, ...] = ()
     reason: str | None = None
-    player: str | None = None  # ``seat``: the player's name
-    amount: int | None = None  # ``seat``: the buy-in, chips
+    player: str | None = None  # ``seat``, ``register``: the player's name
+    amount: int | None = None  # ``seat``: the buy-in, chips; ``clock-add``: seconds; ``clock-level``: its number
     stakes: dict[str, int] | None = None  # ``stakes``: small_blind, big_blind, ante (chips)
 
 

@@ -934,12 +934,13 @@ export function levelTimeLeft(tv, nowLocal, offset = 0) {
 }
 
 /** What the tablet shows of a tournament: `level` ("Level 3 · 100/200 BB ante 200", or
- * "Break · Level 3 next"), `next` ("Next 200/400 …" or "Last level"), `numbers` ("Players
+ * "Break · Level 3 next"; "… · Paused" while the director has stopped the clock), `next` ("Next 200/400 …" or "Last level"), `numbers` ("Players
  * 5/6 · Avg 2,400 · Pool 600"). */
 export function tournamentLines(tv) {
   const lv = tv.level;
-  const level = tv.on_break ? `${t('Break')} · ${t('Level {n} next', { n: lv.number })}`
+  let level = tv.on_break ? `${t('Break')} · ${t('Level {n} next', { n: lv.number })}`
     : `${t('Level {n}', { n: lv.number })} · ${levelStakes(lv)}`;
+  if (tv.running === false && !tv.finished) level += ` · ${t('Paused')}`; // the director stopped the clock
   const nxt = tv.on_break ? lv : tv.next_level;
   const next = nxt && typeof nxt === 'object' ? t('Next {stakes}', { stakes: levelStakes(nxt) }) : t('Last level');
   const parts = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),

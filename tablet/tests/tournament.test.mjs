@@ -100,3 +100,13 @@ test('issue 19: the bar says when a simulation runs the clock faster than the wa
   assert.equal(L.tournamentLines(view({ clock_speed: 1 })).numbers, 'Players 5/6 · Avg 2,400 · Pool 600');
   assert.equal(L.tournamentLines(view({ clock_speed: null })).numbers, 'Players 5/6 · Avg 2,400 · Pool 600');
 });
+
+test('issue 19: the bar says Paused while the director has stopped the clock', () => {
+  L.setLanguage('en');
+  assert.equal(L.tournamentLines(view({ running: false })).level, 'Level 3 · 100/200 BB ante 200 · Paused');
+  assert.equal(L.tournamentLines(view({ running: false, finished: true })).level, 'Level 3 · 100/200 BB ante 200');
+  assert.equal(L.tournamentLines(view()).level, 'Level 3 · 100/200 BB ante 200');
+  L.setLanguage('nl', NL);
+  assert.match(L.tournamentLines(view({ running: false })).level, / · Gepauzeerd$/);
+  L.setLanguage('en');
+});

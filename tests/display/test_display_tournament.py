@@ -132,3 +132,17 @@ def test_places_in_words() -> None:
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+
+
+def test_the_strip_says_paused_while_the_director_has_stopped_the_clock() -> None:
+    """Issue 19: the director's ``livetable floor clock-pause`` shows on the dealer display."""
+    from display.tournament import level_text
+
+    tv = with_tournament(S.with_seats(4))["tournament_view"]
+    assert level_text(tv) == "Level 12 \u00b7 10,000/20,000 BB ante 20,000"
+    tv["running"] = False
+    assert level_text(tv) == "Level 12 \u00b7 10,000/20,000 BB ante 20,000 \u00b7 PAUSED"
+    with language("nl"):
+        assert level_text(tv).endswith("GEPAUZEERD")
+    lay = layout(with_tournament(S.with_seats(10)) | {"tournament_view": tv}, (800, 480))
+    check_invariants(lay, approx_measure)

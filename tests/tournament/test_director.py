@@ -1,0 +1,167 @@
+"""The tournament director at a running table (issue 19, docs/tournament.md "The
+director"): ``livetable floor`` pauses and resumes the clock, adds time, goes to a level and
+registers late entries (TDA 9), each journalled with who and why, shown on the screens,
+and carried through a restart; chips conserved (chips in play = entries' starting stacks)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from controller.clock import ManualClock
+from controller.composition import TableRun
+from controller.devices import DeviceChoice
+from controller.floor import FloorDesk
+from controller.simdevices import SimulatedPlayers
+from controller.tournament.settings import load_settings
+from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
+from drivers.mqtt import codec
+from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.events import FloorRequestReceived
+
+LATE_TOML = SIM_TOML.replace("late_registration_until_level = 0", "late_registration_until_level = 2")
+
+
+def _table(tmp_path, toml: str = LATE_TOML, players: int = 4):
+    ts = load_settings(toml)
+    settings = table_settings(ts, table_id="td", game="holdem", limit="no-limit", seats=6)
+    clock = ManualClock()
+    director = TournamentTable(ts, toml, players=players, seed=3)
+    bots = SimulatedPlayers(list(range(1, 7)), seed=3, clock=clock, speed=0)
+    choice = DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False)
+    run = TableRun(settings, tmp_path / "j.sqlite", choice, clock=clock, extras=[bots, director])
+    run.open()
+    replies: list[tuple[bool, str | None, str | None]] = []
+    desk = FloorDesk(run.orch, lambda rid, cmd, ok, reason, detail, status: replies.append((ok, reason, detail)),
+                     clock=clock)
+    n = iter(range(1, 1000))
+
+    def ask(command: str, **kw) -> tuple[bool, str | None, str | None]:
+        desk.request(FloorRequestReceived(f"r{next(n)}", command, "Anna", clock(), reason="the TD's call", **kw))
+        return replies[-1]
+
+    return run, director, clock, ask
+
+
+def _drain(run, director) -> None:
+    """Let the table take what the requests posted (the seatings)."""
+    run.orch.pump()
+    assert not director._seating_pending()
+
+
+def _finish(run, director, clock) -> None:
+    orch = run.orch
+
+    def idle() -> None:
+        clock.advance(1.0)  # a show window ends (P-2)
+        if director.finished and orch.state.hand is None:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+
+
+def test_director_pauses_resumes_adds_time_and_goes_to_a_level_journalled_with_who_and_why(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path)
+    ok, reason, detail = ask("clock-pause")
+    assert ok and "paused at level 1" in detail and "floor:Anna" in detail
+    tv = run.orch.public_view()["tournament_view"]
+    assert tv["running"] is False  # the screens say "Paused"
+    assert ask("clock-pause")[:2] == (False, "F-3: the clock is paused already")
+    assert ask("clock-level", amount=99)[1] == "F-3: no level 99 (levels 1..6)"
+    assert ask("clock-resume")[0]
+    director.time.advance(100)  # 100 s of the level played: 500 left
+    ok, reason, detail = ask("clock-add", amount=60)
+    assert ok and "9:20 left" in detail, (reason, detail)
+    assert director.clock.status(director.time()).seconds_left == 560
+    assert ask("clock-add", amount=100)[1].startswith("F-3: 560 s are left of 600: at most 40 s")
+    ok, _reason, detail = ask("clock-level", amount=2)
+    assert ok and "level 2 (50/100) from the next hand (TDA 23)" in detail
+    st = director.clock.status(director.time())
+    assert st.level.number == 2 and st.seconds_left == 600 and st.running
+    db = sqlite3.connect(f"file:{tmp_path / 'j.sqlite'}?mode=ro", uri=True)
+    rows = [json.loads(p) for (p,) in db.execute("SELECT payload FROM events WHERE kind = 'tournament'")]
+    db.close()
+    done = [r["director"] for r in rows if r["type"] == "clock" and "director" in r]
+    assert [(d["command"], d["by"], d["reason"]) for d in done] == [
+        ("clock-pause", "floor:Anna", "the TD's call"), ("clock-resume", "floor:Anna", "the TD's call"),
+        ("clock-add", "floor:Anna", "the TD's call"), ("clock-level", "floor:Anna", "the TD's call")]
+    run.close()
+    # a restart keeps what the director did: level 2, the clock running
+    again = TournamentTable(load_settings(LATE_TOML), LATE_TOML, players=4, seed=3)
+    run2 = TableRun(table_settings(load_settings(LATE_TOML), table_id="td", game="holdem", limit="no-limit",
+                                   seats=6), tmp_path / "j.sqlite",
+                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
+                    clock=clock, extras=[again])
+    run2.open()
+    st = again.clock.status(again.time())
+    assert st.level.number == 2 and st.running
+    run2.close()
+
+
+def test_tda_9_late_registration_gets_a_full_stack_until_registration_closes(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path)
+    ok, reason, detail = ask("register", player="Zoe")
+    assert ok, reason
+    assert "Zoe enters at level 1" in detail and "2000 chips" in detail
+    taken = set(director.draw.values())  # posted, not yet taken by the loop
+    assert ask("register", player="Zoe")[1].startswith("F-3: Zoe has an entry already")
+    busy = next(iter(taken))
+    assert ask("register", player="Yan", seat=busy)[1].startswith(f"F-3: seat {busy} is taken")
+    assert ask("clock-level", amount=3)[0]
+    assert ask("register", player="Yan")[1] == "TDA 9: registration closed at the end of level 2 (level 3 now)"
+    assert ask("clock-level", amount=2)[0]
+    free = min(set(range(1, 7)) - taken)
+    ok, reason, detail = ask("register", player="Yan", seat=free)
+    assert ok, reason
+    _drain(run, director)
+    seated = {s.name: s.player for s in run.orch.state.occupied()}
+    accounts = run.orch.state.ledger.accounts
+    assert accounts[seated["Zoe"]].bought_in == accounts[seated["Yan"]].bought_in == 2000  # TDA 9: a full stack
+    assert director.standings.chips_in_play() == 6 * 2000 == run.orch.state.ledger.total_in
+    _finish(run, director, clock)
+    run.close()
+    assert director.finished and director.problems == []
+    s = director.summary()
+    assert s["tournament"]["entries"] == 6 and s["prize_pool"] == 600 and sum(s["payouts"]) == 600
+    assert {director.names[p] for p in s["places"]} >= {"Zoe", "Yan"}
+
+
+def test_tda_9_a_freezeout_takes_no_entry_after_the_start(tmp_path) -> None:
+    run, _director, _clock, ask = _table(tmp_path, SIM_TOML)
+    assert ask("register", player="Zoe")[:2] == (False, "TDA 9: this tournament takes entries before the start "
+                                                       "only")
+    run.close()
+
+
+def test_director_requests_at_a_cash_table_are_refused(tmp_path) -> None:
+    from controller.engine.table.settings import TableSettings
+
+    run = TableRun(TableSettings(id="cash", seats=6), tmp_path / "c.sqlite",
+                   DeviceChoice(table="cash", seats=6, shuffler=None, internal_seed=1, mqtt=False),
+                   clock=ManualClock())
+    run.open()
+    replies = []
+    desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=ManualClock())
+    desk.request(FloorRequestReceived("r1", "clock-pause", "Anna", 0.0))
+    assert replies[-1][2:4] == (False, "F-3: no tournament is played at this table (clock-pause is a director's)")
+    run.close()
+
+
+@pytest.mark.parametrize("payload, error", [
+    ({"command": "clock-add", "by": "Anna"}, "'amount' must be an integer in 1..86400"),
+    ({"command": "clock-add", "by": "Anna", "amount": 0}, "'amount' must be an integer in 1..86400"),
+    ({"command": "clock-level", "by": "Anna", "amount": 1000}, "'amount' must be an integer in 1..999"),
+    ({"command": "register", "by": "Anna"}, "'player' (who sits down)"),
+    ({"command": "register", "by": "Anna", "player": "Zoe", "amount": 5}, "'amount' is not for register"),
+    ({"command": "clock-pause", "by": "Anna", "seat": 3}, "'seat' is only for"),
+    ({"command": "clock-pause"}, "'by' (who decides)"),
+])
+def test_director_requests_are_checked_on_the_wire(payload, error) -> None:
+    with pytest.raises(PayloadError) as exc:
+        codec.decode_floor_request(json.dumps({"schema": 1, "id": "x1", **payload}).encode())
+    assert error in str(exc.value)
+    ok = codec.decode_floor_request(json.dumps({"schema": 1, "id": "x2", "command": "register", "by": "Anna",
+                                                "player": "Zoe", "seat": 4}).encode())
+    assert (ok.command, ok.player, ok.seat) == ("register", "Zoe", 4)
