@@ -317,6 +317,14 @@ def render(reply: dict[str, Any]) -> str:
                          f"{st['read_seat']} CARDS... --by NAME")
         for b in st.get("buy_ins") or []:
             lines.append(f"  buy-in waiting: seat {b['seat']} {b['name']}, {b['amount']} chips")
+        tv = st.get("tournament")
+        if isinstance(tv, dict) and isinstance(tv.get("level"), dict):  # issue 19: the director's view
+            lv, left = tv["level"], tv.get("seconds_left")
+            clock = "no end" if left is None else f"{left // 60}:{left % 60:02d} left"
+            lines.append(f"  tournament: {'break before ' if tv.get('on_break') else ''}level {lv['number']} "
+                         f"({lv['small_blind']}/{lv['big_blind']}), {clock}"
+                         + ("" if tv.get("running") else ", CLOCK PAUSED")
+                         + f"; players {tv.get('players_left')}/{tv.get('entries')}, pool {tv.get('prize_pool')}")
         ch = st.get("chips")
         if ch:
             ok = ch["brought"] - ch["taken"] == ch["on_table"] + ch["rake"]

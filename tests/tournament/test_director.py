@@ -165,3 +165,25 @@ def test_director_requests_are_checked_on_the_wire(payload, error) -> None:
     ok = codec.decode_floor_request(json.dumps({"schema": 1, "id": "x2", "command": "register", "by": "Anna",
                                                 "player": "Zoe", "seat": 4}).encode())
     assert (ok.command, ok.player, ok.seat) == ("register", "Zoe", 4)
+
+
+def test_livetable_floor_builds_the_directors_requests_and_shows_the_clock() -> None:
+    from controller.floor_cli import _parser, _request, render
+
+    def req(*argv: str) -> dict:
+        return _request(_parser().parse_args(list(argv)))
+
+    assert req("clock-add", "60", "--by", "Anna", "--reason", "a long dispute") == {
+        "command": "clock-add", "by": "Anna", "amount": 60, "reason": "a long dispute"}
+    assert req("clock-level", "4", "--by", "Anna")["amount"] == 4
+    assert req("register", "Zoe", "--seat", "3", "--by", "Anna") == {
+        "command": "register", "by": "Anna", "player": "Zoe", "seat": 3}
+    assert req("clock-pause", "--by", "Anna") == {"command": "clock-pause", "by": "Anna"}
+    with pytest.raises(PayloadError):
+        req("clock-add", "0", "--by", "Anna")
+    status = {"table": "td", "hand": 7, "street": "waiting", "turn": None, "faults": [],
+              "tournament": {"level": {"number": 3, "small_blind": 100, "big_blind": 200}, "seconds_left": 522,
+                             "running": False, "on_break": False, "players_left": 5, "entries": 6,
+                             "prize_pool": 600}}
+    text = render({"command": "status", "accepted": True, "status": status})
+    assert "tournament: level 3 (100/200), 8:42 left, CLOCK PAUSED; players 5/6, pool 600" in text
