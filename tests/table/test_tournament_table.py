@@ -330,3 +330,20 @@ def test_l2_a_seated_table_cannot_switch_between_cash_and_tournament_play() -> N
     empty = Bench(TableSettings(seats=6, small_blind=100, big_blind=200))
     empty.do(ev.SettingsChanged, changes={"tournament": True, "big_blind_ante": 200})
     assert empty.state.settings.tournament and empty.state.settings.big_blind_ante == 200
+
+
+def test_tournament_rebuy_and_addon_chips_come_as_top_ups_past_the_cash_maximum() -> None:
+    """Issue 19: a rebuy or add-on the tournament allowed is a top-up with no cash maximum
+    (T-7's cap is 100 big blinds at a cash table: 20,000 here); asked during a hand, it is
+    added when the hand ends, whole."""
+    b = seated({1: 20_000, 2: 20_000})
+    out = b.do(ev.ToppedUp, seat=1, amount=3_000)
+    assert not [e for e in out if isinstance(e, fx.Refuse)], out
+    assert b.state.seat(1).stack == 23_000 and b.state.ledger.total_in == 43_000
+    b.do(ev.HandStartRequested, button=1)
+    out = b.do(ev.ToppedUp, seat=2, amount=5_000)
+    assert not [e for e in out if isinstance(e, fx.Refuse)] and b.state.seat(2).topup == 5_000
+    fold_around(b)
+    assert b.state.seat(2).topup == 0 and b.state.ledger.total_in == 48_000
+    cash = seated({1: 20_000, 2: 20_000}, TableSettings(seats=6, small_blind=100, big_blind=200))
+    assert any(isinstance(e, fx.Refuse) for e in cash.do(ev.ToppedUp, seat=1, amount=3_000))

@@ -935,7 +935,7 @@ def settle_topup(ctx: Ctx, seat: Seat) -> None:
     player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
     """
     want = seat.topup
-    hi = ctx.state.settings.buy_in_max
+    hi = None if ctx.state.settings.tournament else ctx.state.settings.buy_in_max  # issue 19: no cap
     if seat.leaving:
         add, rule, why = 0, "T-8", "leaving the table"
     elif seat.stack == 0:

@@ -177,7 +177,8 @@ def confirm_buy_in(ctx: Ctx, ev: ev_.BuyInConfirmed) -> None:
 
 
 def top_up(ctx: Ctx, ev: ev_.ToppedUp) -> None:
-    """T-7: add chips between hands, up to the buy-in maximum (T-2).
+    """T-7: add chips between hands, up to the buy-in maximum (T-2; none at a tournament
+    table, where the chips are a rebuy or an add-on the tournament allowed: issue 19).
 
     Asked for during a hand the player is in, the chips wait for the hand to end (then
     the maximum is checked again against the stack the player has then, and what would
@@ -188,7 +189,8 @@ def top_up(ctx: Ctx, ev: ev_.ToppedUp) -> None:
     s = _seat(ctx, ev.seat)
     if s is None:
         return
-    hi = ctx.state.settings.buy_in_max
+    # issue 19: a tournament's rebuys and add-ons come as top-ups, outside any cash range
+    hi = None if ctx.state.settings.tournament else ctx.state.settings.buy_in_max
     if in_hand(ctx.state, s.seat):
         if s.leaving:
             refuse(ctx, "T-8", f"T-8: seat {s.seat} is leaving")
