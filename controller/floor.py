@@ -24,7 +24,8 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   floor:<name>``), answered then. ``open``: ends that pause (``resume``), or calls off a
   close still waiting for its hand's end.
 - the tournament director's (issue 19, at a table playing one): ``clock-pause``,
-  ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``:
+  ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``,
+  ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for):
   :meth:`controller.tournament_run.TournamentTable.direct` journals and applies it, by
   ``floor:<name>`` with the reason; its refusal (``TDA 9: ...``, ``F-3: ...``) is the answer's.
 
@@ -52,7 +53,8 @@ from controller.orchestrator import FloorDecision, ManualPause, Orchestrator
 __all__ = ["FloorDesk", "Answer", "TOURNAMENT_COMMANDS"]
 
 #: The tournament director's requests (issue 19): :meth:`controller.tournament_run.TournamentTable.direct`.
-TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register"})
+TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register",
+                                 "rebuy", "addon"})
 
 log = logging.getLogger("livetable.floor")
 
@@ -219,6 +221,10 @@ class FloorDesk:
 
     def _confirm(self, e: Any) -> None:
         s = self.orch.state.seat(e.seat)
+        director = getattr(self.orch, "tournament_director", None)
+        if (s is None or not s.buy_in_pending) and director is not None and e.seat in director.asked:
+            self._tournament(e)  # a tournament's rebuy or add-on the tablet asked for (issue 19)
+            return
         if s is None or not s.buy_in_pending:
             waiting = sorted(x.seat for x in self.orch.state.seats if x is not None and x.buy_in_pending)
             self._reply(e, False, f"F-3: seat {e.seat} has no buy-in waiting (T-3; waiting: "
@@ -341,8 +347,11 @@ class FloorDesk:
             self._reply(e, False, f"F-3: no tournament is played at this table ({e.command} is a director's)")
             return
         try:
-            detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
-                                     seat=e.seat, player=e.player)
+            if e.command == "confirm-buyin":
+                detail = director.confirm_purchase(e.seat, by=f"floor:{e.by}", reason=e.reason)
+            else:
+                detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
+                                         seat=e.seat, player=e.player)
         except TournamentError as exc:
             self._reply(e, False, str(exc))
             return

@@ -18,6 +18,7 @@ Commands::
     livetable floor clock-pause|clock-resume --by NAME [--reason TEXT]     # a tournament's clock
     livetable floor clock-add SECONDS|clock-level N --by NAME [--reason TEXT]
     livetable floor register PLAYER [--seat N] --by NAME [--reason TEXT]   # a late entry (TDA 9)
+    livetable floor rebuy|addon SEAT --by NAME [--reason TEXT]             # a tournament's purchase
 
 ``seat``, ``stakes``, ``close`` and ``open`` take effect between hands (controller/floor.py).
 
@@ -228,7 +229,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="tournament: a late entry, seated with the starting stack (TDA 9)")
     rg.add_argument("player", help="the entry's name as the table shows it")
     rg.add_argument("--seat", type=int, default=None, help="the seat (default: a free seat drawn at random)")
-    for q in (se, st, cp, cr, ca, cl, rg):
+    rb = sub.add_parser("rebuy", parents=[common], help="tournament: book a rebuy at the seat (its chips and price)")
+    rb.add_argument("seat", type=int)
+    ad = sub.add_parser("addon", parents=[common], help="tournament: book the add-on at the seat (at its break)")
+    ad.add_argument("seat", type=int)
+    for q in (se, st, cp, cr, ca, cl, rg, rb, ad):
         q.add_argument("--by", required=True)
         q.add_argument("--reason", default=None)
     return p
@@ -261,7 +266,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     req: dict[str, Any] = {"command": args.command, "by": getattr(args, "by", None)}
     if args.command in codec.FLOOR_DECISIONS:
         req["fault"] = args.fault
-    if args.command in ("read", "confirm-buyin", "seat"):
+    if args.command in ("read", "confirm-buyin", "seat", "rebuy", "addon"):
         req["seat"] = args.seat
     if args.command == "seat":
         req["player"], req["amount"] = args.player, args.amount

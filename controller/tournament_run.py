@@ -46,6 +46,7 @@ the loop's idle turns), so a run replays from its seed whatever the machine's sp
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import logging
 import os
@@ -65,7 +66,7 @@ from controller.tournament.balancing import random_draw
 from controller.tournament.clock import TournamentClock
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
-from controller.tournament.settings import Level, TournamentSettings, load_settings
+from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
 from controller.tournament.table import busts_of, level_stakes
 from controller.tournament.view import tournament_view
 
@@ -288,6 +289,11 @@ class TournamentTable:
         self._crash = _crash_plan()
         self._passed: dict[str, int] = {}
         self._started = False
+        #: rebuys and add-ons asked from a seat's tablet, waiting for the dealer: seat -> kind
+        self.asked: dict[int, str] = {}
+        #: chips of confirmed rebuys and add-ons not yet booked by the table: player -> the
+        #: chips (bought in + topped up) the player's account reaches once they are
+        self._inflight: dict[str, int] = {}
         self._wall_start: float | None = None
         self._sim_start: float | None = None
         #: every tournament event so far but the clock snapshots (each snapshot carries it, so
@@ -315,6 +321,7 @@ class TournamentTable:
         if len(self.standings.alive) == 1 and self.result is None:
             self._finish()
         self._seat_entries()
+        self._resume_purchases()
         orch.tournament_view_fn = self.view_json
         orch.tournament_director = self  # the floor's director's requests (controller/floor.py)
         self._wall_start, self._sim_start = orch.clock(), self.time()
@@ -396,6 +403,17 @@ class TournamentTable:
             self.busted_hands.add(int(p["hand"]))
         elif kind == "payouts":
             self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
+        elif kind == "rebuy":
+            self.standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
+            self.asked.pop(int(p["seat"]), None)
+        elif kind == "addon":
+            self.standings.addon(p["player"], int(p["after_level"]))
+            self.asked.pop(int(p["seat"]), None)
+        elif kind == "asked":
+            if p.get("kind") is None:
+                self.asked.pop(int(p["seat"]), None)
+            else:
+                self.asked[int(p["seat"])] = str(p["kind"])
         self.history.append(p)
 
     def _start(self) -> None:
@@ -436,6 +454,21 @@ class TournamentTable:
                 orch.post(ev.BoughtIn(at=now, seat=n, amount=self.settings.starting_stack))
             elif seat.stack == 0 and orch.state.hand is None and not self._bought_in(player):
                 orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=self.settings.starting_stack))
+
+    def _resume_purchases(self) -> None:
+        """Rebuys and add-ons journalled whose chips a crash kept from the table: brought now."""
+        for seat in self.orch.state.occupied():
+            p = seat.player
+            if p not in self.standings.alive or seat.stack == 0:
+                continue
+            want = self.standings.chips_bought(p)
+            acct = self.orch.state.ledger.accounts.get(p)
+            booked = 0 if acct is None else acct.bought_in + acct.topped_up
+            if want > booked + seat.topup:
+                self._inflight[p] = want
+                self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat.seat, amount=want - booked - seat.topup))
+            elif want > booked:
+                self._inflight[p] = want
 
     def _bought_in(self, player: str) -> bool:
         acct = self.orch.state.ledger.accounts.get(player)
@@ -478,8 +511,10 @@ class TournamentTable:
         return fields
 
     def _seating_pending(self) -> bool:
+        """Entries or purchases (rebuys, add-ons) whose chips the table has not booked yet:
+        no hand is dealt until it has."""
         at_table = {s.player for s in self.orch.state.occupied() if s.stack > 0 or self.orch.state.hand}
-        return any(p not in at_table for p in self.standings.alive)
+        return any(p not in at_table for p in self.standings.alive) or self._pending_purchases() > 0
 
     def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None,
                   clock: TournamentClock | None = None, director: dict[str, Any] | None = None) -> None:
@@ -590,6 +625,8 @@ class TournamentTable:
             raise TournamentError("F-3: the tournament is over")
         if command == "register":
             return self._register(str(player), seat, by, reason)
+        if command in ("rebuy", "addon"):
+            return self.confirm_purchase(int(seat or 0), by=by, kind=command, reason=reason)
         now = self.time()
         clock = TournamentClock.from_json(self.settings, self.clock.to_json(now), now)
         st = clock.status(now)
@@ -632,6 +669,100 @@ class TournamentTable:
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         return f"{detail} ({by})"
 
+    # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
+    def offers(self, seat: int) -> list[str]:
+        """Return what the player at ``seat`` may buy now: ``"rebuy"`` (level at most
+        ``rebuy.until_level``, stack at most ``rebuy.max_stack``, rebuys left) and ``"addon"``
+        (on the break after level ``addon.at_break``, add-ons left); [] for anyone else."""
+        out = []
+        for kind in ("rebuy", "addon"):
+            try:
+                self._check_purchase(kind, seat)
+                out.append(kind)
+            except TournamentError:
+                pass
+        return out
+
+    def _check_purchase(self, kind: str, seat: int) -> tuple[str, dict[str, Any]]:
+        """The player at ``seat`` and the journal fields of a ``kind`` purchase now, checked
+        on a copy of the standings. Raises :class:`TournamentError` (the rule's reason)."""
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over")
+        s = self.orch.state.seat(seat)
+        if s is None or s.player not in self.standings.alive:
+            raise TournamentError(f"F-3: seat {seat} has no player in the tournament")
+        st = self.clock.status(self.time())
+        trial = copy.deepcopy(self.standings)
+        if kind == "rebuy":
+            stack = s.stack + s.topup
+            fields: dict[str, Any] = {"level": st.level.number, "stack": stack}
+            trial.rebuy(s.player, st.level.number, stack)
+        else:
+            after = st.current.after_level if isinstance(st.current, Break) else -1
+            fields = {"after_level": after}
+            trial.addon(s.player, after)
+        return s.player, fields
+
+    def ask_purchase(self, kind: str, seat: int) -> None:
+        """A rebuy or add-on asked from the seat's tablet: checked, journalled (``asked``),
+        then it waits for the dealer's confirm (:meth:`confirm_purchase`, ``livetable floor
+        confirm-buyin SEAT``), as a confirm table's buy-in does (T-3).
+
+        Raises:
+            TournamentError: not allowed now (the reason says why), or one is waiting already.
+            controller.journal.JournalError: it could not be journalled.
+        """
+        if seat in self.asked:
+            raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
+        self._check_purchase(kind, seat)
+        self._journal({"type": "asked", "seat": seat, "kind": kind})
+        self.asked[seat] = kind
+
+    def confirm_purchase(self, seat: int, *, by: str, kind: str | None = None, reason: str | None = None) -> str:
+        """Book a rebuy or add-on at ``seat`` (the one its tablet asked for, or ``kind``
+        given by the floor): checked again, journalled (``rebuy`` / ``addon``: player, seat,
+        chips, level or break, ``by``), recorded in the standings (its price into the prize
+        pool), and its chips brought to the seat (``ToppedUp``: at once between hands, at
+        the end of the hand otherwise). Return what was done.
+
+        Raises:
+            TournamentError: nothing asked at the seat, or not allowed now.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        kind = kind or self.asked.get(seat)
+        if kind is None:
+            raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
+        if self.orch.state.hand is not None:
+            raise TournamentError(f"F-3: a {kind} is added between hands: confirm it when this hand ends")
+        player, fields = self._check_purchase(kind, seat)
+        purchase = self.settings.rebuy if kind == "rebuy" else self.settings.addon
+        acct = self.orch.state.ledger.accounts.get(player)
+        booked = 0 if acct is None else acct.bought_in + acct.topped_up
+        self._journal({"type": kind, "player": player, "seat": seat, "chips": purchase.chips, "by": by,
+                       "reason": reason, **fields})
+        if kind == "rebuy":
+            self.standings.rebuy(player, int(fields["level"]), int(fields["stack"]))
+        else:
+            self.standings.addon(player, int(fields["after_level"]))
+        self.asked.pop(seat, None)
+        self._inflight[player] = max(self._inflight.get(player, 0), booked) + purchase.chips
+        self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat, amount=purchase.chips))
+        name = self.names.get(player, player)
+        log.info("%s: %s at seat %d, %d chips (%s)", kind, name, seat, purchase.chips, by)
+        return f"{name}'s {kind} at seat {seat}: {purchase.chips} chips, {purchase.price} to the prize pool ({by})"
+
+    def _pending_purchases(self) -> int:
+        """Chips of confirmed purchases the table has not booked yet (and forget the booked)."""
+        pending = 0
+        for player, target in list(self._inflight.items()):
+            acct = self.orch.state.ledger.accounts.get(player)
+            booked = 0 if acct is None else acct.bought_in + acct.topped_up
+            if booked >= target:
+                del self._inflight[player]
+            else:
+                pending += target - booked
+        return pending
+
     def _register(self, name: str, seat: int | None, by: str, reason: str | None) -> str:
         orch = self.orch
         level = self.clock.status(self.time()).level.number
@@ -669,7 +800,8 @@ class TournamentTable:
         state = self.orch.state
         led = state.ledger
         waiting = [p for p in self.standings.alive if not self._bought_in(p)]
-        expect = self.standings.chips_in_play() - len(waiting) * self.settings.starting_stack
+        expect = (self.standings.chips_in_play() - len(waiting) * self.settings.starting_stack
+                  - self._pending_purchases())
         if led.total_in != expect or led.total_out or led.rake:
             self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
                                  f"{led.total_out}, rake {led.rake}; chips in play {expect}")
@@ -706,7 +838,10 @@ class TournamentTable:
                 "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
                 "prize_pool": tv.prize_pool, "finished": self.finished,
                 "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()},
-                "out": self.out_seats(set(by_seat)), "clock_speed": self.clock_speed()}
+                "out": self.out_seats(set(by_seat)), "clock_speed": self.clock_speed(),
+                "offers": {str(n): o for n in sorted(by_seat) if (o := self.offers(n))},
+                "asked": {str(n): k for n, k in sorted(self.asked.items())},
+                "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips}}
 
     def out_seats(self, occupied: set[int]) -> dict[str, dict[str, Any]]:
         """Return the seats whose player busted and that nobody has taken since, by seat

@@ -59,6 +59,9 @@ class MqttAdapter(DeviceAdapter):
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
+        if a in ("rebuy", "addon"):  # issue 19: asked at the seat, the dealer confirms (confirm-buyin)
+            self._purchase(a, e)
+            return []
         if a == "buy_in" and self.orch.state.settings.tablet_join == "off":
             # T-2/T-3: only the floor seats players and books their chips here
             if e.action_id:
@@ -76,6 +79,25 @@ class MqttAdapter(DeviceAdapter):
         elif e.action_id:
             self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
         return out
+
+    def _purchase(self, kind: str, e: Any) -> None:
+        """A tournament's rebuy or add-on asked from the seat's tablet (issue 19): the
+        director checks and journals it, then it waits for the dealer's confirm; answered now."""
+        from controller.journal import JournalError
+        from controller.tournament.errors import TournamentError
+
+        director = getattr(self.orch, "tournament_director", None)
+        try:
+            if director is None:
+                raise TournamentError(f"M-2: {kind}: no tournament is played at this table")
+            director.ask_purchase(kind, e.seat)
+        except (TournamentError, JournalError) as exc:
+            if e.action_id:
+                self._answer(e.seat, e.action_id, False, str(exc))
+            return
+        if e.action_id:
+            self._answer(e.seat, e.action_id, True, None)
+        self.orch.publish_all()  # the seat's tablet and the display show it waiting for the dealer
 
     @staticmethod
     def _seat_request(a: str, e: Any, common: dict[str, Any], *, pending: bool = False) -> list[Any]:

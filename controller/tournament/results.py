@@ -133,6 +133,13 @@ class Standings:
         self._addons[player] = self._addons.get(player, 0) + 1
         return a.chips
 
+    def chips_bought(self, player: str) -> int:
+        """Return the chips ``player``'s entries (re-entries too), rebuys and add-ons brought."""
+        s = self.settings
+        entries = sum(1 for e in self.entries if e.player == player)
+        return (entries * s.starting_stack + self._rebuys.get(player, 0) * s.rebuy.chips
+                + self._addons.get(player, 0) * s.addon.chips)
+
     def adjust_chips(self, delta: int) -> None:
         """Record chips a chip race added (> 0) or removed (< 0) (colour-up, TDA chip race)."""
         self._chip_adjust += int(delta)

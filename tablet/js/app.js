@@ -756,6 +756,7 @@ function renderMe() {
   const me = L.seatOf(s, app.cfg.seat);
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
   const sitIn = p && p.to_act ? null : L.sitInOffer(s, app.cfg.seat); // issue 20: say why, offer Sit in
+  const buy = p && p.to_act ? null : L.purchaseOffer(s, app.cfg.seat); // issue 19: rebuy, add-on
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
     : sitIn ? sitIn.why
     : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
@@ -764,6 +765,7 @@ function renderMe() {
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
         : rebuy ? L.t('You have no chips left')
+          : buy && buy.waiting ? buy.waiting
           : (!me || me.status === 'empty') && L.seatFinish(L.tournamentView(s), app.cfg.seat) // issue 19
             ? L.finishText(L.seatFinish(L.tournamentView(s), app.cfg.seat), true) : '';
 
@@ -775,6 +777,9 @@ function renderMe() {
   }
   if (sitIn && !ui.buttons.length) {
     acts.append(el('button', { class: 'act primary', dataset: { act: 'sit_in', amount: '' }, text: L.t('Sit in') }));
+  }
+  if (buy && !ui.buttons.length) { // the dealer confirms it (livetable floor confirm-buyin)
+    for (const b of buy.buttons) acts.append(el('button', { class: 'act', dataset: { act: b.action, amount: '' }, text: b.label }));
   }
   $('#slider-box').hidden = !ui.slider;
   if (ui.slider) renderSlider(ui.slider);

@@ -950,6 +950,25 @@ export function tournamentLines(tv) {
   return { level, next, numbers: parts.join(' · ') };
 }
 
+/** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`
+ * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon', label: 'Rebuy 2,000'}], waiting}
+ * (`waiting`: the words while the dealer has still to confirm one asked for), or null. */
+export function purchaseOffer(state, seat) {
+  const tv = tournamentView(state);
+  if (!tv) return null;
+  const key = String(seat);
+  const sizes = tv.purchase_chips && typeof tv.purchase_chips === 'object' ? tv.purchase_chips : {};
+  const asked = tv.asked && typeof tv.asked === 'object' ? tv.asked[key] : undefined;
+  if (asked === 'rebuy' || asked === 'addon') {
+    return { buttons: [], waiting: t(asked === 'rebuy' ? 'Rebuy {chips}: pay the dealer, who confirms it'
+      : 'Add-on {chips}: pay the dealer, who confirms it', { chips: chips(sizes[asked] || 0) }) };
+  }
+  const offers = tv.offers && Array.isArray(tv.offers[key]) ? tv.offers[key] : [];
+  const buttons = offers.filter((k) => k === 'rebuy' || k === 'addon').map((k) => ({
+    action: k, label: t(k === 'rebuy' ? 'Rebuy {chips}' : 'Add-on {chips}', { chips: chips(sizes[k] || 0) }) }));
+  return buttons.length ? { buttons, waiting: null } : null;
+}
+
 /** A place as English or Dutch words: 1 -> "1st", 2 -> "2nd", 13 -> "13th", 22 -> "22nd" ("5e"). */
 export function ordinal(n) {
   const m100 = n % 100; const m10 = n % 10;

@@ -110,3 +110,14 @@ test('issue 19: the bar says Paused while the director has stopped the clock', (
   assert.match(L.tournamentLines(view({ running: false })).level, / · Gepauzeerd$/);
   L.setLanguage('en');
 });
+
+test('issue 19: a rebuy and an add-on offered at the seat, then waiting for the dealer', () => {
+  L.setLanguage('en');
+  const st = (over) => ({ tournament_view: view({ purchase_chips: { rebuy: 2000, addon: 3000 }, ...over }) });
+  assert.deepEqual(L.purchaseOffer(st({ offers: { 3: ['rebuy', 'addon'] } }), 3).buttons,
+    [{ action: 'rebuy', label: 'Rebuy 2,000' }, { action: 'addon', label: 'Add-on 3,000' }]);
+  assert.equal(L.purchaseOffer(st({ offers: { 3: ['rebuy'] } }), 4), null);
+  assert.equal(L.purchaseOffer({ seats: [] }, 3), null); // a cash table
+  const waiting = L.purchaseOffer(st({ offers: { 3: ['rebuy'] }, asked: { 3: 'rebuy' } }), 3);
+  assert.deepEqual(waiting, { buttons: [], waiting: 'Rebuy 2,000: pay the dealer, who confirms it' });
+});

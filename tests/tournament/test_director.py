@@ -187,3 +187,109 @@ def test_livetable_floor_builds_the_directors_requests_and_shows_the_clock() -> 
                              "prize_pool": 600}}
     text = render({"command": "status", "accepted": True, "status": status})
     assert "tournament: level 3 (100/200), 8:42 left, CLOCK PAUSED; players 5/6, pool 600" in text
+
+
+BUY_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+rebuy = { price = 100, fee = 10, chips = 2000, max = 2, until_level = 2, max_stack = 2000 }
+addon = { price = 100, fee = 10, chips = 3000, max = 1, at_break = 2 }""")
+
+
+def test_rebuy_asked_at_the_seat_confirmed_by_the_dealer_and_the_addon_at_its_break(tmp_path) -> None:
+    """Rebuys (while the stack is at most max_stack, until their level) and the add-on (at the
+    break after at_break): asked from the tablet, the dealer confirms; chips in play = starting
+    stacks + rebuys + add-ons, their prices in the prize pool; journalled and replayed."""
+    run, director, clock, ask = _table(tmp_path, BUY_TOML)
+    run.pacer.max_hands = 0  # between hands while the purchases are made
+    run.orch.pump()  # the entries seated
+    seat = min(director.draw.values())
+    player = next(p for p, n in director.draw.items() if n == seat)
+    tv = run.orch.public_view()["tournament_view"]
+    assert tv["offers"][str(seat)] == ["rebuy"] and tv["purchase_chips"] == {"rebuy": 2000, "addon": 3000}
+    director.ask_purchase("rebuy", seat)  # the tablet's request
+    with pytest.raises(Exception, match="waits for the dealer already"):
+        director.ask_purchase("rebuy", seat)
+    assert run.orch.public_view()["tournament_view"]["asked"] == {str(seat): "rebuy"}
+    ok, reason, detail = ask("confirm-buyin", seat=seat)
+    assert ok, reason
+    assert "rebuy at seat" in detail and "2000 chips" in detail
+    run.orch.pump()
+    acct = run.orch.state.ledger.accounts[player]
+    assert acct.bought_in + acct.topped_up == 4000
+    assert run.orch.state.ledger.total_in == director.standings.chips_in_play() == 5 * 2000
+    assert director.standings.prize_pool() == 500 and director.problems == []
+    assert ask("rebuy", seat=seat)[1] == "rebuy: stack 4000 is above the 2000 allowed"
+    assert ask("addon", seat=seat)[1] == "addon: offered at the break after level 2 only"
+    assert ask("confirm-buyin", seat=seat)[1].startswith("F-3: seat")  # nothing waiting any more
+    director.time.advance(1200 - director.clock.to_json(director.time())["played"])  # to the break
+    assert director.clock.status(director.time()).on_break
+    assert "addon" in run.orch.public_view()["tournament_view"]["offers"][str(seat)]
+    ok, reason, detail = ask("addon", seat=seat)
+    assert ok, reason
+    run.orch.pump()
+    assert run.orch.state.ledger.total_in == director.standings.chips_in_play() == 5 * 2000 + 3000
+    assert ask("addon", seat=seat)[1].endswith("has taken the 1 add-on(s) allowed")
+    run.close()
+    again = TournamentTable(load_settings(BUY_TOML), BUY_TOML, players=4, seed=3)
+    run2 = TableRun(table_settings(load_settings(BUY_TOML), table_id="td", game="holdem", limit="no-limit",
+                                   seats=6), tmp_path / "j.sqlite",
+                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
+                    clock=clock, extras=[SimulatedPlayers(list(range(1, 7)), seed=3, clock=clock, speed=0), again])
+    run2.open()
+    assert again.standings.chips_in_play() == 13000 and again.standings.prize_pool() == 600
+    _finish(run2, again, clock)
+    run2.close()
+    assert again.finished and again.problems == []
+    assert sum(again.result["payouts"]) == again.result["prize_pool"] == 600
+
+
+def test_a_purchase_journalled_but_not_brought_before_a_crash_is_brought_at_the_restart(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, BUY_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    seat = min(director.draw.values())
+    player = next(p for p, n in director.draw.items() if n == seat)
+    post = run.orch.post
+    run.orch.post = lambda item, done=None: None if type(item).__name__ == "ToppedUp" else post(item, done)
+    assert ask("rebuy", seat=seat)[0]  # journalled; the crash keeps its chips from the table
+    run.orch.post = post
+    run.close()
+    again = TournamentTable(load_settings(BUY_TOML), BUY_TOML, players=4, seed=3)
+    run2 = TableRun(table_settings(load_settings(BUY_TOML), table_id="td", game="holdem", limit="no-limit",
+                                   seats=6), tmp_path / "j.sqlite",
+                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
+                    clock=clock, extras=[again])
+    run2.open()
+    run2.orch.pump()
+    acct = run2.orch.state.ledger.accounts[player]
+    assert acct.bought_in + acct.topped_up == 4000
+    assert run2.orch.state.ledger.total_in == again.standings.chips_in_play() == 10000
+    assert again.problems == []
+    run2.close()
+
+
+def test_the_seats_tablet_asks_for_a_rebuy_and_hears_the_answer(tmp_path) -> None:
+    """The tablet's ``rebuy`` / ``addon`` request (drivers/mqtt, a seat request): checked and
+    journalled by the director, answered at once; the dealer confirms it (above)."""
+    from controller.devices.mqtt import MqttAdapter
+    from drivers.mqtt.events import ActionReceived
+
+    run, director, clock, _ask = _table(tmp_path, BUY_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    answers: list[tuple] = []
+
+    class Ports:
+        def reply(self, seat, action_id, accepted, reason) -> None:
+            answers.append((seat, action_id, accepted, reason))
+
+    adapter = MqttAdapter(run.orch, Ports(), clock=clock)
+    seat = min(director.draw.values())
+    assert adapter.translate(ActionReceived(seat, "rebuy", None, "a1", 0, clock())) == []
+    assert answers[-1] == (seat, "a1", True, None) and director.asked == {seat: "rebuy"}
+    adapter.translate(ActionReceived(seat, "addon", None, "a2", 0, clock()))
+    assert answers[-1][2:] == (False, f"T-3: seat {seat}'s rebuy waits for the dealer already")
+    adapter.translate(ActionReceived(seat + 1 if seat < 6 else 1, "addon", None, "a3", 0, clock()))
+    assert answers[-1][2] is False
+    assert codec.decode_action(json.dumps({"schema": 1, "id": "a4", "seat": 3, "seq": 1,
+                                           "action": "rebuy"}).encode(), seat=3).action == "rebuy"
+    run.close()
