@@ -15,7 +15,50 @@ from typing import Mapping, Sequence
 
 from .errors import TournamentError
 
-__all__ = ["chip_race"]
+__all__ = ["chip_race", "race_cards", "card_order"]
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"  # TDA chip race: spades, hearts, diamonds, clubs (highest first)
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """The race order of ``card`` (``As``, ``Td``): by rank, then by suit (spades highest,
+    then hearts, diamonds, clubs; TDA chip race). Raises :class:`TournamentError` for a
+    string that is no card."""
+    if len(card) != 2 or card[0] not in _RANKS or card[1] not in _SUITS:
+        raise TournamentError(f"chip race: {card!r} is no card")
+    return _RANKS.index(card[0]), _SUITS.index(card[1])
+
+
+def race_cards(odd_chips: Mapping[str, int], order: Sequence[str],
+               deck: Sequence[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Deal the race's cards (TDA chip race): one card for each odd chip a player holds,
+    dealt one at a time round the table in ``order`` (the players with odd chips, seat order
+    from the button's left), from the top of ``deck`` (the table's shuffled deck); return
+    each player's cards and the players ranked by their highest card, best first (rank,
+    then suit: spades, hearts, diamonds, clubs), the ``ranking`` :func:`chip_race` takes.
+
+    Raises:
+        TournamentError: ``order`` is not exactly the players with odd chips, a count is
+            not positive, the deck holds a card twice or too few cards, or no card.
+    """
+    if sorted(order) != sorted(odd_chips) or len(set(order)) != len(order):
+        raise TournamentError("chip race: the dealing order must list each player with odd chips once")
+    if any(n < 1 for n in odd_chips.values()):
+        raise TournamentError("chip race: every player in the race holds at least one odd chip")
+    if len(set(deck)) != len(deck):
+        raise TournamentError("chip race: a card is twice in the deck")
+    need = sum(odd_chips.values())
+    if need > len(deck):
+        raise TournamentError(f"chip race: {need} cards are needed, the deck holds {len(deck)}")
+    cards: dict[str, list[str]] = {p: [] for p in order}
+    top = iter(deck)
+    for round_ in range(max(odd_chips.values(), default=0)):
+        for p in order:
+            if round_ < odd_chips[p]:
+                cards[p].append(next(top))
+    best = {p: max(card_order(c) for c in cs) for p, cs in cards.items()}
+    return cards, sorted(order, key=lambda p: best[p], reverse=True)
 
 
 def chip_race(stacks: Mapping[str, int], removed: int, next_chip: int,

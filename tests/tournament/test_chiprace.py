@@ -44,3 +44,36 @@ def test_chip_race_leaves_stacks_of_the_next_chip_and_keeps_everyone_in(odd, big
     assert delta == sum(new.values()) - sum(stacks.values())
     # each player changes by less than one chip of the next denomination
     assert all(abs(new[p] - stacks[p]) < 100 for p in stacks)
+
+
+def test_tda_chip_race_one_card_per_odd_chip_dealt_round_the_table_highest_card_by_rank_then_suit():
+    from controller.tournament.chiprace import race_cards
+
+    # seat order from the button's left: c, a, b; c holds 3 odd 25-chips, a 1, b 2
+    cards, ranking = race_cards({"a": 1, "b": 2, "c": 3}, ["c", "a", "b"],
+                                ["Kh", "2c", "Ks", "9d", "7h", "Ad", "3s"])
+    assert cards == {"c": ["Kh", "9d", "Ad"], "a": ["2c"], "b": ["Ks", "7h"]}  # round by round
+    assert ranking == ["c", "b", "a"]  # the ace; then the king of spades beats the king of hearts
+
+
+def test_tda_chip_race_with_dealt_cards_nobody_raced_out_and_chips_accounted():
+    from controller.tournament.chiprace import race_cards
+
+    stacks = {"a": 1025, "b": 25, "c": 3075, "d": 2000}
+    odd = {p: (s % 100) // 25 for p, s in stacks.items() if s % 100}
+    cards, ranking = race_cards(odd, ["a", "b", "c"], ["As", "Kd", "2c", "3d", "4h"])
+    assert cards["c"] == ["2c", "3d", "4h"] and ranking == ["a", "b", "c"]
+    new, delta = chip_race(stacks, removed=25, next_chip=100, ranking=ranking)
+    # 25 + 25 + 75 = 125: one 100 (rest 25 < half): b would be raced out, so b gets it
+    assert new == {"a": 1000, "b": 100, "c": 3000, "d": 2000} and delta == sum(new.values()) - sum(stacks.values())
+
+
+def test_race_cards_refuses_a_short_or_doubled_deck():
+    from controller.tournament.chiprace import race_cards
+
+    with pytest.raises(TournamentError, match="twice"):
+        race_cards({"a": 1}, ["a"], ["As", "As"])
+    with pytest.raises(TournamentError, match="2 cards are needed"):
+        race_cards({"a": 2}, ["a"], ["As"])
+    with pytest.raises(TournamentError, match="no card"):
+        race_cards({"a": 1}, ["a"], ["Xx"])
