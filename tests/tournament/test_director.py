@@ -45,6 +45,17 @@ def _table(tmp_path, toml: str = LATE_TOML, players: int = 4):
     return run, director, clock, ask
 
 
+def _reopen(tmp_path, toml: str, clock, *, bots: bool = False) -> tuple[TableRun, TournamentTable]:
+    """The same table started again on its journal (a restart)."""
+    director = TournamentTable(load_settings(toml), toml, players=4, seed=3)
+    extras = [SimulatedPlayers(list(range(1, 7)), seed=3, clock=clock, speed=0)] if bots else []
+    run = TableRun(table_settings(load_settings(toml), table_id="td", game="holdem", limit="no-limit", seats=6),
+                   tmp_path / "j.sqlite", DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
+                   clock=clock, extras=extras + [director])
+    run.open()
+    return run, director
+
+
 def _drain(run, director) -> None:
     """Let the table take what the requests posted (the seatings)."""
     run.orch.pump()
@@ -89,12 +100,7 @@ def test_director_pauses_resumes_adds_time_and_goes_to_a_level_journalled_with_w
         ("clock-add", "floor:Anna", "the TD's call"), ("clock-level", "floor:Anna", "the TD's call")]
     run.close()
     # a restart keeps what the director did: level 2, the clock running
-    again = TournamentTable(load_settings(LATE_TOML), LATE_TOML, players=4, seed=3)
-    run2 = TableRun(table_settings(load_settings(LATE_TOML), table_id="td", game="holdem", limit="no-limit",
-                                   seats=6), tmp_path / "j.sqlite",
-                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
-                    clock=clock, extras=[again])
-    run2.open()
+    run2, again = _reopen(tmp_path, LATE_TOML, clock)
     st = again.clock.status(again.time())
     assert st.level.number == 2 and st.running
     run2.close()
@@ -229,12 +235,7 @@ def test_rebuy_asked_at_the_seat_confirmed_by_the_dealer_and_the_addon_at_its_br
     assert run.orch.state.ledger.total_in == director.standings.chips_in_play() == 5 * 2000 + 3000
     assert ask("addon", seat=seat)[1].endswith("has taken the 1 add-on(s) allowed")
     run.close()
-    again = TournamentTable(load_settings(BUY_TOML), BUY_TOML, players=4, seed=3)
-    run2 = TableRun(table_settings(load_settings(BUY_TOML), table_id="td", game="holdem", limit="no-limit",
-                                   seats=6), tmp_path / "j.sqlite",
-                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
-                    clock=clock, extras=[SimulatedPlayers(list(range(1, 7)), seed=3, clock=clock, speed=0), again])
-    run2.open()
+    run2, again = _reopen(tmp_path, BUY_TOML, clock, bots=True)
     assert again.standings.chips_in_play() == 13000 and again.standings.prize_pool() == 600
     _finish(run2, again, clock)
     run2.close()
@@ -253,12 +254,7 @@ def test_a_purchase_journalled_but_not_brought_before_a_crash_is_brought_at_the_
     assert ask("rebuy", seat=seat)[0]  # journalled; the crash keeps its chips from the table
     run.orch.post = post
     run.close()
-    again = TournamentTable(load_settings(BUY_TOML), BUY_TOML, players=4, seed=3)
-    run2 = TableRun(table_settings(load_settings(BUY_TOML), table_id="td", game="holdem", limit="no-limit",
-                                   seats=6), tmp_path / "j.sqlite",
-                    DeviceChoice(table="td", seats=6, shuffler=None, internal_seed=3, mqtt=False),
-                    clock=clock, extras=[again])
-    run2.open()
+    run2, again = _reopen(tmp_path, BUY_TOML, clock)
     run2.orch.pump()
     acct = run2.orch.state.ledger.accounts[player]
     assert acct.bought_in + acct.topped_up == 4000
