@@ -176,6 +176,8 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
             elif kind == "rejected" and isinstance(data.get("seq"), int) and data["seq"] in aside:
                 continue  # said where the event it sets aside was
             else:
+                if kind == "tournament":  # issue 19: the settings and the history a clock snapshot carries stay out
+                    data = {k: v for k, v in data.items() if k not in ("history", "settings")}
                 s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
                 (cur.recall.steps if cur is not None else pending).append(s)
     except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:

@@ -80,6 +80,14 @@ def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effec
         out.append(Step(at, "seat" if n is not None else "note", text, n, {"event": kind, **facts}))
 
     refused = [e for e in effects[:cut] if isinstance(e, fx.Refuse) and e.event == kind and kind in _ASKED]
+    if kind == "chips-raced":  # issue 19: a tournament's colour-up (TDA chip race), between hands
+        for n in data.get("seats") or []:
+            before, now = prev.seat(n), state.seat(n)
+            if before is not None and now is not None and now.stack != before.stack:
+                delta = now.stack - before.stack
+                chips(own, n, delta, "wins a chip in the colour-up's chip race" if delta > 0
+                      else "has odd chips raced off in the colour-up")
+        return own, after
     if isinstance(seat_no, int) and refused:
         asked = _ASKED[kind].format(amount=data.get("amount"))
         for e in refused:

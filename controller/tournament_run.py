@@ -63,6 +63,7 @@ from controller.journal import JournalError
 from controller.orchestrator import RaiseFault
 
 from controller.tournament.balancing import random_draw
+from controller.tournament.chiprace import chip_race, race_cards
 from controller.tournament.clock import TournamentClock
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
@@ -79,7 +80,8 @@ log = logging.getLogger("livetable.tournament")
 JOURNAL_KIND = "tournament"
 #: Test hook: ``"<point>:<n>"`` makes the process kill itself with SIGKILL (a real kill -9)
 #: the n-th time it passes ``point`` (``entry``, ``level-change``, ``bust``,
-#: ``hand-finished``: a hand's busts not yet journalled, ``payouts``). Read once at start.
+#: ``hand-finished``: a hand's busts not yet journalled, ``payouts``, ``race``: a colour-up
+#: journalled, not yet at the table). Read once at start.
 CRASH_ENV = "LIVETABLE_TOURNAMENT_CRASH"
 
 #: The simulation's tournament: short levels, antes then big-blind antes, a break.
@@ -289,6 +291,11 @@ class TournamentTable:
         self._crash = _crash_plan()
         self._passed: dict[str, int] = {}
         self._started = False
+        #: the breaks (schedule index) whose colour-up was raced, and the race the table
+        #: has still to take: its new stacks by player and the chips it adds (< 0: removes)
+        self.raced: set[int] = set()
+        self._race_waiting: tuple[dict[str, int], int] | None = None
+        self.last_race: dict[str, Any] | None = None
         #: rebuys and add-ons asked from a seat's tablet, waiting for the dealer: seat -> kind
         self.asked: dict[int, str] = {}
         #: chips of confirmed rebuys and add-ons not yet booked by the table: player -> the
@@ -322,6 +329,9 @@ class TournamentTable:
             self._finish()
         self._seat_entries()
         self._resume_purchases()
+        if (self.last_race is not None and orch.state.settings.smallest_chip < int(self.last_race["chip"])
+                and orch.state.hand is None):
+            self._post_race(self.last_race)  # a crash came between the race's journal and the table
         orch.tournament_view_fn = self.view_json
         orch.tournament_director = self  # the floor's director's requests (controller/floor.py)
         self._wall_start, self._sim_start = orch.clock(), self.time()
@@ -393,6 +403,7 @@ class TournamentTable:
             self.names = {str(k): str(v) for k, v in p["names"].items()}
             self.button = p.get("button")
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
+            self.raced, self.last_race = set(), None
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
@@ -409,6 +420,10 @@ class TournamentTable:
         elif kind == "addon":
             self.standings.addon(p["player"], int(p["after_level"]))
             self.asked.pop(int(p["seat"]), None)
+        elif kind == "race":
+            self.standings.adjust_chips(int(p["delta"]))
+            self.raced.add(int(p["index"]))
+            self.last_race = p
         elif kind == "asked":
             if p.get("kind") is None:
                 self.asked.pop(int(p["seat"]), None)
@@ -492,6 +507,8 @@ class TournamentTable:
         if status.on_break:
             if status.index != self._last_index:
                 self._snapshot(None)
+            if status.index not in self.raced and self._race_waiting is None:
+                self._colour_up(status)
             return None
         level = self.clock.level_for_hand(now)
         stakes = level_stakes(level)
@@ -669,6 +686,70 @@ class TournamentTable:
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         return f"{detail} ({by})"
 
+    # ------------------------------------------------------------------ the colour-up (issue 19, TDA chip race)
+    def _colour_up(self, status: Any) -> None:
+        """At a break with a ``colour_up``, between hands: race the odd chips of the
+        denominations leaving play with cards from the table's deck (one card per odd chip,
+        dealt round the table from the button's left; highest card by rank then suit wins;
+        one chip at most a player; nobody raced out: :mod:`controller.tournament.chiprace`),
+        journalled (``race``) before the table takes the new stacks (``ChipsRaced``) and the
+        new smallest chip with the next level's stakes (``SettingsChanged``, by ``colour-up``)."""
+        brk = status.current
+        if not isinstance(brk, Break) or not brk.colour_up or self.orch.state.hand is not None:
+            self.raced.add(status.index)  # nothing to race at this break
+            return
+        gone = {c for i, x in enumerate(self.settings.schedule) if i <= status.index and isinstance(x, Break)
+                for c in x.colour_up}
+        removed, chip = min(brk.colour_up), min(c for c in self.settings.chips if c not in gone)
+        occupied = sorted(self.orch.state.occupied(), key=lambda x: x.seat)
+        info = self.orch.state.info
+        button = info.button if info is not None else 0
+        occupied = [x for x in occupied if x.seat > button] + [x for x in occupied if x.seat <= button]
+        stacks = {x.player: x.stack for x in occupied if x.player in self.standings.alive}
+        odd = {p: (n % chip) // removed for p, n in stacks.items() if n % chip}
+        deck = [r + u for r in "23456789TJQKA" for u in "cdhs"]
+        random.Random(f"{self.seed}:race:{status.index}").shuffle(deck)  # the dealer's shuffled deck
+        try:
+            cards, ranking = race_cards(odd, [p for p in stacks if p in odd], deck)
+            new, delta = chip_race(stacks, removed, chip, ranking)
+        except TournamentError as exc:
+            self.problems.append(f"colour-up at break {status.index}: {exc}")
+            self.raced.add(status.index)
+            return
+        seat_of = {x.player: x.seat for x in occupied}
+        race = {"type": "race", "index": status.index, "removed": list(brk.colour_up), "chip": chip,
+                "cards": cards, "ranking": ranking, "won": [p for p in ranking if new[p] > stacks[p]],
+                "stacks": new, "seats": {p: seat_of[p] for p in new}, "delta": delta}
+        self._journal(race)
+        self.standings.adjust_chips(delta)
+        self.raced.add(status.index)
+        self.last_race = race
+        self._crash_point("race")
+        log.info("colour-up at break %d: %s raced off for %s chips; %s won one (%+d chips)", status.index,
+                 "/".join(map(str, brk.colour_up)), chip, ", ".join(race["won"]) or "nobody", delta)
+        self._post_race(race)
+
+    def _post_race(self, race: dict[str, Any]) -> None:
+        """Give the table a journalled race's stacks and smallest chip (start-up too)."""
+        seats = {int(race["seats"][p]): int(n) for p, n in race["stacks"].items()}
+        self._race_waiting = ({str(p): int(n) for p, n in race["stacks"].items()}, int(race["delta"]))
+        now = self.orch.clock()
+        lv = self.clock.status(self.time()).level
+        self.orch.post(ev.ChipsRaced(at=now, seats=tuple(sorted(seats)), stacks=tuple(seats[n] for n in sorted(seats))))
+        self.orch.post(ev.SettingsChanged(at=now, changes=dict(level_stakes(lv), smallest_chip=int(race["chip"])),
+                                          by="colour-up"))
+
+    def _race_pending(self) -> int:
+        """The chips of a journalled race the table has not taken yet (0 once it has)."""
+        if self._race_waiting is None:
+            return 0
+        stacks = {s.player: s.stack for s in self.orch.state.occupied()}
+        want, delta = self._race_waiting
+        if all(stacks.get(p) == n for p, n in want.items()):
+            self._race_waiting = None
+            return 0
+        return delta
+
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
     def offers(self, seat: int) -> list[str]:
         """Return what the player at ``seat`` may buy now: ``"rebuy"`` (level at most
@@ -734,6 +815,8 @@ class TournamentTable:
             raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
         if self.orch.state.hand is not None:
             raise TournamentError(f"F-3: a {kind} is added between hands: confirm it when this hand ends")
+        if self._race_pending():
+            raise TournamentError(f"F-3: the chip race is being run: confirm the {kind} when it is done")
         player, fields = self._check_purchase(kind, seat)
         purchase = self.settings.rebuy if kind == "rebuy" else self.settings.addon
         acct = self.orch.state.ledger.accounts.get(player)
@@ -801,7 +884,7 @@ class TournamentTable:
         led = state.ledger
         waiting = [p for p in self.standings.alive if not self._bought_in(p)]
         expect = (self.standings.chips_in_play() - len(waiting) * self.settings.starting_stack
-                  - self._pending_purchases())
+                  - self._pending_purchases() - self._race_pending())
         if led.total_in != expect or led.total_out or led.rake:
             self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
                                  f"{led.total_out}, rake {led.rake}; chips in play {expect}")
@@ -841,7 +924,19 @@ class TournamentTable:
                 "out": self.out_seats(set(by_seat)), "clock_speed": self.clock_speed(),
                 "offers": {str(n): o for n in sorted(by_seat) if (o := self.offers(n))},
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
-                "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips}}
+                "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
+                "chip_race": self._race_view(st)}
+
+    def _race_view(self, st: Any) -> dict[str, Any] | None:
+        """The colour-up of the break on now (None otherwise): the chip raced for, and per
+        seat the race's cards and whether it won one."""
+        race = self.last_race
+        if race is None or not st.on_break or int(race["index"]) != st.index:
+            return None
+        won = set(race["won"])
+        return {"removed": race["removed"], "chip": race["chip"],
+                "seats": {str(race["seats"][p]): {"name": self.names.get(p, p), "cards": c, "won": p in won}
+                          for p, c in race["cards"].items()}}
 
     def out_seats(self, occupied: set[int]) -> dict[str, dict[str, Any]]:
         """Return the seats whose player busted and that nobody has taken since, by seat

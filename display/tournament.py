@@ -82,13 +82,22 @@ def next_text(tv: dict[str, Any]) -> str:
 
 
 def numbers_text(tv: dict[str, Any]) -> str:
-    """``"Players 5/6 · Avg 2,400 · Pool 600"``."""
-    return " \u00b7 ".join((
+    """``"Players 5/6 · Avg 2,400 · Pool 600"``; on a colour-up's break the chip race's
+    winners too (``"· CHIP RACE: SEATS 2, 5 WIN A 100"``, TDA chip race)."""
+    parts = [
         _("Players {left}/{entries}").format(left=chips(tv.get("players_left") or 0),
                                                entries=chips(tv.get("entries") or 0)),
         _("Avg {chips}").format(chips=chips(tv.get("average_stack") or 0)),
         _("Pool {money}").format(money=chips(tv.get("prize_pool") or 0)),
-    ))
+    ]
+    race = tv.get("chip_race")
+    if isinstance(race, dict) and isinstance(race.get("seats"), dict):
+        won = sorted(int(n) for n, x in race["seats"].items()
+                     if str(n).isdigit() and isinstance(x, dict) and x.get("won"))
+        parts.append(_("CHIP RACE: SEATS {seats} WIN A {chip}").format(seats=", ".join(map(str, won)),
+                                                                        chip=chips(race.get("chip")))
+                     if won else _("CHIP RACE: NO CHIP WON"))
+    return " \u00b7 ".join(parts)
 
 
 def time_left(tv: dict[str, Any], now: float | None) -> str:

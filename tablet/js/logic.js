@@ -947,6 +947,8 @@ export function tournamentLines(tv) {
     t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })];
   // a simulation's clock runs faster than the wall's: say so, or the levels seem to fly by
   if (Number.isInteger(tv.clock_speed) && tv.clock_speed > 1) parts.push(t('clock \u00d7{n} (simulated)', { n: chips(tv.clock_speed) }));
+  const race = raceText(tv);
+  if (race) parts.push(race);
   return { level, next, numbers: parts.join(' · ') };
 }
 
@@ -967,6 +969,16 @@ export function purchaseOffer(state, seat) {
   const buttons = offers.filter((k) => k === 'rebuy' || k === 'addon').map((k) => ({
     action: k, label: t(k === 'rebuy' ? 'Rebuy {chips}' : 'Add-on {chips}', { chips: chips(sizes[k] || 0) }) }));
   return buttons.length ? { buttons, waiting: null } : null;
+}
+
+/** The colour-up's chip race on the break (TDA chip race; the view's `chip_race`):
+ * "Chip race: seat 2, seat 5 win a 100" (or "Chip race: no chip won"); '' when none. */
+export function raceText(tv) {
+  const race = tv && tv.chip_race;
+  if (!race || typeof race !== 'object' || !race.seats) return '';
+  const won = Object.keys(race.seats).filter((n) => race.seats[n] && race.seats[n].won).map(Number).sort((a, b) => a - b);
+  if (!won.length) return t('Chip race: no chip won');
+  return t('Chip race: {seats} win a {chip}', { seats: won.map((n) => t('seat {n}', { n })).join(', '), chip: chips(race.chip) });
 }
 
 /** A place as English or Dutch words: 1 -> "1st", 2 -> "2nd", 13 -> "13th", 22 -> "22nd" ("5e"). */

@@ -121,3 +121,13 @@ test('issue 19: a rebuy and an add-on offered at the seat, then waiting for the 
   const waiting = L.purchaseOffer(st({ offers: { 3: ['rebuy'] }, asked: { 3: 'rebuy' } }), 3);
   assert.deepEqual(waiting, { buttons: [], waiting: 'Rebuy 2,000: pay the dealer, who confirms it' });
 });
+
+test('issue 19: the colour-up break says who won a chip in the chip race', () => {
+  L.setLanguage('en');
+  const race = { removed: [25], chip: 100, seats: { 5: { name: 'P5', cards: ['As'], won: true },
+    2: { name: 'P2', cards: ['Kd', '3c'], won: true }, 4: { name: 'P4', cards: ['2c'], won: false } } };
+  assert.equal(L.raceText(view({ chip_race: race })), 'Chip race: seat 2, seat 5 win a 100');
+  assert.match(L.tournamentLines(view({ on_break: true, chip_race: race })).numbers, /· Chip race: seat 2, seat 5 win a 100$/);
+  assert.equal(L.raceText(view({ chip_race: { chip: 100, seats: { 4: { won: false } } } })), 'Chip race: no chip won');
+  assert.equal(L.raceText(view()), '');
+});

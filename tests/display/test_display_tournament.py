@@ -146,3 +146,14 @@ def test_the_strip_says_paused_while_the_director_has_stopped_the_clock() -> Non
         assert level_text(tv).endswith("GEPAUZEERD")
     lay = layout(with_tournament(S.with_seats(10)) | {"tournament_view": tv}, (800, 480))
     check_invariants(lay, approx_measure)
+
+
+def test_tda_chip_race_the_strip_says_who_won_a_chip_at_the_colour_up() -> None:
+    from display.tournament import numbers_text
+
+    tv = with_tournament(S.with_seats(6), on_break=True)["tournament_view"]
+    tv["chip_race"] = {"removed": [25], "chip": 100, "seats": {"5": {"won": True}, "2": {"won": True},
+                                                              "4": {"won": False}}}
+    assert numbers_text(tv).endswith("\u00b7 CHIP RACE: SEATS 2, 5 WIN A 100")
+    lay = layout(with_tournament(S.with_seats(6), on_break=True) | {"tournament_view": tv}, (1280, 720))
+    check_invariants(lay, approx_measure)

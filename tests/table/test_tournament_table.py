@@ -347,3 +347,22 @@ def test_tournament_rebuy_and_addon_chips_come_as_top_ups_past_the_cash_maximum(
     assert b.state.seat(2).topup == 0 and b.state.ledger.total_in == 48_000
     cash = seated({1: 20_000, 2: 20_000}, TableSettings(seats=6, small_blind=100, big_blind=200))
     assert any(isinstance(e, fx.Refuse) for e in cash.do(ev.ToppedUp, seat=1, amount=3_000))
+
+
+def test_tda_chip_race_the_table_takes_the_colour_ups_stacks_between_hands_only() -> None:
+    """Issue 19: ``ChipsRaced`` sets the stacks a colour-up left (the chips brought move
+    with them: the bench audits stacks + pots + rake = chips brought after each event);
+    refused at a cash table, during a hand, and when it would race a player out."""
+    b = seated({1: 1025, 2: 3075, 3: 1900})
+    out = b.do(ev.ChipsRaced, seats=(1, 2), stacks=(1100, 3000))
+    assert not [e for e in out if isinstance(e, fx.Refuse)], out
+    assert [b.state.seat(n).stack for n in (1, 2, 3)] == [1100, 3000, 1900]
+    assert b.state.ledger.total_in == 6000
+    refused = b.do(ev.ChipsRaced, seats=(3,), stacks=(0,))
+    assert [e.rule for e in refused if isinstance(e, fx.Refuse)] == ["S-10"]
+    b.do(ev.HandStartRequested, button=1)
+    assert [e.rule for e in b.do(ev.ChipsRaced, seats=(1,), stacks=(1000,)) if isinstance(e, fx.Refuse)] == ["L-2"]
+    cash = seated({1: 1025, 2: 3075}, TableSettings(seats=6, small_blind=25, big_blind=50))
+    assert [e.rule for e in cash.do(ev.ChipsRaced, seats=(1,), stacks=(1000,)) if isinstance(e, fx.Refuse)] == ["L-2"]
+    e = ev.ChipsRaced(at=1.0, seats=(1, 2), stacks=(1100, 3000))
+    assert from_json(json.loads(json.dumps(to_json(e)))) == e  # journalled and replayed as it was

@@ -75,6 +75,7 @@ class Replay:
     result: dict[str, Any] | None = None
     standings: Standings | None = None
     hands: int = 0
+    races: list[dict[str, Any]] = field(default_factory=list)
     compacted: bool = False  # the journal began at a clock snapshot's history (compaction)
 
 
@@ -117,6 +118,10 @@ def replay(journal: Path) -> Replay:
                 assert standings is not None
                 standings.bust(payload["busted"])
                 out.busts.append(payload["busted"])
+            elif t == "race":  # a colour-up's chip race: chips added or removed
+                assert standings is not None
+                standings.adjust_chips(payload["delta"])
+                out.races.append(payload)
             elif t == "payouts":
                 out.result = payload
         elif kind == "table" and seq not in rejected:

@@ -202,6 +202,28 @@ class ToppedUp(SeatEvent):
 
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChipsRaced(Event):
+    """A tournament's colour-up between hands (issue 19, TDA chip race): the odd chips of a
+    denomination leaving play were raced off; seat ``seats[i]`` now holds ``stacks[i]``
+    chips (the race's winners one chip of the next denomination more, the others their
+    odd chips less). ``by`` says who ran it (``"colour-up"``)."""
+
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    by: str = "colour-up"
+
+    def __post_init__(self) -> None:
+        if (not isinstance(self.seats, tuple) or not isinstance(self.stacks, tuple)
+                or len(self.seats) != len(self.stacks) or len(set(self.seats)) != len(self.seats)):
+            raise CodecError("chip race: seats and stacks must be lists of the same length, each seat once")
+        for n in self.seats:
+            _int("seats", n, lo=1)
+        for n in self.stacks:
+            _int("stacks", n, lo=0)
+
+
+@register
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoodUp(SeatEvent):
     """The player in ``seat`` gave up the seat (T-8); mid-hand their hand is folded first."""
 

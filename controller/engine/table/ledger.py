@@ -91,6 +91,14 @@ class Ledger:
         a = self._acct(player)
         return self._with(replace(a, topped_up=a.topped_up + amount), total_in=self.total_in + amount)
 
+    def raced(self, player: str, delta: int) -> "Ledger":
+        """Return the ledger after a tournament's chip race (issue 19) changed ``player``'s
+        stack by ``delta`` chips (> 0: a chip of the next denomination won; < 0: odd chips
+        raced off): the chips brought to the table move with it (``topped_up``,
+        ``total_in``), so stacks + pots + rake = chips brought still holds."""
+        a = self._acct(player)
+        return self._with(replace(a, topped_up=a.topped_up + delta), total_in=self.total_in + delta)
+
     def cash_out(self, player: str, amount: int) -> "Ledger":
         """Return the ledger after ``player`` took ``amount`` chips back to their balance (T-8).
 

@@ -13,7 +13,8 @@ from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_n
                    smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["player_for_name", "sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "stand_up",
+__all__ = ["player_for_name", "sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "chips_raced",
+           "stand_up",
            "sit_out", "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
 
 
@@ -215,6 +216,36 @@ def top_up(ctx: Ctx, ev: ev_.ToppedUp) -> None:
     ctx.set_seat(evolve(s, stack=s.stack + ev.amount))
     ctx.state = evolve(ctx.state, ledger=ctx.state.ledger.top_up(s.player, ev.amount))
     ctx.emit(fx.TakeChips(player=s.player, amount=ev.amount, seat=s.seat))
+
+
+def chips_raced(ctx: Ctx, ev: ev_.ChipsRaced) -> None:
+    """Issue 19 (TDA chip race): set the stacks a tournament's colour-up left, between hands.
+
+    Refused (``L-2``) at a cash table or while a hand runs; (``T-3``) a seat not taken;
+    (``S-10``) a player with chips raced out (a stack of 0: the TDA races nobody out).
+    """
+    st = ctx.state
+    if not st.settings.tournament:
+        refuse(ctx, "L-2", "L-2: a chip race is a tournament's")
+        return
+    if st.hand is not None:
+        refuse(ctx, "L-2", "L-2: a chip race is run between hands")
+        return
+    seats = [st.seat(n) for n in ev.seats]
+    for n, s, new in zip(ev.seats, seats, ev.stacks):
+        if s is None:
+            refuse(ctx, "T-3", f"T-3: seat {n} is not taken")
+            return
+        if s.stack > 0 and new == 0:
+            refuse(ctx, "S-10", f"S-10: the chip race would race seat {n} out of the tournament")
+            return
+    ledger = st.ledger
+    for s, new in zip(seats, ev.stacks):
+        assert s is not None  # checked above
+        if new != s.stack:
+            ledger = ledger.raced(s.player, new - s.stack)
+            ctx.set_seat(evolve(s, stack=new))
+    ctx.state = evolve(ctx.state, ledger=ledger)
 
 
 def stand_up(ctx: Ctx, ev: ev_.StoodUp) -> None:

@@ -71,6 +71,7 @@ _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.PlayerJoined: seating.join,
     ev.BuyInConfirmed: seating.confirm_buy_in,
     ev.ToppedUp: seating.top_up,
+    ev.ChipsRaced: seating.chips_raced,
     ev.StoodUp: seating.stand_up,
     ev.SatOut: seating.sit_out,
     ev.SatIn: seating.sit_in,
