@@ -467,7 +467,7 @@ class TournamentTable:
                 n = self.draw[player]
                 orch.post(ev.PlayerSatDown(at=now, seat=n, player=player, name=self.names.get(player, player)))
                 orch.post(ev.BoughtIn(at=now, seat=n, amount=self.settings.starting_stack))
-            elif seat.stack == 0 and orch.state.hand is None and not self._bought_in(player):
+            elif seat.stack == 0 and orch.state.hand is None and self._entry_chips_due(player):
                 orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=self.settings.starting_stack))
 
     def _resume_purchases(self) -> None:
@@ -485,9 +485,12 @@ class TournamentTable:
             elif want > booked:
                 self._inflight[p] = want
 
-    def _bought_in(self, player: str) -> bool:
+    def _entry_chips_due(self, player: str) -> int:
+        """The starting stacks of ``player``'s entries (re-entries too) the table has not
+        booked yet (``BoughtIn``; rebuys, add-ons and chip races come as top-ups)."""
         acct = self.orch.state.ledger.accounts.get(player)
-        return acct is not None and acct.bought_in > 0
+        want = self.standings.entries_of(player) * self.settings.starting_stack
+        return max(0, want - (acct.bought_in if acct is not None else 0))
 
     def _settle_last_hand(self) -> None:
         """A hand the table finished whose busts a crash kept from the journal."""
@@ -860,18 +863,25 @@ class TournamentTable:
             raise TournamentError(f"F-3: seat {seat} is taken (free: {', '.join(map(str, free)) or 'none'})")
         if not free:
             raise TournamentError("F-3: no seat is free at this table")
-        if any(self.names.get(p) == name for p in self.draw):
-            raise TournamentError(f"F-3: {name} has an entry already (a re-entry is not offered at the table yet)")
-        n = seat if seat is not None else random.Random(f"{self.seed}:{len(self.draw)}").choice(free)  # TDA 7
-        player = f"p{len(self.draw) + 1}"
+        before = next((p for p in self.draw if self.names.get(p) == name), None)
+        if before is not None and before in self.standings.alive:
+            raise TournamentError(f"F-3: {name} is still in the tournament (a re-entry comes after a bust)")
+        n = seat if seat is not None else random.Random(f"{self.seed}:{len(self.standings.entries)}").choice(free)
+        player = before or f"p{len(self.draw) + 1}"  # a re-entry keeps the player (TDA 9: a full stack)
+        trial = copy.deepcopy(self.standings)
+        try:
+            trial.register(player, level)  # reentry.max: the standings' own check, before the journal
+        except TournamentError as exc:
+            raise TournamentError(f"TDA 9: {exc}") from exc
         self._journal({"type": "entry", "player": player, "seat": n, "level": level, "name": name, "by": by,
                        "reason": reason})
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.draw[player], self.names[player] = n, name
         self._entered.add(player)
         self._seat_entries()
-        log.info("late entry: %s in seat %d at level %d (%s)", name, n, level, by)
-        return f"{name} enters at level {level}, seat {n}, {self.settings.starting_stack} chips ({by})"
+        what = "re-enters" if before is not None else "enters"
+        log.info("late entry: %s %s in seat %d at level %d (%s)", name, what, n, level, by)
+        return f"{name} {what} at level {level}, seat {n}, {self.settings.starting_stack} chips ({by})"
 
     # ------------------------------------------------------------------ checks
     def check(self) -> None:
@@ -882,14 +892,13 @@ class TournamentTable:
             return
         state = self.orch.state
         led = state.ledger
-        waiting = [p for p in self.standings.alive if not self._bought_in(p)]
-        expect = (self.standings.chips_in_play() - len(waiting) * self.settings.starting_stack
-                  - self._pending_purchases() - self._race_pending())
+        due = sum(self._entry_chips_due(p) for p in self.standings.alive)
+        expect = self.standings.chips_in_play() - due - self._pending_purchases() - self._race_pending()
         if led.total_in != expect or led.total_out or led.rake:
             self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
                                  f"{led.total_out}, rake {led.rake}; chips in play {expect}")
         seated = {s.player for s in state.occupied()}
-        if not waiting and seated != set(self.standings.alive):
+        if not due and seated != set(self.standings.alive):
             self.problems.append(f"event {self.orch.events_handled}: seated {sorted(seated)}, live entries "
                                  f"{sorted(self.standings.alive)}")
 

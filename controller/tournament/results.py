@@ -133,11 +133,14 @@ class Standings:
         self._addons[player] = self._addons.get(player, 0) + 1
         return a.chips
 
+    def entries_of(self, player: str) -> int:
+        """Return how many entries ``player`` bought (the first and every re-entry)."""
+        return sum(1 for e in self.entries if e.player == player)
+
     def chips_bought(self, player: str) -> int:
         """Return the chips ``player``'s entries (re-entries too), rebuys and add-ons brought."""
         s = self.settings
-        entries = sum(1 for e in self.entries if e.player == player)
-        return (entries * s.starting_stack + self._rebuys.get(player, 0) * s.rebuy.chips
+        return (self.entries_of(player) * s.starting_stack + self._rebuys.get(player, 0) * s.rebuy.chips
                 + self._addons.get(player, 0) * s.addon.chips)
 
     def adjust_chips(self, delta: int) -> None:

@@ -112,7 +112,7 @@ def test_tda_9_late_registration_gets_a_full_stack_until_registration_closes(tmp
     assert ok, reason
     assert "Zoe enters at level 1" in detail and "2000 chips" in detail
     taken = set(director.draw.values())  # posted, not yet taken by the loop
-    assert ask("register", player="Zoe")[1].startswith("F-3: Zoe has an entry already")
+    assert ask("register", player="Zoe")[1].startswith("F-3: Zoe is still in the tournament")
     busy = next(iter(taken))
     assert ask("register", player="Yan", seat=busy)[1].startswith(f"F-3: seat {busy} is taken")
     assert ask("clock-level", amount=3)[0]
@@ -289,3 +289,39 @@ def test_the_seats_tablet_asks_for_a_rebuy_and_hears_the_answer(tmp_path) -> Non
     assert codec.decode_action(json.dumps({"schema": 1, "id": "a4", "seat": 3, "seq": 1,
                                            "action": "rebuy"}).encode(), seat=3).action == "rebuy"
     run.close()
+
+
+REENTRY_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+reentry = { max = 1 }""").replace("late_registration_until_level = 2", "late_registration_until_level = 5")
+
+
+def test_tda_9_a_busted_player_re_enters_with_a_full_stack_once(tmp_path) -> None:
+    """A re-entry (TDA 9: a full starting stack, until registration closes): the busted
+    player's name registered again is the same player with a second entry (its own place);
+    registering a player still in is refused (``reentry.max`` is the standings' check,
+    tests/tournament/test_results.py); chips in play = the entries' stacks."""
+    run, director, clock, ask = _table(tmp_path, REENTRY_TOML)
+    orch = run.orch
+    answers: list[tuple] = []
+
+    def idle() -> None:
+        clock.advance(1.0)
+        if not answers and director.busted_hands and orch.state.hand is None:
+            out = [p for p in director.draw if p not in director.standings.alive]
+            name = director.names[out[0]]
+            answers.append((out[0], ask("register", player=name)))
+            answers.append((out[0], ask("register", player=name)))  # still in: refused
+        if director.finished and orch.state.hand is None:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    run.close()
+    assert answers, "nobody busted before the end"
+    (player, first), (_, second) = answers
+    assert first[0] and "re-enters at level" in first[2], first
+    assert second[1].startswith("F-3:") and "still in the tournament" in second[1]
+    assert director.finished and director.problems == []
+    s = director.summary()
+    assert s["tournament"]["entries"] == 5 and s["places"].count(player) == 2
+    assert s["prize_pool"] == sum(s["payouts"]) == 500
+    assert director.standings.chips_in_play() == 5 * 2000
