@@ -95,8 +95,9 @@ def _tournament_rows(journal: Path) -> list[dict]:
         db.close()
 
 
-def _run_until_dealt(cfg: Path, tmp_path: Path) -> None:
-    """Start ``livetable run``, wait for READY and a first dealt hand, stop it with SIGTERM."""
+def _run_until_dealt(cfg: Path, tmp_path: Path, while_running=None) -> None:
+    """Start ``livetable run``, wait for READY and a first dealt hand, call ``while_running()``,
+    stop it with SIGTERM."""
     sock_path = str(tmp_path / "notify.sock")
     if os.path.exists(sock_path):
         os.unlink(sock_path)
@@ -119,6 +120,8 @@ def _run_until_dealt(cfg: Path, tmp_path: Path) -> None:
                     server.recv(4096)
                 except socket.timeout:
                     pass
+            if while_running is not None:
+                while_running()
         finally:
             proc.send_signal(signal.SIGTERM)
             _out, err = proc.communicate(timeout=60)
@@ -143,3 +146,26 @@ def test_run_with_a_tournament_draws_seats_and_deals_the_first_level_then_resume
         "SELECT payload FROM events WHERE kind = 'table' AND json_extract(payload, '$.kind') = 'player-sat-down'")]
     db.close()
     assert sorted(sat) == ["p1", "p2", "p3", "p4"]  # each seated once, by its draw
+
+
+def test_the_director_pauses_the_clock_of_livetable_run_with_livetable_floor(tmp_path, emulator) -> None:
+    """The director's request through the floor's own path (MQTT, the table's broker):
+    ``livetable floor clock-pause`` is journalled with who and why; ``status`` shows it."""
+    cfg = _config(tmp_path, emulator, tournament=SIM_TOML)
+    table = f"stt{os.getpid()}"
+    said: dict[str, subprocess.CompletedProcess[str]] = {}
+
+    def floor() -> None:
+        for name, args in (("pause", ["clock-pause", "--by", "Anna", "--reason", "a dispute"]),
+                           ("status", ["status"])):
+            said[name] = subprocess.run([sys.executable, "-m", "controller", "floor", *args, "--table", table,
+                                         "--timeout", "20"], cwd=REPO, capture_output=True, text=True, timeout=60)
+
+    _run_until_dealt(cfg, tmp_path, floor)
+    assert said["pause"].returncode == 0, said["pause"].stdout + said["pause"].stderr
+    assert "accepted: the clock is paused at level 1" in said["pause"].stdout
+    assert "CLOCK PAUSED" in said["status"].stdout, said["status"].stdout
+    rows = _tournament_rows(tmp_path / "journal.sqlite")
+    paused = [r for r in rows if r["type"] == "clock" and "director" in r]
+    assert paused and paused[-1]["paused"] and paused[-1]["director"]["by"] == "floor:Anna"
+    assert paused[-1]["director"]["reason"] == "a dispute"
