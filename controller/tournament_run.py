@@ -758,8 +758,10 @@ class TournamentTable:
         """Return what the player at ``seat`` may buy now: ``"rebuy"`` (level at most
         ``rebuy.until_level``, stack at most ``rebuy.max_stack``, rebuys left) and ``"addon"``
         (on the break after level ``addon.at_break``, add-ons left); [] for anyone else."""
-        out = []
+        out: list[str] = []
         for kind in ("rebuy", "addon"):
+            if not (self.settings.rebuy if kind == "rebuy" else self.settings.addon).max:
+                continue  # none in this tournament (every publish asks: no copy of the standings)
             try:
                 self._check_purchase(kind, seat)
                 out.append(kind)
