@@ -163,6 +163,37 @@ def test_oracle_catches_an_unfair_call() -> None:
         check_log(log, w.table_key)
 
 
+class TickingClock(Clock):
+    """A wall clock's way: every read is a little later (the room service's lists)."""
+
+    def __call__(self) -> float:
+        self.t += 0.001
+        return self.t
+
+
+def test_oracle_reads_a_wall_clock_log_and_still_catches_a_pass_not_moved_on() -> None:
+    """Issue 18 (``room simulate --players``): with a wall clock the pass and the next call
+    carry different times; the oracle took that for a pass nobody moved on from. It ends an
+    operation where the next begins (an entry not by ``system``), and still finds a pass or
+    lapse after which the eligible next player was not called."""
+    c = TickingClock()
+    w = WaitingLists(c, hold_seconds=5)
+    w.table("t1", NL12)
+    for p in ("ann", "bob", "cat", "dan"):
+        w.join(NL12, p, p)
+    w.seat_opened("t1", 3, "table:t1", player="zed")
+    w.pass_("ann", "ann")  # -> bob
+    c.t += 10
+    w.expire()  # bob lapses -> cat
+    w.join(NL12, "eve", "eve")
+    assert [e.action for e in w.log[-6:]] == ["pass", "call", "lapse", "remove", "call", "join"]
+    assert check_log(w.log, w.table_key)["lapses"] == 1
+    for gone in ("bob", "cat"):  # the call after the pass, or after the lapse, left out
+        log = [e for e in w.log if not (e.action == "call" and e.player == gone)]
+        with pytest.raises(FairnessError, match="eligible but not called"):
+            check_log(log, w.table_key)
+
+
 PLAYERS = [f"p{i}" for i in range(8)]
 TABLES = [("t1", NL12), ("t2", NL12), ("mm", NL12), ("t3", NL25)]
 ops = st.one_of(
