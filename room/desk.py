@@ -53,6 +53,7 @@ from urllib.parse import parse_qs, urlparse
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
 from room.players import PlayerError, Players
+from room.ids import room_player
 from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
@@ -190,7 +191,7 @@ class PlayersDesk:
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
             if s is not None:
-                self.lists.seated[s.player] = (table, s.seat)
+                self.lists.seated[room_player(s.player)] = (table, s.seat)
         if first and opening:
             for n in range(1, len(state.seats) + 1):
                 if n not in seated:
@@ -236,11 +237,13 @@ class PlayersDesk:
         elif what == "table":
             pass  # the "state" item of the same record brings the new game or stakes with the seats
         elif what == "opened":
-            self._touched.add(item[3])
-            self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=item[3]))
+            player = room_player(item[3])  # the floor seated the room's "p" as "name:p"
+            self._touched.add(player)
+            self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=player))
         elif what == "taken":
-            self._touched.add(item[3])
-            self._handle(self.lists.sat(table, item[2], item[3], f"table:{table}"))
+            player = room_player(item[3])
+            self._touched.add(player)
+            self._handle(self.lists.sat(table, item[2], player, f"table:{table}"))
 
     # ------------------------------------------------------------------ calls and notices
     def _handle(self, calls: list[Call]) -> None:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import secrets
 import sys
 from dataclasses import dataclass
@@ -60,7 +59,6 @@ __all__ = ["provision_table", "provision_player", "bridge_conf", "acl_text", "ro
 
 ROOM_USER = "room"
 LOBBY_USER = "lobby"
-_PLAYER_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
 class ProvisionError(ValueError):
@@ -270,7 +268,9 @@ def provision_player(directory: Path, name: str, *, rotate: bool = False) -> dic
 
     Raises :class:`ProvisionError` for a name that is not 1..32 of ``a-z 0-9 _ -``.
     """
-    if not isinstance(name, str) or not _PLAYER_RE.match(name):
+    from room.ids import PLAYER_ID
+
+    if not isinstance(name, str) or not PLAYER_ID.match(name):
         raise ProvisionError(f"player name {name!r} must be 1..32 of a-z 0-9 _ -")
     _prepare(directory)
     manifest, hashes, clear = _load(directory)
