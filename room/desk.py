@@ -41,7 +41,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -53,7 +53,8 @@ from urllib.parse import parse_qs, urlparse
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
 from room.players import PlayerError, Players
-from room.ids import room_player
+from room.ratelimit import RateLimit
+from room.ids import PLAYER_ID, PlayerIdError, check_player_id, room_player
 from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
@@ -69,10 +70,10 @@ MAX_REQUEST = 1024
 
 
 #: The players who can have a phone: ids a room login ``player-<id>`` can carry (as
-#: :mod:`room.provision` makes them), and so safe as one topic level. Others (a table's own
-#: ids, e.g. derived from a name with spaces) are on the lists and in the log all the same;
-#: they just get no notices.
-PHONE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+#: :mod:`room.provision` makes them), and so safe as one topic level (:mod:`room.ids`, the
+#: one rule). Others (a table's own ids, e.g. derived from a name with spaces) are in the
+#: log all the same when a table seats them; they just get no notices.
+PHONE_ID = PLAYER_ID
 
 
 def notice_topic(player: str) -> str:
@@ -94,10 +95,14 @@ class PlayersDesk:
         clock: Unix seconds.
         publish: ``f(topic, payload_text, retain)``; default: the service's own connection.
         tick: seconds between checks of the holds.
+        limit: the per-login rate limit of the phones' requests (default:
+            :class:`room.ratelimit.RateLimit`, 10 at once then 1 a second); the floor's logins
+            have their own, wider one (:attr:`floor_limit`: 60 at once, then 5 a second).
     """
 
     def __init__(self, service: Any, *, hold_seconds: float = 180.0, clock: Callable[[], float] = time.time,
-                 publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0) -> None:
+                 publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0,
+                 limit: RateLimit | None = None) -> None:
         self.service = service
         self.store = service.store
         self.clock = clock
@@ -113,7 +118,9 @@ class PlayersDesk:
         self._touched: set[str] = set()
         self._stop = threading.Event()
         self._publish = publish or self._service_publish
-        self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0}
+        self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
+        self.limit = limit or RateLimit()
+        self.floor_limit = RateLimit(rate=5.0, burst=60)
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -318,6 +325,24 @@ class PlayersDesk:
             except Exception:  # the tick must go on
                 log.exception("the desk's tick")
 
+    def check_seat(self, table: Any, seat: Any) -> tuple[str, int]:
+        """Return ``(table, seat)`` when ``seat`` is a free seat of a table of the room (the
+        floor's ``seat-open``: only a seat that exists and nobody sits in is called).
+
+        Raises:
+            WaitListError: an unknown table, a seat that is not a whole number in 1..the
+                table's seats (L-2), or a seat a player sits in (the reason names them).
+        """
+        if not isinstance(table, str) or table not in self._sizes:
+            raise WaitListError(f"seat-open: no table {str(table)[:40]!r} in the room")
+        seats = self._sizes[table]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise WaitListError(f"seat-open: table {table} has seats 1..{seats}, not {str(seat)[:20]}")
+        sitter = next((p for p, where in self.lists.seated.items() if where == (table, seat)), None)
+        if sitter is not None:
+            raise WaitListError(f"seat-open: seat {seat} of table {table} is taken by {sitter}")
+        return table, seat
+
     # ------------------------------------------------------------------ requests
     def request(self, player: str, req: Any, by: str | None = None) -> dict[str, Any]:
         """Do one request of ``player`` (from their phone, or the floor with ``by``
@@ -326,6 +351,10 @@ class PlayersDesk:
         by = by or player
         if not isinstance(req, dict) or not isinstance(req.get("op"), str):
             return {"ok": False, "error": "a request is {\"op\": ...}"}
+        try:
+            check_player_id(player)  # the phone's rule for every name on the lists (room/ids.py)
+        except PlayerIdError as exc:
+            return {"ok": False, "error": str(exc)}
         op = req["op"]
         with self.lock:
             try:
@@ -362,6 +391,19 @@ class PlayersDesk:
         if len(parts) != 4 or not PHONE_ID.match(parts[2]) or len(msg.payload) > MAX_REQUEST:
             return
         self.stats["requests"] += 1
+        with self.lock:
+            wait = self.limit.allow(parts[2])
+            first = self.limit.first
+        if wait > 0:  # counted and logged once a second by the limit; the phone hears it once
+            self.stats["limited"] += 1
+            if not first:
+                return
+            st = dict(self.status(parts[2]), error=f"too many requests: try again in {math.ceil(wait)} s",
+                      retry_after=math.ceil(wait))
+            self._publish(notice_topic(parts[2]), json.dumps(st), True)
+            with self.lock:
+                self._published.pop(parts[2], None)
+            return
         try:
             req = json.loads(msg.payload)
         except ValueError:
@@ -488,6 +530,13 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
             who = self._floor()
             if who is None:
                 return None
+            with desk.lock:
+                wait = desk.floor_limit.allow(f"floor:{who}")
+            if wait > 0:
+                desk.stats["limited"] += 1
+                after = math.ceil(wait)
+                return self._send(429, json.dumps({"error": "too many requests", "retry_after": after}).encode(),
+                                  "application/json", {"Retry-After": str(after)})
             try:
                 json_from_same_site(self.headers)  # basic auth rides along with another site's form
                 raw = read_body(self.headers, self.rfile, MAX_BODY)
@@ -501,6 +550,8 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 return self._json(400, {"error": "player is required"})
             player = body["player"][:64]
             try:
+                if body.get("op") != "must-move":  # there "player" names the must-move table
+                    check_player_id(player)
                 if body.get("op") == "register":
                     acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
                     return self._json(200, {"ok": True, "account": acct})
@@ -514,11 +565,11 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                     return self._json(200, {"ok": True})
                 if body.get("op") == "seat-open":
                     with desk.lock:
-                        desk._handle(desk.lists.seat_opened(str(body.get("table")), int(body.get("seat") or 0),
-                                                            f"floor:{who}"))
+                        table, seat = desk.check_seat(body.get("table"), body.get("seat"))
+                        desk._handle(desk.lists.seat_opened(table, seat, f"floor:{who}"))
                         desk._flush()
                     return self._json(200, {"ok": True})
-            except (PlayerError, WaitListError, ValueError) as exc:
+            except (PlayerError, WaitListError, PlayerIdError, ValueError) as exc:
                 return self._json(400, {"ok": False, "error": str(exc)})
             except StoreError as exc:
                 return self._json(503, {"ok": False, "error": str(exc)})
