@@ -386,7 +386,20 @@ class HandPacer:
             self.phase = self.IDLE
 
     def _rebuy_handled(self, orch: Orchestrator, seat: int) -> None:
-        # Stepped, refused or dropped while paused: look at the table again.
+        # Stepped, refused or dropped while paused: look at the table again. A re-buy the
+        # table refused (T-2: a player back within 20 minutes brings at least what they left
+        # with) is not asked again and again (one refused bought-in after another in the
+        # journal, no hand ever dealt): the busted simulated player leaves the seat (T-8).
+        s = orch.state.seat(seat)
+        if (s is not None and s.stack == 0 and not s.buy_in_pending and orch.state.hand is None
+                and not orch.faults.paused):
+            log.info("seat %d: the re-buy was refused; the busted simulated player stands up", seat)
+            self.post(ev.StoodUp(at=self.clock(), seat=seat), done=lambda: self._stood_up(orch, seat))
+            return
+        self._rebuying.discard(seat)
+        self(orch, [])
+
+    def _stood_up(self, orch: Orchestrator, seat: int) -> None:
         self._rebuying.discard(seat)
         self(orch, [])
 
