@@ -28,9 +28,12 @@ and the floor's list view (``/floor``, behind the floor's logins, HTTP
 basic authentication against the console's ``floor-logins.json``). JSON: ``GET
 /api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
 ``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
-"reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open,
-register; must-move with ``player`` the must-move table and ``game``/``stakes`` the main
-game it feeds).
+"reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open
+with ``table`` and ``seat`` (a free seat the table has), register, new-player (the account
+and the player's login with a one-time password and its QR code: :meth:`PlayersDesk.new_player`);
+must-move with ``player`` the must-move table and ``game``/``stakes`` the main game it
+feeds). Every ``player`` follows the phone's id rule (:mod:`room.ids`). A login's requests
+pass a token bucket (:mod:`room.ratelimit`): HTTP answers 429 with ``Retry-After``.
 
 Threads: the room's worker (records), paho's (requests), the tick and the HTTP handlers all
 go through one lock.
@@ -98,11 +101,13 @@ class PlayersDesk:
         limit: the per-login rate limit of the phones' requests (default:
             :class:`room.ratelimit.RateLimit`, 10 at once then 1 a second); the floor's logins
             have their own, wider one (:attr:`floor_limit`: 60 at once, then 5 a second).
+        logins: ``make(player) -> {"username", "password"}``, the floor's "new player"
+            (:func:`room.provision.login_maker`); None: the desk makes no logins.
     """
 
     def __init__(self, service: Any, *, hold_seconds: float = 180.0, clock: Callable[[], float] = time.time,
                  publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0,
-                 limit: RateLimit | None = None) -> None:
+                 limit: RateLimit | None = None, logins: Callable[[str], dict[str, str]] | None = None) -> None:
         self.service = service
         self.store = service.store
         self.clock = clock
@@ -121,6 +126,7 @@ class PlayersDesk:
         self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
         self.limit = limit or RateLimit()
         self.floor_limit = RateLimit(rate=5.0, burst=60)
+        self.logins = logins
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -343,6 +349,41 @@ class PlayersDesk:
             raise WaitListError(f"seat-open: seat {seat} of table {table} is taken by {sitter}")
         return table, seat
 
+    def new_player(self, player: str, name: Any, card: Any, by: str, phone_url: str) -> dict[str, Any]:
+        """The floor's "new player" at the desk: the account (name, card number) and the
+        player's login on the room broker with a one-time password, recorded in the lists'
+        log (``login``, by ``floor:<name>``; never the password). Return ``{"ok", "account",
+        "login", "password", "phone_link"`` (the phone page, logged in), ``"qr"`` (that link as
+        a PNG data URL for the player's phone camera)``}``. Issuing again gives a new password.
+
+        Raises:
+            PlayerIdError: ``player`` breaks the id rule; PlayerError: an empty name, a card
+                number another player holds; WaitListError: this desk makes no logins;
+            OSError, room.provision.ProvisionError: the login files cannot be written.
+        """
+        import io
+        from urllib.parse import quote
+
+        import segno
+
+        check_player_id(player)
+        if self.logins is None:
+            raise WaitListError("this room service makes no player logins (livetable room serve --provision-dir)")
+        if name is not None and not isinstance(name, str) or card is not None and not isinstance(card, str):
+            raise PlayerError("name and card are text")
+        account = self.players.register(player, (name or player)[:64], (card or None) and card[:32])
+        creds = self.logins(player)
+        with self.lock:
+            self.lists.note("login", player, by, detail=f"login {creds['username']} made at the desk"
+                            + (f"; card {account['card']}" if account.get("card") else ""))
+            self._flush()
+        link = f"{phone_url}#u={quote(player)}&p={quote(creds['password'])}"
+        out = io.BytesIO()
+        segno.make(link, error="m").save(out, kind="png", scale=6, border=2)
+        qr = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+        return {"ok": True, "account": account, "login": creds["username"], "password": creds["password"],
+                "phone_link": link, "qr": qr}
+
     # ------------------------------------------------------------------ requests
     def request(self, player: str, req: Any, by: str | None = None) -> dict[str, Any]:
         """Do one request of ``player`` (from their phone, or the floor with ``by``
@@ -555,6 +596,10 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 if body.get("op") == "register":
                     acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
                     return self._json(200, {"ok": True, "account": acct})
+                if body.get("op") == "new-player":
+                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
+                    return self._json(200, desk.new_player(player, body.get("name"), body.get("card"), f"floor:{who}",
+                                                           base.rstrip("/") + "/phone"))
                 if body.get("op") == "must-move":  # body.player: the must-move table
                     key = ListKey(str(body.get("game") or ""), str(body.get("stakes") or ""))
                     if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
@@ -569,9 +614,9 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                         desk._handle(desk.lists.seat_opened(table, seat, f"floor:{who}"))
                         desk._flush()
                     return self._json(200, {"ok": True})
-            except (PlayerError, WaitListError, PlayerIdError, ValueError) as exc:
+            except (PlayerError, WaitListError, PlayerIdError, ValueError) as exc:  # ProvisionError too
                 return self._json(400, {"ok": False, "error": str(exc)})
-            except StoreError as exc:
+            except (StoreError, OSError) as exc:
                 return self._json(503, {"ok": False, "error": str(exc)})
             out = desk.request(player, body, by=f"floor:{who}")
             self._json(200 if out["ok"] else 400, out)

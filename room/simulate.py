@@ -210,7 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
     from room.desk import PlayersDesk, serve_desk  # issue 18: lobby, waiting lists, phones
 
-    desk = PlayersDesk(service, hold_seconds=hold).start()
+    from room.provision import login_maker
+
+    desk = PlayersDesk(service, hold_seconds=hold,
+                       logins=login_maker(rig.room_dir / "mosquitto", rig.room_broker.reload)).start()
     crowd = None
     if args.players:
         from room.simplayers import RoomPlayers

@@ -148,6 +148,18 @@ class WaitingLists:
             f(e)
         return e
 
+    def note(self, action: str, player: str, by: str, key: ListKey | None = None, detail: str = "") -> Entry:
+        """Record a change the lists do not make themselves (``login``: the floor made a
+        player's login at the desk; ``move``: the floor moved a player between lists), with
+        the time and who did it. Return the entry.
+
+        Raises:
+            WaitListError: an action the lists' own (join, call, seat, ...): those only they record.
+        """
+        if action not in ("login", "move"):
+            raise WaitListError(f"note: {action!r} is not a note (login, move)")
+        return self._record(action, player, key, by, detail=detail)
+
     def calls(self) -> list[Call]:
         """Return the calls outstanding (oldest first)."""
         return sorted((o.call for o in self.openings.values() if o.call), key=lambda c: (c.at, c.table, c.seat))
