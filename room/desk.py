@@ -127,6 +127,7 @@ class PlayersDesk:
         self.limit = limit or RateLimit()
         self.floor_limit = RateLimit(rate=5.0, burst=60)
         self.logins = logins
+        self.list_feeds: dict[ListKey, ListKey] = {}  # must-move list -> the main game it feeds
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -200,6 +201,8 @@ class PlayersDesk:
                 if t == table:
                     self.lists.seat_closed(t, n, "system")
         self.lists.table(table, key)
+        if first and key in self.list_feeds and table not in self.lists.feeds:  # a must-move list's new table
+            self.lists.feed(table, self.list_feeds[key], "system", f"a table of the must-move list {key}")
         self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
@@ -384,6 +387,39 @@ class PlayersDesk:
         return {"ok": True, "account": account, "login": creds["username"], "password": creds["password"],
                 "phone_link": link, "qr": qr}
 
+    def floor_lists(self, body: dict[str, Any], player: str, by: str) -> dict[str, Any]:
+        """The floor's must-move control: ``{"op": "must-move-list", "game", "stakes",
+        "main_game", "main_stakes", "reason"}`` marks a game's list as a must-move list feeding
+        the main game (every table of it, and those that open later while this service runs,
+        become must-move tables: :meth:`room.waitlist.WaitingLists.feed_list`); ``{"op":
+        "move", "player", "game", "stakes", "to_game", "to_stakes", "reason"}`` moves a player
+        from one list to the end of another (:meth:`room.waitlist.WaitingLists.move`). Both
+        recorded with who, when and why. Return ``{"ok": True, ...}``.
+
+        Raises:
+            WaitListError: a missing reason, a list the room does not play, a player not on
+                the list (nothing changed).
+        """
+        why = _reason(body)
+        games = set(self.lists.table_key.values())
+        a = ListKey(str(body.get("game") or "")[:64], str(body.get("stakes") or "")[:32])
+        if a not in games:
+            raise WaitListError(f"no table of {a} in the room")
+        with self.lock:
+            if body["op"] == "must-move-list":
+                main = ListKey(str(body.get("main_game") or "")[:64], str(body.get("main_stakes") or "")[:32])
+                tables = self.lists.feed_list(a, main, by, why)
+                self.list_feeds[a] = main
+                self._flush()
+                return {"ok": True, "tables": tables, "feeds": main.to_json()}
+            b = ListKey(str(body.get("to_game") or "")[:64], str(body.get("to_stakes") or "")[:32])
+            if b not in games:
+                raise WaitListError(f"no table of {b} in the room")
+            self._handle(self.lists.move(player, a, b, by, why))
+            self._touched.add(player)
+            self._flush()
+            return {"ok": True, "status": self.status(player)}
+
     # ------------------------------------------------------------------ requests
     def request(self, player: str, req: Any, by: str | None = None) -> dict[str, Any]:
         """Do one request of ``player`` (from their phone, or the floor with ``by``
@@ -457,6 +493,20 @@ class PlayersDesk:
             self._publish(notice_topic(parts[2]), json.dumps(st), True)
             with self.lock:
                 self._published.pop(parts[2], None)
+
+
+def _reason(body: dict[str, Any], required: bool = True) -> str:
+    """The floor's reason of a request: one line, at most 200 characters.
+
+    Raises:
+        WaitListError: none given (when ``required``), or more than one line.
+    """
+    why = str(body.get("reason") or "").strip()
+    if "\n" in why or len(why) > 200:
+        raise WaitListError("the reason is one line of at most 200 characters")
+    if required and not why:
+        raise WaitListError("the floor's decisions need a reason (why)")
+    return why
 
 
 # ---------------------------------------------------------------------- HTTP
@@ -587,12 +637,18 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 body = json.loads(raw or b"{}")
             except ValueError:
                 return self._json(400, {"error": "not JSON"})
-            if not isinstance(body, dict) or not isinstance(body.get("player"), str) or not body["player"]:
+            if not isinstance(body, dict):
+                return self._json(400, {"error": "send a JSON object"})
+            if body.get("op") == "must-move-list":  # a list, no player
+                body.setdefault("player", "-")
+            if not isinstance(body.get("player"), str) or not body["player"]:
                 return self._json(400, {"error": "player is required"})
             player = body["player"][:64]
             try:
-                if body.get("op") != "must-move":  # there "player" names the must-move table
+                if body.get("op") not in ("must-move", "must-move-list"):  # there "player" names no player
                     check_player_id(player)
+                if body.get("op") in ("must-move-list", "move"):
+                    return self._json(200, desk.floor_lists(body, player, f"floor:{who}"))
                 if body.get("op") == "register":
                     acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
                     return self._json(200, {"ok": True, "account": acct})
@@ -605,7 +661,7 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                     if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
                         raise WaitListError(f"must-move: table {player!r} and a game of the room ({key}) are needed")
                     with desk.lock:
-                        desk.lists.feed(player, key, f"floor:{who}")
+                        desk.lists.feed(player, key, f"floor:{who}", _reason(body, required=False))
                         desk._flush()
                     return self._json(200, {"ok": True})
                 if body.get("op") == "seat-open":

@@ -156,3 +156,33 @@ def test_the_floor_api_answers_429_with_retry_after(rig: Rig, tmp_path: Path) ->
         assert call({"op": "join", "player": "zed", **KEY})[0] == 200
     finally:
         srv.stop()
+
+
+def test_the_floor_marks_a_must_move_list_and_moves_players_with_a_reason(rig: Rig, tmp_path: Path) -> None:
+    from room.waitlist import ListKey
+
+    _fill(rig)
+    plo = {"game": "pot-limit omaha", "stakes": "50/100"}
+    rig.desk.lists.table("t8", ListKey(**plo))  # a second game of the room (the main game)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    srv, call = floor_client(rig, tmp_path)
+    try:
+        mm = {"op": "must-move-list", **KEY, "main_game": plo["game"], "main_stakes": plo["stakes"]}
+        code, out, _ = call(mm)
+        assert code == 400 and "reason" in out["error"]
+        code, out, _ = call(dict(mm, main_game="stud", reason="x"))
+        assert code == 400 and "no table of stud" in out["error"]
+        code, out, _ = call(dict(mm, reason="PLO main game tonight"))
+        assert code == 200 and out["tables"] == ["t7"] and rig.desk.lists.feeds == {"t7": ListKey(**plo)}
+        move = {"op": "move", "player": "zed", **KEY, "to_game": plo["game"], "to_stakes": plo["stakes"]}
+        assert call(move)[0] == 400  # no reason
+        code, out, _ = call(dict(move, reason="wants Omaha"))
+        assert code == 200 and out["status"]["lists"][0]["list"] == "pot-limit omaha 50/100"
+        story = [(e["action"], e["by"], e["detail"]) for e in rig.desk.players.waitlist_log("zed")]
+        assert story[-2:] == [("remove", "floor:eve", "moved to pot-limit omaha 50/100: wants Omaha"),
+                              ("join", "floor:eve", "place 1")]
+        assert any(e["action"] == "feed" and e["by"] == "floor:eve" and "PLO main game tonight" in e["detail"]
+                   for e in rig.desk.players.waitlist_log())
+        assert call(dict(move, reason="again"))[0] == 400  # not on that list any more
+    finally:
+        srv.stop()

@@ -259,3 +259,32 @@ def test_fairness_invariants_under_random_operations(seq: list[tuple]) -> None:
     assert norm(again.changes) == norm(w.changes)
     assert norm(again.must_move) == norm(w.must_move)
     assert again.seated == w.seated and again.feeds == w.feeds
+
+
+def test_the_floor_moves_a_player_between_lists_and_marks_a_must_move_list() -> None:
+    """Issue 18 (the floor's must-move control): a move is recorded with who and why, the
+    moved player's call goes to the next player; a list marked must-move feeds the main game
+    from every table of it."""
+    w, c = room()
+    for p in ("ann", "bob"):
+        w.join(NL25, p, p)
+    w.seat_opened("t3", 2, "table:t3")
+    assert w.call_of("ann").seat == 2
+    with pytest.raises(WaitListError, match="reason"):
+        w.move("ann", NL25, NL12, "floor:eve", " ")
+    c.t += 1
+    calls = w.move("ann", NL25, NL12, "floor:eve", "asked for the smaller game")
+    assert [k.player for k in calls] == ["bob"] and w.lists[NL12] == ["ann"] and w.lists[NL25] == ["bob"]
+    moved = [(e.action, e.by, e.detail) for e in w.log if e.player == "ann"][-2:]
+    assert moved == [("remove", "floor:eve", "moved to nlhe 1/2: asked for the smaller game"),
+                     ("join", "floor:eve", "place 1")]
+    with pytest.raises(WaitListError, match="already"):
+        w.move("ann", NL25, NL12, "floor:eve", "again")
+    with pytest.raises(WaitListError, match="feed itself"):
+        w.feed_list(NL12, NL12, "floor:eve", "x")
+    assert w.feed_list(NL25, NL12, "floor:eve", "the 2/5 game feeds 1/2 tonight") == ["t3"]
+    assert w.feeds == {"t3": NL12} and w.log[-1].detail == "must-move table: the 2/5 game feeds 1/2 tonight"
+    w.sat("t3", 4, "cat", "table:t3")  # cat sits at the must-move table: first for a seat of 1/2
+    w.seat_opened("t1", 1, "table:t1")
+    assert w.call_of("cat").table == "t1" and w.call_of("cat").source == "must-move"
+    check_log(w.log, w.table_key)
