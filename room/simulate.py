@@ -19,6 +19,13 @@ store holds every hand of every table and its meters equal each table's to the c
 ``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
 options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
 ``--headless`` the floor console is served and its address printed.
+
+``--players P`` (issue 18, :mod:`room.simplayers`): the tables' own players stand up now and
+then (``--leave-chance``, 0.05 a hand), P simulated players join the waiting lists, are
+called (``--hold`` 3 s), accept (seated by the floor's ``seat`` request through the table's
+bridge), pass or let the call lapse, play and leave; the summary grows ``players``
+(``openings``, ``calls``, ``lapses``, ``passes``, ``seated``, ``seat_refused``, ``fair``: the
+fairness check over the room's stored log, exit 1 when not fair). Needs ``--devices all``.
 """
 
 from __future__ import annotations
