@@ -9,7 +9,6 @@ Screenshot: ``artifacts/players/floor-new-player.png``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
