@@ -37,3 +37,27 @@ def test_a_refused_rebuy_stands_the_busted_player_up_instead_of_asking_for_ever(
     assert handled < 200, "the pacer asks for the refused re-buy again and again"
     assert orch.state.seat(3) is None  # the busted simulated player left the seat
     assert audit(orch.state) == []
+
+
+def test_a_player_the_floor_seats_gets_the_floors_buy_in_not_a_rebuy() -> None:
+    """``room simulate --players`` (12 of 458 seatings): the floor's ``seat`` posts the
+    sit-down, then its buy-in; the pacer saw a re-buy seat with no chips in between and
+    bought in the minimum first, so the floor's buy-in was refused (T-7: the seat has chips)
+    and the player stood up again. A seat is not re-bought from its own sit-down's step."""
+    clock = ManualClock()
+    settings = TableSettings(id="t1", game="holdem", seats=6, small_blind=50, big_blind=100)
+    orch = Orchestrator(TableState.new(settings), journal=None, clock=clock, ports=Ports())
+    orch.post(ev.PlayerSatDown(at=clock(), seat=1, player="p1", name="P1"))
+    orch.post(ev.BoughtIn(at=clock(), seat=1, amount=5000))
+    orch.pump()
+    pacer = HandPacer(orch.post, clock, rebuy={1, 2, 3}, max_hands=1)
+    orch.listeners.append(pacer)
+    pacer.kick(orch)  # one player: the hand start is refused, the pacer waits for a change
+    orch.pump()
+    # the floor's seat request, as controller/floor.py posts it: the buy-in once seated
+    orch.post(ev.PlayerSatDown(at=clock(), seat=3, player="name:zoe", name="zoe"),
+              done=lambda: orch.post(ev.BoughtIn(at=clock(), seat=3, amount=7000)))
+    orch.pump(limit=50)
+    assert orch.state.seat(3) is not None
+    assert orch.state.ledger.accounts["name:zoe"].bought_in == 7000
+    assert orch.state.ledger.total_in == 12000 and audit(orch.state) == []
