@@ -314,6 +314,9 @@ class HandPacer:
         self.phase = self.IDLE
         self.refused_seq: int | None = None
         self._rebuying: set[int] = set()  # seats whose re-buy the loop has not handled yet
+        # seat -> player: who sat there when the pacer last looked; None until it first looks
+        self._seen: dict[int, str] | None = None
+        self._new: dict[int, str] = {}  # seats taken by the step the pacer was called for: not re-bought
         self.hand_start: Callable[[], dict[str, Any] | None] | None = None
         self._start_fields: dict[str, Any] = {}
 
@@ -333,6 +336,7 @@ class HandPacer:
 
     def __call__(self, orch: Orchestrator, effects: list[Any]) -> None:
         state = orch.state
+        self._look(state)
         for e in effects:
             if isinstance(e, fx.Refuse) and e.event == "hand-start-requested":
                 # Not enough players (or the like): wait until the table changes.
@@ -348,6 +352,8 @@ class HandPacer:
             return  # a re-buy is still in the inbox: one at a time, and no hand before it
         for seat in state.seats:
             if seat is not None and seat.seat in self.rebuy and seat.stack == 0:
+                if self._new.get(seat.seat) == seat.player:
+                    return  # just seated: its buy-in comes next (the floor's), or the next look re-buys
                 amount = state.settings.buy_in_min or 20 * state.settings.big_blind
                 self._rebuying.add(seat.seat)
                 self.post(ev.BoughtIn(at=self.clock(), seat=seat.seat, amount=amount),
@@ -368,6 +374,17 @@ class HandPacer:
         else:
             self.deck_ready()
 
+    def _look(self, state: TableState) -> None:
+        """Note the players who sat down in the step just handled: a player the floor seats
+        has no chips until the floor's buy-in, posted once the sit-down is handled (T-3); a
+        re-buy of the minimum posted from the sit-down's own step came first, and the
+        floor's buy-in was refused (T-7: the seat has chips) and the player stood up again.
+        Such a seat is not re-bought from that step (a later look may, once it is still
+        without chips: a player who busted)."""
+        now = {s.seat: s.player for s in state.seats if s is not None}
+        seen, self._seen = self._seen, now
+        self._new = {n: p for n, p in now.items() if seen is not None and seen.get(n) != p}
+
     def deck_ready(self) -> None:
         """The dealer holds a new checked deck: post the hand start (once per deck).
 
@@ -386,7 +403,20 @@ class HandPacer:
             self.phase = self.IDLE
 
     def _rebuy_handled(self, orch: Orchestrator, seat: int) -> None:
-        # Stepped, refused or dropped while paused: look at the table again.
+        # Stepped, refused or dropped while paused: look at the table again. A re-buy the
+        # table refused (T-2: a player back within 20 minutes brings at least what they left
+        # with) is not asked again and again (one refused bought-in after another in the
+        # journal, no hand ever dealt): the busted simulated player leaves the seat (T-8).
+        s = orch.state.seat(seat)
+        if (s is not None and s.stack == 0 and not s.buy_in_pending and orch.state.hand is None
+                and not orch.faults.paused):
+            log.info("seat %d: the re-buy was refused; the busted simulated player stands up", seat)
+            self.post(ev.StoodUp(at=self.clock(), seat=seat), done=lambda: self._stood_up(orch, seat))
+            return
+        self._rebuying.discard(seat)
+        self(orch, [])
+
+    def _stood_up(self, orch: Orchestrator, seat: int) -> None:
         self._rebuying.discard(seat)
         self(orch, [])
 

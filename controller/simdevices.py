@@ -24,6 +24,7 @@ import random
 from typing import Any
 
 from controller.bots import SimPlayers
+from controller.engine.table import events as ev
 from controller.orchestrator import Orchestrator
 
 __all__ = ["SimulatedPlayers", "journal_seed", "device_choice"]
@@ -73,11 +74,20 @@ class SimulatedPlayers:
     Args:
         bot_seats: seats they play; ``seed``: their choices; ``clock``: the injected clock;
         speed: 0 = instant players; 1 = a live pace (about a second per decision).
+        leave_chance: after each finished hand, the chance (0..1, seeded) that the player in
+            each of ``bot_seats`` stands up (T-8) and leaves the seat free for the room's
+            waiting list (issue 18, ``livetable room simulate --players``); never below two
+            players seated. Whoever sits in a bot seat later (a player the floor seats) is
+            played and may leave the same way. 0: nobody leaves.
     """
 
-    def __init__(self, bot_seats: list[int], *, seed: int, clock: Any, speed: float) -> None:
+    def __init__(self, bot_seats: list[int], *, seed: int, clock: Any, speed: float,
+                 leave_chance: float = 0.0) -> None:
         self.bot_seats, self.seed, self.clock, self.speed = bot_seats, seed, clock, speed
         self.rng = random.Random(seed)
+        self.leave_chance = leave_chance
+        self._leave_rng = random.Random(seed * 7919 + 1)  # its own: the players' choices stay as they were
+        self._hands_seen: int | None = None
         self.run: Any = None
         self.orch: Orchestrator | None = None
         self.players: SimPlayers | None = None
@@ -116,7 +126,27 @@ class SimulatedPlayers:
             if self.players is not None:
                 self.players.forget(orch)  # the held decisions are gone: decide again
         self._was_paused = paused
+        if self.leave_chance > 0 and not paused:
+            self._leave(orch)
         now = self.clock()
         while self._later and self._later[0][0] <= now and not paused and not self._camera_waiting():
             _, _, item, done = heapq.heappop(self._later)
             orch.post(item, done=done)
+
+    def _leave(self, orch: Orchestrator) -> None:
+        """Once per hand dealt: stand up each bot seat's player with the chance
+        ``leave_chance`` (T-8), keeping two players seated. Usually between hands; when the
+        next hand was dealt at once, the player's hand is folded first (T-8)."""
+        state = orch.state
+        if state.hands == self._hands_seen:
+            return
+        first, self._hands_seen = self._hands_seen is None, state.hands
+        if first:
+            return  # the table just opened: nobody leaves before a hand
+        seated = sum(1 for s in state.seats if s is not None)
+        for s in state.seats:
+            if seated <= 2:
+                return
+            if s is not None and s.seat in self.bot_seats and self._leave_rng.random() < self.leave_chance:
+                orch.post(ev.StoodUp(at=self.clock(), seat=s.seat))
+                seated -= 1

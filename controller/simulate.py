@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seats left free for a player to take from the seat's tablet (T-3), e.g. 3,5")
     p.add_argument("--tablet-join", choices=("direct", "confirm"), default="direct",
                    help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
+    p.add_argument("--leave-chance", type=float, default=0.0,
+                   help="after each hand, the chance (0..1) each simulated player stands up, the seat left free "
+                        "(the room's waiting lists fill it; default 0)")
     p.add_argument("--camera", choices=("on", "off"), default="on", help="board check by the simulated camera")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--room-outbox", action="store_true", help="send the journal to the room (controller/roomlink.py)")
@@ -205,6 +208,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--speed must be 0 or more, got {args.speed}"
     if args.result_seconds is not None and not 0 <= args.result_seconds <= 60:
         return f"--result-seconds must be 0..60, got {args.result_seconds}"
+    if not 0 <= args.leave_chance <= 1:
+        return f"--leave-chance must be 0..1, got {args.leave_chance}"
     if not (0 <= args.rake <= 25):
         return f"--rake must be a percent in 0..25, got {args.rake}"
     if args.ante < 0 or args.ante > args.bb:
@@ -334,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     stored = _stored_seed(journal)
     if stored is not None:
         args.seed = stored
-    players = simdevices.SimulatedPlayers(bot_seats, seed=args.seed, clock=clock, speed=speed)
+    players = simdevices.SimulatedPlayers(bot_seats, seed=args.seed, clock=clock, speed=speed,
+                                          leave_chance=args.leave_chance)
     try:
         choice = simdevices.device_choice(args, settings, seed=args.seed)
     except OSError as exc:

@@ -28,9 +28,12 @@ and the floor's list view (``/floor``, behind the floor's logins, HTTP
 basic authentication against the console's ``floor-logins.json``). JSON: ``GET
 /api/lobby`` (public); with a floor login ``GET /api/lists``, ``GET /api/why?player=``,
 ``GET /api/players?q=``, ``POST /api/lists`` ``{"op", "player", "game"?, "stakes"?,
-"reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open,
-register; must-move with ``player`` the must-move table and ``game``/``stakes`` the main
-game it feeds).
+"reason"?, "name"?, "card"?}`` (``op``: join, leave, accept, pass, change, seat-open
+with ``table`` and ``seat`` (a free seat the table has), register, new-player (the account
+and the player's login with a one-time password and its QR code: :meth:`PlayersDesk.new_player`);
+must-move with ``player`` the must-move table and ``game``/``stakes`` the main game it
+feeds). Every ``player`` follows the phone's id rule (:mod:`room.ids`). A login's requests
+pass a token bucket (:mod:`room.ratelimit`): HTTP answers 429 with ``Retry-After``.
 
 Threads: the room's worker (records), paho's (requests), the tick and the HTTP handlers all
 go through one lock.
@@ -41,7 +44,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import re
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -53,6 +56,8 @@ from urllib.parse import parse_qs, urlparse
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
 from room.players import PlayerError, Players
+from room.ratelimit import RateLimit
+from room.ids import PLAYER_ID, PlayerIdError, check_player_id, room_player
 from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
@@ -68,10 +73,10 @@ MAX_REQUEST = 1024
 
 
 #: The players who can have a phone: ids a room login ``player-<id>`` can carry (as
-#: :mod:`room.provision` makes them), and so safe as one topic level. Others (a table's own
-#: ids, e.g. derived from a name with spaces) are on the lists and in the log all the same;
-#: they just get no notices.
-PHONE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+#: :mod:`room.provision` makes them), and so safe as one topic level (:mod:`room.ids`, the
+#: one rule). Others (a table's own ids, e.g. derived from a name with spaces) are in the
+#: log all the same when a table seats them; they just get no notices.
+PHONE_ID = PLAYER_ID
 
 
 def notice_topic(player: str) -> str:
@@ -93,10 +98,16 @@ class PlayersDesk:
         clock: Unix seconds.
         publish: ``f(topic, payload_text, retain)``; default: the service's own connection.
         tick: seconds between checks of the holds.
+        limit: the per-login rate limit of the phones' requests (default:
+            :class:`room.ratelimit.RateLimit`, 10 at once then 1 a second); the floor's logins
+            have their own, wider one (:attr:`floor_limit`: 60 at once, then 5 a second).
+        logins: ``make(player) -> {"username", "password"}``, the floor's "new player"
+            (:func:`room.provision.login_maker`); None: the desk makes no logins.
     """
 
     def __init__(self, service: Any, *, hold_seconds: float = 180.0, clock: Callable[[], float] = time.time,
-                 publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0) -> None:
+                 publish: Callable[[str, str, bool], None] | None = None, tick: float = 1.0,
+                 limit: RateLimit | None = None, logins: Callable[[str], dict[str, str]] | None = None) -> None:
         self.service = service
         self.store = service.store
         self.clock = clock
@@ -112,7 +123,11 @@ class PlayersDesk:
         self._touched: set[str] = set()
         self._stop = threading.Event()
         self._publish = publish or self._service_publish
-        self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0}
+        self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
+        self.limit = limit or RateLimit()
+        self.floor_limit = RateLimit(rate=5.0, burst=60)
+        self.logins = logins
+        self.list_feeds: dict[ListKey, ListKey] = {}  # must-move list -> the main game it feeds
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -186,11 +201,13 @@ class PlayersDesk:
                 if t == table:
                     self.lists.seat_closed(t, n, "system")
         self.lists.table(table, key)
+        if first and key in self.list_feeds and table not in self.lists.feeds:  # a must-move list's new table
+            self.lists.feed(table, self.list_feeds[key], "system", f"a table of the must-move list {key}")
         self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
             if s is not None:
-                self.lists.seated[s.player] = (table, s.seat)
+                self.lists.seated[room_player(s.player)] = (table, s.seat)
         if first and opening:
             for n in range(1, len(state.seats) + 1):
                 if n not in seated:
@@ -236,11 +253,13 @@ class PlayersDesk:
         elif what == "table":
             pass  # the "state" item of the same record brings the new game or stakes with the seats
         elif what == "opened":
-            self._touched.add(item[3])
-            self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=item[3]))
+            player = room_player(item[3])  # the floor seated the room's "p" as "name:p"
+            self._touched.add(player)
+            self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=player))
         elif what == "taken":
-            self._touched.add(item[3])
-            self._handle(self.lists.sat(table, item[2], item[3], f"table:{table}"))
+            player = room_player(item[3])
+            self._touched.add(player)
+            self._handle(self.lists.sat(table, item[2], player, f"table:{table}"))
 
     # ------------------------------------------------------------------ calls and notices
     def _handle(self, calls: list[Call]) -> None:
@@ -315,6 +334,92 @@ class PlayersDesk:
             except Exception:  # the tick must go on
                 log.exception("the desk's tick")
 
+    def check_seat(self, table: Any, seat: Any) -> tuple[str, int]:
+        """Return ``(table, seat)`` when ``seat`` is a free seat of a table of the room (the
+        floor's ``seat-open``: only a seat that exists and nobody sits in is called).
+
+        Raises:
+            WaitListError: an unknown table, a seat that is not a whole number in 1..the
+                table's seats (L-2), or a seat a player sits in (the reason names them).
+        """
+        if not isinstance(table, str) or table not in self._sizes:
+            raise WaitListError(f"seat-open: no table {str(table)[:40]!r} in the room")
+        seats = self._sizes[table]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise WaitListError(f"seat-open: table {table} has seats 1..{seats}, not {str(seat)[:20]}")
+        sitter = next((p for p, where in self.lists.seated.items() if where == (table, seat)), None)
+        if sitter is not None:
+            raise WaitListError(f"seat-open: seat {seat} of table {table} is taken by {sitter}")
+        return table, seat
+
+    def new_player(self, player: str, name: Any, card: Any, by: str, phone_url: str) -> dict[str, Any]:
+        """The floor's "new player" at the desk: the account (name, card number) and the
+        player's login on the room broker with a one-time password, recorded in the lists'
+        log (``login``, by ``floor:<name>``; never the password). Return ``{"ok", "account",
+        "login", "password", "phone_link"`` (the phone page, logged in), ``"qr"`` (that link as
+        a PNG data URL for the player's phone camera)``}``. Issuing again gives a new password.
+
+        Raises:
+            PlayerIdError: ``player`` breaks the id rule; PlayerError: an empty name, a card
+                number another player holds; WaitListError: this desk makes no logins;
+            OSError, room.provision.ProvisionError: the login files cannot be written.
+        """
+        import io
+        from urllib.parse import quote
+
+        import segno
+
+        check_player_id(player)
+        if self.logins is None:
+            raise WaitListError("this room service makes no player logins (livetable room serve --provision-dir)")
+        if name is not None and not isinstance(name, str) or card is not None and not isinstance(card, str):
+            raise PlayerError("name and card are text")
+        account = self.players.register(player, (name or player)[:64], (card or None) and card[:32])
+        creds = self.logins(player)
+        with self.lock:
+            self.lists.note("login", player, by, detail=f"login {creds['username']} made at the desk"
+                            + (f"; card {account['card']}" if account.get("card") else ""))
+            self._flush()
+        link = f"{phone_url}#u={quote(player)}&p={quote(creds['password'])}"
+        out = io.BytesIO()
+        segno.make(link, error="m").save(out, kind="png", scale=6, border=2)
+        qr = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+        return {"ok": True, "account": account, "login": creds["username"], "password": creds["password"],
+                "phone_link": link, "qr": qr}
+
+    def floor_lists(self, body: dict[str, Any], player: str, by: str) -> dict[str, Any]:
+        """The floor's must-move control: ``{"op": "must-move-list", "game", "stakes",
+        "main_game", "main_stakes", "reason"}`` marks a game's list as a must-move list feeding
+        the main game (every table of it, and those that open later while this service runs,
+        become must-move tables: :meth:`room.waitlist.WaitingLists.feed_list`); ``{"op":
+        "move", "player", "game", "stakes", "to_game", "to_stakes", "reason"}`` moves a player
+        from one list to the end of another (:meth:`room.waitlist.WaitingLists.move`). Both
+        recorded with who, when and why. Return ``{"ok": True, ...}``.
+
+        Raises:
+            WaitListError: a missing reason, a list the room does not play, a player not on
+                the list (nothing changed).
+        """
+        why = _reason(body)
+        games = set(self.lists.table_key.values())
+        a = ListKey(str(body.get("game") or "")[:64], str(body.get("stakes") or "")[:32])
+        if a not in games:
+            raise WaitListError(f"no table of {a} in the room")
+        with self.lock:
+            if body["op"] == "must-move-list":
+                main = ListKey(str(body.get("main_game") or "")[:64], str(body.get("main_stakes") or "")[:32])
+                tables = self.lists.feed_list(a, main, by, why)
+                self.list_feeds[a] = main
+                self._flush()
+                return {"ok": True, "tables": tables, "feeds": main.to_json()}
+            b = ListKey(str(body.get("to_game") or "")[:64], str(body.get("to_stakes") or "")[:32])
+            if b not in games:
+                raise WaitListError(f"no table of {b} in the room")
+            self._handle(self.lists.move(player, a, b, by, why))
+            self._touched.add(player)
+            self._flush()
+            return {"ok": True, "status": self.status(player)}
+
     # ------------------------------------------------------------------ requests
     def request(self, player: str, req: Any, by: str | None = None) -> dict[str, Any]:
         """Do one request of ``player`` (from their phone, or the floor with ``by``
@@ -323,6 +428,10 @@ class PlayersDesk:
         by = by or player
         if not isinstance(req, dict) or not isinstance(req.get("op"), str):
             return {"ok": False, "error": "a request is {\"op\": ...}"}
+        try:
+            check_player_id(player)  # the phone's rule for every name on the lists (room/ids.py)
+        except PlayerIdError as exc:
+            return {"ok": False, "error": str(exc)}
         op = req["op"]
         with self.lock:
             try:
@@ -359,6 +468,19 @@ class PlayersDesk:
         if len(parts) != 4 or not PHONE_ID.match(parts[2]) or len(msg.payload) > MAX_REQUEST:
             return
         self.stats["requests"] += 1
+        with self.lock:
+            wait = self.limit.allow(parts[2])
+            first = self.limit.first
+        if wait > 0:  # counted and logged once a second by the limit; the phone hears it once
+            self.stats["limited"] += 1
+            if not first:
+                return
+            st = dict(self.status(parts[2]), error=f"too many requests: try again in {math.ceil(wait)} s",
+                      retry_after=math.ceil(wait))
+            self._publish(notice_topic(parts[2]), json.dumps(st), True)
+            with self.lock:
+                self._published.pop(parts[2], None)
+            return
         try:
             req = json.loads(msg.payload)
         except ValueError:
@@ -371,6 +493,20 @@ class PlayersDesk:
             self._publish(notice_topic(parts[2]), json.dumps(st), True)
             with self.lock:
                 self._published.pop(parts[2], None)
+
+
+def _reason(body: dict[str, Any], required: bool = True) -> str:
+    """The floor's reason of a request: one line, at most 200 characters.
+
+    Raises:
+        WaitListError: none given (when ``required``), or more than one line.
+    """
+    why = str(body.get("reason") or "").strip()
+    if "\n" in why or len(why) > 200:
+        raise WaitListError("the reason is one line of at most 200 characters")
+    if required and not why:
+        raise WaitListError("the floor's decisions need a reason (why)")
+    return why
 
 
 # ---------------------------------------------------------------------- HTTP
@@ -485,6 +621,13 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
             who = self._floor()
             if who is None:
                 return None
+            with desk.lock:
+                wait = desk.floor_limit.allow(f"floor:{who}")
+            if wait > 0:
+                desk.stats["limited"] += 1
+                after = math.ceil(wait)
+                return self._send(429, json.dumps({"error": "too many requests", "retry_after": after}).encode(),
+                                  "application/json", {"Retry-After": str(after)})
             try:
                 json_from_same_site(self.headers)  # basic auth rides along with another site's form
                 raw = read_body(self.headers, self.rfile, MAX_BODY)
@@ -494,30 +637,42 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 body = json.loads(raw or b"{}")
             except ValueError:
                 return self._json(400, {"error": "not JSON"})
-            if not isinstance(body, dict) or not isinstance(body.get("player"), str) or not body["player"]:
+            if not isinstance(body, dict):
+                return self._json(400, {"error": "send a JSON object"})
+            if body.get("op") == "must-move-list":  # a list, no player
+                body.setdefault("player", "-")
+            if not isinstance(body.get("player"), str) or not body["player"]:
                 return self._json(400, {"error": "player is required"})
             player = body["player"][:64]
             try:
+                if body.get("op") not in ("must-move", "must-move-list"):  # there "player" names no player
+                    check_player_id(player)
+                if body.get("op") in ("must-move-list", "move"):
+                    return self._json(200, desk.floor_lists(body, player, f"floor:{who}"))
                 if body.get("op") == "register":
                     acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
                     return self._json(200, {"ok": True, "account": acct})
+                if body.get("op") == "new-player":
+                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
+                    return self._json(200, desk.new_player(player, body.get("name"), body.get("card"), f"floor:{who}",
+                                                           base.rstrip("/") + "/phone"))
                 if body.get("op") == "must-move":  # body.player: the must-move table
                     key = ListKey(str(body.get("game") or ""), str(body.get("stakes") or ""))
                     if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
                         raise WaitListError(f"must-move: table {player!r} and a game of the room ({key}) are needed")
                     with desk.lock:
-                        desk.lists.feed(player, key, f"floor:{who}")
+                        desk.lists.feed(player, key, f"floor:{who}", _reason(body, required=False))
                         desk._flush()
                     return self._json(200, {"ok": True})
                 if body.get("op") == "seat-open":
                     with desk.lock:
-                        desk._handle(desk.lists.seat_opened(str(body.get("table")), int(body.get("seat") or 0),
-                                                            f"floor:{who}"))
+                        table, seat = desk.check_seat(body.get("table"), body.get("seat"))
+                        desk._handle(desk.lists.seat_opened(table, seat, f"floor:{who}"))
                         desk._flush()
                     return self._json(200, {"ok": True})
-            except (PlayerError, WaitListError, ValueError) as exc:
+            except (PlayerError, WaitListError, PlayerIdError, ValueError) as exc:  # ProvisionError too
                 return self._json(400, {"ok": False, "error": str(exc)})
-            except StoreError as exc:
+            except (StoreError, OSError) as exc:
                 return self._json(503, {"ok": False, "error": str(exc)})
             out = desk.request(player, body, by=f"floor:{who}")
             self._json(200 if out["ok"] else 400, out)

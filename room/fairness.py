@@ -14,8 +14,10 @@ they sat at a must-move table, who sits where, the calls outstanding) and checks
   then the list, skipping players who passed or lapsed on this opening, who hold a call, or
   who already sit at that table;
 
-and after every ``lapse`` or ``pass`` that the next entry about that seat, when someone was
-eligible, is the call of the next player (a lapsed call moves to the next). The log is the
+and after every ``lapse`` or ``pass`` that the operation's next entries, when someone was
+eligible, hold the call of the next player (a lapsed call moves to the next); an operation
+is the entries up to the next one not made by ``system`` (or a join, change request,
+opening or lapse), so a wall clock's timestamps serve as well as a virtual one's. The log is the
 only input, so it also checks the log says enough to answer "why was he seated before me".
 """
 
@@ -135,10 +137,12 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
             if main is not None and e.player not in must.setdefault(main, []):
                 must[main].append(e.player)
         # a lapse or pass must be followed, within the same operation, by the next call when
-        # someone is eligible: checked when the operation's entries end (the next entry at a
-        # later time, or the end of the log)
+        # someone is eligible: checked when the operation's entries end. The lists read the
+        # clock at every entry (a wall clock moves within one operation), so an operation
+        # ends where the next one begins: an entry by someone other than "system" (a player,
+        # the floor, a table), a join, change request, opening or lapse, or the end of the log
         nxt = log[i + 1] if i + 1 < len(log) else None
-        if nxt is None or nxt.at != e.at or nxt.action in ("join", "change-request", "open"):
+        if nxt is None or nxt.by != "system" or nxt.action in ("join", "change-request", "open", "lapse"):
             for w, j in list(pending.items()):
                 o = openings.get(w)
                 if o is None or o["call"] is not None:

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import secrets
 import sys
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -56,11 +56,10 @@ from drivers.mqtt.topics import ROOT, TopicError, check_table
 
 __all__ = ["provision_table", "provision_player", "bridge_conf", "acl_text", "room_credentials",
            "lobby_credentials", "tls_listener_conf", "BridgeTls", "ProvisionError", "ROOM_USER", "LOBBY_USER",
-           "table_user", "main"]
+           "table_user", "login_maker", "sighup_pidfile", "main"]
 
 ROOM_USER = "room"
 LOBBY_USER = "lobby"
-_PLAYER_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
 class ProvisionError(ValueError):
@@ -270,7 +269,9 @@ def provision_player(directory: Path, name: str, *, rotate: bool = False) -> dic
 
     Raises :class:`ProvisionError` for a name that is not 1..32 of ``a-z 0-9 _ -``.
     """
-    if not isinstance(name, str) or not _PLAYER_RE.match(name):
+    from room.ids import PLAYER_ID
+
+    if not isinstance(name, str) or not PLAYER_ID.match(name):
         raise ProvisionError(f"player name {name!r} must be 1..32 of a-z 0-9 _ -")
     _prepare(directory)
     manifest, hashes, clear = _load(directory)
@@ -280,6 +281,44 @@ def provision_player(directory: Path, name: str, *, rotate: bool = False) -> dic
         manifest["players"].append(name)
     _save(directory, manifest, hashes, clear)
     return {"username": f"player-{name}", "password": pw}
+
+
+def login_maker(directory: Path, reload: Callable[[], None]) -> Callable[[str], dict[str, str]]:
+    """Return ``make(player) -> {"username", "password"}`` for the floor's "new player" at the
+    desk (issue 18): :func:`provision_player` with a new password each time (the password is
+    shown to the player once; issuing again ends the old one), then ``reload()`` so the
+    broker reads its password and ACL files again (Mosquitto rereads them on SIGHUP).
+
+    Raises (from ``make``): :class:`ProvisionError` for a bad name; OSError when the files
+    cannot be written.
+    """
+    import threading
+
+    lock = threading.Lock()
+
+    def make(player: str) -> dict[str, str]:
+        with lock:
+            creds = provision_player(directory, player, rotate=True)
+            reload()
+            return creds
+    return make
+
+
+def sighup_pidfile(pidfile: Path) -> Callable[[], None]:
+    """Return ``reload()`` that sends SIGHUP to the process whose id ``pidfile`` holds (the
+    room's Mosquitto: ``pid_file`` in mosquitto/room.conf's service). Raises OSError when the
+    file is unreadable or the process gone (the login is made; the broker takes it when it
+    is reloaded or restarted)."""
+    import os
+    import signal
+
+    def reload() -> None:
+        try:
+            pid = int(Path(pidfile).read_text().strip())
+        except ValueError as exc:
+            raise OSError(f"{pidfile}: no process id") from exc
+        os.kill(pid, signal.SIGHUP)
+    return reload
 
 
 def main(argv: list[str]) -> int:

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the players' desk: lobby TV, phone and floor list pages (0: none; issue 18)")
     p.add_argument("--ws-url", default=None, help="the room broker's MQTT over WebSockets as phones reach it "
                    "(default ws://<this host>:9002)")
+    p.add_argument("--broker-pid-file", default="/run/mosquitto/mosquitto.pid",
+                   help="the room broker's process id: a login the floor makes at the desk (with --provision-dir) "
+                        "is taken by the broker after a SIGHUP to it")
     p.add_argument("--hold", type=float, default=180.0, help="seconds a called player's seat is held")
     p.add_argument("--public-url", default=None, help="the desk's address as phones reach it, for the lobby's "
                    "QR code (default: the address the TV asked)")
@@ -91,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
                           password=password, client_id=args.client_id).start()
     from room.desk import PlayersDesk, serve_desk
 
-    desk = PlayersDesk(service, hold_seconds=args.hold).start()
+    logins = None
+    if args.provision_dir:  # the floor's "new player" at the desk makes the player's login (issue 18)
+        from room.provision import login_maker, sighup_pidfile
+
+        logins = login_maker(Path(args.provision_dir), sighup_pidfile(Path(args.broker_pid_file)))
+    desk = PlayersDesk(service, hold_seconds=args.hold, logins=logins).start()
     desk_server = serve_desk(desk, Path(args.floor_logins), host=args.http_host, port=args.desk_port,
                              ws_url=args.ws_url, public_url=args.public_url) if args.desk_port else None
     console = None

@@ -19,6 +19,13 @@ store holds every hand of every table and its meters equal each table's to the c
 ``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
 options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
 ``--headless`` the floor console is served and its address printed.
+
+``--players P`` (issue 18, :mod:`room.simplayers`): the tables' own players stand up now and
+then (``--leave-chance``, 0.05 a hand), P simulated players join the waiting lists, are
+called (``--hold`` 3 s), accept (seated by the floor's ``seat`` request through the table's
+bridge), pass or let the call lapse, play and leave; the summary grows ``players``
+(``openings``, ``calls``, ``lapses``, ``passes``, ``seated``, ``seat_refused``, ``fair``: the
+fairness check over the room's stored log, exit 1 when not fair). Needs ``--devices all``.
 """
 
 from __future__ import annotations
@@ -165,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", choices=("all", "none"), default="all",
                    help="the tables' devices: all (shuffler emulator, MQTT link; camera off) or none")
     p.add_argument("--http-port", type=int, default=0, help="the console's port (default: a free one)")
+    p.add_argument("--players", type=int, default=0,
+                   help="simulated players who join the waiting lists, are called, sit down and leave (issue 18)")
+    p.add_argument("--leave-chance", type=float, default=None,
+                   help="with --players: the chance (0..1) a seated player stands up after a hand (default 0.05)")
+    p.add_argument("--hold", type=float, default=None,
+                   help="seconds a call holds its seat (default 180; 3 with --players, the simulation's pace)")
     return p
 
 
@@ -177,6 +190,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.hands is not None and args.hands < 1:
         print(f"livetable room simulate: --hands must be 1 or more, got {args.hands}", file=sys.stderr)
+        return 2
+    if not 0 <= args.players <= 999 or (args.players and args.devices != "all"):
+        print("livetable room simulate: --players is 0..999 and needs --devices all (the floor seats them)",
+              file=sys.stderr)
+        return 2
+    leave = args.leave_chance if args.leave_chance is not None else (0.05 if args.players else 0.0)
+    hold = args.hold if args.hold is not None else (3.0 if args.players else 180.0)
+    if not 0 <= leave <= 1 or not hold > 0:
+        print("livetable room simulate: --leave-chance is 0..1, --hold more than 0", file=sys.stderr)
         return 2
     from room.service import RoomService
     from room.store import StoreError, open_store
@@ -195,7 +217,16 @@ def main(argv: list[str] | None = None) -> int:
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
     from room.desk import PlayersDesk, serve_desk  # issue 18: lobby, waiting lists, phones
 
-    desk = PlayersDesk(service).start()
+    from room.provision import login_maker
+
+    desk = PlayersDesk(service, hold_seconds=hold,
+                       logins=login_maker(rig.room_dir / "mosquitto", rig.room_broker.reload)).start()
+    crowd = None
+    if args.players:
+        from room.simplayers import RoomPlayers
+
+        # the tables are livetable simulate's (big blind 100: buy-ins of 20..100 big blinds, T-2)
+        crowd = RoomPlayers(desk, service, players=args.players, seed=args.seed, buy_in=5000).start()
     desk_server = None
     console = None
     if not args.headless:
@@ -221,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGINT, interrupt)
     procs = {t: subprocess.Popen(rig.table_command(t, args.hands if args.hands is not None else 10**9,
-                                                   args.seed + i, devices=args.devices),
+                                                   args.seed + i, devices=args.devices,
+                                                   extra=["--leave-chance", str(leave)] if leave else None),
                                  stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
                                  env=env, cwd=str(REPO),
                                  preexec_fn=die_with_parent())  # no table left playing if the room dies
@@ -251,12 +283,17 @@ def main(argv: list[str] | None = None) -> int:
                 if p.poll() is None:
                     p.send_signal(signal.SIGTERM)
             collect()
+        if crowd is not None:
+            crowd.stop()
         for t, s in summaries.items():
             last = (s.get("room_link") or {}).get("last_seq") or 0
             if not service.wait_applied(t, last, args.timeout):
                 log.error("table %s: the room holds up to %d of %d", t, service.room.ack(t).upto, last)
         result = balance(store, summaries, rig)
+        figures = crowd.summary() if crowd is not None else None
     finally:
+        if crowd is not None:
+            crowd.stop()
         if console is not None:
             console.stop()
         if desk_server is not None:
@@ -268,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     out = {"tables": len(tables), "hands": store.hand_count(), "balanced": result["balanced"] and not bad,
            "records": store.record_count(), "totals": store.totals(), "per_table": result["per_table"],
            "store": store.dialect, "dir": str(workdir), "seconds": round(time.monotonic() - t0, 2)}
+    if figures is not None:
+        out["players"] = figures
     store.close()
     print(json.dumps(out, separators=(",", ":")))
-    return 0 if result["balanced"] and code == 0 else 1
+    fair = figures is None or figures["fair"]
+    return 0 if result["balanced"] and code == 0 and fair else 1

@@ -148,6 +148,18 @@ class WaitingLists:
             f(e)
         return e
 
+    def note(self, action: str, player: str, by: str, key: ListKey | None = None, detail: str = "") -> Entry:
+        """Record a change the lists do not make themselves (``login``: the floor made a
+        player's login at the desk; ``move``: the floor moved a player between lists), with
+        the time and who did it. Return the entry.
+
+        Raises:
+            WaitListError: an action the lists' own (join, call, seat, ...): those only they record.
+        """
+        if action not in ("login", "move"):
+            raise WaitListError(f"note: {action!r} is not a note (login, move)")
+        return self._record(action, player, key, by, detail=detail)
+
     def calls(self) -> list[Call]:
         """Return the calls outstanding (oldest first)."""
         return sorted((o.call for o in self.openings.values() if o.call), key=lambda c: (c.at, c.table, c.seat))
@@ -215,11 +227,49 @@ class WaitingLists:
         """Declare ``table``'s game and stakes (a table opened or its stakes changed)."""
         self.table_key[table] = key
 
-    def feed(self, must_move_table: str, main: ListKey, by: str = "system") -> None:
+    def feed(self, must_move_table: str, main: ListKey, by: str = "system", why: str = "") -> None:
         """Make ``must_move_table`` a must-move table feeding the main game ``main``: its
-        players (in the order they sit down there) come before the main list."""
+        players (in the order they sit down there) come before the main list. ``why``: the
+        floor's reason, recorded."""
         self.feeds[must_move_table] = main
-        self._record("feed", "", main, by, must_move_table, None, "must-move table")
+        self._record("feed", "", main, by, must_move_table, None, "must-move table" + (f": {why}" if why else ""))
+
+    def feed_list(self, must_move: ListKey, main: ListKey, by: str, why: str) -> list[str]:
+        """Mark the list ``must_move`` as a must-move list feeding the main game ``main``:
+        every table of ``must_move`` becomes a must-move table (:meth:`feed`); the caller
+        feeds the tables of that game that open later. Return those tables.
+
+        Raises:
+            WaitListError: the same list twice, or no table plays ``must_move`` or ``main``.
+        """
+        if must_move == main:
+            raise WaitListError(f"must-move: the {main} list cannot feed itself")
+        tables = sorted(t for t, k in self.table_key.items() if k == must_move)
+        if not tables or main not in set(self.table_key.values()):
+            raise WaitListError(f"must-move: the room has no table of {must_move if not tables else main}")
+        for t in tables:
+            self.feed(t, main, by, why or f"the {must_move} list feeds {main}")
+        return tables
+
+    def move(self, player: str, source: ListKey, target: ListKey, by: str, why: str) -> list[Call]:
+        """The floor moves ``player`` from list ``source`` to the end of list ``target``
+        (their call for a seat of ``source`` ends and goes to the next player): recorded as
+        the removal (with ``why`` and where to) and the join, each with who did it. Return the
+        calls this makes.
+
+        Raises:
+            WaitListError: no reason, the same list, ``player`` not on ``source`` or already
+                on ``target`` (nothing changed).
+        """
+        if not why.strip():
+            raise WaitListError("a move needs the reason")
+        if source == target:
+            raise WaitListError(f"{player} is on the {target} list already")
+        if player in self.lists.get(target, []):
+            raise WaitListError(f"{player} is already on the {target} list")
+        out = self.leave(source, player, by, f"moved to {target}: {why.strip()}")
+        out += self.join(target, player, by)
+        return out
 
     def sat(self, table: str, seat: int, player: str, by: str) -> list[Call]:
         """The table reports ``player`` sitting in ``seat``: an opening of that seat ends (its

@@ -163,6 +163,37 @@ def test_oracle_catches_an_unfair_call() -> None:
         check_log(log, w.table_key)
 
 
+class TickingClock(Clock):
+    """A wall clock's way: every read is a little later (the room service's lists)."""
+
+    def __call__(self) -> float:
+        self.t += 0.001
+        return self.t
+
+
+def test_oracle_reads_a_wall_clock_log_and_still_catches_a_pass_not_moved_on() -> None:
+    """Issue 18 (``room simulate --players``): with a wall clock the pass and the next call
+    carry different times; the oracle took that for a pass nobody moved on from. It ends an
+    operation where the next begins (an entry not by ``system``), and still finds a pass or
+    lapse after which the eligible next player was not called."""
+    c = TickingClock()
+    w = WaitingLists(c, hold_seconds=5)
+    w.table("t1", NL12)
+    for p in ("ann", "bob", "cat", "dan"):
+        w.join(NL12, p, p)
+    w.seat_opened("t1", 3, "table:t1", player="zed")
+    w.pass_("ann", "ann")  # -> bob
+    c.t += 10
+    w.expire()  # bob lapses -> cat
+    w.join(NL12, "eve", "eve")
+    assert [e.action for e in w.log[-6:]] == ["pass", "call", "lapse", "remove", "call", "join"]
+    assert check_log(w.log, w.table_key)["lapses"] == 1
+    for gone in ("bob", "cat"):  # the call after the pass, or after the lapse, left out
+        log = [e for e in w.log if not (e.action == "call" and e.player == gone)]
+        with pytest.raises(FairnessError, match="eligible but not called"):
+            check_log(log, w.table_key)
+
+
 PLAYERS = [f"p{i}" for i in range(8)]
 TABLES = [("t1", NL12), ("t2", NL12), ("mm", NL12), ("t3", NL25)]
 ops = st.one_of(
@@ -228,3 +259,32 @@ def test_fairness_invariants_under_random_operations(seq: list[tuple]) -> None:
     assert norm(again.changes) == norm(w.changes)
     assert norm(again.must_move) == norm(w.must_move)
     assert again.seated == w.seated and again.feeds == w.feeds
+
+
+def test_the_floor_moves_a_player_between_lists_and_marks_a_must_move_list() -> None:
+    """Issue 18 (the floor's must-move control): a move is recorded with who and why, the
+    moved player's call goes to the next player; a list marked must-move feeds the main game
+    from every table of it."""
+    w, c = room()
+    for p in ("ann", "bob"):
+        w.join(NL25, p, p)
+    w.seat_opened("t3", 2, "table:t3")
+    assert w.call_of("ann").seat == 2
+    with pytest.raises(WaitListError, match="reason"):
+        w.move("ann", NL25, NL12, "floor:eve", " ")
+    c.t += 1
+    calls = w.move("ann", NL25, NL12, "floor:eve", "asked for the smaller game")
+    assert [k.player for k in calls] == ["bob"] and w.lists[NL12] == ["ann"] and w.lists[NL25] == ["bob"]
+    moved = [(e.action, e.by, e.detail) for e in w.log if e.player == "ann"][-2:]
+    assert moved == [("remove", "floor:eve", "moved to nlhe 1/2: asked for the smaller game"),
+                     ("join", "floor:eve", "place 1")]
+    with pytest.raises(WaitListError, match="already"):
+        w.move("ann", NL25, NL12, "floor:eve", "again")
+    with pytest.raises(WaitListError, match="feed itself"):
+        w.feed_list(NL12, NL12, "floor:eve", "x")
+    assert w.feed_list(NL25, NL12, "floor:eve", "the 2/5 game feeds 1/2 tonight") == ["t3"]
+    assert w.feeds == {"t3": NL12} and w.log[-1].detail == "must-move table: the 2/5 game feeds 1/2 tonight"
+    w.sat("t3", 4, "cat", "table:t3")  # cat sits at the must-move table: first for a seat of 1/2
+    w.seat_opened("t1", 1, "table:t1")
+    assert w.call_of("cat").table == "t1" and w.call_of("cat").source == "must-move"
+    check_log(w.log, w.table_key)
