@@ -3,10 +3,12 @@
 
 The room learns it from the table's bridge itself: Mosquitto publishes the bridge's state on
 the room broker too (``notifications_local_only false``: ``1`` at connect, a Last Will ``0``
-when the link breaks; room/provision.py) and the controller's presence is bridged out."""
+when the link breaks; room/provision.py) and the controller's presence is bridged out (a
+controller gone with its broker and link up is offline too)."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -20,6 +22,7 @@ from room.service import RoomService
 from room.simulate import RoomRig
 from room.store import open_store
 from room.waitlist import ListKey, WaitingLists
+from test_room_acl import Client  # tests/room is on sys.path
 from tests.room.conftest import need_mosquitto
 from tests.room.forwarder import Forwarder
 
@@ -81,6 +84,12 @@ def test_the_room_sees_a_tables_link_break_and_come_back(tmp_path: Path) -> None
         view = {e["table"]: e for e in lobby_view(entries, desk.lists, store, now[0], desk.offline)["tables"]}
         assert (view["t1"]["online"], view["t1"]["offline_since"]) == (False, now[0])
         assert (view["t2"]["online"], view["t2"]["offline_since"]) == (True, None)
+        # table t2's controller goes away (its Last Will, retained on its own broker, bridged out)
+        ctl = Client(rig.brokers["t2"].mqtt_port, "controller", rig.controller_password["t2"].read_text())
+        ctl.publish("livetable/t2/presence/controller", json.dumps({"schema": 1, "online": False}), retain=True)
+        assert set(_until(lambda: set(service.offline()) == {"t1", "t2"} and service.offline())) == {"t1", "t2"}
+        ctl.publish("livetable/t2/presence/controller", json.dumps({"schema": 1, "online": True}), retain=True)
+        ctl.close()
         link.heal()
         _until(lambda: not service.offline())
         with desk.lock:
