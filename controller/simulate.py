@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", choices=("all", "none"), default="all",
                    help="all: shuffler emulator on a pty, mock pins, MQTT, camera; none: internal dealer only")
     p.add_argument("--table", default="sim", help="the table id (MQTT topics)")
+    p.add_argument("--name", default=None,
+                   help="the table's name on the screens and in the lobby (default: 'Simulated <game>')")
     p.add_argument("--mqtt-host", default="127.0.0.1")
     p.add_argument("--mqtt-port", type=int, default=1883)
     p.add_argument("--mqtt-user", default=None, help="the controller's broker login (default: anonymous)")
@@ -259,7 +261,7 @@ def _settings(args: argparse.Namespace) -> TableSettings:
     if args.sb is None:
         args.sb = max(1, args.bb // 2)
     kw: dict[str, Any] = dict(
-        id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
+        id=args.table, name=getattr(args, "name", None) or f"Simulated {args.game}", game=args.game, limit=args.limit,
         seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
         rake_percent=args.rake, rake_caps=((2, args.rake_cap),) if args.rake_cap else (),
         action_seconds=30.0, tablet_join=getattr(args, "tablet_join", "direct"),

@@ -45,12 +45,23 @@ from typing import Any
 from drivers.mqtt.broker import REPO, BrokerProcess, die_with_parent
 from drivers.mqtt.provision import provision as provision_seats
 
-__all__ = ["main", "RoomRig", "balance"]
+__all__ = ["main", "RoomRig", "balance", "table_name", "TABLE_NAMES"]
 
 log = logging.getLogger("livetable.room.simulate")
 
 ROOM_CONF = REPO / "mosquitto" / "room.conf"
 TABLE_CONF = REPO / "mosquitto" / "livetable.conf"
+#: The simulated tables' names (issue 18: four tables all named "Simulated holdem" read alike
+#: in the lobby); past the list, "Table <n>".
+TABLE_NAMES = ("Aspen", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "Ivy", "Juniper",
+               "Larch", "Maple", "Oak", "Pine", "Rowan", "Spruce", "Teak", "Willow", "Yew", "Alder")
+
+
+def table_name(table: str) -> str:
+    """Return the name of simulated table ``table`` (``t<n>``): the n-th of :data:`TABLE_NAMES`,
+    or ``Table <n>`` past them (or for an id not of that form)."""
+    n = int(table[1:]) if table[:1] == "t" and table[1:].isdigit() else 0
+    return TABLE_NAMES[n - 1] if 1 <= n <= len(TABLE_NAMES) else f"Table {table[1:] if n else table}"
 
 
 class RoomRig:
@@ -128,6 +139,7 @@ class RoomRig:
         ``none``, the internal dealer and no link but the outbox)."""
         return [sys.executable, "-m", "controller.cli", "simulate", "--table", table, "--hands", str(hands),
                 "--headless", "--devices", devices, "--camera", "off", "--quiet", "--seed", str(seed),
+                "--name", table_name(table),
                 "--journal", str(self.journal(table)), "--history-dir", str(self.history_dir(table)),
                 "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.brokers[table].mqtt_port),
                 "--mqtt-user", "controller", "--mqtt-password-file", str(self.controller_password[table]),
