@@ -161,6 +161,7 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
             write_hand_files(hands, n, record)
     before = sizes(path)["file"]
     commits: list[float] = []
+    purges: list[float] = []
     steps: list[float] = []
     calls: list[float] = []
     late: list[float] = []
@@ -179,7 +180,7 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
     with Journal(path) as j:
         # as livetable run has it (controller/composition.py)
         keeper = JournalKeeper(j, keep_hands=keep, history_dir=hands, background=True, max_hands_per_run=20)
-        n = 0
+        n = held = 0
         while True:
             n += 1
             finished = n % 40 == 0
@@ -191,14 +192,19 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
             keeper.step(finished)
             dt = time.perf_counter() - t0
             calls.append(dt)
+            kind = keeper.holds[-1][0] if len(keeper.holds) > held else None
+            held = len(keeper.holds)
             if len(keeper.runs) > runs:
                 commits.append(dt)
-            elif finished:
+            elif kind == "purge":
+                purges.append(dt)
+            elif kind == "vacuum":
                 steps.append(dt)
             t1 = time.perf_counter()
             time.sleep(0.001)  # the loop waiting for its next event
             late.append(max(0.0, time.perf_counter() - t1 - 0.001))
-            if finished and keeper.idle and keeper.plan() is None and not j.free_pages()[0]:
+            if finished and keeper.idle and not keeper.purging and keeper.plan() is None \
+                    and not j.free_pages()[0]:
                 break
         keeper.close()
     wall = time.perf_counter() - t_start
@@ -208,9 +214,13 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
         return f"max {max(xs) * 1000:.1f} ms, median {statistics.median(xs) * 1000:.1f} ms" if xs else "none"
 
     hold = max(calls)
+    rows = [u for k, u, _ in keeper.holds if k == "purge"]
+    pages = [u for k, u, _ in keeper.holds if k == "vacuum"]
     return (f"compaction to the last {keep} hands in the background ({wall:.0f} s, {n} loop events): "
-            f"{len(commits)} deletions on the loop ({ms(commits)}), {len(steps)} vacuum steps of "
-            f"{keeper.vacuum_pages} pages ({ms(steps)}), every call on the loop {ms(calls)}; the loop's "
+            f"{len(commits)} commits on the loop ({ms(commits)}), {len(purges)} deletions of "
+            f"{min(rows, default=0)}-{max(rows, default=0)} rows ({ms(purges)}), {len(steps)} vacuum steps of "
+            f"{min(pages, default=0)}-{max(pages, default=0)} pages ({ms(steps)}), every call on the loop "
+            f"{ms(calls)}; the loop's "
             f"durable appends meanwhile (an fsync of this disk) {ms(appends)}; a 1 ms "
             f"sleep of the loop woke late by {ms(late)} (the keeper's thread's GIL, and the machine); "
             f"without compaction, the same loop: appends {ms(base_appends)}, woke late by {ms(base_late)}; "

@@ -36,14 +36,16 @@ each snapshot (once per hand), at compaction and at close, so a power cut can le
 most the running hand behind (``bench/bench_journal_mark.py`` measures both).
 
 **Compaction** (:meth:`Journal.compact`, driven by :class:`controller.compaction.JournalKeeper`
-between hands): the events up to a between-hands snapshot and the older snapshots are
-deleted in one transaction, and ``compacted_upto`` is set in the same transaction. The
-journal then starts at event ``compacted_upto + 1`` and its oldest snapshot is the one at
-``compacted_upto``: recovery (newest snapshot + the events after it) and the floor's recall
-of the hands kept are unchanged; seqs keep rising. A kill or power cut during compaction
-leaves the journal as it was before or after it, never in between. The pages it frees are
-given back a step a hand afterwards (:meth:`Journal.vacuum_step`, SQLite's
-``incremental_vacuum``), so the file shrinks.
+between hands): one transaction deletes the snapshots older than a between-hands snapshot
+and sets ``compacted_upto`` to it. The journal then starts at event ``compacted_upto + 1``
+and its oldest snapshot is the one at ``compacted_upto``: recovery (newest snapshot + the
+events after it) and the floor's recall of the hands kept are unchanged; seqs keep rising.
+A kill or power cut during compaction leaves the journal as it was before or after it,
+never in between. The rows of the events it compacted are invisible from that commit on
+(every reader starts after ``compacted_upto``) and are deleted afterwards in bounded
+transactions (:meth:`Journal.purge_step`); the pages they free are given back in steps too
+(:meth:`Journal.vacuum_step`, SQLite's ``incremental_vacuum``), so the file shrinks
+(issue 21: each step holds the table's loop a few ms, ``bench/bench_journal.py``).
 
 **Size and start-up** (issue 21, ``bench/bench_journal.py``): a table event leaves out the
 fields at their default and its own time (format 2), the table snapshots every
@@ -54,6 +56,7 @@ not read the older hands.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -774,14 +777,22 @@ class Journal:
             raise JournalError(f"journal {self.path}: snapshots not deleted: {exc}") from exc
 
     def compact(self, upto: int) -> int:
-        """Delete every event with ``seq <= upto`` and every snapshot older than ``upto``, in
-        one transaction; return how many events were deleted.
+        """Compact the journal up to event ``upto``: every event with ``seq <= upto`` and every
+        snapshot older than ``upto`` leave it; return how many events left it.
 
         ``upto`` must be the seq of a snapshot taken between hands (it becomes the journal's
         oldest snapshot, where recovery and recall can start). The caller makes sure what is
         deleted is kept elsewhere first (the hands' histories:
-        :class:`controller.compaction.JournalKeeper`). The freed pages are given back to the
-        file system afterwards, a step at a time (:meth:`vacuum_step`), in a journal created
+        :class:`controller.compaction.JournalKeeper`).
+
+        One durable transaction deletes the older snapshots and sets ``compacted_upto``: from
+        its commit on, the events up to ``upto`` are gone for every reader (:meth:`entries`,
+        :meth:`check`, recovery and recall start at a snapshot at or after ``upto``), and a kill
+        or power cut leaves the journal as it was before it or after it, never in between. Their
+        rows are deleted afterwards in bounded transactions by the caller (:meth:`purge_step`,
+        the keeper: issue 21, one transaction of 20 hands' rows held the table's loop 53 ms).
+        The freed pages are given back to the file system
+        afterwards, a step at a time (:meth:`vacuum_step`), in a journal created
         ``auto_vacuum=INCREMENTAL``; an older journal reuses them for new events.
 
         Raises:
@@ -803,7 +814,9 @@ class Journal:
                 ).fetchone()
                 if row is None or row[0] not in (None, "null"):
                     raise ValueError(f"cannot compact up to event {upto}: no between-hands snapshot there")
-                deleted = self._db.execute("DELETE FROM events WHERE seq <= ?", (upto,)).rowcount
+                # rowid range: counted without reading the rows
+                left = self._db.execute("SELECT COUNT(*) FROM events WHERE seq > ? AND seq <= ?",
+                                        (self._compacted_upto, upto)).fetchone()[0]
                 self._db.execute("DELETE FROM snapshots WHERE upto < ?", (upto,))
                 self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('compacted_upto', ?)",
                                  (str(upto),))
@@ -818,7 +831,45 @@ class Journal:
             self._write_mark(sync=True)
         except OSError as exc:
             raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
-        return int(deleted)
+        return int(left)
+
+    def purge_step(self, rows: int = 256) -> int:
+        """Delete up to ``rows`` of the oldest rows of events compaction took out of the journal
+        (``seq <= compacted_upto``, :meth:`compact`); return how many were deleted (0: none left).
+
+        One transaction over a range of seqs (the table's primary key: no scan), not synced to
+        disk on its own (``synchronous=NORMAL`` for it): its rows are gone for every reader
+        already, so a power cut that loses it loses nothing (the next step deletes them again),
+        and SQLite's WAL keeps the file whole either way; the table's next durable append syncs
+        it with its own. Its time grows with ``rows`` (some 10 µs a row here: see
+        ``bench/bench_journal.py``).
+
+        Raises:
+            JournalError: the write failed, or the journal is damaged (:attr:`damage`).
+        """
+        self._refuse_writes()
+        try:
+            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]
+            if first is None or first > self._compacted_upto:
+                return 0
+            end = min(self._compacted_upto, int(first) + max(1, int(rows)) - 1)
+            with self._unsynced():
+                return int(self._db.execute("DELETE FROM events WHERE seq <= ?", (end,)).rowcount)
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: compaction failed: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _unsynced(self) -> Iterator[None]:
+        """Run the statement inside without syncing its commit (housekeeping that loses
+        nothing if a power cut undoes it); the journal's own ``synchronous`` after it."""
+        if not self._durable:
+            yield
+            return
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
 
     def free_pages(self) -> tuple[int, int]:
         """Return ``(free, page_size)``: the file's pages compaction freed and not yet given
@@ -850,7 +901,8 @@ class Journal:
             if self._db.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
                 return 0
             # executescript steps the pragma to its end (a cursor's execute frees one page only).
-            self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
+            with self._unsynced():  # the pages it moves are free ones: a power cut loses nothing
+                self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
             return self.free_pages()[0]
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: vacuum failed: {exc}") from exc
@@ -930,13 +982,16 @@ class Journal:
         return state
 
     def entries(self, after: int = 0, *, kinds: tuple[str, ...] = ()) -> Iterator[JournalEntry]:
-        """Yield the events with ``seq > after`` in order, optionally only some kinds.
+        """Yield the events with ``seq > after`` in order, optionally only some kinds (never
+        one compaction took out: ``seq <= compacted_upto``, whose rows may wait for
+        :meth:`purge_step`).
 
         Raises:
             JournalError: a payload is not a JSON object.
         """
         sql = "SELECT seq, at, kind, payload FROM events WHERE seq > ?"
-        args: list[Any] = [after]
+        # rows up to compacted_upto are compacted ones not purged yet (compact): gone
+        args: list[Any] = [max(after, self._compacted_upto)]
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args += list(kinds)
@@ -983,7 +1038,8 @@ class Journal:
             if base and self._db.execute("SELECT 1 FROM snapshots WHERE upto = ?", (base,)).fetchone() is None:
                 problems.append(f"compacted up to event {base} but the snapshot there is missing")
             since = base if full else self._window_start()
-            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]  # the rowid: no scan
+            first = self._db.execute(  # the rowid: no scan; rows up to base are compacted ones (compact)
+                "SELECT MIN(seq) FROM events WHERE seq > ?", (base,)).fetchone()[0]
             if first is not None and first != base + 1:
                 problems.append(f"event seq {base + 1} missing (next is {first})")
             else:
