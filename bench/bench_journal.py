@@ -8,12 +8,13 @@ as ``livetable run`` writes it, non-durable writes to build it quickly), then:
   ``dbstat``);
 - **READY**: ``livetable run`` from exec to systemd's READY=1 (the shuffler emulator on a
   pty; bench_run.py's measure), ``journal.keep_hands = 0`` (every hand stays) on journals
-  of 1k, 10k and 50k hands; the bigger ones are the built journal repeated with its seqs
+  of 1k, 10k and 50k hands (Python's bytecode cached as on an installed table:
+  bench_run.ready_times); the bigger ones are the built journal repeated with its seqs
   shifted (:func:`tile`: 50k hands played take some 15 minutes here; what start-up reads
   is the same amount of data), and the journal's own part of start-up in-process
   (open, the start-up check, recovery: less noisy than READY on a loaded machine).
 
-    .venv/bin/python bench/bench_journal.py [--hands 1000] [--sizes 1,10,50] [--runs 3]
+    .venv/bin/python bench/bench_journal.py [--hands 1000] [--sizes 1,10,50] [--runs 5]
 
 - **compaction** to the last ``--keep`` hands as ``livetable run`` does it, in the
   background (:func:`compaction`): the longest call the keeper makes on the table's loop
@@ -255,7 +256,7 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--hands", type=int, default=1000, help="hands played into the built journal")
     p.add_argument("--sizes", default="1,10,50", help="journals of these many times --hands for READY")
-    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--runs", type=int, default=5)
     p.add_argument("--keep", type=int, default=500, help="hands kept by the compaction measured")
     p.add_argument("--dir", default=None, help="work folder (default: a new temporary one)")
     a = p.parse_args()
