@@ -514,11 +514,12 @@ class Orchestrator:
         if not (publish_public or light or private):
             return
         # The public state first: a tablet that gets its new legal actions (private view)
-        # already holds the state they were computed on (its pot-size amounts use both).
-        privates = self._private_views()
+        # already holds the state they were computed on (its pot-size amounts use both). It is
+        # sent before the private views are even made (issue 21: the acting tablet waits for it).
         public = self.public_view()
         if publish_public:
             self.ports.publish_public(public)
+        privates = self._private_views()
         for seat, clear in sorted(private.items()):
             self.ports.publish_private(seat, None if clear else privates.get(seat))
         self.ports.lights(public, privates)
