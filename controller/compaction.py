@@ -161,7 +161,7 @@ class JournalKeeper:
         self.acked = acked
         #: others whose journal events must stay (a tournament's state, issue 19): each returns
         #: the seq of the oldest event it still needs (None: none); compaction ends before it
-        self.holds: list[Callable[[], int | None]] = []
+        self.keep_from: list[Callable[[], int | None]] = []
         self.runs: list[Compacted] = []
         self.clock = clock
         self.step_budget = step_budget
@@ -404,11 +404,11 @@ class JournalKeeper:
 
     def limit(self) -> int | None:
         """Return the newest seq compaction may end at: the room's last acknowledgement
-        (:attr:`acked`) and the event before the oldest one a :attr:`holds` still needs,
+        (:attr:`acked`) and the event before the oldest one a :attr:`keep_from` still needs,
         whichever is older; None: no limit."""
         limits = [self.acked()] if self.acked is not None else []
-        for hold in self.holds:
-            need = hold()
+        for keep in self.keep_from:
+            need = keep()
             if need is not None:
                 limits.append(need - 1)
         return min(limits, default=None)

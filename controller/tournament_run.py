@@ -339,7 +339,7 @@ class TournamentTable:
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         if run.keeper is not None:  # compaction keeps the newest event holding the whole state
-            run.keeper.holds.append(lambda: self.state_seq)
+            run.keeper.keep_from.append(lambda: self.state_seq)
 
     def _replay(self, journal: Any) -> bool:
         clock_data = None
