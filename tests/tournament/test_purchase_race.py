@@ -1,0 +1,59 @@
+"""Issue 19: a rebuy or add-on confirmed between the pacer's decision to deal and the hand's
+start waits for the hand's end as a top-up; a player who busts in that hand bought it before
+busting and is not out (the chips come between hands). The deal never blocks; chips in play
+= starting stacks + rebuys + add-ons; the prize pool holds exactly the purchases made."""
+
+from __future__ import annotations
+
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from tests.tournament.test_director import LATE_TOML, _table
+
+RACE_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+rebuy = { price = 100, fee = 10, chips = 2000, max = 3, until_level = 6, max_stack = 800 }""")
+
+
+def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_the_player_in(tmp_path) -> None:
+    run, director, clock, _ask = _table(tmp_path, RACE_TOML, players=6)
+    orch = run.orch
+    post = run.pacer.post
+    raced: dict[int, set[str]] = {}  # hand -> players whose rebuy was confirmed as it started
+
+    def post_then_confirm(item, done=None) -> None:
+        post(item, done=done)  # the hand start is in the inbox: the table has not started it
+        if isinstance(item, ev.HandStartRequested):
+            assert orch.state.hand is None
+            for s in orch.state.occupied():
+                if s.stack and "rebuy" in director.offers(s.seat):
+                    director.confirm_purchase(s.seat, by="dealer", kind="rebuy")
+                    raced.setdefault(orch.state.hands + 1, set()).add(s.player)
+
+    run.pacer.post = post_then_confirm
+    ended: dict[int, set[str]] = {}  # hand -> players who ended it with no chips
+    busted: dict[int, set[str]] = {}  # hand -> players the table reported out
+    orch.listeners.append(lambda _o, effects: [
+        (ended.__setitem__(e.hand, {x["player"] for x in e.record["seats"] if x["end"] == 0}),
+         busted.__setitem__(e.hand, set(e.record["busted"])))
+        for e in effects if isinstance(e, fx.HandFinished)])
+    idle_turns = [0]
+    hands = [0]
+
+    def idle() -> None:
+        clock.advance(1.0)  # a show window ends (P-2)
+        if orch.state.hands != hands[0]:
+            hands[0], idle_turns[0] = orch.state.hands, 0
+        idle_turns[0] += 1
+        if (director.finished and orch.state.hand is None) or idle_turns[0] > 2000:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    run.close()
+    survived = [(h, p) for h, ps in raced.items() for p in ps & ended.get(h, set())]
+    assert director.finished, f"the deal blocked after hand {orch.state.hands}: {director.problems}"
+    assert survived, "no player busted in a hand whose rebuy was confirmed as it started"
+    assert all(p not in busted[h] for h, p in survived), (survived, busted)
+    assert director.problems == []
+    st = director.standings
+    assert st.rebuys > 0
+    assert orch.state.ledger.total_in == st.chips_in_play() == 6 * 2000 + st.rebuys * 2000
+    assert st.prize_pool() == sum(director.result["payouts"]) == 6 * 100 + st.rebuys * 100
