@@ -5,9 +5,11 @@ busting and is not out (the chips come between hands). The deal never blocks; ch
 
 from __future__ import annotations
 
+import dataclasses
+
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
-from tests.tournament.test_director import LATE_TOML, _table
+from tests.tournament.test_director import BUY_TOML, LATE_TOML, _reopen, _table
 
 RACE_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
 rebuy = { price = 100, fee = 10, chips = 2000, max = 3, until_level = 6, max_stack = 800 }""")
@@ -57,3 +59,38 @@ def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_
     assert st.rebuys > 0
     assert orch.state.ledger.total_in == st.chips_in_play() == 6 * 2000 + st.rebuys * 2000
     assert st.prize_pool() == sum(director.result["payouts"]) == 6 * 100 + st.rebuys * 100
+
+
+def test_a_purchase_whose_chips_the_table_refuses_is_refunded_once_and_the_deal_goes_on(tmp_path) -> None:
+    """The table refuses a confirmed rebuy's chips (here an amount the smallest chip does not
+    divide: S-10): the rebuy is refunded, journalled (``refund``) before the standings lose
+    it, its price out of the prize pool; nothing waits for it, so hands are dealt; a restart
+    on the journal neither brings the chips nor refunds it twice."""
+    run, director, clock, ask = _table(tmp_path, BUY_TOML)
+    orch = run.orch
+    run.pacer.max_hands = 0
+    orch.pump()  # the entries seated
+    seat = min(director.draw.values())
+    post = orch.post
+    orch.post = lambda item, done=None: post(
+        dataclasses.replace(item, amount=item.amount + 1) if isinstance(item, ev.ToppedUp) else item, done=done)
+    ok, reason, _detail = ask("rebuy", seat=seat)
+    assert ok, reason
+    orch.post = post
+    orch.pump()
+    kinds = [e.payload for e in orch.journal.entries() if e.kind == "tournament"]
+    assert [(p["type"], p["kind"], p["chips"]) for p in kinds if p["type"] == "refund"] == [("refund", "rebuy", 2000)]
+    assert not director._seating_pending() and director.problems == []
+    assert director.standings.rebuys == 0 and director.standings.prize_pool() == 400
+    assert orch.state.ledger.total_in == director.standings.chips_in_play() == 4 * 2000
+    run.pacer.max_hands = None
+    run.pacer.kick(orch)
+    orch.pump()
+    assert orch.state.hand is not None or orch.state.hands > 0  # dealt
+    run.close()
+    run2, again = _reopen(tmp_path, BUY_TOML, clock)
+    run2.orch.pump()
+    assert again.standings.rebuys == 0 and again.standings.prize_pool() == 400
+    assert run2.orch.state.ledger.total_in == again.standings.chips_in_play() == 4 * 2000
+    assert again.problems == [] and not again._seating_pending()
+    run2.close()
