@@ -94,3 +94,44 @@ def test_a_purchase_whose_chips_the_table_refuses_is_refunded_once_and_the_deal_
     assert run2.orch.state.ledger.total_in == again.standings.chips_in_play() == 4 * 2000
     assert again.problems == [] and not again._seating_pending()
     run2.close()
+
+
+def test_an_addon_confirmed_as_the_break_begins_after_the_deal_was_decided_comes_at_the_hands_end(tmp_path) -> None:
+    """The pacer decides a hand in level 2; the clock reaches the add-on break before the
+    hand starts and the dealer confirms every seat's add-on: the hand plays level 2's stakes
+    (TDA 23), the add-ons wait for its end and come then (the same top-up a rebuy is: a
+    player who busts in that hand stays in, tests/table/test_tournament_table.py), and no
+    hand is dealt on the break. Chips in play and prize pool hold every add-on."""
+    run, director, clock, _ask = _table(tmp_path, BUY_TOML)
+    orch = run.orch
+    run.pacer.max_hands = 0
+    orch.pump()
+    post = run.pacer.post
+    confirmed: list[int] = []
+
+    def post_then_confirm(item, done=None) -> None:
+        post(item, done=done)
+        if isinstance(item, ev.HandStartRequested) and not confirmed:
+            director.time.advance(1200 - director.clock.to_json(director.time())["played"])  # to the break
+            for s in orch.state.occupied():
+                director.confirm_purchase(s.seat, by="dealer", kind="addon")
+                confirmed.append(s.seat)
+
+    run.pacer.post = post_then_confirm
+    run.pacer.max_hands = 1
+    run.pacer.kick(orch)
+
+    def idle() -> None:
+        clock.advance(1.0)
+        if orch.state.hands >= 1 and orch.state.hand is None:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    assert director.hand_start() is None  # on the break: no hand
+    run.close()
+    assert len(confirmed) == 4 and orch.state.hands == 1
+    assert orch.state.last_result["level"]["big_blind"] != 0
+    st = director.standings
+    assert st.addons == 4 and st.prize_pool() == 4 * 100 + 4 * 100
+    assert orch.state.ledger.total_in == st.chips_in_play() == 4 * 2000 + 4 * 3000
+    assert not director._seating_pending() and director.problems == []
