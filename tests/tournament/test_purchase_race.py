@@ -9,6 +9,7 @@ import dataclasses
 
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
+from tests.tournament.helpers import collecting
 from tests.tournament.test_director import BUY_TOML, LATE_TOML, _reopen, _table
 
 RACE_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
@@ -21,8 +22,9 @@ def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_
     post = run.pacer.post
     raced: dict[int, set[str]] = {}  # hand -> players whose rebuy was confirmed as it started
 
-    def post_then_confirm(item, done=None) -> None:
-        post(item, done=done)  # the hand start is in the inbox: the table has not started it
+    failures: list[str] = []  # called from the pacer, a listener: the orchestrator swallows what it raises
+
+    def confirm(_o, item) -> None:
         if isinstance(item, ev.HandStartRequested):
             assert orch.state.hand is None
             for s in orch.state.occupied():
@@ -30,13 +32,19 @@ def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_
                     director.confirm_purchase(s.seat, by="dealer", kind="rebuy")
                     raced.setdefault(orch.state.hands + 1, set()).add(s.player)
 
+    confirm_collecting = collecting(confirm, failures)
+
+    def post_then_confirm(item, done=None) -> None:
+        post(item, done=done)  # the hand start is in the inbox: the table has not started it
+        confirm_collecting(orch, item)
+
     run.pacer.post = post_then_confirm
     ended: dict[int, set[str]] = {}  # hand -> players who ended it with no chips
     busted: dict[int, set[str]] = {}  # hand -> players the table reported out
-    orch.listeners.append(lambda _o, effects: [
+    orch.listeners.append(collecting(lambda _o, effects: [
         (ended.__setitem__(e.hand, {x["player"] for x in e.record["seats"] if x["end"] == 0}),
          busted.__setitem__(e.hand, set(e.record["busted"])))
-        for e in effects if isinstance(e, fx.HandFinished)])
+        for e in effects if isinstance(e, fx.HandFinished)], failures))
     idle_turns = [0]
     hands = [0]
 
@@ -51,6 +59,7 @@ def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_
     run.run(poll=0.001, on_idle=idle)
     run.close()
     survived = [(h, p) for h, ps in raced.items() for p in ps & ended.get(h, set())]
+    assert failures == [], failures[:3]
     assert director.finished, f"the deal blocked after hand {orch.state.hands}: {director.problems}"
     assert survived, "no player busted in a hand whose rebuy was confirmed as it started"
     assert all(p not in busted[h] for h, p in survived), (survived, busted)
@@ -108,14 +117,20 @@ def test_an_addon_confirmed_as_the_break_begins_after_the_deal_was_decided_comes
     orch.pump()
     post = run.pacer.post
     confirmed: list[int] = []
+    failures: list[str] = []
 
-    def post_then_confirm(item, done=None) -> None:
-        post(item, done=done)
+    def confirm(_o, item) -> None:
         if isinstance(item, ev.HandStartRequested) and not confirmed:
             director.time.advance(1200 - director.clock.to_json(director.time())["played"])  # to the break
             for s in orch.state.occupied():
                 director.confirm_purchase(s.seat, by="dealer", kind="addon")
                 confirmed.append(s.seat)
+
+    confirm_collecting = collecting(confirm, failures)
+
+    def post_then_confirm(item, done=None) -> None:
+        post(item, done=done)
+        confirm_collecting(orch, item)
 
     run.pacer.post = post_then_confirm
     run.pacer.max_hands = 1
@@ -129,6 +144,7 @@ def test_an_addon_confirmed_as_the_break_begins_after_the_deal_was_decided_comes
     run.run(poll=0.001, on_idle=idle)
     assert director.hand_start() is None  # on the break: no hand
     run.close()
+    assert failures == [], failures[:3]
     assert len(confirmed) == 4 and orch.state.hands == 1
     assert orch.state.last_result["level"]["big_blind"] != 0
     st = director.standings
