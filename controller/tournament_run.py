@@ -482,7 +482,8 @@ class TournamentTable:
                 self._refund(p, self.draw.get(p, 0), missing, "the player was out before the chips came")
         for seat in self.orch.state.occupied():
             p = seat.player
-            if p not in self.standings.alive or seat.stack == 0:
+            # all in with no chips behind in the hand a restart resumes: the top-up waits for its end
+            if p not in self.standings.alive or (seat.stack == 0 and self.orch.state.hand is None):
                 continue
             want = self.standings.chips_bought(p)
             booked = self._booked(p)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from tests.tournament.helpers import collecting
@@ -151,3 +153,47 @@ def test_an_addon_confirmed_as_the_break_begins_after_the_deal_was_decided_comes
     assert st.addons == 4 and st.prize_pool() == 4 * 100 + 4 * 100
     assert orch.state.ledger.total_in == st.chips_in_play() == 4 * 2000 + 4 * 3000
     assert not director._seating_pending() and director.problems == []
+
+
+class _Killed(BaseException):
+    """A kill -9 stand-in: not an ``Exception``, so the orchestrator does not swallow it."""
+
+
+@pytest.mark.parametrize("when", ["before-refund", "after-refund"])
+def test_a_kill_around_a_refund_neither_refunds_nor_brings_the_purchase_twice(tmp_path, when) -> None:
+    """The table refused a confirmed rebuy's chips; the process dies just before the refund
+    is journalled (the restart brings the chips: the rebuy is carried out, no refund) or just
+    after (the restart replays the refund: no chips, no second refund)."""
+    run, director, clock, ask = _table(tmp_path, BUY_TOML)
+    orch = run.orch
+    run.pacer.max_hands = 0
+    orch.pump()
+    seat = min(director.draw.values())
+    journal = director._journal
+
+    def dying_journal(payload):
+        if payload["type"] == "refund" and when == "before-refund":
+            raise _Killed
+        seq = journal(payload)
+        if payload["type"] == "refund":
+            raise _Killed
+        return seq
+
+    director._journal = dying_journal
+    post = orch.post
+    orch.post = lambda item, done=None: post(
+        dataclasses.replace(item, amount=item.amount + 1) if isinstance(item, ev.ToppedUp) else item, done=done)
+    assert ask("rebuy", seat=seat)[0]
+    with pytest.raises(_Killed):
+        orch.pump()
+    run.close()
+    run2, again = _reopen(tmp_path, BUY_TOML, clock)
+    run2.orch.pump()
+    refunds = [e.payload for e in run2.orch.journal.entries()
+               if e.kind == "tournament" and e.payload["type"] == "refund"]
+    rebuys = 1 if when == "before-refund" else 0
+    assert len(refunds) == 1 - rebuys and again.standings.rebuys == rebuys
+    assert again.standings.prize_pool() == 400 + 100 * rebuys
+    assert run2.orch.state.ledger.total_in == again.standings.chips_in_play() == 8000 + 2000 * rebuys
+    assert again.problems == [] and not again._seating_pending()
+    run2.close()
