@@ -29,7 +29,9 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   number the hand will have), ``level``, ``seconds_left``, ``paused``, ``on_break``,
   ``stakes`` (what the hand was given) and ``clock`` (:meth:`TournamentClock.to_json`);
 - ``bust``: ``hand`` and ``busted`` ``{player: starting stack}`` (one per hand with busts);
-- ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``.
+- ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``;
+- ``refund``: ``player``, ``seat``, ``kind``, ``chips``, ``reason``: a rebuy or add-on whose
+  chips never reached the table, out of the standings (:meth:`TournamentTable._refund`).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -822,7 +824,9 @@ class TournamentTable:
         given by the floor): checked again, journalled (``rebuy`` / ``addon``: player, seat,
         chips, level or break, ``by``), recorded in the standings (its price into the prize
         pool), and its chips brought to the seat (``ToppedUp``: at once between hands, at
-        the end of the hand otherwise). Return what was done.
+        the end of the hand otherwise: confirmed after the pacer decided the next deal, the
+        chips wait for that hand's end and keep in a player who busts in it; refused by the
+        table, the purchase is refunded, :meth:`_refund`). Return what was done.
 
         Raises:
             TournamentError: nothing asked at the seat, or not allowed now.

@@ -805,12 +805,13 @@ def finish_hand(ctx: Ctx) -> None:
         final = res.stacks[seat]
         start = info.start_stacks[seat]
         results[s.player] = (final - start, rake_of.get(seat, 0))
-        # one copy of the seat, and none when nothing changed (issue 21: ten seats at the
-        # end of every hand)
         # issue 19: at a tournament, chips waiting for the hand's end (a rebuy or add-on the
         # tournament booked before this hand started) keep a player who lost every chip in
-        # the hand in: bought before busting, not out (TDA rebuys); they come below
+        # the hand in: bought before busting, not out (the TDA's rebuy rule to 2011, FIDPA
+        # "Re-buys": declared before the deal, the rebuy must be made); they come below
         rebought = tournament and s.topup > 0 and not s.leaving
+        # one copy of the seat, and none when nothing changed (issue 21: ten seats at the
+        # end of every hand)
         if final == 0 and not s.sitting_out and not rebought:
             s = evolve(s, stack=0, preselect=None, sitting_out=True, out_reason="busted")
         elif s.stack != final or s.preselect is not None:
@@ -938,7 +939,8 @@ def settle_topup(ctx: Ctx, seat: Seat) -> None:
     Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
     player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event. At a
     tournament table (no maximum) the chips come after a bust too: a rebuy or add-on booked
-    before the hand started keeps the player in (issue 19; TDA rebuys: bought before busting).
+    before the hand started keeps the player in (issue 19; the TDA's rebuy rule to 2011:
+    a rebuy declared before the deal must be made, so the player is not out).
     """
     want = seat.topup
     tournament = ctx.state.settings.tournament
