@@ -899,8 +899,10 @@ class TournamentTable:
             log.warning("%s at seat %d: %s refunded (%d chips): %s", self.names.get(player, player), seat,
                         kind, chips, why)
         self._inflight.pop(player, None)
-        if player in self.standings.alive and self.standings.chips_bought(player) > self._booked(player):
-            self._inflight[player] = self.standings.chips_bought(player)
+        if not kinds:  # no purchase of the player's to take back: say so, never wait for it
+            self.problems.append(f"{player}: {missing} chips of purchases missing and none to refund ({why})")
+        elif player in self.standings.alive and self.standings.chips_bought(player) > self._booked(player):
+            self._inflight[player] = self.standings.chips_bought(player)  # chips waiting at the seat still come
 
     def _booked(self, player: str) -> int:
         acct = self.orch.state.ledger.accounts.get(player)
