@@ -21,6 +21,8 @@ each table this writes, in ``--dir``:
   ``livetable/lobby/lobby``               in    ``room/lobby/lobby`` (issue 18)
   ``livetable/<t>/floor/request``         in    ``room/tables/<t>/floor/request``
   ``livetable/<t>/floor/reply``           out   ``room/tables/<t>/floor/reply``
+  ``livetable/<t>/tournament/order``      in    ``room/tables/<t>/tournament/order`` (issue 19)
+  ``livetable/<t>/tournament/report``     out   ``room/tables/<t>/tournament/report``
   ======================================  ====  ==========================================
 
   and whose state (``1`` up, ``0`` down) Mosquitto publishes on the table's own broker at
@@ -90,8 +92,8 @@ def acl_text(tables: list[str], players: list[str]) -> str:
         base = f"room/tables/{t}"
         lines += ["", f"user {table_user(t)}",
                   f"topic write {base}/records", f"topic write {base}/state", f"topic write {base}/floor/reply",
-                  f"topic write room/lobby/{t}",
-                  f"topic read {base}/ack", f"topic read {base}/floor/request",
+                  f"topic write room/lobby/{t}", f"topic write {base}/tournament/report",
+                  f"topic read {base}/ack", f"topic read {base}/floor/request", f"topic read {base}/tournament/order",
                   "topic read room/lobby/lobby"]  # the room's lobby, bridged in for the tablets (issue 18)
     for p in sorted(players):
         lines += ["", f"user player-{p}", "topic read room/lobby/#", f"topic read room/players/{p}/notices/#",
@@ -153,6 +155,8 @@ def bridge_conf(table: str, *, host: str, port: int, password: str,
         f"topic lobby in 1 {ROOT}/lobby/ room/lobby/",  # the room's whole lobby for the tablets (issue 18)
         f"topic floor/request in 1 {local} {remote}",
         f"topic floor/reply out 1 {local} {remote}",
+        f"topic tournament/order in 1 {local} {remote}",  # the room's multi-table tournament (issue 19)
+        f"topic tournament/report out 1 {local} {remote}",
         "",
     ])
 
