@@ -372,7 +372,8 @@ class RoomTournament:
             first[m.player] = m if f is None else Move(m.player, f.from_table, f.from_seat, m.to_table, m.to_seat,
                                                        f"{f.reason}+{m.reason}")
         moves = list(first.values())
-        rows: list[dict[str, Any]] = [{"id": base + i, "player": m.player, "from": m.from_table, "from_seat": m.from_seat,
+        rows: list[dict[str, Any]] = [
+            {"id": base + i, "player": m.player, "from": m.from_table, "from_seat": m.from_seat,
                  "to": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "state": "planned",
                  "chips": self.settings.starting_stack if m.reason == "draw" else None}
                 for i, m in enumerate(moves, 1)]

@@ -140,6 +140,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
               f"({len(tables)} tables of {settings.seats_per_table} seats) and --speed above 0",
               file=sys.stderr)
         return 2
+    workdir.mkdir(parents=True, exist_ok=True)
     conf = workdir / "tournament.toml"
     if not conf.exists():
         conf.write_text(text)
@@ -239,7 +240,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     problems = [f"{t}: {p}" for t, s in summaries.items() for p in (s.get("tournament") or {}).get("problems", [])]
     out["problems"] += problems
     out.update(ok=bool(out["ok"] and result["balanced"] and not problems and len(summaries) == len(tables)),
-               clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"], per_table=result["per_table"],
+               clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"],
+               per_table=result["per_table"],
                tables=len(tables), store=store.dialect, dir=str(workdir), seconds=round(time.monotonic() - t0, 2))
     store.close()
     print(json.dumps(out, separators=(",", ":")))
