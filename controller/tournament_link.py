@@ -372,10 +372,10 @@ class RoomTournamentSeat:
         except (OSError, ValueError) as exc:  # the next turn sends again
             log.warning("table %s: report not sent: %s", self.table, exc)
 
-    @property
-    def finished(self) -> bool:
-        """True once the room ended this table (the tournament is over, or the table broke)."""
-        return self.ended and self._pending is None
+    #: Never True: an ended table (broken, or the tournament over) deals no more but stays up and
+    #: reports, so that a room restarted meanwhile still hears the chips of its last moves; the
+    #: room's side stops it (``livetable room simulate``: SIGTERM once every table's last report is in).
+    finished = False
 
     def summary(self) -> dict[str, Any]:
         """The table's part of the JSON summary: ``tournament`` (orders, moves, busts, problems)."""

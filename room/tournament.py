@@ -452,8 +452,11 @@ class RoomTournament:
 
     @property
     def finished(self) -> bool:
-        """True once the payouts are journalled and every table was told to end."""
-        return self.result is not None and all(self.sent.get(t, {}).get("end") for t in self.tables)
+        """True once the payouts are journalled and every table reported carrying out the order
+        that ended it (so every move's chips are in the room's books)."""
+        return self.result is not None and all(
+            self.sent.get(t, {}).get("end") and t in self.reports and self.reports[t].get("ended")
+            and int(self.reports[t]["applied"]) >= int(self.sent[t]["id"]) for t in self.tables)
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary: ``places``, ``payouts``, ``prize_pool``, ``moves`` (players moved

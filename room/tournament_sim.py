@@ -205,7 +205,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
             director.step()
             for i, t in enumerate(tables):
                 code = procs[t].poll()
-                if code is not None and (code != 0 or not director.sent.get(t, {}).get("end")):
+                if code is not None:
                     log.warning("table %s stopped (exit %s) before the room ended it: started again from its "
                                 "journal", t, procs[t].returncode)
                     procs[t].communicate()
@@ -220,8 +220,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         timed_out = True
     finally:
-        for t, p in procs.items():
-            if timed_out and p.poll() is None:
+        for t, p in procs.items():  # ended tables stay up until the room has their last report
+            if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
         for t, p in procs.items():
             stdout, _ = p.communicate()
