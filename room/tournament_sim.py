@@ -239,7 +239,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     out = director.summary()
     problems = [f"{t}: {p}" for t, s in summaries.items() for p in (s.get("tournament") or {}).get("problems", [])]
     out["problems"] += problems
-    out.update(ok=bool(out["ok"] and result["balanced"] and not problems and len(summaries) == len(tables)),
+    out.update(ok=bool(out["ok"] and not timed_out and result["balanced"] and not problems
+                       and len(summaries) == len(tables)),
                clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"],
                per_table=result["per_table"],
                tables=len(tables), store=store.dialect, dir=str(workdir), seconds=round(time.monotonic() - t0, 2))
