@@ -77,10 +77,27 @@ class StoreJournal:
             tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
                        (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
 
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store ``events`` in one transaction: all or none. Raises :class:`room.store.StoreError`."""
+        with self.store.transaction() as tx:
+            for kind, payload in events:
+                tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
+                           (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
+
     def events(self) -> list[tuple[str, dict[str, Any]]]:
         """Return every event, oldest first, as ``(type, payload)``."""
         return [(str(k), json.loads(p)) for k, p in
                 self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
+
+
+class _Batch:
+    """Collects events for :meth:`StoreJournal.append_many`."""
+
+    def __init__(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        self.events = events
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        self.events.append((kind, payload))
 
 
 class RoomTournament:
@@ -89,7 +106,7 @@ class RoomTournament:
     Args:
         settings, toml: the tournament (its TOML text is journalled at the start).
         tables: the table ids, in the order they break last to first (the first one is the final table).
-        journal: a :class:`StoreJournal` (or any ``append(type, payload)`` / ``events()``).
+        journal: a :class:`StoreJournal` (or any ``append(type, payload)``, ``append_many(events)``, ``events()``).
         send: ``send(table, payload_bytes)``: an order to a table.
         now: the room's clock, tournament seconds (monotonic).
 
@@ -136,14 +153,20 @@ class RoomTournament:
             raise TournamentError(f"{entries} entries for {len(self.tables)} tables of "
                                   f"{self.settings.seats_per_table} seats")
         self.names = {p: f"Player {p[1:]}" for p in players}
-        self.journal.append("start", {"settings": self.toml, "tables": self.tables, "seed": seed,
-                                      "entries": entries, "names": self.names})
         drawn = random_draw(players, self.tables, self.settings.seats_per_table, random.Random(seed))
         moves = [Move(p, "", 0, t.table_id, s, "draw") for t in drawn for s, p in enumerate(t.seats, 1) if p]
+        # the start, every entry and the draw in one transaction: a room killed meanwhile has all or none
+        batch: list[tuple[str, dict[str, Any]]] = [("start", {
+            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names})]
+        batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
+        real, self.journal = self.journal, _Batch(batch)
+        try:
+            self._round([], moves)
+        finally:
+            self.journal = real
+        real.append_many(batch)
         for m in moves:
-            self.journal.append("entry", {"player": m.player, "level": 0})
             self.standings.register(m.player, 0)
-        self._round([], moves)
         self.clock.start(self.now())
         self._snapshot()
 

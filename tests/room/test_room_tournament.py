@@ -260,20 +260,20 @@ def _wait_gone(pids: list[int], timeout: float) -> None:
             time.sleep(0.1)  # waiting for other processes to end, not synchronising the code under test
 
 
-@pytest.mark.parametrize("kill_at", ["moved-out", "broken"])
-def test_the_room_killed_mid_tournament_resumes_from_its_store(tmp_path: Path, kill_at: str) -> None:
-    """kill -9 of the room right after it journalled a move's chips (the target not told yet),
-    and after a table broke (that table's process ends at once when started again)."""
+def kill_room_and_resume(tmp_path: Path, kill_at: str, seed: int) -> dict[str, Any]:
+    """Start the room (12 entries, two tables), kill -9 it right after its store holds a
+    ``kill_at`` event, wait for its tables and brokers to stop, start it again on the same
+    folder; check the resumed tournament and return its summary."""
     tables = ["t1", "t2"]
     workdir = tmp_path / "room"
     db = workdir / "room.sqlite"
     cmd = [sys.executable, "-m", "controller.cli", "room", "simulate", "--tournament", "--tables", "2",
-           "--entries", "12", "--headless", "--seed", "21", "--dir", str(workdir), "--speed", "30"]
+           "--entries", "12", "--headless", "--seed", str(seed), "--dir", str(workdir), "--speed", "30"]
     room = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO,
                             env=dict(os.environ, PYTHONPATH=str(REPO)))
+    kids: list[int] = []
     try:
         deadline = time.monotonic() + 240
-        kids: list[int] = []
         while time.monotonic() < deadline and room.poll() is None:
             kids = sorted(set(kids) | set(_children(room.pid)))
             try:
@@ -292,17 +292,27 @@ def test_the_room_killed_mid_tournament_resumes_from_its_store(tmp_path: Path, k
         if room.poll() is None:
             room.kill()
     _wait_gone(kids, 90)  # its tables and brokers stop when their parent dies
-    summary = run_room(tmp_path, 2, 12, 21)
+    summary = run_room(tmp_path, 2, 12, seed)
     assert "resumed from the store" in summary["_stderr"]
     check_result(summary, 12, workdir, tables, str(db))
     events = room_events(str(db))
     assert [k for k, _ in events].count("entry") == 12  # nobody registered twice
     check_rounds(events, tables)
     assert check_chips_of_moves(events, workdir, tables) == summary["moves"]
+    return summary
+
+
+@pytest.mark.parametrize("kill_at", ["moved-out", "broken"])
+def test_the_room_killed_mid_tournament_resumes_from_its_store(tmp_path: Path, kill_at: str) -> None:
+    """kill -9 of the room right after it journalled a move's chips (the target not told yet),
+    and after a table broke (that table's process, started again, has nothing left to deal)."""
+    kill_room_and_resume(tmp_path, kill_at, 21)
 
 
 @pytest.mark.slow
 def test_soak_a_hundred_kills_of_tables_in_moves_and_of_the_room(tmp_path: Path) -> None:
+    """kill -9 of tables at their n-th move-out or move-in (balances, breaks, the final redraw)
+    until 100 kills, then of the room after each kind of its journal's events."""
     kills = 0
     tables = ["t1", "t2", "t3"]
     for n in range(1, 40):
@@ -316,4 +326,7 @@ def test_soak_a_hundred_kills_of_tables_in_moves_and_of_the_room(tmp_path: Path)
         check_chips_of_moves(events, root / "room", tables)
         if kills >= 100:
             break
+    for n, kill_at in enumerate(("entry", "round", "moved-out", "moved-in", "bust", "broken", "payouts")):
+        kill_room_and_resume(tmp_path / f"room{n}", kill_at, 200 + n)
+        kills += 1
     assert kills >= 100

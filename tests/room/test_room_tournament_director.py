@@ -21,6 +21,10 @@ class Journal:
     def append(self, kind: str, payload: dict[str, Any]) -> None:
         self.rows.append((kind, json.loads(json.dumps(payload))))
 
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for kind, payload in events:
+            self.append(kind, payload)
+
     def events(self) -> list[tuple[str, dict[str, Any]]]:
         return list(self.rows)
 
