@@ -119,6 +119,19 @@ percent = [30, 20, 14, 10, 8, 6, 5, 4, 3]
 """
 
 
+def _table_held(store: Any, rig: Any, row: dict[str, Any]) -> bool:
+    """``row`` of :func:`room.simulate.balance` holds, voided hands aside: the store holds every
+    hand file of the table, and every hand it holds without a file was voided; its meters and
+    applied position equal the table's."""
+    t = row["table"]
+    held = {int(n): bool(v) for n, v in store.query("SELECT number, voided FROM room_hands WHERE table_id = ?",
+                                                     (t,))}
+    files = {int(f.stem.split("-")[1]) for f in rig.history_dir(t).glob("hand-*.json")}
+    meters = all(row["room"].get(k) == row["table_meters"].get(k) for k in ("total_in", "total_out", "rake"))
+    return (files <= set(held) and all(held[n] for n in set(held) - files) and meters
+            and row["applied"] == row["journal"])
+
+
 def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: list[str]) -> int:
     """Run the tournament of ``livetable room simulate --tournament`` (the module docstring);
     return 0 when ``ok``, 1 when not, 2 on bad options."""
@@ -236,6 +249,9 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         service.stop()
         rig.stop()
     result = balance(store, summaries, rig)
+    # A hand voided when a table started again (a card on its way when it stopped) is in the
+    # store but has no hand file: balance() counts files, so its per-table hands differ by it.
+    result["balanced"] = all(_table_held(store, rig, row) for row in result["per_table"]) and bool(summaries)
     out = director.summary()
     problems = [f"{t}: {p}" for t, s in summaries.items() for p in (s.get("tournament") or {}).get("problems", [])]
     out["problems"] += problems
