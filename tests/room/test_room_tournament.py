@@ -312,6 +312,7 @@ def test_the_room_killed_mid_tournament_resumes_from_its_store(tmp_path: Path, k
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_soak_a_hundred_kills_of_tables_in_moves_and_of_the_room(tmp_path: Path) -> None:
     """kill -9 of tables at their n-th move-out or move-in (balances, breaks, the final redraw)
     until 100 kills, then of the room after each kind of its journal's events."""
