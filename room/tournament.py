@@ -90,6 +90,37 @@ class StoreJournal:
                 self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
 
 
+def _nat(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError(f"{v!r} is not a count of 0 or more")
+    return v
+
+
+def _check_report(rep: Any, table: str) -> None:
+    """Raise ValueError unless ``rep`` is ``table``'s report (controller/tournament_link.py)."""
+    if not isinstance(rep, dict) or rep.get("table") != table:
+        raise ValueError("not this table's report")
+    for k in ("applied", "hands"):
+        _nat(rep[k])
+    _nat(rep["ledger"]["in"]), _nat(rep["ledger"]["out"])
+    for seat, (player, stack) in rep["seats"].items():
+        if not (isinstance(player, str) and seat.isdigit()):
+            raise ValueError(f"seat {seat!r}: {player!r}")
+        _nat(stack)
+    for move, chips in rep.get("moved_out", {}).items():
+        _nat(int(move)), _nat(chips)
+    for move in rep.get("moved_in", []):
+        _nat(move)
+    for hand, busted in rep.get("busts", {}).items():
+        _nat(int(hand))
+        for player, stack in busted.items():
+            if not isinstance(player, str):
+                raise ValueError(f"bust {player!r}")
+            _nat(stack)
+    if rep.get("last_big_blind") is not None:
+        _nat(rep["last_big_blind"])
+
+
 class _Batch:
     """Collects events for :meth:`StoreJournal.append_many`."""
 
@@ -221,10 +252,8 @@ class RoomTournament:
         one is logged and changes nothing."""
         try:
             rep = json.loads(payload)
-            if not isinstance(rep, dict) or rep.get("table") != table or not isinstance(rep.get("seats"), dict):
-                raise ValueError("not this table's report")
-            int(rep["applied"]), int(rep["hands"]), dict(rep["ledger"])
-        except (ValueError, KeyError, TypeError) as exc:
+            _check_report(rep, table)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("table %s: a tournament report was refused: %s", table, exc)
             return
         if table not in self.tables:

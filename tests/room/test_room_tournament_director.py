@@ -151,3 +151,17 @@ def test_the_room_finds_chips_that_went_missing_between_two_tables() -> None:
     tables["t1"].total_in += 25  # chips brought to t1 that no entry, rebuy or move paid for
     d.report("t1", tables["t1"].report())
     assert d.problems and d.problems[-1].startswith("chips: tables 24025")
+
+
+def test_a_malformed_report_is_refused_and_changes_nothing() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    before = (dict(d.reports), len(journal.rows), len(sent))
+    good = json.loads(tables["t1"].report())
+    for bad in (b"not json", b"[]", json.dumps(dict(good, table="t2")).encode(),
+                json.dumps(dict(good, seats={"1": "p1"})).encode(),
+                json.dumps(dict(good, moved_out={"x": 5})).encode(),
+                json.dumps(dict(good, busts={"3": {"p1": -1}})).encode(),
+                json.dumps(dict(good, ledger={"in": "many", "out": 0})).encode()):
+        d.report("t1", bad)
+    assert (dict(d.reports), len(journal.rows), len(sent)) == before and not d.problems
