@@ -271,14 +271,17 @@ class RoomTournamentSeat:
             except queue.Empty:
                 break
             self._take(raw)
-        if self._pending is not None and orch.state.hand is None:
+        if self._pending is not None and orch.state.hand is None and not orch.faults.paused:
             try:
-                self._carry_out(self._pending)
+                done = self._carry_out(self._pending)
+                if done:
+                    self._journal({"type": "order-done", "id": self._pending["id"]})
             except JournalError as exc:
                 self.problems.append(f"journal: {exc}")
                 log.error("table %s: a tournament move was not journalled: %s", self.table, exc)
                 return
-            self._journal({"type": "order-done", "id": self._pending["id"]})
+            if not done:  # the table refused a move (a fault meanwhile): tried again next turn
+                return
             self._pending = None
             self._report_due = True
         if self._report_due or time.monotonic() - self._reported_at >= REPORT_EVERY:
@@ -301,8 +304,9 @@ class RoomTournamentSeat:
         if order["go"] is not None:
             self.go = order["go"]
 
-    def _carry_out(self, order: dict[str, Any]) -> None:
-        """Carry out ``order``'s moves, idempotently (again after a restart)."""
+    def _carry_out(self, order: dict[str, Any]) -> bool:
+        """Carry out ``order``'s moves, idempotently (again after a restart); return False when
+        a player who should have left is still seated (the order stays pending)."""
         orch = self.orch
         now = orch.clock()
         out_chips: dict[int, int] = {}
@@ -325,8 +329,11 @@ class RoomTournamentSeat:
             self.moved_out[m["move"]] = out_chips[m["move"]] = chips
             self._crash_point("move-out")
             orch.handle(ev.StoodUp(at=now, seat=m["seat"], moved=True))
-            if orch.state.seat(m["seat"]) is not None:
-                self.problems.append(f"move {m['move']}: {m['player']} did not leave seat {m['seat']}")
+        left = [m for m in order["out"] if (s := orch.state.seat(m["seat"])) is not None and s.player == m["player"]]
+        if left:
+            log.warning("table %s: %s did not leave (a fault?): the order is carried out again", self.table,
+                        ", ".join(m["player"] for m in left))
+            return False
         for m in order["in"]:
             chips = m["chips"] if m["chips"] is not None else out_chips.get(m["move"], 0)
             seated = any(s.player == m["player"] for s in orch.state.occupied())
@@ -346,12 +353,14 @@ class RoomTournamentSeat:
                 continue
             orch.handle(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"]))
             orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+        return True
 
     # ------------------------------------------------------------------ reports
     def report(self) -> dict[str, Any]:
         """Return this table's report (shape: the module docstring)."""
         st = self.orch.state
         rot = st.rotation
+        pending = {m["move"] for m in self._pending["out"]} if self._pending is not None else set()
         return {"schema": 1, "table": self.table, "applied": self.applied, "hands": st.hands,
                 "running": st.hand is not None,
                 "waiting": (st.hand is None and self._pending is None and not self.ended
@@ -359,7 +368,9 @@ class RoomTournamentSeat:
                 "seats": {str(s.seat): [s.player, s.stack] for s in st.occupied()},
                 "last_big_blind": rot.bb if rot is not None else None,
                 "ledger": {"in": st.ledger.total_in, "out": st.ledger.total_out},
-                "moved_out": {str(k): v for k, v in self.moved_out.items()},
+                # a move of an order not yet carried out to its end is not reported: its player
+                # may still be seated (the room would seat him at the other table too)
+                "moved_out": {str(k): v for k, v in self.moved_out.items() if k not in pending},
                 "moved_in": sorted(self.moved_in),
                 "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended,
                 "problems": self.problems[:5]}
