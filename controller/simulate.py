@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a single-table tournament to a winner, one player a seat (issue 19, docs/tournament.md)")
     p.add_argument("--tournament-config", default=None,
                    help="the tournament's [tournament] TOML (default: a short built-in one)")
+    p.add_argument("--tournament-room", action="store_true",
+                   help="with --tournament: a table of the room's multi-table tournament; the room seats "
+                        "the players and gives every deal (controller/tournament_link.py)")
     return p
 
 
@@ -200,6 +203,8 @@ def _check(args: argparse.Namespace) -> str | None:
     """Return what is wrong with the options (or None)."""
     if args.hands is not None and args.hands < 0:
         return f"--hands must be 0 or more, got {args.hands}"
+    if args.tournament_room and not args.tournament:
+        return "--tournament-room is a table of a tournament: give --tournament too"
     if args.keep_hands < 0:
         return f"--keep-hands must be 0 or more, got {args.keep_hands}"
     if args.keep_hands and not args.history_dir:
@@ -279,6 +284,12 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
     settings = table_settings(ts, table_id=args.table, game=args.game, limit=args.limit,
                               seats=args.seats or (5 if args.game == "draw" else 6))
     args.director = lambda n: TournamentTable(ts, text, players=n, seed=args.seed)
+    if args.tournament_room:  # issue 19: the room's tournament, over the table's broker
+        from controller.tournament_link import RoomTournamentSeat
+
+        pw = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
+        args.director = lambda n: RoomTournamentSeat(args.table, host=args.mqtt_host, port=args.mqtt_port,
+                                                     username=args.mqtt_user, password=pw)
     return settings
 
 

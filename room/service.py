@@ -76,6 +76,8 @@ class RoomService:
         self.floor_status: dict[str, dict[str, Any]] = {}  # table -> its last floor status
         self.floor_replies: dict[str, dict[str, Any]] = {}  # request id -> the table's answer
         self._asked: set[str] = set()  # request ids of the console's floor decisions
+        #: issue 19: ``f(table, payload)`` for each table's tournament report (paho's thread)
+        self.on_tournament_report: Callable[[str, bytes], None] | None = None
         self.status_every = 3.0
         self.stats = {"messages": 0, "refused": 0, "store_errors": 0}
         self.clock = clock
@@ -142,7 +144,8 @@ class RoomService:
             log.error("the room broker refused the room service's login: %s", reason)
             return
         client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0),
-                          ("room/tables/+/floor/reply", 1), (LINK_FILTER, 1), ("room/tables/+/presence/controller", 1)])
+                          ("room/tables/+/floor/reply", 1), (LINK_FILTER, 1), ("room/tables/+/presence/controller", 1),
+                          ("room/tables/+/tournament/report", 1)])
         self._connected.set()
         self._inbox.put(("reack", None, None, 0.0))
 
@@ -160,6 +163,10 @@ class RoomService:
             return
         if len(parts) == 5 and parts[3:] == ["floor", "reply"]:
             self._floor_reply(parts[2], msg.payload)
+            return
+        if len(parts) == 5 and parts[3:] == ["tournament", "report"]:
+            if self.on_tournament_report is not None:  # issue 19: room/tournament.py
+                self.on_tournament_report(parts[2], bytes(msg.payload))
             return
         if len(parts) != 4 or parts[0] != "room" or parts[1] != "tables":
             return
@@ -203,6 +210,14 @@ class RoomService:
                 if not up:
                     out[t] = min(out.get(t, since), since)
         return out
+
+    def tournament_order(self, table: str, payload: bytes) -> None:
+        """Send a tournament order to ``table`` (issue 19, controller/tournament_link.py; QoS 1).
+
+        Raises:
+            drivers.mqtt.topics.TopicError: ``table`` is not a table id.
+        """
+        self._client.publish(f"room/tables/{check_table(table)}/tournament/order", payload, qos=1)
 
     # ------------------------------------------------------------------ the floor
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,

@@ -190,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --players: the chance (0..1) a seated player stands up after a hand (default 0.05)")
     p.add_argument("--hold", type=float, default=None,
                    help="seconds a call holds its seat (default 180; 3 with --players, the simulation's pace)")
+    p.add_argument("--tournament", action="store_true",
+                   help="a multi-table tournament run by the room to a winner (issue 19, docs/tournament.md)")
+    p.add_argument("--entries", type=int, default=None, help="the tournament's entries (default: 8 a table)")
+    p.add_argument("--tournament-config", default=None,
+                   help="the tournament's [tournament] TOML (default: a fast built-in one, room/tournament.py)")
+    p.add_argument("--speed", type=float, default=30.0,
+                   help="the tournament clock runs this many times faster than real time (default 30)")
+    p.add_argument("--tournament-timeout", type=float, default=1800.0,
+                   help="seconds the tournament may take before the room gives up (exit 1)")
     return p
 
 
@@ -225,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable room simulate: {exc}", file=sys.stderr)
         return 2
     tables = [f"t{i}" for i in range(1, args.tables + 1)]
+    if args.tournament:
+        from room.tournament_sim import run_tournament
+
+        return run_tournament(args, store, workdir, tables)
     rig = RoomRig(workdir, tables).start()
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
     from room.desk import PlayersDesk, serve_desk  # issue 18: lobby, waiting lists, phones
