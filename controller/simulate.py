@@ -38,7 +38,7 @@ from controller.clock import system_clock
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
-from controller.engine.table.settings import SettingsError, TableSettings
+from controller.engine.table.settings import LANGUAGES, SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
 from controller.runtime import OtherTablesJournal
@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the outbox's password on the table's broker (its login: <table>-outbox, "
                         "from livetable tablets provision)")
     p.add_argument("--room-resend", type=float, default=10.0, help=argparse.SUPPRESS)
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the table's language, as [table] language: the tablets' default and the dealer "
+                        "display's (default en)")
+    p.add_argument("--journal-removed", action="store_true", help=argparse.SUPPRESS)  # try-tablet's temporary folder
     p.add_argument("--tournament", action="store_true",
                    help="a single-table tournament to a winner, one player a seat (issue 19, docs/tournament.md)")
     p.add_argument("--tournament-config", default=None,
@@ -300,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = _settings(args) if not args.tournament else _tournament(args)
+        if args.language is not None:
+            settings = settings.changed(language=args.language)
     except (SettingsError, ValueError, OSError) as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 2
@@ -412,7 +418,10 @@ def main(argv: list[str] | None = None) -> int:
             run.adapter.close()  # the devices stop; the journal stays open for the summary
     out = summary.to_json(orch, recovery, time.perf_counter() - t0)
     out["journal"] = journal
-    if out["unfinished"] is not None:
+    if out["unfinished"] is not None and args.journal_removed:  # try-tablet removes its folder next
+        log.info("hand %s was still being played; the journal goes with try-tablet's temporary folder "
+                 "(its --dir keeps both for another run)", out["unfinished"])
+    elif out["unfinished"] is not None:
         log.info("hand %s was still being played: it stays in the journal; "
                  "--journal %s opens the table from it", out["unfinished"], journal)
     out["devices"] = run.stats()
