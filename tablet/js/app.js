@@ -625,12 +625,14 @@ function renderTable() {
     if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
     if (seat.status !== 'empty' && seat.connected === false) extra.push(L.t('tablet offline'));
     const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
-    const status = el('div', { class: 'status' },
-      said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
-        : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
-      // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
-      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? '' : L.statusWord(seat), ...extra]
-        .filter(Boolean).join(' · '));
+    const chip = said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
+      : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null;
+    // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
+    const words = [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? '' : L.statusWord(seat), ...extra]
+      .filter(Boolean).join(' · ');
+    // a space between the chip and the words: the line breaks there, never inside a word
+    // ("9,900 Folde/d" at 390 px: the chip and the word were one unbreakable run)
+    const status = el('div', { class: 'status' }, chip, chip && words ? ' ' : null, words);
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
