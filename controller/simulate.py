@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.clock import system_clock
+from controller.config import RESULT_SECONDS
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
     p.add_argument("--result-seconds", type=float, default=None,
                    help="seconds a hand's result stays before the next deal while a tablet seat is "
-                        "online (default: [table] result_seconds's, 5)")
+                        f"online (default: [table] result_seconds's, {RESULT_SECONDS:g})")
     p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(3), "big"),
                    help="the dealer's and players' seed (default: new each run)")
     p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
@@ -335,7 +336,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from controller import simdevices
     from controller.composition import DeviceStartError, TableRun
-    from controller.runtime import RESULT_SECONDS
 
     # The internal dealer's seed stands for the physical deck order: keep the journal's (in
     # its meta table, which compaction keeps; journals of before in their "simulate" entry).
