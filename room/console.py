@@ -270,7 +270,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 self._json({"hands": store.search_hands(
                     table=q.get("table") or None, player=q.get("player") or None, since=num("since"),
                     until=num("until"), number=_number(q["hand"], "hand") if q.get("hand") else None,
-                    limit=_number(q.get("limit") or "100", "limit", hi=1000))})
+                    limit=_number(q.get("limit") or "100", "limit"))})  # the store takes at most 1,000
             elif path.startswith("/api/hands/") and path.endswith("/steps"):
                 parts = path.split("/")
                 if len(parts) != 6:
