@@ -8,12 +8,13 @@ as ``livetable run`` writes it, non-durable writes to build it quickly), then:
   ``dbstat``);
 - **READY**: ``livetable run`` from exec to systemd's READY=1 (the shuffler emulator on a
   pty; bench_run.py's measure), ``journal.keep_hands = 0`` (every hand stays) on journals
-  of 1k, 10k and 50k hands; the bigger ones are the built journal repeated with its seqs
+  of 1k, 10k and 50k hands (Python's bytecode cached as on an installed table:
+  bench_run.ready_times); the bigger ones are the built journal repeated with its seqs
   shifted (:func:`tile`: 50k hands played take some 15 minutes here; what start-up reads
   is the same amount of data), and the journal's own part of start-up in-process
   (open, the start-up check, recovery: less noisy than READY on a loaded machine).
 
-    .venv/bin/python bench/bench_journal.py [--hands 1000] [--sizes 1,10,50] [--runs 3]
+    .venv/bin/python bench/bench_journal.py [--hands 1000] [--sizes 1,10,50] [--runs 5]
 
 - **compaction** to the last ``--keep`` hands as ``livetable run`` does it, in the
   background (:func:`compaction`): the longest call the keeper makes on the table's loop
@@ -161,6 +162,7 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
             write_hand_files(hands, n, record)
     before = sizes(path)["file"]
     commits: list[float] = []
+    purges: list[float] = []
     steps: list[float] = []
     calls: list[float] = []
     late: list[float] = []
@@ -179,7 +181,7 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
     with Journal(path) as j:
         # as livetable run has it (controller/composition.py)
         keeper = JournalKeeper(j, keep_hands=keep, history_dir=hands, background=True, max_hands_per_run=20)
-        n = 0
+        n = held = 0
         while True:
             n += 1
             finished = n % 40 == 0
@@ -191,14 +193,19 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
             keeper.step(finished)
             dt = time.perf_counter() - t0
             calls.append(dt)
+            kind = keeper.holds[-1][0] if len(keeper.holds) > held else None
+            held = len(keeper.holds)
             if len(keeper.runs) > runs:
                 commits.append(dt)
-            elif finished:
+            elif kind == "purge":
+                purges.append(dt)
+            elif kind == "vacuum":
                 steps.append(dt)
             t1 = time.perf_counter()
             time.sleep(0.001)  # the loop waiting for its next event
             late.append(max(0.0, time.perf_counter() - t1 - 0.001))
-            if finished and keeper.idle and keeper.plan() is None and not j.free_pages()[0]:
+            if finished and keeper.idle and not keeper.purging and keeper.plan() is None \
+                    and not j.free_pages()[0]:
                 break
         keeper.close()
     wall = time.perf_counter() - t_start
@@ -208,9 +215,13 @@ def compaction(src: Path, tmp: Path, keep: int) -> tuple[str, float]:
         return f"max {max(xs) * 1000:.1f} ms, median {statistics.median(xs) * 1000:.1f} ms" if xs else "none"
 
     hold = max(calls)
+    rows = [u for k, u, _ in keeper.holds if k == "purge"]
+    pages = [u for k, u, _ in keeper.holds if k == "vacuum"]
     return (f"compaction to the last {keep} hands in the background ({wall:.0f} s, {n} loop events): "
-            f"{len(commits)} deletions on the loop ({ms(commits)}), {len(steps)} vacuum steps of "
-            f"{keeper.vacuum_pages} pages ({ms(steps)}), every call on the loop {ms(calls)}; the loop's "
+            f"{len(commits)} commits on the loop ({ms(commits)}), {len(purges)} deletions of "
+            f"{min(rows, default=0)}-{max(rows, default=0)} rows ({ms(purges)}), {len(steps)} vacuum steps of "
+            f"{min(pages, default=0)}-{max(pages, default=0)} pages ({ms(steps)}), every call on the loop "
+            f"{ms(calls)}; the loop's "
             f"durable appends meanwhile (an fsync of this disk) {ms(appends)}; a 1 ms "
             f"sleep of the loop woke late by {ms(late)} (the keeper's thread's GIL, and the machine); "
             f"without compaction, the same loop: appends {ms(base_appends)}, woke late by {ms(base_late)}; "
@@ -245,7 +256,7 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--hands", type=int, default=1000, help="hands played into the built journal")
     p.add_argument("--sizes", default="1,10,50", help="journals of these many times --hands for READY")
-    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--runs", type=int, default=5)
     p.add_argument("--keep", type=int, default=500, help="hands kept by the compaction measured")
     p.add_argument("--dir", default=None, help="work folder (default: a new temporary one)")
     a = p.parse_args()

@@ -29,9 +29,13 @@ journal is trimmed over the next hands instead of stopping the table.
 **In the background** (``background=True``, as ``livetable run`` has it; issue 21: the file
 work on the loop held it 0.2-1.1 s): the plan, the history files' checks, rebuilds and
 fsyncs run on the keeper's own thread with its own read-only SQLite connection (WAL: the
-loop's appends never wait on it); the loop only deletes what was prepared (one transaction
-of at most ``max_hands_per_run`` hands) at its next event, and gives the freed pages back a
-vacuum step a hand. ``bench/bench_journal.py`` prints the longest hold of the loop.
+loop's appends never wait on it); the loop only commits what was prepared at its next event
+(:meth:`Journal.compact`: one small transaction that sets ``compacted_upto``), then deletes
+the compacted rows a bounded step per event (:meth:`Journal.purge_step`) and gives the
+freed pages back a vacuum step per hand. Each step's size adapts to its measured time
+(:attr:`JournalKeeper.step_budget`, 10 ms: halved after a slower step, doubled after one
+under a quarter of it), and every step's hold of the loop is kept in
+:attr:`JournalKeeper.holds`. ``bench/bench_journal.py`` prints the longest.
 
 **The room's acknowledgements** (``acked``, :attr:`controller.roomlink.RoomLink.acked`): with
 an outbox to the room, nothing the room has not acknowledged leaves the journal: compaction
@@ -47,7 +51,9 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 import tomllib
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -64,6 +70,10 @@ __all__ = ["JournalKeeper", "Compacted", "Prepared", "JournalReader", "history_f
 
 log = logging.getLogger("livetable.compaction")
 HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whatever the umask
+#: Bounds of a step's size on the loop: rows of a purge (some 10 us a row here), pages of a
+#: vacuum step (4 KB each; 128 took 1-37 ms on a loaded 2-core x86).
+STEP_ROWS = (16, 4096)
+STEP_PAGES = (8, 1024)
 
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
@@ -128,6 +138,9 @@ class JournalKeeper:
         acked: returns the room's last acknowledged seq (the outbox's
             :attr:`~controller.roomlink.RoomLink.acked`); nothing after it is compacted.
             None: no room to wait for.
+        clock: seconds (float, monotonic) to time the loop's steps with (tests inject one).
+        step_budget: seconds a step on the loop should take at most (the rows of a purge
+            and the pages of a vacuum step are sized from the last step's time).
 
     Raises:
         ValueError: ``keep_hands``, ``every`` or ``max_hands_per_run`` below 1.
@@ -135,7 +148,8 @@ class JournalKeeper:
 
     def __init__(self, journal: Journal, *, keep_hands: int, history_dir: str | Path, every: int = 10,
                  max_hands_per_run: int = 50, background: bool = False,
-                 acked: Callable[[], int] | None = None) -> None:
+                 acked: Callable[[], int] | None = None, clock: Callable[[], float] = time.perf_counter,
+                 step_budget: float = 0.010) -> None:
         if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
             raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
         self.journal = journal
@@ -147,11 +161,18 @@ class JournalKeeper:
         self.acked = acked
         #: others whose journal events must stay (a tournament's state, issue 19): each returns
         #: the seq of the oldest event it still needs (None: none); compaction ends before it
-        self.holds: list[Callable[[], int | None]] = []
+        self.keep_from: list[Callable[[], int | None]] = []
         self.runs: list[Compacted] = []
-        #: pages given back per hand (:meth:`shrink`): 128 pages of 4 KB, 512 KB, some 5-14 ms
-        #: (256 took up to 24 ms on a loaded 2-core x86: the loop's budget is 20 ms)
+        self.clock = clock
+        self.step_budget = step_budget
+        #: pages given back per vacuum step (:meth:`shrink`), resized after each step to its
+        #: time (:data:`STEP_PAGES`); rows deleted per purge step (:meth:`purge`, :data:`STEP_ROWS`)
         self.vacuum_pages = 128
+        self.purge_rows = 256
+        #: the loop's steps, newest last: ``(kind, units, seconds)``, kind ``compact`` (the
+        #: commit, units: events), ``purge`` (rows) or ``vacuum`` (pages)
+        self.holds: deque[tuple[str, int, float]] = deque(maxlen=10_000)
+        self._purging = True  # compacted rows may be left from a run that stopped (looked at once)
         self._warned = False
         self._guard = threading.Condition()
         self._ready: Prepared | None = None
@@ -170,8 +191,9 @@ class JournalKeeper:
             self.shrink()
 
     def step(self, hand_finished: bool) -> None:
-        """The loop's part in the background (called after every event): delete what the
-        keeper's thread prepared, if anything (one transaction); else, after a finished hand,
+        """The loop's part in the background (called after every event): commit what the
+        keeper's thread prepared, if anything (one small transaction); else delete a step of
+        the compacted rows while any are left (:meth:`purge`); else, after a finished hand,
         give back a vacuum step and wake the thread to prepare the next compaction. Never
         raises (a failure is logged; the next hand tries again)."""
         with self._guard:
@@ -180,6 +202,9 @@ class JournalKeeper:
         if ready is not None:
             self.commit(ready)
             return
+        if self._purging:
+            self.purge()
+            return
         if not hand_finished:
             return
         self.shrink()
@@ -187,6 +212,11 @@ class JournalKeeper:
             self._start()
             with self._guard:
                 self._wake.set()
+
+    @property
+    def purging(self) -> bool:
+        """True while rows of compacted events may be left to delete (:meth:`purge`)."""
+        return self._purging
 
     @property
     def idle(self) -> bool:
@@ -253,7 +283,12 @@ class JournalKeeper:
                 log.info("journal compaction to event %d waits: the room (or a tournament's state) "
                          "needs the events after %d", prepared.upto, acked)
                 return None
-            events = self.journal.compact(prepared.upto)
+            t0 = self.clock()
+            events = self.journal.compact(prepared.upto)  # the rows: a bounded step at a time (purge)
+            self.holds.append(("compact", events, self.clock() - t0))
+            self._purging = True
+            if not self.background:
+                self._purge_all()
         except (JournalError, ValueError) as exc:
             log.error("journal compaction skipped: %s", exc)
             return None
@@ -266,15 +301,58 @@ class JournalKeeper:
 
     def shrink(self) -> int:
         """Give back one step of the pages compaction freed (:meth:`Journal.vacuum_step`,
-        :attr:`vacuum_pages` pages: a few ms) and return the free pages left; called between
-        hands when there was nothing to compact, so a compacted journal shrinks over the next
-        hands, a step at a time. Never raises (a failure is logged; the next hand tries again)."""
+        :attr:`vacuum_pages` pages, then resized to the step's time: :meth:`_resized`) and
+        return the free pages left; called between hands when there was nothing to compact,
+        so a compacted journal shrinks over the next hands, a step at a time. Never raises (a
+        failure is logged; the next hand tries again)."""
         try:
             free, _size = self.journal.free_pages()
-            return self.journal.vacuum_step(self.vacuum_pages) if free else 0
+            if not free:
+                return 0
+            pages, t0 = self.vacuum_pages, self.clock()
+            left = self.journal.vacuum_step(pages)
+            dt = self.clock() - t0
         except JournalError as exc:
             log.error("journal vacuum skipped: %s", exc)
             return 0
+        self.holds.append(("vacuum", min(pages, free), dt))
+        self.vacuum_pages = self._resized(pages, dt, STEP_PAGES)
+        return left
+
+    def purge(self) -> int:
+        """Delete one step of the rows of compacted events (:meth:`Journal.purge_step`,
+        :attr:`purge_rows` rows, then resized to the step's time: :meth:`_resized`); return how
+        many were deleted (0: none was left, and the next steps stop looking). Never raises (a
+        failure is logged; the next compaction tries again)."""
+        rows, t0 = self.purge_rows, self.clock()
+        try:
+            done = self.journal.purge_step(rows)
+        except JournalError as exc:
+            log.error("journal compaction's deletion skipped: %s", exc)
+            self._purging = False
+            return 0
+        dt = self.clock() - t0
+        if done:
+            self.holds.append(("purge", done, dt))
+            self.purge_rows = self._resized(rows, dt, STEP_ROWS)
+        if done < rows:
+            self._purging = False
+        return done
+
+    def _purge_all(self) -> None:
+        """Delete every row of compacted events left, a bounded transaction at a time."""
+        while self._purging and self.purge():
+            pass
+
+    def _resized(self, size: int, seconds: float, bounds: tuple[int, int]) -> int:
+        """The next step's size after a step of ``size`` took ``seconds``: halved when it took
+        longer than :attr:`step_budget`, doubled when it took under a quarter of it, within
+        ``bounds`` (the machine's load changes: the size follows it, a step at a time)."""
+        if seconds > self.step_budget:
+            size //= 2
+        elif seconds < self.step_budget / 4:
+            size *= 2
+        return max(bounds[0], min(bounds[1], size))
 
     def run(self) -> Compacted | None:
         """Compact if enough hands are beyond the last ``keep_hands``; return what was done.
@@ -326,16 +404,17 @@ class JournalKeeper:
 
     def limit(self) -> int | None:
         """Return the newest seq compaction may end at: the room's last acknowledgement
-        (:attr:`acked`) and the event before the oldest one a :attr:`holds` still needs,
+        (:attr:`acked`) and the event before the oldest one a :attr:`keep_from` still needs,
         whichever is older; None: no limit."""
         limits = [self.acked()] if self.acked is not None else []
-        for hold in self.holds:
-            need = hold()
+        for keep in self.keep_from:
+            need = keep()
             if need is not None:
                 limits.append(need - 1)
         return min(limits, default=None)
 
     def _run(self) -> Compacted | None:
+        self._purge_all()  # rows a run that stopped left (a kill between its commit and its purge)
         prepared = self._prepare(self.journal)
         return None if prepared is None else self.commit(prepared)
 

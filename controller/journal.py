@@ -36,14 +36,23 @@ each snapshot (once per hand), at compaction and at close, so a power cut can le
 most the running hand behind (``bench/bench_journal_mark.py`` measures both).
 
 **Compaction** (:meth:`Journal.compact`, driven by :class:`controller.compaction.JournalKeeper`
-between hands): the events up to a between-hands snapshot and the older snapshots are
-deleted in one transaction, and ``compacted_upto`` is set in the same transaction. The
-journal then starts at event ``compacted_upto + 1`` and its oldest snapshot is the one at
-``compacted_upto``: recovery (newest snapshot + the events after it) and the floor's recall
-of the hands kept are unchanged; seqs keep rising. A kill or power cut during compaction
-leaves the journal as it was before or after it, never in between. The pages it frees are
-given back a step a hand afterwards (:meth:`Journal.vacuum_step`, SQLite's
-``incremental_vacuum``), so the file shrinks.
+between hands): one transaction deletes the snapshots older than a between-hands snapshot
+and sets ``compacted_upto`` to it. The journal then starts at event ``compacted_upto + 1``
+and its oldest snapshot is the one at ``compacted_upto``: recovery (newest snapshot + the
+events after it) and the floor's recall of the hands kept are unchanged; seqs keep rising.
+A kill or power cut during compaction leaves the journal as it was before or after it,
+never in between. The rows of the events it compacted are invisible from that commit on
+(every reader starts after ``compacted_upto``) and are deleted afterwards in bounded
+transactions (:meth:`Journal.purge_step`); the pages they free are given back in steps too
+(:meth:`Journal.vacuum_step`, SQLite's ``incremental_vacuum``), so the file shrinks
+(issue 21: each step holds the table's loop a few ms, ``bench/bench_journal.py``).
+
+**The commit's cost** (issue 21, ``bench/bench_mqtt.py``): each append is one commit and
+one ``fdatasync`` of the ``-wal``, and stays so (the event is on disk before the table acts on
+it). Around it: the ``-wal`` is written ahead with zeros before the first append
+(:data:`WAL_PREALLOC`), so a commit's sync flushes its data and not a file that grew; the
+``-wal`` is checkpointed into the file on a thread of its own (:class:`_Checkpointer`), not
+inside the commit that crosses SQLite's threshold on the table's loop.
 
 **Size and start-up** (issue 21, ``bench/bench_journal.py``): a table event leaves out the
 fields at their default and its own time (format 2), the table snapshots every
@@ -54,6 +63,7 @@ not read the older hands.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -63,6 +73,7 @@ import re
 import shutil
 import sqlite3
 import stat
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -79,6 +90,19 @@ __all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", 
 #: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
 #: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
 FORMAT_VERSION = 2
+#: Bytes of the ``-wal`` written (zeros, synced) before a durable journal's first append
+#: (issue 21): the commits then write over blocks the file already has, and their syncs flush
+#: the data only, not the file system's metadata of a file that grew (appends to a growing
+#: ``-wal`` took 5.0 ms at the 99th percentile on this ext4 disk, 0.9 ms written over:
+#: bench/bench_journal_wal.py). SQLite never reads past its last valid frame:
+#: what follows it (these zeros, the frames of an earlier round) is ignored. Some 750 commits
+#: of a page; past it the ``-wal`` grows up to the next checkpoint (:data:`CHECKPOINT_EVERY`)
+#: and is written over from its start after that.
+WAL_PREALLOC = 3 * 1024 * 1024
+#: Pages committed between two checkpoints of the ``-wal`` into the journal file (SQLite's
+#: own default, so the ``-wal`` holds what it held before), made on the checkpointer's own
+#: thread (:class:`_Checkpointer`), never inside a commit of the table's loop.
+CHECKPOINT_EVERY = 1000
 #: The fixed size of the mark file (one line, padded with spaces): rewritten in place. A
 #: format-1 mark (64 bytes) is read as it is; the next write makes it 128.
 MARK_SIZE = 128
@@ -323,6 +347,10 @@ class Journal:
         #: doubts, see :meth:`_keep_evidence`); None when none was needed.
         self.evidence: str | None = None
         memory = self.path == ":memory:"
+        #: Checkpoints the ``-wal`` off the table's loop (None for ``:memory:``).
+        self.checkpointer: _Checkpointer | None = None if memory else _Checkpointer(self.path, durable)
+        self._commits = self._behind = self._whole_seen = 0
+        self._wal_ready = memory or not durable  # _preallocate_wal before the first append
         existed = not memory and os.path.exists(self.path)
         try:
             if not memory:
@@ -350,6 +378,9 @@ class Journal:
                     self._damage.append(
                         f"the journal file {self.path} is missing but its -wal ({os.path.getsize(wal)} bytes) "
                         "is there: the journal was deleted, with the events it held")
+            if not memory and durable:  # a -wal a kill left with its frames is left as it is
+                wal = self.path + "-wal"
+                self._wal_ready = os.path.exists(wal) and os.path.getsize(wal) > 0
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             # Before the first table: a new journal gives the pages compaction frees back to the
             # file system in steps (vacuum_step); on an older journal it changes nothing.
@@ -358,6 +389,8 @@ class Journal:
             if not memory:
                 _owner_and_group_only(self.path)
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            if not memory:  # checkpoints run on the checkpointer's thread, never in the loop's commits
+                self._db.execute("PRAGMA wal_autocheckpoint=0")
             names = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "meta" in names:
                 for table in ("events", "snapshots"):
@@ -774,14 +807,22 @@ class Journal:
             raise JournalError(f"journal {self.path}: snapshots not deleted: {exc}") from exc
 
     def compact(self, upto: int) -> int:
-        """Delete every event with ``seq <= upto`` and every snapshot older than ``upto``, in
-        one transaction; return how many events were deleted.
+        """Compact the journal up to event ``upto``: every event with ``seq <= upto`` and every
+        snapshot older than ``upto`` leave it; return how many events left it.
 
         ``upto`` must be the seq of a snapshot taken between hands (it becomes the journal's
         oldest snapshot, where recovery and recall can start). The caller makes sure what is
         deleted is kept elsewhere first (the hands' histories:
-        :class:`controller.compaction.JournalKeeper`). The freed pages are given back to the
-        file system afterwards, a step at a time (:meth:`vacuum_step`), in a journal created
+        :class:`controller.compaction.JournalKeeper`).
+
+        One durable transaction deletes the older snapshots and sets ``compacted_upto``: from
+        its commit on, the events up to ``upto`` are gone for every reader (:meth:`entries`,
+        :meth:`check`, recovery and recall start at a snapshot at or after ``upto``), and a kill
+        or power cut leaves the journal as it was before it or after it, never in between. Their
+        rows are deleted afterwards in bounded transactions by the caller (:meth:`purge_step`,
+        the keeper: issue 21, one transaction of 20 hands' rows held the table's loop 53 ms).
+        The freed pages are given back to the file system
+        afterwards, a step at a time (:meth:`vacuum_step`), in a journal created
         ``auto_vacuum=INCREMENTAL``; an older journal reuses them for new events.
 
         Raises:
@@ -803,7 +844,9 @@ class Journal:
                 ).fetchone()
                 if row is None or row[0] not in (None, "null"):
                     raise ValueError(f"cannot compact up to event {upto}: no between-hands snapshot there")
-                deleted = self._db.execute("DELETE FROM events WHERE seq <= ?", (upto,)).rowcount
+                # rowid range: counted without reading the rows
+                left = self._db.execute("SELECT COUNT(*) FROM events WHERE seq > ? AND seq <= ?",
+                                        (self._compacted_upto, upto)).fetchone()[0]
                 self._db.execute("DELETE FROM snapshots WHERE upto < ?", (upto,))
                 self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('compacted_upto', ?)",
                                  (str(upto),))
@@ -818,7 +861,96 @@ class Journal:
             self._write_mark(sync=True)
         except OSError as exc:
             raise JournalError(f"journal {self.path}: mark write failed: {exc.strerror or exc}") from exc
-        return int(deleted)
+        return int(left)
+
+    def purge_step(self, rows: int = 256) -> int:
+        """Delete up to ``rows`` of the oldest rows of events compaction took out of the journal
+        (``seq <= compacted_upto``, :meth:`compact`); return how many were deleted (0: none left).
+
+        One transaction over a range of seqs (the table's primary key: no scan), not synced to
+        disk on its own (``synchronous=NORMAL`` for it): its rows are gone for every reader
+        already, so a power cut that loses it loses nothing (the next step deletes them again),
+        and SQLite's WAL keeps the file whole either way; the table's next durable append syncs
+        it with its own. Its time grows with ``rows`` (some 10 µs a row here: see
+        ``bench/bench_journal.py``).
+
+        Raises:
+            JournalError: the write failed, or the journal is damaged (:attr:`damage`).
+        """
+        self._refuse_writes()
+        try:
+            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]
+            if first is None or first > self._compacted_upto:
+                return 0
+            end = min(self._compacted_upto, int(first) + max(1, int(rows)) - 1)
+            with self._unsynced():
+                deleted = int(self._db.execute("DELETE FROM events WHERE seq <= ?", (end,)).rowcount)
+            self._committed(1 + deleted // 50)
+            return deleted
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: compaction failed: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _unsynced(self) -> Iterator[None]:
+        """Run the statement inside without syncing its commit (housekeeping that loses
+        nothing if a power cut undoes it); the journal's own ``synchronous`` after it."""
+        if not self._durable:
+            yield
+            return
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
+
+    def _committed(self, pages: int) -> None:
+        """Count a commit of about ``pages`` pages; every :data:`CHECKPOINT_EVERY` wake the
+        checkpointer (its thread checkpoints; the loop only sets an event).
+
+        Commits back to back (a burst with no pause between them: a tool, a bench) leave the
+        checkpointer no moment where it has every frame, and the ``-wal`` could grow without
+        end: after 2 x :data:`CHECKPOINT_EVERY` pages with no whole checkpoint, the loop
+        checkpoints itself once, as SQLite's own automatic checkpoint would."""
+        cp = self.checkpointer
+        if cp is None:
+            return
+        self._commits += pages
+        if cp.whole != self._whole_seen:
+            self._whole_seen, self._behind = cp.whole, 0
+        self._behind += pages
+        if self._behind >= 2 * CHECKPOINT_EVERY:
+            self._behind = self._commits = 0
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error as exc:  # the -wal keeps the events: nothing is lost
+                log.warning("journal %s: checkpoint failed: %s", self.path, exc)
+        elif self._commits >= CHECKPOINT_EVERY:
+            self._commits = 0
+            cp.request()
+
+    def _preallocate_wal(self) -> None:
+        """Write zeros after the ``-wal``'s end out to :data:`WAL_PREALLOC` bytes, synced (once,
+        before the first append: a few ms), when there was no ``-wal`` when the journal opened
+        (a journal closed cleanly, or new); one a kill left with its frames is left as it is.
+        Bytes SQLite wrote are never touched (only what lies past the file's end is written).
+        A journal only read (``livetable history``, its checks) is left as found. A failure
+        (disk full) is logged: the ``-wal`` grows as it is written, as before."""
+        wal = self.path + "-wal"
+        try:
+            fd = os.open(wal, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return  # SQLite makes it at the first write
+        try:
+            size = os.fstat(fd).st_size
+            chunk = bytes(256 * 1024)
+            while size < WAL_PREALLOC:
+                size += os.pwrite(fd, chunk[:WAL_PREALLOC - size], size)
+            os.fdatasync(fd)
+        except OSError as exc:
+            log.warning("journal %s: the -wal could not be written ahead (%s): it grows as it is written",
+                        self.path, exc.strerror or exc)
+        finally:
+            os.close(fd)
 
     def free_pages(self) -> tuple[int, int]:
         """Return ``(free, page_size)``: the file's pages compaction freed and not yet given
@@ -850,7 +982,9 @@ class Journal:
             if self._db.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
                 return 0
             # executescript steps the pragma to its end (a cursor's execute frees one page only).
-            self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
+            with self._unsynced():  # the pages it moves are free ones: a power cut loses nothing
+                self._db.executescript(f"PRAGMA incremental_vacuum({max(1, int(pages))})")
+            self._committed(max(1, int(pages)))
             return self.free_pages()[0]
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: vacuum failed: {exc}") from exc
@@ -867,6 +1001,9 @@ class Journal:
         text = _stored(kind, payload, float(at))
         self._refuse_writes()
         self._checked = None
+        if not self._wal_ready:
+            self._wal_ready = True
+            self._preallocate_wal()
         seq = self._last_seq + 1
         try:
             self._db.execute(
@@ -876,6 +1013,7 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: append failed: {exc}") from exc
         self._last_seq = seq
+        self._committed(1)
         try:
             self._write_mark(sync=False)  # after the commit: never ahead of the journal
         except OSError as exc:
@@ -900,6 +1038,7 @@ class Journal:
             )
         except sqlite3.Error as exc:
             raise JournalError(f"journal {self.path}: snapshot failed: {exc}") from exc
+        self._committed(1 + len(text) // 4096)
         table = state.get("table") if isinstance(state, dict) else None
         if isinstance(table, dict) and isinstance(table.get("hands"), int):
             self._hands = table["hands"]
@@ -930,13 +1069,16 @@ class Journal:
         return state
 
     def entries(self, after: int = 0, *, kinds: tuple[str, ...] = ()) -> Iterator[JournalEntry]:
-        """Yield the events with ``seq > after`` in order, optionally only some kinds.
+        """Yield the events with ``seq > after`` in order, optionally only some kinds (never
+        one compaction took out: ``seq <= compacted_upto``, whose rows may wait for
+        :meth:`purge_step`).
 
         Raises:
             JournalError: a payload is not a JSON object.
         """
         sql = "SELECT seq, at, kind, payload FROM events WHERE seq > ?"
-        args: list[Any] = [after]
+        # rows up to compacted_upto are compacted ones not purged yet (compact): gone
+        args: list[Any] = [max(after, self._compacted_upto)]
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args += list(kinds)
@@ -983,7 +1125,8 @@ class Journal:
             if base and self._db.execute("SELECT 1 FROM snapshots WHERE upto = ?", (base,)).fetchone() is None:
                 problems.append(f"compacted up to event {base} but the snapshot there is missing")
             since = base if full else self._window_start()
-            first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]  # the rowid: no scan
+            first = self._db.execute(  # the rowid: no scan; rows up to base are compacted ones (compact)
+                "SELECT MIN(seq) FROM events WHERE seq > ?", (base,)).fetchone()[0]
             if first is not None and first != base + 1:
                 problems.append(f"event seq {base + 1} missing (next is {first})")
             else:
@@ -1021,6 +1164,8 @@ class Journal:
 
     def close(self) -> None:
         """Close the file (the WAL is checkpointed by SQLite), fsync the mark, release the lock."""
+        if self.checkpointer is not None:
+            self.checkpointer.close()  # its connection first: the loop's, the last, checkpoints at close
         try:
             self._db.close()
         except sqlite3.Error:  # pragma: no cover - closing twice or a dead file
@@ -1037,6 +1182,69 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Checkpointer:
+    """Checkpoint a journal's ``-wal`` into its file on a thread of its own (issue 21: SQLite's
+    automatic checkpoint runs inside the commit that crosses its threshold, on the table's loop,
+    with two more syncs). Its own connection, ``PRAGMA wal_checkpoint(PASSIVE)``: it never
+    waits for the loop's writes nor makes them wait; the loop's next write after a whole
+    checkpoint starts the ``-wal`` from its beginning again. Never raises: a failure is logged
+    and the next request tries again (the ``-wal`` grows meanwhile; nothing is lost).
+    """
+
+    def __init__(self, path: str, durable: bool) -> None:
+        self.path, self.durable = path, durable
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        #: checkpoints made (whole or not), and those that copied every frame of the ``-wal``
+        self.done = self.whole = 0
+        self._cond = threading.Condition()
+
+    def request(self) -> None:
+        """Ask for a checkpoint (from the loop: sets an event, starts the thread once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="journal-checkpoint", daemon=True)
+            self._thread.start()
+        self._wake.set()
+
+    def _run(self) -> None:
+        db: sqlite3.Connection | None = None
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._stopping:
+                break
+            try:
+                if db is None:
+                    db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                    db.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
+                    db.execute("PRAGMA wal_autocheckpoint=0")
+                for _ in range(4):  # frames the loop committed meanwhile: again, a few times at most
+                    _busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+                    if frames == copied:
+                        self.whole += 1
+                        break
+            except sqlite3.Error as exc:
+                log.warning("journal %s: checkpoint failed (the -wal keeps the events): %s", self.path, exc)
+            with self._cond:
+                self.done += 1
+                self._cond.notify_all()
+        if db is not None:
+            db.close()
+
+    def wait_done(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` checkpoints were made (tests); return whether they were."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.done >= count, timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop the thread (a checkpoint under way finishes first) and close its connection."""
+        self._stopping = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
 
 
 # ---- the refusal of a journal (exit 3) and the floor's way on: docs/faults.md

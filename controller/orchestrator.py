@@ -514,11 +514,12 @@ class Orchestrator:
         if not (publish_public or light or private):
             return
         # The public state first: a tablet that gets its new legal actions (private view)
-        # already holds the state they were computed on (its pot-size amounts use both).
-        privates = self._private_views()
+        # already holds the state they were computed on (its pot-size amounts use both). It is
+        # sent before the private views are even made (issue 21: the acting tablet waits for it).
         public = self.public_view()
         if publish_public:
             self.ports.publish_public(public)
+        privates = self._private_views()
         for seat, clear in sorted(private.items()):
             self.ports.publish_private(seat, None if clear else privates.get(seat))
         self.ports.lights(public, privates)
@@ -555,13 +556,18 @@ class Orchestrator:
         self.ports.lights(public, privates)
 
     def public_view(self) -> dict[str, Any]:
-        """Return the public state of docs/state.md, with the open fault and pause (and, at a
-        tournament table, ``tournament_view``: docs/tournament.md)."""
+        """Return the public state of docs/state.md, with the open fault and pause, the seats
+        the room holds (``holds``, issue 18) (and, at a tournament table, ``tournament_view``:
+        docs/tournament.md)."""
         fault = self.faults.current
         view = views.public_view(
             self.state, fault=fault.to_json() if fault else None, paused=self.faults.paused,
             equity=self.equity(),
         )
+        # the seats the room holds for called players (issue 18, controller/holds.py); set by
+        # the MQTT adapter when the room says
+        holds = getattr(self, "seat_holds", None)
+        view["holds"] = holds.public(self.clock()) if holds is not None else []
         tournament = getattr(self, "tournament_view_fn", None)  # set by controller.tournament_run
         if tournament is not None:
             view["tournament_view"] = tournament(view)

@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--devices", choices=("all", "none"), default="all",
                    help="all: shuffler emulator on a pty, mock pins, MQTT, camera; none: internal dealer only")
     p.add_argument("--table", default="sim", help="the table id (MQTT topics)")
+    p.add_argument("--name", default=None,
+                   help="the table's name on the screens and in the lobby (default: 'Simulated <game>')")
     p.add_argument("--mqtt-host", default="127.0.0.1")
     p.add_argument("--mqtt-port", type=int, default=1883)
     p.add_argument("--mqtt-user", default=None, help="the controller's broker login (default: anonymous)")
@@ -105,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a single-table tournament to a winner, one player a seat (issue 19, docs/tournament.md)")
     p.add_argument("--tournament-config", default=None,
                    help="the tournament's [tournament] TOML (default: a short built-in one)")
+    p.add_argument("--tournament-room", action="store_true",
+                   help="with --tournament: a table of the room's multi-table tournament; the room seats "
+                        "the players and gives every deal (controller/tournament_link.py)")
     return p
 
 
@@ -198,6 +203,8 @@ def _check(args: argparse.Namespace) -> str | None:
     """Return what is wrong with the options (or None)."""
     if args.hands is not None and args.hands < 0:
         return f"--hands must be 0 or more, got {args.hands}"
+    if args.tournament_room and not args.tournament:
+        return "--tournament-room is a table of a tournament: give --tournament too"
     if args.keep_hands < 0:
         return f"--keep-hands must be 0 or more, got {args.keep_hands}"
     if args.keep_hands and not args.history_dir:
@@ -259,7 +266,7 @@ def _settings(args: argparse.Namespace) -> TableSettings:
     if args.sb is None:
         args.sb = max(1, args.bb // 2)
     kw: dict[str, Any] = dict(
-        id=args.table, name=f"Simulated {args.game}", game=args.game, limit=args.limit,
+        id=args.table, name=getattr(args, "name", None) or f"Simulated {args.game}", game=args.game, limit=args.limit,
         seats=seats, small_blind=args.sb, big_blind=args.bb, ante=args.ante,
         rake_percent=args.rake, rake_caps=((2, args.rake_cap),) if args.rake_cap else (),
         action_seconds=30.0, tablet_join=getattr(args, "tablet_join", "direct"),
@@ -277,6 +284,12 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
     settings = table_settings(ts, table_id=args.table, game=args.game, limit=args.limit,
                               seats=args.seats or (5 if args.game == "draw" else 6))
     args.director = lambda n: TournamentTable(ts, text, players=n, seed=args.seed)
+    if args.tournament_room:  # issue 19: the room's tournament, over the table's broker
+        from controller.tournament_link import RoomTournamentSeat
+
+        pw = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
+        args.director = lambda n: RoomTournamentSeat(args.table, host=args.mqtt_host, port=args.mqtt_port,
+                                                     username=args.mqtt_user, password=pw)
     return settings
 
 

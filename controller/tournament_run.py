@@ -29,7 +29,9 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   number the hand will have), ``level``, ``seconds_left``, ``paused``, ``on_break``,
   ``stakes`` (what the hand was given) and ``clock`` (:meth:`TournamentClock.to_json`);
 - ``bust``: ``hand`` and ``busted`` ``{player: starting stack}`` (one per hand with busts);
-- ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``.
+- ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``;
+- ``refund``: ``player``, ``seat``, ``kind``, ``chips``, ``reason``: a rebuy or add-on whose
+  chips never reached the table, out of the standings (:meth:`TournamentTable._refund`).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -339,7 +341,7 @@ class TournamentTable:
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         if run.keeper is not None:  # compaction keeps the newest event holding the whole state
-            run.keeper.holds.append(lambda: self.state_seq)
+            run.keeper.keep_from.append(lambda: self.state_seq)
 
     def _replay(self, journal: Any) -> bool:
         clock_data = None
@@ -420,6 +422,8 @@ class TournamentTable:
         elif kind == "addon":
             self.standings.addon(p["player"], int(p["after_level"]))
             self.asked.pop(int(p["seat"]), None)
+        elif kind == "refund":
+            self.standings.refund(p["player"], p["kind"])
         elif kind == "race":
             self.standings.adjust_chips(int(p["delta"]))
             self.raced.add(int(p["index"]))
@@ -471,14 +475,20 @@ class TournamentTable:
                 orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=self.settings.starting_stack))
 
     def _resume_purchases(self) -> None:
-        """Rebuys and add-ons journalled whose chips a crash kept from the table: brought now."""
+        """Rebuys and add-ons journalled whose chips a crash kept from the table: brought now
+        (refunded when their player is out of the tournament since: :meth:`_refund`)."""
+        seated = {s.player for s in self.orch.state.occupied()}
+        for p in dict.fromkeys(e.player for e in self.standings.entries):
+            missing = self.standings.chips_bought(p) - self._booked(p)
+            if p not in self.standings.alive and p not in seated and missing > 0:
+                self._refund(p, self.draw.get(p, 0), missing, "the player was out before the chips came")
         for seat in self.orch.state.occupied():
             p = seat.player
-            if p not in self.standings.alive or seat.stack == 0:
+            # all in with no chips behind in the hand a restart resumes: the top-up waits for its end
+            if p not in self.standings.alive or (seat.stack == 0 and self.orch.state.hand is None):
                 continue
             want = self.standings.chips_bought(p)
-            acct = self.orch.state.ledger.accounts.get(p)
-            booked = 0 if acct is None else acct.bought_in + acct.topped_up
+            booked = self._booked(p)
             if want > booked + seat.topup:
                 self._inflight[p] = want
                 self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat.seat, amount=want - booked - seat.topup))
@@ -563,12 +573,17 @@ class TournamentTable:
     def _after_event(self, effects: list[Any]) -> None:
         if self.sim and effects:
             self.time.advance(SIM_SECONDS_PER_EVENT)  # type: ignore[attr-defined]
+        refused: set[int] = set()
         for e in effects:
             if isinstance(e, fx.HandFinished) and e.record.get("busted") is not None:
                 self._check_level(e.hand, e.record)
                 if e.record.get("busted"):
                     self._crash_point("hand-finished")
                     self._hand_finished(e.hand, e.record)
+            elif isinstance(e, fx.Refuse) and e.event == "topped-up" and e.seat is not None:
+                refused.add(e.seat)
+        if self._inflight:
+            self._refund_lost(refused)
         if effects:
             self.check()
 
@@ -809,7 +824,9 @@ class TournamentTable:
         given by the floor): checked again, journalled (``rebuy`` / ``addon``: player, seat,
         chips, level or break, ``by``), recorded in the standings (its price into the prize
         pool), and its chips brought to the seat (``ToppedUp``: at once between hands, at
-        the end of the hand otherwise). Return what was done.
+        the end of the hand otherwise: confirmed after the pacer decided the next deal, the
+        chips wait for that hand's end and keep in a player who busts in it; refused by the
+        table, the purchase is refunded, :meth:`_refund`). Return what was done.
 
         Raises:
             TournamentError: nothing asked at the seat, or not allowed now.
@@ -824,8 +841,7 @@ class TournamentTable:
             raise TournamentError(f"F-3: the chip race is being run: confirm the {kind} when it is done")
         player, fields = self._check_purchase(kind, seat)
         purchase = self.settings.rebuy if kind == "rebuy" else self.settings.addon
-        acct = self.orch.state.ledger.accounts.get(player)
-        booked = 0 if acct is None else acct.bought_in + acct.topped_up
+        booked = self._booked(player)
         self._journal({"type": kind, "player": player, "seat": seat, "chips": purchase.chips, "by": by,
                        "reason": reason, **fields})
         if kind == "rebuy":
@@ -839,12 +855,64 @@ class TournamentTable:
         log.info("%s: %s at seat %d, %d chips (%s)", kind, name, seat, purchase.chips, by)
         return f"{name}'s {kind} at seat {seat}: {purchase.chips} chips, {purchase.price} to the prize pool ({by})"
 
+    def _refund_lost(self, refused: set[int]) -> None:
+        """Refund the confirmed purchases whose chips can no longer reach the table: the
+        table refused them (a ``topped-up`` refusal at ``refused`` seats) or their player
+        left it or is out of the tournament. Chips already waiting at the seat for the end
+        of the hand (``Seat.topup``) still come: they are not refunded."""
+        seats = {s.player: s for s in self.orch.state.occupied()}
+        for player, target in list(self._inflight.items()):
+            s = seats.get(player)
+            missing = target - self._booked(player) - (s.topup if s else 0)
+            if missing <= 0:
+                continue
+            if s is None or s.seat in refused or player not in self.standings.alive:
+                why = ("the table refused the chips" if s is not None and s.seat in refused
+                       else "the player was out before the chips came")
+                self._refund(player, s.seat if s else self.draw.get(player, 0), missing, why)
+
+    def _refund(self, player: str, seat: int, missing: int, why: str) -> None:
+        """Issue 19: take back ``player``'s latest purchases (rebuys, add-ons; newest first)
+        whose ``missing`` chips never reached the table: each journalled first (``refund``:
+        player, seat, kind, chips, reason), then out of the standings (its price out of the
+        prize pool: the player is paid back), so a crash in between refunds none twice.
+        The deal waits for them no more."""
+        refunds: dict[str, int] = {}
+        kinds: list[tuple[str, int]] = []
+        for p in reversed(self.history):
+            if p.get("player") != player:
+                continue
+            kind = str(p.get("type"))
+            if kind == "refund":
+                refunds[str(p["kind"])] = refunds.get(str(p["kind"]), 0) + 1
+            elif kind in ("rebuy", "addon"):
+                if refunds.get(kind):
+                    refunds[kind] -= 1
+                    continue
+                kinds.append((kind, int(p["chips"])))
+                if sum(c for _, c in kinds) >= missing:
+                    break
+        for kind, chips in kinds:
+            self._journal({"type": "refund", "player": player, "seat": seat, "kind": kind, "chips": chips,
+                           "reason": why})
+            self.standings.refund(player, kind)
+            log.warning("%s at seat %d: %s refunded (%d chips): %s", self.names.get(player, player), seat,
+                        kind, chips, why)
+        self._inflight.pop(player, None)
+        if not kinds:  # no purchase of the player's to take back: say so, never wait for it
+            self.problems.append(f"{player}: {missing} chips of purchases missing and none to refund ({why})")
+        elif player in self.standings.alive and self.standings.chips_bought(player) > self._booked(player):
+            self._inflight[player] = self.standings.chips_bought(player)  # chips waiting at the seat still come
+
+    def _booked(self, player: str) -> int:
+        acct = self.orch.state.ledger.accounts.get(player)
+        return 0 if acct is None else acct.bought_in + acct.topped_up
+
     def _pending_purchases(self) -> int:
         """Chips of confirmed purchases the table has not booked yet (and forget the booked)."""
         pending = 0
         for player, target in list(self._inflight.items()):
-            acct = self.orch.state.ledger.accounts.get(player)
-            booked = 0 if acct is None else acct.bought_in + acct.topped_up
+            booked = self._booked(player)
             if booked >= target:
                 del self._inflight[player]
             else:

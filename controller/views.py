@@ -165,6 +165,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
         "all_in_equity": equity if equity and all_in_runout(state) else None,  # S-8
         "fault": fault, "paused": paused, "rake": 0,
         "language": cfg.language,  # the table's language: the tablets' default (issue 20)
+        "holds": [],  # the seats the room holds for called players: the orchestrator's (issue 18)
     }
     if hand is not None and info is not None:
         view["street"] = hand.street.value

@@ -58,7 +58,7 @@ def render_state(state: dict[str, Any], size: tuple[int, int], *, now: float,
 
     renderer = renderer or Renderer()
     surface = pygame.Surface(size)
-    lay = layout(state, size, measure=renderer.measure, notices=notices)
+    lay = layout(state, size, measure=renderer.measure, notices=notices, now=now)
     renderer.draw(surface, lay, now)
     return surface, lay
 
@@ -109,6 +109,7 @@ class DisplayLoop:
         self.waiting = waiting
         self.layout: Any = None
         self._version: int | None = None
+        self._held_second = -1  # issue 18: the second a held seat's countdown was last drawn at
         self.full_redraws = 0
         self.timer_redraws = 0
 
@@ -123,6 +124,10 @@ class DisplayLoop:
         snap = self.source()
         now = self.clock()
         w, h = self.surface.get_size()
+        held = self.layout.holds_until if self.layout is not None else None
+        if held is not None and int(now) != self._held_second:  # issue 18: a held seat's countdown
+            self._held_second = int(now)
+            self._version = None  # lay the screen out again with the seconds left
         if snap.version != self._version:
             self._version = snap.version
             if snap.state is None:
@@ -136,12 +141,13 @@ class DisplayLoop:
                 self.full_redraws += 1
                 return [Box(0, 0, w, h)]
             try:
-                lay = layout(snap.state, (w, h), measure=self.renderer.measure, notices=snap.notices)
+                lay = layout(snap.state, (w, h), measure=self.renderer.measure, notices=snap.notices, now=now)
                 self.renderer.draw(self.surface, lay, now)
             except Exception:  # a state we cannot draw must not take the display down
                 log.exception("cannot draw state seq %s; keeping the last frame", snap.state.get("seq"))
                 return []
             self.layout = lay
+            self._held_second = int(now)
             self.full_redraws += 1
             log.debug("drew state seq %s with notices %s", snap.state.get("seq"), snap.notices)
             return [Box(0, 0, w, h)]

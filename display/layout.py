@@ -40,6 +40,7 @@ from display.seats import CardSlot, Marker, card_label, card_slots, plan_seat
 from display.state import (
     chips,
     fault_title,
+    held_seats,
     game_title,
     pot_line,
     showdown_lines,
@@ -122,6 +123,9 @@ class Layout:
     tournament: Box | None = None
     tournament_texts: tuple[Text, ...] = ()
     tournament_view: dict[str, Any] | None = None
+    #: issue 18: the first hold to end (Unix s) when a held seat counts down; the app draws
+    #: the screen again each second while there is one
+    holds_until: float | None = None
 
     @property
     def screen(self) -> Box:
@@ -184,12 +188,15 @@ def layout(
     *,
     measure: Measure = approx_measure,
     notices: tuple[str, ...] = (),
+    now: float | None = None,
 ) -> Layout:
     """Lay out one public state (docs/state.md) on a screen of ``size`` = (width, height) px.
 
     ``notices`` are banner titles from the display itself (``"TABLE OFFLINE"`` when the
     controller's presence is offline); a fault or ``paused`` in the state also makes a
-    banner. Pure: no SDL, no clock; ``measure`` sizes text.
+    banner. Pure: no SDL, no clock; ``measure`` sizes text. ``now`` (Unix seconds): the seats
+    the room holds for called players (``holds``, issue 18) show "HELD 2:41" with the
+    player's name until their ``until`` (without ``now``: "HELD", however long).
 
     Returns:
         a :class:`Layout` in which no box leaves the screen, seat boxes do not overlap and
@@ -207,6 +214,13 @@ def layout(
     if n > 10:
         raise LayoutError(f"a table has 2..10 seats, got seat {n}")
     by_seat = {s["seat"]: s for s in seats_in if isinstance(s.get("seat"), int)}
+    holds_until = None
+    for h in held_seats(state, now):  # issue 18: a free seat held for a called player
+        s = by_seat.get(h["seat"], {"seat": h["seat"], "status": "empty"})
+        if s.get("status", "empty") == "empty":
+            secs = None if now is None else int(h["until"] - now)
+            by_seat[h["seat"]] = dict(s, held_name=h["name"], held_left=secs)
+            holds_until = h["until"] if holds_until is None else min(holds_until, h["until"])
     unit = min(W, H)
     gap = max(4, round(unit * 0.012))
 
@@ -454,4 +468,5 @@ def layout(
         board=r_board, board_cards=board_cards, pots=r_pots, pot_texts=pot_texts,
         timer=timer, seats=tuple(seat_views),
         tournament=strip, tournament_texts=strip_texts, tournament_view=tv,
+        holds_until=holds_until if now is not None else None,
     )

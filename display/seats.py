@@ -100,7 +100,8 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     """Return the seat's info line: the last action this round (``CHECK``, ``CALL 300``,
     ``BET 300``, ``RAISE TO 900``, ``ALL-IN 5,000``; else the bet), status word, missed-blind
     marks, winnings, or the buy-in a player who took the seat from its tablet waits for the
-    dealer to confirm (T-3)."""
+    dealer to confirm (T-3); a seat held for a called player (status ``held``, issue 18):
+    ``HELD 2:41`` (``held_left`` whole seconds) or ``HELD``."""
     bet = s.get("bet") or 0
     missed = s.get("missed") or {}
     marks = [k.upper() for k in ("sb", "bb") if missed.get(k)]
@@ -109,6 +110,9 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
         return _("WINS {chips}").format(chips=chips(won))
     if status == "empty":
         return _("OPEN")
+    if status == "held":  # issue 18: held for a player called from the waiting list
+        left = s.get("held_left")
+        return _("HELD {time}").format(time=f"{left // 60}:{left % 60:02d}") if isinstance(left, int) else _("HELD")
     if status == "folded":
         return _("FOLDED")
     if status == "all-in":
@@ -184,6 +188,8 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
     the D/SB/BB markers on its right), cards with the equity or draw count beside them.
     """
     status = str(s.get("status") or "empty")
+    if status == "empty" and isinstance(s.get("held_name"), str):
+        status = "held"  # issue 18: the layout marks an empty seat the room holds
     inner = box.inset(pad)
     row_gap = max(1, pad // 2)
     side = ""
@@ -210,7 +216,7 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
     tag_w = min(r_title.w // 3, int(r_title.h * 1.25))
     tag = Box(r_title.x, r_title.y, tag_w, r_title.h)
     name_box = Box(tag.right + pad, r_title.y, r_title.w - tag_w - pad, r_title.h)
-    marks = marks if status != "empty" else []
+    marks = marks if status not in ("empty", "held") else []
     m_side = min(r_info.h, max(8, int(inner.h * 0.26)))
     info_box = Box(r_info.x, r_info.y, max(1, r_info.w - len(marks) * (m_side + pad)), r_info.h)
     markers = tuple(
@@ -229,7 +235,8 @@ def plan_seat(number: int, box: Box, s: dict[str, Any], pad: int, marks: list[tu
         number=number, box=box, status=status, tag_box=tag, name_box=name_box, stack_box=r_stack,
         info_row=r_info, info_box=info_box, card_area=card_area, card_align=card_align,
         side_box=side_box, side_align=side_align, markers=markers,
-        name="" if status == "empty" else str(s.get("name") or _("Seat {n}").format(n=number)),
-        stack="" if status == "empty" else chips(s.get("stack") or 0),
+        name="" if status == "empty" else str(s["held_name"]) if status == "held"
+        else str(s.get("name") or _("Seat {n}").format(n=number)),
+        stack="" if status in ("empty", "held") else chips(s.get("stack") or 0),
         info=seat_info(s, status, won), side=side, cards=cards,
     )

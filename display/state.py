@@ -15,6 +15,7 @@ from display.i18n import N_, _
 from display.i18n import chips as _chips
 
 __all__ = [
+    "held_seats",
     "SCHEMA",
     "StateError",
     "check_state",
@@ -163,6 +164,9 @@ def check_state(obj: Any) -> dict[str, Any]:
             _check_showdown(entry)
     _opt(obj, "all_in_equity", lambda v: isinstance(v, dict) and all(_is_num(e) for e in v.values()),
          "an object of numbers")
+    _opt(obj, "holds", lambda v: isinstance(v, list) and all(
+        isinstance(h, dict) and _is_int(h.get("seat")) and isinstance(h.get("name"), str) and _is_num(h.get("until"))
+        for h in v), "a list of {seat: int, name: text, until: number}")
     fault = obj.get("fault")
     if fault is not None:
         _check(isinstance(fault, dict), "fault must be an object or null")
@@ -170,6 +174,18 @@ def check_state(obj: Any) -> dict[str, Any]:
             _opt(fault, key, lambda v: isinstance(v, str), "text", "fault")
         _opt(fault, "since", _is_num, "a finite number", "fault")
     return obj
+
+
+def held_seats(state: dict[str, Any], now: float | None) -> list[dict[str, Any]]:
+    """Return the seats the room holds for called players (``holds``: ``[{"seat", "name",
+    "until"}]``, docs/state.md, issue 18) that last at ``now`` (Unix s; None: all of them);
+    entries that are not such are left out."""
+    out = []
+    for h in state.get("holds") or []:
+        if (isinstance(h, dict) and _is_int(h.get("seat")) and isinstance(h.get("name"), str) and h["name"]
+                and _is_num(h.get("until")) and (now is None or now < h["until"])):
+            out.append(h)
+    return out
 
 
 def chips(amount: Any) -> str:

@@ -62,7 +62,7 @@ from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
 
-__all__ = ["PlayersDesk", "serve_desk", "notice_topic", "request_topic", "DeskServer"]
+__all__ = ["PlayersDesk", "serve_desk", "notice_topic", "request_topic", "holds_topic", "DeskServer"]
 
 log = logging.getLogger("livetable.room.desk")
 
@@ -82,6 +82,11 @@ PHONE_ID = PLAYER_ID
 def notice_topic(player: str) -> str:
     """Return ``room/players/<player>/notices/status`` (retained: the player's status)."""
     return f"room/players/{player}/notices/status"
+
+
+def holds_topic(table: str) -> str:
+    """Return ``room/tables/<table>/holds`` (retained: the seats held at that table)."""
+    return f"room/tables/{table}/holds"
 
 
 def request_topic(player: str) -> str:
@@ -122,6 +127,8 @@ class PlayersDesk:
         self._published: dict[str, str] = {}
         self._touched: set[str] = set()
         self._stop = threading.Event()
+        self.offline: dict[str, float] = {}  # table -> since when the room has no link to it (Unix s)
+        self._holds: dict[str, str] = {}  # table -> its holds message as last published
         self._publish = publish or self._service_publish
         self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
         self.limit = limit or RateLimit()
@@ -161,6 +168,7 @@ class PlayersDesk:
                     c.subscribe("room/players/+/requests", qos=1)
                     with self.lock:
                         self._published.clear()  # a broker that restarted may have lost them
+                        self._holds.clear()
                         self._touched |= set(self._all_players())
                         self._flush()
             client.on_connect = on_connect
@@ -301,7 +309,38 @@ class PlayersDesk:
     def lobby(self) -> dict[str, Any]:
         """Return the room's lobby (:func:`room.lobby.lobby_view`)."""
         with self.lock:
-            return lobby_view(self.entries, self.lists, self.store, self.clock())
+            return lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline)
+
+    def links(self) -> None:
+        """Follow the tables' links (issue 18, :meth:`room.service.RoomService.offline`): a
+        table offline has its seats called for nobody and the lobby says since when; back
+        online, its open seats are called. Called by the tick (with the lock held)."""
+        offline_fn = getattr(self.service, "offline", None)
+        now = dict(offline_fn()) if offline_fn is not None else {}
+        for t in sorted(set(now) - set(self.offline)):
+            self.lists.table_offline(t)
+        for t in sorted(set(self.offline) - set(now)):
+            self._handle(self.lists.table_online(t))
+        self.offline = now
+
+    def holds(self, table: str) -> dict[str, Any]:
+        """Return ``table``'s held seats as the room tells the table (retained on
+        ``room/tables/<t>/holds``, bridged in as ``livetable/<t>/room/holds``; docs/players.md):
+        ``{"schema": 1, "table", "holds": [{"seat", "player", "name", "until"}]}`` — a seat
+        called for a player is held for them until ``until`` (Unix s); the table seats no
+        walk-up there until then, whatever becomes of the room."""
+        out = []
+        for c in self.lists.calls():
+            if c.table == table:
+                out.append({"seat": c.seat, "player": c.player, "name": self._name(c.player), "until": c.until})
+        return {"schema": 1, "table": table, "holds": sorted(out, key=lambda h: h["seat"])}
+
+    def _name(self, player: str) -> str:
+        try:
+            rows = self.store.query("SELECT name FROM room_players WHERE player = ?", (player,))
+        except StoreError:
+            rows = []
+        return str(rows[0][0]) if rows and rows[0][0] else player
 
     def _flush(self) -> None:
         # everyone on a list too: one leaving moves up every player behind them
@@ -315,8 +354,14 @@ class PlayersDesk:
                 self._published[p] = text
                 self.stats["notices"] += 1
                 self._publish(notice_topic(p), json.dumps(st), True)
+        for t in sorted(set(self.lists.table_key) | set(self._holds)):
+            held = self.holds(t)
+            text = json.dumps(held, sort_keys=True)
+            if self._holds.get(t) != text:
+                self._holds[t] = text
+                self._publish(holds_topic(t), text, True)
         try:
-            lobby = lobby_view(self.entries, self.lists, self.store, self.clock())
+            lobby = lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline)
         except StoreError as exc:
             log.error("the lobby: %s", exc)
             return
@@ -329,6 +374,7 @@ class PlayersDesk:
         while not self._stop.wait(self.tick):
             try:
                 with self.lock:
+                    self.links()
                     self._handle(self.lists.expire())
                     self._flush()
             except Exception:  # the tick must go on

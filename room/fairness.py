@@ -13,6 +13,7 @@ they sat at a must-move table, who sits where, the calls outstanding) and checks
 - the called player is the first eligible one: first table-change requests, then must-move,
   then the list, skipping players who passed or lapsed on this opening, who hold a call, or
   who already sit at that table;
+- no seat of a table offline (``offline`` … ``online`` entries) is called;
 
 and after every ``lapse`` or ``pass`` that the operation's next entries, when someone was
 eligible, hold the call of the next player (a lapsed call moves to the next); an operation
@@ -70,9 +71,14 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
                     lst.remove(p)
 
     pending: dict[tuple[str, int], int] = {}  # seat -> index of the lapse/pass awaiting the next call
+    offline: set[str] = set()  # tables the room had no link to: their seats are called for nobody
     for i, e in enumerate(log):
         where = (e.table, e.seat) if e.table is not None and e.seat is not None else None
-        if e.action == "feed":
+        if e.action == "offline" and e.table is not None:
+            offline.add(e.table)
+        elif e.action == "online" and e.table is not None:
+            offline.discard(e.table)
+        elif e.action == "feed":
             feeds[e.table] = e.key  # type: ignore[index, assignment]
         elif e.action == "join":
             lists.setdefault(e.key, []).append(e.player)  # type: ignore[arg-type]
@@ -98,6 +104,8 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
             o = openings.get(where)  # type: ignore[arg-type]
             if o is None:
                 raise FairnessError(f"entry {i}: {e.player} called for {where}, which is not open")
+            if e.table in offline:
+                raise FairnessError(f"entry {i}: {e.player} called for {where}, a table offline")
             if o["call"] is not None:
                 raise FairnessError(f"entry {i}: seat {where} offered to {e.player} while held for {o['call']}")
             if calling(e.player):
@@ -145,7 +153,7 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
         if nxt is None or nxt.by != "system" or nxt.action in ("join", "change-request", "open", "lapse"):
             for w, j in list(pending.items()):
                 o = openings.get(w)
-                if o is None or o["call"] is not None:
+                if o is None or o["call"] is not None or w[0] in offline:
                     pending.pop(w)
                     continue
                 want = first_eligible(o["key"], w[0], o["passed"])

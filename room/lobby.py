@@ -5,10 +5,13 @@ Per table (:func:`table_entry`, the table's L-1 entry as its tablets' Lobby tab 
 :func:`drivers.mqtt.codec.lobby_summary`, plus the room's figures): ``table``, ``name``,
 ``game``, ``limit``, ``stakes``, ``max_seats``, ``players`` (``[{"seat", "name"}]``),
 ``seated``, ``free``, ``list`` (the waiting list's name), ``waiting`` (its length),
-``avg_pot`` (chips, mean pot of the hands that ended in the last hour; 0 with none) and
-``hands_per_hour`` (hands that ended in the last hour, over the time the table was open in
-it, at least ten minutes). :func:`lobby_view` groups them by game (Hold'em, Omaha, Draw, as
-L-1 lists them) then stakes, and adds every list with its length and open seats.
+``avg_pot`` (chips, mean pot of the hands that ended in the last hour; None with none) and
+``hands_per_hour`` (:func:`pace`: the hands that ended in the last hour over the part of that
+hour the table played, a whole number; None — shown "—" — until the table played at least
+:data:`PACE_MIN_HANDS` hands there over at least :data:`PACE_MIN_SPAN` seconds: a burst of
+simulated hands in two minutes is not a pace of hundreds an hour). :func:`lobby_view` groups
+them by game (Hold'em, Omaha, Draw, as L-1 lists them) then stakes, and adds every list with
+its length and open seats.
 
 The room service publishes the view retained on ``room/lobby/lobby`` (the room broker; a
 table id is never ``lobby``, so it cannot collide with a table's own ``room/lobby/<t>``),
@@ -25,13 +28,17 @@ from room.players import list_key
 from room.store import Store
 from room.waitlist import ListKey, WaitingLists
 
-__all__ = ["table_entry", "pace", "lobby_view", "LOBBY_TOPIC", "GAME_ORDER"]
+__all__ = ["table_entry", "pace", "lobby_view", "LOBBY_TOPIC", "GAME_ORDER", "PACE_MIN_HANDS", "PACE_MIN_SPAN"]
 
 #: The room broker's topic of the whole room's lobby (retained).
 LOBBY_TOPIC = "room/lobby/lobby"
 #: L-1: tables are listed by game in this order.
 GAME_ORDER = ("holdem", "omaha", "draw")
 HOUR = 3600.0
+#: hands per hour is shown only over at least this many hands ended in the last hour ...
+PACE_MIN_HANDS = 10
+#: ... played over at least this many seconds of it (from the first of them to now)
+PACE_MIN_SPAN = 900.0
 
 
 def table_entry(state: Any) -> dict[str, Any]:
@@ -46,16 +53,25 @@ def table_entry(state: Any) -> dict[str, Any]:
     return entry
 
 
-def pace(store: Store, now: float) -> dict[str, tuple[int, float]]:
-    """Return ``{table: (avg_pot, hands_per_hour)}`` over the hour before ``now`` (voided
-    hands left out; chips are integers, the pace rounded to 0.1)."""
+def pace(store: Store, now: float) -> dict[str, tuple[int | None, int | None]]:
+    """Return ``{table: (avg_pot, hands_per_hour)}`` over the hour before ``now`` (Unix s;
+    voided hands left out).
+
+    ``avg_pot``: chips, the mean pot of those hands (integer division). ``hands_per_hour``:
+    those hands over the time from the first of them to ``now`` (the whole hour when the
+    table played all of it), rounded to a whole number; None below :data:`PACE_MIN_HANDS`
+    hands or :data:`PACE_MIN_SPAN` seconds (too few to tell a pace). A table with no hand in
+    the hour is not in the result.
+    """
     since = now - HOUR
-    out: dict[str, tuple[int, float]] = {}
+    out: dict[str, tuple[int | None, int | None]] = {}
     for t, n, pot, first in store.query(
             "SELECT table_id, COUNT(*), COALESCE(SUM(pot), 0), MIN(COALESCE(started_at, ended_at)) FROM room_hands"
             " WHERE ended_at >= ? AND voided = 0 GROUP BY table_id", (since,)):
-        span = max(now - max(float(first), since), HOUR / 6)
-        out[str(t)] = (int(pot) // int(n) if n else 0, round(int(n) * HOUR / span, 1))
+        n = int(n)
+        span = now - max(float(first), since)
+        rate = round(n * HOUR / span) if n >= PACE_MIN_HANDS and span >= PACE_MIN_SPAN else None
+        out[str(t)] = (int(pot) // n if n else None, rate)
     return out
 
 
@@ -67,22 +83,24 @@ def _order(entry: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: Store, now: float,
-               offline: set[str] | None = None) -> dict[str, Any]:
+               offline: dict[str, float] | None = None) -> dict[str, Any]:
     """Return the room's lobby: ``{"schema": 1, "at", "tables": [...], "lists": [{"game",
     "stakes", "list", "waiting", "open_seats", "tables"}]}`` (see the module's text).
 
-    ``entries``: each table's :func:`table_entry`; ``offline``: tables whose link is down
-    (shown, marked ``online`` false).
+    ``entries``: each table's :func:`table_entry`; ``offline``: ``{table: since}`` (Unix s)
+    of the tables the room has no link to (shown, with ``online`` false and
+    ``offline_since``; issue 18); every other table has ``online`` true and
+    ``offline_since`` None.
     """
     figures = pace(store, now)
     tables = []
     keys: dict[ListKey, dict[str, Any]] = {}
     for t, e in entries.items():
         key = ListKey(e["key"]["game"], e["key"]["stakes"])
-        avg, rate = figures.get(t, (0, 0.0))
+        avg, rate = figures.get(t, (None, None))
         tables.append({**{k: v for k, v in e.items() if k != "key"}, "game_list": key.to_json(),
                        "waiting": len(lists.lists.get(key, [])), "avg_pot": avg, "hands_per_hour": rate,
-                       "online": t not in (offline or set())})
+                       "online": t not in (offline or {}), "offline_since": (offline or {}).get(t)})
         keys.setdefault(key, {"tables": []})["tables"].append(t)
     for key in lists.lists:
         keys.setdefault(key, {"tables": []})

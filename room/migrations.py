@@ -110,11 +110,25 @@ CREATE TABLE room_floor_actions (
 CREATE INDEX room_floor_actions_request ON room_floor_actions (request_id);
 """
 
+_V3_SQLITE = """
+CREATE TABLE room_tournament (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    at       DOUBLE PRECISION NOT NULL,
+    type     TEXT NOT NULL,
+    payload  TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: list[tuple[int, str, dict[str, str]]] = [
     (1, "tables, records, hands, players, movements, faults", {"common": _V1}),
     (2, "the floor's decisions from the console", {
         "sqlite": _V2_SQLITE,
         "postgresql": _V2_SQLITE.replace("INTEGER PRIMARY KEY AUTOINCREMENT",
+                                         "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
+    }),
+    (3, "the room's multi-table tournament journal (issue 19)", {
+        "sqlite": _V3_SQLITE,
+        "postgresql": _V3_SQLITE.replace("INTEGER PRIMARY KEY AUTOINCREMENT",
                                          "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
     }),
 ]

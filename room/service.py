@@ -42,6 +42,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.mqtt.codec import decode_presence
 from drivers.mqtt.topics import TopicError, check_table
 from room.apply import MAX_BATCH, Ack, RecordError, Room, check_batch
 from room.store import Store, StoreError
@@ -49,6 +50,10 @@ from room.store import Store, StoreError
 __all__ = ["RoomService"]
 
 log = logging.getLogger("livetable.room.service")
+
+#: Where the room broker carries the tables' bridge states (each bridge's ``notification_topic``,
+#: ``livetable/<t>/room/link``, published on both brokers: room/provision.py).
+LINK_FILTER = "livetable/+/room/link"
 
 
 class RoomService:
@@ -71,8 +76,16 @@ class RoomService:
         self.floor_status: dict[str, dict[str, Any]] = {}  # table -> its last floor status
         self.floor_replies: dict[str, dict[str, Any]] = {}  # request id -> the table's answer
         self._asked: set[str] = set()  # request ids of the console's floor decisions
+        #: issue 19: ``f(table, payload)`` for each table's tournament report (paho's thread)
+        self.on_tournament_report: Callable[[str, bytes], None] | None = None
         self.status_every = 3.0
         self.stats = {"messages": 0, "refused": 0, "store_errors": 0}
+        self.clock = clock
+        # issue 18: each table's link to the room (its bridge's state, ``1``/``0``, which
+        # Mosquitto publishes on the room broker too, with a Last Will ``0``) and its
+        # controller's presence (bridged out retained): table -> (up, since, Unix s)
+        self.links: dict[str, tuple[bool, float]] = {}
+        self.controllers: dict[str, tuple[bool, float]] = {}
         self.progress_every = 5.0  # seconds between a table's progress lines (info)
         self.merge_messages = 500  # messages the worker takes from its inbox at once (at most)
         self._progress: dict[str, dict[str, Any]] = {}  # table -> counts since its last line
@@ -131,14 +144,29 @@ class RoomService:
             log.error("the room broker refused the room service's login: %s", reason)
             return
         client.subscribe([("room/tables/+/records", 1), ("room/tables/+/state", 0),
-                          ("room/tables/+/floor/reply", 1)])
+                          ("room/tables/+/floor/reply", 1), (LINK_FILTER, 1), ("room/tables/+/presence/controller", 1),
+                          ("room/tables/+/tournament/report", 1)])
         self._connected.set()
         self._inbox.put(("reack", None, None, 0.0))
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")
+        if len(parts) == 4 and parts[0] == "livetable" and parts[2:] == ["room", "link"]:
+            self._up(self.links, parts[1], msg.payload.strip() == b"1" if msg.payload else None)
+            return
+        if len(parts) == 5 and parts[3:] == ["presence", "controller"]:
+            try:
+                up = decode_presence(msg.payload) if msg.payload else None
+            except ValueError:
+                up = None
+            self._up(self.controllers, parts[2], up)
+            return
         if len(parts) == 5 and parts[3:] == ["floor", "reply"]:
             self._floor_reply(parts[2], msg.payload)
+            return
+        if len(parts) == 5 and parts[3:] == ["tournament", "report"]:
+            if self.on_tournament_report is not None:  # issue 19: room/tournament.py
+                self.on_tournament_report(parts[2], bytes(msg.payload))
             return
         if len(parts) != 4 or parts[0] != "room" or parts[1] != "tables":
             return
@@ -158,6 +186,38 @@ class RoomService:
             return
         if parts[3] == "records":
             self._inbox.put(("records", table, bytes(msg.payload), time.monotonic()))
+
+    def _up(self, where: dict[str, tuple[bool, float]], table: str, up: bool | None) -> None:
+        try:
+            check_table(table)
+        except TopicError:
+            return
+        if up is None:  # cleared, or not a state: nothing known
+            where.pop(table, None)
+        elif table not in where or where[table][0] != up:
+            where[table] = (up, self.clock())
+
+    def offline(self) -> dict[str, float]:
+        """Return ``{table: since}`` (Unix s) of the tables the room has no link to (issue 18):
+        the table's bridge is down (its state ``0``, published by the table's Mosquitto and,
+        when the link breaks, by the room broker as the bridge's Last Will) or its controller
+        is offline (its retained presence, bridged out). ``since``: when the room learnt it.
+        A table whose bridge and controller never said (a bridge provisioned before issue
+        18's ``notifications_local_only false``) counts as online."""
+        out: dict[str, float] = {}
+        for where in (self.links, self.controllers):
+            for t, (up, since) in list(where.items()):
+                if not up:
+                    out[t] = min(out.get(t, since), since)
+        return out
+
+    def tournament_order(self, table: str, payload: bytes) -> None:
+        """Send a tournament order to ``table`` (issue 19, controller/tournament_link.py; QoS 1).
+
+        Raises:
+            drivers.mqtt.topics.TopicError: ``table`` is not a table id.
+        """
+        self._client.publish(f"room/tables/{check_table(table)}/tournament/order", payload, qos=1)
 
     # ------------------------------------------------------------------ the floor
     def floor_request(self, table: str, command: str, *, by: str | None = None, fault: str | None = None,

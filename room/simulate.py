@@ -45,12 +45,23 @@ from typing import Any
 from drivers.mqtt.broker import REPO, BrokerProcess, die_with_parent
 from drivers.mqtt.provision import provision as provision_seats
 
-__all__ = ["main", "RoomRig", "balance"]
+__all__ = ["main", "RoomRig", "balance", "table_name", "TABLE_NAMES"]
 
 log = logging.getLogger("livetable.room.simulate")
 
 ROOM_CONF = REPO / "mosquitto" / "room.conf"
 TABLE_CONF = REPO / "mosquitto" / "livetable.conf"
+#: The simulated tables' names (issue 18: four tables all named "Simulated holdem" read alike
+#: in the lobby); past the list, "Table <n>".
+TABLE_NAMES = ("Aspen", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "Ivy", "Juniper",
+               "Larch", "Maple", "Oak", "Pine", "Rowan", "Spruce", "Teak", "Willow", "Yew", "Alder")
+
+
+def table_name(table: str) -> str:
+    """Return the name of simulated table ``table`` (``t<n>``): the n-th of :data:`TABLE_NAMES`,
+    or ``Table <n>`` past them (or for an id not of that form)."""
+    n = int(table[1:]) if table[:1] == "t" and table[1:].isdigit() else 0
+    return TABLE_NAMES[n - 1] if 1 <= n <= len(TABLE_NAMES) else f"Table {table[1:] if n else table}"
 
 
 class RoomRig:
@@ -128,6 +139,7 @@ class RoomRig:
         ``none``, the internal dealer and no link but the outbox)."""
         return [sys.executable, "-m", "controller.cli", "simulate", "--table", table, "--hands", str(hands),
                 "--headless", "--devices", devices, "--camera", "off", "--quiet", "--seed", str(seed),
+                "--name", table_name(table),
                 "--journal", str(self.journal(table)), "--history-dir", str(self.history_dir(table)),
                 "--mqtt-host", "127.0.0.1", "--mqtt-port", str(self.brokers[table].mqtt_port),
                 "--mqtt-user", "controller", "--mqtt-password-file", str(self.controller_password[table]),
@@ -178,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --players: the chance (0..1) a seated player stands up after a hand (default 0.05)")
     p.add_argument("--hold", type=float, default=None,
                    help="seconds a call holds its seat (default 180; 3 with --players, the simulation's pace)")
+    p.add_argument("--tournament", action="store_true",
+                   help="a multi-table tournament run by the room to a winner (issue 19, docs/tournament.md)")
+    p.add_argument("--entries", type=int, default=None, help="the tournament's entries (default: 8 a table)")
+    p.add_argument("--tournament-config", default=None,
+                   help="the tournament's [tournament] TOML (default: a fast built-in one, room/tournament.py)")
+    p.add_argument("--speed", type=float, default=30.0,
+                   help="the tournament clock runs this many times faster than real time (default 30)")
+    p.add_argument("--tournament-timeout", type=float, default=1800.0,
+                   help="seconds the tournament may take before the room gives up (exit 1)")
     return p
 
 
@@ -213,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable room simulate: {exc}", file=sys.stderr)
         return 2
     tables = [f"t{i}" for i in range(1, args.tables + 1)]
+    if args.tournament:
+        from room.tournament_sim import run_tournament
+
+        return run_tournament(args, store, workdir, tables)
     rig = RoomRig(workdir, tables).start()
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
     from room.desk import PlayersDesk, serve_desk  # issue 18: lobby, waiting lists, phones

@@ -22,6 +22,10 @@ Terms (as card rooms use them):
   *Eligible* means: not already seated at T, not holding another call, not having passed
   this opening.
 - A seat with nobody eligible stays open; the next player to join is called for it.
+- A seat of a table **offline** (the room has no link to it: :meth:`WaitingLists.table_offline`)
+  is called for nobody: nobody would be seated there. A call already out stays (the
+  player's phone says the table is offline). When the table is back online its open seats
+  are called as usual (:meth:`WaitingLists.table_online`).
 - When a change or must-move player accepts, their old seat opens and is called in turn.
 
 Every join, leave, call, pass, lapse, seat, removal and change request is appended to
@@ -64,7 +68,8 @@ class ListKey:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One recorded change: ``at`` (Unix s), ``action`` (``join``, ``leave``, ``call``,
-    ``pass``, ``lapse``, ``seat``, ``remove``, ``change-request``, ``open``, ``cancel``),
+    ``pass``, ``lapse``, ``seat``, ``remove``, ``change-request``, ``open``, ``cancel``,
+    ``offline``, ``online``),
     the ``player`` (or ``""``), the list, ``by`` whom, the seat, and a ``detail``."""
 
     at: float
@@ -136,6 +141,7 @@ class WaitingLists:
         self.feeds: dict[str, ListKey] = {}  # must-move table -> the main game's list
         self.must_move: dict[ListKey, list[str]] = {}
         self.openings: dict[tuple[str, int], _Opening] = {}
+        self.offline: set[str] = set()  # tables the room has no link to: their seats are called for nobody
         self.log: list[Entry] = []
         self.listeners: list[Callable[[Entry], None]] = []
 
@@ -198,7 +204,7 @@ class WaitingLists:
         return None
 
     def _call_next(self, opening: _Opening, out: list[Call]) -> None:
-        if opening.call is not None:
+        if opening.call is not None or opening.table in self.offline:
             return
         nxt = self._eligible(opening)
         if nxt is None:
@@ -226,6 +232,23 @@ class WaitingLists:
     def table(self, table: str, key: ListKey) -> None:
         """Declare ``table``'s game and stakes (a table opened or its stakes changed)."""
         self.table_key[table] = key
+
+    def table_offline(self, table: str, by: str = "system") -> None:
+        """The room lost its link to ``table``: its open seats are called for nobody until
+        :meth:`table_online` (recorded as ``offline``; a repeat is ignored)."""
+        if table in self.offline:
+            return
+        self.offline.add(table)
+        self._record("offline", "", self.table_key.get(table), by, table, None, "no link to the room")
+
+    def table_online(self, table: str, by: str = "system") -> list[Call]:
+        """``table`` is back: its open seats are called again (recorded as ``online``).
+        Return the calls this makes."""
+        if table not in self.offline:
+            return []
+        self.offline.discard(table)
+        self._record("online", "", self.table_key.get(table), by, table, None, "")
+        return self._fill_open()
 
     def feed(self, must_move_table: str, main: ListKey, by: str = "system", why: str = "") -> None:
         """Make ``must_move_table`` a must-move table feeding the main game ``main``: its

@@ -43,6 +43,12 @@ class MqttAdapter(DeviceAdapter):
         if name == "TabletPresence":
             cls = ev.TabletConnected if e.online else ev.TabletDisconnected
             return [cls(at=e.at, seat=e.seat)]
+        if name == "SeatHoldsReceived":  # issue 18: the room's held seats, every one now
+            from controller.holds import SeatHolds
+
+            self.orch.seat_holds = SeatHolds(e.holds)  # type: ignore[attr-defined]  # read in public_view
+            self.ports.publish_public(self.orch.public_view())
+            return []
         if name == "FloorRequestReceived":
             self.floor.request(e)  # answered once on livetable/<table>/floor/reply
             return []
@@ -67,6 +73,12 @@ class MqttAdapter(DeviceAdapter):
             if e.action_id:
                 self._answer(e.seat, e.action_id, False,
                              "T-3: at this table the floor books a buy-in: ask the floor")
+            return []
+        holds = getattr(self.orch, "seat_holds", None)
+        held = holds.refusal(e.seat, e.name, e.at) if a == "take_seat" and holds is not None else None
+        if held is not None:  # T-3: a seat held for a called player is not free (issue 18)
+            if e.action_id:
+                self._answer(e.seat, e.action_id, False, held)
             return []
         try:
             out = self._seat_request(a, e, common, pending=self.orch.state.settings.tablet_join == "confirm")

@@ -133,6 +133,23 @@ class Standings:
         self._addons[player] = self._addons.get(player, 0) + 1
         return a.chips
 
+    def refund(self, player: str, kind: str) -> int:
+        """Take back ``player``'s latest ``kind`` purchase (``"rebuy"`` or ``"addon"``) whose
+        chips never reached the table (issue 19: the table refused them); return its chips.
+        Its price leaves the prize pool and its chips the chips in play. The player may be
+        busted (a purchase confirmed as the hand they busted in started).
+
+        Raises:
+            TournamentError: an unknown kind, or no such purchase of ``player`` to refund.
+        """
+        if kind not in ("rebuy", "addon"):
+            raise TournamentError(f"refund: {kind!r} is no purchase (rebuy or addon)")
+        bought = self._rebuys if kind == "rebuy" else self._addons
+        if not bought.get(player):
+            raise TournamentError(f"refund: {player} has no {kind} to refund")
+        bought[player] -= 1
+        return (self.settings.rebuy if kind == "rebuy" else self.settings.addon).chips
+
     def entries_of(self, player: str) -> int:
         """Return how many entries ``player`` bought (the first and every re-entry)."""
         return sum(1 for e in self.entries if e.player == player)

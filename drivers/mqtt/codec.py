@@ -21,10 +21,13 @@ following docs/state.md; here they are only checked (never changed) before publi
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
+
+from drivers.mqtt.events import HeldSeat
 
 SCHEMA = 1
 MAX_ACTION_BYTES = 1024
@@ -605,3 +608,43 @@ def floor_reply_payload(*, table: str, request_id: str | None, command: str | No
     return encode({"schema": SCHEMA, "table": table, "id": request_id, "command": command,
                    "accepted": bool(accepted), "reason": reason, "detail": detail, "status": status,
                    "seq": seq})
+
+
+#: The room's holds message is at most this big (a table has at most 10 seats).
+HOLDS_LIMIT = 4096
+
+
+def decode_holds(payload: bytes, table: str, max_seats: int) -> tuple[HeldSeat, ...]:
+    """Decode the room's held seats for ``table`` (issue 18, docs/players.md):
+    ``{"schema": 1, "table", "holds": [{"seat", "player", "name", "until"}]}``; an empty
+    payload (the retained message cleared) is no hold.
+
+    Raises :class:`PayloadError` M-1/M-2/M-3: not JSON, another table, a seat outside
+    1..``max_seats`` or twice, a player or name not 1..40 characters, ``until`` not a
+    finite number; nothing of a refused message is taken.
+    """
+    if not payload:
+        return ()
+    obj = decode_object(payload, limit=HOLDS_LIMIT)
+    if obj.get("table") != table:
+        raise PayloadError("M-2", f"holds for table {obj.get('table')!r}, not {table!r}")
+    items = obj.get("holds")
+    if not isinstance(items, list):
+        raise PayloadError("M-2", "'holds' must be a list")
+    out: list[HeldSeat] = []
+    for h in items:
+        if not isinstance(h, dict):
+            raise PayloadError("M-2", "a hold must be an object")
+        seat, player, name, until = h.get("seat"), h.get("player"), h.get("name"), h.get("until")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= max_seats:
+            raise PayloadError("M-2", f"hold of seat {seat!r}: not a seat 1..{max_seats}")
+        if any(x.seat == seat for x in out):
+            raise PayloadError("M-2", f"seat {seat} held twice")
+        for what, text in (("player", player), ("name", name)):
+            if not isinstance(text, str) or not 1 <= len(text) <= 40 or not text.isprintable():
+                raise PayloadError("M-2", f"hold of seat {seat}: {what} must be 1..40 printable characters")
+        if not isinstance(until, (int, float)) or isinstance(until, bool) or not math.isfinite(until):
+            raise PayloadError("M-2", f"hold of seat {seat}: 'until' must be a number of seconds")
+        assert isinstance(player, str) and isinstance(name, str)  # checked just above
+        out.append(HeldSeat(seat, player, name, float(until)))
+    return tuple(sorted(out, key=lambda x: x.seat))

@@ -105,4 +105,26 @@ class FloorRequestReceived:
     stakes: dict[str, int] | None = None  # ``stakes``: small_blind, big_blind, ante (chips)
 
 
-MqttEvent = ActionReceived | ChatReceived | TabletPresence | BrokerConnection | FloorRequestReceived
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """One seat the room holds for a player it called from a waiting list (issue 18):
+    ``seat`` 1..N, the ``player``'s id and ``name`` (as the room knows them), held until
+    ``until`` (Unix seconds, the room's clock)."""
+
+    seat: int
+    player: str
+    name: str
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHoldsReceived:
+    """The room's held seats at this table (``livetable/<t>/room/holds``, retained, bridged
+    in from the room broker): every hold now, replacing the ones before; ``at`` Unix s."""
+
+    holds: tuple[HeldSeat, ...]
+    at: float
+
+
+MqttEvent = (ActionReceived | ChatReceived | TabletPresence | BrokerConnection | FloorRequestReceived
+             | SeatHoldsReceived)

@@ -49,7 +49,7 @@ from drivers.mqtt import codec
 from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.codec import PayloadError
 from drivers.mqtt.events import (ActionReceived, BrokerConnection, ChatReceived, FloorRequestReceived, MqttEvent,
-                                  TabletPresence)
+                                  SeatHoldsReceived, TabletPresence)
 from drivers.mqtt.guard import ActionGuard, RateLimit, scope_of, view_facts
 from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, seat_filter, topic
 
@@ -311,7 +311,8 @@ class TableLink:
         t = self.table
         self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), INPUT), (seat_filter(Kind.SEAT_CHAT, t), INPUT),
                                           (seat_filter(Kind.SEAT_PRESENCE, t), SubscribeOptions(qos=QOS)),
-                                          (topic(Kind.FLOOR_REQUEST, t), INPUT)])[1]
+                                          (topic(Kind.FLOOR_REQUEST, t), INPUT),
+                                          (topic(Kind.ROOM_HOLDS, t), SubscribeOptions(qos=QOS))])[1]
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
             for topic_str, payload in self._retained.items():
@@ -375,6 +376,14 @@ class TableLink:
             return
         if ref.kind is Kind.FLOOR_REQUEST:
             self._take_floor(payload, now)
+            return
+        if ref.kind is Kind.ROOM_HOLDS:  # issue 18: written only by the room, through the bridge
+            try:
+                holds = codec.decode_holds(payload, self.table, self._max_seats)
+            except PayloadError as exc:
+                log.warning("the room's held seats were refused: %s", exc)
+                return
+            self._post(SeatHoldsReceived(holds, now))
             return
         if ref.seat is None:
             return

@@ -37,6 +37,7 @@ class Kind(Enum):
     FLOOR_REQUEST = "floor/request"
     FLOOR_REPLY = "floor/reply"
     LOBBY = "lobby"
+    ROOM_HOLDS = "room/holds"  # the seats the room holds for called players (issue 18), bridged in
 
 
 SEAT_KINDS = frozenset(

@@ -17,5 +17,28 @@ function el(tag, attrs = {}, ...kids) {
 /** "Pot Limit Omaha 1/2" from a list's game ("pot-limit omaha") and stakes ("1/2"). */
 function listName(game, stakes) {
   const [limit, g] = game.split(' ');
-  return `${LIMITS[limit] || limit} ${GAMES[g] || g} ${stakes}`;
+  return `${LIMITS[limit] || limit} ${GAMES[g] || g} ${String(stakes).replace(/\d{4,}/g, (d) => num(Number(d)))}`;
+}
+
+/** A whole number with the reader's thousands separators ("12,500"); "—" for null/undefined. */
+const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+function num(n) {
+  return Number.isFinite(n) ? NUMBER.format(n) : '—';
+}
+
+/** "14:05": the reader's hours and minutes of Unix seconds ``t``. */
+function clock(t) {
+  return new Date(t * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
+/** Text with a break allowed after each "/" and "." (an address), never inside a word. */
+function breakable(text) {
+  const out = [];
+  for (const part of String(text).split(/(?<=[/.])/)) out.push(part, document.createElement('wbr'));
+  return out;
+}
+
+/** A lobby table's link state: "offline since 14:05" (issue 18: the room lost its link). */
+function offlineText(t) {
+  return t.offline_since ? `offline since ${clock(t.offline_since)}` : 'offline';
 }

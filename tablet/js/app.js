@@ -518,6 +518,24 @@ function cardEl(text, extra = {}) {
 function tick() {
   renderTimers();
   renderTournamentClock();
+  renderHolds();
+}
+
+/** Issue 18: the held seats' countdowns; a hold that ends shows its seat free again. */
+function renderHolds() {
+  if (!app.state || !Array.isArray(app.state.holds) || !app.state.holds.length) return;
+  for (const node of document.querySelectorAll('[data-held]')) {
+    const hold = L.seatHold(app.state, Number(node.dataset.held), Date.now() / 1000, app.clockOffset || 0);
+    if (!hold) { renderTable(); renderSide(); return; }
+    node.textContent = L.t('Held ({time})', { time: hold.clock });
+  }
+  const mine = L.seatHold(app.state, app.cfg.seat, Date.now() / 1000, app.clockOffset || 0);
+  if (mine) $('#seat-info').textContent = seatInfoHeld(mine);
+}
+
+function seatInfoHeld(hold) {
+  return L.t('Seat {n} is held for {name}, called from the waiting list ({time} left): {name} takes it with "Take this seat".',
+    { n: app.cfg.seat, name: hold.name, time: hold.clock });
 }
 
 function render() {
@@ -624,8 +642,11 @@ function renderTable() {
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(L.t('missed {blind}', { blind: seat.missed.bb ? 'BB' : 'SB' }));
     if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
     if (seat.status !== 'empty' && seat.connected === false) extra.push(L.t('tablet offline'));
+    const hold = L.seatHold(s, seat.seat, Date.now() / 1000, app.clockOffset || 0); // issue 18
     const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
-    const status = el('div', { class: 'status' },
+    // issue 18: a seat held for a called player: the name above, "Held (2:41)" below
+    const status = hold ? el('div', { class: 'status held', dataset: { held: String(seat.seat) }, title: hold.text,
+      text: L.t('Held ({time})', { time: hold.clock }) }) : el('div', { class: 'status' },
       said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
         : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
       // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
@@ -635,11 +656,12 @@ function renderTable() {
         .filter(Boolean).join(' · '));
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
-    const node = el('div', { class: `seat ${seat.status}${isMe ? ' me' : ''}${won ? ' winner' : ''}`, dataset: { seat: String(seat.seat) } },
+    const node = el('div', { class: `seat ${seat.status}${hold ? ' held' : ''}${isMe ? ' me' : ''}${won ? ' winner' : ''}`,
+      dataset: { seat: String(seat.seat) } },
       el('div', { class: 'top' },
         el('span', { class: 'name' },
-          el('span', { class: 'who', text: seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat })
-            : seat.name || L.t('Seat {n}', { n: seat.seat }) }),
+          el('span', { class: 'who', text: hold ? hold.name
+            : seat.status === 'empty' ? L.t('Seat {n}', { n: seat.seat }) : seat.name || L.t('Seat {n}', { n: seat.seat }) }),
           isMe ? el('span', { class: 'you', text: ` ${L.t('(you)')}` }) : null)),
       el('div', { class: 'stack' }, seat.status === 'empty' ? '' : L.chips(seat.stack), marks),
       status,
@@ -927,7 +949,9 @@ function renderSide() {
   $('#seat-info').textContent = !app.state ? '' : seated
     ? L.t('Seat {n}: {name}, {chips} chips', { n: me.seat, name: me.name || '', chips: L.chips(me.stack) })
       + (me.status === 'sitting-out' ? `, ${L.t('sitting out')}` : '')
-    : L.joinOffer(app.state, app.cfg.seat) ? L.t('Seat {n} is free: take it with "Take this seat".', { n: app.cfg.seat })
+    : L.seatHold(app.state, app.cfg.seat, Date.now() / 1000, app.clockOffset || 0)
+      ? seatInfoHeld(L.seatHold(app.state, app.cfg.seat, Date.now() / 1000, app.clockOffset || 0))
+      : L.joinOffer(app.state, app.cfg.seat) ? L.t('Seat {n} is free: take it with "Take this seat".', { n: app.cfg.seat })
       : L.t('Seat {n} is free: ask the floor to seat you.', { n: app.cfg.seat });
   // busted between hands (all-in mid-hand is not), or its buy-in again waits for the dealer (T-3)
   const broke = !!L.rebuyOffer(app.state, app.cfg.seat) || !!(seated && me.stack === 0 && me.buy_in_pending > 0);
@@ -947,7 +971,8 @@ function renderSide() {
   $('#lobby').replaceChildren(...groups.flatMap((g) => [el('h3', { text: L.t(g.label) }), ...g.tables.map((t) =>
     el('div', { class: `lobby-table${t.table === app.cfg.table ? ' here' : ''}${t.online ? '' : ' off'}`,
       dataset: { table: t.table } },
-    el('div', {}, el('b', { text: t.name }), ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.waiting === null ? '' : ` · ${L.t('{n} waiting', { n: t.waiting })}`}${t.online ? '' : ` · ${L.t('offline')}`}`),
+    el('div', {}, el('b', { text: t.name }), t.name !== t.table ? el('span', { class: 'tid', text: ` ${t.table}` }) : null,
+      ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.waiting === null ? '' : ` · ${L.t('{n} waiting', { n: t.waiting })}`}${t.online ? '' : ` · ${t.offline || L.t('offline')}`}`),
     app.pickedTable === t.table ? el('div', { class: 'players',
       text: t.players.length ? t.players.map((p) => `${L.t('Seat {n}', { n: p.seat })}: ${p.name}`).join(', ') : L.t('Nobody seated') }) : null))]));
 }

@@ -532,7 +532,8 @@ export function lobbyGroups(entries, presence = {}) {
     const online = presence[e.table] === undefined ? e.online !== false : presence[e.table] && e.online !== false;
     const row = { table: e.table, name: e.name || e.table, line: describeGame(e), seated: e.seated || 0,
       max_seats: e.max_seats || 0, players: (e.players || []).slice().sort((a, b) => a.seat - b.seat), online,
-      waiting: Number.isInteger(e.waiting) ? e.waiting : null };
+      waiting: Number.isInteger(e.waiting) ? e.waiting : null,
+      offline: online ? '' : offlineSince({ online: false, offline_since: e.offline_since }) };
     if (!groups.has(e.game)) groups.set(e.game, []);
     groups.get(e.game).push(row);
   }
@@ -1016,4 +1017,30 @@ export function seatBigBlinds(tv, seat) {
   if (!Number.isInteger(tenths)) return null;
   const whole = Math.floor(tenths / 10); const tenth = whole >= 100 ? 0 : tenths % 10;
   return tenth ? t('{whole}.{tenth} BB', { whole: chips(whole), tenth }) : t('{bb} BB', { bb: chips(whole) });
+}
+
+/**
+ * Issue 18: the room's hold on a free seat (public state ``holds``, docs/state.md): the seat
+ * was offered to a player called from the waiting list. Returns {name, left (whole seconds
+ * until the hold ends, by the table's clock: ``nowLocal`` less ``offset``), clock ("2:41"),
+ * text ("Held for Anna (2:41)")} while it lasts, else null (no hold, a seat taken, or the hold's time past).
+ */
+export function seatHold(state, seat, nowLocal, offset = 0) {
+  const me = seatOf(state, seat);
+  if (!me || me.status !== 'empty' || !Array.isArray(state.holds)) return null;
+  const h = state.holds.find((x) => x && x.seat === seat && typeof x.name === 'string' && Number.isFinite(x.until));
+  if (!h) return null;
+  const left = Math.floor(h.until - (nowLocal - offset));
+  if (left <= 0) return null;
+  const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  return { name: h.name, left, clock, text: t('Held for {name} ({time})', { name: h.name, time: clock }) };
+}
+
+/** The room's lobby entry's link state (issue 18): '' online, "offline since 14:05" (24 h
+ * clock, the reader's time) or "offline". */
+export function offlineSince(entry) {
+  if (!entry || entry.online !== false) return '';
+  if (!Number.isFinite(entry.offline_since)) return t('offline');
+  const d = new Date(entry.offline_since * 1000);
+  return t('offline since {time}', { time: `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` });
 }

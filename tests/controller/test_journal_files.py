@@ -112,9 +112,19 @@ def _killed_with_a_flipped_wal(tmp_path: Path) -> Path:
     j.close()
     wal = Path(str(dead) + "-wal")
     data = bytearray(wal.read_bytes())
-    data[-100] ^= 0x10
+    data[_wal_end(data) - 100] ^= 0x10  # the -wal is written ahead (WAL_PREALLOC): its frames end first
     wal.write_bytes(bytes(data))
     return dead
+
+
+def _wal_end(data: bytes) -> int:
+    """Where the -wal's frames end (SQLite's format: a 32-byte header, then frames of a 24-byte
+    header and a page, each carrying the header's salts); what follows is not read by SQLite."""
+    page = int.from_bytes(data[8:12], "big")
+    salts, end = data[16:24], 32
+    while end + 24 + page <= len(data) and data[end + 8:end + 16] == salts:
+        end += 24 + page
+    return end
 
 
 def test_check_changes_nothing_and_later_refusals_name_every_copy(tmp_path):

@@ -126,6 +126,17 @@ def with_seats(n: int, *, long_names: bool = True) -> dict[str, Any]:
                 all_in_equity={str(i): 1 / n for i in range(1, n + 1)})
 
 
+def held_seats() -> dict[str, Any]:
+    """Issue 18: between hands, seats 8 and 2 free and held by the room for players it called
+    from the waiting list (a long name at seat 8), seat 9 free and open."""
+    s = preflop_blinds()
+    s["seats"][1] = empty(2)
+    s["seats"][8] = empty(9)
+    s["holds"] = [{"seat": 8, "name": "Maximilian-Alexander", "until": T0 + 161},
+                  {"seat": 2, "name": "Bo", "until": T0 + 59}]
+    return s
+
+
 def draw_game() -> dict[str, Any]:
     """Five card draw after the draw: drew counts, no board."""
     seats = [seat(1, "Ann", cards=5, drew=2), seat(2, "Bob", cards=5, drew=0, status="acting"),

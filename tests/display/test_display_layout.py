@@ -31,7 +31,7 @@ def test_layout_fits_every_table_and_screen(n: int, size: tuple[int, int]) -> No
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("builder", [S.preflop_blinds, S.three_way_all_in, S.split_showdown,
-                                     S.fault_banner, S.ten_seats, S.draw_game])
+                                     S.fault_banner, S.ten_seats, S.draw_game, S.held_seats])
 def test_layout_with_pygame_fonts(builder, size, renderer) -> None:
     """What the display really does: measure with pygame's font, then everything must fit."""
     check_invariants(layout(builder(), size, measure=renderer.measure), renderer.measure)
@@ -262,3 +262,20 @@ def test_a_pause_fault_names_the_pause_once() -> None:
     state["fault"] = {"kind": "paused", "message": "Paused by the floor", "since": 1.0}
     lay = layout(state, (1280, 720))
     assert [t.text for t in lay.banner_texts] == ["TABLE PAUSED", "Paused by the floor"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_held_seat_shows_for_whom_and_how_long(size: tuple[int, int], renderer) -> None:
+    """Issue 18: a free seat the room holds for a called player reads "HELD 2:41" with the
+    player's name instead of OPEN, until the hold's time; then it is open again."""
+    state = check_state(S.held_seats())
+    lay = layout(state, size, measure=renderer.measure, now=S.T0 + 20)
+    check_invariants(lay, renderer.measure)
+    texts = {v.seat: {t.role: t.text for t in v.texts} for v in lay.seats}
+    assert [v.status for v in lay.seats if v.seat in (2, 8, 9)] == ["held", "held", "empty"]
+    assert texts[8]["info"] == "HELD 2:21" and texts[8]["name"].startswith("Max")
+    assert texts[2]["info"] == "HELD 0:39" and texts[2]["name"] == "Bo"
+    assert texts[9]["info"] == "OPEN"
+    assert lay.holds_until == S.T0 + 59  # the display draws the screen again each second
+    later = layout(state, size, measure=renderer.measure, now=S.T0 + 59)  # seat 2's hold is over
+    assert [v.status for v in later.seats if v.seat in (2, 8)] == ["empty", "held"]

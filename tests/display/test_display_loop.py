@@ -56,6 +56,25 @@ def test_nothing_new_means_nothing_redrawn(renderer) -> None:
     assert loop.step() and loop.layout.banner_texts[0].text == OFFLINE
 
 
+def test_a_held_seat_counts_down_once_a_second_and_opens_at_its_time(renderer) -> None:
+    """Issue 18: the screen is drawn again each second while the room holds a seat (its
+    countdown), not between, and no more once the last hold ended."""
+    feed, clock = FeedState(), Clock(S.T0 + 20.2)
+    loop = make_loop(feed, clock, renderer)
+    state = S.held_seats()
+    state["turn"] = None  # no timer bar: only the holds move
+    feed.on_state_payload(json.dumps(state).encode())
+    assert loop.step() and {t.text for v in loop.layout.seats if v.seat == 2 for t in v.texts} >= {"HELD 0:38"}
+    clock.now += 0.5
+    assert loop.step() == [], "the same second: nothing drawn"
+    clock.now += 0.5
+    assert loop.step() and {t.text for v in loop.layout.seats if v.seat == 2 for t in v.texts} >= {"HELD 0:37"}
+    clock.now = S.T0 + 200  # every hold over: seat 2 and 8 open, and the screen rests
+    assert loop.step() and [v.status for v in loop.layout.seats if v.seat in (2, 8)] == ["empty", "empty"]
+    clock.now += 1
+    assert loop.step() == []
+
+
 def test_the_timer_redraws_only_its_area_when_the_bar_moves(renderer) -> None:
     feed, clock = FeedState(), Clock(S.T0)
     loop = make_loop(feed, clock, renderer)

@@ -13,7 +13,7 @@ stores and replays them.
 - the floor's list view (behind the floor login): the lists, the open seats with their
   calls, the log with who did what, and "why" for one player.
 
-Screenshots go to ``artifacts/players/``; ``docs/players-*.png`` are copies of them.
+Screenshots go to pytest's tmp dir (``shots/``); ``docs/players-*.png`` are copies of them.
 """
 
 from __future__ import annotations
@@ -42,12 +42,39 @@ from test_room_acl import Client  # tests/room is on sys.path
 from tests.room.conftest import REPO, need_mosquitto
 from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
 
-SHOTS = REPO / "artifacts" / "players"  # docs/players-*.png are copies of these
 WAIT_MS = 15_000
 #: axe-core from the tablet tests' npm packages (tests/tablet/package.json; scripts/setup.sh --test)
 AXE = REPO / "tests" / "tablet" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_SERIOUS = """async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
   .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)"""
+
+
+#: Words the browser broke across two lines (issue 18: "from you r phone" on the lobby TV),
+#: and whether the page is wider than the screen.
+BROKEN_WORDS = """() => {
+  const bad = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(n.textContent))) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom)));
+      if (lines.size > 1) bad.push(m[0]);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
+  return bad;
+}"""
+
+
+def whole_words(page: Any, where: str, found: dict[str, Any]) -> None:
+    """Note in ``found`` every word ``page`` shows broken across lines (none may be)."""
+    bad = page.evaluate(BROKEN_WORDS)
+    if bad:
+        found[f"{where}: broken words"] = bad
 
 
 def axe(page: Any, where: str, found: dict[str, Any]) -> None:
@@ -143,22 +170,28 @@ def room(tmp_path: Path, played: tuple[Path, dict]) -> Iterator[tuple[Room, dict
 
 @pytest.mark.broker
 @pytest.mark.timeout(300)
-def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> None:
+def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]], tmp_path: Path) -> None:
     r, tables = room
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    SHOTS = tmp_path / "shots"
+    SHOTS.mkdir()
     for p in ("bo", "cy"):  # two players already on the Hold'em 2/5 list (from the floor)
         out = r.desk.request(p, {"op": "join", "game": "no-limit holdem", "stakes": "2/5"}, by="floor:eve")
         assert out["ok"], (out, r.desk.lists.table_key)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         # ---- the lobby on a TV
-        tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US").new_page()
         tv.goto(r.http.url + "lobby")
         tv.wait_for_selector("tr[data-table='t3']", timeout=WAIT_MS)
         rows = {t: tv.locator(f"tr[data-table='{t}'] td").all_inner_texts() for t in ("t1", "t2", "t3")}
-        assert rows["t2"][:5] == ["Table 2", "Pot Limit", "1/2", "6/6", "0"]
+        assert rows["t2"][1:5] == ["Pot Limit", "1/2", "6/6", "0"]
+        # the table's name and its id (issue 18: four simulated tables were named alike)
+        assert tv.locator("tr[data-table='t2'] .tname").inner_text() == "Table 2"
+        assert tv.locator("tr[data-table='t2'] .tid").inner_text() == "t2"
         assert rows["t3"][3:6] == ["9/9", "0", "2"]  # full, two waiting
-        assert int(rows["t1"][6]) > 0 and float(rows["t1"][7]) > 0  # a played table: avg pot, hands/h
+        # a played table's average pot, with thousands separators; 8 hands at once are no pace yet
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*", rows["t1"][6]) and rows["t1"][6] != "0", rows["t1"]
+        assert rows["t1"][7] == "—"
         assert [h.strip() for h in tv.locator("#games h2").all_inner_texts()] == ["Hold'em", "Omaha"]
         assert "/phone" in tv.inner_text("#phone-url")
         tv.wait_for_function("document.getElementById('qr').complete && document.getElementById('qr').naturalWidth > 0",
@@ -166,9 +199,12 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         tv.screenshot(path=str(SHOTS / "lobby-tv.png"))
         found: dict[str, Any] = {}
         axe(tv, "lobby", found)
+        whole_words(tv, "lobby 1920x1080", found)
+        tv.set_viewport_size({"width": 1280, "height": 720})  # a smaller TV
+        whole_words(tv, "lobby 1280x720", found)
         # ---- anna's phone
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                    device_scale_factor=2).new_page()
+                                    device_scale_factor=2, locale="en-US").new_page()
         phone.goto(r.http.url + "phone#" + f"u=anna&p={r.anna['password']}")
         phone.wait_for_selector("#game-lists button", timeout=WAIT_MS)
         phone.locator("#game-lists .row", has_text="Pot Limit Omaha 1/2").get_by_role("button", name="Join").click()
@@ -178,10 +214,11 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         # a player stands up at t2: anna is called at once, the seat held with a countdown
         tables["t2"].send(ev.StoodUp(at=time.time(), seat=3))
         phone.wait_for_selector("#call:not([hidden])", timeout=WAIT_MS)
-        assert phone.inner_text("#call-where") == "Table t2 · seat 3"
+        assert phone.inner_text("#call-where") == "Table 2 (t2) · seat 3"
         assert re.fullmatch(r"[12]:\d\d", phone.inner_text("#countdown"))
         phone.screenshot(path=str(SHOTS / "phone-called.png"))
         axe(phone, "phone called", found)
+        whole_words(phone, "phone called", found)
         # ---- the floor's view while the call is out
         floor = browser.new_context(viewport={"width": 1280, "height": 900},
                                     http_credentials={"username": "eve", "password": r.floor_pw}).new_page()
@@ -205,14 +242,68 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]]) -> Non
         # anna accepts: seated
         phone.get_by_role("button", name="I'm coming").click()
         phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
-        assert phone.inner_text("#seated-at") == "You sit at table t2, seat 3."
+        assert phone.inner_text("#seated-at") == "You sit at Table 2 (t2), seat 3."
         # the table reports her sitting down; she asks for a table change from the phone
         tables["t2"].send(ev.PlayerSatDown(at=time.time(), seat=3, player="anna", name="Anna"))
         phone.click("#change")
         phone.wait_for_selector("#change-asked", timeout=WAIT_MS)
         assert r.desk.lists.changes[next(iter(r.desk.lists.changes))] == ["anna"]
+        # table t3's link to the room breaks: its bridge's Last Will on the room broker
+        # (issue 18); the TV says since when
+        tables["t3"].client.publish("livetable/t3/room/link", "0", retain=True)
+        tv.set_viewport_size({"width": 1920, "height": 1080})
+        tv.wait_for_selector("tr[data-table='t3'].off .offline", timeout=WAIT_MS)
+        assert re.fullmatch(r"offline since \d\d:\d\d", tv.inner_text("tr[data-table='t3'] .offline"))
+        tv.screenshot(path=str(SHOTS / "lobby-tv-offline.png"))
+        axe(tv, "lobby offline", found)
+        whole_words(tv, "lobby offline", found)
+        assert found == {}, json.dumps(found, indent=1)
         # no floor login, no list view
         anon = browser.new_context()
         assert anon.request.get(r.http.url + "floor").status == 401
         assert anon.request.get(r.http.url + "api/lists").status == 401
+        browser.close()
+
+
+@pytest.mark.broker
+@pytest.mark.timeout(180)
+def test_two_phones_of_one_player(room: tuple[Room, dict[str, Table]], tmp_path: Path) -> None:
+    """Issue 18: the broker gives a login one session, so two phones signed in as anna ended
+    each other's every 2 s, for ever. Now the second says so, stops (no reconnect storm) and
+    can take the list back."""
+    r, _ = room
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+
+        def phone() -> Any:  # a device of its own: its own storage, so its own device id
+            page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                       locale="en-US").new_page()
+            page.goto(r.http.url + "phone#" + f"u=anna&p={r.anna['password']}")
+            page.wait_for_selector("#game-lists button", timeout=WAIT_MS)
+            return page
+
+        first = phone()
+        second = phone()  # signs in as anna too: the first one's session ends
+        first.wait_for_selector("#elsewhere:not([hidden])", timeout=WAIT_MS)
+        assert "open on another device" in first.inner_text("#elsewhere")
+        first.wait_for_function("window.phone.ended", timeout=WAIT_MS)  # it will not reconnect
+        assert first.evaluate("window.phone.device") != second.evaluate("window.phone.device")
+        second.wait_for_function("document.getElementById('conn').textContent === 'online'", timeout=WAIT_MS)
+        assert second.evaluate("window.phone.replaced") is False
+        assert second.is_visible("#game-lists button")
+        found: dict[str, Any] = {}
+        first.screenshot(path=str(tmp_path / "phone-elsewhere.png"))
+        axe(first, "phone on another device", found)
+        whole_words(first, "phone on another device", found)
+        assert found == {}, json.dumps(found, indent=1)
+        # the player takes the list back on the first phone: now the second one says so
+        first.get_by_role("button", name="Use it on this phone").click()
+        second.wait_for_selector("#elsewhere:not([hidden])", timeout=WAIT_MS)
+        second.wait_for_function("window.phone.ended", timeout=WAIT_MS)
+        first.wait_for_function("document.getElementById('conn').textContent === 'online'", timeout=WAIT_MS)
+        assert first.evaluate("window.phone.replaced") is False and first.is_visible("#game-lists button")
+        # a reload on the same device is the same device: it simply signs in again
+        first.reload()
+        first.wait_for_selector("#game-lists button", timeout=WAIT_MS)
+        assert first.evaluate("window.phone.replaced") is False
         browser.close()

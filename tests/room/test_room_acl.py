@@ -149,3 +149,33 @@ def test_provision_refuses_bad_ids_and_writes_a_bridge_per_table(tmp_path: Path,
     first = json.loads((tmp_path / "credentials" / "room.json").read_text())["table-t9"]
     assert provision_main(["--dir", str(tmp_path), "--table", "t9"]) == 0  # kept, not rotated
     assert json.loads((tmp_path / "credentials" / "room.json").read_text())["table-t9"] == first
+
+
+def test_a_player_reads_and_writes_only_its_own_presence(room: Any) -> None:
+    """Issue 18: which of a player's phones has the list (room/players/<p>/presence)."""
+    client, _, _ = room
+    watcher = client("room", ["room/players/+/presence"])
+    anna = client("player-anna", ["room/players/ben/presence", "room/players/anna/presence"])
+    ben = client("player-ben")
+    ben.publish("room/players/ben/presence", "ben's own")
+    assert [p for _, p in watcher.until(b"ben's own")] == [b"ben's own"]
+    anna.publish("room/players/ben/presence", "forged by anna")
+    anna.publish("room/players/anna/presence", "anna's own")
+    assert [p for _, p in anna.until(b"anna's own")] == [b"anna's own"]  # not ben's
+    assert [p for _, p in watcher.until(b"anna's own")] == [b"anna's own"]  # the forgery dropped
+
+
+def test_a_table_reports_and_reads_tournament_orders_only_under_its_own_id(room: Any) -> None:
+    """Issue 19: ``table-t1`` writes its own tournament reports (not t2's, not orders) and
+    reads its own orders only (docs/tournament.md "Multi-table through the room")."""
+    client, _, _ = room
+    watcher = client("room", ["room/tables/+/tournament/#"])
+    t1 = client("table-t1", ["room/tables/t2/tournament/order", "room/tables/t1/tournament/order"])
+    t1.publish("room/tables/t2/tournament/report", "forged report")
+    t1.publish("room/tables/t1/tournament/order", "forged order")
+    t1.publish("room/tables/t1/tournament/report", "own report")
+    assert [p for _, p in watcher.until(b"own report")] == [b"own report"]
+    svc = client("room")
+    svc.publish("room/tables/t2/tournament/order", "t2's order")
+    svc.publish("room/tables/t1/tournament/order", "t1's order")
+    assert [p for _, p in t1.until(b"t1's order")] == [b"t1's order"]

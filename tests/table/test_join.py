@@ -320,3 +320,31 @@ def test_a_seat_waiting_for_the_dealer_is_told_so_not_to_buy_in_again():
         b.send(event)
         (r,) = b.refused()
         assert r.rule == "T-2" and "waits for the dealer" in r.reason, r.reason
+
+
+def test_t3_a_busted_players_re_buy_confirmed_as_the_next_hand_starts_comes_during_it_never_lost():
+    """Issue 19's race at a cash table (``BoughtIn.pending``, T-3): seat 3 busts all in; its
+    tablet asks to buy in again between hands; the next hand starts (seat 3 not dealt: no
+    chips) before the dealer's confirm, which books the chips during that hand (the hand does
+    not wait for them and they are never dropped). Asked while the player is all in with
+    no chips behind in a running hand, the re-buy is refused at once (T-7), nothing waits."""
+    b = Bench(CONFIRM)
+    for s in (1, 3, 5):
+        b.seat_up(s, 1000)
+    b.deal({3: ["7c", "2d"], 5: ["As", "Ah"]}, ["Kd", "Qh", "9s", "5c", "4h"])
+    b.start(1)
+    b.act(1, "fold")
+    b.act(3, "all_in")
+    b.do(ev.BoughtIn, seat=3, amount=500, pending=True)  # all in, no chips behind: mid-hand
+    assert [e.rule for e in b.refused()] == ["T-7"] and b.state.seat(3).buy_in_pending == 0
+    b.act(5, "call")
+    assert b.state.hand is None and b.state.seat(3).stack == 0
+    b.do(ev.BoughtIn, seat=3, amount=500, pending=True)
+    assert not b.refused() and b.state.seat(3).buy_in_pending == 500
+    total = b.state.ledger.total_in
+    b.start()  # the dealer has not confirmed yet: seat 3 is not dealt in
+    assert 3 not in b.state.info.dealt
+    b.do(ev.BuyInConfirmed, seat=3, by="dealer")
+    assert not b.refused() and b.state.seat(3).stack == 500 and b.state.ledger.total_in == total + 500
+    _fold_to_the_end(b)
+    assert b.state.seat(3).stack == 500 and not b.state.seat(3).sitting_out

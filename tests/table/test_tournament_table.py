@@ -366,3 +366,36 @@ def test_tda_chip_race_the_table_takes_the_colour_ups_stacks_between_hands_only(
     assert [e.rule for e in cash.do(ev.ChipsRaced, seats=(1,), stacks=(1000,)) if isinstance(e, fx.Refuse)] == ["L-2"]
     e = ev.ChipsRaced(at=1.0, seats=(1, 2), stacks=(1100, 3000))
     assert from_json(json.loads(json.dumps(to_json(e)))) == e  # journalled and replayed as it was
+
+
+def test_tournament_a_rebuy_waiting_for_the_hands_end_keeps_a_player_who_busts_in_it_in() -> None:
+    """Issue 19 (TDA rebuys: bought before busting, not out): seat 2 (small blind, 100 chips,
+    all-in posting it) has a rebuy of 3000 booked as the hand starts, so it waits for the
+    hand's end; seat 2 loses every chip to seat 3's aces. The table does not report it busted
+    nor free the seat: the 3000 come between hands and seat 2 is dealt the next hand. At a
+    cash table the same top-up after a bust is refused as before (T-2: buy in again)."""
+    b = seated({1: 5000, 2: 100, 3: 5000})
+    b.deal({2: ["7c", "2d"], 3: ["As", "Ah"]}, BOARD)
+    b.do(ev.HandStartRequested, button=1)
+    out = b.do(ev.ToppedUp, seat=2, amount=3000)
+    assert not [e for e in out if isinstance(e, fx.Refuse)] and b.state.seat(2).topup == 3000
+    act(b, 1, "fold")
+    fold_around(b)
+    rec = b.hands[-1]
+    assert {s["seat"]: s["end"] for s in rec["seats"]}[2] == 0
+    assert rec["busted"] == {}
+    s2 = b.state.seat(2)
+    assert s2 is not None and s2.stack == 3000 and s2.topup == 0 and not s2.sitting_out
+    assert b.state.ledger.total_in == 13_100
+    b.do(ev.HandStartRequested)
+    assert 2 in b.state.info.dealt
+    cash = seated({1: 5000, 2: 4000, 3: 5000}, TableSettings(seats=6, small_blind=100, big_blind=200))
+    cash.deal({2: ["7c", "2d"], 3: ["As", "Ah"]}, BOARD)
+    cash.do(ev.HandStartRequested, button=1)
+    cash.do(ev.ToppedUp, seat=2, amount=3000)
+    act(cash, 1, "fold")
+    act(cash, 2, "all_in")
+    cash.do(ev.ActionTaken, seat=3, action="call", amount=None)  # all in: the board runs out
+    assert cash.state.hand is None
+    assert cash.state.seat(2).stack == 0 and cash.state.ledger.total_in == 14_000
+    assert [e.rule for e in cash.effects if isinstance(e, fx.Refuse)] == ["T-2"]

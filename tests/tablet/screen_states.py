@@ -158,6 +158,16 @@ def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, None
 
 
+def held_seats() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Issue 18: our seat and seat 7 are free and held by the room for players it called from
+    the waiting list (``holds``): "Held for <name> (m:ss)" instead of a free seat."""
+    s, _ = join_free_seat()
+    s["seats"][6] = dict(s["seats"][ME - 1], seat=7)
+    now = time.time()
+    s["holds"] = [{"seat": ME, "name": "Annemarie", "until": now + 161}, {"seat": 7, "name": "Bo", "until": now + 95}]
+    return s, None
+
+
 def paused() -> tuple[dict[str, Any], dict[str, Any]]:
     """A fault paused the table mid-hand."""
     s = base(paused=True, fault={"kind": "paused", "message": "Paused by the floor", "since": time.time()})
@@ -166,7 +176,8 @@ def paused() -> tuple[dict[str, Any], dict[str, Any]]:
 
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
-    "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat, "paused": paused,
+    "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat,
+    "held": held_seats, "paused": paused,
 }
 
 

@@ -123,6 +123,15 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
                 words = page.locator("#hand-words").inner_text()
                 assert ("10.000" if lang == "nl" else "10,000") in words and page.locator("#rebuy-form").is_hidden()
                 assert page.locator("#sit-in").is_disabled() and page.locator("#topup-button").is_disabled()
+            if screen == "held":  # issue 18: the room holds the seat for a called player
+                tile = page.locator(f'#seats .seat.held[data-seat="{ss.ME}"]')
+                assert tile.locator(".who").inner_text() == "Annemarie"
+                held = tile.locator(".status").inner_text()
+                assert held.startswith("Vrijgehouden (" if lang == "nl" else "Held ("), held
+                assert tile.locator(".status").get_attribute("title").startswith(
+                    "Vrijgehouden voor Annemarie (" if lang == "nl" else "Held for Annemarie (")
+                assert page.locator('#seats .seat.held[data-seat="7"]').count() == 1
+                assert "Annemarie" in page.locator("#seat-info").inner_text()
             if lang == "nl" and screen == "turn":
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"

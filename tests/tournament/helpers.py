@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from controller.tournament.settings import load_settings
 
 TOML = """
@@ -53,3 +56,19 @@ percent = [50, 30, 20]
 def settings(text: str = TOML):
     """Return the settings of ``text`` (default: the small tournament above)."""
     return load_settings(text)
+
+
+def collecting(check: Callable[[Any, list[Any]], None], failures: list[str]) -> Callable[[Any, list[Any]], None]:
+    """Return an orchestrator listener that runs ``check(orch, effects)`` and records what
+    it raises in ``failures`` (``"event N: AssertionError(...)"``): the orchestrator logs
+    and swallows a listener's exception (the table keeps running), so a test's assertion
+    made inside a listener (or a hook a listener calls, such as the pacer's ``post``) must
+    be collected and asserted on after the run (``assert failures == []``)."""
+
+    def listener(orch: Any, effects: list[Any]) -> None:
+        try:
+            check(orch, effects)
+        except Exception as exc:  # noqa: BLE001 - every failure is the test's to report
+            failures.append(f"event {orch.events_handled}: {exc!r}")
+
+    return listener

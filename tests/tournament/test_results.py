@@ -53,6 +53,22 @@ def test_purchases_outside_the_rules_are_refused_and_change_nothing(action, mess
     assert (s.prize_pool(), s.chips_in_play(), len(s.entries)) == before
 
 
+def test_a_refunded_purchase_leaves_the_prize_pool_and_the_chips_in_play():
+    """Issue 19: a rebuy or add-on whose chips the table never took is refunded, busted or not."""
+    s = _standings("abc")
+    s.rebuy("b", 1, stack=4000)
+    s.addon("c", break_after_level=2)
+    pool, chips = s.prize_pool(), s.chips_in_play()
+    assert s.refund("b", "rebuy") == 10000 and s.rebuys == 0
+    assert s.prize_pool() == pool - 50 and s.chips_in_play() == chips - 10000
+    s.bust({"c": 500})
+    assert s.refund("c", "addon") == 15000 and s.addons == 0
+    with pytest.raises(TournamentError, match="b has no rebuy to refund"):
+        s.refund("b", "rebuy")
+    with pytest.raises(TournamentError, match="no purchase"):
+        s.refund("a", "entry")
+    assert s.prize_pool() == 3 * 50
+
 def test_reentries_are_limited():
     s = _standings("ab")
     s.bust({"a": 10000})

@@ -225,7 +225,14 @@ class ChipsRaced(Event):
 @register
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StoodUp(SeatEvent):
-    """The player in ``seat`` gave up the seat (T-8); mid-hand their hand is folded first."""
+    """The player in ``seat`` gave up the seat (T-8); mid-hand their hand is folded first.
+
+    ``moved`` (issue 19): at a tournament table, the room moves the player to another
+    table (TDA 10, 11): between hands only, the stack leaves with them (the ledger's
+    cash-out, arriving at the other table as its ``BoughtIn``).
+    """
+
+    moved: bool = False
 
 
 @register

@@ -805,13 +805,18 @@ def finish_hand(ctx: Ctx) -> None:
         final = res.stacks[seat]
         start = info.start_stacks[seat]
         results[s.player] = (final - start, rake_of.get(seat, 0))
+        # issue 19: at a tournament, chips waiting for the hand's end (a rebuy or add-on the
+        # tournament booked before this hand started) keep a player who lost every chip in
+        # the hand in: bought before busting, not out (the TDA's rebuy rule to 2011, FIDPA
+        # "Re-buys": declared before the deal, the rebuy must be made); they come below
+        rebought = tournament and s.topup > 0 and not s.leaving
         # one copy of the seat, and none when nothing changed (issue 21: ten seats at the
         # end of every hand)
-        if final == 0 and not s.sitting_out:
+        if final == 0 and not s.sitting_out and not rebought:
             s = evolve(s, stack=0, preselect=None, sitting_out=True, out_reason="busted")
         elif s.stack != final or s.preselect is not None:
             s = evolve(s, stack=final, preselect=None)
-        if final == 0 and tournament:
+        if final == 0 and tournament and not rebought:
             busted[s.player] = start
         seats[seat - 1] = s
     summary = []
@@ -932,13 +937,17 @@ def settle_topup(ctx: Ctx, seat: Seat) -> None:
     """T-7: add the chips a player asked for during the hand that just ended.
 
     Only up to the buy-in maximum; the rest (or all of it after a bust, T-2, or when the
-    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event.
+    player is leaving, T-8) is refused with a ``Refuse`` for the ``topped-up`` event. At a
+    tournament table (no maximum) the chips come after a bust too: a rebuy or add-on booked
+    before the hand started keeps the player in (issue 19; the TDA's rebuy rule to 2011:
+    a rebuy declared before the deal must be made, so the player is not out).
     """
     want = seat.topup
-    hi = None if ctx.state.settings.tournament else ctx.state.settings.buy_in_max  # issue 19: no cap
+    tournament = ctx.state.settings.tournament
+    hi = None if tournament else ctx.state.settings.buy_in_max  # issue 19: no cap
     if seat.leaving:
         add, rule, why = 0, "T-8", "leaving the table"
-    elif seat.stack == 0:
+    elif seat.stack == 0 and not tournament:
         add, rule, why = 0, "T-2", "no chips left; buy in again"
     else:
         add = want if hi is None else max(0, min(want, hi - seat.stack))

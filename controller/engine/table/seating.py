@@ -263,6 +263,12 @@ def stand_up(ctx: Ctx, ev: ev_.StoodUp) -> None:
     s = _seat(ctx, ev.seat)
     if s is None:
         return
+    if ev.moved:
+        if not ctx.state.settings.tournament or ctx.state.hand is not None:
+            refuse(ctx, "T-8", "T-8: a player is moved to another table at a tournament table between hands only")
+            return
+        leave(ctx, s.seat, "moved")  # issue 19: the stack goes with the player (TDA 10, 11)
+        return
     if ctx.state.settings.tournament and (s.stack > 0 or in_hand(ctx.state, s.seat)):
         # issue 19: no cash-out; an absent player is still dealt in and blinded (sit out)
         refuse(ctx, "T-8", f"T-8: a tournament has no cash-out: {s.name}'s chips stay in play "

@@ -1,0 +1,406 @@
+"""A table of the room's multi-table tournament (issue 19): ``livetable simulate --tournament-room``.
+
+The room holds the tournament (``room/tournament.py``: settings, clock, standings, draw,
+balancing, breaks, hand-for-hand, payouts); the table plays the hands it is told to and
+carries out moves between hands. :class:`RoomTournamentSeat` is an extra device of
+:class:`controller.composition.TableRun` (``attach(run)`` / ``tick(orch)``), like
+:class:`controller.tournament_run.TournamentTable` for a single-table tournament.
+
+**Protocol** (docs/tournament.md "Multi-table through the room"), over the table's broker
+bridged to the room's: the room sends *orders* on ``livetable/<t>/tournament/order``, the
+table answers with *reports* on ``livetable/<t>/tournament/report`` (QoS 1 both ways). The
+table deals a hand only on the room's ``go`` for it: after every hand it waits (its report
+says ``waiting``) until the room's next order, so every move is carried out between hands.
+
+An order (JSON object, :func:`decode_order`)::
+
+    {"schema": 1, "table": "t1", "id": 7,                      # orders rise per table
+     "out": [{"move": 12, "seat": 4, "player": "p9"}],          # players who leave, with their chips
+     "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
+     "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
+     "end": false}                                              # true: the table stops
+
+``out`` goes first (``StoodUp(moved=True)``: the stack leaves with the player, the ledger's
+cash-out), then ``in`` (``PlayerSatDown`` + ``BoughtIn(chips)``; ``chips`` null: the chips
+this same order moved out for that move, a move within the table at the final redraw).
+
+Journal (kind ``tournament``, :meth:`controller.journal.Journal.append`, durable before the
+table acts): ``room-order`` (the order), ``move-out`` (``move``, ``player``, ``seat``,
+``chips``: written *before* the player stands up; no hand is dealt between the two, so the
+chips are the stack that leaves), ``move-in`` (before the player sits down), ``order-done``
+(every move of the order carried out), ``bust``
+(``hand``, ``busted`` ``{player: starting stack}``). Recovery replays them: an order
+journalled but not carried out to its end is carried out again, idempotently (a player no
+longer seated does not leave twice, a player already seated does not sit twice). So a kill
+-9 of the table at any moment loses and doubles nothing: the report after the restart gives
+the room every move's chips from the journal.
+
+A report (``report()``): ``table``, ``applied`` (the last order carried out), ``hands``,
+``running`` (a hand is being played), ``waiting`` (between hands without a ``go``),
+``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
+``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]``, ``busts`` ``{hand: {player:
+stack}}``, ``ended``. The table sends one after every order and every hand, and every
+``REPORT_EVERY`` seconds (a lost message, a room that restarted).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import signal
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.engine.table import effects as fx
+from controller.engine.table import events as ev
+from controller.journal import JournalError
+from controller.tournament.table import busts_of
+
+__all__ = ["RoomTournamentSeat", "decode_order", "order_topic", "report_topic", "OrderError", "JOURNAL_KIND",
+           "CRASH_ENV"]
+
+log = logging.getLogger("livetable.tournament.link")
+
+JOURNAL_KIND = "tournament"
+#: Seconds between two reports when nothing happens.
+REPORT_EVERY = 1.0
+#: Test hook: ``"<point>:<n>"``, a real kill -9 the n-th time the table passes ``point``
+#: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet).
+CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
+#: The most bytes of an order.
+MAX_ORDER_BYTES = 16_384
+
+
+def order_topic(table: str) -> str:
+    """Return the topic of the room's orders to ``table`` (in, through the bridge)."""
+    return f"livetable/{table}/tournament/order"
+
+
+def report_topic(table: str) -> str:
+    """Return the topic of ``table``'s reports to the room (out, through the bridge)."""
+    return f"livetable/{table}/tournament/report"
+
+
+class OrderError(ValueError):
+    """An order from the room is malformed (the message says what is wrong)."""
+
+
+def _int(obj: dict[str, Any], key: str, lo: int, hi: int, *, none: bool = False) -> Any:
+    v = obj.get(key)
+    if v is None and none:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise OrderError(f"{key!r} must be an integer {lo}..{hi}, got {v!r}")
+    return v
+
+
+def _str(obj: dict[str, Any], key: str) -> str:
+    v = obj.get(key)
+    if not isinstance(v, str) or not 1 <= len(v) <= 64:
+        raise OrderError(f"{key!r} must be a text of 1..64 characters, got {v!r}")
+    return v
+
+
+def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
+    """Decode and check one order (shape: the module docstring) for ``table`` with
+    ``seats`` seats; return it as a dict (chips are integers 1..10^9, seats 1..``seats``).
+
+    Raises:
+        OrderError: not JSON, too long, another table's, a field missing or out of range.
+    """
+    if len(payload) > MAX_ORDER_BYTES:
+        raise OrderError(f"an order is at most {MAX_ORDER_BYTES} bytes, got {len(payload)}")
+    try:
+        obj = json.loads(payload)
+    except ValueError as exc:
+        raise OrderError(f"not JSON: {exc}") from None
+    if not isinstance(obj, dict) or obj.get("schema") != 1:
+        raise OrderError("an order is a JSON object with schema 1")
+    if obj.get("table") != table:
+        raise OrderError(f"the order is table {obj.get('table')!r}'s, this is {table!r}")
+    out = {"id": _int(obj, "id", 1, 10**12), "out": [], "in": [], "go": None, "end": bool(obj.get("end"))}
+    for key in ("out", "in"):
+        items = obj.get(key) or []
+        if not isinstance(items, list) or len(items) > 64:
+            raise OrderError(f"{key!r} must be a list of at most 64 moves")
+        for m in items:
+            if not isinstance(m, dict):
+                raise OrderError(f"each of {key!r} is an object")
+            move = {"move": _int(m, "move", 1, 10**12), "seat": _int(m, "seat", 1, seats),
+                    "player": _str(m, "player")}
+            if key == "in":
+                move["name"] = _str(m, "name")
+                move["chips"] = _int(m, "chips", 1, 10**9, none=True)
+            out[key].append(move)
+    go = obj.get("go")
+    if go is not None:
+        if not isinstance(go, dict) or not isinstance(go.get("stakes"), dict):
+            raise OrderError("'go' must be {hand, stakes}")
+        stakes = {k: _int(go["stakes"], k, 0, 10**9) for k in ("small_blind", "big_blind", "ante",
+                                                               "big_blind_ante") if k in go["stakes"]}
+        if not stakes.get("big_blind"):
+            raise OrderError("'go.stakes' needs a big_blind of 1 chip or more")
+        out["go"] = {"hand": _int(go, "hand", 1, 10**9), "stakes": stakes}
+    return out
+
+
+class RoomTournamentSeat:
+    """One table of the room's tournament (see the module docstring).
+
+    Args:
+        table: the table's id.
+        host, port, username, password: the table's broker (bridged to the room's).
+    """
+
+    def __init__(self, table: str, *, host: str, port: int, username: str | None = None,
+                 password: str | None = None) -> None:
+        self.table = table
+        self.orch: Any = None
+        self.applied = 0
+        self.moved_out: dict[int, int] = {}
+        self.moved_in: set[int] = set()
+        self.busts: dict[int, dict[str, int]] = {}
+        self.ended = False
+        self.go: dict[str, Any] | None = None
+        self.problems: list[str] = []
+        self._orders: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._pending: dict[str, Any] | None = None  # a journalled order not yet carried out to its end
+        self._report_due = True
+        self._reported_at = 0.0
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{table}-tournament",
+                                   protocol=mqtt.MQTTv311, clean_session=True)
+        if username:
+            self._client.username_pw_set(username, password)
+        self._client.on_connect = self._on_connect
+        self._client.on_message = lambda c, u, msg: self._orders.put(bytes(msg.payload))
+        self._client.reconnect_delay_set(0.2, 5)  # type: ignore[arg-type] # paho annotates int seconds
+        self._host, self._port = host, port
+        raw = os.environ.get(CRASH_ENV, "")
+        point, _, n = raw.partition(":")
+        self._crash = (point, int(n or 1)) if point else None
+        self._passed: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ start-up
+    def attach(self, run: Any) -> None:
+        """Join ``run`` after its ``open``: replay the journal's tournament events, connect
+        to the broker, deal only on the room's ``go``.
+
+        Raises:
+            ValueError: the table has no journal.
+        """
+        orch = self.orch = run.orch
+        if orch.journal is None:
+            raise ValueError("a tournament table needs its journal")
+        for entry in orch.journal.entries():
+            if entry.kind != JOURNAL_KIND:
+                continue
+            p = entry.payload
+            kind = p.get("type")
+            if kind == "room-order":
+                self.applied = max(self.applied, int(p["id"]))
+                self._pending = p["order"]
+                self.go = p["order"].get("go")
+                self.ended = self.ended or bool(p["order"].get("end"))
+            elif kind == "order-done" and self._pending is not None and self._pending["id"] == p["id"]:
+                self._pending = None
+            elif kind == "move-out":
+                self.moved_out[int(p["move"])] = int(p["chips"])
+            elif kind == "move-in":
+                self.moved_in.add(int(p["move"]))
+            elif kind == "bust":
+                self.busts[int(p["hand"])] = {str(k): int(v) for k, v in p["busted"].items()}
+        rec = orch.state.last_result  # a hand finished whose busts a kill kept from the journal
+        if rec and rec.get("busted") and int(rec.get("hand", 0)) not in self.busts:
+            self._bust(int(rec["hand"]), rec)
+        run.pacer.hand_start = self.hand_start
+        run.pacer.rebuy = set()  # no cash re-buy: a busted player is out
+        orch.listeners.insert(orch.listeners.index(run.pacer), self)
+        self._client.connect_async(self._host, self._port, keepalive=30)
+        self._client.loop_start()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        if getattr(reason, "is_failure", False):
+            log.warning("table %s: the broker refused the tournament link: %s", self.table, reason)
+            return
+        client.subscribe(order_topic(self.table), 1)
+        self._report_due = True
+
+    def close(self) -> None:
+        """Send a last report and disconnect."""
+        if self.orch is not None:
+            self._publish()
+        self._client.loop_stop()
+        self._client.disconnect()
+
+    # ------------------------------------------------------------------ the pacer's hook
+    def hand_start(self) -> dict[str, Any] | None:
+        """Return the next ``HandStartRequested`` fields (``level``: the room's stakes,
+        TDA 23) when the room gave the ``go`` for this hand; None: wait (between hands,
+        the table holds for the room)."""
+        go, hand = self.go, self.orch.state.hands + 1
+        if self.ended or self._pending is not None or go is None or go["hand"] != hand:
+            return None
+        self.go = None
+        return {"level": dict(go["stakes"])}
+
+    # ------------------------------------------------------------------ the loop's turns
+    def __call__(self, orch: Any, effects: list[Any]) -> None:
+        """The orchestrator's listener: a finished hand's busts are journalled; a report follows."""
+        for e in effects:
+            if isinstance(e, fx.HandFinished):
+                if e.record.get("busted"):
+                    self._bust(e.hand, e.record)
+                self._report_due = True
+
+    def _bust(self, hand: int, record: dict[str, Any]) -> None:
+        busted = busts_of(record)
+        if busted and hand not in self.busts:
+            self._journal({"type": "bust", "hand": hand, "busted": busted})
+            self.busts[hand] = busted
+
+    def tick(self, orch: Any) -> None:
+        """The loop's idle turn: take the room's orders, carry one out between hands, report."""
+        while True:
+            try:
+                raw = self._orders.get_nowait()
+            except queue.Empty:
+                break
+            self._take(raw)
+        if self._pending is not None and orch.state.hand is None and not orch.faults.paused:
+            try:
+                done = self._carry_out(self._pending)
+                if done:
+                    self._journal({"type": "order-done", "id": self._pending["id"]})
+            except JournalError as exc:
+                self.problems.append(f"journal: {exc}")
+                log.error("table %s: a tournament move was not journalled: %s", self.table, exc)
+                return
+            if not done:  # the table refused a move (a fault meanwhile): tried again next turn
+                return
+            self._pending = None
+            self._report_due = True
+        if self._report_due or time.monotonic() - self._reported_at >= REPORT_EVERY:
+            self._publish()
+
+    def _take(self, raw: bytes) -> None:
+        try:
+            order = decode_order(raw, self.table, len(self.orch.state.seats))
+        except OrderError as exc:
+            log.warning("table %s: an order from the room was refused: %s: %r", self.table, exc, raw[:200])
+            return
+        if order["id"] <= self.applied or self.ended:
+            self._report_due = True  # already carried out: the room hears it again
+            return
+        if self._pending is not None:
+            return  # one order at a time; the room sends the next after the report
+        self._journal({"type": "room-order", "id": order["id"], "order": order})
+        self.applied, self._pending = order["id"], order
+        self.ended = order["end"]
+        if order["go"] is not None:
+            self.go = order["go"]
+
+    def _carry_out(self, order: dict[str, Any]) -> bool:
+        """Carry out ``order``'s moves, idempotently (again after a restart); return False when
+        a player who should have left is still seated (the order stays pending)."""
+        orch = self.orch
+        now = orch.clock()
+        out_chips: dict[int, int] = {}
+        for m in order["out"]:
+            seat = orch.state.seat(m["seat"])
+            if m["move"] in self.moved_out:
+                out_chips[m["move"]] = self.moved_out[m["move"]]
+                if seat is not None and seat.player == m["player"]:
+                    self._crash_point("move-out")
+                    orch.handle(ev.StoodUp(at=now, seat=m["seat"], moved=True))
+                continue
+            if seat is None or seat.player != m["player"]:
+                self.moved_out[m["move"]] = 0  # busted meanwhile, or never here: nothing leaves
+                self._journal({"type": "move-out", "move": m["move"], "player": m["player"], "seat": m["seat"],
+                               "chips": 0})
+                continue
+            chips = seat.stack
+            self._journal({"type": "move-out", "move": m["move"], "player": m["player"], "seat": m["seat"],
+                           "chips": chips})
+            self.moved_out[m["move"]] = out_chips[m["move"]] = chips
+            self._crash_point("move-out")
+            orch.handle(ev.StoodUp(at=now, seat=m["seat"], moved=True))
+        left = [m for m in order["out"] if (s := orch.state.seat(m["seat"])) is not None and s.player == m["player"]]
+        if left:
+            log.warning("table %s: %s did not leave (a fault?): the order is carried out again", self.table,
+                        ", ".join(m["player"] for m in left))
+            return False
+        for m in order["in"]:
+            chips = m["chips"] if m["chips"] is not None else out_chips.get(m["move"], 0)
+            seated = any(s.player == m["player"] for s in orch.state.occupied())
+            if m["move"] in self.moved_in and seated:
+                continue
+            if not chips:
+                continue
+            if m["move"] not in self.moved_in:
+                self._journal({"type": "move-in", "move": m["move"], "player": m["player"], "seat": m["seat"],
+                               "chips": chips})
+                self.moved_in.add(m["move"])
+                self._crash_point("move-in")
+            if seated:
+                continue
+            if orch.state.seat(m["seat"]) is not None:
+                self.problems.append(f"move {m['move']}: seat {m['seat']} is taken")
+                continue
+            orch.handle(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"]))
+            orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+        return True
+
+    # ------------------------------------------------------------------ reports
+    def report(self) -> dict[str, Any]:
+        """Return this table's report (shape: the module docstring)."""
+        st = self.orch.state
+        rot = st.rotation
+        pending = {m["move"] for m in self._pending["out"]} if self._pending is not None else set()
+        return {"schema": 1, "table": self.table, "applied": self.applied, "hands": st.hands,
+                "running": st.hand is not None,
+                "waiting": (st.hand is None and self._pending is None and not self.ended
+                            and (self.go is None or self.go["hand"] != st.hands + 1)),
+                "seats": {str(s.seat): [s.player, s.stack] for s in st.occupied()},
+                "last_big_blind": rot.bb if rot is not None else None,
+                "ledger": {"in": st.ledger.total_in, "out": st.ledger.total_out},
+                # a move of an order not yet carried out to its end is not reported: its player
+                # may still be seated (the room would seat him at the other table too)
+                "moved_out": {str(k): v for k, v in self.moved_out.items() if k not in pending},
+                "moved_in": sorted(self.moved_in),
+                "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended,
+                "problems": self.problems[:5]}
+
+    def _publish(self) -> None:
+        self._report_due = False
+        self._reported_at = time.monotonic()
+        try:
+            self._client.publish(report_topic(self.table), json.dumps(self.report(), separators=(",", ":")), qos=1)
+        except (OSError, ValueError) as exc:  # the next turn sends again
+            log.warning("table %s: report not sent: %s", self.table, exc)
+
+    #: Never True: an ended table (broken, or the tournament over) deals no more but stays up and
+    #: reports, so that a room restarted meanwhile still hears the chips of its last moves; the
+    #: room's side stops it (``livetable room simulate``: SIGTERM once every table's last report is in).
+    finished = False
+
+    def summary(self) -> dict[str, Any]:
+        """The table's part of the JSON summary: ``tournament`` (orders, moves, busts, problems)."""
+        return {"tournament": {"applied": self.applied, "moved_out": len(self.moved_out),
+                               "moved_in": len(self.moved_in), "busts": len(self.busts),
+                               "problems": list(self.problems)}}
+
+    def _journal(self, payload: dict[str, Any]) -> None:
+        self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())
+
+    def _crash_point(self, point: str) -> None:
+        if self._crash is None or self._crash[0] != point:
+            return
+        self._passed[point] = self._passed.get(point, 0) + 1
+        if self._passed[point] == self._crash[1]:
+            log.warning("%s: killing this process at %s #%d", CRASH_ENV, point, self._crash[1])
+            os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,526 @@
+"""The room's multi-table tournament (issue 19): ``livetable room simulate --tournament``.
+
+:class:`RoomTournament` is the tournament director of the room: it holds the settings, the
+clock (the room's), the standings (entries, busts, places, payouts), the random draw to
+tables and seats (TDA 7), balancing and table breaks (:func:`controller.tournament.balancing.rebalance`
+decides who moves where: TDA 10, 11), hand-for-hand play on the bubble and the final table
+redraw. The tables (``livetable simulate --tournament --tournament-room``,
+:mod:`controller.tournament_link`) play the hands it gives them and carry out its moves
+between hands; the protocol (orders and reports) is in that module's docstring and in
+docs/tournament.md "Multi-table through the room".
+
+How the director decides, for a table whose report says it waits between hands and has
+carried out the last order it was sent:
+
+- the busts of its new hands go to :meth:`Standings.bust` (on the bubble, hand-for-hand:
+  only once every table waits, all of that hand's busts in one call: one hand for places);
+- with no moves outstanding, :func:`rebalance` over every table as the reports show them;
+  the moves kept are the first ones whose source table waits (the player who moves is the
+  one the rules pick *now*, between hands: TDA 11A's next big blind), or all of a final
+  table redraw; they are journalled as one ``round`` with the tables they were decided on;
+- its order: the players who leave it (``out``), the players whose chips are known who
+  arrive (``in``: entries with the starting stack, moved players with the chips their old
+  table reported), and ``go`` for its next hand at the clock's level (TDA 23), except while
+  a move of the round involves it, on a break, with fewer than two players, or on the
+  bubble until every table waits (hand-for-hand); ``end`` once it has broken or the
+  tournament is over.
+
+Chips: a move's chips are in transit from the source's report of its ``move-out`` to the
+target's report of its ``move-in``. After every report the director checks, with each
+table's latest report: the tables' chips (bought in minus moved out, the ledger) + chips
+in transit + starting stacks of entries not seated yet = the standings' chips in play
+(entries × starting stack + rebuys + add-ons). Every move is checked when it completes:
+the chips that arrived are the chips that left.
+
+Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
+written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
+``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
+``cancelled`` (a player busted before the move), ``bust``, ``broken``, ``order`` (the
+last order per table), ``clock``, ``payouts``. :meth:`RoomTournament.restore` replays it.
+
+Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
+faster than real time (``speed``), said in its output.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.tournament.balancing import Move, Table, random_draw, rebalance
+from controller.tournament.clock import TournamentClock, hand_for_hand
+from controller.tournament.results import Standings, payout_amounts, prizes
+from controller.tournament.settings import TournamentSettings, load_settings
+from controller.tournament.table import level_stakes
+
+__all__ = ["RoomTournament", "StoreJournal"]
+
+log = logging.getLogger("livetable.room.tournament")
+
+#: Seconds before an order the table has not reported carried out is sent again.
+RESEND_SECONDS = 1.5
+
+
+class StoreJournal:
+    """The tournament's journal in the room's store (``room_tournament``; migration 3)."""
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:
+        self.store, self.clock = store, clock
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        """Store one event (committed when this returns). Raises :class:`room.store.StoreError`."""
+        with self.store.transaction() as tx:
+            tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
+                       (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
+
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store ``events`` in one transaction: all or none. Raises :class:`room.store.StoreError`."""
+        with self.store.transaction() as tx:
+            for kind, payload in events:
+                tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
+                           (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
+
+    def events(self) -> list[tuple[str, dict[str, Any]]]:
+        """Return every event, oldest first, as ``(type, payload)``."""
+        return [(str(k), json.loads(p)) for k, p in
+                self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
+
+
+def _nat(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError(f"{v!r} is not a count of 0 or more")
+    return v
+
+
+def _check_report(rep: Any, table: str) -> None:
+    """Raise ValueError unless ``rep`` is ``table``'s report (controller/tournament_link.py)."""
+    if not isinstance(rep, dict) or rep.get("table") != table:
+        raise ValueError("not this table's report")
+    for k in ("applied", "hands"):
+        _nat(rep[k])
+    _nat(rep["ledger"]["in"]), _nat(rep["ledger"]["out"])
+    for seat, (player, stack) in rep["seats"].items():
+        if not (isinstance(player, str) and seat.isdigit()):
+            raise ValueError(f"seat {seat!r}: {player!r}")
+        _nat(stack)
+    for move, chips in rep.get("moved_out", {}).items():
+        _nat(int(move)), _nat(chips)
+    for move in rep.get("moved_in", []):
+        _nat(move)
+    for hand, busted in rep.get("busts", {}).items():
+        _nat(int(hand))
+        for player, stack in busted.items():
+            if not isinstance(player, str):
+                raise ValueError(f"bust {player!r}")
+            _nat(stack)
+    if rep.get("last_big_blind") is not None:
+        _nat(rep["last_big_blind"])
+
+
+class _Batch:
+    """Collects events for :meth:`StoreJournal.append_many`."""
+
+    def __init__(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        self.events = events
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        self.events.append((kind, payload))
+
+
+class RoomTournament:
+    """The room's tournament director (see the module docstring).
+
+    Args:
+        settings, toml: the tournament (its TOML text is journalled at the start).
+        tables: the table ids, in the order they break last to first (the first one is the final table).
+        journal: a :class:`StoreJournal` (or any ``append(type, payload)``, ``append_many(events)``, ``events()``).
+        send: ``send(table, payload_bytes)``: an order to a table.
+        now: the room's clock, tournament seconds (monotonic).
+
+    Call :meth:`restore` (a journal that holds a tournament) or :meth:`start` (a new one:
+    ``entries`` players drawn with ``seed``), then :meth:`report` for every table report and
+    :meth:`step` on every turn of the room's loop; :attr:`finished`, :meth:`summary`.
+    """
+
+    def __init__(self, settings: TournamentSettings, toml: str, tables: list[str], journal: Any,
+                 send: Callable[[str, bytes], None], now: Callable[[], float]) -> None:
+        self.settings, self.toml = settings, toml
+        self.tables = list(tables)
+        self.break_order = list(reversed(tables))  # the first table is the final table
+        self.journal, self.send, self.now = journal, send, now
+        self.standings = Standings(settings)
+        self.clock = TournamentClock(settings)
+        self.names: dict[str, str] = {}
+        self.seed = 0
+        self.reports: dict[str, dict[str, Any]] = {}
+        self.moves: dict[int, dict[str, Any]] = {}
+        self.rounds = 0
+        self.busted_seen: set[tuple[str, int]] = set()
+        self.broken: list[str] = []
+        self.sent: dict[str, dict[str, Any]] = {}  # table -> the last order sent
+        self.sent_at: dict[str, float] = {}
+        self.result: dict[str, Any] | None = None
+        self.problems: list[str] = []
+        self.checks = 0
+        self._level: int | None = None
+
+    # ------------------------------------------------------------------ start and restore
+    def start(self, entries: int, seed: int) -> None:
+        """Register ``entries`` players (p1..pN, level 0: before the start, TDA 9) and draw
+        their tables and seats (TDA 7); start the clock.
+
+        Raises:
+            controller.tournament.errors.TournamentError: more entries than seats.
+        """
+        self.seed = seed
+        players = [f"p{n}" for n in range(1, entries + 1)]
+        if entries > len(self.tables) * self.settings.seats_per_table or entries < 2:
+            from controller.tournament.errors import TournamentError
+
+            raise TournamentError(f"{entries} entries for {len(self.tables)} tables of "
+                                  f"{self.settings.seats_per_table} seats")
+        self.names = {p: f"Player {p[1:]}" for p in players}
+        drawn = random_draw(players, self.tables, self.settings.seats_per_table, random.Random(seed))
+        moves = [Move(p, "", 0, t.table_id, s, "draw") for t in drawn for s, p in enumerate(t.seats, 1) if p]
+        # the start, every entry and the draw in one transaction: a room killed meanwhile has all or none
+        batch: list[tuple[str, dict[str, Any]]] = [("start", {
+            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names})]
+        batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
+        real, self.journal = self.journal, _Batch(batch)
+        try:
+            self._round([], moves)
+        finally:
+            self.journal = real
+        real.append_many(batch)
+        for m in moves:
+            self.standings.register(m.player, 0)
+        self.clock.start(self.now())
+        self._snapshot()
+
+    def restore(self) -> bool:
+        """Replay the journal; return False when it holds no tournament.
+
+        Raises:
+            ValueError: an event cannot be replayed (the message names it).
+        """
+        events = self.journal.events()
+        if not events:
+            return False
+        clock: dict[str, Any] | None = None
+        for kind, p in events:
+            if kind == "start":
+                self.toml = p["settings"]
+                self.settings = load_settings(self.toml)
+                self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
+                self.tables, self.seed, self.names = list(p["tables"]), int(p["seed"]), dict(p["names"])
+                self.break_order = list(reversed(self.tables))
+            elif kind == "entry":
+                self.standings.register(p["player"], int(p["level"]))
+            elif kind == "round":
+                self.rounds += 1
+                for m in p["moves"]:
+                    self.moves[int(m["id"])] = dict(m)
+            elif kind == "moved-out":
+                self.moves[int(p["move"])].update(chips=int(p["chips"]), state="out")
+            elif kind == "moved-in":
+                self.moves[int(p["move"])]["state"] = "in"
+            elif kind == "cancelled":
+                self.moves[int(p["move"])]["state"] = "cancelled"
+            elif kind == "bust":
+                self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
+                for t, h in p["hands"]:
+                    self.busted_seen.add((str(t), int(h)))
+            elif kind == "broken":
+                self.broken.append(p["table"])
+            elif kind == "order":
+                self.sent[p["table"]] = p
+            elif kind == "clock":
+                clock = p["clock"]
+            elif kind == "payouts":
+                self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
+        if clock is not None:
+            self.clock = TournamentClock.from_json(self.settings, clock, self.now())
+        return True
+
+    # ------------------------------------------------------------------ reports
+    def report(self, table: str, payload: bytes) -> None:
+        """Take one table's report (shape: :mod:`controller.tournament_link`); a malformed
+        one is logged and changes nothing."""
+        try:
+            rep = json.loads(payload)
+            _check_report(rep, table)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("table %s: a tournament report was refused: %s", table, exc)
+            return
+        if table not in self.tables:
+            return
+        self.reports[table] = rep
+        self._confirm_moves(table, rep)
+        self.check()
+
+    def _confirm_moves(self, table: str, rep: dict[str, Any]) -> None:
+        moved_out = {int(k): int(v) for k, v in rep.get("moved_out", {}).items()}
+        moved_in = {int(k) for k in rep.get("moved_in", [])}
+        for mid, m in self.moves.items():
+            if m["state"] == "planned" and m["from"] == table and mid in moved_out:
+                chips = moved_out[mid]
+                if chips == 0:  # busted before the move: nothing travels
+                    self.journal.append("cancelled", {"move": mid})
+                    m["state"] = "cancelled"
+                    continue
+                self.journal.append("moved-out", {"move": mid, "chips": chips, "table": table})
+                m.update(chips=chips, state="out")
+            if m["state"] in ("out", "planned") and m["to"] == table and mid in moved_in:
+                if m["state"] == "planned" and m["from"]:
+                    self.problems.append(f"move {mid}: arrived at {table} before it left {m['from']}")
+                seat = rep["seats"].get(str(m["to_seat"]))
+                if seat is None or seat[0] != m["player"]:
+                    self.problems.append(f"move {mid}: {m['player']} is not in seat {m['to_seat']} of {table}")
+                self.journal.append("moved-in", {"move": mid, "table": table})
+                m["state"] = "in"
+
+    # ------------------------------------------------------------------ the room's turn
+    def step(self) -> None:
+        """Decide for every table that waits (see the module docstring); send orders again
+        that were not carried out within :data:`RESEND_SECONDS`."""
+        now = time.monotonic()
+        ready = {t for t in self.tables if self._ready(t) and not self.sent.get(t, {}).get("end")}
+        for t, order in self.sent.items():
+            rep = self.reports.get(t)
+            if (rep is None or int(rep["applied"]) < order["id"]) and now - self.sent_at.get(t, 0) > RESEND_SECONDS:
+                self._send(t, order, journal=False)
+        if self.result is None:
+            self._busts(ready)
+        if self.result is None and len(self.standings.alive) == 1:
+            self._finish()
+        if self.result is not None:
+            for t in self.tables:
+                if self._ready(t) and not self.sent.get(t, {}).get("end"):
+                    self._order(t, [], [], None, end=True)
+            return
+        if not self._outstanding() and ready:
+            self._plan(ready)
+        self._clock_snapshot()
+        h4h = self.hand_for_hand()
+        everyone = {t for t in self._live() if self._players_after(t) > 0}
+        for t in sorted(ready):
+            outs = [(mid, m) for mid, m in self.moves.items() if m["state"] == "planned" and m["from"] == t]
+            ins = [(mid, m) for mid, m in self.moves.items() if m["to"] == t and (
+                m["state"] == "out" or (m["state"] == "planned" and (not m["from"] or m["from"] == t)))]
+            now_ids = {mid for mid, _ in outs + ins}
+            involved = any(m["state"] in ("planned", "out") and t in (m["from"], m["to"])
+                           for mid, m in self.moves.items() if mid not in now_ids)
+            players = self._players_after(t, outs, ins)
+            if t in self._gone and players == 0 and not involved:
+                if t not in self.broken:
+                    self.journal.append("broken", {"table": t})
+                    self.broken.append(t)
+                    log.info("table %s broken (TDA 10)", t)
+                self._order(t, outs, ins, None, end=True)
+                continue
+            go = None
+            if not involved and players >= 2 and (not h4h or everyone <= ready):
+                go = self._go(t)
+            if outs or ins or go is not None:
+                self._order(t, outs, ins, go)
+
+    def _ready(self, t: str) -> bool:
+        rep = self.reports.get(t)
+        if rep is None or not rep.get("waiting"):
+            return False
+        return int(rep["applied"]) >= int(self.sent.get(t, {}).get("id", 0))
+
+    def _live(self) -> list[str]:
+        return [t for t in self.tables if t not in self._gone]
+
+    @property
+    def _gone(self) -> set[str]:
+        """Tables a round broke (TDA 10: every player moved away) and tables broken."""
+        return {str(m["from"]) for m in self.moves.values() if m["reason"].startswith("break")} | set(self.broken)
+
+    def _outstanding(self) -> bool:
+        return any(m["state"] in ("planned", "out") for m in self.moves.values())
+
+    def _seats(self, t: str) -> dict[int, str]:
+        rep = self.reports.get(t) or {"seats": {}}
+        seats = {int(s): str(v[0]) for s, v in rep["seats"].items()}
+        for m in self.moves.values():  # entries and moves on their way here hold their seats
+            if m["to"] == t and m["state"] in ("planned", "out"):
+                seats[int(m["to_seat"])] = m["player"]
+        return seats
+
+    def _players_after(self, t: str, outs: list[Any] | None = None, ins: list[Any] | None = None) -> int:
+        rep = self.reports.get(t) or {"seats": {}}
+        here = {str(v[0]) for v in rep["seats"].values()}
+        here -= {m["player"] for _, m in outs or []}
+        here |= {m["player"] for _, m in ins or []}
+        return len(here)
+
+    # ------------------------------------------------------------------ busts and balancing
+    def _busts(self, ready: set[str]) -> None:
+        new: dict[str, int] = {}
+        hands: list[tuple[str, int]] = []
+        for t, rep in self.reports.items():
+            for h, busted in rep.get("busts", {}).items():
+                if (t, int(h)) not in self.busted_seen:
+                    hands.append((t, int(h)))
+                    new.update({str(k): int(v) for k, v in busted.items()})
+        if not new:
+            return
+        if self.hand_for_hand() and not set(self._live()) <= ready:
+            return  # hand-for-hand: the hand's busts at every table are one hand for places
+        new = {p: v for p, v in new.items() if p in self.standings.alive}
+        self.journal.append("bust", {"busted": new, "hands": hands})
+        self.busted_seen.update(hands)
+        if new:
+            self.standings.bust(new)
+            log.info("%s out; %d players left", ", ".join(sorted(new)), len(self.standings.alive))
+        for mid, m in self.moves.items():  # a player busted before his move: it is called off
+            if m["player"] in new and m["state"] == "planned":
+                self.journal.append("cancelled", {"move": mid})
+                m["state"] = "cancelled"
+
+    def hand_for_hand(self) -> bool:
+        """True on the bubble with more than one table playing (TDA: hand-for-hand)."""
+        entries = len(self.standings.entries)
+        paid = sum(1 for a in payout_amounts(self.settings.payouts, self.standings.prize_pool(), entries) if a)
+        return hand_for_hand(len(self.standings.alive), paid, len(self._live()))
+
+    def _plan(self, ready: set[str]) -> None:
+        live = [t for t in self.tables if t not in self._gone]
+        views = []
+        for t in live:
+            seats = self._seats(t)
+            rep = self.reports.get(t) or {}
+            views.append(Table(t, tuple(seats.get(n) for n in range(1, self.settings.seats_per_table + 1)),
+                               rep.get("last_big_blind")))
+        if any(t not in self.reports for t in live):
+            return
+        rng = random.Random(f"{self.seed}-{self.rounds}")
+        moves, _ = rebalance(views, [t for t in self.break_order if t in live], self.settings.seats_per_table, rng)
+        if not moves:
+            return
+        if not any(m.reason == "redraw" for m in moves):
+            keep = []
+            for m in moves:
+                if m.from_table not in ready:
+                    break
+                keep.append(m)
+            if any(m.reason == "break" for m in moves[len(keep):]):
+                keep = []  # a break is decided whole, once its table waits
+            moves = keep
+        if moves:
+            self._round(views, moves)
+
+    def _round(self, views: list[Table], moves: list[Move]) -> None:
+        base = max(self.moves, default=0)
+        first: dict[str, Move] = {}
+        for m in moves:  # a player moved twice in one round (a break, then the final redraw): one move
+            f = first.get(m.player)
+            first[m.player] = m if f is None else Move(m.player, f.from_table, f.from_seat, m.to_table, m.to_seat,
+                                                       f"{f.reason}+{m.reason}")
+        moves = list(first.values())
+        rows: list[dict[str, Any]] = [
+            {"id": base + i, "player": m.player, "from": m.from_table, "from_seat": m.from_seat,
+                 "to": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "state": "planned",
+                 "chips": self.settings.starting_stack if m.reason == "draw" else None}
+                for i, m in enumerate(moves, 1)]
+        self.journal.append("round", {"tables": [{"table": v.table_id, "seats": list(v.seats),
+                                                  "last_big_blind": v.last_big_blind} for v in views],
+                                      "moves": rows})
+        self.rounds += 1
+        for r in rows:
+            self.moves[int(r["id"])] = r
+        if views:
+            log.info("round %d: %s", self.rounds, "; ".join(f"{m.player} {m.from_table}/{m.from_seat} -> "
+                                                           f"{m.to_table}/{m.to_seat} ({m.reason})" for m in moves))
+
+    # ------------------------------------------------------------------ orders
+    def _go(self, t: str) -> dict[str, Any] | None:
+        now = self.now()
+        if self.clock.status(now).on_break:
+            return None
+        level = self.clock.level_for_hand(now)
+        return {"hand": int(self.reports[t]["hands"]) + 1, "stakes": level_stakes(level)}
+
+    def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
+        oid = int(self.sent.get(t, {}).get("id", 0)) + 1
+        order = {"schema": 1, "table": t, "id": oid,
+                 "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"]} for mid, m in outs],
+                 "in": [{"move": mid, "seat": m["to_seat"], "player": m["player"],
+                         "name": self.names.get(m["player"], m["player"]),
+                         "chips": None if m["from"] == t else m["chips"]} for mid, m in ins],
+                 "go": go, "end": end}
+        self._send(t, order, journal=True)
+
+    def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:
+        if journal:
+            self.journal.append("order", order)
+        self.sent[t], self.sent_at[t] = order, time.monotonic()
+        self.send(t, json.dumps(order, separators=(",", ":")).encode())
+
+    # ------------------------------------------------------------------ the end
+    def _finish(self) -> None:
+        finishes = self.standings.finishes()
+        pool = self.standings.prize_pool()
+        amounts = payout_amounts(self.settings.payouts, pool, len(self.standings.entries))
+        paid = prizes(finishes, amounts, self.settings.payouts.unit)
+        places, payouts = [f.player for f in finishes], [paid[f.entry_id] for f in finishes]
+        if sum(payouts) != pool:
+            self.problems.append(f"payouts sum to {sum(payouts)}, the prize pool is {pool}")
+        self.result = {"places": places, "payouts": payouts, "prize_pool": pool}
+        self.journal.append("payouts", self.result)
+        log.info("the tournament is over: %s wins", places[0])
+
+    def _clock_snapshot(self) -> None:
+        st = self.clock.status(self.now())
+        if st.index != self._level:
+            self._level = st.index
+            self._snapshot()
+
+    def _snapshot(self) -> None:
+        now = self.now()
+        st = self.clock.status(now)
+        self.journal.append("clock", {"level": st.level.number, "on_break": st.on_break,
+                                      "clock": self.clock.to_json(now)})
+
+    # ------------------------------------------------------------------ checks and output
+    def check(self) -> None:
+        """Chips after a report (the module docstring): the tables' chips + in transit +
+        entries not yet seated = chips in play. A break is recorded in :attr:`problems`."""
+        if any(t not in self.reports for t in self.tables) or len(self.problems) >= 20:
+            return
+        tables = sum(int(r["ledger"]["in"]) - int(r["ledger"]["out"]) for r in self.reports.values())
+        transit = sum(int(m["chips"] or 0) for m in self.moves.values()
+                      if m["state"] == "out" or (m["state"] == "planned" and not m["from"]))
+        self.checks += 1
+        if tables + transit != self.standings.chips_in_play():
+            self.problems.append(f"chips: tables {tables} + in transit {transit} != chips in play "
+                                 f"{self.standings.chips_in_play()}")
+
+    @property
+    def finished(self) -> bool:
+        """True once the payouts are journalled and every table reported carrying out the order
+        that ended it (so every move's chips are in the room's books)."""
+        return self.result is not None and all(
+            self.sent.get(t, {}).get("end") and t in self.reports and self.reports[t].get("ended")
+            and int(self.reports[t]["applied"]) >= int(self.sent[t]["id"]) for t in self.tables)
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary: ``places``, ``payouts``, ``prize_pool``, ``moves`` (players moved
+        between or within tables, entries not counted), ``tables_broken``, ``hands`` (every
+        table's), ``checks``, ``problems`` and ``ok``."""
+        out: dict[str, Any] = dict(self.result) if self.result else {
+            "places": [], "payouts": [], "prize_pool": self.standings.prize_pool()}
+        done = [m for m in self.moves.values() if m["from"] and m["state"] == "in"]
+        open_moves = [m for m in self.moves.values() if m["state"] in ("planned", "out")]
+        out.update(moves=len(done), tables_broken=len(self.broken),
+                   hands=sum(int(r["hands"]) for r in self.reports.values()), checks=self.checks,
+                   entries=len(self.standings.entries), problems=list(self.problems))
+        out["ok"] = (not self.problems and self.result is not None and not open_moves
+                     and sum(out["payouts"]) == out["prize_pool"] and self.checks > 0)
+        return out

@@ -1,0 +1,265 @@
+"""``livetable room simulate --tournament``: a multi-table tournament through a simulated room (issue 19).
+
+The room of ``livetable room simulate`` (:class:`room.simulate.RoomRig`: the room broker,
+each table's broker bridged to it, the room service storing every table's journal) with
+:class:`room.tournament.RoomTournament` as its tournament director, and per table
+``livetable simulate --tournament --tournament-room --devices none`` (simulated players in
+every seat, full speed). The tables play the hands the room gives them and carry out its
+moves between hands; the room journals the tournament in its store (``room_tournament``).
+
+The last line of the output is one JSON object: ``places`` (players, 1st first),
+``payouts`` (per place, money), ``prize_pool``, ``moves``, ``tables_broken``, ``hands``,
+``ok`` (a winner; chips conserved at every check; every move completed with the chips
+that left; payouts sum to the prize pool; the room's store holds every hand of every table
+and its meters equal the tables'), plus ``entries``, ``checks``, ``problems``, ``clock``
+(how much faster than real time the tournament clock ran), ``table_restarts`` (tables that
+died and were started again from their journals), ``balanced``, ``per_table``,
+``dir``, ``seconds``. Exit 0 when ``ok``, 1 when not.
+
+The same ``--dir`` (and ``--store``) again resumes a tournament stopped or killed: the room
+replays its journal from the store, each table its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import queue
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from controller.tournament_link import CRASH_ENV as LINK_CRASH_ENV
+from drivers.mqtt.broker import REPO, die_with_parent
+
+__all__ = ["ROOM_TOML", "run_tournament"]
+
+log = logging.getLogger("livetable.room.tournament")
+
+#: The simulation's tournament: one-minute levels (blinds, antes, a break, big-blind
+#: antes), eight seats a table; nine places paid from 12 entries (the bubble comes with two
+#: tables left: hand-for-hand).
+ROOM_TOML = """
+[tournament]
+starting_stack = 2000
+chips = [25, 100, 500, 1000]
+seats_per_table = 8
+late_registration_until_level = 0
+entry = { price = 100, fee = 10 }
+
+[[tournament.levels]]
+small_blind = 25
+big_blind = 50
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 50
+big_blind = 100
+ante = 25
+minutes = 1
+
+[[tournament.levels]]
+break = 1
+
+[[tournament.levels]]
+small_blind = 100
+big_blind = 200
+big_blind_ante = 200
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 200
+big_blind = 400
+big_blind_ante = 400
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 500
+big_blind = 1000
+big_blind_ante = 1000
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 1000
+big_blind = 2000
+big_blind_ante = 2000
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 2500
+big_blind = 5000
+big_blind_ante = 5000
+minutes = 1
+
+[[tournament.levels]]
+small_blind = 5000
+big_blind = 10000
+big_blind_ante = 10000
+minutes = 1
+
+[tournament.payouts]
+unit = 5
+[[tournament.payouts.brackets]]
+min_entries = 2
+percent = [100]
+[[tournament.payouts.brackets]]
+min_entries = 4
+percent = [65, 35]
+[[tournament.payouts.brackets]]
+min_entries = 7
+percent = [50, 30, 20]
+[[tournament.payouts.brackets]]
+min_entries = 12
+percent = [30, 20, 14, 10, 8, 6, 5, 4, 3]
+"""
+
+
+def _table_held(store: Any, rig: Any, row: dict[str, Any]) -> bool:
+    """``row`` of :func:`room.simulate.balance` holds, voided hands aside: the store holds every
+    hand file of the table, and every hand it holds without a file was voided; its meters and
+    applied position equal the table's."""
+    t = row["table"]
+    held = {int(n): bool(v) for n, v in store.query("SELECT number, voided FROM room_hands WHERE table_id = ?",
+                                                     (t,))}
+    files = {int(f.stem.split("-")[1]) for f in rig.history_dir(t).glob("hand-*.json")}
+    meters = all(row["room"].get(k) == row["table_meters"].get(k) for k in ("total_in", "total_out", "rake"))
+    return (files <= set(held) and all(held[n] for n in set(held) - files) and meters
+            and row["applied"] == row["journal"])
+
+
+def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: list[str]) -> int:
+    """Run the tournament of ``livetable room simulate --tournament`` (the module docstring);
+    return 0 when ``ok``, 1 when not, 2 on bad options."""
+    from controller.tournament.errors import TournamentError
+    from controller.tournament.settings import load_settings
+    from room.service import RoomService
+    from room.simulate import RoomRig, balance
+    from room.tournament import RoomTournament, StoreJournal
+
+    text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
+    try:
+        settings = load_settings(text)
+    except ValueError as exc:
+        print(f"livetable room simulate: --tournament-config: {exc}", file=sys.stderr)
+        return 2
+    entries = args.entries if args.entries is not None else settings.seats_per_table * len(tables)
+    if not 2 <= entries <= settings.seats_per_table * len(tables) or args.speed <= 0:
+        print(f"livetable room simulate: --entries must be 2..{settings.seats_per_table * len(tables)} "
+              f"({len(tables)} tables of {settings.seats_per_table} seats) and --speed above 0",
+              file=sys.stderr)
+        return 2
+    workdir.mkdir(parents=True, exist_ok=True)
+    conf = workdir / "tournament.toml"
+    if not conf.exists():
+        conf.write_text(text)
+    t0 = time.monotonic()
+    rig = RoomRig(workdir, tables).start()
+    reports: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
+    service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds)
+    service.on_tournament_report = lambda t, p: reports.put((t, p))
+    service.start()
+    journal = StoreJournal(store)
+    speed = args.speed
+    played = store.query("SELECT COUNT(*) FROM room_tournament")[0][0]
+
+    def now() -> float:  # the room's tournament clock: sped-up monotonic seconds
+        return (time.monotonic() - t0) * speed
+
+    director = RoomTournament(settings, text, tables, journal, service.tournament_order, now)
+    try:
+        resumed = director.restore()
+        if not resumed:
+            director.start(entries, args.seed)
+    except (TournamentError, ValueError) as exc:
+        print(f"livetable room simulate: {exc}", file=sys.stderr)
+        service.stop()
+        rig.stop()
+        return 2
+    print(f"room simulate: tournament of {len(director.standings.entries)} entries on {len(tables)} tables; "
+          f"the clock runs {speed:g}x real time{' (resumed from the store)' if played else ''}", flush=True)
+
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    extra = ["--tournament", "--tournament-room", "--tournament-config", str(conf),
+             "--seats", str(settings.seats_per_table), "--result-seconds", "0"]
+
+    def spawn(i: int, t: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra),
+                                stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
+                                env=env, cwd=str(REPO), preexec_fn=die_with_parent())
+
+    procs = {t: spawn(i, t, env) for i, t in enumerate(tables)}
+    # A table that dies before the room ended it starts again from its journal, as systemd's
+    # Restart= does on a Pi (the test hooks' kill points are not set again).
+    again_env = {k: v for k, v in env.items() if k not in (LINK_CRASH_ENV, "LIVETABLE_TOURNAMENT_CRASH")}
+    restarts: list[str] = []
+    summaries: dict[str, dict[str, Any]] = {}
+    timed_out = False
+    try:
+        deadline = time.monotonic() + args.tournament_timeout
+        while not director.finished:
+            try:
+                t, payload = reports.get(timeout=0.05)
+                director.report(t, payload)
+                while True:
+                    t, payload = reports.get_nowait()
+                    director.report(t, payload)
+            except queue.Empty:
+                pass
+            director.step()
+            for i, t in enumerate(tables):
+                code = procs[t].poll()
+                if code is not None:
+                    log.warning("table %s stopped (exit %s) before the room ended it: started again from its "
+                                "journal", t, procs[t].returncode)
+                    procs[t].communicate()
+                    restarts.append(t)
+                    procs[t] = spawn(i, t, again_env)
+            if time.monotonic() > deadline or all(p.poll() is not None for p in procs.values()):
+                timed_out = True
+                log.error("the tournament did not finish (%s)", "timeout" if time.monotonic() > deadline
+                          else "every table stopped")
+                break
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        timed_out = True
+    finally:
+        for t, p in procs.items():  # ended tables stay up until the room has their last report
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for t, p in procs.items():
+            stdout, _ = p.communicate()
+            lines = stdout.decode(errors="replace").strip().splitlines()
+            try:
+                summaries[t] = json.loads(lines[-1])
+            except (IndexError, ValueError):
+                log.error("table %s ended with %s and no summary", t, p.returncode)
+        for t, s in summaries.items():
+            last = (s.get("room_link") or {}).get("last_seq") or 0
+            service.wait_applied(t, last, args.timeout)
+        service.stop()
+        rig.stop()
+    result = balance(store, summaries, rig)
+    # A hand voided when a table started again (a card on its way when it stopped) is in the
+    # store but has no hand file: balance() counts files, so its per-table hands differ by it.
+    result["balanced"] = all(_table_held(store, rig, row) for row in result["per_table"]) and bool(summaries)
+    out = director.summary()
+    problems = [f"{t}: {p}" for t, s in summaries.items() for p in (s.get("tournament") or {}).get("problems", [])]
+    out["problems"] += problems
+    out.update(ok=bool(out["ok"] and not timed_out and result["balanced"] and not problems
+                       and len(summaries) == len(tables)),
+               clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"],
+               per_table=result["per_table"],
+               tables=len(tables), store=store.dialect, dir=str(workdir), seconds=round(time.monotonic() - t0, 2))
+    store.close()
+    print(json.dumps(out, separators=(",", ":")))
+    return 0 if out["ok"] else 1

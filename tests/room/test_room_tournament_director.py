@@ -1,0 +1,167 @@
+"""The room's tournament director (issue 19, room/tournament.py) against tables played by
+this test (no processes): each order is carried out here as the table's link does, each hand
+ends as the test says, chips conserved. Hand-for-hand on the bubble (TDA: every table waits
+for the others; busts of one hand-for-hand hand at two tables are one hand for places) and
+the room's conservation check."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from controller.tournament.settings import load_settings
+from room.tournament import RoomTournament
+from room.tournament_sim import ROOM_TOML
+
+
+class Journal:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, dict[str, Any]]] = []
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        self.rows.append((kind, json.loads(json.dumps(payload))))
+
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for kind, payload in events:
+            self.append(kind, payload)
+
+    def events(self) -> list[tuple[str, dict[str, Any]]]:
+        return list(self.rows)
+
+
+class FakeTable:
+    """A table as its link reports it: seats, ledger, moves, busts; hands played by the test."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.seats: dict[int, list[Any]] = {}
+        self.applied, self.hands, self.go, self.ended = 0, 0, None, False
+        self.total_in = self.total_out = 0
+        self.moved_out: dict[int, int] = {}
+        self.moved_in: list[int] = []
+        self.busts: dict[int, dict[str, int]] = {}
+        self.last_bb: int | None = None
+
+    def carry_out(self, order: dict[str, Any]) -> None:
+        if order["id"] <= self.applied:
+            return
+        self.applied = order["id"]
+        out: dict[int, int] = {}
+        for m in order["out"]:
+            player, stack = self.seats.pop(m["seat"])
+            assert player == m["player"]
+            self.moved_out[m["move"]] = out[m["move"]] = stack
+            self.total_out += stack
+        for m in order["in"]:
+            chips = m["chips"] if m["chips"] is not None else out[m["move"]]
+            assert m["seat"] not in self.seats
+            self.seats[m["seat"]] = [m["player"], chips]
+            self.moved_in.append(m["move"])
+            self.total_in += chips
+        self.go, self.ended = order["go"], order["end"]
+
+    def play(self, busts: dict[str, int] | None = None) -> None:
+        """Play the hand the room gave the go for: ``busts`` lose everything to the first
+        player left (their starting stacks recorded, as the table's hand record does)."""
+        assert self.go is not None and self.go["hand"] == self.hands + 1, "dealt without the room's go"
+        self.go = None
+        self.hands += 1
+        busts = busts or {}
+        winner = next(s for s, (p, _) in sorted(self.seats.items()) if p not in busts)
+        for seat, (p, stack) in list(self.seats.items()):
+            if p in busts:
+                assert stack == busts[p]
+                self.seats[winner][1] += stack
+                del self.seats[seat]
+        if busts:
+            self.busts[self.hands] = dict(busts)
+        self.last_bb = sorted(self.seats)[0]
+
+    def report(self) -> bytes:
+        return json.dumps({
+            "schema": 1, "table": self.table, "applied": self.applied, "hands": self.hands, "running": False,
+            "waiting": self.go is None and not self.ended,
+            "seats": {str(s): v for s, v in self.seats.items()}, "last_big_blind": self.last_bb,
+            "ledger": {"in": self.total_in, "out": self.total_out},
+            "moved_out": {str(k): v for k, v in self.moved_out.items()}, "moved_in": self.moved_in,
+            "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended}).encode()
+
+
+def room(entries: int = 12) -> tuple[RoomTournament, dict[str, FakeTable], list[dict[str, Any]], Journal]:
+    sent: list[dict[str, Any]] = []
+    journal = Journal()
+    tables = {t: FakeTable(t) for t in ("t1", "t2")}
+    clock = [0.0]
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, list(tables), journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: clock[0])
+    d.start(entries, 4)
+    return d, tables, sent, journal
+
+
+def exchange(d: RoomTournament, tables: dict[str, FakeTable], sent: list[dict[str, Any]], *names: str) -> None:
+    """``names`` report; the room steps; each table carries out its new orders and reports again."""
+    for t in names:
+        d.report(t, tables[t].report())
+    for _ in range(3):
+        n = len(sent)
+        d.step()
+        for order in sent[n:]:
+            tables[order["table"]].carry_out(order)
+            d.report(order["table"], tables[order["table"]].report())
+
+
+def test_tda_hand_for_hand_every_table_waits_and_busts_at_two_tables_are_one_hand() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    assert len(t1.seats) == len(t2.seats) == 6 and t1.go and t2.go  # the draw, then the first deal
+    # hand 1: one bust at each table (12 -> 10 left, nine paid: the bubble, hand-for-hand)
+    p1, s1 = next(iter(t1.seats.values()))
+    p2, s2 = next(iter(t2.seats.values()))
+    t1.play({p1: s1})
+    t2.play({p2: s2})
+    exchange(d, tables, sent, "t1", "t2")
+    assert len(d.standings.alive) == 10 and d.hand_for_hand()
+    assert t1.go and t2.go
+    # hand 2, hand-for-hand: t1 finishes first with a bust; it waits, nothing is placed yet
+    s1_, s1_win = sorted(t1.seats)[1], sorted(t1.seats)[0]
+    s2_, s2_win = sorted(t2.seats)[1], sorted(t2.seats)[0]
+    a, b = t1.seats[s1_][0], t2.seats[s2_][0]
+    t1.seats[s1_win][1] += t1.seats[s1_][1] - 700  # stacks that decide the places, chips kept
+    t2.seats[s2_win][1] += t2.seats[s2_][1] - 1500
+    t1.seats[s1_][1], t2.seats[s2_][1] = a_stack, b_stack = 700, 1500
+    t1.play({a: a_stack})
+    n = len(sent)
+    exchange(d, tables, sent, "t1")
+    assert not [o for o in sent[n:] if o["table"] == "t1" and o["go"]], "t1 dealt before t2 finished its hand"
+    assert len(d.standings.alive) == 10
+    t2.play({b: b_stack})
+    exchange(d, tables, sent, "t2")
+    busts = [p for k, p in journal.rows if k == "bust"]
+    assert busts[-1]["busted"] == {a: 700, b: 1500} and sorted(h for _, h in busts[-1]["hands"]) == [2, 2]
+    places = {f.player: f.place for f in d.standings.finishes(registration_closed=True)}
+    assert places[a] == 10 and places[b] == 9  # one hand: fewer chips at its start, the worse place
+    assert not d.problems and d.checks > 0
+
+
+def test_the_room_finds_chips_that_went_missing_between_two_tables() -> None:
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    assert not d.problems
+    tables["t1"].total_in += 25  # chips brought to t1 that no entry, rebuy or move paid for
+    d.report("t1", tables["t1"].report())
+    assert d.problems and d.problems[-1].startswith("chips: tables 24025")
+
+
+def test_a_malformed_report_is_refused_and_changes_nothing() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    before = (dict(d.reports), len(journal.rows), len(sent))
+    good = json.loads(tables["t1"].report())
+    for bad in (b"not json", b"[]", json.dumps(dict(good, table="t2")).encode(),
+                json.dumps(dict(good, seats={"1": "p1"})).encode(),
+                json.dumps(dict(good, moved_out={"x": 5})).encode(),
+                json.dumps(dict(good, busts={"3": {"p1": -1}})).encode(),
+                json.dumps(dict(good, ledger={"in": "many", "out": 0})).encode()):
+        d.report("t1", bad)
+    assert (dict(d.reports), len(journal.rows), len(sent)) == before and not d.problems
