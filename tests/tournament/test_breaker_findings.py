@@ -1,6 +1,7 @@
 """A breaker's findings on the tournament at a running table (issue 19), kept as xfail
-reproductions until they are fixed: each ``strict`` xfail turns into a failure (XPASS) once
-the finding is fixed, so whoever fixes it removes the mark."""
+reproductions until they are fixed (and one fixed finding's regression test): each
+``strict`` xfail turns into a failure (XPASS) once the finding is fixed, so whoever fixes
+it removes the mark."""
 
 from __future__ import annotations
 
@@ -39,10 +40,10 @@ def _table(tmp_path, seed: int, players: int = 6):
     return run, director, clock, ask
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a rebuy confirmed between the pacer's hand start and the "
-                   "loop taking it arrives as a top-up during the hand; the player busts in it, the chips "
-                   "never come (T-2 refuses them), the purchase stays in flight and no hand is dealt again")
 def test_a_rebuy_confirmed_as_the_hand_starts_and_the_player_busts_in_it_does_not_stop_the_table(tmp_path) -> None:
+    """The brief's suspect (found on int 1a63399: 22 of 40 seeds stopped dealing; fixed on int by
+    27fe829/14daa5b/c3bd54a): a rebuy confirmed between the pacer's hand start and the loop
+    taking it, whose player busts in that hand, neither stops the table nor loses chips or money."""
     # seed 1: the first hand's rebuy seat busts in that hand (4 of seeds 1..10 stop this way)
     run, director, clock, ask = _table(tmp_path, seed=1)
     orch = run.orch
@@ -76,6 +77,7 @@ def test_a_rebuy_confirmed_as_the_hand_starts_and_the_player_busts_in_it_does_no
     assert director.finished, (f"stopped after hand {orch.state.hands}: chips of a purchase in flight "
                                f"{director._inflight}, {len(director.standings.alive)} players left")
     assert orch.state.ledger.total_in == director.standings.chips_in_play()
+    assert director.problems == [] and sum(director.result["payouts"]) == director.result["prize_pool"]
 
 
 @pytest.mark.xfail(strict=True, reason="finding: two rebuys booked for one seat before the table took the "
