@@ -43,6 +43,7 @@ from controller.engine.table.settings import LANGUAGES
 
 __all__ = [
     "ConfigError",
+    "RESULT_SECONDS",
     "TableConfig",
     "StakesConfig",
     "RakeConfig",
@@ -72,6 +73,13 @@ MAX_NAME = 64  # table.name: a tablet's header and the display's title; sent in 
 MAX_TEXT = 4096  # any other string (paths: Linux's PATH_MAX)
 MAX_CAMERA_INDEX = 255  # /dev/video0 .. /dev/video255
 
+
+#: issue 20: how long a finished hand's result (shown hands, awards) stays on the table before
+#: the next deal while a player's tablet is online (``[table] result_seconds``'s default;
+#: seconds). A live dealer pushes the pot and gathers the cards before the next shuffle: about
+#: 5 s. The one place this default is written (``controller.runtime`` and ``livetable
+#: simulate`` take it from here).
+RESULT_SECONDS = 5.0
 
 V4L2_MAJOR = 81  # Linux's video4linux devices (/dev/video0 ..)
 MAX_CONFIG_BYTES = 1 << 20  # a table's config is a few KB; a 1 MiB one is not a config
@@ -341,7 +349,7 @@ class TableConfig:
     buy_in_max: int | None
     action_seconds: float = 30.0
     showdown_seconds: float = 10.0
-    result_seconds: float = 5.0  # issue 20: a hand's result stays this long before the next deal
+    result_seconds: float = RESULT_SECONDS  # issue 20: a hand's result stays this long before the next deal
     cap_lifted_heads_up: bool = True
     tablet_join: str = "confirm"
     language: str = "en"  # the tablets' default and the display's (issue 20)
@@ -458,7 +466,7 @@ def _table(data: Any, errors: list[str]) -> TableConfig:
         buy_in_max=buy_max,
         action_seconds=s.num("action_seconds", 30.0, lo=5, hi=600),
         showdown_seconds=s.num("showdown_seconds", 10.0, lo=2, hi=600),
-        result_seconds=s.num("result_seconds", 5.0, lo=0, hi=60),  # issue 20, HandPacer
+        result_seconds=s.num("result_seconds", RESULT_SECONDS, lo=0, hi=60),  # issue 20, HandPacer
         cap_lifted_heads_up=s.bool("cap_lifted_heads_up", True),
         tablet_join=s.str("tablet_join", "confirm", choices=("off", "direct", "confirm")),  # T-3, docs/tablet.md
         language=s.str("language", "en", choices=LANGUAGES),  # issue 20, docs/tablet.md

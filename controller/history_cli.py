@@ -92,7 +92,7 @@ def _check_or_accept(path: str, ns: argparse.Namespace) -> int:
                           f"files of {ns.history_dir}: the table numbers its hands from {done['history_hands'] + 1}"))
     if ns.check:
         return _check(path, ns)
-    if not os.path.isfile(path) and not os.path.exists(path + ".mark"):
+    if not os.path.lexists(path) and not os.path.exists(path + ".mark"):  # a FIFO: Journal names it
         print(f"livetable history: no journal at {path}"
               + ("" if ns.history_dir else " (give --history-dir to check it against the hand files)"),
               file=sys.stderr)
@@ -123,15 +123,16 @@ def _check(path: str, ns: argparse.Namespace) -> int:
     """``--check``: run the table's start-up check on a copy of the journal's files, so that
     nothing of the journal, its ``-wal`` or its mark is changed (a write-capable open lets
     SQLite checkpoint the ``-wal`` away: issue 16 round 2, breaker's 4). The copy (files 0640)
-    is made in a private temporary folder and removed; the journal's lock is held meanwhile
-    (a running table's journal is refused, exit 2). Return 0 sound, 3 refused, 2 when it
-    cannot be checked."""
+    is made in a private temporary folder and removed; the journal's lock, when a table left
+    one, is held meanwhile (a running table's journal is refused, exit 2; a FIFO as the lock
+    is named, exit 2) and none is created. Return 0 sound, 3 refused, 2 when it cannot be
+    checked."""
     import fcntl
     import shutil
     import stat
     import tempfile
 
-    from controller.journal import Journal, JournalError, mark_path
+    from controller.journal import Journal, JournalError, _kind_of, mark_path
     from controller.journal_check import evidence_note, floor_hint, found_copies, problems, replay_problems
 
     def say(found: list[str]) -> int:
@@ -157,19 +158,26 @@ def _check(path: str, ns: argparse.Namespace) -> int:
               + ("" if ns.history_dir else " (give --history-dir to check it against the hand files)"),
               file=sys.stderr)
         return 2
+    # The table's lock, when there is one (a table that ran here left it), is held meanwhile;
+    # none is created (the check reads a copy: it changes nothing beside the journal) and it is
+    # opened read-only, so a read-only file system is checked too. Without it no table runs
+    # on the journal: the journal itself is locked (SQLite's own locks are not flock's).
     try:
-        lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o640)
+        lock = os.open(path + ".lock", os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        lock = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC) if os.path.exists(path) else -1
     except OSError as exc:
-        # A read-only file system or folder: no table writes there either; lock what is there.
-        try:
-            lock = os.open(path + ".lock" if os.path.exists(path + ".lock") else path, os.O_RDONLY)
-        except OSError:
-            print(f"livetable history: {path}.lock: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+        print(f"livetable history: {path}.lock: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if lock >= 0 and not stat.S_ISREG(mode := os.fstat(lock).st_mode):
+        os.close(lock)  # a FIFO as the lock: the table refuses to start on it too (Journal._lock)
+        print(f"livetable history: {path}.lock is {_kind_of(mode)}, not a lock file: remove it", file=sys.stderr)
+        return 2
     tmp = None
     try:
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if lock >= 0:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             owner = os.pread(lock, 32, 0).decode(errors="replace").strip() or "another process"
             print(f"livetable history: journal {path} is in use by pid {owner}: stop the table first",
@@ -207,7 +215,8 @@ def _check(path: str, ns: argparse.Namespace) -> int:
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-        os.close(lock)
+        if lock >= 0:
+            os.close(lock)
 
 
 def _accept_and_say(path: str, ns: argparse.Namespace, do: Callable[[], dict[str, Any]],

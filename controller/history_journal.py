@@ -8,13 +8,16 @@ Part of :mod:`controller.history` (which re-exports :class:`HistoryError` and
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
+from controller.journal import _kind_of
 
 __all__ = ["HistoryError", "open_journal"]
 
@@ -28,11 +31,18 @@ def open_journal(path: str | Path) -> sqlite3.Connection:
     keep writing it: WAL lets readers in).
 
     Raises:
-        HistoryError: no such file, not a SQLite database, or not a livetable journal.
+        HistoryError: no such file; a FIFO, folder or device at ``path`` (named, never opened:
+            a FIFO would block); not a SQLite database, or not a livetable journal.
     """
     p = Path(path)
-    if not p.is_file():
-        raise HistoryError(f"no journal at {p} (give --journal FILE or set $LIVETABLE_JOURNAL)")
+    try:
+        mode = os.stat(p).st_mode
+    except FileNotFoundError:
+        raise HistoryError(f"no journal at {p} (give --journal FILE or set $LIVETABLE_JOURNAL)") from None
+    except OSError as exc:
+        raise HistoryError(f"{p} cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise HistoryError(f"{p} is {_kind_of(mode)}, not a journal file: move it away")
     try:
         db = sqlite3.connect(f"file:{quote(str(p.resolve()))}?mode=ro", uri=True, timeout=5)
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -111,7 +111,11 @@ def record_to_phh(record: dict[str, Any]) -> str:
         where the hand was voided.
 
     Raises:
-        KeyError / ValueError: a record without ``hand_record`` or whose events do not replay.
+        KeyError / ValueError: a record without ``hand_record`` or whose events do not replay;
+            ValueError: an ``auto`` entry for a seat not dealt in; PHHError (a ValueError): a
+            record whose fields contradict each other as :func:`controller.engine.phh.load`
+            refuses them (``_small_blind_seat`` not the seat that posted the small blind, a
+            hand both ``_shown`` and ``_mucked``...), with the PHH key named.
     """
     hand = hand_from_record(record)
     order = [p.seat for p in phh_order(hand)]
@@ -163,8 +167,11 @@ def record_to_phh(record: dict[str, Any]) -> str:
     meta.append(("_rake_paid", [paid.get(s, 0) for s in order]))
     meta.append(("_shown", [f"p{pno[int(s)]}" for s in (res.get("shown") or {}) if int(s) in pno]))
     meta.append(("_mucked", [f"p{pno[int(s)]}" for s in (res.get("mucked") or []) if int(s) in pno]))
-    meta.append(("_auto", [[f"p{pno[int(a[0])]}", str(a[1]), str(a[2])]
-                           for a in record.get("auto") or [] if int(a[0]) in pno]))
+    strays = [a for a in record.get("auto") or [] if int(a[0]) not in pno]
+    if strays:  # what the table did for a player who was not dealt in: a record that contradicts itself
+        raise ValueError(f"record of hand {record.get('hand')}: auto names seat {strays[0][0]}, "
+                         f"not dealt in (seats {', '.join(map(str, order))})")
+    meta.append(("_auto", [[f"p{pno[int(a[0])]}", str(a[1]), str(a[2])] for a in record.get("auto") or []]))
     if voided:
         meta += [("_void", True), ("_void_reason", str(reason))]
     written = set(tomllib.loads(text))  # a key the writer already gives is not repeated (TOML)
@@ -175,7 +182,9 @@ def record_to_phh(record: dict[str, Any]) -> str:
         t = _utc(record["started"])
         lines.append(f"time = {t.strftime('%H:%M:%S')}")  # a TOML local time, as PHH wants
         lines.append('time_zone = "UTC"')
-    return "\n".join(lines) + "\n"
+    out = "\n".join(lines) + "\n"
+    phh.load(out)  # what the reader refuses is never written: fields that contradict each other, named
+    return out
 
 
 def phh_order(hand: Hand) -> list[PlayerSetup]:

@@ -689,8 +689,18 @@ class Journal:
         return seq
 
     def _lock(self) -> None:
-        """Hold ``<path>.lock`` exclusively: one controller per journal (two would fork it)."""
-        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o640)
+        """Hold ``<path>.lock`` exclusively: one controller per journal (two would fork it).
+        A lock path that is no regular file (a FIFO, a folder, a device) is refused, named."""
+        name = self.path + ".lock"
+        try:  # O_NONBLOCK: a FIFO opens at once and is refused below
+            fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o640)
+            mode = os.fstat(fd).st_mode
+        except IsADirectoryError:
+            mode, fd = stat.S_IFDIR, -1
+        if not stat.S_ISREG(mode):
+            if fd >= 0:
+                os.close(fd)
+            raise JournalError(f"{name} is {_kind_of(mode)}, not a lock file: remove it")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
+from controller.config import RESULT_SECONDS  # re-exported: [table] result_seconds's default
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
@@ -40,10 +41,6 @@ __all__ = ["Recovery", "open_table", "HandPacer", "settings_from_config", "cards
 #: as a dealer pushes the pot and gathers the cards before shuffling up (seconds).
 SHOW_WINDOW_SECONDS = 3.0
 
-#: issue 20: how long a finished hand's result (shown hands, awards) stays on the table before
-#: the next deal while a player's tablet is online (``[table] result_seconds``; seconds). A live
-#: dealer pushes the pot and gathers the cards before the next shuffle: about 5 s.
-RESULT_SECONDS = 5.0
 
 log = logging.getLogger("livetable.runtime")
 

@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.clock import system_clock
+from controller.config import RESULT_SECONDS
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit
-from controller.engine.table.settings import SettingsError, TableSettings
+from controller.engine.table.settings import LANGUAGES, SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
 from controller.runtime import OtherTablesJournal
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="players' thinking pace: 1 = a live table, 0 = instant (default 0 headless, 1 otherwise)")
     p.add_argument("--result-seconds", type=float, default=None,
                    help="seconds a hand's result stays before the next deal while a tablet seat is "
-                        "online (default: [table] result_seconds's, 5)")
+                        f"online (default: [table] result_seconds's, {RESULT_SECONDS:g})")
     p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(3), "big"),
                    help="the dealer's and players' seed (default: new each run)")
     p.add_argument("--journal", default=None, help="journal file (default: a new temporary one)")
@@ -103,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the outbox's password on the table's broker (its login: <table>-outbox, "
                         "from livetable tablets provision)")
     p.add_argument("--room-resend", type=float, default=10.0, help=argparse.SUPPRESS)
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the table's language, as [table] language: the tablets' default and the dealer "
+                        "display's (default en)")
+    p.add_argument("--journal-removed", action="store_true", help=argparse.SUPPRESS)  # try-tablet's temporary folder
     p.add_argument("--tournament", action="store_true",
                    help="a single-table tournament to a winner, one player a seat (issue 19, docs/tournament.md)")
     p.add_argument("--tournament-config", default=None,
@@ -316,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = _settings(args) if not args.tournament else _tournament(args)
+        if args.language is not None:
+            settings = settings.changed(language=args.language)
     except (SettingsError, ValueError, OSError) as exc:
         print(f"livetable simulate: {exc}", file=sys.stderr)
         return 2
@@ -345,7 +352,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from controller import simdevices
     from controller.composition import DeviceStartError, TableRun
-    from controller.runtime import RESULT_SECONDS
 
     # The internal dealer's seed stands for the physical deck order: keep the journal's (in
     # its meta table, which compaction keeps; journals of before in their "simulate" entry).
@@ -429,7 +435,10 @@ def main(argv: list[str] | None = None) -> int:
             run.adapter.close()  # the devices stop; the journal stays open for the summary
     out = summary.to_json(orch, recovery, time.perf_counter() - t0)
     out["journal"] = journal
-    if out["unfinished"] is not None:
+    if out["unfinished"] is not None and args.journal_removed:  # try-tablet removes its folder next
+        log.info("hand %s was still being played; the journal goes with try-tablet's temporary folder "
+                 "(its --dir keeps both for another run)", out["unfinished"])
+    elif out["unfinished"] is not None:
         log.info("hand %s was still being played: it stays in the journal; "
                  "--journal %s opens the table from it", out["unfinished"], journal)
     out["devices"] = run.stats()

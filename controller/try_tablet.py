@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from controller.engine.table.settings import LANGUAGES
 from drivers.mqtt.broker import BrokerProcess, die_with_parent
 from drivers.mqtt.provision import ProvisionError, provision
 
@@ -228,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mqtt-port", type=_port, default=None, help="the private broker's MQTT port (default: a free one)")
     p.add_argument("--ws-port", type=_port, default=None, help="its WebSockets port (default: a free one)")
     p.add_argument("--http-port", type=_port, default=None, help="the tablet page's HTTP port (default: a free one)")
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the table's language, as [table] language: the tablets' default and the dealer "
+                        "display's (en, nl; default en)")
     p.add_argument("--dir", type=Path, default=None,
                    help="keep the logins, broker files and the table's journal and hand files in this folder "
                         "(run again, the table goes on; default: a temporary one, removed at the end)")
@@ -285,7 +289,7 @@ def main(argv: list[str]) -> int:
                 sim[0].kill()
                 sim[0].wait()
             rig.stop()
-            _cleanup(args.dir, workdir)
+            _cleanup(args.dir, workdir, rest, ran=bool(sim))
         finally:
             for s, handler in old.items():
                 signal.signal(s, handler)
@@ -300,6 +304,8 @@ def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int
            "--headless", *rig.controller_login_args()]
     if not any(a == "--speed" or a.startswith("--speed=") for a in rest):
         cmd += ["--speed", "1"]  # --headless alone means full speed: a person plays along here
+    if args.language is not None:
+        cmd += ["--language", args.language]
     if tablet:
         cmd += ["--tablet-seats", ",".join(map(str, sorted(tablet)))]
     if join - tablet:
@@ -311,6 +317,8 @@ def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int
             # The hand files' journal beside them: with --dir, a second run goes on with the same
             # table (a new journal beside hand files is refused, exit 3: issue 16 b).
             cmd += ["--journal", str(rig.workdir / "journal.sqlite")]
+            if args.dir is None:  # it goes with the temporary folder: simulate must not say it stays
+                cmd += ["--journal-removed"]
     cmd += rest
     say = functools.partial(print, "try-tablet:", flush=True)
     assert rig.broker is not None
@@ -330,6 +338,17 @@ def _play(args: argparse.Namespace, rest: list[str], seats: int, tablet: set[int
     return rc if rc >= 0 else 128 - rc  # ended by a signal: as a shell reports it
 
 
-def _cleanup(keep: Path | None, workdir: Path) -> None:
+def _cleanup(keep: Path | None, workdir: Path, rest: list[str], *, ran: bool = True) -> None:
+    """Remove the temporary ``workdir`` (``keep`` None) and, when a table ``ran``, say what went
+    with it (the logins; the journal and hand files simulate named, unless ``rest``, simulate's
+    options, put them elsewhere), or what ``--dir`` keeps."""
+    gave = [o for o in ("--history-dir", "--journal") if any(a == o or a.startswith(o + "=") for a in rest)]
+    files = "the logins" + ("" if gave else ", the table's journal and its hand files named above") + (
+        ", the hand files named above" if gave == ["--journal"] else "")
+    say = functools.partial(print, "try-tablet:", flush=True)
     if keep is None:
         shutil.rmtree(workdir, ignore_errors=True)
+        if ran:
+            say(f"removed {workdir}: {files} are gone (--dir FOLDER keeps them for another run)")
+    elif ran:
+        say(f"kept in {keep}: {files} (livetable try-tablet --dir {keep} goes on with this table)")

@@ -99,6 +99,22 @@ def _ordered(exits: list[str]) -> list[str]:
     return sorted(exits, key=lambda x: _EXIT_ORDER.index(x) if x in _EXIT_ORDER else len(_EXIT_ORDER))
 
 
+#: The largest hand number or row count a path or query may name (a table numbers its hands
+#: 1..10^12, controller/engine/phh.py's MAX_HAND_NO).
+MAX_NUMBER = 10**12
+
+
+def _number(text: str, what: str, *, hi: int = MAX_NUMBER) -> int:
+    """Return ``text`` (from the page's path or query) as a whole number 1..``hi``.
+
+    Raises:
+        ValueError: not plain digits (``x``, ``-1``, ``1e3``, 30 nines), naming ``what``.
+    """
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(hi)) and 1 <= int(text) <= hi):
+        raise ValueError(f"{what} must be a whole number 1..{hi:,}, got {text[:40]!r}")
+    return int(text)
+
+
 def _fault_exits(kind: str) -> list[str]:
     try:
         return _ordered([e.value for e in ALLOWED_EXITS[FaultKind(kind)]])
@@ -127,6 +143,18 @@ def _between_hands(command: str, data: dict[str, Any]) -> dict[str, Any]:
     except PayloadError as exc:
         raise ValueError(exc.detail) from None
     return extra
+
+
+def _stakes_against_live(stakes: dict[str, int], live: dict[str, Any] | None) -> None:
+    """Refuse a stakes change that leaves out the small blind or the ante when the table's
+    current one (``live``: its floor status's ``stakes``) would be above the new big blind
+    (S-1; the table keeps what is left out). Raises ``ValueError`` with what to give."""
+    big = stakes["big_blind"]
+    for key, words in (("small_blind", "small blind"), ("ante", "ante")):
+        now = (live or {}).get(key)
+        if key not in stakes and isinstance(now, int) and now > big:
+            raise ValueError(f"S-1: the table's {words} now ({now:,}) would be above the new big blind ({big:,}): "
+                             f"give the {words} too")
 
 
 def tables_view(service: Any) -> list[dict[str, Any]]:
@@ -221,6 +249,9 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 self._error(400, str(exc))
             except StoreError as exc:
                 self._error(503, f"the room's store: {exc}")
+            except Exception:  # noqa: BLE001 - logged; the page gets an answer, never a dropped connection
+                log.exception("console: GET %s", url.path)
+                self._error(500, "the console failed on this request (logged)")
 
         def _get(self, path: str, q: dict[str, str], who: str) -> None:
             store = service.store
@@ -238,15 +269,15 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 num = lambda k: float(q[k]) if q.get(k) else None  # noqa: E731
                 self._json({"hands": store.search_hands(
                     table=q.get("table") or None, player=q.get("player") or None, since=num("since"),
-                    until=num("until"), number=int(q["hand"]) if q.get("hand") else None,
-                    limit=int(q.get("limit") or 100))})
+                    until=num("until"), number=_number(q["hand"], "hand") if q.get("hand") else None,
+                    limit=_number(q.get("limit") or "100", "limit"))})  # the store takes at most 1,000
             elif path.startswith("/api/hands/") and path.endswith("/steps"):
                 parts = path.split("/")
                 if len(parts) != 6:
                     raise ValueError("/api/hands/<table>/<hand>/steps")
                 from room.archive import hand_steps
 
-                steps = hand_steps(store, check_table(parts[3]), int(parts[4]))
+                steps = hand_steps(store, check_table(parts[3]), _number(parts[4], "the hand's number"))
                 if steps is None:
                     self._error(404, f"table {parts[3]} has no hand {parts[4]} in the archive")
                 else:
@@ -257,7 +288,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                     raise ValueError("/api/hands/<table>/<hand>[.phh]")
                 table, number = check_table(parts[3]), parts[4]
                 phh = number.endswith(".phh")
-                record = store.hand(table, int(number.removesuffix(".phh")))
+                record = store.hand(table, _number(number.removesuffix(".phh"), "the hand's number"))
                 if record is None:
                     self._error(404, f"table {table} has no hand {number.removesuffix('.phh')} in the archive")
                 elif phh:
@@ -288,6 +319,9 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 self._post()
             except StoreError as exc:
                 self._error(503, f"the room's store: {exc}")
+            except Exception:  # noqa: BLE001 - logged; the page gets an answer, never a dropped connection
+                log.exception("console: POST %s", self.path)
+                self._error(500, "the console failed on this request (logged)")
 
         def _post(self) -> None:
             url = urlparse(self.path)
@@ -342,8 +376,14 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 if command in ("confirm-buyin", "seat") and (isinstance(seat, bool) or not isinstance(seat, int)):
                     raise ValueError(f"{command} needs the seat")
                 extra = _between_hands(command, data)
+                if command == "stakes":
+                    _stakes_against_live(extra["stakes"], (service.floor_status.get(table) or {}).get("stakes"))
             except (ValueError, TopicError) as exc:
                 self._error(400, str(exc))
+                return
+            if table not in set(service.store.table_ids()) | set(service.live) | set(service.floor_status):
+                self._error(404, f"no table {table} in this room: the floor's decisions go to a table the "
+                                 "room knows (it has sent its state or its journal)")
                 return
             request = {"command": command,
                        "fault": fault if command in ("resume", "correction", "misdeal", "void") else None,

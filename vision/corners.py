@@ -172,7 +172,7 @@ def _ink_components(frame: np.ndarray, p: CornerParams, f: float = 1.0, ref: int
     # light and not strongly coloured, near the local paper level (1, else 0)
     paper = cv2.bitwise_and(cv2.bitwise_and(cv2.compare(sat, 80, cv2.CMP_LT), cv2.compare(grey, 100, cv2.CMP_GT)),  # type: ignore[call-overload]
                             cv2.compare(dark, 25, cv2.CMP_LT))  # type: ignore[call-overload]
-    integ = cv2.integral(cv2.min(paper, 1))  # type: ignore[call-overload]
+    integ = cv2.integral(cv2.min(paper, 1))  # type: ignore[call-overload, unused-ignore]  # OpenCV 4's stubs (5's take it)
     s = size // 2 + 2
     x0 = np.clip(st[:, 0] - s, 0, w)
     y0 = np.clip(st[:, 1] - s, 0, h)

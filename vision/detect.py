@@ -327,7 +327,7 @@ def find_cards(frame: np.ndarray, min_frac: float = 0.004, max_frac: float = 0.9
                 # nearby, a card-sized neighbourhood), so a card in the shade is as white
                 # as one in the light
                 ref = cv2.blur(cv2.dilate(wh_blur, np.ones((k // 2 | 1, k // 2 | 1), np.uint8)), (k, k))
-                norm = cv2.divide(wh_blur, cv2.max(ref, 60), scale=255)  # type: ignore[call-overload]  # OpenCV's stubs take no int scalar
+                norm = cv2.divide(wh_blur, cv2.max(ref, 60), scale=255)  # type: ignore[call-overload, unused-ignore]  # OpenCV 4's stubs take no int scalar (5's do)
             m = cv2.threshold(norm, t - 1, 255, cv2.THRESH_BINARY)[1]
             m &= cv2.threshold(wh_blur, 49, 255, cv2.THRESH_BINARY)[1]  # type: ignore[misc]  # uint8 masks
         elif kind == "abs":

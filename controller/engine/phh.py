@@ -23,6 +23,7 @@ import re
 import stat
 import tomllib
 import unicodedata
+import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -322,6 +323,44 @@ def _check_table_meta(ext: dict[str, Any], n: int, top: int) -> None:
                                                and 1 <= int(x[1:]) <= n for x in who)
             if not ok or len(set(who)) != len(who):
                 raise PHHError(f"PHH: {key} must list different players p1..p{n}, got {_short(who)}")
+    both = sorted(set(ext.get("_shown") or []) & set(ext.get("_mucked") or []), key=lambda x: int(x[1:]))
+    if both:  # P-2: a hand at the showdown is shown or mucked, never both
+        raise PHHError(f"PHH: _mucked names {', '.join(both)}, whom _shown lists too (a hand is shown or "
+                       "mucked, P-2)")
+    if "_auto" in ext:
+        _check_auto(ext["_auto"], n)
+    if "time_zone" in ext:
+        _check_time_zone(ext["time_zone"])
+
+
+def _check_auto(auto: Any, n: int) -> None:
+    """Refuse an ``_auto`` key (what the table did for a player, docs/history.md) that is not a
+    list of ``[player, action, why]`` with the player one of ``p1``..``pN`` and the action and
+    why (a rule id, or ``absent`` in a tournament) short words: ``["p3", "fold", "A-2"]``."""
+    if not isinstance(auto, list):
+        raise PHHError(f"PHH: _auto must list [player, action, rule] entries, got {_short(auto)}")
+    for a in auto:
+        if not (isinstance(a, list) and len(a) == 3 and all(isinstance(x, str) for x in a)):
+            raise PHHError(f"PHH: _auto must list [player, action, rule] entries, got {_short(a)}")
+        who, action, rule = a
+        if not (re.fullmatch(r"p[1-9][0-9]?", who) and 1 <= int(who[1:]) <= n):
+            raise PHHError(f"PHH: _auto names {_short(who)}, not one of the players p1..p{n}")
+        if not all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", x) for x in (action, rule)):
+            raise PHHError(f"PHH: _auto entry {_short(a)} must give an action word and a rule id (A-2)")
+
+
+def _check_time_zone(zone: Any) -> None:
+    """Refuse a ``time_zone`` (PHH: the zone of ``time``) that is not a time zone of the IANA
+    database (``"UTC"``, ``"Europe/Amsterdam"``): ``"Mars/Olympus"`` is refused with the key named."""
+    if zone == "UTC":  # what a table writes (controller/history_phh.py): known without tzdata
+        return
+    try:
+        ok = isinstance(zone, str) and bool(zone) and len(zone) <= 64 and zoneinfo.ZoneInfo(zone) is not None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        ok = False
+    if not ok:
+        raise PHHError(f"PHH: time_zone must be a time zone of the IANA database (UTC, Europe/Amsterdam), "
+                       f"got {_short(zone)}")
 
 
 def _check_table_keys(hh: HandHistory, n: int, nums: dict[str, list[Decimal]], singles: dict[str, Decimal],
@@ -381,6 +420,26 @@ def _check_table_keys(hh: HandHistory, n: int, nums: dict[str, list[Decimal]], s
             _whole(players, "_rake_caps (players)", lo=1, hi=MAX_SEATS, strict=True, unit="a whole number")
             _whole(cap, "_rake_caps (cap)", strict=True)
     _check_table_meta(ext, n, count or MAX_SEATS)
+    _check_blind_seats(hh)
+
+
+def _check_blind_seats(hh: HandHistory) -> None:
+    """Refuse a table's ``_small_blind_seat`` (0 = dead, T-1) or ``_big_blind_seat`` that is not
+    the table seat (``seats``) of the player who posted that blind in the file (p1/p2,
+    heads-up p2/p1, or ``small_blind_player``/``big_blind_player``): the key is named with
+    both seats. Without ``seats`` nothing is compared."""
+    ext, seats = hh.extra, hh.extra.get("seats")
+    if not isinstance(seats, list):
+        return
+    _, _, where = _positions(hh)
+    blinds = (("_small_blind_seat", where["sb_seat"], "small"), ("_big_blind_seat", where["bb_seat"], "big"))
+    for key, who, blind in blinds:
+        if ext.get(key) is None:
+            continue
+        posted = int(seats[who - 1]) if who else 0
+        if int(ext[key]) != posted:
+            by = f"seat {posted} (p{who}) posted the {blind} blind" if who else "the small blind is dead (T-1)"
+            raise PHHError(f"PHH: {key} = {ext[key]} disagrees with the blinds posted: {by}")
 
 
 def is_table_hand(hh: HandHistory) -> bool:
@@ -463,8 +522,15 @@ def load_file(path: str | Path) -> HandHistory:
     return load(text)
 
 
-def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, Any]]:
-    game, limit = VARIANTS[hh.variant]
+def _positions(hh: HandHistory) -> tuple[list[int], list[int], dict[str, Any]]:
+    """Return the blinds and antes posted by p1..pN and where the button and blinds sit
+    (``{"button", "sb_seat", "bb_seat"}`` as player numbers, ``sb_seat`` ``None`` for a dead
+    small blind, T-1) as the file says: p1/p2 post the blinds, heads-up p2 the button and the
+    small blind, ``big_blind_player``/``small_blind_player`` (our extension) otherwise.
+
+    Raises:
+        NotSupported: straddles (S-1); PHHError: blind players that are no players.
+    """
     n = hh.players
     blinds = list(hh.blinds)
     antes = list(hh.antes)
@@ -485,10 +551,18 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
             raise PHHError("PHH: big_blind_player and small_blind_player must be player numbers") from None
         if not 1 <= bb_seat <= n or not 0 <= sb_seat <= n:
             raise PHHError(f"PHH: blind players must be 1..{n} (0 = dead small blind)")
+    sb = blinds[sb_seat - 1] if sb_seat else 0
+    return blinds, antes, {"button": button, "sb_seat": sb_seat if sb else None, "bb_seat": bb_seat}
+
+
+def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, Any]]:
+    game, limit = VARIANTS[hh.variant]
+    n = hh.players
+    ext = hh.extra
+    blinds, antes, where = _positions(hh)
+    sb_seat = where["sb_seat"]
     bb = max(blinds) if any(blinds) else (hh.min_bet or 1)
     sb = blinds[sb_seat - 1] if sb_seat else 0
-    if sb == 0:
-        sb_seat = None  # type: ignore[assignment]
     big = hh.min_bet if (limit is not Limit.FIXED_LIMIT and hh.min_bet) else bb
     # The table's own keys (controller.history): smallest chip (S-10, P-3) and the cap (S-6).
     try:
@@ -517,7 +591,7 @@ def _setup(hh: HandHistory) -> tuple[HandSettings, list[PlayerSetup], dict[str, 
     dead = hh.dead_posts or [0] * n
     players = [PlayerSetup(seat=k + 1, stack=hh.starting_stacks[k], live_post=blinds[k],
                            dead_post=dead[k], ante=antes[k]) for k in range(n)]
-    return settings, players, {"button": button, "sb_seat": sb_seat, "bb_seat": bb_seat}
+    return settings, players, where
 
 
 def _rake(hh: HandHistory) -> RakeSettings | None:

@@ -502,8 +502,8 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     - ``reason``: optional text (:func:`clean_chat_text` rules) for the journal's note;
     - ``seat`` (issue 17): also ``seat`` 1..10, ``player`` (the player's name,
       :func:`clean_name` rules) and ``amount`` (the buy-in, chips 1..10^9);
-    - ``stakes`` (issue 17): ``{"big_blind", "small_blind"?, "ante"?}``, chips 0..10^9
-      (big blind at least 1);
+    - ``stakes`` (issue 17): ``{"big_blind", "small_blind"?, "ante"?}``, whole chips
+      0..10^9 (the blinds at least 1), the small blind and the ante at most the big blind (S-1);
     - ``open``, ``close``: nothing more than ``by`` and ``reason``;
     - the tournament director's (issue 19): ``clock-pause``, ``clock-resume``;
       ``clock-add`` with ``amount`` (seconds 1..86,400 added to the level); ``clock-level``
@@ -559,7 +559,8 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
                 or not set(stakes) <= set(FLOOR_STAKES)):
             raise PayloadError("M-2", f"'stakes' must be an object of {', '.join(FLOOR_STAKES)} in chips, "
                                       "with big_blind", aid)
-        stakes = {k: _int(stakes, k, aid, lo=1 if k == "big_blind" else 0, hi=MAX_FLOOR_CHIPS) for k in stakes}
+        stakes = {k: _int(stakes, k, aid, lo=0 if k == "ante" else 1, hi=MAX_FLOOR_CHIPS) for k in stakes}
+        _check_stakes(stakes, aid)
     elif stakes is not None:
         raise PayloadError("M-2", "'stakes' is only for stakes", aid)
     cards = obj.get("cards")
@@ -578,6 +579,16 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
         except PayloadError as exc:
             raise PayloadError("M-2", "'reason': " + exc.detail, aid) from None
     return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason, player, amount, stakes)
+
+
+def _check_stakes(stakes: dict[str, int], aid: str | None) -> None:
+    """Refuse (M-2, naming S-1) stakes that are no stakes: a small blind above the big blind,
+    an ante above the big blind (``{"big_blind": 200, "ante": 10**9}``)."""
+    big = stakes["big_blind"]
+    for key, words in (("small_blind", "small blind"), ("ante", "ante")):
+        if stakes.get(key, 0) > big:
+            raise PayloadError("M-2", f"S-1: the {words} ({stakes[key]:,}) must be at most the big blind "
+                                      f"({big:,})", aid)
 
 
 def floor_request_payload(*, request_id: str, command: str, by: str | None = None, fault: str | None = None,

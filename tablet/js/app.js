@@ -644,16 +644,19 @@ function renderTable() {
     if (seat.status !== 'empty' && seat.connected === false) extra.push(L.t('tablet offline'));
     const hold = L.seatHold(s, seat.seat, Date.now() / 1000, app.clockOffset || 0); // issue 18
     const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
-    // issue 18: a seat held for a called player: the name above, "Held (2:41)" below
+    const chip = said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
+      : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null;
+    // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
+    const words = [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? ''
+      : seat.status === 'empty' && L.seatFinish(L.tournamentView(s), seat.seat) // issue 19: "Out — 5th"
+        ? L.finishText(L.seatFinish(L.tournamentView(s), seat.seat), isMe) : L.statusWord(seat), ...extra]
+      .filter(Boolean).join(' · ');
+    // issue 18: a seat held for a called player: the name above, "Held (2:41)" below.
+    // Otherwise a space between the chip and the words: the line breaks there, never inside a
+    // word ("9,900 Folde/d" at 390 px: the chip and the word were one unbreakable run)
     const status = hold ? el('div', { class: 'status held', dataset: { held: String(seat.seat) }, title: hold.text,
-      text: L.t('Held ({time})', { time: hold.clock }) }) : el('div', { class: 'status' },
-      said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
-        : seat.bet > 0 ? el('span', { class: 'bet', text: L.chips(seat.bet), title: L.t('Bet in this round') }) : null,
-      // a buy-in waiting for the dealer says it all: the seat sits out until it comes (T-3)
-      [(said && seat.status === 'all-in') || seat.buy_in_pending > 0 ? ''
-        : seat.status === 'empty' && L.seatFinish(L.tournamentView(s), seat.seat) // issue 19: "Out — 5th"
-          ? L.finishText(L.seatFinish(L.tournamentView(s), seat.seat), isMe) : L.statusWord(seat), ...extra]
-        .filter(Boolean).join(' · '));
+      text: L.t('Held ({time})', { time: hold.clock }) })
+      : el('div', { class: 'status' }, chip, chip && words ? ' ' : null, words);
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${hold ? ' held' : ''}${isMe ? ' me' : ''}${won ? ' winner' : ''}`,

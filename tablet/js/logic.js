@@ -677,6 +677,7 @@ export const REFUSALS = [
     'At most {max} on the table: you may add {room}'],
   [/^T-\d: (?<n_left>\d+) of the (?<n_want>\d+) chips not added: /, '{left} of your {want} chips were not added'],
   [/^T-3: seat \d+ is taken$/, 'This seat is taken'],
+  [/^T-3: a player needs a name$/, 'enter your name'],
   [/^T-3: .+ already sits in seat (?<seat>\d+)$/, 'That name already sits at this table (seat {seat})'],
   [/^T-3: (?:this table seats players through the floor|at this table the floor books a buy-in)/,
     'At this table the floor seats players and books buy-ins: ask the floor'],
@@ -686,7 +687,21 @@ export const REFUSALS = [
   [/^T-8: seat \d+ is leaving$/, 'You are leaving the table'],
   [/^F-1: the table is paused\b/, 'The table is paused'],
   [/^M-4: /, 'The table moved on: decide again'],
+  // the MQTT link's own refusals (docs/mqtt.md M-1..M-10): what a tablet sent never reached the table
+  [/^M-[12]: /, 'The table could not read what your tablet sent: reload the page'],
+  [/^M-3: /, 'That was too long for the table'],
+  [/^M-5: /, 'The table already has that from your tablet'],
+  [/^M-6: /, 'Your tablet sent that for another seat: reload the page'],
+  [/^M-7: chat text is over (?<max>\d+) characters/, 'A chat line is at most {max} characters'],
+  [/^M-7: chat text is empty/, 'Type something to send'],
+  [/^M-7: /, 'A chat line is one line of plain text'],
+  [/^M-8: /, 'Chat too fast: wait a few seconds'],
+  [/^M-9: /, 'Too many actions at once: wait a moment'],
+  [/^M-10: /, 'The table did not take that: send it again'],
 ];
+
+// "M-2: take_seat: T-3: a player needs a name": the link's wrapper around the table's own reason
+const WRAPPED = /^M-2: [a-z_]+: (?=[A-Z]-\d+: )/;
 
 /**
  * A refusal reason for the player: {text, known}. `known` false: no pattern matched; the
@@ -694,6 +709,10 @@ export const REFUSALS = [
  */
 export function refusalText(reason) {
   const r = String(reason ?? '');
+  if (WRAPPED.test(r)) {
+    const inner = refusalText(r.replace(WRAPPED, ''));
+    if (inner.known) return inner;
+  }
   for (const [re, msg] of REFUSALS) {
     const m = re.exec(r);
     if (!m) continue;

@@ -142,3 +142,18 @@ def test_result_seconds_is_checked(tmp_path):
     for bad in (61, -1, "5", True):
         with pytest.raises(ConfigError, match="table.result_seconds"):
             parse_config({"table": {"big_blind": 100, "result_seconds": bad}})
+
+
+def test_result_seconds_default_is_written_once() -> None:
+    """Brief L item 6: ``[table] result_seconds``'s default stood in controller/runtime.py and
+    twice in controller/config.py; one constant now, the config's, which the runtime re-exports."""
+    import dataclasses
+    import inspect
+
+    from controller import config, runtime
+
+    assert runtime.RESULT_SECONDS is config.RESULT_SECONDS
+    field = {f.name: f for f in dataclasses.fields(config.TableConfig)}["result_seconds"]
+    assert field.default is config.RESULT_SECONDS
+    src = inspect.getsource(config) + inspect.getsource(runtime)
+    assert src.count("RESULT_SECONDS = ") == 1

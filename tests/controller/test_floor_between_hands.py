@@ -78,7 +78,9 @@ def test_stakes_change_waits_for_the_hand_and_is_journalled_with_the_name(rig, t
     changed = [e.payload for e in table.orch.journal.entries(kinds=("table",))
                if e.payload.get("kind") == "settings-changed"]
     assert changed[-1]["by"] == "floor:Anna" and changed[-1]["changes"]["big_blind"] == 20
-    code, out, _ = floor("stakes", "20", "--small-blind", "30", "--by", "Anna")  # small above big
+    code, out, err = floor("stakes", "20", "--small-blind", "30", "--by", "Anna")  # small above big: never sent
+    assert code == 2 and "S-1: the small blind (30) must be at most the big blind (20)" in out + err
+    code, out, _ = floor("stakes", "8", "--by", "Anna")  # the table's small blind (10) above it: the table refuses
     assert code == 1 and "refused: " in out
     code, out, _ = floor("status")
     assert "stakes 10/20, ante 2" in out

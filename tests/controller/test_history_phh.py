@@ -237,3 +237,22 @@ def test_smallest_chip_and_cap_settings_replay(tmp_path: Path) -> None:
     for rec in records:
         doc = _check_replays(tmp_path, rec)
         assert doc["_smallest_chip"] == 5 and doc["_cap_lifted_heads_up"] is False
+
+
+def test_a_record_that_contradicts_itself_is_not_written(tmp_path: Path) -> None:
+    """Brief L item 1: what the PHH reader refuses is never written. A record whose ``auto``
+    names a seat not dealt in (was dropped silently), whose ``sb_seat`` is not the seat that
+    posted the small blind, or whose result both shows and mucks a hand raises, the key named."""
+    table = Table(tmp_path / "j.sqlite", _settings("holdem", "no-limit"), seats=[1, 2, 3], seed=4)
+    rec = table.play(1)[0]
+    table.close()
+    record_to_phh(rec)  # the table's own record is written
+    with pytest.raises(ValueError, match="auto names seat 6, not dealt in"):
+        record_to_phh(dict(rec, auto=[[6, "fold", "A-2"]]))
+    other = next(s for s in (1, 2, 3) if s != rec["sb_seat"])
+    with pytest.raises(phh.PHHError, match=f"PHH: _small_blind_seat = {other} disagrees with the blinds posted"):
+        record_to_phh(dict(rec, sb_seat=other))
+    seat = str(rec["seats"][0]["seat"])
+    result = dict(rec["result"], shown={seat: ["As", "Ks"]}, mucked=[int(seat)])
+    with pytest.raises(phh.PHHError, match="PHH: _mucked names p[0-9], whom _shown lists too"):
+        record_to_phh(dict(rec, result=result))

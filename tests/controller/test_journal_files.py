@@ -258,3 +258,49 @@ def test_simulate_never_blocks_on_a_fifo_journal(tmp_path):
         assert out.get("value") is None
     finally:
         _unblock(fifo)
+
+
+# -- brief L item 2: a FIFO where the lock or the journal should be -----------------------------
+
+def test_a_fifo_as_the_lock_is_named_not_invalid_argument(tmp_path):
+    """It said only "Invalid argument" (ftruncate on a FIFO): the table refuses it by name."""
+    path = _journal(tmp_path)
+    lock = Path(str(path) + ".lock")
+    lock.unlink()
+    os.mkfifo(lock)
+    blocked, out = _in_thread(lambda: Journal(path))
+    _unblock(lock)
+    assert not blocked, "opening the journal blocked on a FIFO lock"
+    assert isinstance(out.get("error"), JournalError), out
+    assert str(out["error"]) == f"{lock} is a FIFO (named pipe), not a lock file: remove it"
+    check = _cli("history", "--journal", str(path), "--check")
+    assert check.returncode == 2 and f"{lock} is a FIFO (named pipe), not a lock file: remove it" in check.stderr, \
+        check.stdout + check.stderr
+    assert lock.is_fifo()
+
+
+def test_recall_on_a_fifo_journal_says_it_is_a_fifo(tmp_path):
+    """``livetable history`` on a FIFO said "no journal at ..."."""
+    fifo = tmp_path / "journal.sqlite"
+    os.mkfifo(fifo)
+    res = _cli("history", "--journal", str(fifo))
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert f"{fifo} is a FIFO (named pipe), not a journal file: move it away" in res.stderr
+    assert "no journal" not in res.stderr
+    accept = _cli("history", "--journal", str(fifo), "--accept", "--by", "floor:Anna")
+    assert accept.returncode == 2 and "FIFO" in accept.stderr and "no journal" not in accept.stderr, accept.stderr
+
+
+def test_check_creates_no_lock_file(tmp_path):
+    """``history --check`` made an empty ``journal.sqlite.lock`` beside a journal that had none;
+    it still refuses a journal a table holds (its lock)."""
+    path = _journal(tmp_path)
+    lock = Path(str(path) + ".lock")
+    lock.unlink()
+    before = sorted(p.name for p in path.parent.iterdir())
+    check = _cli("history", "--journal", str(path), "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert sorted(p.name for p in path.parent.iterdir()) == before
+    with Journal(path):  # a running table: its lock is held
+        busy = _cli("history", "--journal", str(path), "--check")
+    assert busy.returncode == 2 and "in use by pid" in busy.stderr, busy.stdout + busy.stderr

@@ -195,3 +195,23 @@ def test_a_ctrl_c_while_the_table_opens_stops_it_with_its_summary(tmp_path, caps
             signal.signal(s, h)
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert rc == 0 and summary["hands"] == 0
+
+
+def test_simulate_language_is_the_tables_language(tmp_path):
+    """Brief L item 4: ``livetable simulate --language nl`` is ``[table] language = "nl"``."""
+    path = tmp_path / "journal.sqlite"
+    res = subprocess.run([sys.executable, "-m", "controller", "simulate", "--devices", "none", "--headless",
+                          "--quiet", "--seed", "3", "--hands", "1", "--language", "nl", "--journal", str(path)],
+                         cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:  # the table's settings are in its snapshots (the events change them only when they change)
+        states = [json.loads(s) for (s,) in db.execute("SELECT state FROM snapshots")]
+    finally:
+        db.close()
+    assert states and all(st["table"]["settings"]["language"] == "nl" for st in states), states[:1]
+    bad = subprocess.run([sys.executable, "-m", "controller", "simulate", "--language", "fr", "--hands", "0"],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "invalid choice: 'fr'" in bad.stderr

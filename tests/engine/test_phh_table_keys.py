@@ -4,6 +4,8 @@ were accepted by ``livetable replay``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from controller.engine.phh import PHHError, load
@@ -178,3 +180,52 @@ def test_rake_booked_to_a_player_who_won_nothing_is_reported(tmp_path):
     out = _replay(tmp_path, RAKED.replace("_rake_paid = [0, 15, 0]", "_rake_paid = [15, 0, 0]"))
     assert out["error"] == ("PHH: _rake_paid [15, 0, 0] disagrees with the replay, whose pots' winners paid "
                             "[0, 15, 0]"), out
+
+
+# -- the lows left by issue 16 (brief L, item 1): fields that contradict each other ------------
+
+@pytest.mark.parametrize("old,new,key", [
+    ("_mucked = []", '_mucked = ["p3"]', "_mucked names p3, whom _shown lists too"),
+    ("_mucked = []", '_mucked = []\n_auto = [["p7", "fold", "A-2"]]', "_auto names 'p7', not one of the players"),
+    ("_mucked = []", '_mucked = []\n_auto = [["Ann", "fold", "A-2"]]', "_auto names 'Ann'"),
+    ("_mucked = []", '_mucked = []\n_auto = [["p1", "fold"]]', "_auto must list [player, action, rule]"),
+    ("_mucked = []", '_mucked = []\n_auto = [["p1", "fold", "A-2\\n"]]', "_auto entry"),
+    ("year = 2026", 'year = 2026\ntime = 12:00:00\ntime_zone = "Mars/Olympus"', "time_zone must be a time zone"),
+    ("year = 2026", 'year = 2026\ntime_zone = "../../etc/passwd"', "time_zone must be a time zone"),
+    ("year = 2026", "year = 2026\ntime_zone = 5", "time_zone must be a time zone"),
+    ("_small_blind_seat = 2", "_small_blind_seat = 1",
+     "_small_blind_seat = 1 disagrees with the blinds posted: seat 2 (p1) posted the small blind"),
+    ("_small_blind_seat = 2", "_small_blind_seat = 0", "_small_blind_seat = 0 disagrees"),
+    ("_big_blind_seat = 3", "_big_blind_seat = 2",
+     "_big_blind_seat = 2 disagrees with the blinds posted: seat 3 (p2) posted the big blind"),
+])
+def test_fields_that_contradict_each_other_are_refused_with_the_key(old, new, key, tmp_path):
+    assert old in RAKED
+    text = RAKED.replace(old, new)
+    with pytest.raises(PHHError, match=re.escape(f"PHH: {key}")):
+        load(text)
+    out = _replay(tmp_path, text)
+    assert out["error"] is not None and out["error"].startswith(f"PHH: {key}"), out
+
+
+@pytest.mark.parametrize("extra", [
+    '_auto = [["p3", "fold", "A-2"], ["p1", "fold", "absent"]]',
+    'time = 12:00:00\ntime_zone = "UTC"',
+    'time_zone = "Europe/Amsterdam"',
+])
+def test_consistent_fields_still_load(extra, tmp_path):
+    out = _replay(tmp_path, RAKED.replace("year = 2026", "year = 2026\n" + extra))
+    assert out["error"] is None, out
+
+
+def test_a_dead_small_blind_is_seat_zero():
+    """T-1: a dead small blind (small_blind_player = 0) is _small_blind_seat = 0; any seat is refused."""
+    text = (TABLE_HAND.replace("blinds_or_straddles = [50, 100, 0]", "blinds_or_straddles = [0, 100, 0]")
+            .replace('actions = ["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h2c", "p3 f", "p1 f"]',
+                     'actions = ["d dh p1 AsKs", "d dh p2 QdQc", "d dh p3 7h2c", "p3 f", "p1 f"]\n'
+                     "small_blind_player = 0\nbig_blind_player = 2")
+            .replace("finishing_stacks = [950, 1050, 1000]", "finishing_stacks = [1000, 1000, 1000]"))
+    assert load(text + "_small_blind_seat = 0\n_big_blind_seat = 3\n").extra["_small_blind_seat"] == 0
+    with pytest.raises(PHHError, match="_small_blind_seat = 2 disagrees with the blinds posted: the small blind "
+                                      r"is dead \(T-1\)"):
+        load(text + "_small_blind_seat = 2\n_big_blind_seat = 3\n")

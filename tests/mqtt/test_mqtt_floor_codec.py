@@ -94,3 +94,19 @@ def test_the_reply_says_accepted_or_refused_with_a_reason_never_both():
         codec.floor_reply_payload(table="t1", request_id="f-1", command="void", accepted=False, reason=None)
     with pytest.raises(ValueError):
         codec.floor_reply_payload(table="t1", request_id="f-1", command="void", accepted=True, reason="F-2: x")
+
+
+@pytest.mark.parametrize("stakes, fragment", [
+    ({"big_blind": 200, "ante": 10**9}, "S-1: the ante (1,000,000,000) must be at most the big blind (200)"),
+    ({"big_blind": 200, "small_blind": 201}, "S-1: the small blind (201) must be at most the big blind (200)"),
+    ({"big_blind": 200, "small_blind": 0}, "'small_blind' must be an integer in 1.."),
+])
+def test_stakes_that_are_no_stakes_are_refused_s1(stakes, fragment):
+    """Brief L item 3: any ante (10^9) and a small blind of 0 were taken."""
+    with pytest.raises(PayloadError) as exc:
+        decode_floor_request(json.dumps({"schema": 1, "id": "x", "command": "stakes", "by": "Anna",
+                                         "stakes": stakes}).encode())
+    assert exc.value.code == "M-2" and fragment in exc.value.detail, exc.value.detail
+    ok = decode_floor_request(json.dumps({"schema": 1, "id": "x", "command": "stakes", "by": "Anna",
+                                          "stakes": {"big_blind": 200, "small_blind": 200, "ante": 200}}).encode())
+    assert ok.stakes == {"big_blind": 200, "small_blind": 200, "ante": 200}

@@ -87,7 +87,7 @@ def test_close_stakes_open_and_seat_from_the_console(tmp_path: Path) -> None:
             page.click("nav button[data-view='decisions']")
             page.wait_for_selector("#decisions tbody tr:nth-child(4) td.ok", timeout=WAIT_MS)
             rows = page.locator("#decisions tbody tr").all_inner_texts()
-            assert "seat seat 5 Carla 5000" in rows[0] and "from the waiting list" in rows[0]
+            assert "seat seat 5 Carla 5,000" in rows[0] and "from the waiting list" in rows[0]
             assert "open" in rows[1] and "the table is open" in rows[1]
             assert "stakes" in rows[2] and "the game goes up" in rows[2] and "now" in rows[2]
             assert "close" in rows[3] and "game breaks" in rows[3] and "no further hand" in rows[3]

@@ -305,6 +305,23 @@ def test_a1_stale_action_is_refused():
     assert not b.refused()
 
 
+def test_a1_a_second_copy_of_a_taken_decision_is_stale_not_out_of_turn():
+    """The 100-kill loop (brief L): a seat's decision queued at the broker while the table was
+    down was taken after the restart, and the seat's own retry (a new id, the same seq) was
+    told "A-1: it is not seat 1's turn" (the tablet: "It is not your turn"), though it was the
+    seat's turn when it decided: it is stale (the table moved on: decide again)."""
+    b = _bench(1, 2, 3)
+    b.start(1)
+    seen = b.state.seq
+    b.act(1, "call", seq=seen)
+    assert not b.refused()
+    b.act(1, "call", seq=seen)
+    r = b.refused()
+    assert r and r[0].rule == "A-1" and r[0].reason.startswith(f"A-1: stale action: decided on state {seen}"), r
+    b.act(1, "call", seq=b.state.seq)  # a current decision out of turn is still out of turn
+    assert b.refused()[0].reason == "A-1: it is not seat 1's turn"
+
+
 def test_a1_out_of_turn_and_illegal_amounts_are_refused_with_rule():
     b = _bench(1, 2, 3)
     b.start(1)

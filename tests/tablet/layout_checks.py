@@ -14,6 +14,7 @@ input and tab; and checks
   the tournament bar's content is not wider than its box (an amount
   cut with an ellipsis is cut too), a player's name neither (issue 20: "Player…" on a phone;
   the page sets a long name smaller, on two lines, or as initials with the full name kept),
+- no word of a seat's status is broken over two lines ("Folde/d"; a hyphen may break),
 - buttons and inputs are at least 40 px high and 44 px wide (touch targets),
 - text is at least 12 px.
 """
@@ -87,6 +88,21 @@ LAYOUT_JS = r"""
   for (const e of els.filter((x) => x.matches('#me button, #me input:not([type=radio]), #tabs button, #side .panel button'))) {
     const r = rect(e);
     if (r.height < 40 || r.width < 44) problems.push(`touch target ${Math.round(r.width)}x${Math.round(r.height)} px: ${name(e)}`);
+  }
+  // no word of a seat's status broken over two lines (brief L: "Folde/d", "Gepa/st" at 390x844);
+  // a break at a hyphen is a break between words
+  for (const e of document.querySelectorAll('.seat .status')) {
+    if (!visible(e)) continue;
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[^\s\-\u2013]+/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) problems.push(`word broken over two lines: "${m[0]}" in ${name(e)}`);
+      }
+    }
   }
   const texts = document.querySelectorAll('body *');
   for (const e of texts) {

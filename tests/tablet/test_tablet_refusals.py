@@ -118,11 +118,8 @@ def _reasons(tmp_path: Path) -> list[str]:
     return out
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed (the tablet's logic runs in node)")
-def test_every_refusal_a_tablet_meets_reads_in_the_players_language(tmp_path: Path) -> None:
-    (tmp_path / "busted").mkdir()
-    reasons = _reasons(tmp_path)
-    assert all(re.match(r"[A-Z]-\d+: ", r) for r in reasons), reasons  # the ids stay in the replies
+def _in_node(reasons: list[str]) -> dict[str, list[dict]]:
+    """Each reason as the page reads it (``refusalText``) in English and in Dutch."""
     script = """
 import * as L from './tablet/js/logic.js';
 import { readFileSync } from 'node:fs';
@@ -136,7 +133,14 @@ console.log(JSON.stringify({ en, nl: dutch }));
     res = subprocess.run([NODE, "--input-type=module", "-e", script], input=json.dumps(reasons), cwd=REPO,
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
-    got = json.loads(res.stdout)
+    return json.loads(res.stdout)
+
+
+def _read_in_both_languages(reasons: list[str]) -> dict[str, str]:
+    """Every reason is known to the page, reads without rule ids, differently in Dutch, chips
+    grouped as the language groups them; return reason -> its English text."""
+    assert all(re.match(r"[A-Z]-\d+: ", r) for r in reasons), reasons  # the ids stay in the replies
+    got = _in_node(reasons)
     unknown = [r for r, e in zip(reasons, got["en"]) if not e["known"]]
     assert unknown == [], f"reasons the tablet does not know: {unknown}"
     for reason, en, nl in zip(reasons, got["en"], got["nl"]):
@@ -147,7 +151,81 @@ console.log(JSON.stringify({ en, nl: dutch }));
         for x in big:  # the chips the player reads are grouped as the language groups them
             if f"{x:,}" in en["text"]:
                 assert f"{x:,}".replace(",", ".") in nl["text"], (reason, nl["text"])
-    texts = dict(zip(reasons, (e["text"] for e in got["en"])))
+    return dict(zip(reasons, (e["text"] for e in got["en"])))
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (the tablet's logic runs in node)")
+def test_every_refusal_a_tablet_meets_reads_in_the_players_language(tmp_path: Path) -> None:
+    (tmp_path / "busted").mkdir()
+    texts = _read_in_both_languages(_reasons(tmp_path))
     assert any(t == "It is not your turn" for t in texts.values()), texts
     assert any(t.startswith("Raise to at least ") for t in texts.values()), texts
     assert any(t == "The buy-in is 2,000 to 10,000" for t in texts.values()), texts
+
+
+def _link_reasons(tmp_path: Path) -> list[str]:
+    """Every refusal the MQTT link itself answers (docs/mqtt.md M-1..M-10), and the adapter's
+    M-2 around a table reason, as a real :class:`drivers.mqtt.link.TableLink` sends them on
+    a seat's reply topic (no broker: its message handling is driven, its publishes caught)."""
+    from drivers.mqtt import codec
+    from drivers.mqtt.link import TableLink
+    from drivers.mqtt.topics import Kind
+    from tests.mqtt.conftest import TABLE, state_view
+
+    now = [1_800_000_000.0]
+    link = TableLink(TABLE, host="127.0.0.1", port=1, username=None, password=None, post=lambda e: None,
+                     clock=lambda: now[0], auto_lobby=False, action_rate=(10, 1.0), chat_rate=(5, 10.0))
+    link.publish_state(state_view(1))
+    out: list[str] = []
+
+    def publish(topic, payload=None, *a, **k):
+        if topic.endswith("/reply") and payload:
+            reply = json.loads(payload)
+            if not reply["accepted"]:
+                out.append(reply["reason"])
+
+    link._client.publish = publish  # type: ignore[method-assign]
+
+    def send(kind, payload: bytes, seat: int = 3) -> None:
+        now[0] += 20.0  # each in a window of its own: the M-9 damping answers a window's first only
+        link._handle(kind, seat, payload, now[0])
+
+    act = lambda aid, **kw: codec.action_payload(**{"seat": 3, "seq": 1, "action": "check",  # noqa: E731
+                                                    "action_id": aid, **kw})
+    send(Kind.ACTION, b"not json")                                                     # M-1
+    send(Kind.ACTION, json.dumps({"schema": 1, "id": "a1", "seat": 3, "seq": 1, "action": "dance",
+                                  "amount": None}).encode())                           # M-2
+    send(Kind.ACTION, json.dumps({"schema": 1, "id": "a2", "pad": "x" * 5000}).encode())  # M-3
+    send(Kind.ACTION, act("a3", seq=99))                                               # M-4
+    send(Kind.ACTION, act("a4"))
+    send(Kind.ACTION, act("a4"))                                                       # M-5
+    send(Kind.ACTION, act("a5", seat=4))                                               # M-6
+    chat = lambda cid, text: codec.chat_input_payload(seat=3, text=text, chat_id=cid)  # noqa: E731
+    send(Kind.SEAT_CHAT, chat("c1", "x" * 300))                                        # M-7 too long
+    send(Kind.SEAT_CHAT, chat("c2", ""))                                               # M-7 empty
+    send(Kind.SEAT_CHAT, chat("c3", "bell \x07"))                                      # M-7 control
+    for i in range(6):                                                                 # M-8
+        link._handle(Kind.SEAT_CHAT, 5, codec.chat_input_payload(seat=5, text="hi", chat_id=f"d{i}"), now[0])
+    for i in range(11):                                                                # M-9
+        link._handle(Kind.ACTION, 6, codec.action_payload(seat=6, seq=1, action="check", action_id=f"e{i}"),
+                     now[0])
+    link._refuse_retained(Kind.ACTION, 7, f"livetable/{TABLE}/seat/7/action",
+                          codec.action_payload(seat=7, seq=1, action="check", action_id="f1"))  # M-10
+    codes = sorted({r.split(":")[0] for r in out}, key=lambda c: int(c[2:]))
+    assert codes == [f"M-{k}" for k in range(1, 11)], out
+    # the adapter's M-2 around the table's own reason (a tablet's take_seat with a blank name)
+    t = Table(tmp_path / "adapter", players=(1,))
+    out.append(t.ask(4, "take_seat", 2000, name=" ", post=False))
+    assert out[-1] == "M-2: take_seat: T-3: a player needs a name", out[-1]
+    return out
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (the tablet's logic runs in node)")
+def test_the_mqtt_links_own_refusals_read_in_the_players_language(tmp_path: Path) -> None:
+    """Brief L item 4: M-1..M-10 (the link's refusals, before the table sees anything) read in
+    English only, rule id stripped, and the adapter's "M-2: take_seat: T-3: ..." as its M-2."""
+    (tmp_path / "adapter").mkdir()
+    texts = _read_in_both_languages(_link_reasons(tmp_path))
+    assert texts["M-2: take_seat: T-3: a player needs a name"] == "enter your name"
+    assert any(t == "A chat line is at most 200 characters" for t in texts.values()), texts
+    assert any(t == "Too many actions at once: wait a moment" for t in texts.values()), texts

@@ -122,7 +122,12 @@ def test_try_tablet_prints_a_seat_address_the_browser_opens_and_stops_cleanly(br
         summary = json.loads(cmd.wait_line(r"^\{.*\"hands\"").string)
         assert summary["invariant_errors"] == [] and summary["faults"] == []
         cmd.wait_line(r"^try-tablet: stopped \(simulate exited 0\)$")
+        # brief L: it said the journal, in the folder it had just removed, opens the table again
+        removed = cmd.wait_line(r"^try-tablet: removed (\S+): the logins, the table's journal and its hand files "
+                                r"named above are gone \(--dir FOLDER keeps them for another run\)$")
+        assert Path(removed[1]) == creds_file.parents[1]
         assert cmd.proc.wait(30) == 0
+        assert "stays in the journal" not in (tmp_path / "stderr.log").read_text()
         # everything stopped: the broker's ports closed, the logins' folder gone
         assert not _listening(mqtt_port) and not _listening(ws_port)
         assert not creds_file.exists() and not creds_file.parents[1].exists()
@@ -177,18 +182,26 @@ def _ends_within(pid: int, timeout: float) -> bool:
         os.close(fd)
 
 
-def _table_playing(first: re.Match[str]) -> None:
+def _table_playing(first: re.Match[str]) -> dict[str, Any]:
     """Wait until the table publishes its state on try-tablet's broker (simulate is up), as
-    the dealer display sees it (the read-only ``display`` login); ``first`` is the broker line."""
+    the dealer display sees it (the read-only ``display`` login); ``first`` is the broker line.
+    Return the state."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
     creds = json.loads(Path(first[3]).read_text())
     got = threading.Event()
+    states: list[dict[str, Any]] = []
+
+    def on_message(_c: Any, _u: Any, msg: Any) -> None:
+        if msg.payload:
+            states.append(json.loads(msg.payload))
+            got.set()
+
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
     client.username_pw_set(creds["display"]["username"], creds["display"]["password"])
     client.on_connect = lambda c, *_: c.subscribe("livetable/t1/state", qos=1)
-    client.on_message = lambda _c, _u, msg: got.set() if msg.payload else None
+    client.on_message = on_message
     client.connect("127.0.0.1", int(first[1]))
     client.loop_start()
     try:
@@ -196,13 +209,16 @@ def _table_playing(first: re.Match[str]) -> None:
     finally:
         client.loop_stop()
         client.disconnect()
+    return states[0]
 
 
 def test_the_table_dies_with_try_tablet_killed(tmp_path: Path) -> None:
     """SIGKILL (no clean-up possible): simulate and the broker must not play on as orphans."""
-    cmd = Command(["--seats", "3", "--camera", "off"], tmp_path / "stderr.log")
+    cmd = Command(["--seats", "3", "--camera", "off", "--language", "nl"], tmp_path / "stderr.log")
     try:
-        _table_playing(cmd.wait_line(r"broker mqtt://127\.0\.0\.1:(\d+) and ws://127\.0\.0\.1:(\d+) .*logins in (\S+)"))
+        state = _table_playing(cmd.wait_line(r"broker mqtt://127\.0\.0\.1:(\d+) and ws://127\.0\.0\.1:(\d+) "
+                                             r".*logins in (\S+)"))
+        assert state["language"] == "nl"  # try-tablet --language: the table's, as [table] language
         sims = [p for p, line in _children(cmd.proc.pid) if " simulate " in line]
         assert len(sims) == 1, _children(cmd.proc.pid)
         cmd.proc.kill()

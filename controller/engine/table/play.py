@@ -687,12 +687,14 @@ def apply_action(ctx: Ctx, ev: ev_.ActionTaken) -> None:
     if hand is None:
         refuse(ctx, "A-1", "A-1: no hand is running")
         return
+    # Stale first: a decision made before the current turn began (its copy already taken, the
+    # table moved on) is told so, not "not your turn" (it was the seat's turn when it decided).
+    if ev.seq is not None and st.info is not None and ev.seq < st.info.turn_seq:
+        refuse(ctx, "A-1", f"A-1: stale action: decided on state {ev.seq}, the turn began at "
+                           f"{st.info.turn_seq}")
+        return
     if hand.seat_to_act != ev.seat or st.dealing is not None:
         refuse(ctx, "A-1", f"A-1: it is not seat {ev.seat}'s turn")
-        return
-    if ev.seq is not None and ev.seq < st.info.turn_seq:  # type: ignore[union-attr]
-        refuse(ctx, "A-1", f"A-1: stale action: decided on state {ev.seq}, the turn began at "
-                           f"{st.info.turn_seq}")  # type: ignore[union-attr]
         return
     if _act(ctx, ev.seat, ev.action, ev.amount, ev.discards):
         drive(ctx)
