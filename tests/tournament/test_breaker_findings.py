@@ -1,7 +1,8 @@
-"""A breaker's findings on the tournament at a running table (issue 19), kept as xfail
-reproductions until they are fixed (and one fixed finding's regression test): each
-``strict`` xfail turns into a failure (XPASS) once the finding is fixed, so whoever fixes
-it removes the mark."""
+"""A breaker's findings on the tournament at a running table (issue 19), each a regression
+test since it was fixed (they were strict xfail reproductions on brk-t; TFIX fixed them): a
+trailing break, a kill after the colour-up, a rebuy request outliving its player's bust, a
+second rebuy above max_stack, a freezeout re-entry under a name written otherwise, the
+settings' missing checks and bounds, the wordings."""
 
 from __future__ import annotations
 
