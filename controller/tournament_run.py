@@ -60,6 +60,7 @@ from typing import Any
 
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
+from controller.engine.table.seating import player_for_name
 from controller.engine.table.settings import TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import RaiseFault
@@ -296,10 +297,17 @@ class TournamentTable:
         #: the breaks (schedule index) whose colour-up was raced, and the race the table
         #: has still to take: its new stacks by player and the chips it adds (< 0: removes)
         self.raced: set[int] = set()
-        self._race_waiting: tuple[dict[str, int], int] | None = None
+        self._race_waiting: tuple[dict[str, int], int, dict[str, int]] | None = None
         self.last_race: dict[str, Any] | None = None
-        #: rebuys and add-ons asked from a seat's tablet, waiting for the dealer: seat -> kind
+        #: at a restart: the table journalled the last race's stacks (``chips-raced``) after it
+        self._race_taken = False
+        #: chips the colour-ups gave (> 0) or took (< 0) per player: the table books them as
+        #: top-ups (``Ledger.raced``), they are no purchase
+        self._raced_chips: dict[str, int] = {}
+        #: rebuys and add-ons asked from a seat's tablet, waiting for the dealer: seat -> kind,
+        #: and who asked (a request is the player's: it ends when he leaves the seat or busts)
         self.asked: dict[int, str] = {}
+        self._asker: dict[int, str] = {}
         #: chips of confirmed rebuys and add-ons not yet booked by the table: player -> the
         #: chips (bought in + topped up) the player's account reaches once they are
         self._inflight: dict[str, int] = {}
@@ -330,10 +338,8 @@ class TournamentTable:
         if len(self.standings.alive) == 1 and self.result is None:
             self._finish()
         self._seat_entries()
+        self._restore_race()  # before the purchases: the chips the table booked for the race count
         self._resume_purchases()
-        if (self.last_race is not None and orch.state.settings.smallest_chip < int(self.last_race["chip"])
-                and orch.state.hand is None):
-            self._post_race(self.last_race)  # a crash came between the race's journal and the table
         orch.tournament_view_fn = self.view_json
         orch.tournament_director = self  # the floor's director's requests (controller/floor.py)
         self._wall_start, self._sim_start = orch.clock(), self.time()
@@ -351,6 +357,9 @@ class TournamentTable:
             if entry.kind != JOURNAL_KIND:
                 table_after += entry.kind == "table"
                 last_at = entry.at
+                if entry.kind == "table" and isinstance(entry.payload, dict) \
+                        and entry.payload.get("kind") == ev.ChipsRaced.kind:
+                    self._race_taken = True  # the table took the last race's stacks
                 continue
             p = entry.payload
             kind = p.get("type")
@@ -358,14 +367,21 @@ class TournamentTable:
                 if kind == "clock":
                     clock_data, clock_entry, table_after = p, entry, 0
                     if "history" in p:  # the whole state so far: what compaction may have taken
+                        seen = None if self.last_race is None else self.last_race.get("index")
                         self._started = False
                         self.history = []
                         for h in p["history"]:
                             self._apply(h)
                         self.state_seq = entry.seq
+                        if self.last_race is not None and self.last_race.get("index") != seen:
+                            # a race known only from a snapshot's history (compacted away): a snapshot
+                            # is written after the table took the race's stacks
+                            self._race_taken = True
                 else:
                     if kind == "start" and self.state_seq is None:
                         self.state_seq = entry.seq
+                    if kind == "race":
+                        self._race_taken = False  # until the table's chips-raced follows it
                     self._apply(p)
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
@@ -405,7 +421,7 @@ class TournamentTable:
             self.names = {str(k): str(v) for k, v in p["names"].items()}
             self.button = p.get("button")
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
-            self.raced, self.last_race = set(), None
+            self.raced, self.last_race, self._raced_chips = set(), None, {}
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
@@ -419,20 +435,28 @@ class TournamentTable:
         elif kind == "rebuy":
             self.standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
             self.asked.pop(int(p["seat"]), None)
+            self._asker.pop(int(p["seat"]), None)
         elif kind == "addon":
             self.standings.addon(p["player"], int(p["after_level"]))
             self.asked.pop(int(p["seat"]), None)
+            self._asker.pop(int(p["seat"]), None)
         elif kind == "refund":
             self.standings.refund(p["player"], p["kind"])
         elif kind == "race":
             self.standings.adjust_chips(int(p["delta"]))
             self.raced.add(int(p["index"]))
+            if self.last_race is not None:  # the race before this one was taken by the table
+                for player, d in self.last_race.get("deltas", {}).items():
+                    self._raced_chips[str(player)] = self._raced_chips.get(str(player), 0) + int(d)
             self.last_race = p
         elif kind == "asked":
             if p.get("kind") is None:
                 self.asked.pop(int(p["seat"]), None)
+                self._asker.pop(int(p["seat"]), None)
             else:
                 self.asked[int(p["seat"])] = str(p["kind"])
+                if p.get("player") is not None:
+                    self._asker[int(p["seat"])] = str(p["player"])
         self.history.append(p)
 
     def _start(self) -> None:
@@ -584,8 +608,27 @@ class TournamentTable:
                 refused.add(e.seat)
         if self._inflight:
             self._refund_lost(refused)
+        if self.asked:
+            self._drop_stale_asks()
         if effects:
             self.check()
+
+    def _drop_stale_asks(self) -> None:
+        """A rebuy or add-on asked from a tablet belongs to the player who asked: it ends
+        (journalled ``asked`` with no kind) once he is out of the tournament or off the seat
+        (bust, move), so nobody seated there later is sold it and the screens stop showing it."""
+        for seat in sorted(self.asked):
+            s = self.orch.state.seat(seat)
+            asker = self._asker.get(seat)
+            if s is not None and s.player in self.standings.alive and asker in (None, s.player):
+                continue
+            who = asker or (s.player if s is not None else None)
+            self._journal({"type": "asked", "seat": seat, "kind": None, "player": who,
+                           "reason": "the player left the seat or is out"})
+            log.info("seat %d: the %s asked by %s ends: the player left the seat or is out", seat,
+                     self.asked[seat], self.names.get(who or "", who))
+            self.asked.pop(seat, None)
+            self._asker.pop(seat, None)
 
     def tick(self, orch: Any) -> None:
         """The loop's idle turn: in a simulation, time passes on a break (no events come)."""
@@ -679,6 +722,9 @@ class TournamentTable:
             if st.seconds_left is None:
                 raise TournamentError("F-3: the last level has no end: no time to add")
             length = st.current.seconds
+            if st.seconds_left + int(amount or 0) < 0:
+                raise TournamentError(f"F-3: {st.seconds_left} s are left: at most {st.seconds_left} s can be "
+                                      f"taken off, not {-int(amount or 0)}")
             if st.seconds_left + int(amount or 0) > length:
                 raise TournamentError(f"F-3: {st.seconds_left} s are left of {length}: at most "
                                       f"{length - st.seconds_left} s can be added")
@@ -737,7 +783,8 @@ class TournamentTable:
         seat_of = {x.player: x.seat for x in occupied}
         race = {"type": "race", "index": status.index, "removed": list(brk.colour_up), "chip": chip,
                 "cards": cards, "ranking": ranking, "won": [p for p in ranking if new[p] > stacks[p]],
-                "stacks": new, "seats": {p: seat_of[p] for p in new}, "delta": delta}
+                "stacks": new, "seats": {p: seat_of[p] for p in new}, "delta": delta,
+                "deltas": {p: new[p] - stacks[p] for p in new if new[p] != stacks[p]}}
         self._journal(race)
         self.standings.adjust_chips(delta)
         self.raced.add(status.index)
@@ -750,21 +797,44 @@ class TournamentTable:
     def _post_race(self, race: dict[str, Any]) -> None:
         """Give the table a journalled race's stacks and smallest chip (start-up too)."""
         seats = {int(race["seats"][p]): int(n) for p, n in race["stacks"].items()}
-        self._race_waiting = ({str(p): int(n) for p, n in race["stacks"].items()}, int(race["delta"]))
+        self._race_waiting = ({str(p): int(n) for p, n in race["stacks"].items()}, int(race["delta"]),
+                              {str(p): int(d) for p, d in race.get("deltas", {}).items()})
         now = self.orch.clock()
         lv = self.clock.status(self.time()).level
         self.orch.post(ev.ChipsRaced(at=now, seats=tuple(sorted(seats)), stacks=tuple(seats[n] for n in sorted(seats))))
         self.orch.post(ev.SettingsChanged(at=now, changes=dict(level_stakes(lv), smallest_chip=int(race["chip"])),
                                           by="colour-up"))
 
+    def _restore_race(self) -> None:
+        """At a restart, carry the last colour-up out exactly once: a race the table did not
+        take before the crash is given to it now (its stacks and smallest chip); a race it
+        took keeps its stacks (hands since changed them) and only gets back the smallest chip
+        in play, which the config file's settings (the first level's) reset at the opening."""
+        race, orch = self.last_race, self.orch
+        if race is None:
+            return
+        chip = int(race["chip"])
+        if self._race_taken:  # its chips are booked at the table (Ledger.raced)
+            for p, d in race.get("deltas", {}).items():
+                self._raced_chips[str(p)] = self._raced_chips.get(str(p), 0) + int(d)
+        else:
+            if orch.state.hand is None:
+                self._post_race(race)  # a crash came between the race's journal and the table
+            return
+        if orch.state.settings.smallest_chip != chip:
+            log.info("restart: the smallest chip in play is %d since the colour-up at break %s", chip, race["index"])
+            orch.post(ev.SettingsChanged(at=orch.clock(), changes={"smallest_chip": chip}, by="colour-up"))
+
     def _race_pending(self) -> int:
         """The chips of a journalled race the table has not taken yet (0 once it has)."""
         if self._race_waiting is None:
             return 0
         stacks = {s.player: s.stack for s in self.orch.state.occupied()}
-        want, delta = self._race_waiting
+        want, delta, deltas = self._race_waiting
         if all(stacks.get(p) == n for p, n in want.items()):
             self._race_waiting = None
+            for p, d in deltas.items():  # the table booked them as top-ups (Ledger.raced)
+                self._raced_chips[p] = self._raced_chips.get(p, 0) + d
             return 0
         return delta
 
@@ -794,8 +864,9 @@ class TournamentTable:
             raise TournamentError(f"F-3: seat {seat} has no player in the tournament")
         st = self.clock.status(self.time())
         trial = copy.deepcopy(self.standings)
-        if kind == "rebuy":
-            stack = s.stack + s.topup
+        if kind == "rebuy":  # max_stack: the chips of purchases confirmed but not at the seat yet count
+            coming = max(0, self._inflight.get(s.player, 0) - self._booked(s.player) - s.topup)
+            stack = s.stack + s.topup + coming
             fields: dict[str, Any] = {"level": st.level.number, "stack": stack}
             trial.rebuy(s.player, st.level.number, stack)
         else:
@@ -815,9 +886,10 @@ class TournamentTable:
         """
         if seat in self.asked:
             raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
-        self._check_purchase(kind, seat)
-        self._journal({"type": "asked", "seat": seat, "kind": kind})
+        player, _ = self._check_purchase(kind, seat)
+        self._journal({"type": "asked", "seat": seat, "kind": kind, "player": player})
         self.asked[seat] = kind
+        self._asker[seat] = player
 
     def confirm_purchase(self, seat: int, *, by: str, kind: str | None = None, reason: str | None = None) -> str:
         """Book a rebuy or add-on at ``seat`` (the one its tablet asked for, or ``kind``
@@ -832,6 +904,8 @@ class TournamentTable:
             TournamentError: nothing asked at the seat, or not allowed now.
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
+        if self.asked:
+            self._drop_stale_asks()
         kind = kind or self.asked.get(seat)
         if kind is None:
             raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
@@ -849,6 +923,7 @@ class TournamentTable:
         else:
             self.standings.addon(player, int(fields["after_level"]))
         self.asked.pop(seat, None)
+        self._asker.pop(seat, None)
         self._inflight[player] = max(self._inflight.get(player, 0), booked) + purchase.chips
         self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat, amount=purchase.chips))
         name = self.names.get(player, player)
@@ -905,8 +980,9 @@ class TournamentTable:
             self._inflight[player] = self.standings.chips_bought(player)  # chips waiting at the seat still come
 
     def _booked(self, player: str) -> int:
+        """The chips of ``player``'s entries and purchases the table booked (its chip races' left out)."""
         acct = self.orch.state.ledger.accounts.get(player)
-        return 0 if acct is None else acct.bought_in + acct.topped_up
+        return 0 if acct is None else acct.bought_in + acct.topped_up - self._raced_chips.get(player, 0)
 
     def _pending_purchases(self) -> int:
         """Chips of confirmed purchases the table has not booked yet (and forget the booked)."""
@@ -929,18 +1005,25 @@ class TournamentTable:
         taken = {s.seat for s in orch.state.occupied()} | {
             n for p, n in self.draw.items() if p in self.standings.alive}
         free = [n for n in range(1, len(orch.state.seats) + 1) if n not in taken]
+        if seat is not None and not 1 <= seat <= len(orch.state.seats):
+            raise TournamentError(f"F-3: no seat {seat} at this table (seats 1..{len(orch.state.seats)})")
         if seat is not None and seat not in free:
             raise TournamentError(f"F-3: seat {seat} is taken (free: {', '.join(map(str, free)) or 'none'})")
         if not free:
             raise TournamentError("F-3: no seat is free at this table")
-        before = next((p for p in self.draw if self.names.get(p) == name), None)
+        try:  # the name as the table's seating compares it (case, spacing, punctuation around it)
+            key = player_for_name(name)
+        except ValueError as exc:
+            raise TournamentError(f"TDA 9: {exc}") from exc
+        before = next((p for p in self.draw if player_for_name(self.names.get(p, p)) == key), None)
         if before is not None and before in self.standings.alive:
             raise TournamentError(f"F-3: {name} is still in the tournament (a re-entry comes after a bust)")
         n = seat if seat is not None else random.Random(f"{self.seed}:{len(self.standings.entries)}").choice(free)
         player = before or f"p{len(self.draw) + 1}"  # a re-entry keeps the player (TDA 9: a full stack)
         trial = copy.deepcopy(self.standings)
         try:
-            trial.register(player, level)  # reentry.max: the standings' own check, before the journal
+            # reentry.max: the standings' own check, before the journal; named as the floor knows the player
+            trial.register(player, level, name=self.names.get(player, name))
         except TournamentError as exc:
             raise TournamentError(f"TDA 9: {exc}") from exc
         self._journal({"type": "entry", "player": player, "seat": n, "level": level, "name": name, "by": by,

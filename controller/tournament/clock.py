@@ -4,7 +4,9 @@ Pure: the clock never reads the time. Every method takes ``now``, seconds of a m
 clock the caller owns (``time.monotonic()`` at the table, a fake in tests); ``now`` must not
 go backwards. The clock walks the settings' schedule (levels and breaks in order); the last
 level never ends (a tournament that outlasts its structure stays on its last level, as a
-room's clock does). State survives a restart through :meth:`TournamentClock.to_json`.
+room's clock does); a schedule ending with a break goes back to its last level once the
+break is over (the levels continue: the clock never runs out of schedule). State survives
+a restart through :meth:`TournamentClock.to_json`.
 
 TDA 23 (New Hand & New Limits): a new level applies from the next hand; a hand keeps the
 level it started at. :meth:`TournamentClock.level_for_hand` is what the table asks when it
@@ -56,7 +58,10 @@ class TournamentClock:
     """
 
     def __init__(self, settings: TournamentSettings) -> None:
-        self._schedule = settings.schedule
+        schedule = settings.schedule
+        if schedule and isinstance(schedule[-1], Break):  # the levels continue after a trailing break
+            schedule = schedule + (next(x for x in reversed(schedule) if isinstance(x, Level)),)
+        self._schedule = schedule
         self._index = 0
         self._elapsed = 0.0  # seconds played in schedule[_index] up to _since
         self._since: float | None = None  # monotonic time of the last resume, None when stopped
@@ -176,7 +181,7 @@ class TournamentClock:
             running, started = bool(data["running"]), bool(data["started"])
         except (KeyError, TypeError, ValueError) as exc:
             raise TournamentError(f"clock: bad snapshot {data!r}") from exc
-        if not 0 <= index < len(settings.schedule) or played < 0:
+        if not 0 <= index < len(clock._schedule) or played < 0:
             raise TournamentError(f"clock: snapshot does not fit the schedule: {data!r}")
         clock._index, clock._elapsed, clock._started = index, played, started
         clock._since = now if running else None

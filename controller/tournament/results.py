@@ -68,8 +68,9 @@ class Standings:
         self._chip_adjust = 0
 
     # -- money in --------------------------------------------------------------------------
-    def register(self, player: str, level: int) -> Entry:
-        """Buy an entry (or a re-entry, after a bust) for ``player`` at level ``level``.
+    def register(self, player: str, level: int, *, name: str | None = None) -> Entry:
+        """Buy an entry (or a re-entry, after a bust) for ``player`` at level ``level``
+        (``name``: the player as the floor knows him, for the refusals; default ``player``).
 
         Late registration: entries are accepted until level
         ``settings.late_registration_until_level`` ends (TDA 9: alternates, late
@@ -84,11 +85,13 @@ class Standings:
             raise TournamentError(
                 f"registration: closed after level {s.late_registration_until_level}, now level {level}"
             )
+        who = player if name is None else name
         if player in self._alive:
-            raise TournamentError(f"registration: {player} already has a live entry")
+            raise TournamentError(f"registration: {who} already has a live entry")
         before = sum(1 for e in self.entries if e.player == player)
         if before and before - 1 >= s.reentries:
-            raise TournamentError(f"registration: {player} has used all {s.reentries} re-entries")
+            raise TournamentError(f"registration: {who} has used all {s.reentries} re-entries" if s.reentries
+                                  else f"registration: {who} is out of a freezeout (reentry.max = 0)")
         entry = Entry(len(self.entries) + 1, player, reentry=before > 0)
         self.entries.append(entry)
         self._alive[player] = entry.entry_id

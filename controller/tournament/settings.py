@@ -216,27 +216,39 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: upper bounds of a sane tournament (a config beyond them is a typo): chips (stacks, blinds,
+#: denominations, purchases), money (prices, fees, prizes), minutes (a level or a break: a day),
+#: counts (purchases per player, re-entries, entries of a payout bracket)
+MAX_CHIPS = 10**9
+MAX_MONEY = 10**12
+MAX_MINUTES = 1440
+MAX_COUNT = 10**6
+
+
 def _validate(s: TournamentSettings) -> list[str]:
     p: list[str] = []
 
-    def whole(path: str, v: object, minimum: int = 0) -> bool:
+    def whole(path: str, v: object, minimum: int = 0, maximum: int = MAX_COUNT) -> bool:
         if not _is_int(v):
             p.append(f"{path}: must be a whole number, got {v!r}")
             return False
         if v < minimum:  # type: ignore[operator]
             p.append(f"{path}: must be >= {minimum}, got {v}")
             return False
+        if v > maximum:  # type: ignore[operator]
+            p.append(f"{path}: must be <= {maximum}, got {v}")
+            return False
         return True
 
-    whole("starting_stack", s.starting_stack, 1)
+    whole("starting_stack", s.starting_stack, 1, MAX_CHIPS)
     whole("seats_per_table", s.seats_per_table, 2)
     if _is_int(s.seats_per_table) and s.seats_per_table > 10:
         p.append(f"seats_per_table: must be 2..10 (G-1), got {s.seats_per_table}")
     whole("late_registration_until_level", s.late_registration_until_level)
-    whole("reentries", s.reentries)
-    chips_ok = bool(s.chips) and all(_is_int(c) and c > 0 for c in s.chips)
+    whole("reentry.max", s.reentries)
+    chips_ok = bool(s.chips) and all(_is_int(c) and 0 < c <= MAX_CHIPS for c in s.chips)
     if not chips_ok:
-        p.append(f"chips: must be whole denominations > 0, got {list(s.chips)!r}")
+        p.append(f"chips: must be whole denominations 1..{MAX_CHIPS}, got {list(s.chips)!r}")
     elif list(s.chips) != sorted(set(s.chips)):
         p.append(f"chips: must be distinct and smallest first, got {list(s.chips)}")
         chips_ok = False
@@ -250,13 +262,19 @@ def _validate(s: TournamentSettings) -> list[str]:
     for i, item in enumerate(s.schedule):
         path = f"levels[{i}]"
         if isinstance(item, Break):
-            whole(f"{path}.break", item.minutes, 1)
+            whole(f"{path}.break", item.minutes, 1, MAX_MINUTES)
             if not seen_level:
                 p.append(f"{path}: a break cannot come before the first level")
             in_play = s.chips_in_play_at(i) if chips_ok else ()
             for c in item.colour_up:
                 if chips_ok and c not in in_play:
                     p.append(f"{path}.colour_up: {c} is not a denomination in play then {list(in_play)}")
+            if list(item.colour_up) != sorted(set(item.colour_up)):
+                p.append(f"{path}.colour_up: must be distinct and smallest first, got {list(item.colour_up)}")
+            elif chips_ok and set(item.colour_up) <= set(in_play) and \
+                    list(item.colour_up) != list(in_play[:len(item.colour_up)]):
+                p.append(f"{path}.colour_up: a colour-up races off the smallest chips in play "
+                         f"{list(in_play)}, got {list(item.colour_up)}")
             if chips_ok and in_play and len(set(item.colour_up) & set(in_play)) == len(in_play):
                 p.append(f"{path}.colour_up: cannot race off every denomination in play")
             continue
@@ -265,10 +283,10 @@ def _validate(s: TournamentSettings) -> list[str]:
             continue
         seen_level = True
         fields_ok = all(
-            whole(f"{path}.{name}", getattr(item, name), 0)
+            whole(f"{path}.{name}", getattr(item, name), 0, MAX_CHIPS)
             for name in ("small_blind", "big_blind", "ante", "big_blind_ante")
         )
-        whole(f"{path}.minutes", item.minutes, 1)
+        whole(f"{path}.minutes", item.minutes, 1, MAX_MINUTES)
         if not fields_ok:
             continue
         if item.big_blind <= 0:
@@ -298,13 +316,16 @@ def _validate(s: TournamentSettings) -> list[str]:
         breaks_after = {b.after_level for b in s.schedule if isinstance(b, Break)}
         if s.addon.at_break not in breaks_after:
             p.append(f"addon.at_break: there is no break after level {s.addon.at_break}")
-    if _is_int(s.late_registration_until_level) and s.late_registration_until_level > len(levels):
-        p.append(f"late_registration_until_level: only {len(levels)} levels, got {s.late_registration_until_level}")
+    if _is_int(s.late_registration_until_level) and s.late_registration_until_level >= max(1, len(levels)):
+        p.append(f"late_registration_until_level: only {len(levels)} levels, the last never ends (registration "
+                 f"must close): at most {len(levels) - 1}, got {s.late_registration_until_level}")
+    if chips_ok:
+        _validate_purchase_chips(p, s, len(levels))
     if s.rebuy.max and _is_int(s.rebuy.until_level) and not 1 <= s.rebuy.until_level <= len(levels):
         p.append(f"rebuy.until_level: must be a level 1..{len(levels)}, got {s.rebuy.until_level}")
 
     pay = s.payouts
-    whole("payouts.unit", pay.unit, 1)
+    whole("payouts.unit", pay.unit, 1, MAX_MONEY)
     if bool(pay.brackets) == bool(pay.fixed):
         p.append("payouts: give either brackets of percents or fixed prizes")
     last_min = 0
@@ -320,10 +341,12 @@ def _validate(s: TournamentSettings) -> list[str]:
             p.append(f"{path}.percent: must sum to 100, got {sum(percents)}")
         elif list(percents) != sorted(percents, reverse=True):
             p.append(f"{path}.percent: a place must not pay more than a better one, got {list(percents)}")
-        if _is_int(min_entries) and len(percents) > min_entries:
-            p.append(f"{path}: pays {len(percents)} places with only {min_entries} entries")
+        if _is_int(min_entries) and min_entries > 0 and len(percents) > min_entries:
+            p.append(f"{path}: pays {len(percents)} places with only {min_entries} "
+                     f"{'entry' if min_entries == 1 else 'entries'}")
     for j, prize in enumerate(pay.fixed):
-        if whole(f"payouts.fixed[{j}]", prize, 1) and _is_int(pay.unit) and pay.unit > 0 and prize % pay.unit:
+        if whole(f"payouts.fixed[{j}]", prize, 1, MAX_MONEY) and _is_int(pay.unit) and pay.unit > 0 \
+                and prize % pay.unit:
             p.append(f"payouts.fixed[{j}]: {prize} is not a multiple of the unit {pay.unit}")
     if pay.fixed and list(pay.fixed) != sorted(pay.fixed, reverse=True):
         p.append(f"payouts.fixed: a place must not pay more than a better one, got {list(pay.fixed)}")
@@ -331,8 +354,30 @@ def _validate(s: TournamentSettings) -> list[str]:
 
 
 def _validate_purchase(p: list[str], name: str, pur: Purchase, whole) -> None:
-    for f in ("price", "fee", "chips", "max", "until_level", "max_stack", "at_break"):
+    for f in ("price", "fee"):
+        whole(f"{name}.{f}", getattr(pur, f), 0, MAX_MONEY)
+    for f in ("chips", "max_stack"):
+        whole(f"{name}.{f}", getattr(pur, f), 0, MAX_CHIPS)
+    for f in ("max", "until_level", "at_break"):
         whole(f"{name}.{f}", getattr(pur, f), 0)
+
+
+def _validate_purchase_chips(p: list[str], s: TournamentSettings, levels: int) -> None:
+    """Rebuy and add-on chips the table can give: a multiple of the smallest chip in play
+    all the time they are sold (the smallest grows at each colour-up)."""
+    for name, pur in (("rebuy", s.rebuy), ("addon", s.addon)):
+        if not pur.max or not _is_int(pur.chips) or pur.chips <= 0:
+            continue
+        if name == "rebuy":  # sold from the start until level until_level ends
+            last = next((i for i, x in enumerate(s.schedule) if isinstance(x, Level)
+                         and x.number == min(pur.until_level, levels)), 0) if _is_int(pur.until_level) else 0
+        else:  # sold at the break after level at_break, once its colour-up is raced
+            last = next((i + 1 for i, x in enumerate(s.schedule) if isinstance(x, Break)
+                         and x.after_level == pur.at_break), 0)
+        smallest = {c[0] for c in (s.chips_in_play_at(i) for i in range(last + 1)) if c}
+        bad = sorted(c for c in smallest if pur.chips % c)
+        if bad:
+            p.append(f"{name}.chips: {pur.chips} is not a multiple of the smallest chip in play ({bad[-1]})")
 
 
 # -- TOML -------------------------------------------------------------------------------
@@ -465,10 +510,12 @@ def settings_from_mapping(t: Mapping[str, Any]) -> TournamentSettings:
         rebuy=purchase("rebuy"),
         addon=purchase("addon"),
     )
+    missing = tuple(k for k in ("starting_stack", "levels", "entry", "payouts") if k not in t)
     try:
         settings = TournamentSettings(**kwargs)
-    except SettingsError as exc:
-        raise SettingsError(p + exc.problems) from None
+    except SettingsError as exc:  # a missing key is said once (not again through its default)
+        raise SettingsError(p + [x for x in exc.problems if not x.startswith(missing)] if missing
+                            else p + exc.problems) from None
     if p:
         raise SettingsError(p)
     return settings

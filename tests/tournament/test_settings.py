@@ -62,7 +62,8 @@ def test_blinds_must_be_made_of_the_chips_in_play_after_a_colour_up():
         (("colour_up = [25]", "colour_up = [5]"), "levels[2].colour_up: 5 is not a denomination in play then [25, 100, 500, 1000]"),
         (("at_break = 2", "at_break = 1"), "addon.at_break: there is no break after level 1"),
         (("late_registration_until_level = 2", "late_registration_until_level = 7"),
-         "late_registration_until_level: only 3 levels, got 7"),
+         "late_registration_until_level: only 3 levels, the last never ends (registration must close): "
+             "at most 2, got 7"),
         (("min_entries = 6", "min_entries = 2"), "payouts.brackets[1].min_entries: must grow from bracket to bracket, got 2 after 2"),
         (("percent = [50, 30, 20]", "percent = [20, 30, 50]"),
          "payouts.brackets[2].percent: a place must not pay more than a better one, got [20, 30, 50]"),

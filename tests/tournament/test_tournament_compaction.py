@@ -10,7 +10,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from .tourneyrun import replay, simulate, summary_of
+from .tourneyrun import check_finished, replay, simulate, summary_of
 
 PLAYERS = 10
 
@@ -47,3 +47,4 @@ def test_a_compacted_tournament_killed_resumes_with_nothing_lost(tmp_path) -> No
     r = replay(journal)  # chips checked after every event the compacted journal still holds
     assert r.compacted and r.problems == [], r.problems[:5]
     assert r.result is not None and r.result["places"] == summary["places"]
+    check_finished(journal, summary, PLAYERS)  # the entries and busts held in the snapshot's history count

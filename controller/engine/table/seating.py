@@ -7,6 +7,8 @@ Internal to :mod:`controller.engine.table.step`; each handler works on a
 
 from __future__ import annotations
 
+import string
+
 from . import effects as fx
 from . import events as ev_
 from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_now, refuse, settle_topup,
@@ -350,17 +352,23 @@ def change_settings(ctx: Ctx, ev: ev_.SettingsChanged) -> None:
     apply_settings(ctx, ev.changes, by=ev.by)
 
 
+#: what is trimmed around a name before it is compared (whitespace and ASCII punctuation)
+_NAME_TRIM = string.whitespace + string.punctuation
+
+
 def player_for_name(name: str) -> str:
     """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
 
-    The controller has no room accounts: the name (case and spacing ignored) is the player's
-    identity at this table, so the T-2 20-minute return rule knows "Ann" coming back, and
-    two players cannot sit under the same name. Ids of tablet players start ``name:``.
+    The controller has no room accounts: the name (case, spacing and punctuation around it
+    ignored: "Ann", " ann. " and "ANN!" are one player) is the player's identity at this table,
+    so the T-2 20-minute return rule knows "Ann" coming back, and two players cannot sit under
+    the same name. Ids of tablet players start ``name:``.
 
     Raises:
-        ValueError: ``name`` is empty.
+        ValueError: ``name`` is empty (or only whitespace).
     """
     key = " ".join(str(name).casefold().split())
+    key = " ".join(key.strip(_NAME_TRIM).split()) or key  # a name of punctuation only is kept as it is
     if not key:
         raise ValueError("T-3: a player needs a name")
     return f"name:{key}"
