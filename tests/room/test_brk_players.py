@@ -12,6 +12,7 @@ passes once the hole is closed: the test states the behaviour the docs promise.
   number that is not text and for JSON nested deeper than Python's recursion limit;
 - an accepted seat the table never fills is lost for good (the desk keeps the player "seated");
 - a walk-in typing a player's id at a tablet is taken for that player (room_player);
+- a duplicate of a floor seat request: its "M-5 already received" reply replaces "accepted";
 - ``sighup_pidfile`` signals whatever number the pid file holds: ``0`` is the room service's
   own process group (the service dies of its own SIGHUP), ``-1`` every process of its user.
 """
@@ -197,3 +198,24 @@ def test_a_walk_in_typing_a_players_id_neither_seats_her_nor_frees_his_seat(rig:
              ev.BoughtIn(at=2003.0, seat=3, amount=5000))
     assert rig.desk.request("zoe", {"op": "accept"})["ok"]
     assert ("t7", 3) not in rig.desk.lists.openings  # the stranger sits there
+
+
+@pytest.mark.xfail(strict=True, reason="BRK-P: RoomService._floor_reply overwrites a request's answer: a QoS 1 "
+                   "duplicate of the floor's seat request (seen under a phone flood) is answered 'M-5: request id "
+                   "already received', which replaces 'accepted'; room simulate then opens the seat the player sits "
+                   "in and calls two more players for it")
+def test_a_duplicate_floor_reply_does_not_replace_the_tables_answer(tmp_path: Path) -> None:
+    from room.service import RoomService
+    from room.store import open_store
+
+    store = open_store(str(tmp_path / "room.sqlite"))
+    try:
+        svc = RoomService(store, host="127.0.0.1", port=1, username="room", password="x")
+        rid = "room-6a66106e20115375"
+        svc._asked.add(rid)
+        svc._floor_reply("t1", json.dumps({"table": "t1", "id": rid, "accepted": True}).encode())
+        svc._floor_reply("t1", json.dumps({"table": "t1", "id": rid, "accepted": False,
+                                           "reason": f"M-5: request id {rid!r} was already received"}).encode())
+        assert svc.floor_replies[rid]["accepted"] is True
+    finally:
+        store.close()
