@@ -13,6 +13,7 @@ passes once the hole is closed: the test states the behaviour the docs promise.
 - an accepted seat the table never fills is lost for good (the desk keeps the player "seated");
 - a walk-in typing a player's id at a tablet is taken for that player (room_player);
 - a duplicate of a floor seat request: its "M-5 already received" reply replaces "accepted";
+- new-player with a missing pid file: 503, yet the login and account are made (password never shown);
 - ``sighup_pidfile`` signals whatever number the pid file holds: ``0`` is the room service's
   own process group (the service dies of its own SIGHUP), ``-1`` every process of its user.
 """
@@ -219,3 +220,25 @@ def test_a_duplicate_floor_reply_does_not_replace_the_tables_answer(tmp_path: Pa
         assert svc.floor_replies[rid]["accepted"] is True
     finally:
         store.close()
+
+
+@pytest.mark.xfail(strict=True, reason="BRK-P: a missing broker pid file answers 503 after the login was written "
+                   "with a new password nobody is shown (a re-issued player is locked out at the broker's next "
+                   "reload) and the account registered, with no 'login' entry in the log")
+def test_new_player_with_a_missing_pid_file_shows_the_password_or_changes_nothing(rig: Rig, tmp_path: Path) -> None:
+    from room.provision import login_maker, room_credentials
+
+    _fill(rig)
+    pdir = tmp_path / "prov"
+    room_credentials(pdir)
+    rig.desk.logins = login_maker(pdir, sighup_pidfile(tmp_path / "no-such.pid"))
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    srv = serve_desk(rig.desk, logins, port=0)
+    try:
+        code, out = _post(srv, pw, json.dumps({"op": "new-player", "player": "zoe", "name": "Zoe"}).encode())
+    finally:
+        srv.stop()
+    shown = code == 200 and "password" in json.loads(out)
+    untouched = "player-zoe" not in (pdir / "passwd").read_text() and rig.desk.players.account("zoe") is None
+    assert shown or untouched
