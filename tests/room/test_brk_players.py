@@ -14,6 +14,7 @@ passes once the hole is closed: the test states the behaviour the docs promise.
 - a walk-in typing a player's id at a tablet is taken for that player (room_player);
 - a duplicate of a floor seat request: its "M-5 already received" reply replaces "accepted";
 - new-player with a missing pid file: 503, yet the login and account are made (password never shown);
+- register/new-player of a taken id renames the account and wipes its card, no warning;
 - ``sighup_pidfile`` signals whatever number the pid file holds: ``0`` is the room service's
   own process group (the service dies of its own SIGHUP), ``-1`` every process of its user.
 """
@@ -242,3 +243,21 @@ def test_new_player_with_a_missing_pid_file_shows_the_password_or_changes_nothin
     shown = code == 200 and "password" in json.loads(out)
     untouched = "player-zoe" not in (pdir / "passwd").read_text() and rig.desk.players.account("zoe") is None
     assert shown or untouched
+
+
+@pytest.mark.xfail(strict=True, reason="BRK-P: register/new-player of an id that already has an account "
+                   "silently renames it and wipes its card number: a second Zoe takes over the first one's "
+                   "account, sessions, list place (and, with new-player, her login)")
+def test_a_second_player_under_a_taken_id_is_refused_not_merged(rig: Rig, tmp_path: Path) -> None:
+    _fill(rig)
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    srv = serve_desk(rig.desk, logins, port=0)
+    try:
+        first = {"op": "register", "player": "zoe", "name": "Zoe Ng", "card": "C-77"}
+        assert _post(srv, pw, json.dumps(first).encode())[0] == 200
+        code, _ = _post(srv, pw, json.dumps({"op": "register", "player": "zoe", "name": "Zoe Other"}).encode())
+    finally:
+        srv.stop()
+    account = rig.desk.players.account("zoe")
+    assert code == 400 or account is not None and account["card"] == "C-77" and account["name"] == "Zoe Ng"
