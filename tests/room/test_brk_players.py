@@ -1,5 +1,5 @@
-"""A breaker's findings on the players' room (issue 18), each an ``xfail(strict=True)`` that
-passes once the hole is closed: the test states the behaviour the docs promise.
+"""A breaker's findings on the players' room (issue 18), each once a strict xfail, now closed:
+the test states the behaviour the docs promise (each failed on the code before its fix).
 
 - a room service started again between a player's accept and the table's report of their
   sit-down offers that seat again: a second player accepts it (a seat given twice);
@@ -36,7 +36,7 @@ from room.console import add_login
 from room.desk import PlayersDesk, serve_desk
 from room.fairness import FairnessError, check_log
 from room.provision import sighup_pidfile
-from room.waitlist import ListKey, WaitingLists
+from room.waitlist import ListKey, WaitingLists, WaitListError
 from tests.room.test_desk import KEY, Rig, _fill
 
 K = ListKey(**KEY)
@@ -49,6 +49,29 @@ def rig(tmp_path: Path, store_url: str) -> Any:
     r.close()
 
 
+def _zed_accepts_seat_2(rig: Rig) -> None:
+    """zed and yan join; at 2000 seat 2 opens, zed is called and accepts (the table has not seen him)."""
+    _fill(rig)
+    for p in ("zed", "yan"):
+        assert rig.desk.request(p, {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.desk.request("zed", {"op": "accept"})["ok"]
+
+
+def _serve(rig: Rig, tmp_path: Path) -> tuple[Any, str]:
+    """The table's players seated, the desk's pages served with the floor login eve: (server, eve's password)."""
+    _fill(rig)
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    return serve_desk(rig.desk, logins, port=0), pw
+
+
+def _check(desk: PlayersDesk) -> None:
+    """The independent checker over the desk's stored log (raises FairnessError)."""
+    check_log(desk.players.waitlist_entries(), dict(desk.lists.table_key), dict(desk.lists.feeds))
+
+
 def _restarted(rig: Rig) -> PlayersDesk:
     """The room service killed and started again on the same store (a new Room, a new desk)."""
     room = Room(rig.store, lambda: rig.now[0])
@@ -56,8 +79,6 @@ def _restarted(rig: Rig) -> PlayersDesk:
                        publish=lambda t, p, r: None)
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: restore() keeps the accepted player seated, but the desk's "
-                   "_load offers the seat again because the table has not reported the sit-down yet")
 def test_a_restart_between_accept_and_the_tables_report_gives_the_seat_once(rig: Rig) -> None:
     _fill(rig)
     for p in ("zed", "yan"):
@@ -71,8 +92,6 @@ def test_a_restart_between_accept_and_the_tables_report_gives_the_seat_once(rig:
     assert not desk.request("yan", {"op": "accept"})["ok"]
 
 
-@pytest.mark.xfail(strict=True, raises=FairnessError, reason="BRK-P: the calls out at a kill -9 are never closed in the log "
-                   "(no cancel), so room/fairness.py refuses the stored log after the restart's new calls")
 def test_the_log_stays_checkable_across_a_restart_with_calls_out(rig: Rig) -> None:
     _fill(rig)
     for p in ("zed", "yan"):
@@ -82,16 +101,11 @@ def test_the_log_stays_checkable_across_a_restart_with_calls_out(rig: Rig) -> No
     rig.play(ev.StoodUp(at=2001.0, seat=2))  # zed called for 3, yan for 2
     desk = _restarted(rig)  # offered again in seat order: zed called for 2 while his call for 3 is open
     assert len(desk.lists.calls()) == 2
-    check_log(desk.players.waitlist_entries(), dict(desk.lists.table_key), dict(desk.lists.feeds))
+    _check(desk)
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: a table may be made a must-move table feeding its own game; "
-                   "its players then come before the list for every seat of that game")
 def test_a_table_cannot_feed_its_own_game(rig: Rig, tmp_path: Path) -> None:
-    _fill(rig)
-    logins = tmp_path / "floor.json"
-    pw = add_login(logins, "eve")
-    srv = serve_desk(rig.desk, logins, port=0)
+    srv, pw = _serve(rig, tmp_path)
     try:
         code, _ = _post(srv, pw, json.dumps({"op": "must-move", "player": "t7", **KEY, "reason": "x"}).encode())
     finally:
@@ -99,8 +113,6 @@ def test_a_table_cannot_feed_its_own_game(rig: Rig, tmp_path: Path) -> None:
     assert code == 400
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: two must-move tables feeding each other's game: their players "
-                   "are called back and forth for ever; the lists are never called")
 def test_must_move_tables_feeding_each_other_do_not_starve_the_lists() -> None:
     k2 = ListKey("pot-limit omaha", "50/100")
     now = [0.0]
@@ -108,7 +120,8 @@ def test_must_move_tables_feeding_each_other_do_not_starve_the_lists() -> None:
     w.table("t1", K)
     w.table("t2", k2)
     w.feed("t1", k2, "floor:eve")
-    w.feed("t2", K, "floor:eve")  # accepted: A feeds B feeds A
+    with pytest.raises(WaitListError, match="loop"):
+        w.feed("t2", K, "floor:eve")  # A feeds B feeds A: refused (it was accepted)
     w.sat("t1", 1, "a1", "table:t1")
     w.sat("t2", 1, "b1", "table:t2")
     w.join(K, "lk", "lk")
@@ -142,13 +155,8 @@ def _post(srv: Any, pw: str, raw: bytes) -> tuple[int | str, bytes]:
     pytest.param(json.dumps({"op": "register", "player": "zz", "card": 5}).encode(), id="card-not-text"),
     pytest.param(b"[" * 2040 + b"]" * 2040, id="nested-4kB"),
 ])
-@pytest.mark.xfail(strict=True, reason="BRK-P: AttributeError / RecursionError escape the handler: "
-                   "no answer, a traceback on stderr")
 def test_the_floor_api_answers_400_to_odd_bodies(rig: Rig, tmp_path: Path, raw: bytes) -> None:
-    _fill(rig)
-    logins = tmp_path / "floor.json"
-    pw = add_login(logins, "eve")
-    srv = serve_desk(rig.desk, logins, port=0)
+    srv, pw = _serve(rig, tmp_path)
     try:
         assert _post(srv, pw, raw)[0] == 400
     finally:
@@ -156,8 +164,6 @@ def test_the_floor_api_answers_400_to_odd_bodies(rig: Rig, tmp_path: Path, raw: 
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "1"])
-@pytest.mark.xfail(strict=True, reason="BRK-P: sighup_pidfile kills whatever the pid file names: 0 is the "
-                   "service's own process group, -1 every process of its user, 1 init")
 def test_a_wrong_pid_file_signals_no_group_and_not_init(tmp_path: Path, monkeypatch: Any, text: str) -> None:
     import os
 
@@ -169,16 +175,8 @@ def test_a_wrong_pid_file_signals_no_group_and_not_init(tmp_path: Path, monkeypa
     assert killed == []
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: an accepted call whose sit-down never reaches the table (the "
-                   "table down, the player walked away) keeps the player 'seated' at the desk for ever: the seat "
-                   "is never called again and the floor's seat-open is refused as 'taken by zed'")
 def test_a_seat_accepted_but_never_taken_is_not_lost(rig: Rig) -> None:
-    _fill(rig)
-    for p in ("zed", "yan"):
-        assert rig.desk.request(p, {"op": "join", **KEY})["ok"]
-    rig.now[0] = 2000.0
-    rig.play(ev.StoodUp(at=2000.0, seat=2))
-    assert rig.desk.request("zed", {"op": "accept"})["ok"]
+    _zed_accepts_seat_2(rig)
     rig.now[0] = 5000.0  # an hour on: the table never saw zed sit down and plays on
     rig.play(ev.StoodUp(at=5000.0, seat=3))
     with rig.desk.lock:
@@ -186,9 +184,6 @@ def test_a_seat_accepted_but_never_taken_is_not_lost(rig: Rig) -> None:
     assert ("t7", 2) in rig.desk.lists.openings or rig.desk.check_seat("t7", 2) == ("t7", 2)
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: room_player maps a tablet walk-in's 'name:zoe' to the room's "
-                   "player zoe: a stranger typing ZOE takes zoe off her list and 'seats' her; when zoe then "
-                   "accepts her call, the stranger's seat is offered to the next player while he sits in it")
 def test_a_walk_in_typing_a_players_id_neither_seats_her_nor_frees_his_seat(rig: Rig) -> None:
     _fill(rig)
     for p in ("zoe", "yan"):
@@ -202,10 +197,6 @@ def test_a_walk_in_typing_a_players_id_neither_seats_her_nor_frees_his_seat(rig:
     assert ("t7", 3) not in rig.desk.lists.openings  # the stranger sits there
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: RoomService._floor_reply overwrites a request's answer: a QoS 1 "
-                   "duplicate of the floor's seat request (seen under a phone flood) is answered 'M-5: request id "
-                   "already received', which replaces 'accepted'; room simulate then opens the seat the player sits "
-                   "in and calls two more players for it")
 def test_a_duplicate_floor_reply_does_not_replace_the_tables_answer(tmp_path: Path) -> None:
     from room.service import RoomService
     from room.store import open_store
@@ -223,19 +214,13 @@ def test_a_duplicate_floor_reply_does_not_replace_the_tables_answer(tmp_path: Pa
         store.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: a missing broker pid file answers 503 after the login was written "
-                   "with a new password nobody is shown (a re-issued player is locked out at the broker's next "
-                   "reload) and the account registered, with no 'login' entry in the log")
 def test_new_player_with_a_missing_pid_file_shows_the_password_or_changes_nothing(rig: Rig, tmp_path: Path) -> None:
     from room.provision import login_maker, room_credentials
 
-    _fill(rig)
     pdir = tmp_path / "prov"
     room_credentials(pdir)
     rig.desk.logins = login_maker(pdir, sighup_pidfile(tmp_path / "no-such.pid"))
-    logins = tmp_path / "floor.json"
-    pw = add_login(logins, "eve")
-    srv = serve_desk(rig.desk, logins, port=0)
+    srv, pw = _serve(rig, tmp_path)
     try:
         code, out = _post(srv, pw, json.dumps({"op": "new-player", "player": "zoe", "name": "Zoe"}).encode())
     finally:
@@ -243,16 +228,11 @@ def test_new_player_with_a_missing_pid_file_shows_the_password_or_changes_nothin
     shown = code == 200 and "password" in json.loads(out)
     untouched = "player-zoe" not in (pdir / "passwd").read_text() and rig.desk.players.account("zoe") is None
     assert shown or untouched
+    assert code == 503 and b"pid file" in out and b"Errno" not in out  # says why, no raw errno
 
 
-@pytest.mark.xfail(strict=True, reason="BRK-P: register/new-player of an id that already has an account "
-                   "silently renames it and wipes its card number: a second Zoe takes over the first one's "
-                   "account, sessions, list place (and, with new-player, her login)")
 def test_a_second_player_under_a_taken_id_is_refused_not_merged(rig: Rig, tmp_path: Path) -> None:
-    _fill(rig)
-    logins = tmp_path / "floor.json"
-    pw = add_login(logins, "eve")
-    srv = serve_desk(rig.desk, logins, port=0)
+    srv, pw = _serve(rig, tmp_path)
     try:
         first = {"op": "register", "player": "zoe", "name": "Zoe Ng", "card": "C-77"}
         assert _post(srv, pw, json.dumps(first).encode())[0] == 200
@@ -261,3 +241,123 @@ def test_a_second_player_under_a_taken_id_is_refused_not_merged(rig: Rig, tmp_pa
         srv.stop()
     account = rig.desk.players.account("zoe")
     assert code == 400 or account is not None and account["card"] == "C-77" and account["name"] == "Zoe Ng"
+
+
+# ---------------------------------------------------------------------- the fixes' own tests
+def test_the_checker_catches_a_seat_given_twice() -> None:
+    """The breaker's seed-8 log, cut down: p4 accepted t1/6, a duplicate's refusal made the room
+    open it again (naming p4), p12 accepted it, then the table reported p4 sitting there."""
+    from room.waitlist import Entry
+
+    k = K
+    log = [Entry(1.0, "join", "p4", k, "p4"), Entry(1.1, "join", "p12", k, "p12"),
+           Entry(2.0, "open", "", k, "system", "t1", 6), Entry(2.0, "call", "p4", k, "system", "t1", 6, "list; x"),
+           Entry(2.1, "seat", "p4", k, "p4", "t1", 6, "accepted (list)"),
+           Entry(2.2, "open", "p4", k, "room-sim", "t1", 6),
+           Entry(2.2, "call", "p12", k, "system", "t1", 6, "list; x"),
+           Entry(2.3, "seat", "p12", k, "p12", "t1", 6, "accepted (list)")]
+    assert check_log(log, {"t1": k})["seated"] == 2  # so far the log cannot tell
+    with pytest.raises(FairnessError, match="given twice"):
+        check_log([*log, Entry(2.4, "seat", "p4", k, "table:t1", "t1", 6)], {"t1": k})
+    with pytest.raises(FairnessError, match="two players"):  # called while the table says p4 sits there
+        check_log([*log[:5], Entry(2.15, "seat", "p4", k, "table:t1", "t1", 6), *log[5:]], {"t1": k})
+
+
+def test_a_duplicates_refusal_before_the_answer_is_not_the_answer(tmp_path: Path) -> None:
+    from room.service import RoomService
+    from room.store import open_store
+
+    store = open_store(str(tmp_path / "room.sqlite"))
+    try:
+        svc = RoomService(store, host="127.0.0.1", port=1, username="room", password="x")
+        rid = svc.floor_request("t1", "seat", by="room-sim", seat=3, player="zoe", amount=5000, reason="called")
+        assert svc.seating[("t1", 3)] == ("zoe", rid)
+        svc._floor_reply("t1", json.dumps({"table": "t1", "id": rid, "accepted": False,
+                                           "reason": f"M-5: request id {rid!r} was already received"}).encode())
+        assert rid not in svc.floor_replies  # the duplicate's refusal says nothing of the request
+        svc._floor_reply("t1", json.dumps({"table": "t1", "id": rid, "accepted": False,
+                                           "reason": "T-3: seat 3 is taken"}).encode())
+        assert svc.floor_replies[rid]["accepted"] is False and ("t1", 3) not in svc.seating
+    finally:
+        store.close()
+
+
+def test_the_rooms_own_seat_request_seats_its_player(rig: Rig) -> None:
+    """The floor console's seat (no call): the room's seat request for zoe in seat 3 makes the
+    table's ``name:zoe`` there the room's zoe, off her list; the request is then done."""
+    _fill(rig)
+    rig.desk.service.seating = {("t7", 3): ("zoe", "room-1")}
+    assert rig.desk.request("zoe", {"op": "join", **KEY})["ok"]
+    rig.play(ev.StoodUp(at=1500.0, seat=3))
+    rig.play(ev.PlayerSatDown(at=1501.0, seat=3, player="name:zoe", name="zoe"),
+             ev.BoughtIn(at=1502.0, seat=3, amount=5000))
+    assert rig.desk.lists.seated["zoe"] == ("t7", 3) and rig.desk.lists.position(K, "zoe") is None
+    assert rig.desk.service.seating == {}
+
+
+def test_an_acceptance_lapses_after_seat_seconds_and_a_restart_keeps_its_clock(rig: Rig) -> None:
+    _zed_accepts_seat_2(rig)
+    rig.now[0] = 2000.0 + rig.desk.lists.seat_seconds - 1
+    desk = _restarted(rig)  # the acceptance's time comes back from the log
+    assert desk.lists.accepted == {("t7", 2): ("zed", 2000.0)} and desk.lists.expire() == []
+    rig.now[0] += 1
+    calls = desk.lists.expire()
+    assert [(c.player, c.seat) for c in calls] == [("yan", 2)] and "zed" not in desk.lists.seated
+    opened = [e for e in desk.lists.log if e.action == "open"][-1]
+    assert opened.player == "zed" and "not seen seated" in opened.detail
+    _check(desk)
+
+
+def test_a_register_of_the_same_person_is_recorded_and_keeps_the_card(rig: Rig, tmp_path: Path) -> None:
+    srv, pw = _serve(rig, tmp_path)
+    try:
+        assert _post(srv, pw, json.dumps({"op": "register", "player": "zoe", "name": "Zoe", "card": "C-77"}).encode()
+                     )[0] == 200
+        code, out = _post(srv, pw, json.dumps({"op": "register", "player": "zoe", "name": "Zoe Ng"}).encode())
+        assert code == 409 and b"same_person" in out
+        code, out = _post(srv, pw, json.dumps({"op": "register", "player": "zoe", "name": "Zoe Ng",
+                                               "same_person": True}).encode())
+        assert code == 200 and json.loads(out)["account"]["card"] == "C-77"
+    finally:
+        srv.stop()
+    note = [e for e in rig.desk.players.waitlist_log() if e["action"] == "account"]
+    assert [(e["player"], e["by"]) for e in note] == [("zoe", "floor:eve")] and "Zoe Ng" in note[0]["detail"]
+
+
+def test_the_pid_file_names_a_running_mosquitto_or_nothing_is_signalled(tmp_path: Path, monkeypatch: Any) -> None:
+    import os
+    import shutil
+    import signal
+    import subprocess
+
+    pidfile = tmp_path / "pid"
+    pidfile.write_text(f"{os.getppid()}\n")  # a running process, not a mosquitto (never signalled, even by old code)
+    killed: list[int] = []
+    with monkeypatch.context() as m:
+        m.setattr(os, "kill", lambda pid, sig: killed.append(pid))
+        with pytest.raises(OSError, match="not a mosquitto"):
+            sighup_pidfile(pidfile)()
+    assert killed == []
+    with pytest.raises(OSError, match="does not exist") as missing:
+        sighup_pidfile(tmp_path / "none")()
+    assert "Errno" not in str(missing.value)
+    fake = tmp_path / "mosquitto"  # a process named mosquitto: sleep under that name
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", fake)
+    proc = subprocess.Popen([str(fake), "30"])
+    try:
+        pidfile.write_text(f"{proc.pid}\n")
+        sighup_pidfile(pidfile)()
+        assert proc.wait(10) == -signal.SIGHUP
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_retained_phone_request_is_ignored(rig: Rig) -> None:
+    _fill(rig)
+    msg = SimpleNamespace(topic="room/players/zed/requests", payload=json.dumps({"op": "join", **KEY}).encode(),
+                          retain=True)
+    rig.desk._on_request(None, None, msg)
+    assert rig.desk.lists.position(K, "zed") is None
+    rig.desk._on_request(None, None, SimpleNamespace(topic=msg.topic, payload=msg.payload, retain=False))
+    assert rig.desk.lists.position(K, "zed") == 1
