@@ -526,7 +526,7 @@ class WaitingLists:
         sits where, the accepted seats the tables have not reported taken yet (with their
         acceptance's time: :attr:`accepted`). Nothing is recorded again but this: the calls that
         were out (a stop or a kill -9 came before their answer) are closed in the log, each a
-        ``cancel`` by ``system`` ("restart"), so the log stays checkable
+        ``cancel`` by ``restart`` (an operation of its own), so the log stays checkable
         (:func:`room.fairness.check_log`); the caller offers the free seats again
         (:meth:`seat_opened`)."""
         source: dict[str, str] = {}
@@ -580,7 +580,7 @@ class WaitingLists:
                     and self.seated.get(p) == where:
                 del self.seated[p]
         for (t, n), (p, k) in sorted(out.items()):
-            self._record("cancel", p, k, "system", t, n, "restart: the call ended; the seat is offered again")
+            self._record("cancel", p, k, "restart", t, n, "restart: the call ended; the seat is offered again")
 
     # ------------------------------------------------------------------ the floor's answers
     def why(self, player: str) -> list[Entry]:

@@ -361,3 +361,21 @@ def test_a_retained_phone_request_is_ignored(rig: Rig) -> None:
     assert rig.desk.lists.position(K, "zed") is None
     rig.desk._on_request(None, None, SimpleNamespace(topic=msg.topic, payload=msg.payload, retain=False))
     assert rig.desk.lists.position(K, "zed") == 1
+
+
+def test_a_restart_just_after_a_lapse_keeps_the_log_checkable(rig: Rig) -> None:
+    """The seed-8 run ended on a lapse nobody could take (yan held the other call): the
+    restart's closing of yan's call is an operation of its own, not the lapse's."""
+    _fill(rig)
+    for p in ("zed", "yan"):
+        assert rig.desk.request(p, {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=3))  # zed called for 3
+    rig.now[0] = 2001.0
+    rig.play(ev.StoodUp(at=2001.0, seat=2))  # yan called for 2
+    rig.now[0] = 2000.0 + 120
+    with rig.desk.lock:
+        assert rig.desk.lists.expire() == []  # zed lapses; yan holds the other call: nobody to call
+    desk = _restarted(rig)
+    assert [(c.player, c.seat) for c in desk.lists.calls()] == [("yan", 2)]
+    _check(desk)
