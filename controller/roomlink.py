@@ -223,12 +223,26 @@ class RoomLink:
                 self._lock.wait(left)
             return True
 
+    def _drain(self, upto: int, timeout: float) -> bool:
+        """Wait until the room acknowledged ``upto``, within ``timeout``, while an
+        acknowledgement can come: connected to the table's broker, the bridge not down."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self.acked < upto:
+                left = end - time.monotonic()
+                if left <= 0 or not self._connected or self._link_up is False:
+                    return False
+                self._lock.wait(left)
+            return True
+
     def stop(self, drain: float = 0.0) -> dict[str, Any]:
         """Stop (after waiting up to ``drain`` seconds for the room to acknowledge everything
-        journalled); return :meth:`stats`."""
+        journalled, while an acknowledgement can come: not when the table's broker is gone or
+        the bridge to the room is down — a table whose room died stops at once on SIGTERM);
+        return :meth:`stats`."""
         if drain > 0 and self._thread.is_alive():
             self._wake.set()
-            if not self.wait_acked(self.last_seq(), drain):
+            if not self._drain(self.last_seq(), drain):
                 log.warning("table %s: the room acknowledged up to %d of %d when the outbox stopped; "
                             "the rest is sent when the table runs again", self.table, self.acked, self.last_seq())
         self._stopping = True
@@ -272,6 +286,7 @@ class RoomLink:
                 self.disconnects += 1
                 log.warning("table %s outbox: the connection to the table's broker was lost: %s", self.table, reason)
             self._connected = False
+            self._lock.notify_all()  # a drain at stop() waits no more
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         if msg.topic == link_topic(self.table):
@@ -280,6 +295,7 @@ class RoomLink:
                 if up and self._link_up is not True:
                     self._rewind, self._rewind_why = True, "the bridge is up again"
                 self._link_up = up
+                self._lock.notify_all()
             log.info("table %s: the bridge to the room is %s", self.table, "up" if up else "down")
             self._wake.set()
             return
