@@ -326,7 +326,6 @@ def test_a_register_of_the_same_person_is_recorded_and_keeps_the_card(rig: Rig, 
 
 def test_the_pid_file_names_a_running_mosquitto_or_nothing_is_signalled(tmp_path: Path, monkeypatch: Any) -> None:
     import os
-    import shutil
     import signal
     import subprocess
 
@@ -341,16 +340,18 @@ def test_the_pid_file_names_a_running_mosquitto_or_nothing_is_signalled(tmp_path
     with pytest.raises(OSError, match="does not exist") as missing:
         sighup_pidfile(tmp_path / "none")()
     assert "Errno" not in str(missing.value)
-    fake = tmp_path / "mosquitto"  # a process named mosquitto: sleep under that name
-    shutil.copy(shutil.which("sleep") or "/bin/sleep", fake)
-    proc = subprocess.Popen([str(fake), "30"])
+    fake = tmp_path / "mosquitto"  # a process named mosquitto: a shell script waiting on its stdin
+    fake.write_text("#!/bin/sh\necho ready\nread x\n")
+    fake.chmod(0o755)
+    proc = subprocess.Popen([str(fake)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"  # running under its name
         pidfile.write_text(f"{proc.pid}\n")
         sighup_pidfile(pidfile)()
         assert proc.wait(10) == -signal.SIGHUP
     finally:
         proc.kill()
-        proc.wait()
+        proc.communicate()  # closes its pipes
 
 
 def test_a_retained_phone_request_is_ignored(rig: Rig) -> None:
