@@ -225,20 +225,21 @@ class RoomLink:
 
     def _drain(self, upto: int, timeout: float) -> bool:
         """Wait until the room acknowledged ``upto``, within ``timeout``, while an
-        acknowledgement can come: connected to the table's broker, the bridge not down."""
+        acknowledgement can come: connected to the table's broker (a bridge down may come back
+        within the drain; a broker gone at a stop is gone with its machine or its parent)."""
         end = time.monotonic() + timeout
         with self._lock:
             while self.acked < upto:
                 left = end - time.monotonic()
-                if left <= 0 or not self._connected or self._link_up is False:
+                if left <= 0 or not self._connected:
                     return False
                 self._lock.wait(left)
             return True
 
     def stop(self, drain: float = 0.0) -> dict[str, Any]:
         """Stop (after waiting up to ``drain`` seconds for the room to acknowledge everything
-        journalled, while an acknowledgement can come: not when the table's broker is gone or
-        the bridge to the room is down — a table whose room died stops at once on SIGTERM);
+        journalled, while an acknowledgement can come: not once the table's broker is gone —
+        the tables of a killed ``room simulate``, whose brokers die with it, stop at once);
         return :meth:`stats`."""
         if drain > 0 and self._thread.is_alive():
             self._wake.set()
@@ -295,7 +296,6 @@ class RoomLink:
                 if up and self._link_up is not True:
                     self._rewind, self._rewind_why = True, "the bridge is up again"
                 self._link_up = up
-                self._lock.notify_all()
             log.info("table %s: the bridge to the room is %s", self.table, "up" if up else "down")
             self._wake.set()
             return
