@@ -223,12 +223,27 @@ class RoomLink:
                 self._lock.wait(left)
             return True
 
+    def _drain(self, upto: int, timeout: float) -> bool:
+        """Wait until the room acknowledged ``upto``, within ``timeout``, while an
+        acknowledgement can come: connected to the table's broker (a bridge down may come back
+        within the drain; a broker gone at a stop is gone with its machine or its parent)."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self.acked < upto:
+                left = end - time.monotonic()
+                if left <= 0 or not self._connected:
+                    return False
+                self._lock.wait(left)
+            return True
+
     def stop(self, drain: float = 0.0) -> dict[str, Any]:
         """Stop (after waiting up to ``drain`` seconds for the room to acknowledge everything
-        journalled); return :meth:`stats`."""
+        journalled, while an acknowledgement can come: not once the table's broker is gone —
+        the tables of a killed ``room simulate``, whose brokers die with it, stop at once);
+        return :meth:`stats`."""
         if drain > 0 and self._thread.is_alive():
             self._wake.set()
-            if not self.wait_acked(self.last_seq(), drain):
+            if not self._drain(self.last_seq(), drain):
                 log.warning("table %s: the room acknowledged up to %d of %d when the outbox stopped; "
                             "the rest is sent when the table runs again", self.table, self.acked, self.last_seq())
         self._stopping = True
@@ -272,6 +287,7 @@ class RoomLink:
                 self.disconnects += 1
                 log.warning("table %s outbox: the connection to the table's broker was lost: %s", self.table, reason)
             self._connected = False
+            self._lock.notify_all()  # a drain at stop() waits no more
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         if msg.topic == link_topic(self.table):

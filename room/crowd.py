@@ -57,7 +57,7 @@ class Crowd:
         self.tables: dict[str, ListKey] = {}
         self.seats = seats
         for i in range(tables):
-            key = GAMES[0] if i < 2 else GAMES[i % len(GAMES)]
+            key = GAMES[i % len(GAMES)]  # t2 (the must-move table) plays another game than the one it feeds
             t = f"t{i + 1}"
             self.tables[t] = key
             self.lists.table(t, key)
@@ -143,6 +143,7 @@ class Crowd:
             return
         old = self.lists.seated.get(player)
         self._handle_calls(self.lists.accept(player, player))
+        self._handle_calls(self.lists.sat(table, seat, player, f"table:{table}"))  # the table reports them seated
         if old is not None:
             self.free.add(old)
             self.openings += 1

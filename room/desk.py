@@ -55,7 +55,7 @@ from urllib.parse import parse_qs, urlparse
 
 from drivers.mqtt.provision import check_password
 from room.lobby import LOBBY_TOPIC, lobby_view, table_entry
-from room.players import PlayerError, Players
+from room.players import AccountExistsError, PlayerError, Players
 from room.ratelimit import RateLimit
 from room.ids import PLAYER_ID, PlayerIdError, check_player_id, room_player
 from room.httpbody import BodyError, json_from_same_site, read_body, send
@@ -210,15 +210,18 @@ class PlayersDesk:
                     self.lists.seat_closed(t, n, "system")
         self.lists.table(table, key)
         if first and key in self.list_feeds and table not in self.lists.feeds:  # a must-move list's new table
-            self.lists.feed(table, self.list_feeds[key], "system", f"a table of the must-move list {key}")
+            try:
+                self.lists.feed(table, self.list_feeds[key], "system", f"a table of the must-move list {key}")
+            except WaitListError as exc:  # a loop made since: the table plays on, not a must-move table
+                log.warning("table %s: %s", table, exc)
         self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
             if s is not None:
-                self.lists.seated[room_player(s.player)] = (table, s.seat)
+                self.lists.seated[self._who(table, s.seat, s.player)] = (table, s.seat)
         if first and opening:
             for n in range(1, len(state.seats) + 1):
-                if n not in seated:
+                if n not in seated and (table, n) not in self.lists.accepted:  # accepted: on their way
                     self._handle(self.lists.seat_opened(table, n, "system"))
         elif opening:
             # the table changed size (L-2): seats gone end their openings, new ones open
@@ -226,7 +229,7 @@ class PlayersDesk:
                 if t == table and n > len(state.seats):
                     self.lists.seat_closed(t, n, "system")
             for n in range(self._sizes.get(table, len(state.seats)) + 1, len(state.seats) + 1):
-                if n not in seated:
+                if n not in seated and (table, n) not in self.lists.accepted:
                     self._handle(self.lists.seat_opened(table, n, "system"))
         self._sizes[table] = len(state.seats)
 
@@ -261,13 +264,33 @@ class PlayersDesk:
         elif what == "table":
             pass  # the "state" item of the same record brings the new game or stakes with the seats
         elif what == "opened":
-            player = room_player(item[3])  # the floor seated the room's "p" as "name:p"
+            player = self._who(table, item[2], item[3])  # the room seated its "p" as "name:p"
             self._touched.add(player)
             self._handle(self.lists.seat_opened(table, item[2], f"table:{table}", player=player))
         elif what == "taken":
-            player = room_player(item[3])
+            player = self._who(table, item[2], item[3])
+            seating = getattr(self.service, "seating", None)
+            if seating is not None and seating.get((table, item[2]), ("",))[0] == player:
+                seating.pop((table, item[2]), None)  # the room's seat request is done
             self._touched.add(player)
             self._handle(self.lists.sat(table, item[2], player, f"table:{table}"))
+
+    def _who(self, table: str, seat: int, table_player: str) -> str:
+        """Return the room's id of ``table_player`` in ``table``'s ``seat``. A table knows a
+        player the room seated under its id ``p`` as ``name:p`` — and a walk-in who typed ``p``
+        at a tablet by the same id. Only the room's own seating counts as its player ``p``: the
+        seat ``p`` accepted or sits in by the lists, or the room's ``seat`` request for ``p`` in
+        that seat (:attr:`room.service.RoomService.seating`); anyone else keeps the table's id
+        (a walk-in, never taken for the room's player)."""
+        p = room_player(table_player)
+        if p == table_player:
+            return p
+        if self.lists.seated.get(p) == (table, seat) or self.lists.accepted.get((table, seat), ("",))[0] == p:
+            return p
+        seating = getattr(self.service, "seating", None)
+        if seating is not None and seating.get((table, seat), ("",))[0] == p:
+            return p
+        return table_player
 
     # ------------------------------------------------------------------ calls and notices
     def _handle(self, calls: list[Call]) -> None:
@@ -398,17 +421,57 @@ class PlayersDesk:
             raise WaitListError(f"seat-open: seat {seat} of table {table} is taken by {sitter}")
         return table, seat
 
-    def new_player(self, player: str, name: Any, card: Any, by: str, phone_url: str) -> dict[str, Any]:
+    def register(self, player: str, name: Any, card: Any, by: str, same_person: Any = False) -> dict[str, Any]:
+        """The floor's ``register`` (and the account of ``new-player``): make ``player``'s
+        account with ``name`` (default: the id) and ``card`` (the room's card number, or None).
+        An id that has an account already is refused unless the floor says it is the same
+        person (``same_person`` true): then the name (and the card, when one is given) are
+        updated and the decision is recorded in the lists' log (``account``, by ``by``).
+        Return the account (:meth:`room.players.Players.account`).
+
+        Raises:
+            PlayerIdError: ``player`` breaks the id rule; PlayerError: name or card not text,
+                an empty name, a card number another player holds; AccountExistsError: the id
+                has an account and ``same_person`` is not true (nothing changed).
+            room.store.StoreError: the database failed.
+        """
+        check_player_id(player)
+        if name is not None and not isinstance(name, str) or card is not None and not isinstance(card, str):
+            raise PlayerError("name and card are text")
+        with self.lock:
+            old = self.players.account(player)
+            if old is not None and same_person is not True:
+                raise AccountExistsError(
+                    f"player {player} has an account already ({old['name']}"
+                    + (f", card {old['card']}" if old["card"] else "") + "): another person needs another id; "
+                    "the same person: send \"same_person\": true")
+            new_card = (card or None) and card[:32]
+            if old is not None and new_card is None:
+                new_card = old["card"]  # the same person keeps their card unless given another
+            account = self.players.register(player, (name or (old or {}).get("name") or player)[:64], new_card)
+            if old is not None:
+                self.lists.note("account", player, by, detail=f"same person: {old['name']!r} now {account['name']!r}"
+                                + (f", card {old['card']} now {account['card']}" if old["card"] != account["card"]
+                                   else ""))
+                self._flush()
+        return account
+
+    def new_player(self, player: str, name: Any, card: Any, by: str, phone_url: str,
+                   same_person: Any = False) -> dict[str, Any]:
         """The floor's "new player" at the desk: the account (name, card number) and the
         player's login on the room broker with a one-time password, recorded in the lists'
         log (``login``, by ``floor:<name>``; never the password). Return ``{"ok", "account",
         "login", "password", "phone_link"`` (the phone page, logged in), ``"qr"`` (that link as
-        a PNG data URL for the player's phone camera)``}``. Issuing again gives a new password.
+        a PNG data URL for the player's phone camera)``}``. Issuing again (``same_person``
+        true: :meth:`register`) gives a new password. Whether the broker can be told to reread
+        its logins is checked first: when it cannot, nothing is made.
 
         Raises:
             PlayerIdError: ``player`` breaks the id rule; PlayerError: an empty name, a card
-                number another player holds; WaitListError: this desk makes no logins;
-            OSError, room.provision.ProvisionError: the login files cannot be written.
+                number another player holds; AccountExistsError: the id is taken (see
+                :meth:`register`); WaitListError: this desk makes no logins;
+            OSError, room.provision.ProvisionError: the broker cannot be told to reload
+                (room.provision.ReloadError, nothing made), the login files cannot be written.
         """
         import io
         from urllib.parse import quote
@@ -418,9 +481,10 @@ class PlayersDesk:
         check_player_id(player)
         if self.logins is None:
             raise WaitListError("this room service makes no player logins (livetable room serve --provision-dir)")
-        if name is not None and not isinstance(name, str) or card is not None and not isinstance(card, str):
-            raise PlayerError("name and card are text")
-        account = self.players.register(player, (name or player)[:64], (card or None) and card[:32])
+        ready = getattr(self.logins, "check", None)
+        if ready is not None:
+            ready()  # the broker can be told: else nothing is made (no account, no login)
+        account = self.register(player, name, card, by, same_person)
         creds = self.logins(player)
         with self.lock:
             self.lists.note("login", player, by, detail=f"login {creds['username']} made at the desk"
@@ -512,6 +576,9 @@ class PlayersDesk:
     def _on_request(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")
         if len(parts) != 4 or not PHONE_ID.match(parts[2]) or len(msg.payload) > MAX_REQUEST:
+            return
+        if getattr(msg, "retain", False):  # a retained request is replayed at every subscribe: never acted on
+            log.info("player %s: a retained request ignored (a phone sends its requests not retained)", parts[2])
             return
         self.stats["requests"] += 1
         with self.lock:
@@ -628,16 +695,14 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 if u.path == "/vendor/mqtt.min.js":
                     return self._send(200, VENDOR.read_bytes(), "application/javascript")
                 if u.path == "/api/lobby":
-                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
-                    return self._json(200, dict(desk.lobby(), phone_url=base.rstrip("/") + "/phone"))
+                    return self._json(200, dict(desk.lobby(), phone_url=phone_base + "/phone"))
                 if u.path == "/phone-qr.png":  # the TV's QR code: the phone page's address
                     import io
 
                     import segno
 
-                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
                     out = io.BytesIO()
-                    segno.make(base.rstrip("/") + "/phone", error="m").save(out, kind="png", scale=8, border=2)
+                    segno.make(phone_base + "/phone", error="m").save(out, kind="png", scale=8, border=2)
                     return self._send(200, out.getvalue(), "image/png")
                 if u.path == "/api/phone-config":
                     return self._json(200, {"ws": ws_url})
@@ -683,6 +748,8 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 body = json.loads(raw or b"{}")
             except ValueError:
                 return self._json(400, {"error": "not JSON"})
+            except RecursionError:
+                return self._json(400, {"error": "JSON nested too deep"})
             if not isinstance(body, dict):
                 return self._json(400, {"error": "send a JSON object"})
             if body.get("op") == "must-move-list":  # a list, no player
@@ -696,12 +763,12 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                 if body.get("op") in ("must-move-list", "move"):
                     return self._json(200, desk.floor_lists(body, player, f"floor:{who}"))
                 if body.get("op") == "register":
-                    acct = desk.players.register(player, str(body.get("name") or player), body.get("card"))
+                    acct = desk.register(player, body.get("name"), body.get("card"), f"floor:{who}",
+                                         body.get("same_person"))
                     return self._json(200, {"ok": True, "account": acct})
                 if body.get("op") == "new-player":
-                    base = public_url or f"http://{self.headers.get('Host', f'{host}:{port}')}/"
                     return self._json(200, desk.new_player(player, body.get("name"), body.get("card"), f"floor:{who}",
-                                                           base.rstrip("/") + "/phone"))
+                                                           phone_base + "/phone", body.get("same_person")))
                 if body.get("op") == "must-move":  # body.player: the must-move table
                     key = ListKey(str(body.get("game") or ""), str(body.get("stakes") or ""))
                     if key not in set(desk.lists.table_key.values()) or player not in desk.lists.table_key:
@@ -716,14 +783,27 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                         desk._handle(desk.lists.seat_opened(table, seat, f"floor:{who}"))
                         desk._flush()
                     return self._json(200, {"ok": True})
+            except AccountExistsError as exc:
+                return self._json(409, {"ok": False, "error": str(exc)})
             except (PlayerError, WaitListError, PlayerIdError, ValueError) as exc:  # ProvisionError too
                 return self._json(400, {"ok": False, "error": str(exc)})
-            except (StoreError, OSError) as exc:
+            except (StoreError, OSError) as exc:  # ReloadError: why the broker cannot be told, nothing made
                 return self._json(503, {"ok": False, "error": str(exc)})
+            except Exception:  # a bug: answered, logged, the desk goes on
+                log.exception("the floor's request %s", str(body.get("op"))[:40])
+                return self._json(500, {"ok": False, "error": "internal error (logged)"})
             out = desk.request(player, body, by=f"floor:{who}")
             self._json(200 if out["ok"] else 400, out)
 
     server = ThreadingHTTPServer((host, port), Handler)
+    # the phone links (the TV's QR code, a new player's link): --public-url, or the address
+    # served; never the request's Host header, which any client writes as it likes
+    bound_host, bound_port = server.server_address[:2]
+    if str(bound_host) in ("", "0.0.0.0", "::"):  # every address: the machine's name
+        import socket
+
+        bound_host = socket.getfqdn()
+    phone_base = (public_url or f"http://{bound_host!s}:{bound_port}").rstrip("/")
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="room-desk-http", daemon=True)
     thread.start()

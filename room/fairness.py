@@ -10,10 +10,16 @@ they sat at a must-move table, who sits where, the calls outstanding) and checks
 
 - the seat is open and no other call holds it (no seat offered to two players at once);
 - the called player holds no other call;
-- the called player is the first eligible one: first table-change requests, then must-move,
-  then the list, skipping players who passed or lapsed on this opening, who hold a call, or
-  who already sit at that table;
+- the called player is the first eligible one: first table-change requests, then must-move
+  (never for a seat of a must-move table), then the list, skipping players who passed or
+  lapsed on this opening, who hold a call, or who already sit at that table;
 - no seat of a table offline (``offline`` … ``online`` entries) is called;
+- no seat is given to two players: a seat is neither called nor accepted while its table
+  reports another player sitting in it (the tables' own ``seat`` and ``open`` entries, by
+  ``table:<t>``, say who sits where; the room's openings only when they name the sitter: a
+  table change or must-move player leaving for another seat), and a table never reports
+  sitting in a seat a player whose acceptance of it the room had taken back (an ``open``
+  naming them, not by the table) while another player has accepted it since;
 
 and after every ``lapse`` or ``pass`` that the operation's next entries, when someone was
 eligible, hold the call of the next player (a lapsed call moves to the next); an operation
@@ -61,6 +67,8 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
             seen.add(p)
             if p in passed or calling(p) or seated.get(p, ("", 0))[0] == table:
                 continue
+            if src == "must-move" and table in feeds:
+                continue  # a must-move player is never called to a must-move table's seat
             return p, src
         return None
 
@@ -71,9 +79,34 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
                     lst.remove(p)
 
     pending: dict[tuple[str, int], int] = {}  # seat -> index of the lapse/pass awaiting the next call
+    sits: dict[tuple[str, int], str] = {}  # seat -> who sits there by its table's own reports
+    taken: dict[tuple[str, int], str] = {}  # seat -> who accepted it (the table's report not seen yet)
+    back: dict[tuple[str, int], set[str]] = {}  # seat -> whose acceptance the room took back since
     offline: set[str] = set()  # tables the room had no link to: their seats are called for nobody
     for i, e in enumerate(log):
         where = (e.table, e.seat) if e.table is not None and e.seat is not None else None
+        if where is not None and e.by.startswith("table:"):
+            if e.action == "seat" and e.player in back.get(where, ()) and taken.get(where, e.player) != e.player:
+                raise FairnessError(f"entry {i}: the table seats {e.player} in {where}, which the room gave "
+                                    f"{taken[where]} after taking it back from {e.player} (a seat given twice)")
+            if e.action in ("open", "seat"):
+                taken.pop(where, None)
+                back.pop(where, None)
+            if e.action == "open":
+                sits.pop(where, None)
+            elif e.action == "seat":
+                sits[where] = e.player
+        elif where is not None and e.action == "open" and e.player and taken.get(where) == e.player:
+            back.setdefault(where, set()).add(taken.pop(where))
+        if where is not None and e.action == "open" and e.player and sits.get(where) == e.player \
+                and seated.get(e.player) not in (None, where):
+            sits.pop(where)  # the room moves its sitter (a table change, a must-move): the table reports it later
+        elif where is not None and e.action == "seat" and e.detail.startswith("accepted"):
+            taken[where] = e.player
+        if where is not None and (e.action == "call" or e.action == "seat" and e.detail.startswith("accepted")) \
+                and sits.get(where, e.player) != e.player:
+            raise FairnessError(f"entry {i}: seat {where} given to {e.player} ({e.action}) while its table reports "
+                                f"{sits[where]} sitting in it (a seat given to two players)")
         if e.action == "offline" and e.table is not None:
             offline.add(e.table)
         elif e.action == "online" and e.table is not None:
@@ -128,6 +161,8 @@ def check_log(log: list[Entry], tables: dict[str, ListKey], feeds: dict[str, Lis
         elif e.action == "cancel":
             openings.pop(where, None)  # type: ignore[arg-type]
             pending.pop(where, None)  # type: ignore[arg-type]
+            if e.detail.startswith("accepted seat taken") and seated.get(e.player) == where:
+                del seated[e.player]
         elif e.action == "seat":
             counts["seated"] += 1
             old = seated.get(e.player)

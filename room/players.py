@@ -36,11 +36,15 @@ from typing import Any
 from room.store import Store
 from room.waitlist import ListKey
 
-__all__ = ["Players", "PlayerError", "list_key"]
+__all__ = ["Players", "PlayerError", "AccountExistsError", "list_key"]
 
 
 class PlayerError(ValueError):
     """A refused account change (duplicate card number, empty name); nothing was written."""
+
+
+class AccountExistsError(PlayerError):
+    """A new account under an id that has one already (the desk answers 409); nothing was written."""
 
 
 def list_key(settings: Any) -> ListKey:

@@ -315,29 +315,61 @@ def login_maker(directory: Path, reload: Callable[[], None]) -> Callable[[str], 
     import threading
 
     lock = threading.Lock()
+    check = getattr(reload, "check", None)
 
     def make(player: str) -> dict[str, str]:
         with lock:
+            if check is not None:
+                check()  # nothing is made when the broker cannot be told
             creds = provision_player(directory, player, rotate=True)
             reload()
             return creds
+    if check is not None:
+        make.check = check  # type: ignore[attr-defined]  # the desk asks before making the account
     return make
 
 
+class ReloadError(OSError):
+    """The room broker cannot be told to reread its logins (the message says why, no errno)."""
+
+
 def sighup_pidfile(pidfile: Path) -> Callable[[], None]:
-    """Return ``reload()`` that sends SIGHUP to the process whose id ``pidfile`` holds (the
-    room's Mosquitto: ``pid_file`` in mosquitto/room.conf's service). Raises OSError when the
-    file is unreadable or the process gone (the login is made; the broker takes it when it
-    is reloaded or restarted)."""
+    """Return ``reload()`` that sends SIGHUP to the room's Mosquitto, whose process id
+    ``pidfile`` holds (``pid_file`` in mosquitto/room.conf's service); ``reload.check()``
+    returns that id without signalling. Only a positive id of a running process named
+    ``mosquitto`` (``/proc/<pid>/comm`` or its command line), never this process, is
+    signalled: a pid file holding ``0`` or ``-1`` (a process group, every process of the
+    user), ``1`` or a stale id is refused.
+
+    Raises (from ``reload`` and ``check``): :class:`ReloadError` (an OSError) when the file is
+    missing or unreadable, holds no such process id, or the process is gone or not a mosquitto.
+    """
     import os
     import signal
 
-    def reload() -> None:
+    def check() -> int:
         try:
-            pid = int(Path(pidfile).read_text().strip())
-        except ValueError as exc:
-            raise OSError(f"{pidfile}: no process id") from exc
-        os.kill(pid, signal.SIGHUP)
+            text = Path(pidfile).read_text().strip()
+        except FileNotFoundError:
+            raise ReloadError(f"the broker's pid file {pidfile} does not exist (is the room broker running?)") \
+                from None
+        except OSError as exc:
+            raise ReloadError(f"the broker's pid file {pidfile} cannot be read ({exc.strerror or exc})") from None
+        if not text.isdigit() or int(text) <= 1 or int(text) == os.getpid():
+            raise ReloadError(f"the broker's pid file {pidfile} holds {text[:20]!r}: not a broker's process id")
+        pid = int(text)
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            raise ReloadError(f"the broker's pid file {pidfile} names process {pid}, which is not running") from None
+        if "mosquitto" not in comm and Path(cmd).name != "mosquitto":
+            raise ReloadError(f"the broker's pid file {pidfile} names process {pid} ({comm}), not a mosquitto")
+        return pid
+
+    def reload() -> None:
+        os.kill(check(), signal.SIGHUP)
+    reload.check = check  # type: ignore[attr-defined]
     return reload
 
 

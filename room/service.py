@@ -75,7 +75,10 @@ class RoomService:
         self.live: dict[str, dict[str, Any]] = {}  # table -> its latest public state
         self.floor_status: dict[str, dict[str, Any]] = {}  # table -> its last floor status
         self.floor_replies: dict[str, dict[str, Any]] = {}  # request id -> the table's answer
-        self._asked: set[str] = set()  # request ids of the console's floor decisions
+        self._asked: set[str] = set()  # request ids of the console's floor decisions, not answered yet
+        #: (table, seat) -> (player, request id): the room's own ``seat`` requests not yet done
+        #: (the players' desk takes the table's ``name:<player>`` there as the room's player)
+        self.seating: dict[tuple[str, int], tuple[str, str]] = {}
         #: issue 19: ``f(table, payload)`` for each table's tournament report (paho's thread)
         self.on_tournament_report: Callable[[str, bytes], None] | None = None
         self.status_every = 3.0
@@ -225,6 +228,8 @@ class RoomService:
         """Send a floor request to ``table`` through its bridge (docs/mqtt.md "Floor"); return
         its id. ``extra``: ``player``/``amount`` (``seat``), ``stakes`` (``stakes``). The
         table's answer arrives in :attr:`floor_replies` (and its status in :attr:`floor_status`).
+        A ``seat`` request is remembered in :attr:`seating` until the table seats the player
+        or refuses.
 
         Raises:
             drivers.mqtt.topics.TopicError: ``table`` is not a table id.
@@ -235,6 +240,8 @@ class RoomService:
         rid = f"room-{secrets.token_hex(8)}"
         if command != "status":
             self._asked.add(rid)
+        if command == "seat" and isinstance(seat, int) and isinstance(extra.get("player"), str):
+            self.seating[(table, seat)] = (extra["player"], rid)
         payload = floor_request_payload(request_id=rid, command=command, by=by, fault=fault, seat=seat,
                                         reason=reason, **extra)
         self._client.publish(f"room/tables/{table}/floor/request", payload, qos=1)
@@ -250,9 +257,21 @@ class RoomService:
         if isinstance(reply.get("status"), dict):
             self.floor_status[table] = dict(reply["status"], received=time.time())
         rid = reply.get("id")
-        if isinstance(rid, str) and rid in self._asked:
-            self.floor_replies[rid] = reply
-            self._inbox.put(("outcome", table, reply, 0.0))
+        if not isinstance(rid, str) or rid not in self._asked:
+            return  # not ours, or answered already: the first answer stands
+        if reply.get("accepted") is not True and str(reply.get("reason") or "").startswith("M-5"):
+            # a duplicate of the request (QoS 1 sends again) refused as such: it says nothing of
+            # the request itself, whose own answer comes (or came) on its own
+            log.info("table %s: request %s: a duplicate was refused (%s); waiting for its answer", table, rid,
+                     reply.get("reason"))
+            return
+        self._asked.discard(rid)
+        if reply.get("accepted") is not True:
+            for where, (_, asked) in list(self.seating.items()):
+                if asked == rid:
+                    del self.seating[where]
+        self.floor_replies[rid] = reply
+        self._inbox.put(("outcome", table, reply, 0.0))
 
     def _poll_status(self) -> None:
         while not self._stopping.wait(self.status_every):

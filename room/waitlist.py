@@ -27,6 +27,17 @@ Terms (as card rooms use them):
   player's phone says the table is offline). When the table is back online its open seats
   are called as usual (:meth:`WaitingLists.table_online`).
 - When a change or must-move player accepts, their old seat opens and is called in turn.
+- An **accepted seat** stays the accepting player's (:attr:`WaitingLists.accepted`) until the
+  table reports it taken (by them or anyone else) or the acceptance **lapses**: the table
+  has not reported them seated within ``seat_seconds`` (:data:`DEFAULT_SEAT_SECONDS`); the
+  seat is then open again and called (recorded as an ``open`` naming that player).
+- A **must-move table** usually plays the game it feeds (the card rooms' must-move game: a
+  second table of the main game whose players move to the main table as seats open there);
+  its players are never called for a seat of a must-move table (they would move from one
+  must-move table to another and never reach the main game). A feed making a loop between
+  games (the main game's must-move tables feed, directly or through others, the table's own
+  other game) is refused: the same players would be called back and forth, never the list
+  (:meth:`WaitingLists.feed`).
 
 Every join, leave, call, pass, lapse, seat, removal and change request is appended to
 :attr:`WaitingLists.log` as an :class:`Entry` with the time, the player and who did it (the
@@ -40,10 +51,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ListKey", "Entry", "Call", "WaitingLists", "WaitListError", "DEFAULT_HOLD_SECONDS"]
+__all__ = ["ListKey", "Entry", "Call", "WaitingLists", "WaitListError", "DEFAULT_HOLD_SECONDS",
+           "DEFAULT_SEAT_SECONDS"]
 
 #: How long a called player's seat is held (seconds) unless the room configures another.
 DEFAULT_HOLD_SECONDS = 180.0
+
+#: How long an accepted seat waits for the table to report the player seated (seconds)
+#: before the acceptance lapses and the seat is called again.
+DEFAULT_SEAT_SECONDS = 300.0
 
 
 class WaitListError(ValueError):
@@ -124,16 +140,22 @@ class WaitingLists:
     Args:
         clock: Unix seconds (injected; tests pass a fake).
         hold_seconds: how long a call holds its seat (> 0).
+        seat_seconds: how long an accepted seat waits for the table's report of the player
+            seated (> 0) before the acceptance lapses (the seat is called again).
 
     Raises:
         WaitListError: from the operations, when refused (unknown player, no such call, ...).
     """
 
-    def __init__(self, clock: Callable[[], float], hold_seconds: float = DEFAULT_HOLD_SECONDS) -> None:
-        if not hold_seconds > 0:
-            raise WaitListError("hold_seconds must be > 0")
+    def __init__(self, clock: Callable[[], float], hold_seconds: float = DEFAULT_HOLD_SECONDS,
+                 seat_seconds: float = DEFAULT_SEAT_SECONDS) -> None:
+        if not hold_seconds > 0 or not seat_seconds > 0:
+            raise WaitListError("hold_seconds and seat_seconds must be > 0")
         self.clock = clock
         self.hold_seconds = float(hold_seconds)
+        self.seat_seconds = float(seat_seconds)
+        #: (table, seat) -> (player, accepted at): accepted, the table's report not seen yet
+        self.accepted: dict[tuple[str, int], tuple[str, float]] = {}
         self.lists: dict[ListKey, list[str]] = {}
         self.changes: dict[ListKey, list[str]] = {}
         self.table_key: dict[str, ListKey] = {}
@@ -156,14 +178,15 @@ class WaitingLists:
 
     def note(self, action: str, player: str, by: str, key: ListKey | None = None, detail: str = "") -> Entry:
         """Record a change the lists do not make themselves (``login``: the floor made a
-        player's login at the desk; ``move``: the floor moved a player between lists), with
+        player's login at the desk; ``move``: the floor moved a player between lists;
+        ``account``: the floor said a second registration of an id is the same person), with
         the time and who did it. Return the entry.
 
         Raises:
             WaitListError: an action the lists' own (join, call, seat, ...): those only they record.
         """
-        if action not in ("login", "move"):
-            raise WaitListError(f"note: {action!r} is not a note (login, move)")
+        if action not in ("login", "move", "account"):
+            raise WaitListError(f"note: {action!r} is not a note (login, move, account)")
         return self._record(action, player, key, by, detail=detail)
 
     def calls(self) -> list[Call]:
@@ -200,6 +223,8 @@ class WaitingLists:
                 continue
             if self.seated.get(p, ("", 0))[0] == opening.table:
                 continue
+            if source == "must-move" and opening.table in self.feeds:
+                continue  # from one must-move table to another: never nearer the main game
             return p, source
         return None
 
@@ -253,7 +278,28 @@ class WaitingLists:
     def feed(self, must_move_table: str, main: ListKey, by: str = "system", why: str = "") -> None:
         """Make ``must_move_table`` a must-move table feeding the main game ``main``: its
         players (in the order they sit down there) come before the main list. ``why``: the
-        floor's reason, recorded."""
+        floor's reason, recorded.
+
+        A table playing ``main`` itself is the usual must-move table (its players are called
+        for the seats of ``main``'s other tables, never of a must-move table: :meth:`_eligible`).
+
+        Raises:
+            WaitListError: the feed makes a loop between games: ``main``'s must-move tables
+                feed, directly or through others, the table's own other game (their players
+                would be called back and forth, never the lists). Nothing is changed.
+        """
+        own = self.table_key.get(must_move_table)
+        if own is not None and own != main:
+            reach, todo = {main}, [main]
+            while todo:  # the games the main game's must-move tables feed, and theirs
+                g = todo.pop()
+                for t, k in self.feeds.items():
+                    if t != must_move_table and self.table_key.get(t) == g and k not in reach:
+                        reach.add(k)
+                        todo.append(k)
+            if own in reach:
+                raise WaitListError(f"must-move: table {must_move_table} ({own}) feeding {main} makes a loop: "
+                                    f"{main}'s must-move tables feed {own} already")
         self.feeds[must_move_table] = main
         self._record("feed", "", main, by, must_move_table, None, "must-move table" + (f": {why}" if why else ""))
 
@@ -270,8 +316,13 @@ class WaitingLists:
         tables = sorted(t for t, k in self.table_key.items() if k == must_move)
         if not tables or main not in set(self.table_key.values()):
             raise WaitListError(f"must-move: the room has no table of {must_move if not tables else main}")
-        for t in tables:
-            self.feed(t, main, by, why or f"the {must_move} list feeds {main}")
+        saved = dict(self.feeds)
+        try:
+            for t in tables:
+                self.feed(t, main, by, why or f"the {must_move} list feeds {main}")
+        except WaitListError:
+            self.feeds = saved
+            raise
         return tables
 
     def move(self, player: str, source: ListKey, target: ListKey, by: str, why: str) -> list[Call]:
@@ -296,12 +347,26 @@ class WaitingLists:
 
     def sat(self, table: str, seat: int, player: str, by: str) -> list[Call]:
         """The table reports ``player`` sitting in ``seat``: an opening of that seat ends (its
-        call, if for another player, is cancelled). Return the calls this makes."""
+        call, if for another player, is cancelled). A seat another player accepted is theirs no
+        more (recorded as a ``cancel`` for them); a seat ``player`` accepted elsewhere and never
+        took opens again. Return the calls this makes."""
         out: list[Call] = []
         o = self.openings.pop((table, seat), None)
         if o is not None and o.call is not None and o.call.player != player:
             self._record("cancel", o.call.player, o.key, by, table, seat, f"seat taken by {player}")
+        held = self.accepted.pop((table, seat), None)
+        if held is not None and held[0] != player:
+            if self.seated.get(held[0]) == (table, seat):
+                del self.seated[held[0]]
+            self._record("cancel", held[0], self.table_key.get(table), by, table, seat,
+                         f"accepted seat taken by {player}")
         old = self.seated.get(player)
+        if old is not None and old != (table, seat) and self.accepted.get(old, ("",))[0] == player:
+            del self.accepted[old]  # accepted there, seated here: that seat is still free
+            reopen: tuple[str, int] | None = old
+            old = None
+        else:
+            reopen = None
         self.seated[player] = (table, seat)
         key = self.table_key.get(table)
         if player in sum(self.lists.values(), []):
@@ -315,13 +380,16 @@ class WaitingLists:
         if main is not None and player not in self.must_move.setdefault(main, []):
             self.must_move[main].append(player)
         self._record("seat", player, key, by, table, seat, "")
+        if reopen is not None and reopen[0] in self.table_key:
+            out += self.seat_opened(reopen[0], reopen[1], "system")
         out += self._fill_open()
         return out
 
-    def seat_opened(self, table: str, seat: int, by: str, player: str | None = None) -> list[Call]:
+    def seat_opened(self, table: str, seat: int, by: str, player: str | None = None, detail: str = "") -> list[Call]:
         """The table reports ``seat`` free (``player`` stood up). Call the first eligible
         player of the table's list; return the calls made (none when nobody is eligible;
-        the seat stays open for the next to join).
+        the seat stays open for the next to join). An acceptance of that seat ends.
+        ``detail``: recorded with the opening.
 
         Raises:
             WaitListError: the table's game is not known (:meth:`table`).
@@ -329,6 +397,7 @@ class WaitingLists:
         key = self.table_key.get(table)
         if key is None:
             raise WaitListError(f"table {table!r}: its game and stakes are not known")
+        self.accepted.pop((table, seat), None)
         if player is not None and self.seated.get(player) == (table, seat):
             del self.seated[player]
             for lst in list(self.must_move.values()) + list(self.changes.values()):
@@ -338,7 +407,7 @@ class WaitingLists:
             return []  # already open (a repeated report): one opening, at most one call
         o = _Opening(key, table, seat, self.clock())
         self.openings[(table, seat)] = o
-        self._record("open", player or "", key, by, table, seat, "")
+        self._record("open", player or "", key, by, table, seat, detail)
         out: list[Call] = []
         self._call_next(o, out)
         return out
@@ -346,6 +415,7 @@ class WaitingLists:
     def seat_closed(self, table: str, seat: int, by: str) -> None:
         """The seat is no longer to be filled (table closed, seat taken off): its call ends."""
         o = self.openings.pop((table, seat), None)
+        self.accepted.pop((table, seat), None)
         if o and o.call:
             self._record("cancel", o.call.player, o.key, by, table, seat, "seat closed")
 
@@ -423,13 +493,15 @@ class WaitingLists:
         old = self.seated.get(player)
         self._drop(player)
         self.seated[player] = (o.table, o.seat)
+        self.accepted[(o.table, o.seat)] = (player, self.clock())
         self._record("seat", player, o.key, by, o.table, o.seat, f"accepted ({o.call.source})")
         out: list[Call] = []
         main = self.feeds.get(o.table)
         if main is not None:
             self.must_move.setdefault(main, []).append(player)
-        if old is not None and old[0] in self.table_key:
-            out += self.seat_opened(old[0], old[1], "system")
+        if old is not None and old[0] in self.table_key:  # named: the seat they leave for this one
+            out += self.seat_opened(old[0], old[1], "system", player=player, detail=f"{player} moves to "
+                                    f"{o.table} seat {o.seat}")
         out += self._fill_open()
         return out
 
@@ -452,9 +524,16 @@ class WaitingLists:
 
     def expire(self) -> list[Call]:
         """Lapse every call past its hold: the player is taken off the list (a no-show) and
-        the next eligible player is called. Return the calls this makes."""
+        the next eligible player is called. Lapse every acceptance the table has not confirmed
+        within ``seat_seconds``: the seat opens again (an ``open`` naming the player) and is
+        called. Return the calls this makes."""
         now = self.clock()
         out: list[Call] = []
+        for (t, n), (p, at) in sorted(self.accepted.items(), key=lambda kv: (kv[1][1], kv[0])):
+            if now >= at + self.seat_seconds and t in self.table_key:
+                out += self.seat_opened(t, n, "system", player=p,
+                                        detail=f"{p} accepted but was not seen seated by the table within "
+                                               f"{self.seat_seconds:.0f} s")
         for o in sorted(self.openings.values(), key=lambda o: (o.opened, o.table, o.seat)):
             c = o.call
             if c is not None and now >= c.until:
@@ -473,11 +552,35 @@ class WaitingLists:
     def restore(self, entries: list[Entry]) -> None:
         """Rebuild the lists from a stored log (a room service started again): who is on
         which list in which order, table-change requests, must-move players and tables, who
-        sits where. Nothing is recorded again. Calls that were out are not restored: the
-        caller offers the free seats again (:meth:`seat_opened`)."""
+        sits where, the accepted seats the tables have not reported taken yet (with their
+        acceptance's time: :attr:`accepted`). Nothing is recorded again but this: the calls that
+        were out (a stop or a kill -9 came before their answer) are closed in the log, each a
+        ``cancel`` by ``restart`` (an operation of its own), so the log stays checkable
+        (:func:`room.fairness.check_log`); the caller offers the free seats again
+        (:meth:`seat_opened`)."""
         source: dict[str, str] = {}
+        out: dict[tuple[str, int], tuple[str, ListKey | None]] = {}  # seat -> its call still out
         for e in entries:
             k, p = e.key, e.player
+            where = (e.table, e.seat) if e.table is not None and e.seat is not None else None
+            if where is not None:
+                if e.action == "call":
+                    out[where] = (p, k)
+                elif e.action in ("pass", "lapse", "cancel", "open", "seat"):
+                    out.pop(where, None)
+                if e.action == "open" or e.action == "seat" and not e.detail.startswith("accepted"):
+                    self.accepted.pop(where, None)
+                    for w, (q, _) in list(self.accepted.items()):
+                        if q == p and e.action == "seat":
+                            del self.accepted[w]
+                elif e.action == "seat":
+                    self.accepted[where] = (p, e.at)
+                elif e.action == "cancel" and e.detail.startswith("accepted seat taken"):
+                    self.accepted.pop(where, None)
+            elif e.action in ("leave", "remove") and e.detail != "seated without a call":
+                for w, (q, ck) in list(out.items()):
+                    if q == p and ck == k:
+                        del out[w]
             if e.action == "join" and k is not None and p not in self.lists.setdefault(k, []):
                 self.lists[k].append(p)
             elif e.action in ("leave", "remove") and k is not None and p in self.lists.get(k, []):
@@ -502,6 +605,11 @@ class WaitingLists:
                 main = self.feeds.get(e.table)
                 if main is not None and p not in self.must_move.setdefault(main, []):
                     self.must_move[main].append(p)
+            elif e.action == "cancel" and e.detail.startswith("accepted seat taken") and where is not None \
+                    and self.seated.get(p) == where:
+                del self.seated[p]
+        for (t, n), (p, k) in sorted(out.items()):
+            self._record("cancel", p, k, "restart", t, n, "restart: the call ended; the seat is offered again")
 
     # ------------------------------------------------------------------ the floor's answers
     def why(self, player: str) -> list[Entry]:

@@ -155,17 +155,18 @@ def test_floor_http(rig: Rig, tmp_path: Path) -> None:
         assert out["lists"][0]["players"] == ["zed"] and out["log"][-1]["by"] == "floor:eve"
         assert call("/api/why?player=zed")[1]["entries"][0]["action"] == "join"
         assert call("/api/lists", {"op": "leave", "player": "nobody", **KEY})[0] == 400
-        assert call("/api/lists", {"op": "must-move", "player": "t7", **KEY})[1]["ok"]
+        assert call("/api/lists", {"op": "must-move", "player": "t7", **KEY})[1]["ok"]  # the usual must-move game
         assert rig.desk.lists.feeds == {"t7": ListKey(KEY["game"], KEY["stakes"])}
         assert call("/api/lists", {"op": "must-move", "player": "t9", **KEY})[0] == 400
-        # the TV's QR code reads back as the phone page's address (OpenCV's own detector)
+        # the TV's QR code reads back as the phone page's address (OpenCV's own detector): the
+        # address served (no --public-url here), never the request's Host header (a client writes it)
         import cv2
         import numpy as np
 
         req = urllib.request.Request(srv.url + "phone-qr.png", headers={"Host": "room.local:8091"})
         with urllib.request.urlopen(req, timeout=10) as r:
             img = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_GRAYSCALE)
-        assert cv2.QRCodeDetector().detectAndDecode(img)[0] == "http://room.local:8091/phone"
+        assert cv2.QRCodeDetector().detectAndDecode(img)[0] == srv.url + "phone"
         for page in ("/lobby", "/phone"):
             assert b"<!doctype html>" in call(page, auth=False)[1]
     finally:

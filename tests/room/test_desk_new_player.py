@@ -62,11 +62,11 @@ def test_the_floor_makes_a_players_login_and_the_broker_takes_it(rig: Rig, tmp_p
     broker = BrokerProcess(tmp_path / "broker", passwd=pdir / "passwd", acl=pdir / "acl", config=ROOM_CONF).start()
     logins = tmp_path / "floor.json"
     pw = add_login(logins, "eve")
-    srv = serve_desk(rig.desk, logins, port=0)
+    srv = serve_desk(rig.desk, logins, port=0, public_url="http://room.local:8091/")
 
-    def post(body: Any, auth: bool = True) -> tuple[int, Any]:
+    def post(body: Any, auth: bool = True) -> tuple[int, Any]:  # a Host header the links never take
         req = urllib.request.Request(srv.url + "api/lists", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", "Host": "room.local:8091"})
+                                     headers={"Content-Type": "application/json", "Host": "evil.example:80"})
         if auth:
             req.add_header("Authorization", "Basic " + base64.b64encode(f"eve:{pw}".encode()).decode())
         try:
@@ -97,8 +97,10 @@ def test_the_floor_makes_a_players_login_and_the_broker_takes_it(rig: Rig, tmp_p
         entry = [e for e in rig.desk.players.waitlist_log() if e["action"] == "login"]
         assert [(e["player"], e["by"]) for e in entry] == [("zoe", "floor:eve")]
         assert "C-77" in entry[0]["detail"] and out["password"] not in json.dumps(entry)
-        # issued again: a new password, the old one ends
-        code, again = post(new)
+        # issued again: refused unless the floor says it is the same person (a second Zoe is not her)
+        code, taken = post(new)
+        assert code == 409 and b"has an account already" in taken
+        code, again = post(dict(new, same_person=True))
         assert code == 200 and again["password"] != out["password"]
         assert logs_in(broker.mqtt_port, "player-zoe", again["password"])
         assert not logs_in(broker.mqtt_port, "player-zoe", out["password"])

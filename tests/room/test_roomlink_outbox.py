@@ -163,3 +163,28 @@ def test_a_resend_for_want_of_an_acknowledgement_backs_off(tmp_path: Path, table
         link.stop()
         room.disconnect()
         room.loop_stop()
+
+
+def test_a_stop_does_not_drain_into_a_dead_room(tmp_path: Path, table_broker: Any) -> None:
+    """BRK-P: the tables of a killed ``room simulate`` (SIGTERM from PR_SET_PDEATHSIG) sat in
+    stop()'s 30 s drain although no acknowledgement could come: their brokers died with
+    ``room simulate``. A stop drains only while connected to the table's broker."""
+    import threading
+
+    broker, password, outbox_password = table_broker
+    run_simulate(tmp_path / "t", hands=1, seed=3)
+    sent = threading.Event()
+    room = room_side(broker, password, lambda c, u, m: sent.set(), base=False)
+    link = RoomLink("sim", tmp_path / "t" / "journal.sqlite", port=broker.mqtt_port, username="sim-outbox",
+                    password=outbox_password, batch=50).start()
+    done = threading.Event()
+    try:
+        assert sent.wait(WAIT)  # connected: it sends, the room acknowledges nothing
+        broker.stop()  # the table's broker dies (with room simulate)
+        threading.Thread(target=lambda: (link.stop(drain=600.0), done.set()), daemon=True).start()
+        assert done.wait(WAIT), "stop() drained into a room that cannot answer"
+    finally:
+        room.disconnect()
+        room.loop_stop()
+        if not done.is_set():
+            link.stop()

@@ -109,12 +109,12 @@ def test_must_move_feeds_main_game_in_order_of_sitting() -> None:
     c = Clock()
     w = WaitingLists(c, hold_seconds=60)
     w.table("main", NL12)
-    w.table("mm", NL12)
+    w.table("mm", NL25)  # a must-move table plays its own list's game (never the one it feeds)
     w.feed("mm", NL12)
     w.sat("mm", 1, "ann", "table:mm")
     c.t += 1
     w.sat("mm", 2, "bob", "table:mm")
-    w.join(NL12, "cat", "cat")
+    w.join(NL25, "cat", "cat")
     calls = w.seat_opened("main", 9, "table:main")
     assert [(k.player, k.source) for k in calls] == [("ann", "must-move")]
     calls = w.accept("ann", "ann")
@@ -195,7 +195,7 @@ def test_oracle_reads_a_wall_clock_log_and_still_catches_a_pass_not_moved_on() -
 
 
 PLAYERS = [f"p{i}" for i in range(8)]
-TABLES = [("t1", NL12), ("t2", NL12), ("mm", NL12), ("t3", NL25)]
+TABLES = [("t1", NL12), ("t2", NL12), ("mm", NL25), ("t3", NL25)]  # mm: a must-move table of 2/5 feeding 1/2
 ops = st.one_of(
     st.tuples(st.just("join"), st.sampled_from(PLAYERS), st.sampled_from([NL12, NL25])),
     st.tuples(st.just("leave"), st.sampled_from(PLAYERS), st.sampled_from([NL12, NL25])),
