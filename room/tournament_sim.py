@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.tournament.words import plural
 from controller.tournament_link import CRASH_ENV as LINK_CRASH_ENV
 from drivers.mqtt.broker import REPO, die_with_parent
 
@@ -199,7 +200,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         service.stop()
         rig.stop()
         return 2
-    print(f"room simulate: tournament of {len(director.standings.entries)} entries on {len(tables)} tables; "
+    print(f"room simulate: tournament of {plural(len(director.standings.entries), 'entry', 'entries')} on "
+          f"{plural(len(tables), 'table')}; "
           f"the clock runs {speed:g}x real time{' (resumed from the store)' if played else ''}", flush=True)
 
     def interrupt(*_: Any) -> None:
