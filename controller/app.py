@@ -115,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
         return 2
     director = None
+    if tourney is None:
+        from controller.tournament_run import tournament_journal_refusal
+
+        refusal = tournament_journal_refusal(cfg.journal.path)
+        if refusal:  # issue 19: never a tournament's journal reopened as a cash game
+            print(f"livetable run: {refusal}", file=sys.stderr)
+            return 3
     if tourney is not None:  # the tournament's clock: monotonic seconds (its journal keeps the time played)
         from controller.tournament_run import TournamentTable
 
@@ -132,7 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     except DeviceStartError as exc:
         print(f"livetable run: {exc}", file=sys.stderr)
         return 2
-    log.info("recovery: %s", recovery)
 
     from controller.roomlink import start_from_config  # issue 17: None unless [room] outbox = true
 

@@ -45,6 +45,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from controller.tournament.words import stakes_words
 from drivers.mqtt import codec
 from drivers.mqtt.codec import PayloadError
 from drivers.mqtt.topics import Kind, TopicError, check_table, topic
@@ -327,7 +328,7 @@ def render(reply: dict[str, Any]) -> str:
             lv, left = tv["level"], tv.get("seconds_left")
             clock = "no end" if left is None else f"{left // 60}:{left % 60:02d} left"
             lines.append(f"  tournament: {'break before ' if tv.get('on_break') else ''}level {lv['number']} "
-                         f"({lv['small_blind']}/{lv['big_blind']}), {clock}"
+                         f"({stakes_words(lv)}), {clock}"
                          + ("" if tv.get("running") else ", CLOCK PAUSED")
                          + f"; players {tv.get('players_left')}/{tv.get('entries')}, pool {tv.get('prize_pool')}")
         ch = st.get("chips")

@@ -41,6 +41,7 @@ from controller.history_journal import (HistoryError, _base, _compacted_upto, _s
                                         open_journal)
 from controller.history_phh import _utc, hand_from_record, hand_summary, phh_order, rake_paid, record_to_phh
 from controller.history_seats import _fault_step, _seat_steps, _set_aside_step
+from controller.history_notes import NoteWords
 from controller.history_steps import HandRecall, Recall, Step, _Builder, _notes
 from controller.journal import payload_of
 
@@ -91,6 +92,8 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
     last_seq = after
     pending: list[Step] = []  # faults and recoveries between hands: shown with the next hand
     aside = _set_aside(db, after)  # skipped as the table's recovery skips them
+    notes = NoteWords()  # issue 19: the tournament's and the simulation's records in sentences
+    notes.prime(db, after)
     rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? ORDER BY seq", (after,))
     try:
         for seq, at, kind, payload in rows:
@@ -176,9 +179,13 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
             elif kind == "rejected" and isinstance(data.get("seq"), int) and data["seq"] in aside:
                 continue  # said where the event it sets aside was
             else:
-                if kind == "tournament":  # issue 19: the settings and the history a clock snapshot carries stay out
-                    data = {k: v for k, v in data.items() if k not in ("history", "settings")}
-                s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
+                if kind in ("tournament", "simulate"):  # issue 19: sentences, no clock snapshots
+                    text = notes.text(kind, data)
+                    if text is None:
+                        continue
+                    s = Step(at, "note", text, None, {"journal_kind": kind, "type": data.get("type")})
+                else:
+                    s = Step(at, "note", f"{kind}: {json.dumps(data, sort_keys=True)}", None, {"journal_kind": kind})
                 (cur.recall.steps if cur is not None else pending).append(s)
     except (AttributeError, KeyError, TypeError, IndexError, ValueError) as exc:
         # an event whose fields have the wrong shape (hand-edited, damaged): name it, no traceback

@@ -155,6 +155,11 @@ def _seat_steps(prev: TableState, state: TableState, data: dict[str, Any], effec
         elif isinstance(e, fx.Refuse) and e.event == "topped-up" and e.seat is not None:
             line(after, e.seat, f"{who(e.seat)}: top-up refused ({e.reason})", rule=e.rule, refused=True,
                  event="topped-up")
+        elif isinstance(e, fx.SeatFreed) and e.reason == "busted" and not paid_at_end.get(e.seat):
+            # a tournament's bust (issue 19): out of the tournament, not a T-5 sit-out
+            hand_no = getattr(effects[cut], "hand", None) if cut < len(effects) else None
+            line(after, e.seat, f"{who(e.seat)} busted out" + (f" in hand {hand_no}" if hand_no else ""),
+                 rule=e.reason, event="seat-freed", amount=0)
         elif isinstance(e, fx.SeatFreed):
             amount = paid_at_end.get(e.seat, 0)
             why = ("leaves the table with {a} (T-8)" if e.reason == "T-8" else

@@ -146,29 +146,36 @@ class _Builder:
         self.recall.steps.append(Step(at, kind, text, seat, data))
 
     def _posts(self, at: float) -> None:
-        """Antes first, then the small blind, the big blind, other live posts, dead posts."""
+        """Antes first, then the small blind, the big blind, other live posts, dead posts; with
+        a tournament's big-blind ante (``big_blind_first``, TDA RP-11) the blinds first and the
+        ante from what is left, as the hand engine takes them (issue 19: the history listed the
+        ante first and a short big blind's ante in full)."""
         r, h = self.recall, self.replica
+        bb_first = h.settings.big_blind_first
         posts: list[tuple[int, int, str, str, int]] = []  # (order, seat, kind, text, amount)
         for p in sorted(h.setup, key=lambda p: p.seat):
             left = p.stack
+            live = min(p.live_post, left) if bb_first else 0
+            left -= live
             ante = min(h.settings.ante if p.ante is None else p.ante, left)
             left -= ante
-            live = min(p.live_post, left)
-            left -= live
+            if not bb_first:
+                live = min(p.live_post, left)
+                left -= live
             dead = min(p.dead_post, left)
             left -= dead
             allin = " (all-in)" if left == 0 else ""
             if ante:
-                posts.append((0, p.seat, "ante", f"posts the ante {ante}", ante))
+                posts.append((35 if bb_first else 0, p.seat, "ante", f"posts the ante {ante}", ante))
             if live:
                 if p.seat == r.sb_seat:
-                    posts.append((1, p.seat, "small blind", f"posts the small blind {live}{allin}", live))
+                    posts.append((10, p.seat, "small blind", f"posts the small blind {live}{allin}", live))
                 elif p.seat == r.bb_seat:
-                    posts.append((2, p.seat, "big blind", f"posts the big blind {live}{allin}", live))
+                    posts.append((20, p.seat, "big blind", f"posts the big blind {live}{allin}", live))
                 else:
-                    posts.append((3, p.seat, "live", f"posts a big blind {live} to play (T-4/T-6){allin}", live))
+                    posts.append((30, p.seat, "live", f"posts a big blind {live} to play (T-4/T-6){allin}", live))
             if dead:
-                posts.append((4, p.seat, "dead", f"posts {dead} dead (missed blind, T-6){allin}", dead))
+                posts.append((40, p.seat, "dead", f"posts {dead} dead (missed blind, T-6){allin}", dead))
         posts.sort(key=lambda x: (x[0], (x[1] - h.button - 1) % 100))  # clockwise from the button
         for _, seat, kind, text, amount in posts:
             self.add(at, "post", f"{self.who(seat)} {text}", seat, post=kind, amount=amount)

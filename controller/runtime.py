@@ -55,6 +55,18 @@ class Recovery:
     outcome: str
     reason: str = ""
 
+    def __str__(self) -> str:
+        """One readable line for the logs (issue 19: start-up logged the dataclass's repr):
+        ``a fresh journal``, ``clean, between hands (120 events replayed)``, ``hand 7 resumed
+        (120 events replayed)``, ``hand 7 voided: REASON (120 events replayed)``."""
+        replayed = f"({self.events} events replayed)"
+        if self.outcome == "fresh":
+            return "a fresh journal"
+        if self.outcome == "clean":
+            return f"clean, between hands {replayed}"
+        text = f"hand {self.hand} {self.outcome}" if self.hand is not None else self.outcome
+        return f"{text}{': ' + self.reason if self.reason else ''} {replayed}"
+
 
 def settings_from_config(cfg: Any) -> TableSettings:
     """Return the table's :class:`TableSettings` for a :class:`controller.config.Config`."""

@@ -142,7 +142,8 @@ class Summary:
                     awards = res.get("awards") or []
                     self.pots += len(awards)
                     self.rake += int(res.get("rake") or 0)
-                    log.info("hand %s: %s%s", e.hand, pots_line(awards) or "no pot",
+                    names = {s.seat: s.name for s in orch.state.seats if s is not None}
+                    log.info("hand %s: %s%s", e.hand, pots_line(awards, names) or "no pot",
                              f", rake {res.get('rake')}" if res.get("rake") else "")
         problems = audit(orch.state)
         if problems and len(self.invariant_errors) < 20:
@@ -169,13 +170,15 @@ class Summary:
         }
 
 
-def pots_line(awards: list[dict[str, Any]]) -> str:
+def pots_line(awards: list[dict[str, Any]], names: dict[int, str] | None = None) -> str:
     """Return the pots of one hand's result for the per-hand log line, main pot first (P-3):
     ``main pot 900, side pot 1 400 to seat 2 (flush, ace high); side pot 2 200 to seat 5 (two
     pair)``. Pots in a row won by the same seats with the same hand share one winner and one
     hand in words (issue 20: the words were repeated for every pot). ``awards``: the
     ``result.awards`` of a ``HandFinished`` record (``pot`` index, ``amount``, ``winners``,
-    ``hand``)."""
+    ``hand``). ``names``: seat number -> the player's name, when given each winner reads
+    ``Player 3 at seat 3`` instead of the bare seat (issue 19: a newcomer could not tell who
+    won)."""
     groups: list[tuple[list[str], tuple[Any, ...], str]] = []
     for a in awards:
         name = "main pot" if a.get("pot", 0) == 0 else f"side pot {a.get('pot')}"
@@ -184,7 +187,12 @@ def pots_line(awards: list[dict[str, Any]]) -> str:
             groups[-1][0].append(f"{name} {a.get('amount')}")
         else:
             groups.append(([f"{name} {a.get('amount')}"], key, a.get("hand") or ""))
-    return "; ".join(f"{', '.join(pots)} to seat {', '.join(str(w) for w in key[0])}"
+    def winners(seats: tuple[Any, ...]) -> str:
+        if names and all(w in names for w in seats):
+            return ", ".join(f"{names[w]} at seat {w}" for w in seats)
+        return "seat " + ", ".join(str(w) for w in seats)
+
+    return "; ".join(f"{', '.join(pots)} to {winners(key[0])}"
                      + (f" ({words})" if words else "") for pots, key, words in groups)
 
 
@@ -366,6 +374,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable simulate: --mqtt-password-file: {exc}", file=sys.stderr)
         return 2
     director = args.director(n_players) if args.tournament else None
+    if director is None:
+        from controller.tournament_run import tournament_journal_refusal
+
+        refusal = tournament_journal_refusal(journal)
+        if refusal:  # issue 19: never a tournament's journal reopened as a cash game
+            print(f"livetable simulate: {refusal}", file=sys.stderr)
+            return 3
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
                    bots=set(bot_seats), extras=[players] + ([director] if director else []),
                    result_seconds=RESULT_SECONDS if args.result_seconds is None else args.result_seconds)

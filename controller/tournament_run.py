@@ -73,6 +73,7 @@ from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
 from controller.tournament.table import busts_of, level_stakes
 from controller.tournament.view import tournament_view
+from controller.tournament.words import players_left, stakes_words
 
 __all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
            "TournamentConfig", "tournament_config", "tournament_table_settings"]
@@ -206,6 +207,33 @@ class TournamentConfig:
     settings: TournamentSettings
     text: str
     source: str
+
+
+def tournament_journal_refusal(journal: str | os.PathLike[str]) -> str | None:
+    """Why a cash table may not open ``journal``, or None: the journal holds a tournament
+    (its ``tournament`` records), which only a table started with the tournament's config
+    may open (issue 19: opened as a cash game it went on silently at the cash blinds, the
+    prize pool's chips counted as bought in). A journal that does not exist or cannot be
+    read as one is left to the journal's own checks (None)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    path = os.fspath(journal)
+    if not os.path.isfile(path):
+        return None
+    try:
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute("SELECT seq FROM events WHERE kind = ? LIMIT 1", (JOURNAL_KIND,)).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    if row is None:
+        return None
+    return (f"the journal {path} holds a tournament: open it with the tournament's config (livetable "
+            f"simulate --tournament [--tournament-config FILE]; livetable run with the config's [tournament] "
+            f"or --tournament-config FILE), not as a cash table")
 
 
 def tournament_config(table_config: str, tournament_file: str | None = None) -> TournamentConfig | None:
@@ -551,9 +579,7 @@ class TournamentTable:
         stakes = level_stakes(level)
         hand = self.orch.state.hands + 1
         if self._last_level is not None and level.number != self._last_level:
-            log.info("level %d: blinds %d/%d%s from hand %d (TDA 23)", level.number, level.small_blind,
-                     level.big_blind, f", big-blind ante {level.big_blind_ante}" if level.big_blind_ante
-                     else f", ante {level.ante}" if level.ante else "", hand)
+            log.info("level %d: blinds %s from hand %d (TDA 23)", level.number, stakes_words(stakes), hand)
         changed = self._last_level is not None and level.number != self._last_level
         self._snapshot(stakes, hand=hand)
         if changed:
@@ -656,7 +682,8 @@ class TournamentTable:
             self.problems.append(f"hand {hand}: {exc}")
             return
         self.busted_hands.add(hand)
-        log.info("hand %d: %s out; %d players left", hand, ", ".join(sorted(busts)), len(self.standings.alive))
+        log.info("hand %d: %s out; %s", hand, ", ".join(self.who(p) for p in sorted(busts, key=self._seat_of)),
+                 players_left(len(self.standings.alive)))
         self._crash_point("bust")
         if len(self.standings.alive) == 1:
             self._finish()
@@ -674,7 +701,7 @@ class TournamentTable:
                            finishes=[{"player": f.player, "entry": f.entry_id, "place": f.place,
                                       "tied_to": f.tied_to, "prize": paid[f.entry_id]} for f in finishes]))
         self.result = result
-        log.info("the tournament is over: %s", ", ".join(f"{n}. {p} {m}" for n, (p, m) in
+        log.info("the tournament is over: %s", ", ".join(f"{n}. {self.who(p)} {m}" for n, (p, m) in
                                                        enumerate(zip(result["places"], result["payouts"]), 1)))
         self._crash_point("payouts")
 
@@ -1129,17 +1156,29 @@ class TournamentTable:
         played = self.time() - (self._sim_start or 0.0)
         return max(1, round(played / wall)) if wall else None
 
+    def _seat_of(self, player: str) -> int:
+        return self.draw.get(player, 0)
+
+    def who(self, player: str) -> str:
+        """The player's name for a reader (issue 19: the log named bare ids ``p5`` nobody could
+        find at the table): ``Player 3`` when the name already says the seat, else
+        ``Zoe (seat 4)``; the id itself when the player is unknown."""
+        name, seat = self.names.get(player, player), self.draw.get(player)
+        return name if seat is None or name == f"Player {seat}" else f"{name} (seat {seat})"
+
     @property
     def finished(self) -> bool:
         """True once the winner is known and the payouts are journalled."""
         return self.result is not None
 
     def summary(self) -> dict[str, Any]:
-        """The JSON summary's tournament fields: ``places`` (players, 1st first; so far: the
-        busted ones only), ``payouts`` (per place), ``prize_pool``, and ``tournament``:
+        """The JSON summary's tournament fields: ``places`` (player ids, 1st first; so far: the
+        busted ones only), ``names`` (the same places as names a person finds at the table:
+        ``Player 3``, ``Zoe (seat 4)``), ``payouts`` (per place), ``prize_pool``, and ``tournament``:
         entries, players left, level, chips in play, fees, problems."""
         out: dict[str, Any] = dict(self.result) if self.result else {
             "places": [], "payouts": [], "prize_pool": self.standings.prize_pool()}
+        out["names"] = [self.who(p) for p in out["places"]]
         st = self.clock.status(self.time())
         out["tournament"] = {"finished": self.finished, "entries": len(self.standings.entries),
                              "players_left": len(self.standings.alive), "level": st.level.number,

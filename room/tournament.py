@@ -56,6 +56,7 @@ from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
+from controller.tournament.words import ordinal, players_left, stakes_words
 
 __all__ = ["RoomTournament", "StoreJournal"]
 
@@ -88,6 +89,18 @@ class StoreJournal:
         """Return every event, oldest first, as ``(type, payload)``."""
         return [(str(k), json.loads(p)) for k, p in
                 self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
+
+
+_MOVE_WHY = {"balance": "balancing, TDA 11", "break": "table broken, TDA 10", "redraw": "final table redraw",
+             "draw": "seat draw, TDA 7"}
+
+
+def move_line(m: Move, name: str) -> str:
+    """One player's move in words for the room's output (issue 19): ``t3 seat 2 Player 17 →
+    t1 seat 6 (balancing, TDA 11)``; ``name`` the player's name."""
+    src = f"{m.from_table} seat {m.from_seat} " if m.from_table else ""
+    why = "; ".join(_MOVE_WHY.get(r, r) for r in m.reason.split("+"))  # a move for two reasons: break+redraw
+    return f"{src}{name} → {m.to_table} seat {m.to_seat} ({why})"
 
 
 def _nat(v: Any) -> int:
@@ -155,6 +168,7 @@ class RoomTournament:
         self.standings = Standings(settings)
         self.clock = TournamentClock(settings)
         self.names: dict[str, str] = {}
+        self._h4h_said: bool | None = None  # hand-for-hand as last logged
         self.seed = 0
         self.reports: dict[str, dict[str, Any]] = {}
         self.moves: dict[int, dict[str, Any]] = {}
@@ -306,6 +320,10 @@ class RoomTournament:
             self._plan(ready)
         self._clock_snapshot()
         h4h = self.hand_for_hand()
+        if h4h != self._h4h_said:
+            if h4h or self._h4h_said is not None:
+                log.info("hand-for-hand %s (%s)", "on" if h4h else "off", players_left(len(self.standings.alive)))
+            self._h4h_said = h4h
         everyone = {t for t in self._live() if self._players_after(t) > 0}
         for t in sorted(ready):
             outs = [(mid, m) for mid, m in self.moves.items() if m["state"] == "planned" and m["from"] == t]
@@ -378,7 +396,8 @@ class RoomTournament:
         self.busted_seen.update(hands)
         if new:
             self.standings.bust(new)
-            log.info("%s out; %d players left", ", ".join(sorted(new)), len(self.standings.alive))
+            log.info("%s out; %s", ", ".join(self.names.get(p, p) for p in sorted(new, key=lambda p: -new[p])),
+                     players_left(len(self.standings.alive)))
         for mid, m in self.moves.items():  # a player busted before his move: it is called off
             if m["player"] in new and m["state"] == "planned":
                 self.journal.append("cancelled", {"move": mid})
@@ -435,9 +454,13 @@ class RoomTournament:
         self.rounds += 1
         for r in rows:
             self.moves[int(r["id"])] = r
-        if views:
-            log.info("round %d: %s", self.rounds, "; ".join(f"{m.player} {m.from_table}/{m.from_seat} -> "
-                                                           f"{m.to_table}/{m.to_seat} ({m.reason})" for m in moves))
+        drawn = [m for m in moves if m.reason == "draw"]
+        if drawn:
+            log.info("seats drawn (TDA 7): %s", ", ".join(f"{self.names.get(m.player, m.player)} {m.to_table} seat "
+                                                         f"{m.to_seat}" for m in drawn))
+        for m in moves:
+            if m.reason != "draw":
+                log.info("%s", move_line(m, self.names.get(m.player, m.player)))
 
     # ------------------------------------------------------------------ orders
     def _go(self, t: str) -> dict[str, Any] | None:
@@ -474,13 +497,16 @@ class RoomTournament:
             self.problems.append(f"payouts sum to {sum(payouts)}, the prize pool is {pool}")
         self.result = {"places": places, "payouts": payouts, "prize_pool": pool}
         self.journal.append("payouts", self.result)
-        log.info("the tournament is over: %s wins", places[0])
+        log.info("the tournament is over: %s", ", ".join(
+            f"{ordinal(n)} {self.names.get(p, p)} {m}" for n, (p, m) in enumerate(zip(places, payouts), 1) if m))
 
     def _clock_snapshot(self) -> None:
         st = self.clock.status(self.now())
         if st.index != self._level:
             self._level = st.index
             self._snapshot()
+            log.info("break before level %d" if st.on_break else "level %d: blinds %s (TDA 23)", st.level.number,
+                     *(() if st.on_break else (stakes_words(level_stakes(st.level)),)))
 
     def _snapshot(self) -> None:
         now = self.now()
@@ -511,7 +537,8 @@ class RoomTournament:
             and int(self.reports[t]["applied"]) >= int(self.sent[t]["id"]) for t in self.tables)
 
     def summary(self) -> dict[str, Any]:
-        """The JSON summary: ``places``, ``payouts``, ``prize_pool``, ``moves`` (players moved
+        """The JSON summary: ``places`` (player ids, 1st first), ``names`` (the same places by
+        name: ``Player 17``), ``payouts``, ``prize_pool``, ``moves`` (players moved
         between or within tables, entries not counted), ``tables_broken``, ``hands`` (every
         table's), ``checks``, ``problems`` and ``ok``."""
         out: dict[str, Any] = dict(self.result) if self.result else {
@@ -521,6 +548,7 @@ class RoomTournament:
         out.update(moves=len(done), tables_broken=len(self.broken),
                    hands=sum(int(r["hands"]) for r in self.reports.values()), checks=self.checks,
                    entries=len(self.standings.entries), problems=list(self.problems))
+        out["names"] = [self.names.get(p, p) for p in out["places"]]
         out["ok"] = (not self.problems and self.result is not None and not open_moves
                      and sum(out["payouts"]) == out["prize_pool"] and self.checks > 0)
         return out

@@ -7,8 +7,13 @@ each table's broker bridged to it, the room service storing every table's journa
 every seat, full speed). The tables play the hands the room gives them and carry out its
 moves between hands; the room journals the tournament in its store (``room_tournament``).
 
-The last line of the output is one JSON object: ``places`` (players, 1st first),
-``payouts`` (per place, money), ``prize_pool``, ``moves``, ``tables_broken``, ``hands``,
+Without ``--headless`` it serves the floor console (its address and login printed) and
+prints a line per move (``t3 seat 2 Player 17 → t1 seat 6 (balancing, TDA 11)``), per
+table broken, per level and when hand-for-hand starts or ends.
+
+The last line of the output is one JSON object: ``places`` (player ids, 1st first),
+``names`` (the same places by name), ``payouts`` (per place, money), ``prize_pool``,
+``moves``, ``tables_broken``, ``hands``,
 ``ok`` (a winner; chips conserved at every check; every move completed with the chips
 that left; payouts sum to the prize pool; the room's store holds every hand of every table
 and its meters equal the tables'), plus ``entries``, ``checks``, ``problems``, ``clock``
@@ -34,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.tournament.words import plural
 from controller.tournament_link import CRASH_ENV as LINK_CRASH_ENV
 from drivers.mqtt.broker import REPO, die_with_parent
 
@@ -163,6 +169,18 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds)
     service.on_tournament_report = lambda t, p: reports.put((t, p))
     service.start()
+    console = None
+    if not args.headless:  # issue 19: the floor console, and the tournament's moves and levels as they come
+        from room.console import serve_console
+
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
+        print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
+        say = logging.StreamHandler(sys.stdout)
+        say.setFormatter(logging.Formatter("room simulate: %(message)s"))
+        tlog = logging.getLogger("livetable.room.tournament")
+        tlog.addHandler(say)
+        tlog.setLevel(logging.INFO)
+        tlog.propagate = False
     journal = StoreJournal(store)
     speed = args.speed
     played = store.query("SELECT COUNT(*) FROM room_tournament")[0][0]
@@ -177,10 +195,13 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
             director.start(entries, args.seed)
     except (TournamentError, ValueError) as exc:
         print(f"livetable room simulate: {exc}", file=sys.stderr)
+        if console is not None:
+            console.stop()
         service.stop()
         rig.stop()
         return 2
-    print(f"room simulate: tournament of {len(director.standings.entries)} entries on {len(tables)} tables; "
+    print(f"room simulate: tournament of {plural(len(director.standings.entries), 'entry', 'entries')} on "
+          f"{plural(len(tables), 'table')}; "
           f"the clock runs {speed:g}x real time{' (resumed from the store)' if played else ''}", flush=True)
 
     def interrupt(*_: Any) -> None:
@@ -246,6 +267,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         for t, s in summaries.items():
             last = (s.get("room_link") or {}).get("last_seq") or 0
             service.wait_applied(t, last, args.timeout)
+        if console is not None:
+            console.stop()
         service.stop()
         rig.stop()
     result = balance(store, summaries, rig)

@@ -287,6 +287,16 @@ class DeviceStatus:
     last_event: int
     queued: int
 
+    def __str__(self) -> str:
+        """One readable line for the logs (issue 19: start-up logged the dataclass's repr):
+        ``no deck, no fault, door closed; deck 0: 0 dealt, 0 left, 0 queued; last request 0
+        (code 0), last event 0``."""
+        state = getattr(self.state, "name", str(self.state)).lower().replace("_", " ")
+        fault = "no fault" if not self.fault else "fault " + getattr(self.fault, "name", str(self.fault)).lower()
+        return (f"{state}, {fault}, door {'open' if self.door_open else 'closed'}; deck {self.deck_no}: "
+                f"{self.dealt} dealt, {self.left} left, {self.queued} queued; last request {self.last_seq} "
+                f"(code {self.last_code}), last event {self.last_event}")
+
 
 def pack_status(s: DeviceStatus) -> bytes:
     """Return the STATUS reply payload of ``s`` (14 bytes)."""
