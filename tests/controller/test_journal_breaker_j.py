@@ -1,5 +1,5 @@
 """Breaker J (issue 21 against issue 16's promise): holes found in the journal's write-ahead of
-its ``-wal`` (controller/journal.py ``_preallocate_wal``), kept as strict xfails until fixed.
+its ``-wal`` (controller/journal.py ``_preallocate_wal``), fixed in the jfix branch (issue 21/16); the tests stay.
 
 Reproduction by hand (root, a 2 MB tmpfs): ``mount -t tmpfs -o size=2m tmpfs /mnt/small`` then
 ``livetable simulate --devices none --headless --seed 5 --seats 4 --hands 3 --journal
@@ -15,13 +15,9 @@ from __future__ import annotations
 import errno
 import os
 
-import pytest
-
 from controller.journal import WAL_PREALLOC, Journal
 
 
-@pytest.mark.xfail(strict=True, reason="breaker J: a write-ahead the disk cannot hold leaves its zeros "
-                                       "taking the disk's last free space (hand files then fail)")
 def test_a_write_ahead_the_disk_cannot_hold_gives_its_zeros_back(tmp_path, monkeypatch):
     """A disk with less than WAL_PREALLOC free: the write-ahead fails part way (ENOSPC) and
     is logged as 'it grows as it is written', but the zeros it did write are left in the
@@ -48,9 +44,6 @@ def test_a_write_ahead_the_disk_cannot_hold_gives_its_zeros_back(tmp_path, monke
         j.close()
 
 
-@pytest.mark.xfail(strict=True, reason="breaker J: in a burst of appends the -wal is never started over: "
-                                       "the checkpointer's whole checkpoints reset the loop's 2 x "
-                                       "CHECKPOINT_EVERY bound, and the -wal grows with every commit")
 def test_a_burst_of_appends_keeps_the_wal_bounded(tmp_path, monkeypatch):
     """_committed promises: after 2 x CHECKPOINT_EVERY pages with no whole checkpoint the loop
     checkpoints itself, so the -wal cannot grow without end in a burst. It does: the
