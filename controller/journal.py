@@ -97,11 +97,15 @@ FORMAT_VERSION = 2
 #: bench/bench_journal_wal.py). SQLite never reads past its last valid frame:
 #: what follows it (these zeros, the frames of an earlier round) is ignored. Some 750 commits
 #: of a page; past it the ``-wal`` grows up to the next checkpoint (:data:`CHECKPOINT_EVERY`)
-#: and is written over from its start after that.
+#: and is written over from its start after that, cut back to this size (SQLite's
+#: ``journal_size_limit``).
 WAL_PREALLOC = 3 * 1024 * 1024
 #: Pages committed between two checkpoints of the ``-wal`` into the journal file (SQLite's
 #: own default, so the ``-wal`` holds what it held before), made on the checkpointer's own
-#: thread (:class:`_Checkpointer`), never inside a commit of the table's loop.
+#: thread (:class:`_Checkpointer`), never inside a commit of the table's loop. A ``-wal`` of
+#: 3/2 x as many frames (a burst of commits the checkpointer never catches whole) is
+#: checkpointed by the loop itself between its writes (:meth:`Journal._committed`): at most
+#: some 6 MB, SQLite's own ``-wal`` was some 4 MB.
 CHECKPOINT_EVERY = 1000
 #: The fixed size of the mark file (one line, padded with spaces): rewritten in place. A
 #: format-1 mark (64 bytes) is read as it is; the next write makes it 128.
@@ -925,23 +929,24 @@ class Journal:
         starts the ``-wal`` over (issue 21/16, breaker J: a 96 MB ``-wal`` in 1,000 hands). The
         loop's bound is therefore on the ``-wal``'s actual frames (:meth:`_Checkpointer.frames`:
         the frames a checkpoint found, plus the pages committed since; none after a whole
-        checkpoint nothing was committed during): past 2 x :data:`CHECKPOINT_EVERY`, the loop
+        checkpoint nothing was committed during): past 3/2 x :data:`CHECKPOINT_EVERY`, the loop
         checkpoints itself between its writes (only the frames the checkpointer has not
-        copied), which is whole, and SQLite starts the ``-wal`` over at the next write (and
-        truncates it back to :data:`WAL_PREALLOC`: ``journal_size_limit``)."""
+        copied), which is whole (unless a reader holds older frames: then again at the next
+        commit), and SQLite starts the ``-wal`` over at the next write (and truncates it back to
+        :data:`WAL_PREALLOC`: ``journal_size_limit``)."""
         cp = self.checkpointer
         if cp is None:
             return
         self._commits += pages
         cp.committed += pages
-        if cp.frames() >= 2 * CHECKPOINT_EVERY:
+        if 2 * cp.frames() >= 3 * CHECKPOINT_EVERY:
             self._commits = 0
             start = cp.committed
             try:
                 _busy, frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
             except sqlite3.Error as exc:  # the -wal keeps the events: nothing is lost
                 log.warning("journal %s: checkpoint failed: %s", self.path, exc)
-                return
+                frames = copied = 0  # tried again as many pages later, not at every commit
             cp.found(start, int(frames), int(copied), start)
         elif self._commits >= CHECKPOINT_EVERY:
             self._commits = 0

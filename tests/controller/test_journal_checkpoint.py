@@ -54,7 +54,7 @@ def test_the_checkpoint_runs_on_its_own_thread_and_the_wal_starts_over(tmp_path,
 
 
 def test_appends_back_to_back_never_let_the_wal_grow_without_end(tmp_path, monkeypatch):
-    """No pause for the checkpointer's thread: the loop checkpoints itself after 2 x
+    """No pause for the checkpointer's thread: the loop checkpoints itself after 3/2 x
     CHECKPOINT_EVERY pages with no whole checkpoint (what SQLite's own would have done)."""
     monkeypatch.setattr(journal_mod, "CHECKPOINT_EVERY", 20)
     path = tmp_path / "j.sqlite"
@@ -113,7 +113,7 @@ def test_a_wal_grown_past_its_write_ahead_is_cut_back_when_it_starts_over(tmp_pa
             j.append("table", {"kind": "x", "n": n}, float(n))
             sizes.append(wal.stat().st_size)
         grown = sizes.index(max(sizes))
-        # grew past it, bounded: the open's frames (schema, meta) + 2 x CHECKPOINT_EVERY and a commit
+        # grew past it, bounded: the open's frames (schema, meta) + 3/2 x CHECKPOINT_EVERY and a commit
         assert 8 * frame + 32 < max(sizes) <= sizes[0] + 21 * frame
         assert min(sizes[grown:]) <= 8 * frame + 32  # and cut back to it
         assert [e.payload["n"] for e in j.entries()] == list(range(60))
