@@ -97,11 +97,15 @@ FORMAT_VERSION = 2
 #: bench/bench_journal_wal.py). SQLite never reads past its last valid frame:
 #: what follows it (these zeros, the frames of an earlier round) is ignored. Some 750 commits
 #: of a page; past it the ``-wal`` grows up to the next checkpoint (:data:`CHECKPOINT_EVERY`)
-#: and is written over from its start after that.
+#: and is written over from its start after that, cut back to this size (SQLite's
+#: ``journal_size_limit``).
 WAL_PREALLOC = 3 * 1024 * 1024
 #: Pages committed between two checkpoints of the ``-wal`` into the journal file (SQLite's
 #: own default, so the ``-wal`` holds what it held before), made on the checkpointer's own
-#: thread (:class:`_Checkpointer`), never inside a commit of the table's loop.
+#: thread (:class:`_Checkpointer`), never inside a commit of the table's loop. A ``-wal`` of
+#: 3/2 x as many frames (a burst of commits the checkpointer never catches whole) is
+#: checkpointed by the loop itself between its writes (:meth:`Journal._committed`): at most
+#: some 6 MB, SQLite's own ``-wal`` was some 4 MB.
 CHECKPOINT_EVERY = 1000
 #: The fixed size of the mark file (one line, padded with spaces): rewritten in place. A
 #: format-1 mark (64 bytes) is read as it is; the next write makes it 128.
@@ -349,7 +353,7 @@ class Journal:
         memory = self.path == ":memory:"
         #: Checkpoints the ``-wal`` off the table's loop (None for ``:memory:``).
         self.checkpointer: _Checkpointer | None = None if memory else _Checkpointer(self.path, durable)
-        self._commits = self._behind = self._whole_seen = 0
+        self._commits = 0
         self._wal_ready = memory or not durable  # _preallocate_wal before the first append
         existed = not memory and os.path.exists(self.path)
         try:
@@ -391,6 +395,8 @@ class Journal:
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             if not memory:  # checkpoints run on the checkpointer's thread, never in the loop's commits
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
+                # A -wal that grew past its write-ahead is cut back to it when SQLite starts it over.
+                self._db.execute(f"PRAGMA journal_size_limit={int(WAL_PREALLOC)}")
             names = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "meta" in names:
                 for table in ("events", "snapshots"):
@@ -917,23 +923,31 @@ class Journal:
         """Count a commit of about ``pages`` pages; every :data:`CHECKPOINT_EVERY` wake the
         checkpointer (its thread checkpoints; the loop only sets an event).
 
-        Commits back to back (a burst with no pause between them: a tool, a bench) leave the
-        checkpointer no moment where it has every frame, and the ``-wal`` could grow without
-        end: after 2 x :data:`CHECKPOINT_EVERY` pages with no whole checkpoint, the loop
-        checkpoints itself once, as SQLite's own automatic checkpoint would."""
+        Commits back to back (a burst with no pause between them: a tool, a bench, simulate)
+        leave the checkpointer no moment where it has every frame: its checkpoint is whole as
+        of its start, but the loop has added frames before its next write, so SQLite never
+        starts the ``-wal`` over (issue 21/16, breaker J: a 96 MB ``-wal`` in 1,000 hands). The
+        loop's bound is therefore on the ``-wal``'s actual frames (:meth:`_Checkpointer.frames`:
+        the frames a checkpoint found, plus the pages committed since; none after a whole
+        checkpoint nothing was committed during): past 3/2 x :data:`CHECKPOINT_EVERY`, the loop
+        checkpoints itself between its writes (only the frames the checkpointer has not
+        copied), which is whole (unless a reader holds older frames: then again at the next
+        commit), and SQLite starts the ``-wal`` over at the next write (and truncates it back to
+        :data:`WAL_PREALLOC`: ``journal_size_limit``)."""
         cp = self.checkpointer
         if cp is None:
             return
         self._commits += pages
-        if cp.whole != self._whole_seen:
-            self._whole_seen, self._behind = cp.whole, 0
-        self._behind += pages
-        if self._behind >= 2 * CHECKPOINT_EVERY:
-            self._behind = self._commits = 0
+        cp.committed += pages
+        if 2 * cp.frames() >= 3 * CHECKPOINT_EVERY:
+            self._commits = 0
+            start = cp.committed
             try:
-                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                _busy, frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
             except sqlite3.Error as exc:  # the -wal keeps the events: nothing is lost
                 log.warning("journal %s: checkpoint failed: %s", self.path, exc)
+                frames = copied = 0  # tried again as many pages later, not at every commit
+            cp.found(start, int(frames), int(copied), start)
         elif self._commits >= CHECKPOINT_EVERY:
             self._commits = 0
             cp.request()
@@ -944,14 +958,17 @@ class Journal:
         (a journal closed cleanly, or new); one a kill left with its frames is left as it is.
         Bytes SQLite wrote are never touched (only what lies past the file's end is written).
         A journal only read (``livetable history``, its checks) is left as found. A failure
-        (disk full) is logged: the ``-wal`` grows as it is written, as before."""
+        (disk full part way) is logged and the ``-wal`` is cut back to its size before the
+        write-ahead (SQLite's own bytes, never touched): the zeros written do not keep the
+        disk's last space from the hand files; the ``-wal`` grows as it is written, as before."""
         wal = self.path + "-wal"
         try:
             fd = os.open(wal, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
             return  # SQLite makes it at the first write
+        ours = -1  # the -wal's size before the write-ahead: SQLite's bytes end there
         try:
-            size = os.fstat(fd).st_size
+            size = ours = os.fstat(fd).st_size
             chunk = bytes(256 * 1024)
             while size < WAL_PREALLOC:
                 size += os.pwrite(fd, chunk[:WAL_PREALLOC - size], size)
@@ -959,6 +976,12 @@ class Journal:
         except OSError as exc:
             log.warning("journal %s: the -wal could not be written ahead (%s): it grows as it is written",
                         self.path, exc.strerror or exc)
+            if ours >= 0:  # the zeros it did write are given back (a full disk: hand files need them)
+                try:
+                    os.ftruncate(fd, ours)
+                except OSError as again:  # pragma: no cover - a file that cannot shrink
+                    log.warning("journal %s: the -wal's write-ahead could not be given back: %s",
+                                self.path, again.strerror or again)
         finally:
             os.close(fd)
 
@@ -1211,6 +1234,27 @@ class _Checkpointer:
         #: checkpoints made (whole or not), and those that copied every frame of the ``-wal``
         self.done = self.whole = 0
         self._cond = threading.Condition()
+        #: pages the loop committed (its estimate, :meth:`Journal._committed`), added by the loop only
+        self.committed = 0
+        #: the newest checkpoint's look at the -wal: (``committed`` when it started, frames
+        #: the -wal then held past a start-over at the loop's next write; 0: it starts over)
+        self._seen = (0, 0)
+
+    def found(self, start: int, frames: int, copied: int, after: int) -> None:
+        """Note a checkpoint's answer: begun when the loop had committed ``start`` pages, it
+        found ``frames`` frames in the ``-wal`` and copied ``copied``; ``after``: the loop's
+        count when it ended. Whole with nothing committed meanwhile: SQLite starts the ``-wal``
+        over at the next write (0 frames then). An answer older than the one kept is ignored."""
+        with self._cond:
+            if start >= self._seen[0]:
+                self._seen = (start, 0 if frames == copied and after == start else frames)
+
+    def frames(self) -> int:
+        """About how many frames the ``-wal`` holds now (at most: a start-over since the newest
+        checkpoint is not seen until the next one): what that checkpoint found, plus the pages
+        the loop committed since it began."""
+        start, frames = self._seen
+        return frames + self.committed - start
 
     def request(self) -> None:
         """Ask for a checkpoint (from the loop: sets an event, starts the thread once)."""
@@ -1232,7 +1276,9 @@ class _Checkpointer:
                     db.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
                     db.execute("PRAGMA wal_autocheckpoint=0")
                 for _ in range(4):  # frames the loop committed meanwhile: again, a few times at most
+                    start = self.committed
                     _busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+                    self.found(start, int(frames), int(copied), self.committed)
                     if frames == copied:
                         self.whole += 1
                         break

@@ -3,7 +3,8 @@ events than were committed.
 
 A table plays 8 hands and is stopped the way kill -9 or a power cut stops it (the journal
 never closed: its events are in the ``-wal``). Each case damages a copy of what it left -
-the ``-wal`` truncated, deleted or with a flipped bit at several points, the events table
+the ``-wal`` truncated, deleted or with a flipped bit at several points of its valid frames
+(:func:`_valid_end`: never in the zeros written ahead past them), the events table
 dropped, the newest snapshot edited or not JSON, the journal or its mark gone - and opens
 the table on it as ``livetable run`` does (:func:`controller.runtime.open_table`). Each case
 must either be refused (:class:`JournalRefused`, exit 3) or start on every committed event.
@@ -15,6 +16,7 @@ import json
 import os
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -43,7 +45,7 @@ def _killed_table(folder: Path, hands: int = 8) -> Path:
             f"main({[*SIM, '--journal', str(path), '--hands', str(hands)]!r})\n")
     subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=120,
                    stdout=subprocess.DEVNULL)
-    assert Path(str(path) + "-wal").stat().st_size > 100_000, "the events should be in the -wal"
+    assert _valid_end(Path(str(path) + "-wal")) > 100_000, "the events should be in the -wal's frames"
     return path
 
 
@@ -69,15 +71,34 @@ def _wal(path: Path) -> Path:
     return Path(str(path) + "-wal")
 
 
+def _valid_end(wal: Path) -> int:
+    """Where the ``-wal``'s last valid commit ends (bytes): the frames after its 32-byte header
+    that carry the header's salts (SQLite's file format, www.sqlite.org/fileformat.html 4.1),
+    up to the last commit frame (its second word, the database size, not 0). What follows it -
+    the journal's write-ahead zeros (controller.journal.WAL_PREALLOC), frames of an earlier
+    round - SQLite never reads, so damage there tests nothing: the cases aim inside."""
+    data = wal.read_bytes()
+    _magic, _version, page, _seq, salt1, salt2 = struct.unpack(">6I", data[:24])
+    off = end = 32
+    while off + 24 + page <= len(data):
+        _pgno, commit, fsalt1, fsalt2 = struct.unpack(">4I", data[off:off + 16])
+        if (fsalt1, fsalt2) != (salt1, salt2):
+            break
+        off += 24 + page
+        if commit:
+            end = off
+    return end
+
+
 def _truncate(frac: float):
     def damage(path: Path) -> None:
-        os.truncate(_wal(path), int(_wal(path).stat().st_size * frac))
+        os.truncate(_wal(path), int(_valid_end(_wal(path)) * frac))
     return damage
 
 
 def _flip(frac: float):
     def damage(path: Path) -> None:
-        size = _wal(path).stat().st_size
+        size = _valid_end(_wal(path))
         off = min(int(size * frac), size - 1)
         with open(_wal(path), "r+b") as fh:
             fh.seek(off)
