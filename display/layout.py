@@ -179,6 +179,10 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str,
         if not message:
             message = _("Wait for the floor")
     titles = list(dict.fromkeys(titles))  # "TABLE PAUSED · TABLE PAUSED" says it once
+    moved, moves = tview.moves_banner(state)  # issue 19: players moved by the room's tournament
+    if moved and not message:
+        titles.append(moved)
+        message = moves
     return " \u00b7 ".join(titles), message
 
 

@@ -18,7 +18,7 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE", "ordinal", "out_text"]
+           "CLOCK_ROLE", "ordinal", "out_text", "move_texts", "moves_banner"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -138,3 +138,45 @@ def strip_texts(tv: dict[str, Any], box: Box, gap: int, measure: Measure) -> tup
     aligns = ("left", "center", "left", "right")
     return tuple(place_text(b, t, size, measure, align=a, role=r)
                  for t, b, a, r in zip(texts, boxes, aligns, roles))
+
+
+def _table(n: dict[str, Any]) -> str:
+    table, name = str(n.get("table") or ""), n.get("table_name")
+    return f"{name} ({table})" if isinstance(name, str) and name and name != table else table
+
+
+def move_texts(tv: dict[str, Any]) -> list[str]:
+    """The move notices of the room's multi-table tournament (the view's ``moves``,
+    controller/tournament_link_view.py), one text each: ``"Player 17 moves to Birch (t2)
+    seat 6"`` (a player leaving), ``"Player 17 from Aspen (t1)"`` (a player arriving),
+    ``"Table breaks: players move to Birch (t2), Cedar (t3)"`` (TDA 10); malformed ones skipped."""
+    out: list[str] = []
+    moves = tv.get("moves")
+    for n in moves if isinstance(moves, list) else []:
+        if not isinstance(n, dict):
+            continue
+        kind = n.get("kind")
+        if kind == "break" and isinstance(n.get("tables"), list):
+            out.append(_("Table breaks: players move to {tables}").format(
+                tables=", ".join(str(x) for x in n["tables"])))
+        elif kind == "out" and n.get("table"):
+            text = _("{name} moves to {table}").format(name=n.get("name") or "?", table=_table(n))
+            if isinstance(n.get("to_seat"), int):
+                text = _("{name} moves to {table} seat {seat}").format(name=n.get("name") or "?", table=_table(n),
+                                                                      seat=n["to_seat"])
+            out.append(text)
+        elif kind == "in" and n.get("table"):
+            out.append(_("{name} from {table}").format(name=n.get("name") or "?", table=_table(n)))
+    return out
+
+
+def moves_banner(state: dict[str, Any]) -> tuple[str, str]:
+    """The banner (title, message) of the move notices in ``state``'s tournament view:
+    ``("TABLE BREAKS", "Table breaks: players move to … · Player 3 moves to …")`` or
+    ``("PLAYERS MOVE", "Player 17 moves to Birch (t2) seat 6")``; ``("", "")`` without any."""
+    tv = view_of(state)
+    texts = move_texts(tv) if tv is not None else []
+    if not texts:
+        return "", ""
+    breaks = any(isinstance(n, dict) and n.get("kind") == "break" for n in tv.get("moves") or []) if tv else False
+    return (_("TABLE BREAKS") if breaks else _("PLAYERS MOVE")), " \u00b7 ".join(texts)

@@ -56,6 +56,7 @@ from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
+from room.tournament_view import move_notice, order_view
 
 __all__ = ["RoomTournament", "StoreJournal"]
 
@@ -167,6 +168,9 @@ class RoomTournament:
         self.problems: list[str] = []
         self.checks = 0
         self._level: int | None = None
+        #: the screens (room/tournament_view.py): table id -> name ("Birch"), the clock's speed
+        self.table_names: dict[str, str] = {}
+        self.clock_speed: float | None = None
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -450,11 +454,13 @@ class RoomTournament:
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
         order = {"schema": 1, "table": t, "id": oid,
-                 "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"]} for mid, m in outs],
+                 "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
+                         for mid, m in outs],
                  "in": [{"move": mid, "seat": m["to_seat"], "player": m["player"],
                          "name": self.names.get(m["player"], m["player"]),
-                         "chips": None if m["from"] == t else m["chips"]} for mid, m in ins],
-                 "go": go, "end": end}
+                         "chips": None if m["from"] == t else m["chips"], **move_notice(self, t, m)}
+                        for mid, m in ins],
+                 "go": go, "end": end, "view": order_view(self)}
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:

@@ -138,7 +138,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from controller.tournament.errors import TournamentError
     from controller.tournament.settings import load_settings
     from room.service import RoomService
-    from room.rig import RoomRig, balance
+    from room.rig import RoomRig, balance, table_name
     from room.tournament import RoomTournament, StoreJournal
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
@@ -171,6 +171,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         return (time.monotonic() - t0) * speed
 
     director = RoomTournament(settings, text, tables, journal, service.tournament_order, now)
+    director.table_names, director.clock_speed = {t: table_name(t) for t in tables}, speed  # the screens
     try:
         resumed = director.restore()
         if not resumed:

@@ -972,6 +972,28 @@ export function tournamentLines(tv) {
   return { level, next, numbers: parts.join(' · ') };
 }
 
+/** The room's multi-table tournament moves (the view's `moves`, docs/tournament.md), one text
+ * each: "Table breaks: players move to Birch (t2)", "Player 17 moves to Birch (t2) seat 6"
+ * ("You move to Birch (t2) seat 6" on the tablet of the seat he leaves, `mySeat`), "Player 17
+ * from Aspen (t1)"; malformed notices are skipped. */
+export function moveTexts(tv, mySeat) {
+  const out = [];
+  const label = (n) => (n.table_name && n.table_name !== n.table ? `${n.table_name} (${n.table})` : String(n.table));
+  for (const n of tv && Array.isArray(tv.moves) ? tv.moves : []) {
+    if (!n || typeof n !== 'object') continue;
+    if (n.kind === 'break' && Array.isArray(n.tables)) {
+      out.push(t('Table breaks: players move to {tables}', { tables: n.tables.join(', ') }));
+    } else if (n.kind === 'out' && n.table) {
+      const seat = Number.isInteger(n.to_seat) ? n.to_seat : '?';
+      out.push(n.seat === mySeat ? t('You move to {table} seat {seat}', { table: label(n), seat })
+        : t('{name} moves to {table} seat {seat}', { name: n.name || '?', table: label(n), seat }));
+    } else if (n.kind === 'in' && n.table) {
+      out.push(t('{name} from {table}', { name: n.name || '?', table: label(n) }));
+    }
+  }
+  return out;
+}
+
 /** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`
  * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon', label: 'Rebuy 2,000'}], waiting}
  * (`waiting`: the words while the dealer has still to confirm one asked for), or null. */
