@@ -411,7 +411,7 @@ class RoomTournamentSeat:
         """The table's part of the JSON summary: ``tournament`` (orders, moves, busts, problems)."""
         return {"tournament": {"applied": self.applied, "moved_out": len(self.moved_out),
                                "moved_in": len(self.moved_in), "busts": len(self.busts),
-                               "problems": list(self.problems)}}
+                               "problems": list(self.problems), "screens": self.screen.summary()}}
 
     def _journal(self, payload: dict[str, Any]) -> None:
         self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())

@@ -113,6 +113,8 @@ class LinkView:
         self.view: dict[str, Any] | None = None
         self.at = 0.0  # the table's clock (Unix s) when the view came
         self.notices: list[dict[str, Any]] = []
+        self.shown = 0  # views published (the table's summary: ``screens``)
+        self.said: list[list[Any]] = []  # the first notices taken, ``[kind, player, table]`` (summary)
 
     def take(self, order: Mapping[str, Any], now: float) -> None:
         """Take an order's ``view`` and its moves' notices at ``now`` (the table's clock, Unix s)."""
@@ -139,6 +141,13 @@ class LinkView:
             notices.insert(0, {"kind": "break", "tables": targets, "until": until})
         if notices:
             self.notices = notices
+            self.said += [[n["kind"], n.get("player"), n.get("table")] for n in notices][:max(0, 200 - len(self.said))]
+
+    def summary(self) -> dict[str, Any]:
+        """``{"views": views published, "moves": [[kind, player, table], ...]}`` (the first 200
+        notices: ``out`` with the table the player goes to, ``in`` with the one he comes from;
+        ``break`` with no player)."""
+        return {"views": self.shown, "moves": list(self.said)}
 
     def json(self, public: Mapping[str, Any], now: float) -> dict[str, Any] | None:
         """Return the public state's ``tournament_view`` for ``public`` at ``now`` (the table's
@@ -154,6 +163,7 @@ class LinkView:
         seats_bb = {str(s["seat"]): int(s.get("stack") or 0) * 10 // bb for s in public.get("seats") or []
                     if isinstance(s, dict) and s.get("status") != "empty" and isinstance(s.get("stack"), int)}
         self.notices = [n for n in self.notices if n["until"] > now]
+        self.shown += 1
         return {"level": v["level"], "next_level": v["next_level"], "seconds_left": left,
                 "running": v["running"], "at": now, "on_break": v["on_break"],
                 "players_left": v["players_left"], "entries": v["entries"], "average_stack": v["average_stack"],

@@ -260,6 +260,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
                        and len(summaries) == len(tables)),
                clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"],
                per_table=result["per_table"],
+               screens={t: (s.get("tournament") or {}).get("screens") for t, s in summaries.items()},
                tables=len(tables), store=store.dialect, dir=str(workdir), seconds=round(time.monotonic() - t0, 2))
     store.close()
     print(json.dumps(out, separators=(",", ":")))

@@ -6,6 +6,7 @@ them into the public state's ``tournament_view`` with move notices
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from controller.tournament_link import OrderError, decode_order
 from controller.tournament_link_view import NOTICE_SECONDS, LinkView
 from display.tournament import move_texts, moves_banner
+from tests.room.test_room_tournament import run_room
 from tests.room.test_room_tournament_director import exchange, room
 
 
@@ -105,3 +107,17 @@ def test_a_malformed_view_refuses_the_order(view: Any, why: str) -> None:
     raw = json.dumps({"schema": 1, "table": "t1", "id": 1, "out": [], "in": [], "go": None, "view": view}).encode()
     with pytest.raises(OrderError, match=why):
         decode_order(raw, "t1", 8)
+
+
+def test_two_tables_through_the_room_show_the_tournament_and_its_moves(tmp_path: Path) -> None:
+    """12 entries on two tables (room/tournament_sim.py): both tables published the
+    tournament view, and every move between them was said at both (the table left and the
+    table reached name each other), and the table that broke said so."""
+    summary = run_room(tmp_path, 2, 12, 3, timeout=180)
+    assert summary["ok"], summary["_stderr"][-3000:]
+    screens = summary["screens"]
+    assert set(screens) == {"t1", "t2"} and all(s["views"] > 0 for s in screens.values())
+    outs = {(p, t, to) for t, s in screens.items() for kind, p, to in s["moves"] if kind == "out"}
+    ins = {(p, frm, t) for t, s in screens.items() for kind, p, frm in s["moves"] if kind == "in"}
+    assert outs and outs == ins, (outs, ins)
+    assert any(kind == "break" for s in screens.values() for kind, _, _ in s["moves"])  # t2 broke (TDA 10)
