@@ -82,7 +82,8 @@ def next_text(tv: dict[str, Any]) -> str:
 
 
 def numbers_text(tv: dict[str, Any]) -> str:
-    """``"Players 5/6 · Avg 2,400 · Pool 600"``; on a colour-up's break the chip race's
+    """``"Players 5/6 · Avg 2,400 · Pool 600"`` (at the room's tables ``"· Paid 9"`` and, on the
+    bubble, ``"· HAND FOR HAND"``); on a colour-up's break the chip race's
     winners too (``"· CHIP RACE: SEATS 2, 5 WIN A 100"``, TDA chip race)."""
     parts = [
         _("Players {left}/{entries}").format(left=chips(tv.get("players_left") or 0),
@@ -90,6 +91,10 @@ def numbers_text(tv: dict[str, Any]) -> str:
         _("Avg {chips}").format(chips=chips(tv.get("average_stack") or 0)),
         _("Pool {money}").format(money=chips(tv.get("prize_pool") or 0)),
     ]
+    if isinstance(tv.get("places_paid"), int) and tv["places_paid"] > 0:  # the room's multi-table tournament
+        parts.append(_("Paid {n}").format(n=chips(tv["places_paid"])))
+    if tv.get("hand_for_hand"):
+        parts.append(_("HAND FOR HAND"))
     race = tv.get("chip_race")
     if isinstance(race, dict) and isinstance(race.get("seats"), dict):
         won = sorted(int(n) for n, x in race["seats"].items()

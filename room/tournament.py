@@ -56,7 +56,7 @@ from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
-from room.tournament_view import move_notice, order_view
+from room.tournament_view import move_notice, order_view, view_changed
 
 __all__ = ["RoomTournament", "StoreJournal"]
 
@@ -331,6 +331,8 @@ class RoomTournament:
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
+            elif view_changed(self.sent.get(t, {}).get("view"), order_view(self)):
+                self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
 
     def _ready(self, t: str) -> bool:
         rep = self.reports.get(t)

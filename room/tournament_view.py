@@ -15,7 +15,10 @@ from controller.tournament.settings import Level
 from controller.tournament.table import level_stakes
 from controller.tournament.view import tournament_view
 
-__all__ = ["order_view", "move_notice"]
+__all__ = ["order_view", "move_notice", "view_changed"]
+
+#: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
+_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished")
 
 
 def _level(lv: Level | None) -> dict[str, int] | None:
@@ -53,3 +56,11 @@ def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, An
     if move["to"] == table and move["from"] and move["from"] != table:
         return {"from": move["from"], "from_name": names.get(move["from"], move["from"])}
     return {}
+
+
+def view_changed(sent: dict[str, Any] | None, now: dict[str, Any]) -> bool:
+    """True when ``now`` (:func:`order_view`) shows a table something the view of the last
+    order it was ``sent`` did not (a break began or ended, a level, players left, the clock
+    paused): the director sends the table an order with the view only. Not the time left
+    (the table counts it down)."""
+    return sent is None or any(sent.get(k) != now[k] for k in _SHOWN)

@@ -965,6 +965,9 @@ export function tournamentLines(tv) {
   const next = nxt && typeof nxt === 'object' ? t('Next {stakes}', { stakes: levelStakes(nxt) }) : t('Last level');
   const parts = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),
     t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })];
+  // the room's multi-table tournament (issue 19): places paid, hand-for-hand on the bubble
+  if (Number.isInteger(tv.places_paid) && tv.places_paid > 0) parts.push(t('Paid {n}', { n: chips(tv.places_paid) }));
+  if (tv.hand_for_hand === true) parts.push(t('Hand for hand'));
   // a simulation's clock runs faster than the wall's: say so, or the levels seem to fly by
   if (Number.isInteger(tv.clock_speed) && tv.clock_speed > 1) parts.push(t('clock \u00d7{n} (simulated)', { n: chips(tv.clock_speed) }));
   const race = raceText(tv);

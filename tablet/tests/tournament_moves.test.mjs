@@ -35,3 +35,10 @@ test('issue 19: moves in Dutch', () => {
     L.setLanguage('en');
   }
 });
+
+test('issue 19: places paid and hand-for-hand at the room\'s tables', () => {
+  L.setLanguage('en');
+  const tv = { level: { number: 3, small_blind: 100, big_blind: 200 }, players_left: 10, entries: 12,
+    average_stack: 2400, prize_pool: 1200, places_paid: 9, hand_for_hand: true };
+  assert.equal(L.tournamentLines(tv).numbers, 'Players 10/12 · Avg 2,400 · Pool 1,200 · Paid 9 · Hand for hand');
+});

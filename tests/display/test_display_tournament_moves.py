@@ -63,3 +63,10 @@ def test_moves_in_dutch() -> None:
     texts = {t.role: t.text for t in lay.banner_texts}
     assert texts["banner"] == "SPELERS VERHUIZEN"
     assert texts["banner-message"] == "Player 17 gaat naar Birch (t2) stoel 6 \u00b7 Player 9 komt van Aspen (t1)"
+
+
+def test_places_paid_and_hand_for_hand_at_the_room_tables() -> None:
+    state = with_tournament(S.with_seats(6))
+    state["tournament_view"].update(places_paid=9, hand_for_hand=True)
+    texts = {t.role: t.text for t in layout(state, (1920, 1080)).tournament_texts}
+    assert texts["tournament-numbers"].endswith("\u00b7 Paid 9 \u00b7 HAND FOR HAND")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from controller.tournament.clock import TournamentClock
 from controller.tournament_link import OrderError, decode_order
 from controller.tournament_link_view import NOTICE_SECONDS, LinkView
 from display.tournament import move_texts, moves_banner
@@ -121,3 +122,28 @@ def test_two_tables_through_the_room_show_the_tournament_and_its_moves(tmp_path:
     ins = {(p, frm, t) for t, s in screens.items() for kind, p, frm in s["moves"] if kind == "in"}
     assert outs and outs == ins, (outs, ins)
     assert any(kind == "break" for s in screens.values() for kind, _, _ in s["moves"])  # t2 broke (TDA 10)
+
+
+def test_tables_waiting_on_a_break_hear_it_once() -> None:
+    """A break gives no ``go``: the room sends each waiting table the view alone (its screens say
+    BREAK), once; the break's end brings the ``go`` with the next level's view."""
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    probe = TournamentClock(d.settings)  # the room's clock started at 0: where its first break lies
+    probe.start(0.0)
+    start = next(x for x in range(0, 36_000, 5) if probe.status(float(x)).on_break)
+    d.now = lambda: float(start + 1)
+    for t in tables.values():
+        t.play()
+    n = len(sent)
+    exchange(d, tables, sent, "t1", "t2")
+    on_break = sent[n:]
+    assert sorted(o["table"] for o in on_break) == ["t1", "t2"]
+    assert all(o["go"] is None and not o["out"] and not o["in"] and o["view"]["on_break"] for o in on_break)
+    n = len(sent)
+    exchange(d, tables, sent, "t1", "t2")
+    assert sent[n:] == []  # nothing new to show: nothing sent
+    end = next(x for x in range(start, 36_000, 5) if not probe.status(float(x)).on_break)
+    d.now = lambda: float(end + 1)
+    exchange(d, tables, sent, "t1", "t2")
+    assert all(o["go"] and not o["view"]["on_break"] for o in sent[n:]) and len(sent[n:]) == 2
