@@ -138,7 +138,7 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
                 move["name"] = _str(m, "name")
                 move["chips"] = _int(m, "chips", 1, 10**9, none=True)
             try:  # where the player goes or comes from, for the screens (tournament_link_view)
-                move.update(decode_move_notice(m, key, seats))
+                move.update(decode_move_notice(m, key))
             except ValueError as exc:
                 raise OrderError(str(exc)) from None
             out[key].append(move)

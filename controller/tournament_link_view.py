@@ -82,14 +82,14 @@ def _text(v: Any, what: str) -> str:
     return v
 
 
-def decode_move_notice(move: Mapping[str, Any], key: str, seats: int) -> dict[str, Any]:
+def decode_move_notice(move: Mapping[str, Any], key: str) -> dict[str, Any]:
     """Return the optional notice fields of one move of an order's ``key`` (``out``: ``to``,
     ``to_name``, ``to_seat``, ``reason``, ``name``; ``in``: ``from``, ``from_name``); {} when
     the room sent none.
 
     Raises:
-        ValueError: a field of the wrong type (a text of 1..64 characters, a seat 1..``seats``
-        for ``to_seat``: the target's seats are not this table's, so 1..64).
+        ValueError: a field of the wrong type (a text of 1..64 characters; ``to_seat``, a seat
+        of the target table, 0..64).
     """
     out: dict[str, Any] = {}
     names = ("to", "to_name", "reason", "name") if key == "out" else ("from", "from_name")

@@ -18,7 +18,7 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE", "ordinal", "out_text", "move_texts", "moves_banner"]
+           "CLOCK_ROLE", "ordinal", "out_text", "move_texts", "moves_banner", "moves_until"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -150,16 +150,29 @@ def _table(n: dict[str, Any]) -> str:
     return f"{name} ({table})" if isinstance(name, str) and name and name != table else table
 
 
-def move_texts(tv: dict[str, Any]) -> list[str]:
+def _live_moves(tv: dict[str, Any], now: float | None) -> list[dict[str, Any]]:
+    moves = tv.get("moves")
+    if not isinstance(moves, list):
+        return []
+    return [n for n in moves if isinstance(n, dict) and (
+        now is None or not isinstance(n.get("until"), (int, float)) or n["until"] > now)]
+
+
+def moves_until(state: dict[str, Any], now: float) -> float | None:
+    """When the first move notice still shown at ``now`` ends (its ``until``), None without one."""
+    tv = view_of(state)
+    ends = [n["until"] for n in _live_moves(tv, now) if isinstance(n.get("until"), (int, float))] if tv else []
+    return min(ends) if ends else None
+
+
+def move_texts(tv: dict[str, Any], now: float | None = None) -> list[str]:
     """The move notices of the room's multi-table tournament (the view's ``moves``,
     controller/tournament_link_view.py), one text each: ``"Player 17 moves to Birch (t2)
     seat 6"`` (a player leaving), ``"Player 17 from Aspen (t1)"`` (a player arriving),
-    ``"Table breaks: players move to Birch (t2), Cedar (t3)"`` (TDA 10); malformed ones skipped."""
+    ``"Table breaks: players move to Birch (t2), Cedar (t3)"`` (TDA 10); malformed ones skipped,
+    and at ``now`` (Unix s) those whose ``until`` is past."""
     out: list[str] = []
-    moves = tv.get("moves")
-    for n in moves if isinstance(moves, list) else []:
-        if not isinstance(n, dict):
-            continue
+    for n in _live_moves(tv, now):
         kind = n.get("kind")
         if kind == "break" and isinstance(n.get("tables"), list):
             out.append(_("Table breaks: players move to {tables}").format(
@@ -175,13 +188,14 @@ def move_texts(tv: dict[str, Any]) -> list[str]:
     return out
 
 
-def moves_banner(state: dict[str, Any]) -> tuple[str, str]:
-    """The banner (title, message) of the move notices in ``state``'s tournament view:
+def moves_banner(state: dict[str, Any], now: float | None = None) -> tuple[str, str]:
+    """The banner (title, message) of the move notices in ``state``'s tournament view (at
+    ``now``, Unix s: those not ended yet):
     ``("TABLE BREAKS", "Table breaks: players move to … · Player 3 moves to …")`` or
     ``("PLAYERS MOVE", "Player 17 moves to Birch (t2) seat 6")``; ``("", "")`` without any."""
     tv = view_of(state)
-    texts = move_texts(tv) if tv is not None else []
-    if not texts:
+    texts = move_texts(tv, now) if tv is not None else []
+    if not texts or tv is None:
         return "", ""
-    breaks = any(isinstance(n, dict) and n.get("kind") == "break" for n in tv.get("moves") or []) if tv else False
+    breaks = any(n.get("kind") == "break" for n in _live_moves(tv, now))
     return (_("TABLE BREAKS") if breaks else _("PLAYERS MOVE")), " \u00b7 ".join(texts)

@@ -70,3 +70,15 @@ def test_places_paid_and_hand_for_hand_at_the_room_tables() -> None:
     state["tournament_view"].update(places_paid=9, hand_for_hand=True)
     texts = {t.role: t.text for t in layout(state, (1920, 1080)).tournament_texts}
     assert texts["tournament-numbers"].endswith("\u00b7 Paid 9 \u00b7 HAND FOR HAND")
+
+
+def test_the_notices_end_at_their_time() -> None:
+    state = with_moves(S.with_seats(6), OUT, dict(IN, until=S.T0 + 30))
+    lay = layout(state, (1920, 1080), now=S.T0 + 1)
+    assert lay.moves_until == S.T0 + 12 and {t.role: t.text for t in lay.banner_texts}["banner-message"] == \
+        "Player 17 moves to Birch (t2) seat 6 \u00b7 Player 9 from Aspen (t1)"
+    lay = layout(state, (1920, 1080), now=S.T0 + 12)  # the first one ended: the app lays out again then
+    assert lay.moves_until == S.T0 + 30
+    assert {t.role: t.text for t in lay.banner_texts}["banner-message"] == "Player 9 from Aspen (t1)"
+    lay = layout(state, (1920, 1080), now=S.T0 + 30)
+    assert lay.banner is None and lay.moves_until is None
