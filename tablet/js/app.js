@@ -606,7 +606,7 @@ function renderTournament() {
   $('#tourney-numbers').textContent = lines.numbers;
   renderTournamentClock();
   // the room's tournament moved players (issue 19): said once over the table, as any notice
-  const moves = L.moveTexts(tv, app.cfg.seat).join(' · ');
+  const moves = L.moveTexts(tv, app.cfg.seat, Date.now() / 1000 - (app.clockOffset ?? 0)).join(' · ');
   if (moves && moves !== app.lastMoves) notice(moves, 'info');
   app.lastMoves = moves;
 }

@@ -978,12 +978,14 @@ export function tournamentLines(tv) {
 /** The room's multi-table tournament moves (the view's `moves`, docs/tournament.md), one text
  * each: "Table breaks: players move to Birch (t2)", "Player 17 moves to Birch (t2) seat 6"
  * ("You move to Birch (t2) seat 6" on the tablet of the seat he leaves, `mySeat`), "Player 17
- * from Aspen (t1)"; malformed notices are skipped. */
-export function moveTexts(tv, mySeat) {
+ * from Aspen (t1)"; malformed notices are skipped, and with `now` (the table's clock, Unix s)
+ * those whose `until` is past (a retained state read late). */
+export function moveTexts(tv, mySeat, now = null) {
   const out = [];
   const label = (n) => (n.table_name && n.table_name !== n.table ? `${n.table_name} (${n.table})` : String(n.table));
   for (const n of tv && Array.isArray(tv.moves) ? tv.moves : []) {
     if (!n || typeof n !== 'object') continue;
+    if (Number.isFinite(now) && Number.isFinite(n.until) && n.until <= now) continue;
     if (n.kind === 'break' && Array.isArray(n.tables)) {
       out.push(t('Table breaks: players move to {tables}', { tables: n.tables.join(', ') }));
     } else if (n.kind === 'out' && n.table) {

@@ -42,3 +42,11 @@ test('issue 19: places paid and hand-for-hand at the room\'s tables', () => {
     average_stack: 2400, prize_pool: 1200, places_paid: 9, hand_for_hand: true };
   assert.equal(L.tournamentLines(tv).numbers, 'Players 10/12 · Avg 2,400 · Pool 1,200 · Paid 9 · Hand for hand');
 });
+
+test('issue 19: a notice whose time is past is not said (a retained state read late)', () => {
+  L.setLanguage('en');
+  const tv = { moves: [{ ...OUT, until: 100 }, { ...IN, until: 200 }] };
+  assert.deepEqual(L.moveTexts(tv, 1, 150), ['Player 9 from Aspen (t1)']);
+  assert.deepEqual(L.moveTexts(tv, 1, 200), []);
+  assert.equal(L.moveTexts(tv, 1).length, 2);
+});
