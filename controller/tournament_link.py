@@ -60,6 +60,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
 from controller.tournament.table import busts_of
+from controller.tournament_link_view import LinkView, decode_move_notice, decode_view
 
 __all__ = ["RoomTournamentSeat", "decode_order", "order_topic", "report_topic", "OrderError", "JOURNAL_KIND",
            "CRASH_ENV"]
@@ -136,6 +137,10 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
             if key == "in":
                 move["name"] = _str(m, "name")
                 move["chips"] = _int(m, "chips", 1, 10**9, none=True)
+            try:  # where the player goes or comes from, for the screens (tournament_link_view)
+                move.update(decode_move_notice(m, key))
+            except ValueError as exc:
+                raise OrderError(str(exc)) from None
             out[key].append(move)
     go = obj.get("go")
     if go is not None:
@@ -146,6 +151,11 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
         if not stakes.get("big_blind"):
             raise OrderError("'go.stakes' needs a big_blind of 1 chip or more")
         out["go"] = {"hand": _int(go, "hand", 1, 10**9), "stakes": stakes}
+    if obj.get("view") is not None:  # what the screens show (controller/tournament_link_view.py)
+        try:
+            out["view"] = decode_view(obj["view"])
+        except ValueError as exc:
+            raise OrderError(str(exc)) from None
     return out
 
 
@@ -168,6 +178,7 @@ class RoomTournamentSeat:
         self.ended = False
         self.go: dict[str, Any] | None = None
         self.problems: list[str] = []
+        self.screen = LinkView()  # the public state's tournament_view (controller/tournament_link_view.py)
         self._orders: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._pending: dict[str, Any] | None = None  # a journalled order not yet carried out to its end
         self._report_due = True
@@ -206,6 +217,7 @@ class RoomTournamentSeat:
                 self._pending = p["order"]
                 self.go = p["order"].get("go")
                 self.ended = self.ended or bool(p["order"].get("end"))
+                self.screen.take(p["order"], entry.at)
             elif kind == "order-done" and self._pending is not None and self._pending["id"] == p["id"]:
                 self._pending = None
             elif kind == "move-out":
@@ -220,6 +232,7 @@ class RoomTournamentSeat:
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
+        orch.tournament_view_fn = self.view_json
         self._client.connect_async(self._host, self._port, keepalive=30)
         self._client.loop_start()
 
@@ -300,6 +313,7 @@ class RoomTournamentSeat:
             return  # one order at a time; the room sends the next after the report
         self._journal({"type": "room-order", "id": order["id"], "order": order})
         self.applied, self._pending = order["id"], order
+        self.screen.take(order, self.orch.clock())
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]
@@ -355,6 +369,11 @@ class RoomTournamentSeat:
             orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
         return True
 
+    def view_json(self, public: dict[str, Any]) -> dict[str, Any] | None:
+        """Return the public state's ``tournament_view`` (:class:`LinkView`, docs/tournament.md)
+        for the ``public`` state being published; None before the room's first order."""
+        return self.screen.json(public, self.orch.clock())
+
     # ------------------------------------------------------------------ reports
     def report(self) -> dict[str, Any]:
         """Return this table's report (shape: the module docstring)."""
@@ -392,7 +411,7 @@ class RoomTournamentSeat:
         """The table's part of the JSON summary: ``tournament`` (orders, moves, busts, problems)."""
         return {"tournament": {"applied": self.applied, "moved_out": len(self.moved_out),
                                "moved_in": len(self.moved_in), "busts": len(self.busts),
-                               "problems": list(self.problems)}}
+                               "problems": list(self.problems), "screens": self.screen.summary()}}
 
     def _journal(self, payload: dict[str, Any]) -> None:
         self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())

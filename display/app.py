@@ -128,6 +128,9 @@ class DisplayLoop:
         if held is not None and int(now) != self._held_second:  # issue 18: a held seat's countdown
             self._held_second = int(now)
             self._version = None  # lay the screen out again with the seconds left
+        moved = self.layout.moves_until if self.layout is not None else None
+        if moved is not None and now >= moved:  # issue 19: the room's move notices have ended
+            self._version = None
         if snap.version != self._version:
             self._version = snap.version
             if snap.state is None:

@@ -126,6 +126,9 @@ class Layout:
     #: issue 18: the first hold to end (Unix s) when a held seat counts down; the app draws
     #: the screen again each second while there is one
     holds_until: float | None = None
+    #: issue 19: when the room's tournament's move notices in the banner end (Unix s, the
+    #: table's clock); the app lays the screen out again then
+    moves_until: float | None = None
 
     @property
     def screen(self) -> Box:
@@ -165,7 +168,7 @@ class Layout:
 # ---------------------------------------------------------------- the layout
 
 
-def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str, str]:
+def _banner_items(state: dict[str, Any], notices: tuple[str, ...], now: float | None = None) -> tuple[str, str]:
     """Return (title, message) for the banner, or ("", "") when nothing is wrong."""
     titles: list[str] = []
     message = ""
@@ -179,6 +182,10 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...]) -> tuple[str,
         if not message:
             message = _("Wait for the floor")
     titles = list(dict.fromkeys(titles))  # "TABLE PAUSED · TABLE PAUSED" says it once
+    moved, moves = tview.moves_banner(state, now)  # issue 19: players moved by the room's tournament
+    if moved and not message:
+        titles.append(moved)
+        message = moves
     return " \u00b7 ".join(titles), message
 
 
@@ -261,7 +268,7 @@ def layout(
         head_h = strip.bottom
 
     # banner: faults, pause, display notices
-    title, message = _banner_items(state, tuple(notices))
+    title, message = _banner_items(state, tuple(notices), now)
     banner: Box | None = None
     banner_texts: tuple[Text, ...] = ()
     top = head_h
@@ -469,4 +476,5 @@ def layout(
         timer=timer, seats=tuple(seat_views),
         tournament=strip, tournament_texts=strip_texts, tournament_view=tv,
         holds_until=holds_until if now is not None else None,
+        moves_until=tview.moves_until(state, now) if now is not None else None,
     )

@@ -18,7 +18,7 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE", "ordinal", "out_text"]
+           "CLOCK_ROLE", "ordinal", "out_text", "move_texts", "moves_banner", "moves_until"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -82,7 +82,8 @@ def next_text(tv: dict[str, Any]) -> str:
 
 
 def numbers_text(tv: dict[str, Any]) -> str:
-    """``"Players 5/6 · Avg 2,400 · Pool 600"``; on a colour-up's break the chip race's
+    """``"Players 5/6 · Avg 2,400 · Pool 600"`` (at the room's tables ``"· Paid 9"`` and, on the
+    bubble, ``"· HAND FOR HAND"``); on a colour-up's break the chip race's
     winners too (``"· CHIP RACE: SEATS 2, 5 WIN A 100"``, TDA chip race)."""
     parts = [
         _("Players {left}/{entries}").format(left=chips(tv.get("players_left") or 0),
@@ -90,6 +91,10 @@ def numbers_text(tv: dict[str, Any]) -> str:
         _("Avg {chips}").format(chips=chips(tv.get("average_stack") or 0)),
         _("Pool {money}").format(money=chips(tv.get("prize_pool") or 0)),
     ]
+    if isinstance(tv.get("places_paid"), int) and tv["places_paid"] > 0:  # the room's multi-table tournament
+        parts.append(_("Paid {n}").format(n=chips(tv["places_paid"])))
+    if tv.get("hand_for_hand"):
+        parts.append(_("HAND FOR HAND"))
     race = tv.get("chip_race")
     if isinstance(race, dict) and isinstance(race.get("seats"), dict):
         won = sorted(int(n) for n, x in race["seats"].items()
@@ -138,3 +143,59 @@ def strip_texts(tv: dict[str, Any], box: Box, gap: int, measure: Measure) -> tup
     aligns = ("left", "center", "left", "right")
     return tuple(place_text(b, t, size, measure, align=a, role=r)
                  for t, b, a, r in zip(texts, boxes, aligns, roles))
+
+
+def _table(n: dict[str, Any]) -> str:
+    table, name = str(n.get("table") or ""), n.get("table_name")
+    return f"{name} ({table})" if isinstance(name, str) and name and name != table else table
+
+
+def _live_moves(tv: dict[str, Any], now: float | None) -> list[dict[str, Any]]:
+    moves = tv.get("moves")
+    if not isinstance(moves, list):
+        return []
+    return [n for n in moves if isinstance(n, dict) and (
+        now is None or not isinstance(n.get("until"), (int, float)) or n["until"] > now)]
+
+
+def moves_until(state: dict[str, Any], now: float) -> float | None:
+    """When the first move notice still shown at ``now`` ends (its ``until``), None without one."""
+    tv = view_of(state)
+    ends = [n["until"] for n in _live_moves(tv, now) if isinstance(n.get("until"), (int, float))] if tv else []
+    return min(ends) if ends else None
+
+
+def move_texts(tv: dict[str, Any], now: float | None = None) -> list[str]:
+    """The move notices of the room's multi-table tournament (the view's ``moves``,
+    controller/tournament_link_view.py), one text each: ``"Player 17 moves to Birch (t2)
+    seat 6"`` (a player leaving), ``"Player 17 from Aspen (t1)"`` (a player arriving),
+    ``"Table breaks: players move to Birch (t2), Cedar (t3)"`` (TDA 10); malformed ones skipped,
+    and at ``now`` (Unix s) those whose ``until`` is past."""
+    out: list[str] = []
+    for n in _live_moves(tv, now):
+        kind = n.get("kind")
+        if kind == "break" and isinstance(n.get("tables"), list):
+            out.append(_("Table breaks: players move to {tables}").format(
+                tables=", ".join(str(x) for x in n["tables"])))
+        elif kind == "out" and n.get("table"):
+            text = _("{name} moves to {table}").format(name=n.get("name") or "?", table=_table(n))
+            if isinstance(n.get("to_seat"), int):
+                text = _("{name} moves to {table} seat {seat}").format(name=n.get("name") or "?", table=_table(n),
+                                                                      seat=n["to_seat"])
+            out.append(text)
+        elif kind == "in" and n.get("table"):
+            out.append(_("{name} from {table}").format(name=n.get("name") or "?", table=_table(n)))
+    return out
+
+
+def moves_banner(state: dict[str, Any], now: float | None = None) -> tuple[str, str]:
+    """The banner (title, message) of the move notices in ``state``'s tournament view (at
+    ``now``, Unix s: those not ended yet):
+    ``("TABLE BREAKS", "Table breaks: players move to … · Player 3 moves to …")`` or
+    ``("PLAYERS MOVE", "Player 17 moves to Birch (t2) seat 6")``; ``("", "")`` without any."""
+    tv = view_of(state)
+    texts = move_texts(tv, now) if tv is not None else []
+    if not texts or tv is None:
+        return "", ""
+    breaks = any(n.get("kind") == "break" for n in _live_moves(tv, now))
+    return (_("TABLE BREAKS") if breaks else _("PLAYERS MOVE")), " \u00b7 ".join(texts)

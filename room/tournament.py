@@ -57,6 +57,7 @@ from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
+from room.tournament_view import move_notice, order_view, view_changed
 
 __all__ = ["RoomTournament", "StoreJournal"]
 
@@ -181,6 +182,9 @@ class RoomTournament:
         self.problems: list[str] = []
         self.checks = 0
         self._level: int | None = None
+        #: the screens (room/tournament_view.py): table id -> name ("Birch"), the clock's speed
+        self.table_names: dict[str, str] = {}
+        self.clock_speed: float | None = None
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -345,6 +349,8 @@ class RoomTournament:
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
+            elif view_changed(self.sent.get(t, {}).get("view"), order_view(self)):
+                self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
 
     def _ready(self, t: str) -> bool:
         rep = self.reports.get(t)
@@ -473,11 +479,13 @@ class RoomTournament:
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
         order = {"schema": 1, "table": t, "id": oid,
-                 "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"]} for mid, m in outs],
+                 "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
+                         for mid, m in outs],
                  "in": [{"move": mid, "seat": m["to_seat"], "player": m["player"],
                          "name": self.names.get(m["player"], m["player"]),
-                         "chips": None if m["from"] == t else m["chips"]} for mid, m in ins],
-                 "go": go, "end": end}
+                         "chips": None if m["from"] == t else m["chips"], **move_notice(self, t, m)}
+                        for mid, m in ins],
+                 "go": go, "end": end, "view": order_view(self)}
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:

@@ -144,7 +144,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from controller.tournament.errors import TournamentError
     from controller.tournament.settings import load_settings
     from room.service import RoomService
-    from room.rig import RoomRig, balance
+    from room.rig import RoomRig, balance, table_name
     from room.tournament import RoomTournament, StoreJournal
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
@@ -189,6 +189,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         return (time.monotonic() - t0) * speed
 
     director = RoomTournament(settings, text, tables, journal, service.tournament_order, now)
+    director.table_names, director.clock_speed = {t: table_name(t) for t in tables}, speed  # the screens
     try:
         resumed = director.restore()
         if not resumed:
@@ -282,6 +283,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
                        and len(summaries) == len(tables)),
                clock=f"{speed:g}x real time", table_restarts=restarts, balanced=result["balanced"],
                per_table=result["per_table"],
+               screens={t: (s.get("tournament") or {}).get("screens") for t, s in summaries.items()},
                tables=len(tables), store=store.dialect, dir=str(workdir), seconds=round(time.monotonic() - t0, 2))
     store.close()
     print(json.dumps(out, separators=(",", ":")))

@@ -30,7 +30,7 @@ const app = {
   replies: new Map(), pending: new Map(), prefix: '', counter: 0,
   discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
   turnSent: null, // {key, id}: a betting action already sent on this turn (no double taps)
-  tab: 'chat', received: [], refusals: [], sent: [], notices: [], noticeTimer: null, pickedTable: null,
+  tab: 'chat', received: [], refusals: [], sent: [], notices: [], noticeTimer: null, pickedTable: null, lastMoves: '',
 };
 
 // ------------------------------------------------------------------ start-up
@@ -605,6 +605,10 @@ function renderTournament() {
   $('#tourney-next').textContent = lines.next;
   $('#tourney-numbers').textContent = lines.numbers;
   renderTournamentClock();
+  // the room's tournament moved players (issue 19): said once over the table, as any notice
+  const moves = L.moveTexts(tv, app.cfg.seat, Date.now() / 1000 - (app.clockOffset ?? 0)).join(' · ');
+  if (moves && moves !== app.lastMoves) notice(moves, 'info');
+  app.lastMoves = moves;
 }
 
 function renderTournamentClock() {

@@ -965,11 +965,38 @@ export function tournamentLines(tv) {
   const next = nxt && typeof nxt === 'object' ? t('Next {stakes}', { stakes: levelStakes(nxt) }) : t('Last level');
   const parts = [t('Players {left}/{entries}', { left: chips(tv.players_left), entries: chips(tv.entries) }),
     t('Avg {chips}', { chips: chips(tv.average_stack) }), t('Pool {money}', { money: chips(tv.prize_pool) })];
+  // the room's multi-table tournament (issue 19): places paid, hand-for-hand on the bubble
+  if (Number.isInteger(tv.places_paid) && tv.places_paid > 0) parts.push(t('Paid {n}', { n: chips(tv.places_paid) }));
+  if (tv.hand_for_hand === true) parts.push(t('Hand for hand'));
   // a simulation's clock runs faster than the wall's: say so, or the levels seem to fly by
   if (Number.isInteger(tv.clock_speed) && tv.clock_speed > 1) parts.push(t('clock \u00d7{n} (simulated)', { n: chips(tv.clock_speed) }));
   const race = raceText(tv);
   if (race) parts.push(race);
   return { level, next, numbers: parts.join(' · ') };
+}
+
+/** The room's multi-table tournament moves (the view's `moves`, docs/tournament.md), one text
+ * each: "Table breaks: players move to Birch (t2)", "Player 17 moves to Birch (t2) seat 6"
+ * ("You move to Birch (t2) seat 6" on the tablet of the seat he leaves, `mySeat`), "Player 17
+ * from Aspen (t1)"; malformed notices are skipped, and with `now` (the table's clock, Unix s)
+ * those whose `until` is past (a retained state read late). */
+export function moveTexts(tv, mySeat, now = null) {
+  const out = [];
+  const label = (n) => (n.table_name && n.table_name !== n.table ? `${n.table_name} (${n.table})` : String(n.table));
+  for (const n of tv && Array.isArray(tv.moves) ? tv.moves : []) {
+    if (!n || typeof n !== 'object') continue;
+    if (Number.isFinite(now) && Number.isFinite(n.until) && n.until <= now) continue;
+    if (n.kind === 'break' && Array.isArray(n.tables)) {
+      out.push(t('Table breaks: players move to {tables}', { tables: n.tables.join(', ') }));
+    } else if (n.kind === 'out' && n.table) {
+      const seat = Number.isInteger(n.to_seat) ? n.to_seat : '?';
+      out.push(n.seat === mySeat ? t('You move to {table} seat {seat}', { table: label(n), seat })
+        : t('{name} moves to {table} seat {seat}', { name: n.name || '?', table: label(n), seat }));
+    } else if (n.kind === 'in' && n.table) {
+      out.push(t('{name} from {table}', { name: n.name || '?', table: label(n) }));
+    }
+  }
+  return out;
 }
 
 /** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`

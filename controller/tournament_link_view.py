@@ -1,0 +1,172 @@
+"""The room's multi-table tournament on a table's screens (issue 19): the public state's
+``tournament_view`` at a table of ``livetable room simulate --tournament``.
+
+The room (:mod:`room.tournament_view`) puts the numbers the screens need into every order
+it sends a table (``view``): ``level`` and ``next_level`` (``number``, ``small_blind``,
+``big_blind``, ``ante``, ``big_blind_ante``, chips; ``next_level`` None on the last level),
+``seconds_left`` (tournament seconds at the order's time; None on the last level),
+``running`` (False: the director paused the clock), ``on_break``, ``players_left``,
+``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid``,
+``hand_for_hand``, ``finished``, ``clock_speed`` (a simulation's clock, times real time;
+None: real time). Its moves name where each player goes (``out``: ``to``, ``to_name``,
+``to_seat``, ``reason``) and comes from (``in``: ``from``, ``from_name``).
+
+:class:`LinkView` keeps the last one and the move notices, and builds the public state's
+``tournament_view`` in the shape of a single-table tournament's
+(:meth:`controller.tournament_run.TournamentTable.view_json`, docs/tournament.md), the time
+left counted down by the table's own clock since the order came, plus ``places_paid``,
+``hand_for_hand`` and ``moves``: the notices of players who move (``kind`` ``out``: ``name``,
+``seat`` (the seat left), ``table``, ``table_name``, ``to_seat``; ``in``: ``name``, ``seat``
+(the seat taken), ``table``, ``table_name`` (where from); ``break``: ``tables``, the names of
+the tables its players move to), each shown :data:`NOTICE_SECONDS` seconds from the order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+__all__ = ["LinkView", "decode_view", "decode_move_notice", "NOTICE_SECONDS", "table_label"]
+
+#: Seconds (the table's clock) a move notice stays in the view after its order came.
+NOTICE_SECONDS = 12.0
+
+_LEVEL_KEYS = ("number", "small_blind", "big_blind", "ante", "big_blind_ante")
+_COUNTS = ("players_left", "entries", "average_stack", "prize_pool", "places_paid")
+
+
+def _count(v: Any, what: str, hi: int = 10**12) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+        raise ValueError(f"{what!r} must be an integer 0..{hi}, got {v!r}")
+    return v
+
+
+def _level(v: Any, what: str) -> dict[str, int] | None:
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise ValueError(f"{what!r} must be a level object or null")
+    return {k: _count(v.get(k, 0), f"{what}.{k}", 10**9) for k in _LEVEL_KEYS}
+
+
+def decode_view(obj: Any) -> dict[str, Any] | None:
+    """Check an order's ``view`` (shape: the module docstring); return it with only the known
+    keys (None for none).
+
+    Raises:
+        ValueError: not an object, a level without its numbers, a count not an integer 0..10^12.
+    """
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        raise ValueError("'view' must be an object")
+    level = _level(obj.get("level"), "level")
+    if level is None or not level["big_blind"]:
+        raise ValueError("'view.level' needs a big_blind of 1 chip or more")
+    left = obj.get("seconds_left")
+    if left is not None and (isinstance(left, bool) or not isinstance(left, (int, float)) or not 0 <= left < 10**7):
+        raise ValueError(f"'view.seconds_left' must be a number of seconds or null, got {left!r}")
+    speed = obj.get("clock_speed")
+    if speed is not None:
+        speed = _count(speed, "view.clock_speed", 10**6) or None
+    out: dict[str, Any] = {"level": level, "next_level": _level(obj.get("next_level"), "next_level"),
+                           "seconds_left": left, "clock_speed": speed}
+    out.update({k: _count(obj.get(k, 0), f"view.{k}") for k in _COUNTS})
+    out.update({k: bool(obj.get(k)) for k in ("on_break", "hand_for_hand", "finished")})
+    out["running"] = obj.get("running") is not False
+    return out
+
+
+def _text(v: Any, what: str) -> str:
+    if not isinstance(v, str) or not 1 <= len(v) <= 64:
+        raise ValueError(f"{what!r} must be a text of 1..64 characters, got {v!r}")
+    return v
+
+
+def decode_move_notice(move: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """Return the optional notice fields of one move of an order's ``key`` (``out``: ``to``,
+    ``to_name``, ``to_seat``, ``reason``, ``name``; ``in``: ``from``, ``from_name``); {} when
+    the room sent none.
+
+    Raises:
+        ValueError: a field of the wrong type (a text of 1..64 characters; ``to_seat``, a seat
+        of the target table, 0..64).
+    """
+    out: dict[str, Any] = {}
+    names = ("to", "to_name", "reason", "name") if key == "out" else ("from", "from_name")
+    for k in names:
+        if move.get(k) is not None:
+            out[k] = _text(move[k], k)
+    if key == "out" and move.get("to_seat") is not None:
+        out["to_seat"] = _count(move["to_seat"], "to_seat", 64)
+    return out
+
+
+def table_label(table: str, name: str | None) -> str:
+    """``"Birch (t2)"`` (``"t2"`` when the table has no name of its own)."""
+    return f"{name} ({table})" if name and name != table else table
+
+
+class LinkView:
+    """The room's view and the move notices at one table (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.at = 0.0  # the table's clock (Unix s) when the view came
+        self.notices: list[dict[str, Any]] = []
+        self.shown = 0  # views published (the table's summary: ``screens``)
+        self.said: list[list[Any]] = []  # the first notices taken, ``[kind, player, table]`` (summary)
+
+    def take(self, order: Mapping[str, Any], now: float) -> None:
+        """Take an order's ``view`` and its moves' notices at ``now`` (the table's clock, Unix s)."""
+        if order.get("view") is not None:
+            self.view, self.at = dict(order["view"]), now
+        until = now + NOTICE_SECONDS
+        notices: list[dict[str, Any]] = []
+        targets: list[str] = []
+        for m in order.get("out") or []:
+            if not m.get("to"):
+                continue
+            label = table_label(m["to"], m.get("to_name"))
+            if str(m.get("reason", "")).startswith("break") and label not in targets:
+                targets.append(label)
+            notices.append({"kind": "out", "player": m["player"], "name": m.get("name") or m["player"],
+                            "seat": m["seat"], "table": m["to"], "table_name": m.get("to_name") or m["to"],
+                            "to_seat": m.get("to_seat"), "until": until})
+        for m in order.get("in") or []:
+            if m.get("from"):
+                notices.append({"kind": "in", "player": m["player"], "name": m.get("name") or m["player"],
+                                "seat": m["seat"], "table": m["from"],
+                                "table_name": m.get("from_name") or m["from"], "until": until})
+        if targets:
+            notices.insert(0, {"kind": "break", "tables": targets, "until": until})
+        if notices:
+            self.notices = notices
+            self.said += [[n["kind"], n.get("player"), n.get("table")] for n in notices][:max(0, 200 - len(self.said))]
+
+    def summary(self) -> dict[str, Any]:
+        """``{"views": views published, "moves": [[kind, player, table], ...]}`` (the first 200
+        notices: ``out`` with the table the player goes to, ``in`` with the one he comes from;
+        ``break`` with no player)."""
+        return {"views": self.shown, "moves": list(self.said)}
+
+    def json(self, public: Mapping[str, Any], now: float) -> dict[str, Any] | None:
+        """Return the public state's ``tournament_view`` for ``public`` at ``now`` (the table's
+        clock, Unix s), None before the first order with a view. ``seats_bb``: each seated
+        player's stack in big blinds of the view's level, in tenths, by seat (``{"3": 125}``)."""
+        v = self.view
+        if v is None:
+            return None
+        left = v["seconds_left"]
+        if left is not None and v["running"]:
+            left = max(0, int(left - (now - self.at) * (v["clock_speed"] or 1)))
+        bb = v["level"]["big_blind"]
+        seats_bb = {str(s["seat"]): int(s.get("stack") or 0) * 10 // bb for s in public.get("seats") or []
+                    if isinstance(s, dict) and s.get("status") != "empty" and isinstance(s.get("stack"), int)}
+        self.notices = [n for n in self.notices if n["until"] > now]
+        self.shown += 1
+        return {"level": v["level"], "next_level": v["next_level"], "seconds_left": left,
+                "running": v["running"], "at": now, "on_break": v["on_break"],
+                "players_left": v["players_left"], "entries": v["entries"], "average_stack": v["average_stack"],
+                "prize_pool": v["prize_pool"], "finished": v["finished"], "seats_bb": seats_bb, "out": {},
+                "clock_speed": v["clock_speed"], "places_paid": v["places_paid"],
+                "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices]}

@@ -1,0 +1,66 @@
+"""What the room's multi-table tournament tells its tables' screens (issue 19).
+
+:func:`order_view` is the ``view`` of every order :class:`room.tournament.RoomTournament`
+sends (shape: :mod:`controller.tournament_link_view`); :func:`move_notice` the fields of a
+move that say where its player goes (``out``) or comes from (``in``). The table link turns
+them into the public state's ``tournament_view`` and its move notices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.tournament.results import payout_amounts
+from controller.tournament.settings import Level
+from controller.tournament.table import level_stakes
+from controller.tournament.view import tournament_view
+
+__all__ = ["order_view", "move_notice", "view_changed"]
+
+#: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
+_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished")
+
+
+def _level(lv: Level | None) -> dict[str, int] | None:
+    return None if lv is None else dict(level_stakes(lv), number=lv.number)
+
+
+def order_view(director: Any) -> dict[str, Any]:
+    """Return the ``view`` of an order sent now by ``director`` (a
+    :class:`room.tournament.RoomTournament`): level, next level, ``seconds_left`` (tournament
+    seconds, None on the last level), ``running``, ``on_break``, ``players_left``,
+    ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid`` (places
+    the payouts pay now), ``hand_for_hand`` (the bubble with more than one table),
+    ``finished``, ``clock_speed`` (the director's ``clock_speed``, None: real time)."""
+    st = director.clock.status(director.now())
+    standings = director.standings
+    tv = tournament_view(st, standings, {})
+    amounts = payout_amounts(director.settings.payouts, standings.prize_pool(), len(standings.entries))
+    speed = getattr(director, "clock_speed", None)
+    return {"level": _level(tv.level), "next_level": _level(tv.next_level), "seconds_left": tv.seconds_left,
+            "running": st.running, "on_break": tv.on_break, "players_left": tv.players_left,
+            "entries": tv.entries, "average_stack": tv.average_stack, "prize_pool": tv.prize_pool,
+            "places_paid": sum(1 for a in amounts if a), "hand_for_hand": director.hand_for_hand(),
+            "finished": director.result is not None,
+            "clock_speed": int(speed) if speed and int(speed) > 1 else None}
+
+
+def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, Any]:
+    """Return the screens' fields of ``move`` (a row of the director's ``moves``) in the order
+    to ``table``: at its source ``to``, ``to_name``, ``to_seat``, ``reason``, ``name``; at its
+    target ``from``, ``from_name`` (nothing for an entry or a move within the table)."""
+    names = getattr(director, "table_names", {}) or {}
+    if move["from"] == table and move["to"] != table:
+        return {"to": move["to"], "to_name": names.get(move["to"], move["to"]), "to_seat": move["to_seat"],
+                "reason": move["reason"], "name": director.names.get(move["player"], move["player"])}
+    if move["to"] == table and move["from"] and move["from"] != table:
+        return {"from": move["from"], "from_name": names.get(move["from"], move["from"])}
+    return {}
+
+
+def view_changed(sent: dict[str, Any] | None, now: dict[str, Any]) -> bool:
+    """True when ``now`` (:func:`order_view`) shows a table something the view of the last
+    order it was ``sent`` did not (a break began or ended, a level, players left, the clock
+    paused): the director sends the table an order with the view only. Not the time left
+    (the table counts it down)."""
+    return sent is None or any(sent.get(k) != now[k] for k in _SHOWN)
