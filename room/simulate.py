@@ -17,8 +17,8 @@ every record of every table and prints a one-line JSON summary as its last line:
 ``tables``, ``hands`` (the hands the room's store holds), ``balanced`` (true only when the
 store holds every hand of every table and its meters equal each table's to the chip),
 ``records``, ``per_table`` and ``seconds``. Without ``--headless`` the room, its console and
-pages stay up after the tables finish, saying so, until Ctrl-C (then the summary). Exit 0 when balanced, 1 when not, 2 on bad
-options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
+pages stay up after the tables finish, saying so, until Ctrl-C (then the summary). Exit 0
+when balanced, 1 when not, 2 on bad options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
 ``--headless`` the floor console is served and its address printed.
 
 ``--players P`` (issue 18, :mod:`room.simplayers`): the tables' own players stand up now and
