@@ -306,6 +306,15 @@ class PlayersDesk:
                 "change": any(player in lst for lst in self.lists.changes.values()),
                 "last": last.to_json() if last else None}
 
+    def story(self, player: str) -> list[dict[str, Any]]:
+        """Return ``player``'s story for the floor (``GET /api/why``, L-1): their own entries
+        (join, call, pass, lapse, seat, leave, ...) and every seat given to another player on a
+        list ``player`` was on while they were on it ("why was he seated before me"), as
+        :meth:`room.waitlist.Entry.to_json` dicts, oldest first. Other players' calls, passes,
+        lapses and requests are theirs, not this player's story (issue 18)."""
+        with self.lock:
+            return [e.to_json() for e in self.lists.why(player) if e.player == player or e.action == "seat"]
+
     def lobby(self) -> dict[str, Any]:
         """Return the room's lobby (:func:`room.lobby.lobby_view`)."""
         with self.lock:
@@ -652,9 +661,10 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                             snap = desk.lists.snapshot()
                         return self._json(200, dict(snap, log=desk.players.waitlist_log(limit=200), floor=who))
                     if u.path == "/api/why":
-                        with desk.lock:
-                            story = [e.to_json() for e in desk.lists.why(q.get("player", ""))]
-                        return self._json(200, {"player": q.get("player"), "entries": story})
+                        player = q.get("player", "").strip().lower()
+                        if not player:
+                            return self._json(400, {"error": "name a player: /api/why?player=NAME"})
+                        return self._json(200, {"player": player, "entries": desk.story(player)})
                     return self._json(200, {"players": desk.players.find(q.get("q", ""))})
                 self._send(404, b"not found", "text/plain")
             except StoreError as exc:

@@ -273,3 +273,42 @@ def test_the_floor_api_refuses_what_another_site_or_a_bad_length_sends(rig: Rig,
                      "Content-Length": str(len(body))}) == 200
     finally:
         srv.stop()
+
+
+def test_why_is_one_players_story(rig: Rig, tmp_path: Path) -> None:
+    """Issue 18 (a newcomer's finding): ``GET /api/why?player=yan`` also returned zed's call and
+    pass. One player's story is their own entries and the seats given to others on their list
+    while they waited (L-1: "why was he seated before me"); no player named is a 400."""
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    rig.now[0] += 1
+    assert rig.desk.request("yan", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.desk.request("zed", {"op": "pass"})["ok"]
+    assert rig.status("yan")["call"]["seat"] == 2
+    assert rig.desk.request("yan", {"op": "accept"})["ok"]
+    rig.play(ev.PlayerSatDown(at=2010.0, seat=2, player="yan", name="Yan"), ev.BoughtIn(at=2011.0, seat=2, amount=5000))
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    srv = serve_desk(rig.desk, logins, port=0, ws_url="ws://127.0.0.1:9")
+    try:
+        def why(player: str) -> tuple[int, Any]:
+            req = urllib.request.Request(srv.url.rstrip("/") + "/api/why?player=" + player)
+            req.add_header("Authorization", "Basic " + base64.b64encode(f"eve:{pw}".encode()).decode())
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+        code, out = why("yan")
+        assert code == 200 and out["entries"] and {e["player"] for e in out["entries"]} == {"yan"}
+        assert [e["action"] for e in out["entries"]][:2] == ["join", "call"]
+        code, out = why("zed")
+        story = [(e["action"], e["player"]) for e in out["entries"]]
+        assert ("call", "zed") in story and ("pass", "zed") in story and ("seat", "yan") in story
+        assert ("call", "yan") not in story and ("join", "yan") not in story
+        code, out = why("")
+        assert code == 400 and "player" in out["error"]
+    finally:
+        srv.stop()
