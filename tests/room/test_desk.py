@@ -312,3 +312,48 @@ def test_why_is_one_players_story(rig: Rig, tmp_path: Path) -> None:
         assert code == 400 and "player" in out["error"]
     finally:
         srv.stop()
+
+
+def test_phone_status_says_lapsed_and_on_the_way(rig: Rig) -> None:
+    """Issue 18 (a newcomer's finding): a lapsed call left the phone with "You are on no list
+    yet", and after *I'm coming* it said "You sit at ..." before the table had seated the
+    player. The status now says which call lapsed and when; an accepted call is ``going``
+    (the seat held for them, on the table's holds too, until the call's time) until the
+    table reports them in that seat."""
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    assert rig.desk.request("yan", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.status("zed")["lapsed"] is None
+    rig.now[0] = 2120.0
+    with rig.desk.lock:
+        rig.desk._handle(rig.desk.lists.expire())
+        rig.desk._flush()
+    zed = rig.status("zed")
+    assert zed["lists"] == [] and zed["lapsed"] == {"table": "t7", "seat": 2, "at": 2120.0, **KEY}
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]  # joins again: the lapse is history
+    assert rig.status("zed")["lapsed"] is None
+    until = rig.status("yan")["call"]["until"]
+    assert rig.desk.request("yan", {"op": "accept"})["ok"]
+    yan = rig.status("yan")
+    assert yan["going"] == {"table": "t7", "seat": 2, "until": until} and yan["call"] is None
+    assert rig.desk.holds("t7")["holds"] == [{"seat": 2, "player": "yan", "name": "yan", "until": until}]
+    rig.play(ev.PlayerSatDown(at=2130.0, seat=2, player="yan", name="Yan"), ev.BoughtIn(at=2131.0, seat=2, amount=5000))
+    yan = rig.status("yan")
+    assert yan["going"] is None and yan["seated"] == {"table": "t7", "seat": 2}
+    assert rig.desk.holds("t7")["holds"] == []
+
+
+def test_an_accepted_seat_is_held_only_until_the_calls_time(rig: Rig) -> None:
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.desk.request("zed", {"op": "accept"})["ok"]
+    assert rig.status("zed")["going"]["until"] == 2120.0
+    rig.now[0] = 2120.0
+    with rig.desk.lock:
+        rig.desk._going_ends()
+        rig.desk._flush()
+    assert rig.status("zed")["going"] is None and rig.desk.holds("t7")["holds"] == []
