@@ -155,12 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.headless:
         from room.console import serve_console
 
+        links: dict[str, int] = {}  # each page links to the other (issue 18)
         desk_server = serve_desk(desk, workdir / "room" / "floor-logins", port=0,
-                                 ws_url=f"ws://127.0.0.1:{rig.room_broker.ws_port}")
+                                 ws_url=f"ws://127.0.0.1:{rig.room_broker.ws_port}", links=links)
         print(f"room simulate: the lobby {desk_server.url}lobby, phones {desk_server.url}phone, "
               f"the floor's lists {desk_server.url}floor", flush=True)
 
-        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port, links=links)
+        links.update(console=console.server.server_address[1], floor=desk_server.server.server_address[1])
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
         if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
             import webbrowser
