@@ -275,9 +275,10 @@ class PlayersDesk:
             self._arrived(table, item[2], player)
 
     def _arrived(self, table: str, seat: int, player: str) -> None:
-        # the table reports ``player`` in ``seat``: whoever was on their way there is done
+        # ``table`` reports ``player`` in ``seat``: whoever was on their way to that seat is done,
+        # and so is ``player`` on their way to that table (a change player still sits at the old one)
         for p, c in list(self.going.items()):
-            if p == player or (c.table, c.seat) == (table, seat):
+            if (c.table, c.seat) == (table, seat) or (p == player and c.table == table):
                 del self.going[p]
                 self._touched.add(p)
 

@@ -339,10 +339,13 @@ def test_phone_status_says_lapsed_and_on_the_way(rig: Rig) -> None:
     yan = rig.status("yan")
     assert yan["going"] == {"table": "t7", "seat": 2, "until": until} and yan["call"] is None
     assert rig.desk.holds("t7")["holds"] == [{"seat": 2, "player": "yan", "name": "yan", "until": until}]
+    assert rig.desk.lobby()["tables"][0]["held"] == 1  # the lobby marks it held too
+    rig.play(ev.StoodUp(at=2125.0, seat=3))  # another table state while yan is on the way
+    assert rig.status("yan")["going"] is not None
     rig.play(ev.PlayerSatDown(at=2130.0, seat=2, player="yan", name="Yan"), ev.BoughtIn(at=2131.0, seat=2, amount=5000))
     yan = rig.status("yan")
     assert yan["going"] is None and yan["seated"] == {"table": "t7", "seat": 2}
-    assert rig.desk.holds("t7")["holds"] == []
+    assert [h["seat"] for h in rig.desk.holds("t7")["holds"]] == [3]  # seat 3's call (zed's) only
 
 
 def test_an_accepted_seat_is_held_only_until_the_calls_time(rig: Rig) -> None:
