@@ -50,6 +50,8 @@ __all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS"]
 log = logging.getLogger("livetable.room.console")
 
 PAGE = Path(__file__).resolve().parent / "console" / "index.html"
+#: the room pages' shared script (the game label, the room's clock), served by the desk too
+PAGES_JS = Path(__file__).resolve().parent / "phone" / "pages.js"
 #: What the floor may decide from the console (the table's own floor commands).
 FLOOR_COMMANDS = ("resume", "correction", "misdeal", "void", "confirm-buyin", "pause",
                   "seat", "stakes", "close", "open")  # the last four between hands (controller/floor.py)
@@ -187,10 +189,14 @@ def tables_view(service: Any) -> list[dict[str, Any]]:
     return out
 
 
-def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: int = 0) -> Console:
+def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: int = 0,
+                  links: dict[str, int] | None = None) -> Console:
     """Serve the console for ``service`` (a :class:`room.service.RoomService`) on ``host:port``
     (0: a free port). When ``logins`` does not exist a login ``floor`` is made in it and its
-    password given in :attr:`Console.login_hint`.
+    password given in :attr:`Console.login_hint`. ``links``: ``{"floor": port}`` of the
+    players' desk (the floor's waiting lists, ``/floor``) on this host, read at each request:
+    ``GET /api/me`` gives it as ``floor_port`` and the console links to the lists (issue 18).
+    ``/pages.js`` is the room pages' shared script (``room/phone/pages.js``: one game label).
 
     Raises:
         OSError: the port cannot be bound.
@@ -238,6 +244,9 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             if url.path in ("/", "/index.html"):
                 self._send(200, PAGE.read_bytes(), "text/html; charset=utf-8")
                 return
+            if url.path == "/pages.js":
+                self._send(200, PAGES_JS.read_bytes(), "text/javascript; charset=utf-8")
+                return
             who = self._who()
             if who is None:
                 self._error(401, "log in first")
@@ -256,7 +265,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
         def _get(self, path: str, q: dict[str, str], who: str) -> None:
             store = service.store
             if path == "/api/me":
-                self._json({"name": who})
+                self._json({"name": who, "floor_port": (links or {}).get("floor")})
             elif path == "/api/tables":
                 self._json({"tables": tables_view(service), "totals": store.totals()})
             elif path == "/api/floor":

@@ -129,6 +129,9 @@ class PlayersDesk:
         self._stop = threading.Event()
         self.offline: dict[str, float] = {}  # table -> since when the room has no link to it (Unix s)
         self._holds: dict[str, str] = {}  # table -> its holds message as last published
+        # player -> the call they accepted, until the table reports them in that seat (or its
+        # hold ends): the seat stays held for them, their phone says "Go to ..." (issue 18)
+        self.going: dict[str, Call] = {}
         self._publish = publish or self._service_publish
         self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
         self.limit = limit or RateLimit()
@@ -218,7 +221,9 @@ class PlayersDesk:
         seated = {s.seat: s.player for s in state.seats if s is not None}
         for s in state.seats:
             if s is not None:
-                self.lists.seated[self._who(table, s.seat, s.player)] = (table, s.seat)
+                who = self._who(table, s.seat, s.player)
+                self.lists.seated[who] = (table, s.seat)
+                self._arrived(table, s.seat, who)
         if first and opening:
             for n in range(1, len(state.seats) + 1):
                 if n not in seated and (table, n) not in self.lists.accepted:  # accepted: on their way
@@ -274,6 +279,23 @@ class PlayersDesk:
                 seating.pop((table, item[2]), None)  # the room's seat request is done
             self._touched.add(player)
             self._handle(self.lists.sat(table, item[2], player, f"table:{table}"))
+            self._arrived(table, item[2], player)
+
+    def _arrived(self, table: str, seat: int, player: str) -> None:
+        # ``table`` reports ``player`` in ``seat``: whoever was on their way to that seat is done,
+        # and so is ``player`` on their way to that table (a change player still sits at the old one)
+        for p, c in list(self.going.items()):
+            if (c.table, c.seat) == (table, seat) or (p == player and c.table == table):
+                del self.going[p]
+                self._touched.add(p)
+
+    def _going_ends(self) -> None:
+        # a seat held for a player on their way is held until the call's time, no longer
+        now = self.clock()
+        for p, c in list(self.going.items()):
+            if c.until <= now:
+                del self.going[p]
+                self._touched.add(p)
 
     def _who(self, table: str, seat: int, table_player: str) -> str:
         """Return the room's id of ``table_player`` in ``table``'s ``seat``. A table knows a
@@ -314,8 +336,12 @@ class PlayersDesk:
     def status(self, player: str) -> dict[str, Any]:
         """Return ``player``'s status as the phone shows it: ``{"schema": 1, "player", "at",
         "lists": [{"list", "game", "stakes", "place", "waiting"}], "call": {...} | None,
-        "seated": {"table", "seat"} | None, "change": whether they asked for a table change,
-        "last": the last recorded change about them}``."""
+        "seated": {"table", "seat"} | None, "going": {"table", "seat", "until"} | None (the call
+        they accepted: the seat is held for them until ``until``, Unix s, until the table reports
+        them in it; "seated" is then that seat too), "change": whether they asked for a table
+        change, "last": the last recorded change about them, "lapsed": {"table", "seat", "at",
+        "game", "stakes"} | None (their last call lapsed at ``at`` and took them off that list,
+        and they have not joined, been called or seated since)}``."""
         lists = []
         for key, lst in sorted(self.lists.lists.items()):
             if player in lst:
@@ -323,16 +349,36 @@ class PlayersDesk:
         call = self.lists.call_of(player)
         where = self.lists.seated.get(player)
         last = next((e for e in reversed(self.lists.log) if e.player == player), None)
+        lapsed = None
+        for e in reversed(self.lists.log):
+            if e.player != player or e.action not in ("lapse", "join", "call", "seat"):
+                continue
+            if e.action == "lapse" and e.key is not None and player not in self.lists.lists.get(e.key, []):
+                lapsed = {"table": e.table, "seat": e.seat, "at": e.at, **e.key.to_json()}
+            break
+        going = self.going.get(player)
         return {"schema": 1, "player": player, "at": self.clock(), "lists": lists,
                 "call": call.to_json() if call else None,
                 "seated": {"table": where[0], "seat": where[1]} if where else None,
+                "going": {"table": going.table, "seat": going.seat, "until": going.until} if going else None,
+                "lapsed": lapsed,
                 "change": any(player in lst for lst in self.lists.changes.values()),
                 "last": last.to_json() if last else None}
+
+    def story(self, player: str) -> list[dict[str, Any]]:
+        """Return ``player``'s story for the floor (``GET /api/why``, L-1): their own entries
+        (join, call, pass, lapse, seat, leave, ...) and every seat given to another player on a
+        list ``player`` was on while they were on it ("why was he seated before me"), as
+        :meth:`room.waitlist.Entry.to_json` dicts, oldest first. Other players' calls, passes,
+        lapses and requests are theirs, not this player's story (issue 18)."""
+        with self.lock:
+            return [e.to_json() for e in self.lists.why(player) if e.player == player or e.action == "seat"]
 
     def lobby(self) -> dict[str, Any]:
         """Return the room's lobby (:func:`room.lobby.lobby_view`)."""
         with self.lock:
-            return lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline)
+            return lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline,
+                              self.going.values())
 
     def links(self) -> None:
         """Follow the tables' links (issue 18, :meth:`room.service.RoomService.offline`): a
@@ -353,7 +399,7 @@ class PlayersDesk:
         called for a player is held for them until ``until`` (Unix s); the table seats no
         walk-up there until then, whatever becomes of the room."""
         out = []
-        for c in self.lists.calls():
+        for c in [*self.lists.calls(), *self.going.values()]:  # called, or accepted and on their way
             if c.table == table:
                 out.append({"seat": c.seat, "player": c.player, "name": self._name(c.player), "until": c.until})
         return {"schema": 1, "table": table, "holds": sorted(out, key=lambda h: h["seat"])}
@@ -384,7 +430,8 @@ class PlayersDesk:
                 self._holds[t] = text
                 self._publish(holds_topic(t), text, True)
         try:
-            lobby = lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline)
+            lobby = lobby_view(self.entries, self.lists, self.store, self.clock(), self.offline,
+                               self.going.values())
         except StoreError as exc:
             log.error("the lobby: %s", exc)
             return
@@ -399,6 +446,7 @@ class PlayersDesk:
                 with self.lock:
                     self.links()
                     self._handle(self.lists.expire())
+                    self._going_ends()
                     self._flush()
             except Exception:  # the tick must go on
                 log.exception("the desk's tick")
@@ -557,7 +605,10 @@ class PlayersDesk:
                     else:
                         self._handle(self.lists.leave(key, player, by, str(req.get("reason") or "")[:200]))
                 elif op == "accept":
+                    called = self.lists.call_of(player)
                     self._handle(self.lists.accept(player, by))
+                    if called is not None:  # held for them until the table reports them seated
+                        self.going[player] = called
                 elif op == "pass":
                     self._handle(self.lists.pass_(player, by))
                 elif op == "change":
@@ -639,12 +690,16 @@ class DeskServer:
 
 
 def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1", port: int = 8091,
-               ws_url: str | None = None, public_url: str | None = None) -> DeskServer:
+               ws_url: str | None = None, public_url: str | None = None,
+               links: dict[str, int] | None = None) -> DeskServer:
     """Serve the desk's pages (see the module's text) on ``host:port`` in a thread.
 
     ``ws_url``: the room broker's MQTT-over-WebSockets address for the phone page
     (``ws://room.local:9002``); ``public_url``: the address players' phones reach this
-    server at (the lobby TV's QR code points at its ``/phone``).
+    server at (the lobby TV's QR code points at its ``/phone``); ``links``: ``{"console":
+    port}`` of the floor console on this host, read at each request (the caller may fill it
+    once the console is up): ``GET /api/lists`` gives it as ``console_port`` and the list
+    view links to the console (issue 18).
 
     Raises:
         OSError: the port cannot be bound.
@@ -715,11 +770,13 @@ def serve_desk(desk: PlayersDesk, floor_logins: Path, *, host: str = "127.0.0.1"
                     if u.path == "/api/lists":
                         with desk.lock:
                             snap = desk.lists.snapshot()
-                        return self._json(200, dict(snap, log=desk.players.waitlist_log(limit=200), floor=who))
+                        return self._json(200, dict(snap, log=desk.players.waitlist_log(limit=200), floor=who,
+                                                    console_port=(links or {}).get("console")))
                     if u.path == "/api/why":
-                        with desk.lock:
-                            story = [e.to_json() for e in desk.lists.why(q.get("player", ""))]
-                        return self._json(200, {"player": q.get("player"), "entries": story})
+                        player = q.get("player", "").strip().lower()
+                        if not player:
+                            return self._json(400, {"error": "name a player: /api/why?player=NAME"})
+                        return self._json(200, {"player": player, "entries": desk.story(player)})
                     return self._json(200, {"players": desk.players.find(q.get("q", ""))})
                 self._send(404, b"not found", "text/plain")
             except StoreError as exc:

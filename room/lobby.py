@@ -4,7 +4,8 @@ own records.
 Per table (:func:`table_entry`, the table's L-1 entry as its tablets' Lobby tab knows it,
 :func:`drivers.mqtt.codec.lobby_summary`, plus the room's figures): ``table``, ``name``,
 ``game``, ``limit``, ``stakes``, ``max_seats``, ``players`` (``[{"seat", "name"}]``),
-``seated``, ``free``, ``list`` (the waiting list's name), ``waiting`` (its length),
+``seated``, ``free``, ``held`` (of the free seats, those held for a called player or one
+who accepted and is on the way; issue 18), ``list`` (the waiting list's name), ``waiting`` (its length),
 ``avg_pot`` (chips, mean pot of the hands that ended in the last hour; None with none) and
 ``hands_per_hour`` (:func:`pace`: the hands that ended in the last hour over the part of that
 hour the table played, a whole number; None — shown "—" — until the table played at least
@@ -20,13 +21,14 @@ and the lobby page for a TV (``/lobby`` of the players' desk) shows it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from controller.views import public_view
 from drivers.mqtt.codec import lobby_summary
 from room.players import list_key
 from room.store import Store
-from room.waitlist import ListKey, WaitingLists
+from room.waitlist import Call, ListKey, WaitingLists
 
 __all__ = ["table_entry", "pace", "lobby_view", "LOBBY_TOPIC", "GAME_ORDER", "PACE_MIN_HANDS", "PACE_MIN_SPAN"]
 
@@ -83,9 +85,14 @@ def _order(entry: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: Store, now: float,
-               offline: dict[str, float] | None = None) -> dict[str, Any]:
+               offline: dict[str, float] | None = None, going: Iterable[Call] = ()) -> dict[str, Any]:
     """Return the room's lobby: ``{"schema": 1, "at", "tables": [...], "lists": [{"game",
-    "stakes", "list", "waiting", "open_seats", "tables"}]}`` (see the module's text).
+    "stakes", "list", "waiting", "open_seats", "tables"}], "pace": {"min_hands", "min_span"}}``
+    (see the module's text; ``pace``: when hands per hour is shown, :data:`PACE_MIN_HANDS`
+    and :data:`PACE_MIN_SPAN` seconds, for the page's footnote).
+
+    ``going``: the calls accepted whose players the tables have not reported seated yet
+    (their seats are held, counted in ``held`` with the calls out).
 
     ``entries``: each table's :func:`table_entry`; ``offline``: ``{table: since}`` (Unix s)
     of the tables the room has no link to (shown, with ``online`` false and
@@ -93,6 +100,8 @@ def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: S
     ``offline_since`` None.
     """
     figures = pace(store, now)
+    held_seats = {(o.table, o.seat) for o in lists.openings.values() if o.call is not None}
+    held_seats |= {(c.table, c.seat) for c in going}
     tables = []
     keys: dict[ListKey, dict[str, Any]] = {}
     for t, e in entries.items():
@@ -100,6 +109,7 @@ def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: S
         avg, rate = figures.get(t, (None, None))
         tables.append({**{k: v for k, v in e.items() if k != "key"}, "game_list": key.to_json(),
                        "waiting": len(lists.lists.get(key, [])), "avg_pot": avg, "hands_per_hour": rate,
+                       "held": sum(1 for h in held_seats if h[0] == t),
                        "online": t not in (offline or {}), "offline_since": (offline or {}).get(t)})
         keys.setdefault(key, {"tables": []})["tables"].append(t)
     for key in lists.lists:
@@ -109,6 +119,7 @@ def lobby_view(entries: dict[str, dict[str, Any]], lists: WaitingLists, store: S
         open_seats[o.key] = open_seats.get(o.key, 0) + 1
     tables.sort(key=_order)
     return {"schema": 1, "at": now, "tables": tables,
+            "pace": {"min_hands": PACE_MIN_HANDS, "min_span": PACE_MIN_SPAN},
             "lists": [{**k.to_json(), "list": str(k), "waiting": len(lists.lists.get(k, [])),
                        "open_seats": open_seats.get(k, 0), "tables": sorted(v["tables"])}
                       for k, v in sorted(keys.items())]}

@@ -100,14 +100,19 @@ def main(argv: list[str] | None = None) -> int:
 
         logins = login_maker(Path(args.provision_dir), sighup_pidfile(Path(args.broker_pid_file)))
     desk = PlayersDesk(service, hold_seconds=args.hold, logins=logins).start()
+    links: dict[str, int] = {}  # the console and the floor's lists link to each other (issue 18)
     desk_server = serve_desk(desk, Path(args.floor_logins), host=args.http_host, port=args.desk_port,
-                             ws_url=args.ws_url, public_url=args.public_url) if args.desk_port else None
+                             ws_url=args.ws_url, public_url=args.public_url, links=links) if args.desk_port else None
     console = None
     if args.http_port:
         from room.console import serve_console
 
-        console = serve_console(service, Path(args.floor_logins), host=args.http_host, port=args.http_port)
+        console = serve_console(service, Path(args.floor_logins), host=args.http_host, port=args.http_port,
+                                links=links)
+        links["console"] = console.server.server_address[1]
         log.info("the floor console: %s", console.url)
+    if desk_server is not None:
+        links["floor"] = desk_server.server.server_address[1]
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())

@@ -16,8 +16,9 @@ With ``--hands M`` each table plays M hands and stops; the room then waits until
 every record of every table and prints a one-line JSON summary as its last line:
 ``tables``, ``hands`` (the hands the room's store holds), ``balanced`` (true only when the
 store holds every hand of every table and its meters equal each table's to the chip),
-``records``, ``per_table`` and ``seconds``. Exit 0 when balanced, 1 when not, 2 on bad
-options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
+``records``, ``per_table`` and ``seconds``. Without ``--headless`` the room, its console and
+pages stay up after the tables finish, saying so, until Ctrl-C (then the summary). Exit 0
+when balanced, 1 when not, 2 on bad options. Each table's log (warnings and errors) is ``<dir>/tN/table.log``. Without
 ``--headless`` the floor console is served and its address printed.
 
 ``--players P`` (issue 18, :mod:`room.simplayers`): the tables' own players stand up now and
@@ -84,6 +85,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def keep_open(hands: int, balanced: bool) -> None:
+    """Keep the room, its console and its pages up after the tables played their ``--hands``
+    (issue 18: a newcomer opened the printed address and found the room gone), saying so,
+    until Ctrl-C (SIGINT, or SIGTERM: both raise :class:`KeyboardInterrupt` here)."""
+    print(f"room simulate: the tables played their hands ({hands} in the room's store, "
+          f"{'balanced' if balanced else 'NOT balanced'}); the room, its console and pages stay up: "
+          "Ctrl-C ends it (or --headless ends with the tables)", flush=True)
+    try:
+        while True:
+            signal.pause()
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the summary short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``livetable room simulate``; 0 balanced, 1 not, 2 bad options."""
     args = build_parser().parse_args(argv)
@@ -139,12 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.headless:
         from room.console import serve_console
 
+        links: dict[str, int] = {}  # each page links to the other (issue 18)
         desk_server = serve_desk(desk, workdir / "room" / "floor-logins", port=0,
-                                 ws_url=f"ws://127.0.0.1:{rig.room_broker.ws_port}")
+                                 ws_url=f"ws://127.0.0.1:{rig.room_broker.ws_port}", links=links)
         print(f"room simulate: the lobby {desk_server.url}lobby, phones {desk_server.url}phone, "
               f"the floor's lists {desk_server.url}floor", flush=True)
 
-        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port, links=links)
+        links.update(console=console.server.server_address[1], floor=desk_server.server.server_address[1])
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
         if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
             import webbrowser
@@ -180,10 +198,12 @@ def main(argv: list[str] | None = None) -> int:
                 bad.append(t)
                 log.error("table %s ended with %s and no summary", t, p.returncode)
 
+    stopped = False  # Ctrl-C stopped the tables
     try:
         try:
             collect()
         except KeyboardInterrupt:  # Ctrl-C: every table stops (its summary), then the room
+            stopped = True
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut it short
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             for p in procs.values():
@@ -198,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 log.error("table %s: the room holds up to %d of %d", t, service.room.ack(t).upto, last)
         result = balance(store, summaries, rig)
         figures = crowd.summary() if crowd is not None else None
+        if console is not None and args.hands is not None and not stopped:
+            keep_open(store.hand_count(), result["balanced"] and not bad)
     finally:
         if crowd is not None:
             crowd.stop()

@@ -274,3 +274,90 @@ def test_the_floor_api_refuses_what_another_site_or_a_bad_length_sends(rig: Rig,
                      "Content-Length": str(len(body))}) == 200
     finally:
         srv.stop()
+
+
+def test_why_is_one_players_story(rig: Rig, tmp_path: Path) -> None:
+    """Issue 18 (a newcomer's finding): ``GET /api/why?player=yan`` also returned zed's call and
+    pass. One player's story is their own entries and the seats given to others on their list
+    while they waited (L-1: "why was he seated before me"); no player named is a 400."""
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    rig.now[0] += 1
+    assert rig.desk.request("yan", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.desk.request("zed", {"op": "pass"})["ok"]
+    assert rig.status("yan")["call"]["seat"] == 2
+    assert rig.desk.request("yan", {"op": "accept"})["ok"]
+    rig.play(ev.PlayerSatDown(at=2010.0, seat=2, player="yan", name="Yan"), ev.BoughtIn(at=2011.0, seat=2, amount=5000))
+    logins = tmp_path / "floor.json"
+    pw = add_login(logins, "eve")
+    srv = serve_desk(rig.desk, logins, port=0, ws_url="ws://127.0.0.1:9")
+    try:
+        def why(player: str) -> tuple[int, Any]:
+            req = urllib.request.Request(srv.url.rstrip("/") + "/api/why?player=" + player)
+            req.add_header("Authorization", "Basic " + base64.b64encode(f"eve:{pw}".encode()).decode())
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+        code, out = why("yan")
+        assert code == 200 and out["entries"] and {e["player"] for e in out["entries"]} == {"yan"}
+        assert [e["action"] for e in out["entries"]][:2] == ["join", "call"]
+        code, out = why("zed")
+        story = [(e["action"], e["player"]) for e in out["entries"]]
+        assert ("call", "zed") in story and ("pass", "zed") in story and ("seat", "yan") in story
+        assert ("call", "yan") not in story and ("join", "yan") not in story
+        code, out = why("")
+        assert code == 400 and "player" in out["error"]
+    finally:
+        srv.stop()
+
+
+def test_phone_status_says_lapsed_and_on_the_way(rig: Rig) -> None:
+    """Issue 18 (a newcomer's finding): a lapsed call left the phone with "You are on no list
+    yet", and after *I'm coming* it said "You sit at ..." before the table had seated the
+    player. The status now says which call lapsed and when; an accepted call is ``going``
+    (the seat held for them, on the table's holds too, until the call's time) until the
+    table reports them in that seat."""
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    assert rig.desk.request("yan", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.status("zed")["lapsed"] is None
+    rig.now[0] = 2120.0
+    with rig.desk.lock:
+        rig.desk._handle(rig.desk.lists.expire())
+        rig.desk._flush()
+    zed = rig.status("zed")
+    assert zed["lists"] == [] and zed["lapsed"] == {"table": "t7", "seat": 2, "at": 2120.0, **KEY}
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]  # joins again: the lapse is history
+    assert rig.status("zed")["lapsed"] is None
+    until = rig.status("yan")["call"]["until"]
+    assert rig.desk.request("yan", {"op": "accept"})["ok"]
+    yan = rig.status("yan")
+    assert yan["going"] == {"table": "t7", "seat": 2, "until": until} and yan["call"] is None
+    assert rig.desk.holds("t7")["holds"] == [{"seat": 2, "player": "yan", "name": "yan", "until": until}]
+    assert rig.desk.lobby()["tables"][0]["held"] == 1  # the lobby marks it held too
+    rig.play(ev.StoodUp(at=2125.0, seat=3))  # another table state while yan is on the way
+    assert rig.status("yan")["going"] is not None
+    rig.play(ev.PlayerSatDown(at=2130.0, seat=2, player="yan", name="Yan"), ev.BoughtIn(at=2131.0, seat=2, amount=5000))
+    yan = rig.status("yan")
+    assert yan["going"] is None and yan["seated"] == {"table": "t7", "seat": 2}
+    assert [h["seat"] for h in rig.desk.holds("t7")["holds"]] == [3]  # seat 3's call (zed's) only
+
+
+def test_an_accepted_seat_is_held_only_until_the_calls_time(rig: Rig) -> None:
+    _fill(rig)
+    assert rig.desk.request("zed", {"op": "join", **KEY})["ok"]
+    rig.now[0] = 2000.0
+    rig.play(ev.StoodUp(at=2000.0, seat=2))
+    assert rig.desk.request("zed", {"op": "accept"})["ok"]
+    assert rig.status("zed")["going"]["until"] == 2120.0
+    rig.now[0] = 2120.0
+    with rig.desk.lock:
+        rig.desk._going_ends()
+        rig.desk._flush()
+    assert rig.status("zed")["going"] is None and rig.desk.holds("t7")["holds"] == []

@@ -49,6 +49,16 @@ AXE_SERIOUS = """async () => (await axe.run(document, { resultTypes: ['violation
   .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)"""
 
 
+#: The lobby's phone address on one line, within its box (issue 18: "http://127.0.0. / 1:41303/phone" at 1280x720).
+ONE_LINE = """(sel) => {
+  const e = document.querySelector(sel);
+  const r = document.createRange();
+  r.selectNodeContents(e);
+  const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom)));
+  return lines.size === 1 && e.scrollWidth <= e.clientWidth && e.textContent.length > 0;
+}"""
+
+
 #: Words the browser broke across two lines (issue 18: "from you r phone" on the lobby TV),
 #: and whether the page is wider than the screen.
 BROKEN_WORDS = """() => {
@@ -200,14 +210,18 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]], tmp_pa
         found: dict[str, Any] = {}
         axe(tv, "lobby", found)
         whole_words(tv, "lobby 1920x1080", found)
+        assert tv.evaluate(ONE_LINE, "#phone-url"), "the phone's address broken at 1920x1080"
+        # Hands/h is "—" for 15 minutes by design: the page says so
+        assert "15 min" in tv.inner_text("#pace-note") and "Hands/h" in tv.inner_text("#pace-note")
         tv.set_viewport_size({"width": 1280, "height": 720})  # a smaller TV
         whole_words(tv, "lobby 1280x720", found)
+        assert tv.evaluate(ONE_LINE, "#phone-url"), "the phone's address broken at 1280x720"
         # ---- anna's phone
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                     device_scale_factor=2, locale="en-US").new_page()
         phone.goto(r.http.url + "phone#" + f"u=anna&p={r.anna['password']}")
         phone.wait_for_selector("#game-lists button", timeout=WAIT_MS)
-        phone.locator("#game-lists .row", has_text="Pot Limit Omaha 1/2").get_by_role("button", name="Join").click()
+        phone.locator("#game-lists .row", has_text="PL Omaha 1/2").get_by_role("button", name="Join").click()
         phone.wait_for_selector("#my-lists .place", timeout=WAIT_MS)
         assert phone.inner_text("#my-lists .place") == "#1"
         phone.screenshot(path=str(SHOTS / "phone-waiting.png"))
@@ -217,6 +231,9 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]], tmp_pa
         assert phone.inner_text("#call-where") == "Table 2 (t2) · seat 3"
         assert re.fullmatch(r"[12]:\d\d", phone.inner_text("#countdown"))
         phone.screenshot(path=str(SHOTS / "phone-called.png"))
+        # the TV marks the seat held for her (issue 18: free seats and a list, nothing said)
+        tv.wait_for_selector("tr[data-table='t2'] .held", timeout=WAIT_MS)
+        assert tv.inner_text("tr[data-table='t2'] .held") == "1 held"
         axe(phone, "phone called", found)
         whole_words(phone, "phone called", found)
         # ---- the floor's view while the call is out
@@ -239,12 +256,20 @@ def test_lobby_phone_and_floor_pages(room: tuple[Room, dict[str, Table]], tmp_pa
         floor.screenshot(path=str(SHOTS / "floor-lists.png"), full_page=True)
         axe(floor, "floor", found)
         assert found == {}, json.dumps(found, indent=1)
-        # anna accepts: seated
+        # anna accepts: on her way, the seat held for her until the call's time (issue 18: the
+        # phone said "You sit at" before the table had seated her)
         phone.get_by_role("button", name="I'm coming").click()
-        phone.wait_for_selector("#seated:not([hidden])", timeout=WAIT_MS)
-        assert phone.inner_text("#seated-at") == "You sit at Table 2 (t2), seat 3."
-        # the table reports her sitting down; she asks for a table change from the phone
+        phone.wait_for_selector("#going", timeout=WAIT_MS)
+        assert re.fullmatch(r"Go to Table 2 \(t2\), seat 3 — the seat is held for you until \d\d:\d\d\.",
+                            phone.inner_text("#going"))
+        assert "1 held" in tv.inner_text("tr[data-table='t2']")
+        phone.screenshot(path=str(SHOTS / "phone-going.png"))
+        axe(phone, "phone going", found)
+        whole_words(phone, "phone going", found)
+        # the table reports her sitting down: seated; she asks for a table change from the phone
         tables["t2"].send(ev.PlayerSatDown(at=time.time(), seat=3, player="anna", name="Anna"))
+        phone.wait_for_selector("#seated-at", timeout=WAIT_MS)
+        assert phone.inner_text("#seated-at") == "You sit at Table 2 (t2), seat 3."
         phone.click("#change")
         phone.wait_for_selector("#change-asked", timeout=WAIT_MS)
         assert r.desk.lists.changes[next(iter(r.desk.lists.changes))] == ["anna"]
@@ -306,4 +331,37 @@ def test_two_phones_of_one_player(room: tuple[Room, dict[str, Table]], tmp_path:
         first.reload()
         first.wait_for_selector("#game-lists button", timeout=WAIT_MS)
         assert first.evaluate("window.phone.replaced") is False
+        browser.close()
+
+
+@pytest.mark.broker
+@pytest.mark.timeout(180)
+def test_phone_says_a_call_lapsed(room: tuple[Room, dict[str, Table]], tmp_path: Path) -> None:
+    """Issue 18: a call that lapsed took anna off the list and her phone then said only "You
+    are on no list yet"; it now says which call lapsed, when, and to join again."""
+    r, tables = room
+    assert r.desk.request("anna", {"op": "join", "game": "pot-limit omaha", "stakes": "1/2"})["ok"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                    locale="en-US").new_page()
+        phone.goto(r.http.url + "phone#" + f"u=anna&p={r.anna['password']}")
+        phone.wait_for_selector("#my-lists .place", timeout=WAIT_MS)
+        tables["t2"].send(ev.StoodUp(at=time.time(), seat=3))
+        phone.wait_for_selector("#call:not([hidden])", timeout=WAIT_MS)
+        with r.desk.lock:  # the hold ends: the lists' clock past the call's time (no waiting)
+            until = r.desk.lists.call_of("anna").until
+            r.desk.lists.clock = lambda: until
+            r.desk._handle(r.desk.lists.expire())
+            r.desk._flush()
+        phone.wait_for_selector("#call[hidden]", state="attached", timeout=WAIT_MS)
+        phone.wait_for_function("document.querySelector('#no-list') && "
+                                "document.querySelector('#no-list').textContent.includes('lapsed')", timeout=WAIT_MS)
+        assert re.fullmatch(r"Your call for Table 2 \(t2\), seat 3 lapsed at \d\d:\d\d; you are off the "
+                            r"PL Omaha 1/2 list: join again\.", phone.inner_text("#no-list"))
+        found: dict[str, Any] = {}
+        axe(phone, "phone lapsed", found)
+        whole_words(phone, "phone lapsed", found)
+        phone.screenshot(path=str(tmp_path / "phone-lapsed.png"))
+        assert found == {}, json.dumps(found, indent=1)
         browser.close()
