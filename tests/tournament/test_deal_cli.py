@@ -97,3 +97,47 @@ def test_floor_deal_shares_the_prizes_left_among_the_players_left(tmp_path) -> N
     final = json.loads(json.dumps(desk.status()))
     with pytest.raises(ValueError, match="over"):
         table_deal(final, "icm")
+
+
+def test_floor_deal_over_mqtt_at_a_running_simulated_tournament(tmp_path, capsys) -> None:
+    """``livetable simulate --tournament --speed 1`` (a real process, the machine's broker on
+    127.0.0.1:1883, a table id of its own) answers ``livetable floor deal``: 6 players left,
+    the prizes of the simulated tournament, the library's shares of the stacks it reports."""
+    import os
+    import signal
+    import subprocess
+    import uuid
+
+    from controller import floor_cli
+    from controller.tournament.settings import load_settings
+    from controller.tournament_run import SIM_TOML
+
+    from .tourneyrun import REPO, command
+
+    table = f"deal{uuid.uuid4().hex[:8]}"
+    cmd = command(tmp_path / "j.sqlite", seed=3, devices="all", extra=("--speed", "1"))
+    cmd[cmd.index("tourney")] = table
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    proc = subprocess.Popen([c for c in cmd if c != "--quiet"], cwd=REPO, env=env, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # the table is up once it says where its journal is
+            if f"table {table}:" in line:
+                break
+        code = 4
+        for _ in range(3):  # the controller's link may still be subscribing: a request then goes unheard
+            code = floor_cli.main(["deal", "--table", table, "--json", "--timeout", "10"])
+            if code != 4:
+                break
+        out = capsys.readouterr().out.strip().splitlines()[-1]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert code == 0, out
+    deal = json.loads(out)
+    ts = load_settings(SIM_TOML)
+    prizes = list(payout_amounts(ts.payouts, 600, 6))
+    stacks = [p["stack"] for p in deal["players"]]
+    assert len(stacks) == 6 and deal["prizes"] == prizes and deal["unit"] == ts.payouts.unit
+    assert [p["share"] for p in deal["players"]] == icm_deal(stacks, prizes, ts.payouts.unit)
