@@ -388,7 +388,7 @@ def main(argv: list[str]) -> int:
 def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> dict[str, Any]:
     """Return :func:`controller.deal_cli.compute_deal` over a tournament table's ``floor
     status`` (its ``tournament.deal``: each live player's stack by seat, the prizes of the
-    places not yet taken, the payouts' unit), players named ``seat N``, plus ``notes``
+    places not yet taken, the payouts' unit), players named ``seat N NAME``, plus ``notes``
     (a hand in play: the stacks are those behind, without the chips in the pot).
 
     Raises:
@@ -405,9 +405,10 @@ def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> 
     if len(stacks) != tv.get("players_left"):
         raise DealError(f"{tv.get('players_left')} players are left, {len(stacks)} of them at this table: "
                         "a deal needs every player left (docs/tournament.md \"Deals\")")
-    seats = sorted(stacks)
+    seats, names = sorted(stacks), info.get("names") or {}
     deal = compute_deal([stacks[n] for n in seats], list(info["prizes_left"]), method,
-                        int(info.get("unit") or 1) if unit is None else unit, [f"seat {n}" for n in seats])
+                        int(info.get("unit") or 1) if unit is None else unit,
+                        [f"seat {n} {names.get(str(n), '')}".rstrip() for n in seats])
     street = status.get("street")
     deal["notes"] = [] if street in (None, "waiting", "complete") else [
         f"a hand is in play ({street}): the stacks are those behind, without the chips in the pot; "

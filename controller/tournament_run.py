@@ -1118,10 +1118,12 @@ class TournamentTable:
 
     def _deal_view(self, left: int, stacks: dict[str, int], seat_of: dict[str, int]) -> dict[str, Any]:
         """What ``livetable floor deal`` shares: ``stacks`` (chips by seat of each live
-        player here), ``prizes_left`` (money, 1st first: the payouts of the places the
+        player here), ``names`` (theirs, by seat), ``prizes_left`` (money, 1st first: the payouts of the places the
         players left will take, as the standings give them now) and the payouts' ``unit``."""
         amounts = payout_amounts(self.settings.payouts, self.standings.prize_pool(), len(self.standings.entries))
-        return {"stacks": {str(seat_of[p]): s for p, s in sorted(stacks.items(), key=lambda x: seat_of[x[0]])},
+        here = sorted(stacks, key=lambda p: seat_of[p])
+        return {"stacks": {str(seat_of[p]): stacks[p] for p in here},
+                "names": {str(seat_of[p]): self.names.get(p, p) for p in here},
                 "prizes_left": list(amounts[:left]), "unit": self.settings.payouts.unit}
 
     def _race_view(self, st: Any) -> dict[str, Any] | None:

@@ -79,7 +79,7 @@ def test_floor_deal_shares_the_prizes_left_among_the_players_left(tmp_path) -> N
         if orch.state.hand is None and 2 <= len(alive) <= 5 and len(deals) < 3 and (
                 not deals or deals[-1][0]["tournament"]["players_left"] != len(alive)):
             st = json.loads(json.dumps(desk.status()))  # as it travels over MQTT
-            deals.append((st, table_deal(st, "icm")))
+            deals.append((st, table_deal(st, "icm"), {s.seat: s.name for s in orch.state.occupied()}))
         if director.finished:
             orch.stop()
 
@@ -87,13 +87,15 @@ def test_floor_deal_shares_the_prizes_left_among_the_players_left(tmp_path) -> N
     run.close()
     assert len(deals) >= 2, deals
     amounts = payout_amounts(ts.payouts, 600, 6)
-    for st, deal in deals:
+    for st, deal, names in deals:
         left = st["tournament"]["players_left"]
         stacks = [p["stack"] for p in deal["players"]]
         assert len(stacks) == left and sum(stacks) == 12000
         assert deal["prizes"] == list(amounts[:left])
         assert [p["share"] for p in deal["players"]] == icm_deal(stacks, list(amounts[:left]), ts.payouts.unit)
         assert sum(p["share"] for p in deal["players"]) == sum(amounts[:left])
+        assert all(p["name"] == f"seat {n} {names[n]}" for p, n in
+                   zip(deal["players"], sorted(int(k) for k in st["tournament"]["deal"]["stacks"])))
     final = json.loads(json.dumps(desk.status()))
     with pytest.raises(ValueError, match="over"):
         table_deal(final, "icm")
