@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "try-tablet": ("controller.try_tablet", "a simulated table whose seat tablets a browser opens"),
     "replay": ("controller.engine.replay", "replay PHH hand histories through the engine"),
     "equity": ("controller.engine.equity_cli", "print each player's equity as JSON"),
+    "deal": ("controller.deal_cli", "a deal for the final players: ICM or chip chop (issue 19)"),
     "history": ("controller.history_cli", "show the last hands step by step (game recall)"),
     "shuffler-emulator": ("drivers.shuffler.emulator", "play the card shuffler on a pty"),
     "recognize": ("vision.cli", "read the cards in photos; one JSON line per image"),

@@ -8,6 +8,7 @@ only that topic) and waits for the controller's answer on ``livetable/<table>/fl
 Commands::
 
     livetable floor status
+    livetable floor deal [--method icm|chip-chop] [--unit N]   # a tournament's deal, read-only
     livetable floor resume|correction|misdeal|void FAULT --by NAME [--reason TEXT]
     livetable floor read SEAT CARD... --by NAME
     livetable floor confirm-buyin SEAT --by NAME
@@ -45,6 +46,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from controller.deal_cli import DealError, add_method_options, compute_deal, render_deal
 from controller.tournament.words import stakes_words
 from drivers.mqtt import codec
 from drivers.mqtt.codec import PayloadError
@@ -191,6 +193,9 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog="exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items()))
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("status", parents=[common], help="faults open with their exits, buy-ins waiting, hand, turn")
+    dl = sub.add_parser("deal", parents=[common],
+                        help="tournament: a deal of the prizes left among the players left (read-only)")
+    add_method_options(dl, unit=None)
     for exit_ in sorted(codec.FLOOR_DECISIONS):
         d = sub.add_parser(exit_, parents=[common], help=f"end a fault by {exit_}")
         d.add_argument("fault", help="the fault's kind (e.g. jam) or its number in status")
@@ -264,7 +269,9 @@ def _login(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
-    req: dict[str, Any] = {"command": args.command, "by": getattr(args, "by", None)}
+    # ``deal`` asks the table's status (read-only) and computes the deal here (issue 19)
+    req: dict[str, Any] = {"command": "status" if args.command == "deal" else args.command,
+                           "by": getattr(args, "by", None)}
     if args.command in codec.FLOOR_DECISIONS:
         req["fault"] = args.fault
     if args.command in ("read", "confirm-buyin", "seat", "rebuy", "addon"):
@@ -365,5 +372,45 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"error": str(exc), "exit": exc.code}))
         print(f"livetable floor: {exc}", file=sys.stderr)
         return exc.code
+    if args.command == "deal" and reply.get("accepted"):
+        try:
+            deal = table_deal(reply.get("status") or {}, args.method, args.unit)
+        except DealError as exc:
+            print(f"livetable floor deal: {exc}", file=sys.stderr)
+            return REFUSED
+        print(json.dumps(deal) if args.json else render_deal(deal) + "".join(
+            f"\nnote: {n}" for n in deal["notes"]))
+        return ACCEPTED
     print(json.dumps(reply, indent=1) if args.json else render(reply))
     return ACCEPTED if reply.get("accepted") else REFUSED
+
+
+def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> dict[str, Any]:
+    """Return :func:`controller.deal_cli.compute_deal` over a tournament table's ``floor
+    status`` (its ``tournament.deal``: each live player's stack by seat, the prizes of the
+    places not yet taken, the payouts' unit), players named ``seat N NAME``, plus ``notes``
+    (a hand in play: the stacks are those behind, without the chips in the pot).
+
+    Raises:
+        DealError: not a tournament table, players left at other tables (a deal needs all of
+            them), or what :func:`compute_deal` refuses.
+    """
+    tv = status.get("tournament")
+    info = tv.get("deal") if isinstance(tv, dict) else None
+    if not isinstance(tv, dict) or not isinstance(info, dict):
+        raise DealError(f"table {status.get('table')} plays no tournament (or its controller predates deals)")
+    if tv.get("finished"):
+        raise DealError("the tournament is over: its prizes are paid")
+    stacks = {int(seat): int(chips) for seat, chips in info["stacks"].items()}
+    if len(stacks) != tv.get("players_left"):
+        raise DealError(f"{tv.get('players_left')} players are left, {len(stacks)} of them at this table: "
+                        "a deal needs every player left (docs/tournament.md \"Deals\")")
+    seats, names = sorted(stacks), info.get("names") or {}
+    deal = compute_deal([stacks[n] for n in seats], list(info["prizes_left"]), method,
+                        int(info.get("unit") or 1) if unit is None else unit,
+                        [f"seat {n} {names.get(str(n), '')}".rstrip() for n in seats])
+    street = status.get("street")
+    deal["notes"] = [] if street in (None, "waiting", "complete") else [
+        f"a hand is in play ({street}): the stacks are those behind, without the chips in the pot; "
+        "ask again between hands"]
+    return deal

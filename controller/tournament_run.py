@@ -1114,7 +1114,17 @@ class TournamentTable:
                 "offers": {str(n): o for n in sorted(by_seat) if (o := self.offers(n))},
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
-                "chip_race": self._race_view(st)}
+                "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of)}
+
+    def _deal_view(self, left: int, stacks: dict[str, int], seat_of: dict[str, int]) -> dict[str, Any]:
+        """What ``livetable floor deal`` shares: ``stacks`` (chips by seat of each live
+        player here), ``names`` (theirs, by seat), ``prizes_left`` (money, 1st first: the payouts of the places the
+        players left will take, as the standings give them now) and the payouts' ``unit``."""
+        amounts = payout_amounts(self.settings.payouts, self.standings.prize_pool(), len(self.standings.entries))
+        here = sorted(stacks, key=lambda p: seat_of[p])
+        return {"stacks": {str(seat_of[p]): stacks[p] for p in here},
+                "names": {str(seat_of[p]): self.names.get(p, p) for p in here},
+                "prizes_left": list(amounts[:left]), "unit": self.settings.payouts.unit}
 
     def _race_view(self, st: Any) -> dict[str, Any] | None:
         """The colour-up of the break on now (None otherwise): the chip raced for, and per

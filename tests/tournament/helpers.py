@@ -72,3 +72,25 @@ def collecting(check: Callable[[Any, list[Any]], None], failures: list[str]) -> 
             failures.append(f"event {orch.events_handled}: {exc!r}")
 
     return listener
+
+
+def sim_tournament_run(journal: Any, table_id: str, seed: int) -> tuple[Any, Any, Any, Any]:
+    """Return ``(settings, run, director, clock)``: the simulated 6-player tournament
+    (``SIM_TOML``) at an opened in-process :class:`controller.composition.TableRun` with
+    the internal dealer, simulated players (no think time) and a manual clock; ``journal``
+    is the journal's path. The caller runs it (``run.run(...)``) and closes it."""
+    from controller.clock import ManualClock
+    from controller.composition import TableRun
+    from controller.devices import DeviceChoice
+    from controller.simdevices import SimulatedPlayers
+    from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
+
+    ts = load_settings(SIM_TOML)
+    table = table_settings(ts, table_id=table_id, game="holdem", limit="no-limit", seats=6)
+    clock = ManualClock()
+    director = TournamentTable(ts, SIM_TOML, players=6, seed=seed)
+    players = SimulatedPlayers(list(range(1, 7)), seed=seed, clock=clock, speed=0)
+    choice = DeviceChoice(table=table_id, seats=6, shuffler=None, internal_seed=seed, mqtt=False)
+    run = TableRun(table, journal, choice, clock=clock, extras=[players, director])
+    run.open()
+    return ts, run, director, clock

@@ -6,25 +6,11 @@ standings and the table."""
 
 from __future__ import annotations
 
-from controller.clock import ManualClock
-from controller.composition import TableRun
-from controller.devices import DeviceChoice
-from controller.simdevices import SimulatedPlayers
-from controller.tournament_run import SIM_TOML, TournamentTable, table_settings
-from controller.tournament.settings import load_settings
-
-from .helpers import collecting
+from .helpers import collecting, sim_tournament_run
 
 
 def test_public_state_carries_the_tournament_view_after_every_event(tmp_path) -> None:
-    ts = load_settings(SIM_TOML)
-    settings = table_settings(ts, table_id="tv", game="holdem", limit="no-limit", seats=6)
-    clock = ManualClock()
-    director = TournamentTable(ts, SIM_TOML, players=6, seed=21)
-    players = SimulatedPlayers(list(range(1, 7)), seed=21, clock=clock, speed=0)
-    choice = DeviceChoice(table="tv", seats=6, shuffler=None, internal_seed=21, mqtt=False)
-    run = TableRun(settings, tmp_path / "j.sqlite", choice, clock=clock, extras=[players, director])
-    run.open()
+    ts, run, director, clock = sim_tournament_run(tmp_path / "j.sqlite", "tv", 21)
     orch = run.orch
     seen: list[dict] = []
     failures: list[str] = []  # the orchestrator logs a listener's exception and carries on
@@ -61,14 +47,7 @@ def test_busted_seats_show_their_place_and_prize_and_players_are_named_by_their_
     """Newcomer findings (issue 19): the tablet at seat 3 read "Player 1 (you)"; a busted
     seat showed no place or prize (the view's ``out``, TDA simultaneous eliminations for
     ties); the simulated clock's speed was not said (``clock_speed``)."""
-    ts = load_settings(SIM_TOML)
-    settings = table_settings(ts, table_id="tvo", game="holdem", limit="no-limit", seats=6)
-    clock = ManualClock()
-    director = TournamentTable(ts, SIM_TOML, players=6, seed=5)
-    players = SimulatedPlayers(list(range(1, 7)), seed=5, clock=clock, speed=0)
-    choice = DeviceChoice(table="tvo", seats=6, shuffler=None, internal_seed=5, mqtt=False)
-    run = TableRun(settings, tmp_path / "j.sqlite", choice, clock=clock, extras=[players, director])
-    run.open()
+    ts, run, director, clock = sim_tournament_run(tmp_path / "j.sqlite", "tvo", 5)
     orch = run.orch
     outs: dict[str, dict] = {}
     failures: list[str] = []  # the orchestrator logs a listener's exception and carries on
