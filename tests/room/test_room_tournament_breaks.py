@@ -1,0 +1,173 @@
+"""Holes found by attacking the room's multi-table tournament (issue 19, brk-m): each test is
+a strict xfail that passes once the hole is closed. The director is driven without processes
+(tests/room/test_room_tournament_director.py's fake tables); the table's link with a fake
+orchestrator."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from controller.tournament.settings import load_settings
+from controller.tournament_link import RoomTournamentSeat
+from room.tournament import RoomTournament
+from room.tournament_sim import ROOM_TOML
+from tests.room.test_room_tournament_director import FakeTable, Journal, exchange, room
+
+
+def four_tables(entries: int = 32) -> tuple[RoomTournament, dict[str, FakeTable], list[dict[str, Any]], Journal]:
+    sent: list[dict[str, Any]] = []
+    journal = Journal()
+    tables = {t: FakeTable(t) for t in ("t1", "t2", "t3", "t4")}
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, list(tables), journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: 0.0)
+    d.start(entries, 4)
+    return d, tables, sent, journal
+
+
+def bust(table: FakeTable, n: int) -> None:
+    """Play the table's hand: the last ``n`` seats lose everything to the first."""
+    seats = sorted(table.seats)[-n:]
+    table.play({table.seats[s][0]: table.seats[s][1] for s in seats})
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: a report's busts are taken for any player, even one seated at "
+                                       "another table (a forged or mixed-up report busts a live player)")
+def test_a_report_cannot_bust_a_player_seated_at_another_table() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    victim, stack = tables["t2"].seats[sorted(tables["t2"].seats)[0]]
+    forged = json.loads(tables["t1"].report())
+    forged["busts"] = {"99": {victim: stack}}  # t1's login, t2's player
+    d.report("t1", json.dumps(forged).encode())
+    d.step()
+    assert victim in d.standings.alive, f"{victim}, seated at t2 with {stack} chips, was busted by t1's report"
+    assert not [p for k, p in journal.rows if k == "bust" and victim in p["busted"]]
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: a move's chips are taken from the source's report as they are "
+                                       "(no check against the stack the room last saw): the target is "
+                                       "ordered to buy in chips nobody had")
+def test_a_moved_out_report_cannot_send_more_chips_than_the_player_had() -> None:
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    bust(tables["t2"], 2)  # 6 / 4: t1's next big blind moves to t2 (TDA 11A) once t1 waits
+    exchange(d, tables, sent, "t2")
+    tables["t1"].play()
+    d.report("t1", tables["t1"].report())
+    d.step()  # t1 is ordered to move its next big blind out
+    out = next(o for o in sent if o["table"] == "t1" and o["out"])
+    m = out["out"][0]
+    player, stack = tables["t1"].seats[m["seat"]]
+    forged = json.loads(tables["t1"].report())  # t1's login: the move carried out with 100 times the chips
+    forged.update(applied=out["id"], moved_out={str(m["move"]): stack * 100})
+    d.report("t1", json.dumps(forged).encode())
+    d.report("t2", tables["t2"].report())
+    d.step()
+    arriving = [x for o in sent if o["table"] == "t2" for x in o["in"] if x["move"] == m["move"]]
+    assert arriving and arriving[0]["chips"] == stack, (
+        f"t2 ordered to buy {player} in for {arriving[0]['chips']}, he had {stack}; problems: {d.problems}")
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: tables to break in one round are broken only when every one of "
+                                       "them waits at the same moment; meanwhile each is given the go again, "
+                                       "short-handed (TDA 10 / 11)")
+def test_two_tables_to_break_do_not_each_keep_dealing_while_the_other_plays() -> None:
+    d, tables, sent, _ = four_tables()
+    exchange(d, tables, sent, "t1", "t2", "t3", "t4")
+    assert all(len(t.seats) == 8 and t.go for t in tables.values())
+    for name, n in (("t1", 2), ("t2", 2), ("t3", 6)):  # 6 / 6 / 2 / 8
+        bust(tables[name], n)
+        exchange(d, tables, sent, name)
+    t4 = tables["t4"]
+    bust(t4, 6)  # 6 / 6 / 2 / 2 with t1..t3 in their next hand: t4 and t3 fit at t1 and t2 (16 seats)
+    n = len(sent)
+    exchange(d, tables, sent, "t4")
+    to_t4 = [o for o in sent[n:] if o["table"] == "t4"]
+    assert to_t4, "the room said nothing to t4"
+    assert not to_t4[0]["go"], f"t4 (to break first, TDA 10) dealt again with {len(t4.seats)} players: {to_t4[0]}"
+
+
+class _Journal:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, dict[str, Any]]] = []
+
+    def append(self, kind: str, payload: dict[str, Any], at: float) -> None:
+        self.rows.append((kind, payload))
+
+
+def _link() -> RoomTournamentSeat:
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    link.orch = SimpleNamespace(state=SimpleNamespace(seats=[None] * 8), journal=_Journal(), clock=lambda: 0.0)
+    return link
+
+
+def _order(oid: int, **kw: Any) -> bytes:
+    base: dict[str, Any] = {"schema": 1, "table": "t1", "id": oid, "out": [], "in": [], "go": None, "end": False}
+    base.update(kw)
+    return json.dumps(base).encode()
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: one order with a huge id (a duplicate from a room on a fresh "
+                                       "store, a forged message on the table's broker) makes the table "
+                                       "ignore every later order, and its reports tell the room they were "
+                                       "carried out: the table never deals again")
+def test_an_order_id_far_ahead_does_not_make_the_table_ignore_the_rooms_orders() -> None:
+    link = _link()
+    link._take(_order(10**12))
+    link._pending = None  # carried out
+    link._take(_order(5, go={"hand": 1, "stakes": {"small_blind": 25, "big_blind": 50}}))
+    assert link.go is not None, "the room's order 5 was dropped: the table waits for ever"
+
+
+class _Seat(SimpleNamespace):
+    pass
+
+
+class _Orch:
+    """The orchestrator as the link's ``_carry_out`` uses it: seats, sit down, buy in, stand up."""
+
+    def __init__(self, seats: dict[int, tuple[str, int]]) -> None:
+        self.seats = {n: _Seat(seat=n, player=p, stack=c) for n, (p, c) in seats.items()}
+        self.state = SimpleNamespace(seats=[None] * 8, seat=self.seats.get, occupied=lambda: list(self.seats.values()))
+        self.journal, self.clock, self.handled = _Journal(), lambda: 0.0, []
+
+    def handle(self, e: Any) -> None:
+        self.handled.append(e)
+        name = type(e).__name__
+        if name == "PlayerSatDown":
+            self.seats[e.seat] = _Seat(seat=e.seat, player=e.player, stack=0)
+        elif name == "BoughtIn":
+            self.seats[e.seat].stack += e.amount
+        elif name == "StoodUp":
+            del self.seats[e.seat]
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: a move-in to a seat that is taken, or of a player the table "
+                                       "already seats, is journalled and reported as arrived though nobody "
+                                       "sat down: the move's chips leave the books (the room only logs a problem)")
+@pytest.mark.parametrize("seat, player", [(3, "p9"), (5, "p1")])
+def test_a_move_in_that_cannot_sit_is_not_reported_as_arrived(seat: int, player: str) -> None:
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    link.orch = orch = _Orch({3: ("p1", 4000), 4: ("p2", 6000)})
+    order = json.loads(_order(7, **{"in": [{"move": 40, "seat": seat, "player": player, "name": "X", "chips": 5000}]}))
+    link._carry_out(order)
+    chips = sum(s.stack for s in orch.seats.values())
+    assert 40 not in link.moved_in or chips == 15000, (
+        f"move 40 reported arrived, the table holds {chips} chips (10000 + the 5000 that moved in)")
+
+
+@pytest.mark.xfail(strict=True, reason="brk-m: a table killed between the move-in's PlayerSatDown and its BoughtIn "
+                                       "(two inputs, journalled one by one) replays a player seated with no chips "
+                                       "and skips the buy-in: the move's chips are lost")
+def test_a_move_in_replayed_after_a_kill_between_sitting_down_and_buying_in_buys_in() -> None:
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    # the journal after the kill: move-in 40 journalled, PlayerSatDown applied, BoughtIn never happened
+    link.orch = orch = _Orch({3: ("p1", 4000), 5: ("p9", 0)})
+    link.moved_in.add(40)
+    order = json.loads(_order(7, **{"in": [{"move": 40, "seat": 5, "player": "p9", "name": "X", "chips": 5000}]}))
+    assert link._carry_out(order)
+    assert orch.seats[5].stack == 5000, "p9 sits with no chips: the 5000 that moved in are gone"
