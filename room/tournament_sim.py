@@ -138,7 +138,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from controller.tournament.errors import TournamentError
     from controller.tournament.settings import load_settings
     from room.service import RoomService
-    from room.simulate import RoomRig, balance
+    from room.rig import RoomRig, balance
     from room.tournament import RoomTournament, StoreJournal
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
