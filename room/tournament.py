@@ -17,13 +17,20 @@ carried out the last order it was sent:
 - with no moves outstanding, :func:`rebalance` over every table as the reports show them;
   the moves kept are the first ones whose source table waits (the player who moves is the
   one the rules pick *now*, between hands: TDA 11A's next big blind), or all of a final
-  table redraw; they are journalled as one ``round`` with the tables they were decided on;
+  table redraw; a table that must break (TDA 10) breaks as soon as it waits, and one that
+  must break but plays gets no more ``go``; balancing waits for the breaks; they are
+  journalled as one ``round`` with the tables they were decided on;
 - its order: the players who leave it (``out``), the players whose chips are known who
   arrive (``in``: entries with the starting stack, moved players with the chips their old
   table reported), and ``go`` for its next hand at the clock's level (TDA 23), except while
   a move of the round involves it, on a break, with fewer than two players, or on the
   bubble until every table waits (hand-for-hand); ``end`` once it has broken or the
   tournament is over.
+
+Reports are refused (logged, in :attr:`RoomTournament.problems`) when stale (``applied`` or
+``hands`` went back), seating a player twice, or seating or busting a player the room holds
+at another table; a move-out's chips are the stack of the table's last report (a report
+saying otherwise is flagged); a refused move-in (``refused_in``) is given another seat.
 
 Chips: a move's chips are in transit from the source's report of its ``move-out`` to the
 target's report of its ``move-in``. After every report the director checks, with each
@@ -35,8 +42,9 @@ the chips that arrived are the chips that left.
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
 ``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
-``cancelled`` (a player busted before the move), ``bust``, ``broken``, ``order`` (the
-last order per table), ``clock``, ``payouts``. :meth:`RoomTournament.restore` replays it.
+``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
+``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
+:data:`CLOCK_EVERY` seconds), ``payouts``. :meth:`RoomTournament.restore` replays it.
 
 Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
 faster than real time (``speed``), said in its output.

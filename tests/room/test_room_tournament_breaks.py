@@ -1,5 +1,5 @@
-"""Holes found by attacking the room's multi-table tournament (issue 19, brk-m): each test is
-a strict xfail that passes once the hole is closed. The director is driven without processes
+"""Holes found by attacking the room's multi-table tournament (issue 19, brk-m), each closed
+(mfix); every test here failed before. The director is driven without processes
 (tests/room/test_room_tournament_director.py's fake tables); the table's link with a fake
 orchestrator."""
 
@@ -34,6 +34,20 @@ def bust(table: FakeTable, n: int) -> None:
     table.play({table.seats[s][0]: table.seats[s][1] for s in seats})
 
 
+def balance_move_ordered() -> tuple[RoomTournament, dict[str, FakeTable], list[dict[str, Any]], Journal,
+                                    dict[str, Any]]:
+    """Two tables 6 / 4: t1 waits and is ordered to move its next big blind to t2 (TDA 11A);
+    return the room, tables, orders, journal and that order (not carried out yet)."""
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    bust(tables["t2"], 2)
+    exchange(d, tables, sent, "t2")
+    tables["t1"].play()
+    d.report("t1", tables["t1"].report())
+    d.step()
+    return d, tables, sent, journal, next(o for o in sent if o["table"] == "t1" and o["out"])
+
+
 def test_a_report_cannot_bust_a_player_seated_at_another_table() -> None:
     d, tables, sent, journal = room()
     exchange(d, tables, sent, "t1", "t2")
@@ -47,14 +61,7 @@ def test_a_report_cannot_bust_a_player_seated_at_another_table() -> None:
 
 
 def test_a_moved_out_report_cannot_send_more_chips_than_the_player_had() -> None:
-    d, tables, sent, _ = room()
-    exchange(d, tables, sent, "t1", "t2")
-    bust(tables["t2"], 2)  # 6 / 4: t1's next big blind moves to t2 (TDA 11A) once t1 waits
-    exchange(d, tables, sent, "t2")
-    tables["t1"].play()
-    d.report("t1", tables["t1"].report())
-    d.step()  # t1 is ordered to move its next big blind out
-    out = next(o for o in sent if o["table"] == "t1" and o["out"])
+    d, tables, sent, _, out = balance_move_ordered()
     m = out["out"][0]
     player, stack = tables["t1"].seats[m["seat"]]
     forged = json.loads(tables["t1"].report())  # t1's login: the move carried out with 100 times the chips
@@ -143,6 +150,8 @@ def test_a_move_in_that_cannot_sit_is_not_reported_as_arrived(seat: int, player:
     chips = sum(s.stack for s in orch.seats.values())
     assert 40 not in link.moved_in or chips == 15000, (
         f"move 40 reported arrived, the table holds {chips} chips (10000 + the 5000 that moved in)")
+    assert link.refused_in == {40: seat} and 40 not in link.moved_in  # the room reseats him
+    assert [e.player for e in orch.handled] == [], "somebody sat down"
 
 
 def test_a_move_in_replayed_after_a_kill_between_sitting_down_and_buying_in_buys_in() -> None:
@@ -192,3 +201,45 @@ def test_a_room_restarted_mid_level_keeps_the_levels_time_left() -> None:
                            lambda: 1000.0)  # a new process: its own monotonic clock
     assert again.restore()
     assert again.clock.status(1000.0).seconds_left <= 15, again.clock.status(1000.0)
+
+
+def test_a_move_in_the_table_refused_is_reseated_with_its_chips() -> None:
+    d, tables, sent, journal, out = balance_move_ordered()
+    tables["t1"].carry_out(out)
+    d.report("t1", tables["t1"].report())
+    d.step()  # t2: he arrives
+    order = [o for o in sent if o["table"] == "t2" and o["in"]][-1]  # not the draw
+    m = order["in"][0]
+    refused = json.loads(tables["t2"].report())  # t2's link: the seat was taken, nobody sat
+    refused.update(applied=order["id"], refused_in={str(m["move"]): m["seat"]})
+    d.report("t2", json.dumps(refused).encode())
+    n = len(sent)
+    exchange(d, tables, sent)
+    again = [x for o in sent[n:] if o["table"] == "t2" for x in o["in"] if x["move"] == m["move"]]
+    assert again and again[0]["seat"] != m["seat"] and again[0]["chips"] == m["chips"], sent[n:]
+    assert ("reseat", {"move": m["move"], "to_seat": again[0]["seat"]}) in journal.rows
+    assert d.moves[m["move"]]["state"] == "in" and tables["t2"].seats[again[0]["seat"]] == [m["player"], m["chips"]]
+    assert not d.problems and d.checks
+
+
+def test_a_refused_report_is_flagged_and_the_room_keeps_the_last_good_one() -> None:
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    good = d.reports["t1"]
+    forged = json.loads(tables["t1"].report())
+    forged["seats"]["8"] = tables["t2"].seats[sorted(tables["t2"].seats)[0]]
+    d.report("t1", json.dumps(forged).encode())
+    assert d.reports["t1"] is good and d.refused == 1 and "report refused" in d.problems[0]
+
+
+def test_a_move_in_is_reported_arrived_only_once_its_order_is_carried_out() -> None:
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    link.orch = orch = _Orch({3: ("p1", 4000)})
+    orch.state.__dict__.update(hand=None, hands=0, rotation=None, ledger=SimpleNamespace(total_in=0, total_out=0))
+    order = json.loads(_order(7, **{"in": [{"move": 40, "seat": 5, "player": "p9", "name": "X", "chips": 5000}]}))
+    link.moved_in.add(40)  # journalled (a kill before he sat down): the order is still pending
+    link._pending = order
+    assert link.report()["moved_in"] == []
+    assert link._carry_out(order) and orch.seats[5].stack == 5000
+    link._pending = None
+    assert link.report()["moved_in"] == [40]
