@@ -27,8 +27,8 @@ carried out the last order it was sent:
   bubble until every table waits (hand-for-hand); ``end`` once it has broken or the
   tournament is over.
 
-Reports are refused (logged, in :attr:`RoomTournament.problems`) when stale (``applied`` or
-``hands`` went back), seating a player twice, or seating or busting a player the room holds
+Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
+stale (``applied`` went back), seating a player twice, or seating or busting a player the room holds
 at another table; a move-out's chips are the stack of the table's last report (a report
 saying otherwise is flagged); a refused move-in (``refused_in``) is given another seat.
 
@@ -280,7 +280,7 @@ class RoomTournament:
         if why:
             self.refused += 1
             log.warning("table %s: a tournament report was refused: %s", table, why)
-            if len(self.problems) < 20:
+            if len(self.problems) < 20 and not why.startswith("stale"):  # a duplicate (QoS 1) is no fault
                 self.problems.append(f"table {table}: report refused: {why}")
             return
         prev, self.reports[table] = self.reports.get(table), rep
@@ -299,11 +299,11 @@ class RoomTournament:
 
     def _refuse(self, table: str, rep: dict[str, Any]) -> str | None:
         """Return why ``table``'s report is refused, or None: older than the last one taken
-        (``applied`` or ``hands`` went back), a player seated twice, a player seated or busted
+        (``applied`` went back: ``stale ...``), a player seated twice, a player seated or busted
         whom the room holds at another table (a stale, duplicated or forged report)."""
         prev = self.reports.get(table)
-        if prev is not None and (int(rep["applied"]) < int(prev["applied"]) or int(rep["hands"]) < int(prev["hands"])):
-            return f"stale (order {rep['applied']}, hand {rep['hands']}; taken: {prev['applied']}, {prev['hands']})"
+        if prev is not None and int(rep["applied"]) < int(prev["applied"]):
+            return f"stale (order {rep['applied']}, the last taken carried out {prev['applied']})"
         where = self._where()
         seated = [str(v[0]) for v in rep["seats"].values()]
         if len(set(seated)) != len(seated):
