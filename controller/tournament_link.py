@@ -20,6 +20,11 @@ An order (JSON object, :func:`decode_order`)::
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
      "end": false}                                              # true: the table stops
 
+The table takes each order id once (a repeat of one it took is only answered with a
+report); an id it has not taken is taken even when lower than the last one
+(a room restarted on a fresh store, a forged order with a huge id: the room's next order
+is never ignored).
+
 ``out`` goes first (``StoodUp(moved=True)``: the stack leaves with the player, the ledger's
 cash-out), then ``in`` (``PlayerSatDown`` + ``BoughtIn(chips)``; ``chips`` null: the chips
 this same order moved out for that move, a move within the table at the final redraw).
@@ -28,7 +33,8 @@ Journal (kind ``tournament``, :meth:`controller.journal.Journal.append`, durable
 table acts): ``room-order`` (the order), ``move-out`` (``move``, ``player``, ``seat``,
 ``chips``: written *before* the player stands up; no hand is dealt between the two, so the
 chips are the stack that leaves), ``move-in`` (before the player sits down), ``order-done``
-(every move of the order carried out), ``bust``
+(every move of the order carried out), ``move-refused`` (``move``, ``seat``, ``why``: the seat
+is taken or the player already sits here; nobody sits, the room reseats him), ``bust``
 (``hand``, ``busted`` ``{player: starting stack}``). Recovery replays them: an order
 journalled but not carried out to its end is carried out again, idempotently (a player no
 longer seated does not leave twice, a player already seated does not sit twice). So a kill
@@ -38,7 +44,8 @@ the room every move's chips from the journal.
 A report (``report()``): ``table``, ``applied`` (the last order carried out), ``hands``,
 ``running`` (a hand is being played), ``waiting`` (between hands without a ``go``),
 ``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
-``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]``, ``busts`` ``{hand: {player:
+``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]`` (the chips are on the table: moves of
+an order not carried out to its end are left out), ``refused_in`` ``{move: seat}``, ``busts`` ``{hand: {player:
 stack}}``, ``ended``. The table sends one after every order and every hand, and every
 ``REPORT_EVERY`` seconds (a lost message, a room that restarted).
 """
@@ -71,7 +78,8 @@ JOURNAL_KIND = "tournament"
 #: Seconds between two reports when nothing happens.
 REPORT_EVERY = 1.0
 #: Test hook: ``"<point>:<n>"``, a real kill -9 the n-th time the table passes ``point``
-#: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet).
+#: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet;
+#: ``sat-down``: seated, his chips not bought in yet).
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
 #: The most bytes of an order.
 MAX_ORDER_BYTES = 16_384
@@ -174,6 +182,8 @@ class RoomTournamentSeat:
         self.applied = 0
         self.moved_out: dict[int, int] = {}
         self.moved_in: set[int] = set()
+        self.refused_in: dict[int, int] = {}  # move -> the seat refused (taken, or the player already here)
+        self.done: set[int] = set()  # every order id taken (journalled): a repeat is not carried out twice
         self.busts: dict[int, dict[str, int]] = {}
         self.ended = False
         self.go: dict[str, Any] | None = None
@@ -213,7 +223,8 @@ class RoomTournamentSeat:
             p = entry.payload
             kind = p.get("type")
             if kind == "room-order":
-                self.applied = max(self.applied, int(p["id"]))
+                self.applied = int(p["id"])
+                self.done.add(int(p["id"]))
                 self._pending = p["order"]
                 self.go = p["order"].get("go")
                 self.ended = self.ended or bool(p["order"].get("end"))
@@ -224,6 +235,10 @@ class RoomTournamentSeat:
                 self.moved_out[int(p["move"])] = int(p["chips"])
             elif kind == "move-in":
                 self.moved_in.add(int(p["move"]))
+                self.refused_in.pop(int(p["move"]), None)
+            elif kind == "move-refused":
+                self.moved_in.discard(int(p["move"]))
+                self.refused_in[int(p["move"])] = int(p["seat"])
             elif kind == "bust":
                 self.busts[int(p["hand"])] = {str(k): int(v) for k, v in p["busted"].items()}
         rec = orch.state.last_result  # a hand finished whose busts a kill kept from the journal
@@ -306,12 +321,13 @@ class RoomTournamentSeat:
         except OrderError as exc:
             log.warning("table %s: an order from the room was refused: %s: %r", self.table, exc, raw[:200])
             return
-        if order["id"] <= self.applied or self.ended:
-            self._report_due = True  # already carried out: the room hears it again
+        if order["id"] in self.done or self.ended:
+            self._report_due = True  # already taken: the room hears it again
             return
         if self._pending is not None:
             return  # one order at a time; the room sends the next after the report
         self._journal({"type": "room-order", "id": order["id"], "order": order})
+        self.done.add(order["id"])
         self.applied, self._pending = order["id"], order
         self.screen.take(order, self.orch.clock())
         self.ended = order["end"]
@@ -350,23 +366,8 @@ class RoomTournamentSeat:
             return False
         for m in order["in"]:
             chips = m["chips"] if m["chips"] is not None else out_chips.get(m["move"], 0)
-            seated = any(s.player == m["player"] for s in orch.state.occupied())
-            if m["move"] in self.moved_in and seated:
-                continue
-            if not chips:
-                continue
-            if m["move"] not in self.moved_in:
-                self._journal({"type": "move-in", "move": m["move"], "player": m["player"], "seat": m["seat"],
-                               "chips": chips})
-                self.moved_in.add(m["move"])
-                self._crash_point("move-in")
-            if seated:
-                continue
-            if orch.state.seat(m["seat"]) is not None:
-                self.problems.append(f"move {m['move']}: seat {m['seat']} is taken")
-                continue
-            orch.handle(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"]))
-            orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+            if chips:
+                self._move_in(m, chips, now)
         return True
 
     def view_json(self, public: dict[str, Any]) -> dict[str, Any] | None:
@@ -374,12 +375,45 @@ class RoomTournamentSeat:
         for the ``public`` state being published; None before the room's first order."""
         return self.screen.json(public, self.orch.clock())
 
+    def _move_in(self, m: dict[str, Any], chips: int, now: float) -> None:
+        """Seat move ``m`` with ``chips``, idempotently: the ``move-in`` is journalled before the
+        player sits down; replayed (a kill between ``PlayerSatDown`` and ``BoughtIn``), a player
+        found in the move's seat with no chips buys in then. A move-in to a taken seat, or of a
+        player already seated here, is refused (``move-refused``; reported in ``refused_in``
+        with the seat, for the room to reseat him): nobody sits, no chips arrive."""
+        orch = self.orch
+        here = next((s for s in orch.state.occupied() if s.player == m["player"]), None)
+        if m["move"] in self.moved_in and here is not None and here.seat == m["seat"]:
+            if here.stack == 0:  # sat down, the buy-in lost to a kill: the chips arrive now
+                orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+            return
+        taken = orch.state.seat(m["seat"]) is not None
+        if here is not None or taken:
+            why = (f"{m['player']} is already seated in seat {here.seat}" if here is not None
+                   else f"seat {m['seat']} is taken")
+            self._journal({"type": "move-refused", "move": m["move"], "seat": m["seat"], "why": why})
+            self.moved_in.discard(m["move"])
+            self.refused_in[m["move"]] = m["seat"]
+            self.problems.append(f"move {m['move']} refused: {why}")
+            log.warning("table %s: move %d refused: %s", self.table, m["move"], why)
+            return
+        if m["move"] not in self.moved_in:
+            self._journal({"type": "move-in", "move": m["move"], "player": m["player"], "seat": m["seat"],
+                           "chips": chips})
+            self.moved_in.add(m["move"])
+            self.refused_in.pop(m["move"], None)
+            self._crash_point("move-in")
+        orch.handle(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"]))
+        self._crash_point("sat-down")
+        orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+
     # ------------------------------------------------------------------ reports
     def report(self) -> dict[str, Any]:
         """Return this table's report (shape: the module docstring)."""
         st = self.orch.state
         rot = st.rotation
-        pending = {m["move"] for m in self._pending["out"]} if self._pending is not None else set()
+        pending = ({m["move"] for m in self._pending["out"] + self._pending["in"]} if self._pending is not None
+                   else set())
         return {"schema": 1, "table": self.table, "applied": self.applied, "hands": st.hands,
                 "running": st.hand is not None,
                 "waiting": (st.hand is None and self._pending is None and not self.ended
@@ -390,7 +424,9 @@ class RoomTournamentSeat:
                 # a move of an order not yet carried out to its end is not reported: its player
                 # may still be seated (the room would seat him at the other table too)
                 "moved_out": {str(k): v for k, v in self.moved_out.items() if k not in pending},
-                "moved_in": sorted(self.moved_in),
+                # a move-in is reported once its order is carried out: the chips are on the table
+                "moved_in": sorted(self.moved_in - pending),
+                "refused_in": {str(k): v for k, v in self.refused_in.items() if k not in pending},
                 "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended,
                 "problems": self.problems[:5]}
 

@@ -17,13 +17,20 @@ carried out the last order it was sent:
 - with no moves outstanding, :func:`rebalance` over every table as the reports show them;
   the moves kept are the first ones whose source table waits (the player who moves is the
   one the rules pick *now*, between hands: TDA 11A's next big blind), or all of a final
-  table redraw; they are journalled as one ``round`` with the tables they were decided on;
+  table redraw; a table that must break (TDA 10) breaks as soon as it waits, and one that
+  must break but plays gets no more ``go``; balancing waits for the breaks; they are
+  journalled as one ``round`` with the tables they were decided on;
 - its order: the players who leave it (``out``), the players whose chips are known who
   arrive (``in``: entries with the starting stack, moved players with the chips their old
   table reported), and ``go`` for its next hand at the clock's level (TDA 23), except while
   a move of the round involves it, on a break, with fewer than two players, or on the
   bubble until every table waits (hand-for-hand); ``end`` once it has broken or the
   tournament is over.
+
+Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
+stale (``applied`` went back), seating a player twice, or seating or busting a player the room holds
+at another table; a move-out's chips are the stack of the table's last report (a report
+saying otherwise is flagged); a refused move-in (``refused_in``) is given another seat.
 
 Chips: a move's chips are in transit from the source's report of its ``move-out`` to the
 target's report of its ``move-in``. After every report the director checks, with each
@@ -35,8 +42,9 @@ the chips that arrived are the chips that left.
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
 ``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
-``cancelled`` (a player busted before the move), ``bust``, ``broken``, ``order`` (the
-last order per table), ``clock``, ``payouts``. :meth:`RoomTournament.restore` replays it.
+``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
+``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
+:data:`CLOCK_EVERY` seconds), ``payouts``. :meth:`RoomTournament.restore` replays it.
 
 Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
 faster than real time (``speed``), said in its output.
@@ -53,6 +61,7 @@ from typing import Any
 
 from controller.tournament.balancing import Move, Table, random_draw, rebalance
 from controller.tournament.clock import TournamentClock, hand_for_hand
+from controller.tournament.errors import BalancingError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
@@ -65,6 +74,8 @@ log = logging.getLogger("livetable.room.tournament")
 
 #: Seconds before an order the table has not reported carried out is sent again.
 RESEND_SECONDS = 1.5
+#: Tournament seconds between two ``clock`` events of one level (a restarted room loses at most this).
+CLOCK_EVERY = 10.0
 
 
 class StoreJournal:
@@ -125,6 +136,8 @@ def _check_report(rep: Any, table: str) -> None:
         _nat(int(move)), _nat(chips)
     for move in rep.get("moved_in", []):
         _nat(move)
+    for move, seat in rep.get("refused_in", {}).items():
+        _nat(int(move)), _nat(seat)
     for hand, busted in rep.get("busts", {}).items():
         _nat(int(hand))
         for player, stack in busted.items():
@@ -181,10 +194,13 @@ class RoomTournament:
         self.result: dict[str, Any] | None = None
         self.problems: list[str] = []
         self.checks = 0
+        self.refused = 0  # reports refused (stale, forged, not adding up)
         self._level: int | None = None
         #: the screens (room/tournament_view.py): table id -> name ("Birch"), the clock's speed
         self.table_names: dict[str, str] = {}
         self.clock_speed: float | None = None
+        self._clock_at = 0.0  # tournament seconds of the last ``clock`` event
+        self._must_break: set[str] = set()  # tables the last plan breaks but whose players wait for them
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -248,6 +264,8 @@ class RoomTournament:
                 self.moves[int(p["move"])]["state"] = "in"
             elif kind == "cancelled":
                 self.moves[int(p["move"])]["state"] = "cancelled"
+            elif kind == "reseat":
+                self.moves[int(p["move"])]["to_seat"] = int(p["to_seat"])
             elif kind == "bust":
                 self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
                 for t, h in p["hands"]:
@@ -276,16 +294,74 @@ class RoomTournament:
             return
         if table not in self.tables:
             return
-        self.reports[table] = rep
-        self._confirm_moves(table, rep)
+        why = self._refuse(table, rep)
+        if why:
+            self.refused += 1
+            log.warning("table %s: a tournament report was refused: %s", table, why)
+            if len(self.problems) < 20 and not why.startswith("stale"):  # a duplicate (QoS 1) is no fault
+                self.problems.append(f"table {table}: report refused: {why}")
+            return
+        prev, self.reports[table] = self.reports.get(table), rep
+        self._confirm_moves(table, rep, prev)
         self.check()
 
-    def _confirm_moves(self, table: str, rep: dict[str, Any]) -> None:
+    def _where(self) -> dict[str, str]:
+        """Return ``{player: table}``: where the room holds every player it moved or drew
+        (a planned move: still at its source; moved out: at its target, in transit)."""
+        where: dict[str, str] = {}
+        for mid in sorted(self.moves):
+            m = self.moves[mid]
+            stays = m["state"] in ("planned", "cancelled") and m["from"]
+            where[m["player"]] = str(m["from"] if stays else m["to"])
+        return where
+
+    def _refuse(self, table: str, rep: dict[str, Any]) -> str | None:
+        """Return why ``table``'s report is refused, or None: older than the last one taken
+        (``applied`` went back: ``stale ...``), a player seated twice, a player seated or busted
+        whom the room holds at another table (a stale, duplicated or forged report)."""
+        prev = self.reports.get(table)
+        if prev is not None and int(rep["applied"]) < int(prev["applied"]):
+            return f"stale (order {rep['applied']}, the last taken carried out {prev['applied']})"
+        where = self._where()
+        seated = [str(v[0]) for v in rep["seats"].values()]
+        if len(set(seated)) != len(seated):
+            return "a player seated twice"
+        for player in seated:
+            if where.get(player) != table:
+                return f"{player} is seated, the room has him at {where.get(player) or 'no table'}"
+        for h, busted in rep.get("busts", {}).items():
+            if (table, int(h)) in self.busted_seen:
+                continue
+            for player in busted:
+                if player in self.standings.alive and where.get(player) != table:
+                    return f"{player} busted in hand {h}, the room has him at {where.get(player) or 'no table'}"
+        return None
+
+    def _confirm_moves(self, table: str, rep: dict[str, Any], prev: dict[str, Any] | None) -> None:
+        """Take the report's move-outs, move-ins and refused move-ins of the room's moves.
+
+        A move-out's chips are the stack ``prev`` (the table's last report taken, between
+        hands: nothing was dealt since) showed for the player; a report that says otherwise
+        is flagged in :attr:`problems` and the known stack travels (never chips that were
+        not there). A refused move-in (seat taken) gets another free seat (``reseat``)."""
         moved_out = {int(k): int(v) for k, v in rep.get("moved_out", {}).items()}
         moved_in = {int(k) for k in rep.get("moved_in", [])}
+        refused = {int(k): int(v) for k, v in rep.get("refused_in", {}).items()}
+        now_here = {str(v[0]) for v in rep["seats"].values()}
         for mid, m in self.moves.items():
             if m["state"] == "planned" and m["from"] == table and mid in moved_out:
                 chips = moved_out[mid]
+                known = None if prev is None else next(
+                    (int(v[1]) for v in prev["seats"].values() if v[0] == m["player"]), 0)
+                if chips == 0 and m["player"] in now_here:
+                    self.problems.append(f"move {mid}: {table} says {m['player']} left with no chips, "
+                                         f"he is still seated")
+                    continue
+                if chips and known is not None and chips != known:
+                    self.problems.append(f"move {mid}: {table} says {m['player']} left with {chips} chips, "
+                                         f"its last report showed {known}: {known} travel")
+                    log.warning("table %s: %s", table, self.problems[-1])
+                    chips = known
                 if chips == 0:  # busted before the move: nothing travels
                     self.journal.append("cancelled", {"move": mid})
                     m["state"] = "cancelled"
@@ -300,6 +376,26 @@ class RoomTournament:
                     self.problems.append(f"move {mid}: {m['player']} is not in seat {m['to_seat']} of {table}")
                 self.journal.append("moved-in", {"move": mid, "table": table})
                 m["state"] = "in"
+            elif m["state"] in ("out", "planned") and m["to"] == table and refused.get(mid) == m["to_seat"]:
+                self._reseat(table, rep, mid, m)
+
+    def _reseat(self, table: str, rep: dict[str, Any], mid: int, m: dict[str, Any]) -> None:
+        """Move ``mid``'s move-in refused by ``table`` to another free seat there (``reseat``);
+        a player the table already seats is flagged in :attr:`problems` (his chips stay in transit)."""
+        if any(v[0] == m["player"] for v in rep["seats"].values()):
+            msg = f"move {mid}: {table} refused {m['player']}, it seats him already"
+            if msg not in self.problems:
+                self.problems.append(msg)
+            return
+        taken = set(self._seats(table)) | {int(s) for s in rep["seats"]}
+        free = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
+        if not free:
+            self.problems.append(f"move {mid}: {table} refused seat {m['to_seat']}, no other seat is free")
+            return
+        self.journal.append("reseat", {"move": mid, "to_seat": free[0]})
+        log.warning("table %s: move %d refused seat %d: %s sits in seat %d", table, mid, m["to_seat"],
+                    m["player"], free[0])
+        m["to_seat"] = free[0]
 
     # ------------------------------------------------------------------ the room's turn
     def step(self) -> None:
@@ -345,7 +441,7 @@ class RoomTournament:
                 self._order(t, outs, ins, None, end=True)
                 continue
             go = None
-            if not involved and players >= 2 and (not h4h or everyone <= ready):
+            if not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._must_break:
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
@@ -426,29 +522,48 @@ class RoomTournament:
         if any(t not in self.reports for t in live):
             return
         rng = random.Random(f"{self.seed}-{self.rounds}")
-        moves, _ = rebalance(views, [t for t in self.break_order if t in live], self.settings.seats_per_table, rng)
+        try:
+            moves, _ = rebalance(views, [t for t in self.break_order if t in live], self.settings.seats_per_table,
+                                 rng)
+        except BalancingError as exc:  # the reports are checked (_refuse): this should not happen; the room goes on
+            if len(self.problems) < 20:
+                self.problems.append(f"balancing: {exc}")
+            log.error("balancing refused the tables as reported: %s", exc)
+            return
+        moves = self._merge(moves)
+        breaking = {str(m.from_table) for m in moves if m.reason.startswith("break") and m.from_table}
+        self._must_break = breaking - ready
         if not moves:
             return
-        if not any(m.reason == "redraw" for m in moves):
-            keep = []
-            for m in moves:
-                if m.from_table not in ready:
-                    break
-                keep.append(m)
-            if any(m.reason == "break" for m in moves[len(keep):]):
-                keep = []  # a break is decided whole, once its table waits
+        if not any("redraw" in m.reason for m in moves):
+            # TDA 10: a table that must break breaks as soon as it waits, its players to their seats
+            # (held at tables still playing); one that does not wait yet is dealt no more (step)
+            keep = [m for m in moves if m.reason.startswith("break") and m.from_table in ready]
+            if not self._must_break:  # balancing (TDA 11) only on the tables as they stand after the breaks
+                for m in moves:
+                    if m.reason.startswith("break"):
+                        continue
+                    if m.from_table not in ready:
+                        break
+                    keep.append(m)
             moves = keep
         if moves:
             self._round(views, moves)
 
-    def _round(self, views: list[Table], moves: list[Move]) -> None:
-        base = max(self.moves, default=0)
+    @staticmethod
+    def _merge(moves: list[Move]) -> list[Move]:
+        """One move per player: a player moved twice in one plan (a break, then another break
+        or the final redraw) moves once, from his seat to his last one."""
         first: dict[str, Move] = {}
-        for m in moves:  # a player moved twice in one round (a break, then the final redraw): one move
+        for m in moves:
             f = first.get(m.player)
             first[m.player] = m if f is None else Move(m.player, f.from_table, f.from_seat, m.to_table, m.to_seat,
                                                        f"{f.reason}+{m.reason}")
-        moves = list(first.values())
+        return list(first.values())
+
+    def _round(self, views: list[Table], moves: list[Move]) -> None:
+        base = max(self.moves, default=0)
+        moves = self._merge(moves)
         rows: list[dict[str, Any]] = [
             {"id": base + i, "player": m.player, "from": m.from_table, "from_seat": m.from_seat,
                  "to": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "state": "planned",
@@ -509,15 +624,17 @@ class RoomTournament:
             f"{ordinal(n)} {self.names.get(p, p)} {m}" for n, (p, m) in enumerate(zip(places, payouts), 1) if m))
 
     def _clock_snapshot(self) -> None:
-        st = self.clock.status(self.now())
-        if st.index != self._level:
+        now = self.now()
+        st = self.clock.status(now)
+        if st.index != self._level or now - self._clock_at >= CLOCK_EVERY:
+            if st.index != self._level:
+                log.info("break before level %d" if st.on_break else "level %d: blinds %s (TDA 23)", st.level.number,
+                         *(() if st.on_break else (stakes_words(level_stakes(st.level)),)))
             self._level = st.index
             self._snapshot()
-            log.info("break before level %d" if st.on_break else "level %d: blinds %s (TDA 23)", st.level.number,
-                     *(() if st.on_break else (stakes_words(level_stakes(st.level)),)))
 
     def _snapshot(self) -> None:
-        now = self.now()
+        now = self._clock_at = self.now()
         st = self.clock.status(now)
         self.journal.append("clock", {"level": st.level.number, "on_break": st.on_break,
                                       "clock": self.clock.to_json(now)})
