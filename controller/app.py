@@ -143,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     from controller.roomlink import start_from_config  # issue 17: None unless [room] outbox = true
 
     assert run.orch is not None
+    if director is None:  # a cash table: its journal says so (the next start reads it without a scan)
+        from controller.tournament_run import mark_journal_plays
+
+        mark_journal_plays(run.orch.journal, "cash")
     outbox = start_from_config(args.config, cfg, run.orch)
     if outbox is not None:
         run.room_outbox(outbox)  # compaction waits for the room's acknowledgements (issue 21)

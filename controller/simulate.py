@@ -404,6 +404,10 @@ def main(argv: list[str] | None = None) -> int:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
         orch.journal.set_meta("simulate_seed", str(args.seed))
+        if director is None:  # a cash table: its journal says so (the next start reads it without a scan)
+            from controller.tournament_run import mark_journal_plays
+
+            mark_journal_plays(orch.journal, "cash")
     # A seat the journal shows held by someone else (a player who joined from the tablet, T-3)
     # stays theirs: no simulated player acts or buys in for them there.
     taken = [s for s in bot_seats if (seat := orch.state.seat(s)) is not None and seat.player != f"sim{s}"
