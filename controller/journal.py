@@ -353,7 +353,7 @@ class Journal:
         memory = self.path == ":memory:"
         #: Checkpoints the ``-wal`` off the table's loop (None for ``:memory:``).
         self.checkpointer: _Checkpointer | None = None if memory else _Checkpointer(self.path, durable)
-        self._commits = 0
+        self._asked = 0  # the checkpointer's ``committed`` at the loop's last request or checkpoint
         self._wal_ready = memory or not durable  # _preallocate_wal before the first append
         existed = not memory and os.path.exists(self.path)
         try:
@@ -937,10 +937,9 @@ class Journal:
         cp = self.checkpointer
         if cp is None:
             return
-        self._commits += pages
         cp.committed += pages
         if 2 * cp.frames() >= 3 * CHECKPOINT_EVERY:
-            self._commits = 0
+            self._asked = cp.committed
             start = cp.committed
             try:
                 _busy, frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
@@ -948,8 +947,8 @@ class Journal:
                 log.warning("journal %s: checkpoint failed: %s", self.path, exc)
                 frames = copied = 0  # tried again as many pages later, not at every commit
             cp.found(start, int(frames), int(copied), start)
-        elif self._commits >= CHECKPOINT_EVERY:
-            self._commits = 0
+        elif cp.committed - self._asked >= CHECKPOINT_EVERY:
+            self._asked = cp.committed
             cp.request()
 
     def _preallocate_wal(self) -> None:
