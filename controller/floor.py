@@ -49,12 +49,13 @@ from controller.faults import ALLOWED_EXITS, FaultError, FaultExit, FaultKind
 from controller.journal import JournalError
 from controller.tournament.errors import TournamentError
 from controller.orchestrator import FloorDecision, ManualPause, Orchestrator
+from drivers.mqtt.codec import FLOOR_TOURNAMENT_COMMANDS
 
 __all__ = ["FloorDesk", "Answer", "TOURNAMENT_COMMANDS"]
 
-#: The tournament director's requests (issue 19): :meth:`controller.tournament_run.TournamentTable.direct`.
-TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register",
-                                 "rebuy", "addon"})
+#: The tournament director's requests (issue 19): :meth:`controller.tournament_run.TournamentTable.direct`
+#: (the codec's set, which the floor's requests are checked against).
+TOURNAMENT_COMMANDS = FLOOR_TOURNAMENT_COMMANDS
 
 log = logging.getLogger("livetable.floor")
 

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.deal_cli import DealError, add_method_options, compute_deal, render_deal
-from controller.tournament.words import stakes_words
+from controller.tournament.words import minutes_seconds, stakes_words
 from drivers.mqtt import codec
 from drivers.mqtt.codec import PayloadError
 from drivers.mqtt.topics import Kind, TopicError, check_table, topic
@@ -333,7 +333,7 @@ def render(reply: dict[str, Any]) -> str:
         tv = st.get("tournament")
         if isinstance(tv, dict) and isinstance(tv.get("level"), dict):  # issue 19: the director's view
             lv, left = tv["level"], tv.get("seconds_left")
-            clock = "no end" if left is None else f"{left // 60}:{left % 60:02d} left"
+            clock = "no end" if left is None else f"{minutes_seconds(left)} left"
             lines.append(f"  tournament: {'break before ' if tv.get('on_break') else ''}level {lv['number']} "
                          f"({stakes_words(lv)}), {clock}"
                          + ("" if tv.get("running") else ", CLOCK PAUSED")

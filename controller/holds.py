@@ -20,6 +20,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Iterable
 
+from controller.tournament.words import minutes_seconds
 from drivers.mqtt.events import HeldSeat
 
 __all__ = ["SeatHolds", "HeldSeat"]
@@ -55,7 +56,7 @@ class SeatHolds:
             return None
         left = max(0, int(h.until - now))
         return (f"T-3: seat {seat} is held for {h.name}, called from the waiting list "
-                f"({left // 60}:{left % 60:02d} left)")
+                f"({minutes_seconds(left)} left)")
 
     def public(self, now: float) -> list[dict[str, Any]]:
         """Return the holds that last at ``now`` for the public state: ``[{"seat", "name",

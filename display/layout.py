@@ -334,8 +334,8 @@ def layout(
     ]
     outs = tv.get("out") if tv is not None and isinstance(tv.get("out"), dict) else {}
     if outs:  # issue 19: a seat its player busted from says so until someone takes it
-        plans = [replace(p, info=tview.out_text(outs[str(p.number)]))
-                 if p.status == "empty" and tview.out_text(outs.get(str(p.number))) else p for p in plans]
+        said = {p.number: tview.out_text(outs.get(str(p.number))) for p in plans if p.status == "empty"}
+        plans = [replace(p, info=said[p.number]) if said.get(p.number) else p for p in plans]
     if tv is not None and isinstance(tv.get("seats_bb"), dict):  # issue 19: stacks in big blinds
         bbs = tv["seats_bb"]
         plans = [replace(p, stack=f"{p.stack} \u00b7 {tview.bb_text(bbs[str(p.number)])}")

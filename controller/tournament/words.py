@@ -25,6 +25,11 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def minutes_seconds(seconds: int) -> str:
+    """A time left as ``m:ss``: ``161`` -> ``2:41``, ``3600`` -> ``60:00``."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def stakes_words(stakes: Mapping[str, Any]) -> str:
     """A level's stakes in words, antes included (TDA 23, RP-11): ``100/200, big-blind ante
     200``, ``50/100, ante 25``, ``25/50``. ``stakes``: ``small_blind``, ``big_blind`` and
