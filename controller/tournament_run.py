@@ -53,11 +53,11 @@ import dataclasses
 import logging
 import os
 import random
-import signal
 import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from controller.crashpoint import CrashPoints
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.seating import player_for_name
@@ -273,18 +273,6 @@ def _mmss(seconds: int | None) -> str:
     return "no end" if seconds is None else f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _crash_plan() -> tuple[str, int] | None:
-    raw = os.environ.get(CRASH_ENV, "")
-    point, _, n = raw.partition(":")
-    if not point:
-        return None
-    try:
-        return point, max(1, int(n or 1))
-    except ValueError:
-        log.warning("%s=%r ignored (want point:n)", CRASH_ENV, raw)
-        return None
-
-
 class TournamentTable:
     """One single-table tournament at a ``TableRun`` (see the module docstring).
 
@@ -319,8 +307,7 @@ class TournamentTable:
         self._last_index: int | None = None
         self._last_level: int | None = None
         self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
-        self._crash = _crash_plan()
-        self._passed: dict[str, int] = {}
+        self._crash = CrashPoints(CRASH_ENV)
         self._started = False
         #: the breaks (schedule index) whose colour-up was raced, and the race the table
         #: has still to take: its new stacks by player and the chips it adds (< 0: removes)
@@ -1206,9 +1193,4 @@ class TournamentTable:
         return seq
 
     def _crash_point(self, point: str) -> None:
-        if self._crash is None or self._crash[0] != point:
-            return
-        self._passed[point] = self._passed.get(point, 0) + 1
-        if self._passed[point] == self._crash[1]:
-            log.warning("%s: killing this process at %s #%d", CRASH_ENV, point, self._crash[1])
-            os.kill(os.getpid(), signal.SIGKILL)
+        self._crash.hit(point)
