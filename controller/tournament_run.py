@@ -71,7 +71,7 @@ from controller.tournament.clock import TournamentClock
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
-from controller.tournament.table import busts_of, level_stakes
+from controller.tournament.table import busts_of, level_json, level_stakes
 from controller.tournament.view import tournament_view
 from controller.tournament.words import players_left, stakes_words
 
@@ -1088,11 +1088,7 @@ class TournamentTable:
             if player in alive:
                 stacks[player], seat_of[player] = int(v.get("stack") or 0), v["seat"]
         tv = tournament_view(st, self.standings, stacks)
-
-        def level(lv: Level | None) -> dict[str, int] | None:
-            return None if lv is None else dict(level_stakes(lv), number=lv.number)
-
-        return {"level": level(tv.level), "next_level": level(tv.next_level), "seconds_left": tv.seconds_left,
+        return {"level": level_json(tv.level), "next_level": level_json(tv.next_level), "seconds_left": tv.seconds_left,
                 "running": st.running, "at": self.orch.clock(), "on_break": tv.on_break,
                 "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
                 "prize_pool": tv.prize_pool, "finished": self.finished,
