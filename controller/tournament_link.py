@@ -54,15 +54,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
-import signal
 import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.crashpoint import CrashPoints
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
@@ -201,10 +200,7 @@ class RoomTournamentSeat:
         self._client.on_message = lambda c, u, msg: self._orders.put(bytes(msg.payload))
         self._client.reconnect_delay_set(0.2, 5)  # type: ignore[arg-type] # paho annotates int seconds
         self._host, self._port = host, port
-        raw = os.environ.get(CRASH_ENV, "")
-        point, _, n = raw.partition(":")
-        self._crash = (point, int(n or 1)) if point else None
-        self._passed: dict[str, int] = {}
+        self._crash = CrashPoints(CRASH_ENV)
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -453,9 +449,4 @@ class RoomTournamentSeat:
         self.orch.journal.append(JOURNAL_KIND, payload, self.orch.clock())
 
     def _crash_point(self, point: str) -> None:
-        if self._crash is None or self._crash[0] != point:
-            return
-        self._passed[point] = self._passed.get(point, 0) + 1
-        if self._passed[point] == self._crash[1]:
-            log.warning("%s: killing this process at %s #%d", CRASH_ENV, point, self._crash[1])
-            os.kill(os.getpid(), signal.SIGKILL)
+        self._crash.hit(point)

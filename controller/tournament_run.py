@@ -53,11 +53,11 @@ import dataclasses
 import logging
 import os
 import random
-import signal
 import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from controller.crashpoint import CrashPoints
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.seating import player_for_name
@@ -71,7 +71,7 @@ from controller.tournament.clock import TournamentClock
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
-from controller.tournament.table import busts_of, level_stakes
+from controller.tournament.table import busts_of, level_json, level_stakes
 from controller.tournament.view import tournament_view
 from controller.tournament.words import players_left, stakes_words
 
@@ -296,18 +296,6 @@ def _mmss(seconds: int | None) -> str:
     return "no end" if seconds is None else f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _crash_plan() -> tuple[str, int] | None:
-    raw = os.environ.get(CRASH_ENV, "")
-    point, _, n = raw.partition(":")
-    if not point:
-        return None
-    try:
-        return point, max(1, int(n or 1))
-    except ValueError:
-        log.warning("%s=%r ignored (want point:n)", CRASH_ENV, raw)
-        return None
-
-
 class TournamentTable:
     """One single-table tournament at a ``TableRun`` (see the module docstring).
 
@@ -342,8 +330,7 @@ class TournamentTable:
         self._last_index: int | None = None
         self._last_level: int | None = None
         self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
-        self._crash = _crash_plan()
-        self._passed: dict[str, int] = {}
+        self._crash = CrashPoints(CRASH_ENV)
         self._started = False
         #: the breaks (schedule index) whose colour-up was raced, and the race the table
         #: has still to take: its new stacks by player and the chips it adds (< 0: removes)
@@ -1125,11 +1112,7 @@ class TournamentTable:
             if player in alive:
                 stacks[player], seat_of[player] = int(v.get("stack") or 0), v["seat"]
         tv = tournament_view(st, self.standings, stacks)
-
-        def level(lv: Level | None) -> dict[str, int] | None:
-            return None if lv is None else dict(level_stakes(lv), number=lv.number)
-
-        return {"level": level(tv.level), "next_level": level(tv.next_level), "seconds_left": tv.seconds_left,
+        return {"level": level_json(tv.level), "next_level": level_json(tv.next_level), "seconds_left": tv.seconds_left,
                 "running": st.running, "at": self.orch.clock(), "on_break": tv.on_break,
                 "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
                 "prize_pool": tv.prize_pool, "finished": self.finished,
@@ -1230,9 +1213,4 @@ class TournamentTable:
         return seq
 
     def _crash_point(self, point: str) -> None:
-        if self._crash is None or self._crash[0] != point:
-            return
-        self._passed[point] = self._passed.get(point, 0) + 1
-        if self._passed[point] == self._crash[1]:
-            log.warning("%s: killing this process at %s #%d", CRASH_ENV, point, self._crash[1])
-            os.kill(os.getpid(), signal.SIGKILL)
+        self._crash.hit(point)

@@ -11,18 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from controller.tournament.results import payout_amounts
-from controller.tournament.settings import Level
-from controller.tournament.table import level_stakes
+from controller.tournament.table import level_json
 from controller.tournament.view import tournament_view
 
 __all__ = ["order_view", "move_notice", "view_changed"]
 
 #: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
 _SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished")
-
-
-def _level(lv: Level | None) -> dict[str, int] | None:
-    return None if lv is None else dict(level_stakes(lv), number=lv.number)
 
 
 def order_view(director: Any) -> dict[str, Any]:
@@ -37,7 +32,7 @@ def order_view(director: Any) -> dict[str, Any]:
     tv = tournament_view(st, standings, {})
     amounts = payout_amounts(director.settings.payouts, standings.prize_pool(), len(standings.entries))
     speed = getattr(director, "clock_speed", None)
-    return {"level": _level(tv.level), "next_level": _level(tv.next_level), "seconds_left": tv.seconds_left,
+    return {"level": level_json(tv.level), "next_level": level_json(tv.next_level), "seconds_left": tv.seconds_left,
             "running": st.running, "on_break": tv.on_break, "players_left": tv.players_left,
             "entries": tv.entries, "average_stack": tv.average_stack, "prize_pool": tv.prize_pool,
             "places_paid": sum(1 for a in amounts if a), "hand_for_hand": director.hand_for_hand(),

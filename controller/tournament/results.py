@@ -88,7 +88,7 @@ class Standings:
         who = player if name is None else name
         if player in self._alive:
             raise TournamentError(f"registration: {who} already has a live entry")
-        before = sum(1 for e in self.entries if e.player == player)
+        before = self.entries_of(player)
         if before and before - 1 >= s.reentries:
             raise TournamentError(f"registration: {who} has used all {s.reentries} re-entries" if s.reentries
                                   else f"registration: {who} is out of a freezeout (reentry.max = 0)")

@@ -18,7 +18,7 @@ from typing import Any
 from .errors import TournamentError
 from .settings import Level
 
-__all__ = ["level_stakes", "busts_of"]
+__all__ = ["level_stakes", "level_json", "busts_of"]
 
 
 def level_stakes(level: Level) -> dict[str, int]:
@@ -31,6 +31,11 @@ def level_stakes(level: Level) -> dict[str, int]:
         raise TournamentError(f"level_stakes: a level is needed, got {level!r}")
     return {"small_blind": level.small_blind, "big_blind": level.big_blind,
             "ante": level.ante, "big_blind_ante": level.big_blind_ante}
+
+
+def level_json(level: Level | None) -> dict[str, int] | None:
+    """A screen's ``level``/``next_level``: :func:`level_stakes` plus ``number`` (None for none)."""
+    return None if level is None else dict(level_stakes(level), number=level.number)
 
 
 def busts_of(record: Mapping[str, Any]) -> dict[str, int]:
