@@ -137,7 +137,6 @@ class PlayersDesk:
         self.limit = limit or RateLimit()
         self.floor_limit = RateLimit(rate=5.0, burst=60)
         self.logins = logins
-        self.list_feeds: dict[ListKey, ListKey] = {}  # must-move list -> the main game it feeds
         chained = service.room.on_applied
 
         def on_applied(table: str, ack: Any) -> None:
@@ -212,9 +211,9 @@ class PlayersDesk:
                 if t == table:
                     self.lists.seat_closed(t, n, "system")
         self.lists.table(table, key)
-        if first and key in self.list_feeds and table not in self.lists.feeds:  # a must-move list's new table
+        if first and key in self.lists.list_feeds and table not in self.lists.feeds:  # a must-move list's new table
             try:
-                self.lists.feed(table, self.list_feeds[key], "system", f"a table of the must-move list {key}")
+                self.lists.feed(table, self.lists.list_feeds[key], "system", f"a table of the must-move list {key}")
             except WaitListError as exc:  # a loop made since: the table plays on, not a must-move table
                 log.warning("table %s: %s", table, exc)
         self.entries[table] = dict(table_entry(state), table=table)  # the room's id for it
@@ -548,7 +547,7 @@ class PlayersDesk:
     def floor_lists(self, body: dict[str, Any], player: str, by: str) -> dict[str, Any]:
         """The floor's must-move control: ``{"op": "must-move-list", "game", "stakes",
         "main_game", "main_stakes", "reason"}`` marks a game's list as a must-move list feeding
-        the main game (every table of it, and those that open later while this service runs,
+        the main game (every table of it, and those that open later, after a restart too,
         become must-move tables: :meth:`room.waitlist.WaitingLists.feed_list`); ``{"op":
         "move", "player", "game", "stakes", "to_game", "to_stakes", "reason"}`` moves a player
         from one list to the end of another (:meth:`room.waitlist.WaitingLists.move`). Both
@@ -567,7 +566,6 @@ class PlayersDesk:
             if body["op"] == "must-move-list":
                 main = ListKey(str(body.get("main_game") or "")[:64], str(body.get("main_stakes") or "")[:32])
                 tables = self.lists.feed_list(a, main, by, why)
-                self.list_feeds[a] = main
                 self._flush()
                 return {"ok": True, "tables": tables, "feeds": main.to_json()}
             b = ListKey(str(body.get("to_game") or "")[:64], str(body.get("to_stakes") or "")[:32])

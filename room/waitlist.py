@@ -47,6 +47,8 @@ before me" with :meth:`WaitingLists.why`.
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,7 +87,8 @@ class ListKey:
 class Entry:
     """One recorded change: ``at`` (Unix s), ``action`` (``join``, ``leave``, ``call``,
     ``pass``, ``lapse``, ``seat``, ``remove``, ``change-request``, ``open``, ``cancel``,
-    ``offline``, ``online``),
+    ``offline``, ``online``, ``feed``: a must-move table; ``feed-list``: a must-move list, the
+    main game it feeds in the detail as ``feeds {"game", "stakes"}``),
     the ``player`` (or ``""``), the list, ``by`` whom, the seat, and a ``detail``."""
 
     at: float
@@ -161,6 +164,8 @@ class WaitingLists:
         self.table_key: dict[str, ListKey] = {}
         self.seated: dict[str, tuple[str, int]] = {}  # player -> (table, seat)
         self.feeds: dict[str, ListKey] = {}  # must-move table -> the main game's list
+        # must-move list -> the main game it feeds: its tables that open later feed it too
+        self.list_feeds: dict[ListKey, ListKey] = {}
         self.must_move: dict[ListKey, list[str]] = {}
         self.openings: dict[tuple[str, int], _Opening] = {}
         self.offline: set[str] = set()  # tables the room has no link to: their seats are called for nobody
@@ -323,6 +328,11 @@ class WaitingLists:
         except WaitListError:
             self.feeds = saved
             raise
+        self.list_feeds[must_move] = main
+        # recorded (the must-move list, the main game in its detail) so a restart keeps
+        # feeding the list's tables that open later (restore)
+        self._record("feed-list", "", must_move, by, None, None,
+                     "feeds " + json.dumps(main.to_json()) + (f": {why}" if why else ""))
         return tables
 
     def move(self, player: str, source: ListKey, target: ListKey, by: str, why: str) -> list[Call]:
@@ -589,6 +599,12 @@ class WaitingLists:
                 self.changes[k].append(p)
             elif e.action == "feed" and k is not None and e.table:
                 self.feeds[e.table] = k
+            elif e.action == "feed-list" and k is not None and e.detail.startswith("feeds "):
+                try:
+                    main, _ = json.JSONDecoder().raw_decode(e.detail, len("feeds "))
+                    self.list_feeds[k] = ListKey(str(main["game"]), str(main["stakes"]))
+                except (ValueError, KeyError, TypeError):  # a damaged entry: the tables' own feeds still hold
+                    pass
             elif e.action == "call":
                 source[p] = e.detail.split(";")[0]
             elif e.action == "lapse" and source.get(p) == "change" and k is not None and p in self.changes.get(k, []):

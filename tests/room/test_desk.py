@@ -203,6 +203,27 @@ def test_a_restarted_desk_keeps_every_place(rig: Rig) -> None:
     assert (third.lists.call_of("zed").table, third.lists.call_of("zed").seat) == ("t7", 3)
 
 
+def test_a_must_move_list_still_feeds_its_new_tables_after_a_restart(rig: Rig) -> None:
+    """Regression (issue 18): the floor's must-move list lived only in the desk's memory; after
+    a room restart a table of that list opening later was no must-move table."""
+    from controller.engine.table.state import TableState
+
+    _fill(rig)
+    plo = ListKey("pot-limit omaha", "50/100")
+    rig.desk.lists.table("t8", plo)  # the main game
+    out = rig.desk.floor_lists({"op": "must-move-list", **KEY, "main_game": plo.game, "main_stakes": plo.stakes,
+                                "reason": "PLO main game tonight"}, "", "floor:eve")
+    assert out["tables"] == ["t7"]
+    again = PlayersDesk(SimpleNamespace(store=rig.store, room=Room(rig.store, lambda: rig.now[0])),
+                        clock=lambda: rig.now[0], publish=lambda *a: None)
+    key = ListKey(KEY["game"], KEY["stakes"])
+    assert again.lists.list_feeds == {key: plo} and again.lists.feeds == {"t7": plo}
+    settings = TableSettings(id="t9", name="Table 9", game="holdem", limit="no-limit", seats=4,
+                             small_blind=50, big_blind=100)
+    again._table_state("t9", TableState.new(settings), opening=True)  # a table of the list opens
+    assert again.lists.feeds["t9"] == plo
+
+
 def test_a_player_id_that_is_no_topic_level_gets_no_notice_and_breaks_nothing(rig: Rig) -> None:
     """Regression: a table's player id with '/', '+' or a space went into a notice topic
     (paho refuses '+': the exception ended the desk's work on that batch)."""

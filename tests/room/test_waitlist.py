@@ -283,7 +283,12 @@ def test_the_floor_moves_a_player_between_lists_and_marks_a_must_move_list() -> 
     with pytest.raises(WaitListError, match="feed itself"):
         w.feed_list(NL12, NL12, "floor:eve", "x")
     assert w.feed_list(NL25, NL12, "floor:eve", "the 2/5 game feeds 1/2 tonight") == ["t3"]
-    assert w.feeds == {"t3": NL12} and w.log[-1].detail == "must-move table: the 2/5 game feeds 1/2 tonight"
+    assert w.feeds == {"t3": NL12} and w.log[-2].detail == "must-move table: the 2/5 game feeds 1/2 tonight"
+    # the list itself is recorded: a room started again feeds the list's tables that open later
+    assert (w.log[-1].action, w.log[-1].key, w.log[-1].by) == ("feed-list", NL25, "floor:eve")
+    again = WaitingLists(c, hold_seconds=120)
+    again.restore(w.log)
+    assert again.list_feeds == {NL25: NL12} and again.feeds == {"t3": NL12}
     w.sat("t3", 4, "cat", "table:t3")  # cat sits at the must-move table: first for a seat of 1/2
     w.seat_opened("t1", 1, "table:t1")
     assert w.call_of("cat").table == "t1" and w.call_of("cat").source == "must-move"
