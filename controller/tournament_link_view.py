@@ -8,13 +8,17 @@ it sends a table (``view``): ``level`` and ``next_level`` (``number``, ``small_b
 ``running`` (False: the director paused the clock), ``on_break``, ``players_left``,
 ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid``,
 ``hand_for_hand``, ``finished``, ``clock_speed`` (a simulation's clock, times real time;
-None: real time). Its moves name where each player goes (``out``: ``to``, ``to_name``,
+None: real time), ``prizes_left`` (money, 1st first: the payouts of the places the players
+left will take) and the payouts' ``unit`` (for ``livetable floor deal``). Its moves name where each player goes (``out``: ``to``, ``to_name``,
 ``to_seat``, ``reason``) and comes from (``in``: ``from``, ``from_name``).
 
 :class:`LinkView` keeps the last one and the move notices, and builds the public state's
 ``tournament_view`` in the shape of a single-table tournament's
 (:meth:`controller.tournament_run.TournamentTable.view_json`, docs/tournament.md), the time
-left counted down by the table's own clock since the order came, plus ``places_paid``,
+left counted down by the table's own clock since the order came, its ``deal`` (what
+``livetable floor deal`` needs: the stacks and names of the players here by seat, the
+prizes left, the unit: :func:`controller.floor_cli.table_deal` refuses it while players are
+left at other tables), plus ``places_paid``,
 ``hand_for_hand`` and ``moves``: the notices of players who move (``kind`` ``out``: ``name``,
 ``seat`` (the seat left), ``table``, ``table_name``, ``to_seat``; ``in``: ``name``, ``seat``
 (the seat taken), ``table``, ``table_name`` (where from); ``break``: ``tables``, the names of
@@ -71,6 +75,11 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
     out: dict[str, Any] = {"level": level, "next_level": _level(obj.get("next_level"), "next_level"),
                            "seconds_left": left, "clock_speed": speed}
     out.update({k: _count(obj.get(k, 0), f"view.{k}") for k in _COUNTS})
+    prizes = obj.get("prizes_left", [])
+    if not isinstance(prizes, list) or len(prizes) > 10_000:
+        raise ValueError("'view.prizes_left' must be a list of at most 10,000 prizes")
+    out["prizes_left"] = [_count(a, "view.prizes_left[]") for a in prizes]
+    out["unit"] = max(1, _count(obj.get("unit", 1), "view.unit", 10**9))
     out.update({k: bool(obj.get(k)) for k in ("on_break", "hand_for_hand", "finished")})
     out["running"] = obj.get("running") is not False
     return out
@@ -164,9 +173,14 @@ class LinkView:
                     if isinstance(s, dict) and s.get("status") != "empty" and isinstance(s.get("stack"), int)}
         self.notices = [n for n in self.notices if n["until"] > now]
         self.shown += 1
+        live = [s for s in public.get("seats") or [] if isinstance(s, dict) and s.get("status") != "empty"
+                and isinstance(s.get("stack"), int) and (s["stack"] > 0 or s.get("status") == "all-in")]
+        deal = {"stacks": {str(s["seat"]): s["stack"] for s in live},
+                "names": {str(s["seat"]): s.get("name") or "" for s in live},
+                "prizes_left": list(v.get("prizes_left") or []), "unit": v.get("unit") or 1}
         return {"level": v["level"], "next_level": v["next_level"], "seconds_left": left,
                 "running": v["running"], "at": now, "on_break": v["on_break"],
                 "players_left": v["players_left"], "entries": v["entries"], "average_stack": v["average_stack"],
                 "prize_pool": v["prize_pool"], "finished": v["finished"], "seats_bb": seats_bb, "out": {},
                 "clock_speed": v["clock_speed"], "places_paid": v["places_paid"],
-                "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices]}
+                "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices], "deal": deal}

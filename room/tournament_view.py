@@ -26,7 +26,10 @@ def order_view(director: Any) -> dict[str, Any]:
     seconds, None on the last level), ``running``, ``on_break``, ``players_left``,
     ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid`` (places
     the payouts pay now), ``hand_for_hand`` (the bubble with more than one table),
-    ``finished``, ``clock_speed`` (the director's ``clock_speed``, None: real time)."""
+    ``finished``, ``clock_speed`` (the director's ``clock_speed``, None: real time),
+    ``prizes_left`` (money, 1st first: the payouts of the places the players left will take,
+    as the standings give them now) and the payouts' ``unit`` (a final table's ``livetable
+    floor deal``, :func:`controller.floor_cli.table_deal`)."""
     st = director.clock.status(director.now())
     standings = director.standings
     tv = tournament_view(st, standings, {})
@@ -37,7 +40,8 @@ def order_view(director: Any) -> dict[str, Any]:
             "entries": tv.entries, "average_stack": tv.average_stack, "prize_pool": tv.prize_pool,
             "places_paid": sum(1 for a in amounts if a), "hand_for_hand": director.hand_for_hand(),
             "finished": director.result is not None,
-            "clock_speed": int(speed) if speed and int(speed) > 1 else None}
+            "clock_speed": int(speed) if speed and int(speed) > 1 else None,
+            "prizes_left": list(amounts[:tv.players_left]), "unit": director.settings.payouts.unit}
 
 
 def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, Any]:

@@ -147,3 +147,43 @@ def test_tables_waiting_on_a_break_hear_it_once() -> None:
     d.now = lambda: float(end + 1)
     exchange(d, tables, sent, "t1", "t2")
     assert all(o["go"] and not o["view"]["on_break"] for o in sent[n:]) and len(sent[n:]) == 2
+
+
+def test_floor_deal_at_the_rooms_final_table_uses_the_rooms_prizes() -> None:
+    """Issue 19 (deal calculator): the room's view carries the prizes of the places the players
+    left will take and the payouts' unit, so ``livetable floor deal`` works at a room table once
+    every player left sits there; refused while players are left at other tables."""
+    from controller.deal_cli import DealError
+    from controller.floor_cli import table_deal
+    from controller.tournament.results import payout_amounts
+
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    order = next(o for o in sent if o["go"])
+    v = order["view"]
+    amounts = payout_amounts(d.settings.payouts, d.standings.prize_pool(), len(d.standings.entries))
+    assert v["prizes_left"] == list(amounts[:12]) and v["unit"] == d.settings.payouts.unit
+    got = decode_order(json.dumps(order).encode(), order["table"], 8)
+    link = LinkView()
+    link.take(got, 1000.0)
+    six = {n: 2000 + 100 * n for n in range(1, 7)}
+    tv = link.json(public(six), 1000.0)
+    assert tv is not None and tv["deal"]["stacks"] == {str(n): c for n, c in six.items()}
+    with pytest.raises(DealError, match="12 players are left, 6 of them at this table"):
+        table_deal({"table": "t1", "tournament": tv, "street": None}, "chip-chop")
+    # the final three, all at this table: the deal shares the three prizes left
+    final = LinkView()
+    final.take(dict(got, view=dict(got["view"], players_left=3, prizes_left=list(amounts[:3]))), 1000.0)
+    tv = final.json(public({2: 9000, 5: 20000, 7: 7000}), 1000.0)
+    assert tv is not None
+    deal = table_deal({"table": "t1", "tournament": tv, "street": None}, "chip-chop")
+    assert deal["total"] == sum(amounts[:3]) and len(deal["prizes"]) == 3 and deal["notes"] == []
+
+
+def test_a_view_with_bad_prizes_is_refused() -> None:
+    d, tables, sent, _ = room()
+    exchange(d, tables, sent, "t1", "t2")
+    order = next(o for o in sent if o["go"])
+    for bad in ({"prizes_left": "lots"}, {"prizes_left": [-5]}, {"prizes_left": [1.5]}, {"unit": "x"}):
+        with pytest.raises(OrderError):
+            decode_order(json.dumps(dict(order, view=dict(order["view"], **bad))).encode(), order["table"], 8)
