@@ -280,6 +280,11 @@ class RoomTournament:
                 self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
         if clock is not None:
             self.clock = TournamentClock.from_json(self.settings, clock, self.now())
+        if not self.clock.status(self.now()).started:
+            # killed between the start's events and the clock's first one: the clock starts now
+            # (else no hand could ever be dealt: level_for_hand refuses a clock not started)
+            self.clock.start(self.now())
+            self._snapshot()
         return True
 
     # ------------------------------------------------------------------ reports

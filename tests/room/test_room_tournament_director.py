@@ -165,3 +165,28 @@ def test_a_malformed_report_is_refused_and_changes_nothing() -> None:
                 json.dumps(dict(good, ledger={"in": "many", "out": 0})).encode()):
         d.report("t1", bad)
     assert (dict(d.reports), len(journal.rows), len(sent)) == before and not d.problems
+
+
+def restored(journal: Journal, clock: float = 0.0) -> tuple[RoomTournament, list[dict[str, Any]]]:
+    """A room started again on ``journal`` (its director restored, nothing reported yet)."""
+    sent: list[dict[str, Any]] = []
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, ["t1", "t2"], journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: clock)
+    assert d.restore()
+    return d, sent
+
+
+def test_a_room_killed_before_its_clock_first_event_starts_the_clock_on_restore() -> None:
+    """The start, the entries and the draw are one transaction, the clock's first event the
+    next one: a room killed between the two came back with a clock never started, and its
+    first ``go`` raised (``clock: the tournament has not started``)."""
+    d, tables, sent, journal = room()
+    assert [k for k, _ in journal.rows][-1] == "clock"
+    journal.rows = [(k, p) for k, p in journal.rows if k != "clock"]  # killed before it
+    d2, sent2 = restored(journal, 5.0)
+    assert d2.clock.status(5.0).started and d2.clock.status(5.0).running
+    assert [k for k, _ in journal.rows][-1] == "clock" and journal.rows[-1][1]["clock"]["started"]
+    exchange(d2, tables, sent2, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    assert len(t1.seats) == len(t2.seats) == 6 and t1.go and t2.go  # the draw carried out, the first deal
+    assert t1.go["stakes"]["big_blind"] == 50 and not d2.problems
