@@ -499,16 +499,18 @@ class RoomTournament:
         if self.hand_for_hand() and not set(self._live()) <= ready:
             return  # hand-for-hand: the hand's busts at every table are one hand for places
         new = {p: v for p, v in new.items() if p in self.standings.alive}
-        self.journal.append("bust", {"busted": new, "hands": hands})
+        # a player busted before his move: it is called off, in the bust's transaction (a room
+        # killed between the two came back with a busted player's move still to be carried out)
+        called_off = [mid for mid, m in self.moves.items() if m["player"] in new and m["state"] == "planned"]
+        self.journal.append_many([("bust", {"busted": new, "hands": hands})]
+                                 + [("cancelled", {"move": mid}) for mid in called_off])
         self.busted_seen.update(hands)
         if new:
             self.standings.bust(new)
             log.info("%s out; %s", ", ".join(self.names.get(p, p) for p in sorted(new, key=lambda p: -new[p])),
                      players_left(len(self.standings.alive)))
-        for mid, m in self.moves.items():  # a player busted before his move: it is called off
-            if m["player"] in new and m["state"] == "planned":
-                self.journal.append("cancelled", {"move": mid})
-                m["state"] = "cancelled"
+        for mid in called_off:
+            self.moves[mid]["state"] = "cancelled"
 
     def hand_for_hand(self) -> bool:
         """True on the bubble with more than one table playing (TDA: hand-for-hand)."""

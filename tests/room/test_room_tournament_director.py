@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from controller.tournament.balancing import Move
 from controller.tournament.settings import load_settings
 from room.tournament import RoomTournament
 from room.tournament_sim import ROOM_TOML
@@ -190,3 +191,46 @@ def test_a_room_killed_before_its_clock_first_event_starts_the_clock_on_restore(
     t1, t2 = tables["t1"], tables["t2"]
     assert len(t1.seats) == len(t2.seats) == 6 and t1.go and t2.go  # the draw carried out, the first deal
     assert t1.go["stakes"]["big_blind"] == 50 and not d2.problems
+
+
+class TxJournal(Journal):
+    """A journal that keeps its transactions apart (``append``: one; ``append_many``: one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tx: list[list[str]] = []
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        super().append(kind, payload)
+        self.tx.append([kind])
+
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for kind, payload in events:
+            Journal.append(self, kind, payload)
+        self.tx.append([k for k, _ in events])
+
+
+def test_a_bust_and_the_calling_off_of_that_player_s_move_are_one_transaction() -> None:
+    """A room killed between the two came back with the bust but the move still planned."""
+    sent: list[dict[str, Any]] = []
+    journal = TxJournal()
+    tables = {t: FakeTable(t) for t in ("t1", "t2")}
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, list(tables), journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: 0.0)
+    d.start(12, 4)
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    assert t1.go and t2.go
+    seat, (player, stack) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    mid = max(d.moves) + 1  # a move decided (journalled as a round) while t1 plays its hand
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    assert d.moves[mid]["state"] == "planned"
+    t1.play({player: stack})
+    d.report("t1", t1.report())
+    d.step()
+    assert d.moves[mid]["state"] == "cancelled" and player not in d.standings.alive
+    tx = next(t for t in journal.tx if "bust" in t)
+    assert tx == ["bust", "cancelled"], journal.tx
+    d2, _ = restored(journal)  # and the room restored from it holds the move called off
+    assert d2.moves[mid]["state"] == "cancelled"
