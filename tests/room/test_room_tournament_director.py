@@ -14,6 +14,8 @@ from controller.tournament.settings import load_settings
 from room.tournament import RoomTournament
 from room.tournament_sim import ROOM_TOML
 
+STACK = 2000  # ROOM_TOML
+
 
 class Journal:
     def __init__(self) -> None:
@@ -234,3 +236,42 @@ def test_a_bust_and_the_calling_off_of_that_player_s_move_are_one_transaction() 
     assert tx == ["bust", "cancelled"], journal.tx
     d2, _ = restored(journal)  # and the room restored from it holds the move called off
     assert d2.moves[mid]["state"] == "cancelled"
+
+
+def test_a_move_in_reported_late_after_the_player_busted_there_is_no_problem() -> None:
+    """The target carried out the move-in and dealt the ``go`` of the same order; the player
+    busted in that hand before the room took the report (a room killed and started again hears
+    it only then): the move is settled, the player is not missing from his seat."""
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    t1.play()
+    t2.play()
+    seat, (player, _) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    mid = max(d.moves)
+    exchange(d, tables, sent, "t1")  # t1 carries out the move-out
+    assert d.moves[mid]["state"] == "out"
+    n = len(sent)
+    d.report("t2", t2.report())
+    d.step()
+    order = next(o for o in sent[n:] if o["table"] == "t2")
+    assert [m["move"] for m in order["in"]] == [mid] and order["go"]
+    t2.carry_out(order)
+    t2.play({player: t2.seats[free][1]})  # the room never took the report in between
+    d.report("t2", t2.report())
+    assert d.moves[mid]["state"] == "in" and not d.problems, d.problems
+    d.step()
+    assert player not in d.standings.alive and not d.problems
+
+
+def test_a_room_killed_just_after_the_last_bust_declares_the_winner_when_started_again() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    alive = sorted(d.standings.alive)
+    journal.append("bust", {"busted": {p: STACK for p in alive[1:]}, "hands": [["t1", 1]]})  # killed here
+    d2, _ = restored(journal)
+    d2.step()
+    assert d2.result is not None and d2.result["places"][0] == alive[0]
+    assert [k for k, _ in journal.rows].count("payouts") == 1
