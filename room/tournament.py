@@ -28,7 +28,8 @@ carried out the last order it was sent:
   tournament is over.
 
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
-stale (``applied`` went back), seating a player twice, or seating or busting a player the room holds
+stale (``applied`` went back, or its ``pid`` is of a table process the room has replaced since),
+seating a player twice, or seating or busting a player the room holds
 at another table; a move-out's chips are the stack of the table's last report (a report
 saying otherwise is flagged); a refused move-in (``refused_in``) is given another seat.
 
@@ -146,6 +147,8 @@ def _check_report(rep: Any, table: str) -> None:
             _nat(stack)
     if rep.get("last_big_blind") is not None:
         _nat(rep["last_big_blind"])
+    if rep.get("pid") is not None:
+        _nat(rep["pid"])
 
 
 class _Batch:
@@ -201,6 +204,9 @@ class RoomTournament:
         self.clock_speed: float | None = None
         self._clock_at = 0.0  # tournament seconds of the last ``clock`` event
         self._must_break: set[str] = set()  # tables the last plan breaks but whose players wait for them
+        #: table id -> the pid of its process, where the room started it (``livetable room simulate``):
+        #: a report of another process (``pid``) is one a dead, replaced process sent, refused as stale
+        self.table_pids: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -298,6 +304,11 @@ class RoomTournament:
             log.warning("table %s: a tournament report was refused: %s", table, exc)
             return
         if table not in self.tables:
+            return
+        pid, current = rep.get("pid"), self.table_pids.get(table)
+        if pid is not None and current is not None and pid != current:
+            self.refused += 1  # stale: no problem, the process that replaced it reports what it holds
+            log.info("table %s: a report of process %s, replaced by %s, was refused (stale)", table, pid, current)
             return
         why = self._refuse(table, rep)
         if why:

@@ -275,3 +275,44 @@ def test_a_room_killed_just_after_the_last_bust_declares_the_winner_when_started
     d2.step()
     assert d2.result is not None and d2.result["places"][0] == alive[0]
     assert [k for k, _ in journal.rows].count("payouts") == 1
+
+
+def test_a_report_of_a_table_process_the_room_replaced_is_stale_not_a_problem() -> None:
+    """t1's process was killed while it carried out a move-out (its report still seated the
+    player); the process that replaced it carried the move out. The dead one's report, on its
+    way meanwhile, comes last: its ``pid`` says it is stale."""
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    t1.play()
+    t2.play()
+    seat, (player, _) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    mid = max(d.moves)
+    d.table_pids["t1"] = 2002  # the room started t1 again: process 2002 replaced 1001
+    d.report("t1", t1.report())
+    n = len(sent)
+    d.step()
+    order = next(o for o in sent[n:] if o["table"] == "t1")
+    dead = dict(json.loads(t1.report()), applied=order["id"], pid=1001)  # took the order, player still seated
+    t1.carry_out(order)
+    d.report("t1", json.dumps(dict(json.loads(t1.report()), pid=2002)).encode())
+    assert d.moves[mid]["state"] == "out"
+    refused = d.refused
+    d.report("t1", json.dumps(dead).encode())  # the dead process's report, late
+    assert d.refused == refused + 1 and not d.problems, d.problems
+    assert int(d.reports["t1"]["pid"]) == 2002
+
+
+def test_a_table_report_carries_its_process_id() -> None:
+    import os
+    from unittest import mock
+
+    from controller.tournament_link import RoomTournamentSeat
+
+    seat = RoomTournamentSeat("t1", host="127.0.0.1", port=1)
+    state = mock.Mock(hands=0, hand=None, rotation=None, ledger=mock.Mock(total_in=0, total_out=0))
+    state.occupied.return_value = []
+    seat.orch = mock.Mock(state=state)
+    assert seat.report()["pid"] == os.getpid()
