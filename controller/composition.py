@@ -27,7 +27,6 @@ Simulated players in-process (``livetable simulate``) are an extra device: anyth
 
 from __future__ import annotations
 
-import threading
 
 import signal
 
@@ -43,7 +42,7 @@ from controller.orchestrator import DeviceBack, Orchestrator
 from controller.runtime import (SHOW_WINDOW_SECONDS, HandPacer, Recovery, cards_dealt_this_hand,
                                 cards_taken_this_hand, open_table)
 
-__all__ = ["TableRun", "DeviceStartError"]
+__all__ = ["TableRun", "DeviceStartError", "StopAsked"]
 
 log = logging.getLogger("livetable.table")
 
@@ -64,6 +63,18 @@ def _journal_last_seq(path: str | Path) -> int:
             db.close()
     except sqlite3.Error:
         return 0
+
+
+class StopAsked:
+    """A stop asked by a signal: a plain flag, set from a signal handler without a lock
+    (:class:`threading.Event` takes one, so a second signal in the handler deadlocked it)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def is_set(self) -> bool:
+        """True once a signal asked the table to stop."""
+        return self.asked
 
 
 class TableRun:
@@ -309,15 +320,17 @@ class TableRun:
         if self.orch is not None:
             self.orch.stop()
 
-    def stop_on_signals(self) -> threading.Event:
+    def stop_on_signals(self) -> "StopAsked":
         """Make SIGTERM and SIGINT stop the table (exit 0), from now on: call it before
         :meth:`open`, so a signal while the shuffler and the journal open never ends in a
-        traceback or 130 (issue 16). Returns the event set when one came; the caller stops the
-        loop at once after ``open`` when it is set (the loop did not exist yet)."""
-        asked = threading.Event()
+        traceback or 130 (issue 16). Returns the :class:`StopAsked` flag raised when one came;
+        the caller stops the loop at once after ``open`` when it is set (the loop did not exist
+        yet). The handler takes no lock: a second signal arriving while it runs (a nested
+        handler) would wait forever on a lock the first one holds."""
+        asked = StopAsked()
 
         def _stop(*_: object) -> None:
-            asked.set()
+            asked.asked = True
             self.stop()
 
         signal.signal(signal.SIGTERM, _stop)

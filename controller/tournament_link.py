@@ -46,14 +46,16 @@ A report (``report()``): ``table``, ``applied`` (the last order carried out), ``
 ``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
 ``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]`` (the chips are on the table: moves of
 an order not carried out to its end are left out), ``refused_in`` ``{move: seat}``, ``busts`` ``{hand: {player:
-stack}}``, ``ended``. The table sends one after every order and every hand, and every
-``REPORT_EVERY`` seconds (a lost message, a room that restarted).
+stack}}``, ``ended``, ``pid`` (the table's process: the room knows a report of a process it
+has replaced since, one still on its way when that process died). The table sends one after
+every order and every hand, and every ``REPORT_EVERY`` seconds (a lost message, a room that restarted).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import time
 from typing import Any
@@ -424,7 +426,7 @@ class RoomTournamentSeat:
                 "moved_in": sorted(self.moved_in - pending),
                 "refused_in": {str(k): v for k, v in self.refused_in.items() if k not in pending},
                 "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended,
-                "problems": self.problems[:5]}
+                "problems": self.problems[:5], "pid": os.getpid()}
 
     def _publish(self) -> None:
         self._report_due = False

@@ -28,7 +28,8 @@ carried out the last order it was sent:
   tournament is over.
 
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
-stale (``applied`` went back), seating a player twice, or seating or busting a player the room holds
+stale (``applied`` went back, or its ``pid`` is of a table process the room has replaced since),
+seating a player twice, or seating or busting a player the room holds
 at another table; a move-out's chips are the stack of the table's last report (a report
 saying otherwise is flagged); a refused move-in (``refused_in``) is given another seat.
 
@@ -146,6 +147,8 @@ def _check_report(rep: Any, table: str) -> None:
             _nat(stack)
     if rep.get("last_big_blind") is not None:
         _nat(rep["last_big_blind"])
+    if rep.get("pid") is not None:
+        _nat(rep["pid"])
 
 
 class _Batch:
@@ -201,6 +204,9 @@ class RoomTournament:
         self.clock_speed: float | None = None
         self._clock_at = 0.0  # tournament seconds of the last ``clock`` event
         self._must_break: set[str] = set()  # tables the last plan breaks but whose players wait for them
+        #: table id -> the pid of its process, where the room started it (``livetable room simulate``):
+        #: a report of another process (``pid``) is one a dead, replaced process sent, refused as stale
+        self.table_pids: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -280,6 +286,11 @@ class RoomTournament:
                 self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
         if clock is not None:
             self.clock = TournamentClock.from_json(self.settings, clock, self.now())
+        if not self.clock.status(self.now()).started:
+            # killed between the start's events and the clock's first one: the clock starts now
+            # (else no hand could ever be dealt: level_for_hand refuses a clock not started)
+            self.clock.start(self.now())
+            self._snapshot()
         return True
 
     # ------------------------------------------------------------------ reports
@@ -293,6 +304,11 @@ class RoomTournament:
             log.warning("table %s: a tournament report was refused: %s", table, exc)
             return
         if table not in self.tables:
+            return
+        pid, current = rep.get("pid"), self.table_pids.get(table)
+        if pid is not None and current is not None and pid != current:
+            self.refused += 1  # stale: no problem, the process that replaced it reports what it holds
+            log.info("table %s: a report of process %s, replaced by %s, was refused (stale)", table, pid, current)
             return
         why = self._refuse(table, rep)
         if why:
@@ -372,7 +388,10 @@ class RoomTournament:
                 if m["state"] == "planned" and m["from"]:
                     self.problems.append(f"move {mid}: arrived at {table} before it left {m['from']}")
                 seat = rep["seats"].get(str(m["to_seat"]))
-                if seat is None or seat[0] != m["player"]:
+                # a move-in heard late (the room restarted, a report lost): the table may have dealt
+                # the go of the same order since, and the player busted there
+                busted_here = any(m["player"] in b for b in rep.get("busts", {}).values())
+                if (seat is None or seat[0] != m["player"]) and not busted_here:
                     self.problems.append(f"move {mid}: {m['player']} is not in seat {m['to_seat']} of {table}")
                 self.journal.append("moved-in", {"move": mid, "table": table})
                 m["state"] = "in"
@@ -494,16 +513,18 @@ class RoomTournament:
         if self.hand_for_hand() and not set(self._live()) <= ready:
             return  # hand-for-hand: the hand's busts at every table are one hand for places
         new = {p: v for p, v in new.items() if p in self.standings.alive}
-        self.journal.append("bust", {"busted": new, "hands": hands})
+        # a player busted before his move: it is called off, in the bust's transaction (a room
+        # killed between the two came back with a busted player's move still to be carried out)
+        called_off = [mid for mid, m in self.moves.items() if m["player"] in new and m["state"] == "planned"]
+        self.journal.append_many([("bust", {"busted": new, "hands": hands})]
+                                 + [("cancelled", {"move": mid}) for mid in called_off])
         self.busted_seen.update(hands)
         if new:
             self.standings.bust(new)
             log.info("%s out; %s", ", ".join(self.names.get(p, p) for p in sorted(new, key=lambda p: -new[p])),
                      players_left(len(self.standings.alive)))
-        for mid, m in self.moves.items():  # a player busted before his move: it is called off
-            if m["player"] in new and m["state"] == "planned":
-                self.journal.append("cancelled", {"move": mid})
-                m["state"] = "cancelled"
+        for mid in called_off:
+            self.moves[mid]["state"] = "cancelled"
 
     def hand_for_hand(self) -> bool:
         """True on the bubble with more than one table playing (TDA: hand-for-hand)."""

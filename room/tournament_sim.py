@@ -215,9 +215,11 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
              "--seats", str(settings.seats_per_table), "--result-seconds", "0"]
 
     def spawn(i: int, t: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra),
+        proc = subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra),
                                 stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
                                 env=env, cwd=str(REPO), preexec_fn=die_with_parent())
+        director.table_pids[t] = proc.pid  # a report of the process it replaced is stale
+        return proc
 
     procs = {t: spawn(i, t, env) for i, t in enumerate(tables)}
     # A table that dies before the room ended it starts again from its journal, as systemd's

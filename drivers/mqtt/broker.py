@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import getpass
+import os
 import shutil
 import signal
 import socket
@@ -161,17 +162,26 @@ class BrokerProcess:
         self.stop()
 
 
-def die_with_parent() -> Callable[[], None] | None:
+def die_with_parent(parent: int | None = None) -> Callable[[], None] | None:
     """A ``preexec_fn`` asking Linux to SIGTERM the child when its parent dies
-    (``prctl(PR_SET_PDEATHSIG)``), or None where there is no such call."""
+    (``prctl(PR_SET_PDEATHSIG)``), or None where there is no such call.
+
+    A parent that died between the fork and the ``prctl`` is never signalled for: the child
+    then finds another parent (``os.getppid()`` is no longer ``parent``, by default the
+    process calling this) and SIGTERMs itself, rather than run on orphaned (a table holding
+    its journal, a broker its ports, for good)."""
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
     pr_set_pdeathsig = 1
+    expected = os.getpid() if parent is None else parent
 
     def preexec() -> None:
         prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+        if os.getppid() != expected:  # the parent died before the prctl: no signal will come
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited
+            os.kill(os.getpid(), signal.SIGTERM)
 
     return preexec
 

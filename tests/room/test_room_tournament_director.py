@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from controller.tournament.balancing import Move
 from controller.tournament.settings import load_settings
 from room.tournament import RoomTournament
 from room.tournament_sim import ROOM_TOML
+
+STACK = 2000  # ROOM_TOML
 
 
 class Journal:
@@ -165,3 +168,151 @@ def test_a_malformed_report_is_refused_and_changes_nothing() -> None:
                 json.dumps(dict(good, ledger={"in": "many", "out": 0})).encode()):
         d.report("t1", bad)
     assert (dict(d.reports), len(journal.rows), len(sent)) == before and not d.problems
+
+
+def restored(journal: Journal, clock: float = 0.0) -> tuple[RoomTournament, list[dict[str, Any]]]:
+    """A room started again on ``journal`` (its director restored, nothing reported yet)."""
+    sent: list[dict[str, Any]] = []
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, ["t1", "t2"], journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: clock)
+    assert d.restore()
+    return d, sent
+
+
+def test_a_room_killed_before_its_clock_first_event_starts_the_clock_on_restore() -> None:
+    """The start, the entries and the draw are one transaction, the clock's first event the
+    next one: a room killed between the two came back with a clock never started, and its
+    first ``go`` raised (``clock: the tournament has not started``)."""
+    d, tables, sent, journal = room()
+    assert [k for k, _ in journal.rows][-1] == "clock"
+    journal.rows = [(k, p) for k, p in journal.rows if k != "clock"]  # killed before it
+    d2, sent2 = restored(journal, 5.0)
+    assert d2.clock.status(5.0).started and d2.clock.status(5.0).running
+    assert [k for k, _ in journal.rows][-1] == "clock" and journal.rows[-1][1]["clock"]["started"]
+    exchange(d2, tables, sent2, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    assert len(t1.seats) == len(t2.seats) == 6 and t1.go and t2.go  # the draw carried out, the first deal
+    assert t1.go["stakes"]["big_blind"] == 50 and not d2.problems
+
+
+class TxJournal(Journal):
+    """A journal that keeps its transactions apart (``append``: one; ``append_many``: one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tx: list[list[str]] = []
+
+    def append(self, kind: str, payload: dict[str, Any]) -> None:
+        super().append(kind, payload)
+        self.tx.append([kind])
+
+    def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for kind, payload in events:
+            Journal.append(self, kind, payload)
+        self.tx.append([k for k, _ in events])
+
+
+def test_a_bust_and_the_calling_off_of_that_player_s_move_are_one_transaction() -> None:
+    """A room killed between the two came back with the bust but the move still planned."""
+    sent: list[dict[str, Any]] = []
+    journal = TxJournal()
+    tables = {t: FakeTable(t) for t in ("t1", "t2")}
+    d = RoomTournament(load_settings(ROOM_TOML), ROOM_TOML, list(tables), journal,
+                       lambda t, p: sent.append(json.loads(p)), lambda: 0.0)
+    d.start(12, 4)
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    assert t1.go and t2.go
+    seat, (player, stack) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    mid = max(d.moves) + 1  # a move decided (journalled as a round) while t1 plays its hand
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    assert d.moves[mid]["state"] == "planned"
+    t1.play({player: stack})
+    d.report("t1", t1.report())
+    d.step()
+    assert d.moves[mid]["state"] == "cancelled" and player not in d.standings.alive
+    tx = next(t for t in journal.tx if "bust" in t)
+    assert tx == ["bust", "cancelled"], journal.tx
+    d2, _ = restored(journal)  # and the room restored from it holds the move called off
+    assert d2.moves[mid]["state"] == "cancelled"
+
+
+def test_a_move_in_reported_late_after_the_player_busted_there_is_no_problem() -> None:
+    """The target carried out the move-in and dealt the ``go`` of the same order; the player
+    busted in that hand before the room took the report (a room killed and started again hears
+    it only then): the move is settled, the player is not missing from his seat."""
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    t1.play()
+    t2.play()
+    seat, (player, _) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    mid = max(d.moves)
+    exchange(d, tables, sent, "t1")  # t1 carries out the move-out
+    assert d.moves[mid]["state"] == "out"
+    n = len(sent)
+    d.report("t2", t2.report())
+    d.step()
+    order = next(o for o in sent[n:] if o["table"] == "t2")
+    assert [m["move"] for m in order["in"]] == [mid] and order["go"]
+    t2.carry_out(order)
+    t2.play({player: t2.seats[free][1]})  # the room never took the report in between
+    d.report("t2", t2.report())
+    assert d.moves[mid]["state"] == "in" and not d.problems, d.problems
+    d.step()
+    assert player not in d.standings.alive and not d.problems
+
+
+def test_a_room_killed_just_after_the_last_bust_declares_the_winner_when_started_again() -> None:
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    alive = sorted(d.standings.alive)
+    journal.append("bust", {"busted": {p: STACK for p in alive[1:]}, "hands": [["t1", 1]]})  # killed here
+    d2, _ = restored(journal)
+    d2.step()
+    assert d2.result is not None and d2.result["places"][0] == alive[0]
+    assert [k for k, _ in journal.rows].count("payouts") == 1
+
+
+def test_a_report_of_a_table_process_the_room_replaced_is_stale_not_a_problem() -> None:
+    """t1's process was killed while it carried out a move-out (its report still seated the
+    player); the process that replaced it carried the move out. The dead one's report, on its
+    way meanwhile, comes last: its ``pid`` says it is stale."""
+    d, tables, sent, journal = room()
+    exchange(d, tables, sent, "t1", "t2")
+    t1, t2 = tables["t1"], tables["t2"]
+    t1.play()
+    t2.play()
+    seat, (player, _) = sorted(t1.seats.items())[-1]
+    free = min(n for n in range(1, 9) if n not in t2.seats)
+    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
+    mid = max(d.moves)
+    d.table_pids["t1"] = 2002  # the room started t1 again: process 2002 replaced 1001
+    d.report("t1", t1.report())
+    n = len(sent)
+    d.step()
+    order = next(o for o in sent[n:] if o["table"] == "t1")
+    dead = dict(json.loads(t1.report()), applied=order["id"], pid=1001)  # took the order, player still seated
+    t1.carry_out(order)
+    d.report("t1", json.dumps(dict(json.loads(t1.report()), pid=2002)).encode())
+    assert d.moves[mid]["state"] == "out"
+    refused = d.refused
+    d.report("t1", json.dumps(dead).encode())  # the dead process's report, late
+    assert d.refused == refused + 1 and not d.problems, d.problems
+    assert int(d.reports["t1"]["pid"]) == 2002
+
+
+def test_a_table_report_carries_its_process_id() -> None:
+    import os
+    from unittest import mock
+
+    from controller.tournament_link import RoomTournamentSeat
+
+    seat = RoomTournamentSeat("t1", host="127.0.0.1", port=1)
+    state = mock.Mock(hands=0, hand=None, rotation=None, ledger=mock.Mock(total_in=0, total_out=0))
+    state.occupied.return_value = []
+    seat.orch = mock.Mock(state=state)
+    assert seat.report()["pid"] == os.getpid()
