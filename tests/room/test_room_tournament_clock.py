@@ -5,6 +5,7 @@ room's clock is the test's (``now``), the tables are the director test's stand-i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +156,59 @@ def test_no_clock_command_after_the_tournament_is_over() -> None:
     d.result = {"places": [], "payouts": [], "prize_pool": 0}
     with pytest.raises(TournamentError, match="F-3: the tournament is over"):
         d.direct("clock-pause", by="Anna")
+
+
+def test_the_director_pauses_and_moves_the_clock_of_a_real_room_simulation(tmp_path: Path, monkeypatch: Any,
+                                                                          capsys: Any) -> None:
+    """``livetable room simulate --tournament`` (two tables, real brokers and processes) with
+    ``livetable room director`` against its console: the pause reaches the tables' orders
+    (``running`` false, the time left kept), the new level is dealt from each table's next hand
+    (TDA 23: every hand plays its ``go``'s stakes), both journalled in the room's store; the
+    tournament still ends with everything checked (``ok``)."""
+    import os
+    import subprocess
+    import sys
+
+    from room import director_cli
+    from tests.room.test_room_tournament import REPO, check_levels, room_events, table_events
+
+    deep = ROOM_TOML.replace("starting_stack = 2000", "starting_stack = 200000").replace("minutes = 1", "minutes = 5")
+    conf = tmp_path / "deep.toml"
+    conf.write_text(deep)
+    workdir = tmp_path / "room"
+    cmd = [sys.executable, "-m", "controller.cli", "room", "simulate", "--tournament", "--tables", "2", "--entries",
+           "16", "--seed", "7", "--dir", str(workdir), "--speed", "1", "--tournament-config", str(conf),
+           "--tournament-timeout", "100"]
+    room_proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                                 env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        assert room_proc.stdout is not None
+        head = []
+        for line in room_proc.stdout:  # the console's address, then the tournament's first lines
+            head.append(line)
+            if "tournament of" in line:
+                break
+        url = head[0].split("console: ")[1].split(" ")[0]
+        monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", head[0].split("login floor / ")[1].rstrip(")\n"))
+        assert director_cli.main(["--console", url, "clock-pause", "--by", "Anna", "--reason", "dispute"]) == 0
+        assert director_cli.main(["--console", url, "clock-level", "4", "--reason", "behind"]) == 0
+        said = capsys.readouterr().out
+        assert "done: the clock is paused at level 1" in said and "done: level 4 (200/400)" in said
+        rest, _ = room_proc.communicate(timeout=120)
+    finally:
+        if room_proc.poll() is None:
+            room_proc.kill()
+            room_proc.communicate()
+    summary = json.loads(rest.strip().splitlines()[-1])
+    assert summary["ok"], summary["problems"]
+    directed = [p["director"]["command"] for k, p in room_events(str(workdir / "room.sqlite"))
+                if k == "clock" and "director" in p]
+    assert directed == ["clock-pause", "clock-level"]
+    assert check_levels(workdir, ["t1", "t2"]) > 0  # TDA 23: every hand played its go's stakes
+    at_level_4 = 0
+    for t in ("t1", "t2"):
+        views = [e["order"] for e in table_events(workdir / t / "journal.sqlite") if e["type"] == "room-order"]
+        paused = [o for o in views if o["view"] and o["view"]["running"] is False]
+        assert paused and len({o["view"]["seconds_left"] for o in paused if o["view"]["level"]["number"] == 4}) <= 1
+        at_level_4 += sum(1 for o in views if o["go"] and o["go"]["stakes"]["big_blind"] == 400)
+    assert at_level_4 > 0
