@@ -6,6 +6,7 @@ hands calls to the loop's thread (room/tournament_desk.py), and ``livetable room
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import urllib.error
@@ -21,6 +22,7 @@ from room.console import serve_console
 from room.store import open_store
 from room.tournament_desk import NoTournament, TournamentDesk
 from tests.room.test_room_tournament_director import exchange, room
+from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
 
 STATUS_KEYS = {"level", "next_level", "seconds_left", "running", "paused", "on_break", "players_left", "entries",
                "average_stack", "prize_pool", "places_paid", "hand_for_hand", "finished", "clock_speed", "levels",
@@ -226,3 +228,42 @@ def test_the_director_command_line_cannot_connect(console: dict[str, Any], capsy
     monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", "x")
     assert director_cli.main(["--console", f"http://127.0.0.1:{port}/", "status"]) == 2
     assert "cannot reach the floor console at" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.timeout(120)
+def test_the_console_page_shows_the_tournament_and_pauses_and_moves_its_clock(console: dict[str, Any]) -> None:
+    shot = os.environ.get("LIVETABLE_SHOT")  # docs/room-console-tournament.png was taken with it
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 520}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(console["url"])
+            page.fill("#name", "floor")
+            page.fill("#password", console["password"])
+            page.click("#login button")
+            page.wait_for_selector("#tournament:not(.hidden)", timeout=20_000)
+            text = page.text_content("#tournament") or ""
+            assert "0:40" in text and "Level 1" in text and "25/50" in text and "next level 2: 50/100, ante 25" in text
+            assert "12 players left of 12 entries" in text and "average stack 2,000" in text and "t1" in text
+            page.fill("#tournament .reason", "dispute at t1")
+            page.click("#tournament button[data-command='clock-pause']")
+            page.wait_for_selector("#tournament .t-paused", timeout=20_000)
+            assert "the clock is paused at level 1 (0:40 left) (floor)" in (page.text_content("#flash") or "")
+            assert page.locator("#tournament button[data-command='clock-resume']").count() == 1
+            page.fill("#tournament .reason", "behind schedule")
+            page.fill("#tournament .t-level", "42")
+            page.click("#tournament button[data-command='clock-level']")
+            page.wait_for_selector("#flash:has-text('no level 42')", timeout=20_000)
+            page.fill("#tournament .t-level", "4")
+            page.click("#tournament button[data-command='clock-level']")
+            page.wait_for_selector("#tournament:has-text('Level 4')", timeout=20_000)
+            assert "CLOCK PAUSED" in (page.text_content("#tournament") or "")
+            if shot:
+                page.screenshot(path=shot)
+            assert errors == []
+        finally:
+            browser.close()
+    assert console["director"].clock.status(console["now"][0]).level.number == 4
