@@ -44,7 +44,8 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
-:data:`CLOCK_EVERY` seconds), ``payouts``. :meth:`RoomTournament.restore` replays it.
+:data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
+``payouts``. :meth:`RoomTournament.restore` replays it.
 
 Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
 faster than real time (``speed``), said in its output.
