@@ -68,6 +68,7 @@ from controller.orchestrator import RaiseFault
 from controller.tournament.balancing import random_draw
 from controller.tournament.chiprace import chip_race, race_cards
 from controller.tournament.clock import TournamentClock
+from controller.tournament.director import clock_command
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
@@ -290,10 +291,6 @@ def tournament_config(table_config: str, tournament_file: str | None = None) -> 
         problems = getattr(exc, "problems", [str(exc)])
         raise ValueError("\n".join(f"{path}: tournament.{p}" for p in problems)) from exc
     return TournamentConfig(ts, text, str(path))
-
-
-def _mmss(seconds: int | None) -> str:
-    return "no end" if seconds is None else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 class TournamentTable:
@@ -743,45 +740,7 @@ class TournamentTable:
             return self._register(str(player), seat, by, reason)
         if command in ("rebuy", "addon"):
             return self.confirm_purchase(int(seat or 0), by=by, kind=command, reason=reason)
-        now = self.time()
-        clock = TournamentClock.from_json(self.settings, self.clock.to_json(now), now)
-        st = clock.status(now)
-        if command == "clock-pause":
-            if not st.running:
-                raise TournamentError("F-3: the clock is paused already")
-            clock.pause(now)
-            detail = f"the clock is paused at level {st.level.number} ({_mmss(st.seconds_left)} left)"
-        elif command == "clock-resume":
-            if st.running:
-                raise TournamentError("F-3: the clock is running")
-            clock.resume(now)
-            detail = f"the clock runs again at level {st.level.number} ({_mmss(st.seconds_left)} left)"
-        elif command == "clock-add":
-            if st.seconds_left is None:
-                raise TournamentError("F-3: the last level has no end: no time to add")
-            length = st.current.seconds
-            if st.seconds_left + int(amount or 0) < 0:
-                raise TournamentError(f"F-3: {st.seconds_left} s are left: at most {st.seconds_left} s can be "
-                                      f"taken off, not {-int(amount or 0)}")
-            if st.seconds_left + int(amount or 0) > length:
-                raise TournamentError(f"F-3: {st.seconds_left} s are left of {length}: at most "
-                                      f"{length - st.seconds_left} s can be added")
-            clock.set_time_left(now, st.seconds_left + int(amount or 0))
-            detail = f"{amount} s added: {_mmss(st.seconds_left + int(amount or 0))} left"
-        elif command == "clock-level":
-            index = next((i for i, x in enumerate(self.settings.schedule)
-                          if isinstance(x, Level) and x.number == amount), None)
-            if index is None:
-                last = max(x.number for x in self.settings.schedule if isinstance(x, Level))
-                raise TournamentError(f"F-3: no level {amount} (levels 1..{last})")
-            clock = TournamentClock.from_json(self.settings, {"index": index, "played": 0.0,
-                                                              "running": st.running, "started": True}, now)
-            lv = self.settings.schedule[index]
-            assert isinstance(lv, Level)
-            detail = (f"level {amount} ({lv.small_blind}/{lv.big_blind}) from the next hand (TDA 23)"
-                      + ("" if st.running else "; the clock stays paused"))
-        else:
-            raise TournamentError(f"M-2: {command!r} is no director's command")
+        clock, detail = clock_command(self.settings, self.clock, self.time(), command, amount)
         self._snapshot(None, clock=clock, director={"command": command, "by": by, "reason": reason,
                                                    "amount": amount})
         self.clock = clock

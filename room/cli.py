@@ -2,7 +2,8 @@
 
 - ``livetable room serve``: the room service (store, broker subscription, floor console);
 - ``livetable room provision``: the room broker's logins, ACL and each table's bridge;
-- ``livetable room simulate``: a room of N simulated tables, one command.
+- ``livetable room simulate``: a room of N simulated tables, one command;
+- ``livetable room director``: the tournament director's clock through the floor console (issue 19).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ COMMANDS = {
     "provision": ("room.provision", "room broker logins, ACL and the tables' bridges"),
     "simulate": ("room.simulate", "a room of N simulated tables bridged to a room broker"),
     "crowd": ("room.crowd", "simulated players through the waiting lists; checks fairness"),
+    "director": ("room.director_cli", "a multi-table tournament's clock: status, pause, resume, add time, level"),
 }
 
 

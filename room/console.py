@@ -21,8 +21,17 @@ JSON API (all but ``/login`` need the session cookie; 401 otherwise):
 ``GET /api/tables``, ``POST /api/floor`` ``{table, command, fault?, seat?, reason}``,
 ``GET /api/floor``, ``GET /api/hands?player=&table=&since=&until=&hand=``,
 ``GET /api/hands/<t>/<n>`` (``.phh``; ``/steps``: as ``livetable history`` prints it),
-``GET /api/report?since=&until=`` (``.csv``).
+``GET /api/report?since=&until=`` (``.csv``),
+``GET /api/tournament`` and ``POST /api/tournament`` (the room's multi-table tournament, issue 19:
+:func:`tournament_command`).
 Times in queries are Unix seconds.
+
+The tournament (``livetable room simulate --tournament``, docs/tournament.md "The director at
+the room"): ``GET /api/tournament`` is :meth:`room.tournament.RoomTournament.director_status`;
+``POST /api/tournament`` ``{command, seconds | level, by?, reason}`` pauses, resumes, adds time
+to or moves the room's clock (:meth:`room.tournament.RoomTournament.direct`), recorded in
+``room_floor_actions`` (table ``tournament``) with the name (``by``, default the login's), the
+reason, the request (with the ``login``) and the answer. 409 when no tournament runs.
 """
 
 from __future__ import annotations
@@ -44,8 +53,9 @@ from drivers.mqtt.provision import check_password, hash_password
 from drivers.mqtt.topics import TopicError, check_table
 from room.httpbody import BodyError, read_body, send
 from room.store import StoreError
+from room.tournament_desk import NoTournament
 
-__all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS"]
+__all__ = ["serve_console", "add_login", "Console", "FLOOR_COMMANDS", "tournament_command"]
 
 log = logging.getLogger("livetable.room.console")
 
@@ -159,6 +169,54 @@ def _stakes_against_live(stakes: dict[str, int], live: dict[str, Any] | None) ->
                              f"give the {words} too")
 
 
+#: Seconds ``clock-add`` takes at most either way (a level or break is at most 1440 minutes).
+MAX_CLOCK_SECONDS = 86_400
+
+
+def _one_line(v: Any, what: str, hi: int) -> str:
+    text = str(v or "").strip()
+    if not text or len(text) > hi or "\n" in text or "\r" in text:
+        raise ValueError(f"{what} (one line, at most {hi} characters)")
+    return text
+
+
+def tournament_command(data: Any, login: str) -> tuple[str, int | None, str, str]:
+    """Check a ``POST /api/tournament`` body; return ``(command, amount, by, reason)``.
+
+    ``data``: ``{"command": "clock-pause" | "clock-resume" | "clock-add" | "clock-level",
+    "seconds": N`` (clock-add: a whole number of seconds, not 0, at most
+    :data:`MAX_CLOCK_SECONDS` either way) ``| "level": N`` (clock-level: a level number 1 or
+    more; the schedule's range is the director's to check), ``"by"`` (optional, the login's
+    name by default; at most 40 characters), ``"reason"`` (required, one line, at most 200
+    characters) ``}``.
+
+    Raises:
+        ValueError: what is wrong, in words (the console's 400).
+    """
+    from controller.tournament.director import CLOCK_COMMANDS
+
+    if not isinstance(data, dict):
+        raise ValueError("send a JSON object")
+    command = data.get("command")
+    if command not in CLOCK_COMMANDS:
+        raise ValueError(f"command must be one of {', '.join(CLOCK_COMMANDS)}, got {str(command)[:40]!r}")
+    amount: int | None = None
+    if command == "clock-add":
+        v = data.get("seconds")
+        if isinstance(v, bool) or not isinstance(v, int) or v == 0 or abs(v) > MAX_CLOCK_SECONDS:
+            raise ValueError(f"clock-add needs seconds: a whole number, not 0, -{MAX_CLOCK_SECONDS:,}.."
+                             f"{MAX_CLOCK_SECONDS:,} (negative takes time off), got {str(v)[:40]!r}")
+        amount = v
+    elif command == "clock-level":
+        v = data.get("level")
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10**6:
+            raise ValueError(f"clock-level needs level: a level number (a whole number 1 or more), got {str(v)[:40]!r}")
+        amount = v
+    by = _one_line(data.get("by") or login, "by names who decides", 40)
+    reason = _one_line(data.get("reason"), "every floor decision needs a reason", 200)
+    return str(command), amount, by, reason
+
+
 def tables_view(service: Any) -> list[dict[str, Any]]:
     """Return what the console shows of every table (see the module's doc)."""
     store = service.store
@@ -190,13 +248,15 @@ def tables_view(service: Any) -> list[dict[str, Any]]:
 
 
 def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: int = 0,
-                  links: dict[str, int] | None = None) -> Console:
+                  links: dict[str, int] | None = None, tournament: Any = None) -> Console:
     """Serve the console for ``service`` (a :class:`room.service.RoomService`) on ``host:port``
     (0: a free port). When ``logins`` does not exist a login ``floor`` is made in it and its
     password given in :attr:`Console.login_hint`. ``links``: ``{"floor": port}`` of the
     players' desk (the floor's waiting lists, ``/floor``) on this host, read at each request:
     ``GET /api/me`` gives it as ``floor_port`` and the console links to the lists (issue 18).
     ``/pages.js`` is the room pages' shared script (``room/phone/pages.js``: one game label).
+    ``tournament``: a :class:`room.tournament_desk.TournamentDesk` (the room's multi-table
+    tournament, ``/api/tournament``); None: no tournament here (409).
 
     Raises:
         OSError: the port cannot be bound.
@@ -254,6 +314,8 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             q = {k: v[-1] for k, v in parse_qs(url.query).items()}
             try:
                 self._get(url.path, q, who)
+            except NoTournament as exc:
+                self._error(409, str(exc))
             except (ValueError, TopicError) as exc:
                 self._error(400, str(exc))
             except StoreError as exc:
@@ -307,6 +369,10 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                                {"Content-Disposition": f'attachment; filename="{table}-hand-{record["hand"]}.phh"'})
                 else:
                     self._json(record)
+            elif path == "/api/tournament":
+                if tournament is None:
+                    raise NoTournament("no tournament is running in this room")
+                self._json(tournament.call(lambda d: d.director_status()))
             elif path in ("/api/report", "/api/report.csv"):
                 rows = store.report(float(q["since"]) if q.get("since") else None,
                                     float(q["until"]) if q.get("until") else None)
@@ -363,6 +429,8 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 self._json({"ok": True})
             elif url.path == "/api/floor":
                 self._floor(body, who)
+            elif url.path == "/api/tournament":
+                self._tournament(body, who)
             else:
                 self._error(404, f"no such action: {url.path}")
 
@@ -404,6 +472,44 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                            " VALUES (?,?,?,?,?,?,?)", (time.time(), table, command, who, reason, rid,
                                                        json.dumps(request)))
             self._json({"id": rid, "table": table, "command": command, "by": who})
+
+        def _tournament(self, body: bytes, who: str) -> None:
+            from controller.tournament.director import CommandError
+            from controller.tournament.errors import TournamentError
+
+            try:
+                command, amount, by, reason = tournament_command(json.loads(body or b"null"), who)
+            except ValueError as exc:
+                self._error(400, str(exc))
+                return
+            if tournament is None:
+                self._error(409, "no tournament is running in this room")
+                return
+            try:
+                detail = tournament.call(lambda d: d.direct(command, by=by, reason=reason, amount=amount))
+                outcome = {"accepted": True, "detail": detail}
+            except NoTournament as exc:
+                self._error(409, str(exc))
+                return
+            except CommandError as exc:  # no such level: the schedule's, known only to the director
+                self._error(400, str(exc))
+                return
+            except TournamentError as exc:
+                outcome = {"accepted": False, "reason": str(exc)}
+            request = {"command": command, "amount": amount, "login": who}
+            with service.store.transaction() as tx:
+                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
+                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
+                           (time.time(), "tournament", command, by, reason, f"tournament-{secrets.token_hex(6)}",
+                            json.dumps(request), json.dumps(outcome)))
+            if not outcome["accepted"]:
+                self._json({"error": outcome["reason"], "refused": True}, 409)
+                return
+            try:
+                status = tournament.call(lambda d: d.director_status())
+            except NoTournament:  # the tournament ended just now: the command was carried out all the same
+                status = None
+            self._json({"ok": True, "command": command, "by": by, "detail": outcome["detail"], "status": status})
 
     server = ThreadingHTTPServer((host, port), Handler)
     server.daemon_threads = True

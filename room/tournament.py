@@ -45,7 +45,8 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
-:data:`CLOCK_EVERY` seconds), ``payouts``. :meth:`RoomTournament.restore` replays it.
+:data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
+``payouts``. :meth:`RoomTournament.restore` replays it.
 
 Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
 faster than real time (``speed``), said in its output.
@@ -62,7 +63,9 @@ from typing import Any
 
 from controller.tournament.balancing import Move, Table, random_draw, rebalance
 from controller.tournament.clock import TournamentClock, hand_for_hand
+from controller.tournament.director import clock_command, level_numbers
 from controller.tournament.errors import BalancingError
+from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
@@ -698,3 +701,66 @@ class RoomTournament:
         out["ok"] = (not self.problems and self.result is not None and not open_moves
                      and sum(out["payouts"]) == out["prize_pool"] and self.checks > 0)
         return out
+
+    # ------------------------------------------------------------------ the director's clock (issue 19)
+    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None) -> str:
+        """Carry out the tournament director's clock ``command`` (the floor console's
+        ``POST /api/tournament``, ``livetable room director``; the room's loop thread) and
+        return what was done in words, ending with ``(by)``.
+
+        ``clock-pause`` / ``clock-resume`` stop / run the room's clock, the time left kept
+        (hands are still dealt at the clock's level); ``clock-add`` gives ``amount`` seconds
+        more (negative: fewer) to the level or break, within 0..its length; ``clock-level``
+        goes to the start of level number ``amount``, which every table plays from its next
+        hand (TDA 23: a hand keeps the level it was dealt at). The same rule as the single
+        table's (:func:`controller.tournament.director.clock_command`).
+
+        Journalled before the clock changes, as a ``clock`` event carrying ``director``
+        (``command``, ``by``, ``reason``, ``amount``): :meth:`restore` takes the newest
+        ``clock`` event, so a room killed after it comes back paused if it was, with the same
+        time left. Every table that waits between hands is sent the new view at once; the
+        others get it with their next order.
+
+        Raises:
+            controller.tournament.director.CommandError: an unknown command, ``amount`` not
+                an int, no such level (nothing journalled).
+            controller.tournament.errors.TournamentError: refused by the tournament's state:
+                over, not started, pausing a paused clock, time beyond the level (``F-3: ...``).
+            room.store.StoreError: it could not be journalled (nothing changed).
+        """
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over")
+        now = self.now()
+        if not self.clock.status(now).started:
+            raise TournamentError("F-3: the tournament has not started")
+        clock, detail = clock_command(self.settings, self.clock, now, command, amount)
+        st = clock.status(now)
+        self.journal.append("clock", {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
+                                      "director": {"command": command, "by": by, "reason": reason,
+                                                   "amount": amount}})
+        self.clock, self._clock_at = clock, now
+        log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
+        for t in self.tables:  # the tables waiting between hands see it now; the others with their next order
+            if self._ready(t) and not self.sent.get(t, {}).get("end"):
+                self._order(t, [], [], None)
+        return f"{detail} ({by})"
+
+    def director_status(self) -> dict[str, Any]:
+        """Return the tournament as the director sees it (``GET /api/tournament``): the
+        tables' view (:func:`room.tournament_view.order_view`: ``level``, ``next_level``,
+        ``seconds_left`` (tournament seconds, None on the last level), ``running``,
+        ``on_break``, ``players_left``, ``entries``, ``average_stack`` (chips),
+        ``prize_pool`` (money), ``places_paid``, ``hand_for_hand``, ``finished``,
+        ``clock_speed``), plus ``paused`` (the director stopped the clock), ``levels``
+        (``[first, last]`` level number, what ``clock-level`` takes) and ``tables``: one
+        ``{table, name, players, hands, playing, broken}`` a table, as its last report shows it."""
+        st = self.clock.status(self.now())
+        numbers = level_numbers(self.settings)
+        tables = []
+        for t in self.tables:
+            rep = self.reports.get(t) or {}
+            tables.append({"table": t, "name": self.table_names.get(t, t), "players": len(rep.get("seats") or {}),
+                           "hands": int(rep.get("hands") or 0), "playing": bool(rep.get("running")),
+                           "broken": t in self.broken})
+        return {**order_view(self), "paused": st.started and not st.running, "levels": [numbers[0], numbers[-1]],
+                "tables": tables}

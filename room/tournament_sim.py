@@ -146,6 +146,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from room.service import RoomService
     from room.rig import RoomRig, balance, table_name
     from room.tournament import RoomTournament, StoreJournal
+    from room.tournament_desk import TournamentDesk
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
     try:
@@ -170,10 +171,11 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     service.on_tournament_report = lambda t, p: reports.put((t, p))
     service.start()
     console = None
+    desk = TournamentDesk()  # the director's clock commands from the console (issue 19): run in the loop below
     if not args.headless:  # issue 19: the floor console, and the tournament's moves and levels as they come
         from room.console import serve_console
 
-        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port)
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port, tournament=desk)
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
         say = logging.StreamHandler(sys.stdout)
         say.setFormatter(logging.Formatter("room simulate: %(message)s"))
@@ -201,6 +203,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         service.stop()
         rig.stop()
         return 2
+    desk.director = director
     print(f"room simulate: tournament of {plural(len(director.standings.entries), 'entry', 'entries')} on "
           f"{plural(len(tables), 'table')}; "
           f"the clock runs {speed:g}x real time{' (resumed from the store)' if played else ''}", flush=True)
@@ -239,6 +242,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
                     director.report(t, payload)
             except queue.Empty:
                 pass
+            desk.serve()
             director.step()
             for i, t in enumerate(tables):
                 code = procs[t].poll()
@@ -257,6 +261,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         timed_out = True
     finally:
+        desk.close()
         for t, p in procs.items():  # ended tables stay up until the room has their last report
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)

@@ -1,0 +1,185 @@
+"""``livetable room director``: the tournament director's clock at a multi-table tournament (issue 19).
+
+Talks to the floor console's API (:mod:`room.console`, ``/api/tournament``) as the console
+page does: logs in with a floor login, then asks the status or sends one clock command to
+the room's tournament (:meth:`room.tournament.RoomTournament.direct`). Commands::
+
+    livetable room director status [--json]
+    livetable room director clock-pause --reason TEXT [--by NAME]
+    livetable room director clock-resume --reason TEXT [--by NAME]
+    livetable room director clock-add SECONDS --reason TEXT [--by NAME]   # negative: time off
+    livetable room director clock-level N --reason TEXT [--by NAME]       # from each table's next hand (TDA 23)
+
+Options: ``--console URL`` (default ``$LIVETABLE_ROOM_CONSOLE`` or http://127.0.0.1:8090/,
+``livetable room serve``'s port; ``room simulate`` prints its console's address), ``--login
+NAME`` (default ``$LIVETABLE_ROOM_LOGIN`` or ``floor``), the password from ``--password-file
+FILE`` or ``$LIVETABLE_ROOM_PASSWORD`` (never on the command line), ``--timeout 10``.
+Every command but ``status`` needs ``--reason``; ``--by`` defaults to the login's name. Each
+is recorded by the room (``room_floor_actions``) with the name, the reason and the answer.
+
+Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
+again, no such level, no tournament running: the reason is printed), 2 usage error, no
+password, or the console cannot be reached or refused the login.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+from http.cookiejar import CookieJar
+from typing import Any
+
+__all__ = ["main", "status_lines"]
+
+COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level")
+
+
+class _Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook: usage errors raise, main says exit 2
+        raise _Usage(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="livetable room director", description="the tournament director's clock (issue 19)")
+    p.add_argument("command", help="status | clock-pause | clock-resume | clock-add SECONDS | clock-level N")
+    p.add_argument("value", nargs="?", help="clock-add: seconds (negative: time off); clock-level: the level")
+    p.add_argument("--console", default=os.environ.get("LIVETABLE_ROOM_CONSOLE", "http://127.0.0.1:8090/"),
+                   help="the floor console's address (default $LIVETABLE_ROOM_CONSOLE or %(default)s)")
+    p.add_argument("--login", default=os.environ.get("LIVETABLE_ROOM_LOGIN", "floor"), help="the floor login")
+    p.add_argument("--password-file", default=None, help="the login's password (else $LIVETABLE_ROOM_PASSWORD)")
+    p.add_argument("--by", default=None, help="who decides (default: the login's name)")
+    p.add_argument("--reason", default=None, help="why (every clock command needs one)")
+    p.add_argument("--json", action="store_true", help="print the console's answer as one JSON object")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the console")
+    return p
+
+
+def _mmss(seconds: Any) -> str:
+    return "no end" if seconds is None else f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+
+
+def status_lines(st: dict[str, Any]) -> list[str]:
+    """Return ``GET /api/tournament``'s status in words: the clock's line, then one line a table.
+
+    ``level 3 (100/200, big-blind ante 200), 0:42 left, CLOCK PAUSED; next level 4 (200/400,
+    big-blind ante 400); 23 players left of 40 entries, average stack 3,478, prize pool
+    4,000 (9 places paid)``."""
+    from controller.tournament.words import stakes_words
+
+    lv, nxt = st.get("level") or {}, st.get("next_level")
+    head = (f"break before level {lv.get('number')}" if st.get("on_break")
+            else f"level {lv.get('number')} ({stakes_words(lv)})")
+    head += f", {_mmss(st.get('seconds_left'))} left"
+    if st.get("paused"):
+        head += ", CLOCK PAUSED"
+    if nxt:
+        head += f"; next level {nxt.get('number')} ({stakes_words(nxt)})"
+    head += (f"; {st.get('players_left')} players left of {st.get('entries')} entries, average stack "
+             f"{st.get('average_stack', 0):,}, prize pool {st.get('prize_pool', 0):,} "
+             f"({st.get('places_paid')} places paid)")
+    if st.get("hand_for_hand"):
+        head += "; hand-for-hand"
+    if st.get("finished"):
+        head += "; the tournament is over"
+    if st.get("clock_speed"):
+        head += f" (clock x{st['clock_speed']}, simulated)"
+    lines = [head]
+    for t in st.get("tables") or []:
+        name = f"{t.get('table')} {t.get('name')}" if t.get("name") not in (None, t.get("table")) else t.get("table")
+        lines.append(f"{name}: broken" if t.get("broken") else
+                     f"{name}: {t.get('players')} players, {t.get('hands')} hands"
+                     + (", playing a hand" if t.get("playing") else ""))
+    return lines
+
+
+def _request(opener: urllib.request.OpenerDirector, url: str, body: dict[str, Any] | None,
+             timeout: float) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    try:
+        with opener.open(req, timeout=timeout) as r:
+            return int(r.status), json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        try:
+            answer = json.loads(exc.read() or b"null")
+        except ValueError:
+            answer = None
+        return int(exc.code), answer
+
+
+def main(argv: list[str]) -> int:
+    """Run ``livetable room director`` (the module docstring); return the exit code."""
+    try:
+        args = _parser().parse_args(argv)
+        if args.command not in COMMANDS:
+            raise _Usage(f"unknown command {args.command!r} (known: {', '.join(COMMANDS)})")
+        body: dict[str, Any] = {"command": args.command}
+        if args.command in ("clock-add", "clock-level"):
+            what = "SECONDS" if args.command == "clock-add" else "N (the level)"
+            try:
+                amount = int(str(args.value))
+            except ValueError:
+                raise _Usage(f"{args.command} needs {what} as a whole number, got {args.value!r}") from None
+            body["seconds" if args.command == "clock-add" else "level"] = amount
+        elif args.value is not None:
+            raise _Usage(f"{args.command} takes no value, got {args.value!r}")
+        if args.command != "status":
+            if not (args.reason or "").strip():
+                raise _Usage(f"{args.command} needs --reason (every floor decision is recorded with its reason)")
+            body["reason"] = args.reason
+            if args.by:
+                body["by"] = args.by
+        if args.password_file:
+            try:
+                with open(args.password_file) as f:
+                    password = f.read().strip()
+            except OSError as exc:
+                raise _Usage(f"--password-file: {exc}") from None
+        else:
+            password = os.environ.get("LIVETABLE_ROOM_PASSWORD", "")
+        if not password:
+            raise _Usage("no password: give --password-file FILE or set LIVETABLE_ROOM_PASSWORD")
+    except _Usage as exc:
+        print(f"livetable room director: {exc}", file=sys.stderr)
+        print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N "
+              "[--reason TEXT] [--by NAME] [--console URL] [--login NAME] [--password-file FILE] [--json]",
+              file=sys.stderr)
+        return 2
+    base = args.console if args.console.endswith("/") else args.console + "/"
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    try:
+        code, answer = _request(opener, base + "login", {"name": args.login, "password": password}, args.timeout)
+        if code != 200:
+            why = (answer or {}).get("error") if isinstance(answer, dict) else None
+            print(f"livetable room director: the console at {base} refused the login {args.login!r}: "
+                  f"{why or code}", file=sys.stderr)
+            return 2
+        code, answer = _request(opener, base + "api/tournament", None if args.command == "status" else body,
+                                args.timeout)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        print(f"livetable room director: cannot reach the floor console at {base}: {reason}", file=sys.stderr)
+        return 2
+    if code != 200:
+        why = answer.get("error") if isinstance(answer, dict) else None
+        if args.json:
+            print(json.dumps({"ok": False, "status": code, "error": why}))
+        print(f"livetable room director: refused: {why or f'HTTP {code}'}", file=sys.stderr)
+        return 1 if code in (400, 409) else 2
+    if args.json:
+        print(json.dumps(answer))
+    elif args.command == "status":
+        print("\n".join(status_lines(answer)))
+    else:
+        print(f"done: {answer.get('detail')}")
+        if answer.get("status"):
+            print(status_lines(answer["status"])[0])
+    return 0
