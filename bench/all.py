@@ -43,6 +43,10 @@ BENCHES = {
     "bench_run.py": ([], ["--ready-sizes", "1,10", "--runs", "1", "--step-hands", "20"]),
     "bench_journal.py": ([], ["--sizes", "1,10", "--runs", "1"]),
 }
+#: benches not run by default (``--also``) that take options all the same
+OPTIONS = {
+    "bench_mqtt.py": (["--native-dir", "{native}"], ["--native-dir", "{native}", "--actions", "100"]),
+}
 
 
 def _load() -> str:
@@ -91,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = []
     failed = False
     for name in names:
-        opts = BENCHES.get(name, ([], []))[1 if args.quick else 0]
+        opts = (BENCHES.get(name) or OPTIONS.get(name) or ([], []))[1 if args.quick else 0]
         opts = [o.replace("{native}", native.name) for o in opts]
         cmd = [sys.executable, str(ROOT / "bench" / name), *opts]
         shown = " ".join([".venv/bin/python", f"bench/{name}",
@@ -141,7 +145,8 @@ def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
         "clock of a shared 2-core machine measures the other users. The table gives both "
         "clocks. The anchors are the fastest real "
         "peers: phevaluator's C evaluator in a C loop built at bench time (not its Python "
-        "wrapper), PokerKit on the same decisions. Goals are issue 21's (and issue 2's where "
+        "wrapper), PokerKit on the same decisions, and for MQTT a libmosquitto C client built "
+        "at bench time (not paho). Goals are issue 21's (and issue 2's where "
         "it set them).",
         "",
         "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "
