@@ -1,7 +1,7 @@
 """Bench (issues 7 and 21): a tablet's action to the next table state, end to end.
 
     .venv/bin/python bench/bench_mqtt.py [--actions 400] [--seats 10] [--seed 1] [--websockets]
-                                         [--native-dir DIR]
+                                         [--native-dir DIR] [--send-yield on|off|alternate]
 
 Everything real but the shuffler: a private Mosquitto on free loopback ports, configured from
 the repo's ``mosquitto/livetable.conf`` with the logins and ACL of provisioning; the
@@ -30,6 +30,11 @@ Python's MQTT client costs. The three are interleaved one for one in the same ru
 action, then one paho round trip, then one native round trip. Where the native anchor cannot
 be built (no gcc or no libmosquitto-dev: ``bash scripts/setup.sh --bench`` installs it) the
 bench says so and the paho round trip is the anchor, named so on the last line.
+
+``--send-yield`` (measuring the controller's ``os.sched_yield()`` after it queues the public
+state, drivers/mqtt/link.py): ``on`` as shipped, ``off`` without it, ``alternate`` with it on
+a random half of the states (drawn by ``seq``), the two halves reported apart from the same
+run (``off`` reports the same halves: the control).
 
 The goal is issue 2's for issue 7: p99 under 10 ms from an action to the new state. The last
 line gives the anchor, the goal and the ratio (p99 / goal: <= 1 meets it), with the load
@@ -78,7 +83,15 @@ def _load() -> str:
 
 # ---------------------------------------------------------------------------- the controller
 
-def serve_controller(workdir: Path, port: int, seats: int, seed: int) -> int:
+def yield_half(seq: int) -> bool:
+    """``--send-yield alternate``: whether the state of this ``seq`` gets the yield -- half of
+    the states, drawn at random by their seq (not by its parity, which goes with the betting
+    order and so with the kind of action: a run with no yield at all differed by 0.6 ms
+    median between even and odd seqs)."""
+    return random.Random(seq).random() < 0.5
+
+
+def serve_controller(workdir: Path, port: int, seats: int, seed: int, send_yield: str = "on") -> int:
     """Run the table (``livetable run``'s composition, internal dealer) until SIGTERM."""
     from controller.composition import TableRun
     from controller.devices import DeviceChoice
@@ -94,6 +107,16 @@ def serve_controller(workdir: Path, port: int, seats: int, seed: int) -> int:
     everyone = set(range(1, seats + 1))
     # rebuy: a busted player buys in again; bots: nobody shows after an uncontested pot, so
     # the pacer deals the next hand at once (no P-2 show window)
+    if send_yield != "on":
+        from drivers.mqtt import link
+
+        publish_state = link.TableLink.publish_state
+
+        def switched(self: Any, view: dict[str, Any]) -> None:
+            link.YIELD_AFTER_STATE = send_yield == "alternate" and yield_half(view["seq"])
+            publish_state(self, view)
+
+        link.TableLink.publish_state = switched  # type: ignore[method-assign]
     run = TableRun(settings, workdir / "journal.sqlite", choice, clock=time.time, rebuy=everyone,
                    bots=everyone)
     signal.signal(signal.SIGTERM, lambda *_: run.stop())
@@ -268,12 +291,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--websockets", action="store_true", help="tablets use the WebSockets listener")
     ap.add_argument("--native-dir", default=None,
                     help="build the native anchor there and reuse it (default: a temp dir)")
+    ap.add_argument("--send-yield", choices=("on", "off", "alternate"), default="on",
+                    help="the controller's sched_yield after queueing the state: on (as shipped), "
+                         "off, or on for even seqs only (both reported)")
     ap.add_argument("--serve-controller", nargs=2, metavar=("WORKDIR", "PORT"), help=argparse.SUPPRESS)
     ap.add_argument("--serve-echo", nargs=3, metavar=("PORT", "PASSWORD", "BYTES"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve_controller:
         return serve_controller(Path(args.serve_controller[0]), int(args.serve_controller[1]),
-                                args.seats, args.seed)
+                                args.seats, args.seed, args.send_yield)
     if args.serve_echo:
         return serve_echo(int(args.serve_echo[0]), args.serve_echo[1], int(args.serve_echo[2]))
 
@@ -355,7 +381,8 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
             if not pinger.cond.wait_for(lambda: pinger.ready, 20):
                 return "the anchor's ping client did not subscribe within 20 s"
         procs.append(subprocess.Popen(here + ["--serve-controller", str(work), str(broker.mqtt_port),
-                                              "--seats", str(args.seats), "--seed", str(args.seed)],
+                                              "--seats", str(args.seats), "--seed", str(args.seed),
+                                              "--send-yield", args.send_yield],
                                       env=env))
         deadline = time.monotonic() + 60
         while len(actions) < args.actions:
@@ -468,10 +495,18 @@ def report(r: dict[str, Any], args: argparse.Namespace, before: str, after: str,
     action_bytes, state_bytes = r["sizes"]
     print(f"bench_mqtt: {len(a)} actions in {r['hands']} hands at {args.seats} seats ({kinds}); "
           f"{'websockets' if args.websockets else 'mqtt'} on loopback, mosquitto from "
-          f"mosquitto/livetable.conf on a private port")
+          f"mosquitto/livetable.conf on a private port; controller's sched_yield after the state: "
+          f"{args.send_yield}")
     print("  path: tablet (paho, this process) -> broker -> controller process (TableRun: MQTT link, "
           "orchestrator, durable journal on disk, table step, views) -> broker -> the tablet's state topic")
     print(f"  action -> next state at the acting tablet: {_figures(a)}")
+    if args.send_yield != "on":  # "off": the same split with no yield at all, the control
+        yes = "with sched_yield" if args.send_yield == "alternate" else "no sched_yield"
+        for label, half in ((f"{yes} (the half of the states drawn for it)", True),
+                            ("no sched_yield (the other half)", False)):
+            part = [t for t, s in zip(a, r["seqs"]) if yield_half(s) is half]
+            if part:
+                print(f"    {label}, {len(part)} actions: {_figures(part)}")
     print(f"  round trips, one of each after each action, a {action_bytes}-byte ping and a retained "
           f"{state_bytes}-byte echo (a state's size), QoS 1 both ways:")
     if c:
