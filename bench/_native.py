@@ -1,4 +1,8 @@
-"""Build phevaluator's own C evaluator at bench time (issue 21: benches against the native peer).
+"""Build the benches' native peers at bench time (issue 21: benches against the native peer).
+
+:func:`build_program` compiles one C file of ``bench/native/`` into a program with gcc (the
+MQTT anchor, ``mqtt_rtt.c`` against libmosquitto); :func:`load` builds phevaluator's own C
+evaluator into a library, as follows.
 
 phevaluator's wheel ships only its compiled Python binding; its C sources are in the sdist
 (``_pheval_csrc/src``). :func:`load` fetches the sdist of the installed version with pip
@@ -84,6 +88,41 @@ def load(sdist: str | None = None, cflags: str = "-O3",
     how = (f"phevaluator {version} C sources (sdist) + bench/native/phe_equity.c, "
            f"gcc {cflags} (PLO4 tables -O0, data only), built in {time.perf_counter() - t0:.0f} s")
     return _wrap(ctypes.CDLL(str(lib))), how
+
+
+def build_program(source: str, libs: tuple[str, ...] = (), cflags: str = "-O2",
+                  build_dir: str | None = None) -> tuple[Path, str]:
+    """Compile ``bench/native/<source>`` with gcc into a program; return (its path, a one-line
+    description of how it was built).
+
+    ``libs``: linked as ``-l<name>``. ``build_dir``: build there instead of a temporary
+    directory (kept until the process ends), and reuse a program already built there from
+    the same source and flags. Raises RuntimeError when gcc fails (its message says why: a
+    missing header names the Debian package to install).
+    """
+    src = HERE / "native" / source
+    if build_dir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="bench-native-")
+        _KEEP.append(tmp)
+        work = Path(tmp.name)
+    else:
+        work = Path(build_dir)
+        work.mkdir(parents=True, exist_ok=True)
+    exe = work / src.stem
+    stamp = work / f"{src.stem}.built-for.txt"
+    want = f"{cflags} {' '.join(libs)} {src.stat().st_mtime_ns}"
+    if build_dir is not None and exe.exists() and stamp.exists() and stamp.read_text() == want:
+        return exe, f"bench/native/{source}, gcc {cflags}, built earlier in {work}"
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(["gcc", *cflags.split(), str(src), "-o", str(exe),
+                               *[f"-l{lib}" for lib in libs]], capture_output=True, text=True)
+    except OSError as exc:
+        raise RuntimeError(f"gcc could not run: {exc}") from None
+    if proc.returncode:
+        raise RuntimeError(f"gcc failed on {source}:\n{proc.stderr.strip()}")
+    stamp.write_text(want)
+    return exe, f"bench/native/{source}, gcc {cflags}, built in {time.perf_counter() - t0:.1f} s"
 
 
 def _wrap(dll: ctypes.CDLL) -> ctypes.CDLL:

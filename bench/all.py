@@ -2,7 +2,7 @@
 and ratio (issue 21).
 
 Run:  .venv/bin/python bench/all.py [--quick] [--out docs/performance.md] [--only NAME ...]
-                                    [--also bench_run.py ...]
+                                    [--also bench_run.py ...] [--update NAME ...]
 
 Each bench runs as its own process, one after the other, with this Python; its last line
 (``name: anchor ...; goal ...; ratio ...``) goes into the summary table, its per-case
@@ -15,6 +15,9 @@ figures move with the load.
 
 ``--quick`` passes each bench its quick options (fewer rounds): for trying, not for the
 record. ``--also`` adds other bench scripts of bench/ (their last line as they print it).
+``--update NAME ...`` runs only those benches and puts their rows, detail tables and outputs
+into the document that is there, leaving every other bench's as it was (the header then
+names what was rerun alone, and when).
 """
 
 from __future__ import annotations
@@ -43,6 +46,11 @@ BENCHES = {
     "bench_run.py": ([], ["--ready-sizes", "1,10", "--runs", "1", "--step-hands", "20"]),
     "bench_journal.py": ([], ["--sizes", "1,10", "--runs", "1"]),
 }
+#: benches not run by default (``--also``, ``--update``) that take options all the same
+OPTIONS = {
+    "bench_mqtt.py": (["--native-dir", "{native}"], ["--native-dir", "{native}", "--actions", "100"]),
+}
+UPDATED = "Rerun alone since (`bench/all.py --update NAME`): "
 
 
 def _load() -> str:
@@ -84,14 +92,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
     ap.add_argument("--only", nargs="*", default=None, help="only these benches")
     ap.add_argument("--also", nargs="*", default=[], help="other bench/ scripts to run too")
+    ap.add_argument("--update", nargs="+", default=None, metavar="NAME",
+                    help="run only these and update their parts of the document that is there")
     args = ap.parse_args(argv)
 
     native = tempfile.TemporaryDirectory(prefix="phe-native-")
-    names = [n for n in BENCHES if args.only is None or n in args.only] + list(args.also)
+    if args.update is not None:
+        names = list(args.update)
+    else:
+        names = [n for n in BENCHES if args.only is None or n in args.only] + list(args.also)
     runs = []
     failed = False
     for name in names:
-        opts = BENCHES.get(name, ([], []))[1 if args.quick else 0]
+        opts = (BENCHES.get(name) or OPTIONS.get(name) or ([], []))[1 if args.quick else 0]
         opts = [o.replace("{native}", native.name) for o in opts]
         cmd = [sys.executable, str(ROOT / "bench" / name), *opts]
         shown = " ".join([".venv/bin/python", f"bench/{name}",
@@ -111,9 +124,74 @@ def main(argv: list[str] | None = None) -> int:
     native.cleanup()
 
     doc = _document(runs, args.quick, args.also)
+    if args.update is not None and Path(args.out).exists():
+        doc = splice(Path(args.out).read_text(), doc, names, args.quick)
     Path(args.out).write_text(doc)
     print(f"wrote {args.out}")
     return 1 if failed else 0
+
+
+def _sections(doc: str, mark: str) -> tuple[str, list[tuple[str, str]]]:
+    """Split ``doc`` at its lines starting with ``mark`` (``"## "``): (the text before the
+    first, [(title line, the section's text from that line on)])."""
+    head, out = [], []
+    for ln in doc.splitlines(keepends=True):
+        if ln.startswith(mark):
+            out.append([ln.rstrip("\n"), ln])
+        elif out:
+            out[-1][1] += ln
+        else:
+            head.append(ln)
+    return "".join(head), [(t, x) for t, x in out]
+
+
+def splice(old: str, new: str, names: Sequence[str], quick: bool = False) -> str:
+    """Put the parts of ``new`` (a document of only ``names``'s runs) into ``old``: their
+    summary rows, the detail sections ``new`` has, their whole outputs. The header is
+    ``new``'s (this all.py's prose) under ``old``'s "Written by" line, with a line naming
+    the benches rerun alone and when."""
+    summary, whole = "## Summary", "## Every bench's whole output"
+    old_head, parts = _sections(old, "## ")
+    new_head, fresh = _sections(new, "## ")
+    fresh_by = dict(fresh)
+    out = []
+    for title, text in parts:
+        if title.startswith(summary):
+            new_summary = next((x for t, x in fresh if t.startswith(summary)), "")
+            lines = text.rstrip("\n").splitlines()
+            for row in (r for r in new_summary.splitlines() if r.startswith("| bench_")):
+                at = [i for i, ln in enumerate(lines) if ln.split(" | ")[0] == row.split(" | ")[0]]
+                if at:
+                    lines[at[0]] = row
+                else:
+                    lines.insert(max(i for i, ln in enumerate(lines) if ln.startswith("|")) + 1, row)
+            out.append("\n".join(lines) + "\n\n")
+        elif title.startswith(whole):
+            sub_head, subs = _sections(text, "### ")
+            merged = dict(subs)
+            merged.update(dict(_sections(fresh_by.get(title, ""), "### ")[1]))
+            out.append(sub_head + "".join(merged.values()))
+        else:
+            out.append(fresh_by.get(title, text))
+    for title, text in fresh:  # detail sections the old document did not have
+        if not any(t == title for t, _ in parts) and not title.startswith((summary, whole)):
+            at = next((i for i, (t, _) in enumerate(parts) if t.startswith(whole)), len(out))
+            out.insert(at, text)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    done = {n: f"{n}{' (--quick)' if quick else ''} on {now}" for n in names}
+    old_paras = old_head.split("\n\n")
+    for para in old_paras:
+        if para.startswith(UPDATED):
+            for item in para.strip()[len(UPDATED):].rstrip(".").split("; "):
+                done.setdefault(item.split(" ", 1)[0], item)
+    written = next((p for p in old_paras if p.startswith("Written by")), None)
+    paras = []
+    for para in new_head.split("\n\n"):
+        if para.startswith("Written by"):
+            paras += [written or para, UPDATED + "; ".join(done.values()) + "."]
+        else:
+            paras.append(para)
+    return "\n\n".join(paras) + "".join(out)
 
 
 def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
@@ -141,7 +219,8 @@ def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
         "clock of a shared 2-core machine measures the other users. The table gives both "
         "clocks. The anchors are the fastest real "
         "peers: phevaluator's C evaluator in a C loop built at bench time (not its Python "
-        "wrapper), PokerKit on the same decisions. Goals are issue 21's (and issue 2's where "
+        "wrapper), PokerKit on the same decisions, and for MQTT a libmosquitto C client built "
+        "at bench time (not paho). Goals are issue 21's (and issue 2's where "
         "it set them).",
         "",
         "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "

@@ -6,13 +6,19 @@
 #   bash scripts/setup.sh          # the product
 #   bash scripts/setup.sh --test   # the product and the test tools
 #   bash scripts/setup.sh --room   # the product and PostgreSQL for the room service
+#   bash scripts/setup.sh --bench  # the product, the benches' Python peers (the test extras:
+#                                  # phevaluator, PokerKit) and libmosquitto-dev, which
+#                                  # bench/bench_mqtt.py's native anchor (bench/native/mqtt_rtt.c)
+#                                  # is built against at bench time; not needed by the tests
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0
 want_pg=0
+want_bench=0
 [ "${1:-}" = "--test" ] && want_test=1 && want_pg=1
 [ "${1:-}" = "--room" ] && want_pg=1
+[ "${1:-}" = "--bench" ] && want_bench=1
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -39,6 +45,9 @@ fi
 if [ $want_pg = 1 ]; then
   command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 fi
+if [ $want_bench = 1 ]; then
+  [ -f /usr/include/mosquitto.h ] || need+=(libmosquitto-dev)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
@@ -56,7 +65,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 extras=""
-[ $want_test = 1 ] && extras="[test]"
+[ $want_test = 1 ] || [ $want_bench = 1 ] && extras="[test]"
 stamp=".venv/.installed${extras}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
    || [ controller/engine/_equity_c.c -nt "$stamp" ]; then

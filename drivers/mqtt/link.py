@@ -34,6 +34,7 @@ retained on purpose (birth message and Last Will).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -61,6 +62,9 @@ CHAT_KEEP = 30  # chat lines kept in the retained chat topic
 # none of the controller's own publishes (its clearing of a retained input) back.
 INPUT = SubscribeOptions(qos=QOS, noLocal=True, retainAsPublished=True)
 RETAINED_INPUT = "M-10"
+#: Give up the CPU right after queueing the public state (see :meth:`TableLink.publish_state`).
+#: bench/bench_mqtt.py's ``--send-yield`` switches it to measure what it is worth.
+YIELD_AFTER_STATE = True
 
 
 class LinkTimeout(TimeoutError):
@@ -217,6 +221,17 @@ class TableLink:
                 lobby_topic = topic(Kind.LOBBY, self.table)
                 if lobby is not None and self._retained.get(lobby_topic) != lobby:
                     self._retain(lobby_topic, lobby)
+        if YIELD_AFTER_STATE and self._connected.is_set():
+            # paho only queues the state for its network thread, and this (the loop's)
+            # thread goes straight on to the private views, keeping the GIL: the state's
+            # socket write waited for it, a median 0.5-0.6 ms. sched_yield drops the GIL and
+            # the CPU for a moment so paho's thread can write it now: a median 0.13-0.16 ms,
+            # and the action -> state median 0.2-0.5 ms lower (issue 21, measured with
+            # bench/bench_mqtt.py --send-yield alternate, 7 runs at load 5-8 on 2 cores). It
+            # does not shorten the tail: p99 with it 19.6-36.5 ms, without 16.6-33.7 ms, no
+            # steady difference (there paho's thread waits for a CPU, not for the GIL). One
+            # system call per state.
+            os.sched_yield()
         for seat, action, at in early:  # queued actions that arrived before this first state
             self._handle(Kind.ACTION, seat, action, at)
 

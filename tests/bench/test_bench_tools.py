@@ -1,0 +1,90 @@
+"""The benches' own tools (issue 21): bench/all.py's one-bench update of docs/performance.md,
+and bench_mqtt's native anchor (bench/native/mqtt_rtt.c, built as the bench builds it, run
+against a private broker from the repo's config)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+
+import _native  # noqa: E402
+import bench_mqtt  # noqa: E402
+
+spec = importlib.util.spec_from_file_location("bench_all", REPO / "bench" / "all.py")
+assert spec is not None and spec.loader is not None
+bench_all = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench_all)
+
+
+def _run(name: str, last: str, out: str) -> dict:
+    return {"name": name, "cmd": f".venv/bin/python bench/{name}", "out": out, "err": "", "last": last,
+            "load": "1.00 1.00 1.00 -> 1.00 1.00 1.00", "seconds": 3.0}
+
+
+def test_update_replaces_one_bench_and_keeps_the_others() -> None:
+    old = bench_all._document([
+        _run("bench_table.py", "table: anchor none; goal p99 <= 250 us; ratio 0.71", " 10 seats, 1500 hands, 10.0 players\n"
+             "   cpu median 26.6 us, p99 177.5 us, max 906 us\n"),
+        _run("bench_mqtt.py", "mqtt: anchor paho p99 7.87 ms; goal p99 <= 10 ms; ratio p99/goal 1.11", "old mqtt output\n"),
+    ], False, ["bench_mqtt.py"])
+    new = bench_all._document([_run("bench_mqtt.py", "mqtt: anchor libmosquitto p99 0.9 ms; goal p99 <= 10 ms; "
+                                    "ratio p99/goal 0.95", "new mqtt output\n")], False)
+    doc = bench_all.splice(old, new, ["bench_mqtt.py"])
+    assert "libmosquitto p99 0.9 ms" in doc and "new mqtt output" in doc
+    assert "paho p99 7.87" not in doc and "old mqtt output" not in doc
+    # the other bench's row, detail table and output stay, once each
+    assert doc.count("| bench_table.py |") == 1 and doc.count("| bench_mqtt.py |") == 1
+    assert "| 10 | 1500 | 10.0 | cpu | 26.6 us | 177.5 us | 906 us | 0.71 |" in doc
+    assert doc.count("### bench_table.py") == 1 and doc.count("### bench_mqtt.py") == 1
+    assert doc.index("| bench_table.py |") < doc.index("| bench_mqtt.py |")
+    assert doc.startswith(old.split("\n")[0]) and f"\n{bench_all.UPDATED}bench_mqtt.py on " in doc
+    # a second update of another bench keeps the first one's note, and adds a bench not there
+    again = bench_all.splice(doc, bench_all._document([_run("bench_hands.py", "hands: anchor x; goal y; ratio 2x",
+                                                            "hands output\n")], False), ["bench_hands.py"])
+    note = next(ln for ln in again.splitlines() if ln.startswith(bench_all.UPDATED))
+    assert "bench_mqtt.py on " in note and "bench_hands.py on " in note
+    assert again.count("| bench_hands.py |") == 1 and "hands output" in again and "new mqtt output" in again
+
+
+@pytest.mark.broker
+def test_native_anchor_round_trips_through_the_tables_broker(tmp_path: Path) -> None:
+    if not Path("/usr/include/mosquitto.h").exists():
+        pytest.skip("libmosquitto-dev is not installed (bash scripts/setup.sh --bench installs it)")
+    from drivers.mqtt.broker import BrokerProcess
+    from drivers.mqtt.provision import provision
+
+    exe, how = _native.build_program("mqtt_rtt.c", ("mosquitto", "pthread"), build_dir=str(tmp_path / "native"))
+    assert exe.exists() and "mqtt_rtt.c" in how
+    again, how = _native.build_program("mqtt_rtt.c", ("mosquitto", "pthread"), build_dir=str(tmp_path / "native"))
+    assert again == exe and "built earlier" in how
+    work = tmp_path / "broker"
+    work.mkdir()
+    provision(work, "t1", 2)
+    passwords = bench_mqtt.add_bench_logins(work)
+    with BrokerProcess(work) as broker:
+        env = {**os.environ, "MQTT_RTT_PING_USER": "bench-nping", "MQTT_RTT_PING_PASS": passwords["bench-nping"],
+               "MQTT_RTT_ECHO_USER": "bench-necho", "MQTT_RTT_ECHO_PASS": passwords["bench-necho"]}
+        out = subprocess.run([str(exe), "127.0.0.1", str(broker.mqtt_port), "5", "80", "3000"], env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.split("\n")
+        assert lines[0] == "ready"
+        rtts = [float(ln.split()[1]) for ln in lines[1:] if ln.startswith("rtt_us ")]
+        assert len(rtts) == 5 and all(r > 0 for r in rtts)
+        # a wrong password: the broker refuses it, and mqtt_rtt says so and fails
+        bad = subprocess.run([str(exe), "127.0.0.1", str(broker.mqtt_port), "1", "80", "3000"],
+                             env={**env, "MQTT_RTT_PING_PASS": "wrong"}, capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 1 and "refused" in bad.stderr
+
+
+def test_build_failure_is_a_runtime_error_naming_the_cause(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="gcc (failed|could not run)"):
+        _native.build_program("mqtt_rtt.c", ("no_such_library_here",), build_dir=str(tmp_path))
