@@ -9,8 +9,9 @@ it sends a table (``view``): ``level`` and ``next_level`` (``number``, ``small_b
 ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid``,
 ``hand_for_hand``, ``finished``, ``clock_speed`` (a simulation's clock, times real time;
 None: real time), ``prizes_left`` (money, 1st first: the payouts of the places the players
-left will take) and the payouts' ``unit`` (for ``livetable floor deal``). Its moves name where each player goes (``out``: ``to``, ``to_name``,
-``to_seat``, ``reason``) and comes from (``in``: ``from``, ``from_name``).
+left will take) and the payouts' ``unit`` (for ``livetable floor deal``). Its moves name
+where each player goes (``out``: ``to``, ``to_name``, ``to_seat``, ``reason``) and comes
+from (``in``: ``from``, ``from_name``).
 
 :class:`LinkView` keeps the last one and the move notices, and builds the public state's
 ``tournament_view`` in the shape of a single-table tournament's
