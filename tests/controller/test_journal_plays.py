@@ -5,6 +5,8 @@ refused as any other, by :class:`controller.composition.TableRun` before anythin
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +102,25 @@ def test_table_run_refuses_before_opening_anything_and_marks_what_it_opens(tmp_p
     with pytest.raises(JournalPlaysRefused, match="single-table"):
         _run(fresh, [_Director("tournament")]).open()
 
+
+def test_livetable_run_refuses_a_cash_journal_as_a_table_of_the_room_tournament(tmp_path: Path) -> None:
+    journal = _journal(tmp_path / "journal.sqlite", plays="cash")
+    before = journal.read_bytes()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+id = "t1"
+seats = 8
+big_blind = 100
+[shuffler]
+port = "/dev/null"
+[journal]
+path = "{journal}"
+history_dir = "{tmp_path / 'hands'}"
+[room]
+tournament = true
+""")
+    run = subprocess.run([sys.executable, "-m", "controller", "run", "--config", str(cfg)], cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 3 and "holds a cash game" in run.stderr, run.stderr[-2000:]
+    assert journal.read_bytes() == before  # nothing written
