@@ -113,6 +113,17 @@ def main(argv: list[str] | None = None) -> int:
               f"this user (the outbox's login {cfg.table.id}-outbox: livetable tablets provision writes it)",
               file=sys.stderr)
         return 2
+    if in_room and room.tournament_password_file is None:
+        print(f"livetable run: room.tournament_password_file: a table of the room's tournament logs in to the "
+              f"table's broker as {cfg.table.id}-tournament (livetable tablets provision writes its password; "
+              f"on the controller's login it would end the table's MQTT link's session)", file=sys.stderr)
+        return 2
+    if in_room and room.tournament_password_file is not None and not os.access(room.tournament_password_file,
+                                                                               os.R_OK):
+        print(f"livetable run: room.tournament_password_file {room.tournament_password_file}: no such file, or "
+              f"not readable by this user (the login {cfg.table.id}-tournament: livetable tablets provision "
+              f"writes it)", file=sys.stderr)
+        return 2
     if cfg.shuffler is None:
         print("livetable run: the config has no [shuffler]: a live table needs its shuffler to deal "
               "(livetable simulate plays without one)", file=sys.stderr)
@@ -139,11 +150,19 @@ def main(argv: list[str] | None = None) -> int:
     # A journal played as something else (a tournament's as a cash game, a cash game's as a
     # tournament table ...) is refused by run.open() before anything opens (issue 19).
     director: Any = None
-    if in_room:  # the room's tournament over the table's broker, logged in as the controller
+    if in_room:  # the room's tournament over the table's broker, on its own login (<table>-tournament)
         from controller.composition import room_tournament_seat
+        from controller.config import read_small_text
+        from drivers.mqtt.provision import tournament_user
 
+        assert room.tournament_password_file is not None  # checked above
+        try:
+            link_pw = read_small_text(room.tournament_password_file, what="password file").strip()
+        except (OSError, ValueError) as exc:
+            print(f"livetable run: room.tournament_password_file: {exc}", file=sys.stderr)
+            return 2
         director = room_tournament_seat(cfg.table.id, host=cfg.mqtt.host, port=cfg.mqtt.port,
-                                        username=choice.mqtt_user, password=choice.mqtt_password)
+                                        username=tournament_user(cfg.table.id), password=link_pw)
     elif tourney is not None:  # the tournament's clock: monotonic seconds (its journal keeps the time played)
         from controller.tournament_run import TournamentTable
 

@@ -73,8 +73,10 @@ def room_tournament_seat(table: str, *, host: str, port: int, username: str | No
     ``plays = "room-tournament"``): it takes the room's orders on
     ``livetable/<table>/tournament/order`` and reports on ``.../report`` through the table's
     broker at ``host``:``port`` (bridged to the room's, :mod:`room.provision`), logged in as
-    ``username`` with ``password`` (the table's ``controller`` login, which the table's
-    broker lets read and write ``livetable/#``; None: anonymous). The one way both
+    ``username`` with ``password`` (None: anonymous): the table's ``<table>-tournament``
+    login (:func:`drivers.mqtt.provision.tournament_user`), never the ``controller`` one the
+    table's MQTT link uses (the broker takes a login as the client's id: the two would end
+    each other's session, the table paused ``broker-lost``). The one way both
     ``livetable run`` (``[room] tournament = true``, ``--tournament-room``) and ``livetable
     simulate --tournament --tournament-room`` build it; it connects only once attached."""
     from controller.tournament_link import RoomTournamentSeat

@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament-room", action="store_true",
                    help="with --tournament: a table of the room's multi-table tournament; the room seats "
                         "the players and gives every deal (controller/tournament_link.py)")
+    p.add_argument("--tournament-room-password-file", default=None,
+                   help="the room tournament link's password on the table's broker (its login: "
+                        "<table>-tournament, from livetable tablets provision; default: --mqtt-user's login, "
+                        "which only --devices none leaves to it)")
     return p
 
 
@@ -300,9 +304,14 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
     if args.tournament_room:  # issue 19: the room's tournament, over the table's broker
         from controller.composition import room_tournament_seat  # the same as livetable run's
 
-        pw = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
+        user, pw_file = args.mqtt_user, args.mqtt_password_file
+        if args.tournament_room_password_file:  # its own login, as livetable run's [room] tournament_password_file
+            from drivers.mqtt.provision import tournament_user
+
+            user, pw_file = tournament_user(args.table), args.tournament_room_password_file
+        pw = Path(pw_file).read_text().strip() if pw_file else None
         args.director = lambda n: room_tournament_seat(args.table, host=args.mqtt_host, port=args.mqtt_port,
-                                                       username=args.mqtt_user, password=pw)
+                                                       username=user, password=pw)
     return settings
 
 

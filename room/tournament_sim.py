@@ -215,7 +215,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
              "--seats", str(settings.seats_per_table), "--result-seconds", "0"]
 
     def spawn(i: int, t: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra),
+        login = ["--tournament-room-password-file", str(rig.tournament_password[t])]  # as livetable run's
+        return subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra + login),
                                 stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
                                 env=env, cwd=str(REPO), preexec_fn=die_with_parent())
 

@@ -106,6 +106,8 @@ def test_table_run_refuses_before_opening_anything_and_marks_what_it_opens(tmp_p
 def test_livetable_run_refuses_a_cash_journal_as_a_table_of_the_room_tournament(tmp_path: Path) -> None:
     journal = _journal(tmp_path / "journal.sqlite", plays="cash")
     before = journal.read_bytes()
+    pw = tmp_path / "tournament-password"
+    pw.write_text("secret\n")
     cfg = tmp_path / "table.toml"
     cfg.write_text(f"""
 [table]
@@ -119,6 +121,7 @@ path = "{journal}"
 history_dir = "{tmp_path / 'hands'}"
 [room]
 tournament = true
+tournament_password_file = "{pw}"
 """)
     run = subprocess.run([sys.executable, "-m", "controller", "run", "--config", str(cfg)], cwd=REPO,
                          capture_output=True, text=True, timeout=60)

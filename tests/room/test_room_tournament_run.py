@@ -2,12 +2,16 @@
 
 The tournament's orders and reports travel ``livetable/<t>/tournament/order`` and
 ``.../report`` on the table's broker, bridged to ``room/tables/<t>/tournament/...`` on the
-room's. Provisioning already carries them: the table's broker lets its ``controller`` login
-read and write ``livetable/#`` (drivers/mqtt/provision.py), ``room provision`` writes the
-bridge's ``tournament/order in`` and ``tournament/report out`` lines and lets ``table-<t>``
-read the one and write the other (room/provision.py). Shown here on real Mosquittos with the
-provisioned files and logins, then with a real ``livetable run`` (the shuffler emulator on a
-pty) as one table of a two-table room tournament whose other table is ``livetable simulate``.
+room's. ``room provision`` already wrote the bridge's ``tournament/order in`` and
+``tournament/report out`` lines and lets ``table-<t>`` read the one and write the other
+(room/provision.py). What was missing is on the table's broker: the link logged in as
+``controller``, the login of the table's MQTT link too, and the broker takes a login as the
+client's id (mosquitto/livetable.conf ``use_username_as_clientid``), so each ended the other's
+session (the table paused ``broker-lost``, over and over). ``livetable tablets provision``
+now makes the link's own login, ``<t>-tournament`` (drivers/mqtt/provision.py), allowed
+only those two topics. Shown here on real Mosquittos with the provisioned files and logins,
+then with a real ``livetable run`` (the shuffler emulator on a pty, its MQTT link up) as one
+table of a two-table room tournament whose other table is ``livetable simulate``.
 """
 
 from __future__ import annotations
@@ -81,11 +85,16 @@ def rig(tmp_path: Path) -> Iterator[RoomRig]:
     r.stop()
 
 
-def test_the_provisioned_bridge_carries_orders_in_and_reports_out_on_the_controllers_login(rig: RoomRig) -> None:
-    """No new login: the table's own ``controller`` login (the one ``livetable run`` has in
-    ``[mqtt]``) takes t1's orders and sends its reports through the provisioned bridge."""
-    pw = rig.controller_password["t1"].read_text().strip()
-    table = _Client(rig.brokers["t1"].mqtt_port, "controller", pw, ["livetable/t1/tournament/order"])
+def test_the_provisioned_bridge_carries_orders_in_and_reports_out_on_the_links_own_login(rig: RoomRig) -> None:
+    """``t1-tournament`` (``[room] tournament_password_file``) takes t1's orders and sends its
+    reports through the provisioned bridge, with the table's ``controller`` connected on its
+    own login all along (it is not thrown off)."""
+    controller = _Client(rig.brokers["t1"].mqtt_port, "controller",
+                         rig.controller_password["t1"].read_text().strip(), [])
+    lost: list[Any] = []
+    controller.c.on_disconnect = lambda *a: lost.append(a)
+    pw = rig.tournament_password["t1"].read_text().strip()
+    table = _Client(rig.brokers["t1"].mqtt_port, "t1-tournament", pw, ["livetable/t1/tournament/order"])
     room = _Client(rig.room_broker.mqtt_port, rig.room_creds["username"], rig.room_creds["password"],
                    ["room/tables/+/tournament/report"])
     try:
@@ -93,9 +102,38 @@ def test_the_provisioned_bridge_carries_orders_in_and_reports_out_on_the_control
             == "livetable/t1/tournament/order"
         assert table.send_until_heard("livetable/t1/tournament/report", "report", room) \
             == "room/tables/t1/tournament/report"
+        assert lost == []  # the controller's session was not taken over
     finally:
         table.close()
         room.close()
+        controller.close()
+
+
+def test_the_links_login_reads_and_writes_nothing_else(rig: RoomRig) -> None:
+    """``t1-tournament`` gets none of t1's state or t2's orders and cannot write t2's reports
+    or t1's orders. The broker drops what the ACL refuses without a word, so each refusal is
+    shown by a message on an allowed topic sent after it (one client's order is kept)."""
+    port = rig.brokers["t1"].mqtt_port
+    controller = _Client(port, "controller", rig.controller_password["t1"].read_text().strip(),
+                         ["livetable/+/tournament/#"])
+    link = _Client(port, "t1-tournament", rig.tournament_password["t1"].read_text().strip(),
+                   ["livetable/t1/state", "livetable/t2/tournament/order", "livetable/t1/tournament/order"])
+    try:
+        for topic in ("livetable/t1/state", "livetable/t2/tournament/order"):
+            controller.c.publish(topic, b"not for the link", qos=1).wait_for_publish(5)
+        controller.c.publish("livetable/t1/tournament/order", b"control 1", qos=1).wait_for_publish(5)
+        got = [link.q.get(timeout=5)]
+        assert got == [("livetable/t1/tournament/order", b"control 1")]
+        link.c.publish("livetable/t2/tournament/report", b"forged", qos=1).wait_for_publish(5)
+        link.c.publish("livetable/t1/tournament/order", b"forged", qos=1).wait_for_publish(5)
+        link.c.publish("livetable/t1/tournament/report", b"control 2", qos=1).wait_for_publish(5)
+        seen = []
+        while not seen or seen[-1][1] != b"control 2":
+            seen.append(controller.q.get(timeout=5))
+        assert [m for m in seen if m[1] == b"forged"] == [], seen
+    finally:
+        link.close()
+        controller.close()
 
 
 def _config(tmp_path: Path, rig: RoomRig, shuffler: str) -> Path:
@@ -123,6 +161,7 @@ history_dir = "{rig.history_dir('t1')}"
 
 [room]
 tournament = true
+tournament_password_file = "{rig.tournament_password['t1']}"
 """)
     return cfg
 
@@ -198,7 +237,9 @@ def test_livetable_run_is_a_table_of_a_two_table_room_tournament(tmp_path: Path,
         service.stop()
         store.close()
         emu.stop()
-    assert codes["t1"] == 0, (tmp_path / "t1.log").read_text()[-3000:]
+    log = (tmp_path / "t1.log").read_text()
+    assert codes["t1"] == 0, log[-3000:]
+    assert "broker-lost" not in log, log[-3000:]  # the link's login never threw off the table's MQTT link
     assert journal_plays(rig.journal("t1")) == "room-tournament"
     # TDA 23: the hand was dealt at the stakes of the room's go (level 1: 25/50), not the config's 100
     import sqlite3
