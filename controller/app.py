@@ -17,6 +17,12 @@ The table is composed by :class:`controller.composition.TableRun`, the same as
 4. start the other devices (seat panel on the Pi's GPIO, the MQTT link, the camera);
 5. ``READY=1``; then the loop runs, feeding the systemd watchdog, until SIGTERM.
 
+The table plays a cash game, a single-table tournament (the config's ``[tournament]`` or
+``--tournament-config``), or is one table of the room's multi-table tournament (``[room]
+tournament = true`` or ``--tournament-room``: the room seats the players and gives every
+deal over the table's broker, :func:`controller.composition.room_tournament_seat`); a
+journal played as another of them is refused (exit 3, issue 19).
+
 A journal that fails its check stops start-up (exit 3): the floor must look at it
 (``livetable history --journal FILE``) rather than have the table guess.
 """
@@ -29,6 +35,7 @@ import logging
 import os
 import sys
 import time
+from typing import Any
 
 from controller.clock import system_clock
 from controller.config import ConfigError, load_config
@@ -51,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "[tournament] section; neither: a cash table; docs/tournament.md)")
     p.add_argument("--tournament-players", type=int, default=None,
                    help="entries drawn to seats at the tournament's start (default: every seat)")
+    p.add_argument("--tournament-room", action=argparse.BooleanOptionalAction, default=None,
+                   help="a table of the room's multi-table tournament: the room seats the players and gives "
+                        "every deal over the table's broker (default: the config's [room] tournament; "
+                        "docs/tournament.md)")
     p.add_argument("--log-level", default="INFO")
     return p
 
@@ -71,13 +82,23 @@ def main(argv: list[str] | None = None) -> int:
         from controller.roomlink import room_config  # issue 17: [room], the outbox to the room
 
         room = room_config(args.config)
-        from controller.tournament_run import tournament_config, tournament_table_settings
+        from controller.tournament_run import (room_tournament_table_settings, tournament_config,
+                                               tournament_table_settings)
 
         tourney = tournament_config(args.config, args.tournament_config)  # issue 19
-        if tourney is not None:
-            settings = tournament_table_settings(settings, tourney.settings)
+        in_room = room.tournament if args.tournament_room is None else args.tournament_room
         players = settings.seats if args.tournament_players is None else args.tournament_players
-        if tourney is not None and not 2 <= players <= settings.seats:
+        if in_room:  # the room's tournament; [tournament], when given, is the room's settings
+            if args.tournament_players is not None:
+                raise ValueError("--tournament-players: the room draws a room tournament's players "
+                                 "(--tournament-room, [room] tournament = true)")
+            if tourney is not None and tourney.settings.seats_per_table > settings.seats:
+                raise ValueError(f"{tourney.source}: tournament.seats_per_table "
+                                 f"{tourney.settings.seats_per_table} is more than table.seats {settings.seats}")
+            settings = room_tournament_table_settings(settings, tourney.settings if tourney else None)
+        elif tourney is not None:
+            settings = tournament_table_settings(settings, tourney.settings)
+        if tourney is not None and not in_room and not 2 <= players <= settings.seats:
             raise ValueError(f"--tournament-players: {players}: a single-table tournament needs "
                              f"2..{settings.seats} players (table.seats)")
     except (ConfigError, ValueError) as exc:
@@ -92,6 +113,17 @@ def main(argv: list[str] | None = None) -> int:
               f"this user (the outbox's login {cfg.table.id}-outbox: livetable tablets provision writes it)",
               file=sys.stderr)
         return 2
+    if in_room and room.tournament_password_file is None:
+        print(f"livetable run: room.tournament_password_file: a table of the room's tournament logs in to the "
+              f"table's broker as {cfg.table.id}-tournament (livetable tablets provision writes its password; "
+              f"on the controller's login it would end the table's MQTT link's session)", file=sys.stderr)
+        return 2
+    if in_room and room.tournament_password_file is not None and not os.access(room.tournament_password_file,
+                                                                               os.R_OK):
+        print(f"livetable run: room.tournament_password_file {room.tournament_password_file}: no such file, or "
+              f"not readable by this user (the login {cfg.table.id}-tournament: livetable tablets provision "
+              f"writes it)", file=sys.stderr)
+        return 2
     if cfg.shuffler is None:
         print("livetable run: the config has no [shuffler]: a live table needs its shuffler to deal "
               "(livetable simulate plays without one)", file=sys.stderr)
@@ -99,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         print(json.dumps({"config": args.config, "ok": True, "table": cfg.table.id,
                           "tournament": None if tourney is None else {"source": tourney.source,
-                                                                      "players": players}}))
+                                                                      "players": None if in_room else players},
+                          "room_tournament": bool(in_room)}))
         return 0
     notify("STATUS=starting: checking the journal")
     from controller.composition import DeviceStartError, TableRun
@@ -114,15 +147,23 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # not a regular file (a FIFO, /dev/zero), too large, not UTF-8
         print(f"livetable run: mqtt.password_file: {exc}", file=sys.stderr)
         return 2
-    director = None
-    if tourney is None:
-        from controller.tournament_run import tournament_journal_refusal
+    # A journal played as something else (a tournament's as a cash game, a cash game's as a
+    # tournament table ...) is refused by run.open() before anything opens (issue 19).
+    director: Any = None
+    if in_room:  # the room's tournament over the table's broker, on its own login (<table>-tournament)
+        from controller.composition import room_tournament_seat
+        from controller.config import read_small_text
+        from drivers.mqtt.provision import tournament_user
 
-        refusal = tournament_journal_refusal(cfg.journal.path)
-        if refusal:  # issue 19: never a tournament's journal reopened as a cash game
-            print(f"livetable run: {refusal}", file=sys.stderr)
-            return 3
-    if tourney is not None:  # the tournament's clock: monotonic seconds (its journal keeps the time played)
+        assert room.tournament_password_file is not None  # checked above
+        try:
+            link_pw = read_small_text(room.tournament_password_file, what="password file").strip()
+        except (OSError, ValueError) as exc:
+            print(f"livetable run: room.tournament_password_file: {exc}", file=sys.stderr)
+            return 2
+        director = room_tournament_seat(cfg.table.id, host=cfg.mqtt.host, port=cfg.mqtt.port,
+                                        username=tournament_user(cfg.table.id), password=link_pw)
+    elif tourney is not None:  # the tournament's clock: monotonic seconds (its journal keeps the time played)
         from controller.tournament_run import TournamentTable
 
         director = TournamentTable(tourney.settings, tourney.text, players=players,
@@ -143,10 +184,6 @@ def main(argv: list[str] | None = None) -> int:
     from controller.roomlink import start_from_config  # issue 17: None unless [room] outbox = true
 
     assert run.orch is not None
-    if director is None:  # a cash table: its journal says so (the next start reads it without a scan)
-        from controller.tournament_run import mark_journal_plays
-
-        mark_journal_plays(run.orch.journal, "cash")
     outbox = start_from_config(args.config, cfg, run.orch)
     if outbox is not None:
         run.room_outbox(outbox)  # compaction waits for the room's acknowledgements (issue 21)

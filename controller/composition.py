@@ -22,7 +22,12 @@ order:
 
 Simulated players in-process (``livetable simulate``) are an extra device: anything with
 ``attach(run)`` / ``tick(orch)`` given as ``extras``; simulated tablets on the broker
-(:mod:`controller.simtablets`) need nothing here.
+(:mod:`controller.simtablets`) need nothing here. So is a tournament's director: a
+single-table tournament (:class:`controller.tournament_run.TournamentTable`) or one table of
+the room's multi-table tournament (:func:`room_tournament_seat`), the same for both commands.
+What the table plays (its director's ``plays``, else ``cash``;
+:data:`controller.tournament_run.PLAYS`) is checked against the journal before anything
+opens (:class:`JournalPlaysRefused`) and written to it once the table is open.
 """
 
 from __future__ import annotations
@@ -38,17 +43,44 @@ from typing import Any, Callable
 from controller.devices import DevicePorts, DeviceChoice, DriverAdapter, HistoryWriter, ShufflerDealer, build_devices
 from controller.devices.shuffler import Forward, prove_deck_again, shuffler_status
 from controller.engine.table.settings import TableSettings
+from controller.journal import JournalError
 from controller.orchestrator import DeviceBack, Orchestrator
 from controller.runtime import (SHOW_WINDOW_SECONDS, HandPacer, Recovery, cards_dealt_this_hand,
                                 cards_taken_this_hand, open_table)
 
-__all__ = ["TableRun", "DeviceStartError", "StopAsked"]
+__all__ = ["TableRun", "DeviceStartError", "StopAsked", "JournalPlaysRefused", "room_tournament_seat"]
 
 log = logging.getLogger("livetable.table")
 
 
 class DeviceStartError(RuntimeError):
     """A device could not start (``livetable run`` exits 2 and names it)."""
+
+
+class JournalPlaysRefused(JournalError):
+    """The journal was played as something else than this table plays (issue 19: a
+    tournament's journal opened as a cash game, a cash game's as a tournament table, a
+    single-table tournament's as a table of the room's): nothing was opened or written
+    (``livetable run`` and ``livetable simulate`` exit 3 and print the message, which
+    names the journal, what it holds and how to open it)."""
+
+
+def room_tournament_seat(table: str, *, host: str, port: int, username: str | None = None,
+                         password: str | None = None) -> Any:
+    """Return the extra device that makes a :class:`TableRun` one table of the room's
+    multi-table tournament (issue 19; :class:`controller.tournament_link.RoomTournamentSeat`,
+    ``plays = "room-tournament"``): it takes the room's orders on
+    ``livetable/<table>/tournament/order`` and reports on ``.../report`` through the table's
+    broker at ``host``:``port`` (bridged to the room's, :mod:`room.provision`), logged in as
+    ``username`` with ``password`` (None: anonymous): the table's ``<table>-tournament``
+    login (:func:`drivers.mqtt.provision.tournament_user`), never the ``controller`` one the
+    table's MQTT link uses (the broker takes a login as the client's id: the two would end
+    each other's session, the table paused ``broker-lost``). The one way both
+    ``livetable run`` (``[room] tournament = true``, ``--tournament-room``) and ``livetable
+    simulate --tournament --tournament-room`` build it; it connects only once attached."""
+    from controller.tournament_link import RoomTournamentSeat
+
+    return RoomTournamentSeat(table, host=host, port=port, username=username, password=password)
 
 
 def _journal_last_seq(path: str | Path) -> int:
@@ -104,6 +136,8 @@ class TableRun:
         self.keep_hands = keep_hands
         self.rebuy, self.bots, self.max_hands = set(rebuy or ()), set(bots or ()), max_hands
         self.extras = list(extras or [])
+        #: what the table plays: its tournament director's ``plays``, else ``cash``
+        self.plays: str = next((p for e in self.extras if isinstance(p := getattr(e, "plays", None), str)), "cash")
         self.forward = Forward()
         self.ports = DevicePorts()
         self.orch: Orchestrator | None = None
@@ -124,10 +158,17 @@ class TableRun:
         """Start the shuffler, open the journal, start the devices; return the recovery.
 
         Raises:
+            JournalPlaysRefused: the journal was played as something else than
+                :attr:`plays` (checked first: nothing is opened or written).
             controller.journal.JournalError: the journal cannot be opened (the devices
                 started so far are stopped).
             DeviceStartError: a device could not start (everything is stopped).
         """
+        from controller.tournament_run import journal_plays_refusal, mark_journal_plays
+
+        refusal = journal_plays_refusal(self.journal_path, self.plays)
+        if refusal:  # issue 19: a journal is played as one thing only
+            raise JournalPlaysRefused(refusal)
         c = self.choice
         try:
             if c.shuffler is not None:
@@ -192,6 +233,7 @@ class TableRun:
             orch.listeners.append(self.keeper)
         for extra in self.extras:
             extra.attach(self)
+        mark_journal_plays(orch.journal, self.plays)  # the next start reads it without a scan
         # The table as it stands, retained for the tablets and the display: a fresh table with
         # nobody seated must be seen too, or a tablet's take-seat waits for a first state (M-4).
         orch.publish_all()

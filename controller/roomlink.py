@@ -82,20 +82,36 @@ class RoomLinkConfig:
     ``password_file`` (the outbox's password on the table's broker, login ``<table>-outbox``;
     needed when ``outbox`` is true: the broker refuses a client without a login), ``batch``
     (records per message, 1..1000, default 200), ``window`` (records out before an
-    acknowledgement, 1..100000, default 5000), ``resend_seconds`` (1..600, default 10).
+    acknowledgement, 1..100000, default 5000), ``resend_seconds`` (1..600, default 10);
+    ``tournament`` (bool, default false; issue 19): the table is one table of the room's
+    multi-table tournament (``livetable run`` attaches
+    :func:`controller.composition.room_tournament_seat`; ``--tournament-room`` overrides it);
+    ``tournament_password_file`` (the tournament link's password on the table's broker,
+    login ``<table>-tournament`` from ``livetable tablets provision``; needed when the table
+    plays the room's tournament, checked by ``livetable run``: on the controller's login
+    the link and the table's MQTT link end each other's session).
 
     Raises:
         ValueError: an unknown key or a value out of range (names the key).
     """
 
     def __init__(self, data: dict[str, Any]) -> None:
-        known = {"outbox", "password_file", "batch", "window", "resend_seconds"}
+        known = {"outbox", "password_file", "batch", "window", "resend_seconds", "tournament",
+                 "tournament_password_file"}
         for k in data:
             if k not in known:
                 raise ValueError(f"room.{k}: unknown key (known: {', '.join(sorted(known))})")
         self.outbox = data.get("outbox", False)
         if not isinstance(self.outbox, bool):
             raise ValueError(f"room.outbox: true or false, got {self.outbox!r}")
+        self.tournament = data.get("tournament", False)
+        if not isinstance(self.tournament, bool):
+            raise ValueError(f"room.tournament: true or false (a table of the room's multi-table tournament), "
+                             f"got {self.tournament!r}")
+        self.tournament_password_file: str | None = data.get("tournament_password_file")
+        if self.tournament_password_file is not None and (not isinstance(self.tournament_password_file, str)
+                                                          or not self.tournament_password_file):
+            raise ValueError(f"room.tournament_password_file: a file name, got {self.tournament_password_file!r}")
         self.password_file: str | None = data.get("password_file")
         if self.password_file is not None and (not isinstance(self.password_file, str) or not self.password_file):
             raise ValueError(f"room.password_file: a file name, got {self.password_file!r}")

@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament-room", action="store_true",
                    help="with --tournament: a table of the room's multi-table tournament; the room seats "
                         "the players and gives every deal (controller/tournament_link.py)")
+    p.add_argument("--tournament-room-password-file", default=None,
+                   help="the room tournament link's password on the table's broker (its login: "
+                        "<table>-tournament, from livetable tablets provision; default: --mqtt-user's login, "
+                        "which only --devices none leaves to it)")
     return p
 
 
@@ -298,11 +302,16 @@ def _tournament(args: argparse.Namespace) -> TableSettings:
                               seats=args.seats or (5 if args.game == "draw" else 6))
     args.director = lambda n: TournamentTable(ts, text, players=n, seed=args.seed)
     if args.tournament_room:  # issue 19: the room's tournament, over the table's broker
-        from controller.tournament_link import RoomTournamentSeat
+        from controller.composition import room_tournament_seat  # the same as livetable run's
 
-        pw = Path(args.mqtt_password_file).read_text().strip() if args.mqtt_password_file else None
-        args.director = lambda n: RoomTournamentSeat(args.table, host=args.mqtt_host, port=args.mqtt_port,
-                                                     username=args.mqtt_user, password=pw)
+        user, pw_file = args.mqtt_user, args.mqtt_password_file
+        if args.tournament_room_password_file:  # its own login, as livetable run's [room] tournament_password_file
+            from drivers.mqtt.provision import tournament_user
+
+            user, pw_file = tournament_user(args.table), args.tournament_room_password_file
+        pw = Path(pw_file).read_text().strip() if pw_file else None
+        args.director = lambda n: room_tournament_seat(args.table, host=args.mqtt_host, port=args.mqtt_port,
+                                                       username=user, password=pw)
     return settings
 
 
@@ -373,14 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"livetable simulate: --mqtt-password-file: {exc}", file=sys.stderr)
         return 2
+    # A journal played as something else (a tournament's as a cash game ...) is refused by
+    # run.open() before anything opens (JournalPlaysRefused, issue 19), which then marks it.
     director = args.director(n_players) if args.tournament else None
-    if director is None:
-        from controller.tournament_run import tournament_journal_refusal
-
-        refusal = tournament_journal_refusal(journal)
-        if refusal:  # issue 19: never a tournament's journal reopened as a cash game
-            print(f"livetable simulate: {refusal}", file=sys.stderr)
-            return 3
     run = TableRun(settings, journal, choice, clock=clock, keep_hands=args.keep_hands, rebuy=set(bot_seats),
                    bots=set(bot_seats), extras=[players] + ([director] if director else []),
                    result_seconds=RESULT_SECONDS if args.result_seconds is None else args.result_seconds)
@@ -404,10 +408,6 @@ def main(argv: list[str] | None = None) -> int:
             orch.journal.append("simulate", {"seed": args.seed, "game": args.game, "limit": args.limit,
                                              "seats": settings.seats}, clock())
         orch.journal.set_meta("simulate_seed", str(args.seed))
-        if director is None:  # a cash table: its journal says so (the next start reads it without a scan)
-            from controller.tournament_run import mark_journal_plays
-
-            mark_journal_plays(orch.journal, "cash")
     # A seat the journal shows held by someone else (a player who joined from the tablet, T-3)
     # stays theirs: no simulated player acts or buys in for them there.
     taken = [s for s in bot_seats if (seat := orch.state.seat(s)) is not None and seat.player != f"sim{s}"

@@ -176,6 +176,11 @@ class RoomTournamentSeat:
         host, port, username, password: the table's broker (bridged to the room's).
     """
 
+    #: What its table plays (:data:`controller.tournament_run.PLAYS`):
+    #: :class:`controller.composition.TableRun` refuses a journal played as anything else
+    #: (a cash game's, a single-table tournament's) and marks the journal with it.
+    plays = "room-tournament"
+
     def __init__(self, table: str, *, host: str, port: int, username: str | None = None,
                  password: str | None = None) -> None:
         self.table = table

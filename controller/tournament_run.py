@@ -77,7 +77,8 @@ from controller.tournament.view import tournament_view
 from controller.tournament.words import players_left, stakes_words
 
 __all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
-           "TournamentConfig", "tournament_config", "tournament_table_settings"]
+           "TournamentConfig", "tournament_config", "tournament_table_settings", "room_tournament_table_settings",
+           "PLAYS", "PLAYS_META", "journal_plays", "journal_plays_refusal", "mark_journal_plays"]
 
 log = logging.getLogger("livetable.tournament")
 
@@ -199,6 +200,20 @@ def tournament_table_settings(base: TableSettings, ts: TournamentSettings) -> Ta
                                rake_percent=0, rake_caps=())
 
 
+def room_tournament_table_settings(base: TableSettings, ts: TournamentSettings | None = None) -> TableSettings:
+    """Return ``base`` (``livetable run``'s config) made one table of the room's multi-table
+    tournament (issue 19, :mod:`controller.tournament_link`): with the room's tournament
+    settings ``ts`` (the config's ``[tournament]``, the same TOML the room plays) as
+    :func:`tournament_table_settings`; without them ``tournament=True``, no rake, no cash
+    buy-in range or fixed-limit bets, the smallest chip 1 and the config's blinds until the
+    room's first ``go`` brings the level's (TDA 23: every hand is dealt at the stakes of its
+    ``go``). Raises :class:`controller.engine.table.settings.SettingsError`."""
+    if ts is not None:
+        return tournament_table_settings(base, ts)
+    return dataclasses.replace(base, small_bet=None, big_bet=None, buy_in_min=None, buy_in_max=None,
+                               tournament=True, rake_percent=0, rake_caps=())
+
+
 @dataclasses.dataclass(frozen=True)
 class TournamentConfig:
     """A tournament for ``livetable run``: its ``settings``, their TOML ``text`` (journalled
@@ -210,31 +225,46 @@ class TournamentConfig:
     source: str
 
 
-#: The journal's ``meta`` key saying what its table plays: ``tournament`` (set when a
-#: tournament joins the table) or ``cash`` (set when a cash table opened it). Read by its
+#: The journal's ``meta`` key saying what its table plays (:data:`PLAYS`). Read by its
 #: primary key at start-up, so telling a tournament's journal from a cash one costs no scan of
 #: the events (131 ms over a 50k-hand journal's 2.35 M events, more from an SD card cold).
 PLAYS_META = "plays"
+#: What a table plays (issue 19): ``cash``; ``tournament``, a single-table tournament
+#: (:class:`TournamentTable`); ``room-tournament``, one table of the room's multi-table
+#: tournament (:class:`controller.tournament_link.RoomTournamentSeat`). A journal is played
+#: as one of them only: its records mean nothing to the others.
+PLAYS = ("cash", "tournament", "room-tournament")
+_PLAYS_WORDS = {"cash": "a cash game", "tournament": "a single-table tournament",
+                "room-tournament": "a table of the room's multi-table tournament"}
+_PLAYS_HOW = {"cash": "livetable run without [tournament] and without [room] tournament = true; livetable "
+                      "simulate without --tournament",
+              "tournament": "livetable run with the config's [tournament] or --tournament-config FILE; livetable "
+                            "simulate --tournament [--tournament-config FILE]",
+              "room-tournament": "livetable run with [room] tournament = true or --tournament-room; livetable "
+                                 "simulate --tournament --tournament-room"}
 
 
 def mark_journal_plays(journal: Any, plays: str) -> None:
     """Record in ``journal`` (a :class:`controller.journal.Journal`) what its table plays
-    (:data:`PLAYS_META`: ``tournament`` or ``cash``); written once, when it changes.
+    (:data:`PLAYS_META`, one of :data:`PLAYS`); written once, when it changes.
 
     Raises:
+        ValueError: ``plays`` is not one of :data:`PLAYS`.
         controller.journal.JournalError: the journal cannot be written."""
+    if plays not in PLAYS:
+        raise ValueError(f"plays: one of {', '.join(PLAYS)}, got {plays!r}")
     if journal is not None and journal.meta(PLAYS_META) != plays:
         journal.set_meta(PLAYS_META, plays)
 
 
-def tournament_journal_refusal(journal: str | os.PathLike[str]) -> str | None:
-    """Why a cash table may not open ``journal``, or None: the journal holds a tournament
-    (its ``tournament`` records), which only a table started with the tournament's config
-    may open (issue 19: opened as a cash game it went on silently at the cash blinds, the
-    prize pool's chips counted as bought in). A journal that does not exist or cannot be
-    read as one is left to the journal's own checks (None). The journal's
-    :data:`PLAYS_META` answers at once; a journal written before it was kept is looked
-    through once (a cash table then marks it, :func:`mark_journal_plays`)."""
+def journal_plays(journal: str | os.PathLike[str]) -> str | None:
+    """What the journal file ``journal`` was played as (one of :data:`PLAYS`), read-only, or
+    None: no such file, not readable as a journal, or nothing says (a journal written
+    before :data:`PLAYS_META` was kept with no tournament record: taken for what the table
+    opening it plays, which then marks it). The meta key answers at once; a journal written
+    before it is looked through once for its first ``tournament`` record (``room-order``:
+    the room's tournament, anything else: a single-table one)."""
+    import json
     import sqlite3
     from urllib.parse import quote
 
@@ -246,18 +276,48 @@ def tournament_journal_refusal(journal: str | os.PathLike[str]) -> str | None:
         try:
             plays = db.execute("SELECT value FROM meta WHERE key = ?", (PLAYS_META,)).fetchone()
             if plays is not None:
-                row = (1,) if plays[0] == "tournament" else None
-            else:
-                row = db.execute("SELECT seq FROM events WHERE kind = ? LIMIT 1", (JOURNAL_KIND,)).fetchone()
+                return str(plays[0]) if plays[0] in PLAYS else None
+            row = db.execute("SELECT payload FROM events WHERE kind = ? ORDER BY seq LIMIT 1",
+                             (JOURNAL_KIND,)).fetchone()
         finally:
             db.close()
     except sqlite3.Error:
         return None
     if row is None:
         return None
-    return (f"the journal {path} holds a tournament: open it with the tournament's config (livetable "
-            f"simulate --tournament [--tournament-config FILE]; livetable run with the config's [tournament] "
-            f"or --tournament-config FILE), not as a cash table")
+    try:
+        first = json.loads(row[0])
+    except (TypeError, ValueError):
+        first = None
+    return "room-tournament" if isinstance(first, dict) and first.get("type") == "room-order" else "tournament"
+
+
+def journal_plays_refusal(journal: str | os.PathLike[str], plays: str) -> str | None:
+    """Why a table playing ``plays`` (one of :data:`PLAYS`) may not open ``journal``, or None
+    (issue 19): the journal was played as something else (:func:`journal_plays`). Opened as
+    a cash game a tournament's journal went on silently at the cash blinds, the prize pool's
+    chips counted as bought in; a cash journal opened as a tournament table would count the
+    cash players' stacks as tournament chips. A journal that does not exist or cannot be
+    read as one is left to the journal's own checks (None).
+
+    Raises:
+        ValueError: ``plays`` is not one of :data:`PLAYS`."""
+    if plays not in PLAYS:
+        raise ValueError(f"plays: one of {', '.join(PLAYS)}, got {plays!r}")
+    have = journal_plays(journal)
+    if have is None or have == plays:
+        return None
+    path = os.fspath(journal)
+    held = "holds a tournament" if have != "cash" else "holds a cash game"
+    return (f"the journal {path} {held} ({_PLAYS_WORDS[have]}): open it as {_PLAYS_WORDS[have]} "
+            f"({_PLAYS_HOW[have]}), not as {_PLAYS_WORDS[plays]}; a new {_PLAYS_WORDS[plays]} needs "
+            f"its own journal (journal.path)")
+
+
+def tournament_journal_refusal(journal: str | os.PathLike[str]) -> str | None:
+    """Why a cash table may not open ``journal``, or None: :func:`journal_plays_refusal`
+    with ``plays="cash"`` (the journal holds a tournament, single-table or the room's)."""
+    return journal_plays_refusal(journal, "cash")
 
 
 def tournament_config(table_config: str, tournament_file: str | None = None) -> TournamentConfig | None:
@@ -307,6 +367,10 @@ class TournamentTable:
     After :meth:`attach`: ``finished`` (a winner and the payouts journalled), ``problems``
     (broken invariants, empty when sound), :meth:`summary`.
     """
+
+    #: What its table plays (:data:`PLAYS`): :class:`controller.composition.TableRun` refuses
+    #: a journal played as anything else and marks the journal with it.
+    plays = "tournament"
 
     def __init__(self, settings: TournamentSettings, toml: str, *, players: int, seed: int,
                  now: Callable[[], float] | None = None) -> None:

@@ -61,6 +61,7 @@ class RoomRig:
         self.brokers: dict[str, BrokerProcess] = {}
         self.controller_password: dict[str, Path] = {}
         self.outbox_password: dict[str, Path] = {}
+        self.tournament_password: dict[str, Path] = {}
         for t in tables:
             tdir = self.workdir / t
             creds = provision_seats(tdir / "mosquitto", t, 6)
@@ -73,6 +74,11 @@ class RoomRig:
             opw.write_text(creds["outbox"]["password"])
             opw.chmod(0o600)
             self.outbox_password[t] = opw
+            # The room tournament link's own login (<t>-tournament), for the same reason.
+            tpw = tdir / "tournament-password"
+            tpw.write_text(creds["tournament"]["password"])
+            tpw.chmod(0o600)
+            self.tournament_password[t] = tpw
             bridge = provision_table(self.room_dir / "mosquitto", t, host="127.0.0.1",
                                      port=(link_ports or {}).get(t, self.room_broker.mqtt_port),
                                      restart_timeout=restart_timeout, tls=bridge_tls)

@@ -218,7 +218,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
              "--seats", str(settings.seats_per_table), "--result-seconds", "0"]
 
     def spawn(i: int, t: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra),
+        login = ["--tournament-room-password-file", str(rig.tournament_password[t])]  # as livetable run's
+        proc = subprocess.Popen(rig.table_command(t, 10**9, args.seed + i, devices="none", extra=extra + login),
                                 stdout=subprocess.PIPE, stderr=(workdir / t / "table.log").open("ab"),
                                 env=env, cwd=str(REPO), preexec_fn=die_with_parent())
         director.table_pids[t] = proc.pid  # a report of the process it replaced is stale

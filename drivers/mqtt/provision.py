@@ -11,6 +11,11 @@ Users (docs/mqtt.md):
   writes only ``livetable/<t>/room/records``, reads only ``livetable/<t>/room/ack`` and
   ``livetable/<t>/room/link``. Its own login, not the controller's: the broker gives each
   client its login as its id, so two clients on one login end each other's session.
+- ``<table>-tournament``: the table's link to the room's multi-table tournament
+  (controller/tournament_link.py, docs/tournament.md): reads only
+  ``livetable/<t>/tournament/order``, writes only ``livetable/<t>/tournament/report``. Its
+  own login for the same reason as the outbox's: on ``controller`` it ended the MQTT link's
+  session (the table paused, ``broker-lost``) and the link ended its own.
 - ``<table>-seat<n>``: one seat's tablet; reads the table's public topics and only its own
   seat's private and reply topics; writes only its own seat's action, chat and presence.
 - anonymous: nothing. The broker refuses a client without a login (mosquitto/livetable.conf:
@@ -82,6 +87,12 @@ def outbox_user(table: str) -> str:
     return f"{check_table(table)}-outbox"
 
 
+def tournament_user(table: str) -> str:
+    """Return the broker user name of ``table``'s link to the room's tournament:
+    ``<table>-tournament`` (it reads the room's orders, writes the table's reports)."""
+    return f"{check_table(table)}-tournament"
+
+
 def acl_text(tables: dict[str, int]) -> str:
     """Return the Mosquitto ACL file for ``tables`` (table id -> number of seats).
 
@@ -105,6 +116,8 @@ def acl_text(tables: dict[str, int]) -> str:
         t = f"{ROOT}/{table}"
         lines += ["", f"user {outbox_user(table)}", f"topic write {t}/room/records",
                   f"topic read {t}/room/ack", f"topic read {t}/room/link"]
+        lines += ["", f"user {tournament_user(table)}", f"topic read {t}/tournament/order",
+                  f"topic write {t}/tournament/report"]
         for seat in range(1, check_seat(tables[table]) + 1):
             lines += ["", f"user {seat_user(table, seat)}", f"topic read {ROOT}/{LOBBY}/#"]
             lines += [f"topic read {t}/{tail}" for tail in
@@ -154,8 +167,9 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
 
     Keeps existing passwords unless ``rotate``; removes users of seats beyond ``seats``;
     creates the shared ``controller``, ``display`` and ``floor`` users once and the table's
-    ``<table>-outbox`` user. Returns ``{"table", "seats", "controller": {"username",
-    "password"}, "display": {...}, "floor": {...}, "outbox": {...},
+    ``<table>-outbox`` and ``<table>-tournament`` users. Returns ``{"table", "seats",
+    "controller": {"username", "password"}, "display": {...}, "floor": {...}, "outbox": {...},
+    "tournament": {...},
     "seat_users": {"<n>": {"username", "password"}}}`` (also written to
     ``credentials/<table>.json``). Raises :class:`ProvisionError` for a bad table id or a
     seat count outside 2..10 (L-2).
@@ -198,12 +212,18 @@ def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) 
     if rotate or outbox_password is None or not check_password(outbox_password, hashes.get(outbox, "")):
         outbox_password = secrets.token_urlsafe(18)
         hashes[outbox] = hash_password(outbox_password)
+    link = tournament_user(table)
+    link_password = (old_creds.get("tournament") or {}).get("password")
+    if rotate or link_password is None or not check_password(link_password, hashes.get(link, "")):
+        link_password = secrets.token_urlsafe(18)
+        hashes[link] = hash_password(link_password)
 
     creds = {"table": table, "seats": seats,
              "controller": {"username": CONTROLLER_USER, "password": shared[CONTROLLER_USER]},
              "display": {"username": DISPLAY_USER, "password": shared[DISPLAY_USER]},
              "floor": {"username": FLOOR_USER, "password": shared[FLOOR_USER]},
              "outbox": {"username": outbox, "password": outbox_password},
+             "tournament": {"username": link, "password": link_password},
              "seat_users": seat_users}
     _write(shared_path, json.dumps(shared, indent=1) + "\n", 0o600)
     _write(cred_path, json.dumps(creds, indent=1) + "\n", 0o600)
@@ -227,7 +247,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--dir", type=Path, default=Path("/etc/livetable/mosquitto"),
                    help="where passwd, acl and credentials/ go (default %(default)s)")
     p.add_argument("--rotate", action="store_true",
-                   help="give every seat and the outbox of the table a new password")
+                   help="give every seat, the outbox and the tournament link of the table a new password")
     p.add_argument("--show", action="store_true", help="print the table's credentials as JSON")
     try:
         args = parser.parse_args(argv)
@@ -238,8 +258,9 @@ def main(argv: list[str]) -> int:
     except (ProvisionError, OSError) as exc:
         print(f"livetable tablets provision: {exc}", file=sys.stderr)
         return 2
-    print(f"table {args.table}: {args.seats} seat users and {creds['outbox']['username']} (the outbox to the "
-          f"room) in {args.dir / 'passwd'}, ACL {args.dir / 'acl'}, "
+    print(f"table {args.table}: {args.seats} seat users, {creds['outbox']['username']} (the outbox to the "
+          f"room) and {creds['tournament']['username']} (the room's tournament) in {args.dir / 'passwd'}, "
+          f"ACL {args.dir / 'acl'}, "
           f"passwords in {args.dir / 'credentials' / (args.table + '.json')}")
     if args.show:
         print(json.dumps(creds, indent=1))

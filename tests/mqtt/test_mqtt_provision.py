@@ -43,7 +43,8 @@ def test_our_hash_is_mosquitto_passwds_format_both_ways(tmp_path: Path) -> None:
 def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> None:
     creds = provision(tmp_path, "t1", 9)
     users = read_passwd(tmp_path / "passwd")
-    assert set(users) == {"controller", "display", "floor", "t1-outbox"} | {f"t1-seat{n}" for n in range(1, 10)}
+    assert set(users) == {"controller", "display", "floor", "t1-outbox", "t1-tournament"} | {
+        f"t1-seat{n}" for n in range(1, 10)}
     for n in range(1, 10):
         assert check_password(creds["seat_users"][str(n)]["password"], users[f"t1-seat{n}"])
     blocks = acl_blocks((tmp_path / "acl").read_text())
@@ -80,6 +81,19 @@ def test_the_tables_outbox_has_its_own_login_with_only_its_room_topics(tmp_path:
     assert provision(tmp_path, "t1", 6, rotate=True)["outbox"]["password"] != creds["outbox"]["password"]
     provision(tmp_path, "t2", 6)
     assert {"t1-outbox", "t2-outbox"} <= set(read_passwd(tmp_path / "passwd"))
+
+
+def test_the_tables_room_tournament_link_has_its_own_login_with_only_its_two_topics(tmp_path: Path) -> None:
+    # controller/tournament_link.py (issue 19): on the controller's login it ended the table's
+    # MQTT link's session (the table paused, broker-lost) and the other way round
+    creds = provision(tmp_path, "t1", 6)
+    assert creds["tournament"]["username"] == "t1-tournament"
+    assert check_password(creds["tournament"]["password"], read_passwd(tmp_path / "passwd")["t1-tournament"])
+    assert creds["tournament"]["password"] not in {creds["controller"]["password"], creds["outbox"]["password"]}
+    assert acl_blocks((tmp_path / "acl").read_text())["t1-tournament"] == [
+        "topic read livetable/t1/tournament/order", "topic write livetable/t1/tournament/report"]
+    assert provision(tmp_path, "t1", 6)["tournament"] == creds["tournament"]
+    assert provision(tmp_path, "t1", 6, rotate=True)["tournament"]["password"] != creds["tournament"]["password"]
 
 
 def test_rerunning_keeps_passwords_rotate_changes_them_and_shrinking_removes_seats(tmp_path: Path) -> None:
