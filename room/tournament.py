@@ -26,8 +26,9 @@ carried out the last order it was sent:
   arrive (``in``: entries with the starting stack, moved players with the chips their old
   table reported), and ``go`` for its next hand at the clock's level (TDA 23), except while
   a move of the round involves it, on a break, with fewer than two players, held for a
-  break, or on the bubble until every table waits (hand-for-hand); ``end`` once it has
-  broken or the tournament is over.
+  break, 3 or more players short of the fullest table until balanced (TDA 11D:
+  :meth:`RoomTournament.halted_short`), or on the bubble until every table waits
+  (hand-for-hand); ``end`` once it has broken or the tournament is over.
 
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
 stale (``applied`` went back), seating a player twice, or seating or busting a player the room holds
@@ -61,7 +62,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.tournament.balancing import Move, Table, random_draw, rebalance
+from controller.tournament.balancing import Move, Table, random_draw, rebalance, short_tables
 from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.errors import BalancingError
 from controller.tournament.results import Standings, payout_amounts, prizes
@@ -429,6 +430,7 @@ class RoomTournament:
                 log.info("hand-for-hand %s (%s)", "on" if h4h else "off", players_left(len(self.standings.alive)))
             self._h4h_said = h4h
         everyone = {t for t in self._live() if self._players_after(t) > 0}
+        short = self.halted_short()
         for t in sorted(ready):
             outs = [(mid, m) for mid, m in self.moves.items() if m["state"] == "planned" and m["from"] == t]
             ins = [(mid, m) for mid, m in self.moves.items() if m["to"] == t and (
@@ -445,12 +447,35 @@ class RoomTournament:
                 self._order(t, outs, ins, None, end=True)
                 continue
             go = None
-            if not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._held:
+            if (not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._held
+                    and t not in short):
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
             elif view_changed(self.sent.get(t, {}).get("view"), order_view(self)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
+
+    def halted_short(self) -> set[str]:
+        """Return the tables where play halts until balanced (TDA 11D, full-table play: 3 or
+        more players short of the fullest table): among the tables that play on (not broken,
+        not breaking, not held for a break), each counted as it will be once the moves
+        outstanding are made (players planned or on their way to it in, those planned to
+        leave it out). A table that is short waits (no ``go``) for the balancing moves
+        (TDA 11), which come once their source tables wait."""
+        views = []
+        for t in self._live():
+            if t in self._held:
+                continue
+            rep = self.reports.get(t) or {"seats": {}}
+            here = {str(v[0]) for v in rep["seats"].values()}
+            for m in self.moves.values():
+                if m["state"] == "planned" and m["from"] == t and m["to"] != t:
+                    here.discard(m["player"])
+                if m["state"] in ("planned", "out") and m["to"] == t:
+                    here.add(m["player"])
+            seats = sorted(here)
+            views.append(Table(t, (*seats, *(None,) * (self.settings.seats_per_table - len(seats)))))
+        return set(short_tables(views, 3))
 
     def _ready(self, t: str) -> bool:
         rep = self.reports.get(t)

@@ -104,6 +104,35 @@ def test_tda_10_11_a_break_is_not_cut_in_part_so_the_spread_never_grows() -> Non
     assert not d.problems, d.problems
 
 
+def test_tda_11d_a_table_three_short_gets_no_go_until_balanced() -> None:
+    """t4 is 3 players short of the fullest (5 against 8; TDA 11D, full-table play): play
+    halts there until a balancing move (TDA 11) brings it within 2; then it is dealt."""
+    d, tables, sent, journal = dealt()
+    t1, t2, t3, t4 = (tables[t] for t in TABLES)
+    for t, n in ((t1, 0), (t2, 0), (t3, 0), (t4, 3)):
+        play(t, n)
+    exchange(d, tables, sent, "t4")  # 8 / 8 / 8 / 5; t3, the first to balance from, is in a hand
+    assert not rounds(journal)
+    assert t4.go is None, f"t4, 3 short (TDA 11D), was dealt with {len(t4.seats)} players"
+    exchange(d, tables, sent, "t3")  # t3 waits: its next big blind goes to t4 (TDA 11A)
+    check_rounds(journal.rows, TABLES)
+    assert [[(m["from"], m["to"]) for m in p["moves"]] for p in rounds(journal)] == [[("t3", "t4")]]
+    assert len(t4.seats) == 6 and t4.go, "t4, 2 short once the player arrived, is dealt again"
+    assert t3.go, "t3 plays on with 7"
+    assert not d.problems, d.problems
+
+
+def test_tda_11d_a_table_two_short_plays_on() -> None:
+    """Two short (6 against 8) is no halt (TDA 11D: 3 or more)."""
+    d, tables, sent, journal = dealt()
+    t4 = tables["t4"]
+    for t in ("t1", "t2", "t3"):
+        tables[t].play()
+    play(t4, 2)
+    exchange(d, tables, sent, "t4")
+    assert t4.go and len(t4.seats) == 6 and not rounds(journal)
+
+
 def test_the_final_table_redraw_waits_for_every_table() -> None:
     """A plan that ends in the final table redraw (every table breaks into t1, TDA 10 and the
     redraw) is decided only once every table waits; meanwhile no waiting table is dealt."""
