@@ -15,17 +15,20 @@ carried out the last order it was sent:
 - the busts of its new hands go to :meth:`Standings.bust` (on the bubble, hand-for-hand:
   only once every table waits, all of that hand's busts in one call: one hand for places);
 - with no moves outstanding, :func:`rebalance` over every table as the reports show them;
-  the moves kept are the first ones whose source table waits (the player who moves is the
-  one the rules pick *now*, between hands: TDA 11A's next big blind), or all of a final
-  table redraw; a table that must break (TDA 10) breaks as soon as it waits, and one that
-  must break but plays gets no more ``go``; balancing waits for the breaks; they are
-  journalled as one ``round`` with the tables they were decided on;
+  the tables one plan breaks (TDA 10; with a final table redraw: every table) get no more
+  ``go`` and break together, in the set order, once every one of them waits (never a part
+  of a plan: a later table would break first, and players sent to the seats the whole plan
+  gives them leave the table sizes further apart); then of the balancing (TDA 11) the
+  first moves whose source table waits (the player who moves is the one the rules pick
+  *now*, between hands: TDA 11A's next big blind), the rest when their tables wait; they
+  are journalled as one ``round`` with the tables they were decided on;
 - its order: the players who leave it (``out``), the players whose chips are known who
   arrive (``in``: entries with the starting stack, moved players with the chips their old
   table reported), and ``go`` for its next hand at the clock's level (TDA 23), except while
-  a move of the round involves it, on a break, with fewer than two players, or on the
-  bubble until every table waits (hand-for-hand); ``end`` once it has broken or the
-  tournament is over.
+  a move of the round involves it, on a break, with fewer than two players, held for a
+  break, 3 or more players short of the fullest table until balanced (TDA 11D:
+  :meth:`RoomTournament.halted_short`), or on the bubble until every table waits
+  (hand-for-hand); ``end`` once it has broken or the tournament is over.
 
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
 stale (``applied`` went back, or its ``pid`` is of a table process the room has replaced since),
@@ -61,11 +64,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.tournament.balancing import Move, Table, random_draw, rebalance
+from controller.tournament.balancing import Move, Table, random_draw, rebalance, short_tables
 from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.director import clock_command, level_numbers
-from controller.tournament.errors import BalancingError
-from controller.tournament.errors import TournamentError
+from controller.tournament.errors import BalancingError, TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
@@ -206,10 +208,12 @@ class RoomTournament:
         self.table_names: dict[str, str] = {}
         self.clock_speed: float | None = None
         self._clock_at = 0.0  # tournament seconds of the last ``clock`` event
-        self._must_break: set[str] = set()  # tables the last plan breaks but whose players wait for them
         #: table id -> the pid of its process, where the room started it (``livetable room simulate``):
         #: a report of another process (``pid``) is one a dead, replaced process sent, refused as stale
         self.table_pids: dict[str, int] = {}
+        #: tables the last plan breaks (or redraws) while one of them is in a hand: no ``go``,
+        #: they wait for each other (TDA 10; :meth:`_plan`)
+        self._held: set[str] = set()
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -447,6 +451,7 @@ class RoomTournament:
                 log.info("hand-for-hand %s (%s)", "on" if h4h else "off", players_left(len(self.standings.alive)))
             self._h4h_said = h4h
         everyone = {t for t in self._live() if self._players_after(t) > 0}
+        short = self.halted_short()
         for t in sorted(ready):
             outs = [(mid, m) for mid, m in self.moves.items() if m["state"] == "planned" and m["from"] == t]
             ins = [(mid, m) for mid, m in self.moves.items() if m["to"] == t and (
@@ -463,12 +468,35 @@ class RoomTournament:
                 self._order(t, outs, ins, None, end=True)
                 continue
             go = None
-            if not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._must_break:
+            if (not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._held
+                    and t not in short):
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
             elif view_changed(self.sent.get(t, {}).get("view"), order_view(self)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
+
+    def halted_short(self) -> set[str]:
+        """Return the tables where play halts until balanced (TDA 11D, full-table play: 3 or
+        more players short of the fullest table): among the tables that play on (not broken,
+        not breaking, not held for a break), each counted as it will be once the moves
+        outstanding are made (players planned or on their way to it in, those planned to
+        leave it out). A table that is short waits (no ``go``) for the balancing moves
+        (TDA 11), which come once their source tables wait."""
+        views = []
+        for t in self._live():
+            if t in self._held:
+                continue
+            rep = self.reports.get(t) or {"seats": {}}
+            here = {str(v[0]) for v in rep["seats"].values()}
+            for m in self.moves.values():
+                if m["state"] == "planned" and m["from"] == t and m["to"] != t:
+                    here.discard(m["player"])
+                if m["state"] in ("planned", "out") and m["to"] == t:
+                    here.add(m["player"])
+            seats = sorted(here)
+            views.append(Table(t, (*seats, *(None,) * (self.settings.seats_per_table - len(seats)))))
+        return set(short_tables(views, 3))
 
     def _ready(self, t: str) -> bool:
         rep = self.reports.get(t)
@@ -555,24 +583,38 @@ class RoomTournament:
             log.error("balancing refused the tables as reported: %s", exc)
             return
         moves = self._merge(moves)
-        breaking = {str(m.from_table) for m in moves if m.reason.startswith("break") and m.from_table}
-        self._must_break = breaking - ready
-        if not moves:
+        held = self._held_by(moves)
+        self._held = held if not held <= ready else set()
+        if not moves or self._held:
+            # TDA 10: the tables one plan breaks break together, in the set order, once every one
+            # of them waits; till then they are dealt no more (step). A break cut in part (the
+            # tables that wait) would break a later table first or send players to the seats a
+            # whole plan gives them: table sizes further apart.
             return
         if not any("redraw" in m.reason for m in moves):
-            # TDA 10: a table that must break breaks as soon as it waits, its players to their seats
-            # (held at tables still playing); one that does not wait yet is dealt no more (step)
-            keep = [m for m in moves if m.reason.startswith("break") and m.from_table in ready]
-            if not self._must_break:  # balancing (TDA 11) only on the tables as they stand after the breaks
-                for m in moves:
-                    if m.reason.startswith("break"):
-                        continue
-                    if m.from_table not in ready:
-                        break
-                    keep.append(m)
+            # every break (their tables wait), then of the balancing (TDA 11, on the tables as
+            # they stand after the breaks) the first moves whose source waits: the player the
+            # rules pick now, between hands. Each move evens the tables a little (the fullest
+            # to the shortest); the rest follow when their tables wait.
+            keep = [m for m in moves if m.reason.startswith("break")]
+            for m in moves:
+                if m.reason.startswith("break"):
+                    continue
+                if m.from_table not in ready:
+                    break
+                keep.append(m)
             moves = keep
         if moves:
             self._round(views, moves)
+
+    @staticmethod
+    def _held_by(moves: list[Move]) -> set[str]:
+        """Return the tables ``moves`` (one plan, merged) must wait for before any of them is
+        made: every table a break moves players from (TDA 10), and with a final table redraw
+        every table it moves players from (the final table too: its players are redrawn)."""
+        if any("redraw" in m.reason for m in moves):
+            return {str(m.from_table) for m in moves if m.from_table}
+        return {str(m.from_table) for m in moves if m.reason.startswith("break") and m.from_table}
 
     @staticmethod
     def _merge(moves: list[Move]) -> list[Move]:
