@@ -25,6 +25,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from controller.tournament.settings import TournamentSettings, load_settings
@@ -108,6 +109,8 @@ class TournamentRunner:
         self.desk = TournamentDesk()
         self.resumed = False
         self.result_logged = False
+        #: ``f(result)`` once, on the loop's thread, when the tournament is over (:meth:`result`)
+        self.on_finished: Callable[[dict[str, Any]], None] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -145,7 +148,8 @@ class TournamentRunner:
     def turn(self, wait: float = 0.05) -> None:
         """One turn of the loop: take the tables' reports (waiting up to ``wait`` seconds for
         the first), run the console's calls, step the director (until it is finished); the
-        first turn that finds it finished logs the result (:meth:`result`)."""
+        first turn that finds it finished logs the result (:meth:`result`) and hands it to
+        :attr:`on_finished`."""
         try:
             t, payload = self.reports.get(timeout=wait)
             self.director.report(t, payload)
@@ -158,8 +162,11 @@ class TournamentRunner:
         if self.director.finished:
             if not self.result_logged:
                 self.result_logged = True
+                result = self.result()
                 log.info("the tournament's result (kept in the room's store): %s",
-                         json.dumps(self.result(), separators=(",", ":")))
+                         json.dumps(result, separators=(",", ":")))
+                if self.on_finished is not None:
+                    self.on_finished(result)
             return
         self.director.step()
 
