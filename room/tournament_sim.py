@@ -22,7 +22,10 @@ died and were started again from their journals), ``balanced``, ``per_table``,
 ``dir``, ``seconds``. Exit 0 when ``ok``, 1 when not.
 
 The same ``--dir`` (and ``--store``) again resumes a tournament stopped or killed: the room
-replays its journal from the store, each table its own.
+replays its journal from the store, each table its own (other settings, tables or
+``--entries`` than the stored tournament's are refused: exit 2). The loop that drives the
+director is ``livetable room serve --tournament``'s (:class:`room.tournament_serve.TournamentRunner`);
+this module adds the rig, the table processes (started again when they die) and the checks.
 """
 
 from __future__ import annotations
