@@ -105,8 +105,9 @@ def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options, 3 when the
-    store cannot be opened."""
+    """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options (with
+    ``--tournament``: also bad settings or entries, or a store holding another tournament),
+    3 when the store cannot be opened."""
     args = build_parser().parse_args(argv)
     if args.add_floor is not None:
         from room.console import add_login
