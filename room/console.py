@@ -26,7 +26,8 @@ JSON API (all but ``/login`` need the session cookie; 401 otherwise):
 :func:`tournament_command`).
 Times in queries are Unix seconds.
 
-The tournament (``livetable room simulate --tournament``, docs/tournament.md "The director at
+The tournament (``livetable room serve --tournament`` or ``room simulate --tournament``:
+:class:`room.tournament_serve.TournamentRunner`, docs/tournament.md "The director at
 the room"): ``GET /api/tournament`` is :meth:`room.tournament.RoomTournament.director_status`;
 ``POST /api/tournament`` ``{command, seconds | level, by?, reason}`` pauses, resumes, adds time
 to or moves the room's clock (:meth:`room.tournament.RoomTournament.direct`), recorded in

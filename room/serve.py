@@ -6,6 +6,16 @@ acknowledges every table's records (:class:`room.service.RoomService`); serves t
 console on ``--http-host:--http-port`` (:mod:`room.console`). Reports ready to systemd once
 connected; SIGTERM stops it (what it took is committed or not at all; kill -9 loses nothing
 acknowledged either: see docs/room.md).
+
+With ``--tournament SETTINGS.toml --tables t1,t2,...`` it also runs the room's multi-table
+tournament (issue 19) on those tables, as ``livetable room simulate --tournament`` does on
+simulated ones (:class:`room.tournament_serve.TournamentRunner`: the same director, loop and
+journal in the store; the console's ``/api/tournament``): ``--entries N`` players (``p1``..``pN``,
+``Player 1``..; default a full field) drawn to seats with ``--tournament-seed``. Restarted with
+the same ``--tournament`` and ``--tables`` it resumes the tournament from the store; other
+settings, tables or entries are refused (exit 2). At the end the result (places, payouts) is
+logged, printed as one JSON line ``{"tournament": {...}}`` and kept in the store (its
+``payouts`` event); the service goes on serving.
 """
 
 from __future__ import annotations
@@ -13,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import secrets
 import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from controller.sdnotify import notify
 from room.store import DEFAULT_SQLITE, StoreError, open_store
@@ -54,13 +66,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public-url", default=None, help="the desk's address as phones reach it, for the lobby's "
                    "QR code (default: the address the TV asked)")
     p.add_argument("--client-id", default="room", help="ignored by the room broker, which uses the login")
+    p.add_argument("--tournament", metavar="SETTINGS.toml", default=None,
+                   help="run the room's multi-table tournament with these [tournament] settings (issue 19, "
+                        "docs/tournament.md); needs --tables")
+    p.add_argument("--tables", default=None, help="the tournament's tables, comma-separated (t1,t2,...): the "
+                   "first is the final table, they break from the last")
+    p.add_argument("--entries", type=int, default=None,
+                   help="the tournament's entries, p1..pN (default: every seat of the tables); checked against "
+                        "the stored tournament when given")
+    p.add_argument("--tournament-seed", type=int, default=None, help="the draw's seed (default: a random one; "
+                   "a resumed tournament keeps its own)")
+    p.add_argument("--tournament-speed", type=float, default=1.0,
+                   help="the tournament clock runs this many times faster than real time (default 1; tests and "
+                        "demonstrations only)")
     p.add_argument("--log-level", default="info")
     return p
 
 
+def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
+    """Resume or start the tournament and its loop's thread; return 0, or 2 when it cannot
+    start (said on stderr). Its result is printed as one JSON line when it is over."""
+    from controller.tournament.errors import TournamentError
+    from room.store import StoreError
+
+    seed = args.tournament_seed if args.tournament_seed is not None else secrets.randbelow(2**24)
+    try:
+        resumed = runner.open(args.entries, seed)
+    except (TournamentError, ValueError, StoreError) as exc:
+        print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
+        return 2
+    d = runner.director
+    log.info("the room's tournament: %d entries on %s; the clock runs %gx real time%s", len(d.standings.entries),
+             ",".join(runner.tables), runner.speed, " (resumed from the store)" if resumed else "")
+
+    runner.on_finished = lambda result: print(json.dumps({"tournament": result}, separators=(",", ":")), flush=True)
+    runner.start()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options, 3 when the
-    store cannot be opened."""
+    """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options (with
+    ``--tournament``: also bad settings or entries, or a store holding another tournament),
+    3 when the store cannot be opened."""
     args = build_parser().parse_args(argv)
     if args.add_floor is not None:
         from room.console import add_login
@@ -83,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"livetable room serve: the room login's password: {exc}", file=sys.stderr)
         return 2
+    tournament = _tournament_args(args)
+    if isinstance(tournament, str):
+        print(f"livetable room serve: {tournament}", file=sys.stderr)
+        return 2
     try:
         store = open_store(args.store)
     except StoreError as exc:
@@ -91,7 +142,24 @@ def main(argv: list[str] | None = None) -> int:
     from room.service import RoomService
 
     service = RoomService(store, host=args.broker_host, port=args.broker_port, username=args.user,
-                          password=password, client_id=args.client_id).start()
+                          password=password, client_id=args.client_id)
+    runner, code = None, 0
+    if tournament is not None:
+        from room.tournament_serve import StoredTournamentMismatch, TournamentRunner, check_stored
+
+        text, tables = tournament
+        try:  # before the service starts: a mismatch changes nothing and starts nothing
+            runner = TournamentRunner(store, service, text, tables, speed=args.tournament_speed)
+            held = check_stored(store, runner.settings, tables, args.entries)
+            seats = runner.settings.seats_per_table * len(tables)
+            if not held and args.entries is not None and not 2 <= args.entries <= seats:
+                raise ValueError(f"--entries must be 2..{seats} ({len(tables)} tables of "
+                                 f"{runner.settings.seats_per_table} seats)")
+        except (StoredTournamentMismatch, ValueError, StoreError) as exc:
+            print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
+            store.close()
+            return 2
+    service.start()
     from room.desk import PlayersDesk, serve_desk
 
     logins = None
@@ -108,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         from room.console import serve_console
 
         console = serve_console(service, Path(args.floor_logins), host=args.http_host, port=args.http_port,
-                                links=links)
+                                links=links, tournament=runner.desk if runner is not None else None)
         links["console"] = console.server.server_address[1]
         log.info("the floor console: %s", console.url)
     if desk_server is not None:
@@ -118,11 +186,17 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, lambda *_: done.set())
     if service.wait_connected(30):
         notify("READY=1\nSTATUS=room service connected")
+    if runner is not None:
+        code = _open_tournament(runner, args)
+        if code:
+            done.set()
     print(json.dumps({"serving": True, "store": store.dialect,
                       "console": console.url if console else None,
                       "desk": desk_server.url if desk_server else None}), flush=True)
     done.wait()
     notify("STOPPING=1")
+    if runner is not None:
+        runner.stop()
     if console is not None:
         console.stop()
     if desk_server is not None:
@@ -130,4 +204,32 @@ def main(argv: list[str] | None = None) -> int:
     desk.stop()
     service.stop()
     store.close()
-    return 0
+    return code
+
+
+def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | None:
+    """Return ``(settings TOML text, tables)`` of ``--tournament``/``--tables``, None without
+    ``--tournament``, or what is wrong with them (a message)."""
+    if args.tournament is None:
+        if args.tables or args.entries is not None or args.tournament_seed is not None:
+            return "--tables, --entries and --tournament-seed go with --tournament"
+        return None
+    tables = [t.strip() for t in (args.tables or "").split(",") if t.strip()]
+    if not tables:
+        return "--tournament needs --tables t1,t2,..."
+    from drivers.mqtt.topics import TopicError, check_table
+
+    try:
+        for t in tables:
+            check_table(t)
+    except TopicError as exc:
+        return f"--tables: {exc}"
+    if len(set(tables)) != len(tables):
+        return "--tables: a table named twice"
+    if args.tournament_speed <= 0:
+        return "--tournament-speed must be above 0"
+    try:
+        text = Path(args.tournament).read_text()
+    except OSError as exc:
+        return f"--tournament: {exc}"
+    return text, tables

@@ -22,7 +22,10 @@ died and were started again from their journals), ``balanced``, ``per_table``,
 ``dir``, ``seconds``. Exit 0 when ``ok``, 1 when not.
 
 The same ``--dir`` (and ``--store``) again resumes a tournament stopped or killed: the room
-replays its journal from the store, each table its own.
+replays its journal from the store, each table its own (other settings, tables or
+``--entries`` than the stored tournament's are refused: exit 2). The loop that drives the
+director is ``livetable room serve --tournament``'s (:class:`room.tournament_serve.TournamentRunner`);
+this module adds the rig, the table processes (started again when they die) and the checks.
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ import argparse
 import json
 import logging
 import os
-import queue
 import signal
 import subprocess
 import sys
@@ -145,8 +147,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from controller.tournament.settings import load_settings
     from room.service import RoomService
     from room.rig import RoomRig, balance, table_name
-    from room.tournament import RoomTournament, StoreJournal
-    from room.tournament_desk import TournamentDesk
+    from room.tournament_serve import TournamentRunner
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
     try:
@@ -166,16 +167,16 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         conf.write_text(text)
     t0 = time.monotonic()
     rig = RoomRig(workdir, tables).start()
-    reports: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
     service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds)
-    service.on_tournament_report = lambda t, p: reports.put((t, p))
+    # the loop, the director and the console's way in to it: room serve's (room/tournament_serve.py)
+    runner = TournamentRunner(store, service, text, tables, speed=args.speed)
     service.start()
     console = None
-    desk = TournamentDesk()  # the director's clock commands from the console (issue 19): run in the loop below
     if not args.headless:  # issue 19: the floor console, and the tournament's moves and levels as they come
         from room.console import serve_console
 
-        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port, tournament=desk)
+        console = serve_console(service, workdir / "room" / "floor-logins", port=args.http_port,
+                                tournament=runner.desk)
         print(f"room simulate: the floor console: {console.url} (login {console.login_hint})", flush=True)
         say = logging.StreamHandler(sys.stdout)
         say.setFormatter(logging.Formatter("room simulate: %(message)s"))
@@ -183,19 +184,11 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         tlog.addHandler(say)
         tlog.setLevel(logging.INFO)
         tlog.propagate = False
-    journal = StoreJournal(store)
     speed = args.speed
-    played = store.query("SELECT COUNT(*) FROM room_tournament")[0][0]
-
-    def now() -> float:  # the room's tournament clock: sped-up monotonic seconds
-        return (time.monotonic() - t0) * speed
-
-    director = RoomTournament(settings, text, tables, journal, service.tournament_order, now)
-    director.table_names, director.clock_speed = {t: table_name(t) for t in tables}, speed  # the screens
+    director = runner.director
+    director.table_names = {t: table_name(t) for t in tables}  # the screens
     try:
-        resumed = director.restore()
-        if not resumed:
-            director.start(entries, args.seed)
+        resumed = runner.open(args.entries, args.seed)
     except (TournamentError, ValueError) as exc:
         print(f"livetable room simulate: {exc}", file=sys.stderr)
         if console is not None:
@@ -203,10 +196,9 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         service.stop()
         rig.stop()
         return 2
-    desk.director = director
     print(f"room simulate: tournament of {plural(len(director.standings.entries), 'entry', 'entries')} on "
           f"{plural(len(tables), 'table')}; "
-          f"the clock runs {speed:g}x real time{' (resumed from the store)' if played else ''}", flush=True)
+          f"the clock runs {speed:g}x real time{' (resumed from the store)' if resumed else ''}", flush=True)
 
     def interrupt(*_: Any) -> None:
         raise KeyboardInterrupt
@@ -234,17 +226,8 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     timed_out = False
     try:
         deadline = time.monotonic() + args.tournament_timeout
-        while not director.finished:
-            try:
-                t, payload = reports.get(timeout=0.05)
-                director.report(t, payload)
-                while True:
-                    t, payload = reports.get_nowait()
-                    director.report(t, payload)
-            except queue.Empty:
-                pass
-            desk.serve()
-            director.step()
+        while not runner.finished:
+            runner.turn()
             for i, t in enumerate(tables):
                 code = procs[t].poll()
                 if code is not None:
@@ -262,7 +245,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         timed_out = True
     finally:
-        desk.close()
+        runner.stop()
         for t, p in procs.items():  # ended tables stay up until the room has their last report
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
