@@ -29,6 +29,18 @@ HERE = Path(__file__).resolve().parent
 _KEEP: list[tempfile.TemporaryDirectory] = []
 
 
+
+def _work_dir(build_dir: str | Path | None, prefix: str) -> Path:
+    """Return ``build_dir`` (made if missing) or, for None, a temporary directory named
+    ``prefix...`` kept until the process ends."""
+    if build_dir is None:
+        tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        _KEEP.append(tmp)
+        return Path(tmp.name)
+    work = Path(build_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    return work
+
 def load(sdist: str | None = None, cflags: str = "-O3",
          build_dir: str | None = None) -> tuple[ctypes.CDLL, str]:
     """Return (the native library, a one-line description of how it was built).
@@ -40,13 +52,8 @@ def load(sdist: str | None = None, cflags: str = "-O3",
     """
     version = metadata.version("phevaluator")
     harness = HERE / "native" / "phe_equity.c"
-    if build_dir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="phe-native-")
-        _KEEP.append(tmp)
-        work = Path(tmp.name)
-    else:
-        work = Path(build_dir)
-        work.mkdir(parents=True, exist_ok=True)
+    work = _work_dir(build_dir, "phe-native-")
+    if build_dir is not None:
         stamp = work / "built-for.txt"
         want = f"{version} {cflags} {harness.stat().st_mtime_ns}"
         if (work / "phe_native.so").exists() and stamp.exists() and stamp.read_text() == want:
@@ -101,13 +108,7 @@ def build_program(source: str, libs: tuple[str, ...] = (), cflags: str = "-O2",
     missing header names the Debian package to install).
     """
     src = HERE / "native" / source
-    if build_dir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="bench-native-")
-        _KEEP.append(tmp)
-        work = Path(tmp.name)
-    else:
-        work = Path(build_dir)
-        work.mkdir(parents=True, exist_ok=True)
+    work = _work_dir(build_dir, "bench-native-")
     exe = work / src.stem
     stamp = work / f"{src.stem}.built-for.txt"
     want = f"{cflags} {' '.join(libs)} {src.stat().st_mtime_ns}"

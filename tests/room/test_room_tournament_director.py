@@ -238,11 +238,9 @@ def test_a_bust_and_the_calling_off_of_that_player_s_move_are_one_transaction() 
     assert d2.moves[mid]["state"] == "cancelled"
 
 
-def test_a_move_in_reported_late_after_the_player_busted_there_is_no_problem() -> None:
-    """The target carried out the move-in and dealt the ``go`` of the same order; the player
-    busted in that hand before the room took the report (a room killed and started again hears
-    it only then): the move is settled, the player is not missing from his seat."""
-    d, tables, sent, journal = room()
+def _one_move_t1_to_t2(d: Any, tables: dict[str, Any], sent: list[dict[str, Any]]) -> tuple[Any, Any, str, int, int]:
+    """Both tables play a hand; the room then plans one balance move of t1's last seat to t2's
+    lowest free seat. Return (t1, t2, the player, that seat, the move's id)."""
     exchange(d, tables, sent, "t1", "t2")
     t1, t2 = tables["t1"], tables["t2"]
     t1.play()
@@ -250,7 +248,15 @@ def test_a_move_in_reported_late_after_the_player_busted_there_is_no_problem() -
     seat, (player, _) = sorted(t1.seats.items())[-1]
     free = min(n for n in range(1, 9) if n not in t2.seats)
     d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
-    mid = max(d.moves)
+    return t1, t2, player, free, max(d.moves)
+
+
+def test_a_move_in_reported_late_after_the_player_busted_there_is_no_problem() -> None:
+    """The target carried out the move-in and dealt the ``go`` of the same order; the player
+    busted in that hand before the room took the report (a room killed and started again hears
+    it only then): the move is settled, the player is not missing from his seat."""
+    d, tables, sent, journal = room()
+    t1, t2, player, free, mid = _one_move_t1_to_t2(d, tables, sent)
     exchange(d, tables, sent, "t1")  # t1 carries out the move-out
     assert d.moves[mid]["state"] == "out"
     n = len(sent)
@@ -282,14 +288,7 @@ def test_a_report_of_a_table_process_the_room_replaced_is_stale_not_a_problem() 
     player); the process that replaced it carried the move out. The dead one's report, on its
     way meanwhile, comes last: its ``pid`` says it is stale."""
     d, tables, sent, journal = room()
-    exchange(d, tables, sent, "t1", "t2")
-    t1, t2 = tables["t1"], tables["t2"]
-    t1.play()
-    t2.play()
-    seat, (player, _) = sorted(t1.seats.items())[-1]
-    free = min(n for n in range(1, 9) if n not in t2.seats)
-    d._round([], [Move(player, "t1", seat, "t2", free, "balance")])
-    mid = max(d.moves)
+    t1, t2, player, free, mid = _one_move_t1_to_t2(d, tables, sent)
     d.table_pids["t1"] = 2002  # the room started t1 again: process 2002 replaced 1001
     d.report("t1", t1.report())
     n = len(sent)
