@@ -603,7 +603,7 @@ class WaitingLists:
                 try:
                     main, _ = json.JSONDecoder().raw_decode(e.detail, len("feeds "))
                     self.list_feeds[k] = ListKey(str(main["game"]), str(main["stakes"]))
-                except (ValueError, KeyError, TypeError):  # a damaged entry: the tables' own feeds still hold
+                except (ValueError, KeyError, TypeError, RecursionError):  # damaged: the tables' feeds still hold
                     pass
             elif e.action == "call":
                 source[p] = e.detail.split(";")[0]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from room.waitlist import ListKey, WaitingLists, WaitListError
+from room.waitlist import Entry, ListKey, WaitingLists, WaitListError
 from room.fairness import FairnessError, check_log
 
 NL12 = ListKey("nlhe", "1/2")
@@ -293,3 +293,14 @@ def test_the_floor_moves_a_player_between_lists_and_marks_a_must_move_list() -> 
     w.seat_opened("t1", 1, "table:t1")
     assert w.call_of("cat").table == "t1" and w.call_of("cat").source == "must-move"
     check_log(w.log, w.table_key)
+
+
+def test_a_damaged_feed_list_entry_is_skipped_at_a_restart() -> None:
+    """Breaker's finding: a stored ``feed-list`` entry nested 100,000 deep raised RecursionError
+    in restore, so the room service could not start again; damaged entries are skipped."""
+    w, c = room()
+    bad = [Entry(c.t, "feed-list", "", NL25, "floor:eve", None, None, "feeds " + "[" * 100_000),
+           Entry(c.t, "feed-list", "", NL25, "floor:eve", None, None, "feeds {\"game\": 1}")]
+    again = WaitingLists(c, hold_seconds=120)
+    again.restore(bad)
+    assert again.list_feeds == {}
