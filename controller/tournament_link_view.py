@@ -9,7 +9,9 @@ it sends a table (``view``): ``level`` and ``next_level`` (``number``, ``small_b
 ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid``,
 ``hand_for_hand``, ``finished``, ``clock_speed`` (a simulation's clock, times real time;
 None: real time), ``prizes_left`` (money, 1st first: the payouts of the places the players
-left will take) and the payouts' ``unit`` (for ``livetable floor deal``). Its moves name
+left will take), the payouts' ``unit`` (for ``livetable floor deal``) and ``out`` (the
+places of the players who busted at this table, by the seat they left: ``{"5": {"name",
+"place", "tied_to", "prize"}}``, once the room placed them; at most 64 seats). Its moves name
 where each player goes (``out``: ``to``, ``to_name``, ``to_seat``, ``reason``) and comes
 from (``in``: ``from``, ``from_name``).
 
@@ -58,7 +60,8 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
     keys (None for none).
 
     Raises:
-        ValueError: not an object, a level without its numbers, a count not an integer 0..10^12.
+        ValueError: not an object, a level without its numbers, a count not an integer 0..10^12,
+            an ``out`` seat not 1..64 or its finish without a name or a place of 1 or more.
     """
     if obj is None:
         return None
@@ -81,6 +84,7 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
         raise ValueError("'view.prizes_left' must be a list of at most 10,000 prizes")
     out["prizes_left"] = [_count(a, "view.prizes_left[]") for a in prizes]
     out["unit"] = max(1, _count(obj.get("unit", 1), "view.unit", 10**9))
+    out["out"] = _outs({} if obj.get("out") is None else obj["out"])
     out.update({k: bool(obj.get(k)) for k in ("on_break", "hand_for_hand", "finished")})
     out["running"] = obj.get("running") is not False
     return out
@@ -90,6 +94,23 @@ def _text(v: Any, what: str) -> str:
     if not isinstance(v, str) or not 1 <= len(v) <= 64:
         raise ValueError(f"{what!r} must be a text of 1..64 characters, got {v!r}")
     return v
+
+
+def _outs(obj: Any) -> dict[str, dict[str, Any]]:
+    """Check a view's ``out`` (``{seat: {name, place, tied_to, prize}}``, seats 1..64)."""
+    if not isinstance(obj, dict) or len(obj) > 64:
+        raise ValueError("'view.out' must be an object of at most 64 seats")
+    outs: dict[str, dict[str, Any]] = {}
+    for seat, o in obj.items():
+        if not (isinstance(seat, str) and seat.isdigit() and 1 <= int(seat) <= 64) or not isinstance(o, dict):
+            raise ValueError(f"'view.out' seat {seat!r}: must be a seat 1..64 with its finish")
+        place = _count(o.get("place"), "view.out[].place", 10**6)
+        tied = _count(o.get("tied_to", place), "view.out[].tied_to", 10**6)
+        if place < 1 or tied < place:
+            raise ValueError(f"'view.out' seat {seat}: place {place}, tied to {tied}")
+        outs[str(int(seat))] = {"name": _text(o.get("name"), "view.out[].name"), "place": place, "tied_to": tied,
+                                "prize": _count(o.get("prize", 0), "view.out[].prize")}
+    return outs
 
 
 def decode_move_notice(move: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -162,7 +183,9 @@ class LinkView:
     def json(self, public: Mapping[str, Any], now: float) -> dict[str, Any] | None:
         """Return the public state's ``tournament_view`` for ``public`` at ``now`` (the table's
         clock, Unix s), None before the first order with a view. ``seats_bb``: each seated
-        player's stack in big blinds of the view's level, in tenths, by seat (``{"3": 125}``)."""
+        player's stack in big blinds of the view's level, in tenths, by seat (``{"3": 125}``);
+        ``out``: the room's places of the players busted here, by seat, but for a seat
+        ``public`` shows taken (someone sat there since the order came)."""
         v = self.view
         if v is None:
             return None
@@ -176,12 +199,16 @@ class LinkView:
         self.shown += 1
         live = [s for s in public.get("seats") or [] if isinstance(s, dict) and s.get("status") != "empty"
                 and isinstance(s.get("stack"), int) and (s["stack"] > 0 or s.get("status") == "all-in")]
+        # a busted seat says its player's place (the room's ``out``) until someone sits there
+        taken = {str(s.get("seat")) for s in public.get("seats") or [] if isinstance(s, dict)
+                 and s.get("status") != "empty"}
         deal = {"stacks": {str(s["seat"]): s["stack"] for s in live},
                 "names": {str(s["seat"]): s.get("name") or "" for s in live},
                 "prizes_left": list(v.get("prizes_left") or []), "unit": v.get("unit") or 1}
         return {"level": v["level"], "next_level": v["next_level"], "seconds_left": left,
                 "running": v["running"], "at": now, "on_break": v["on_break"],
                 "players_left": v["players_left"], "entries": v["entries"], "average_stack": v["average_stack"],
-                "prize_pool": v["prize_pool"], "finished": v["finished"], "seats_bb": seats_bb, "out": {},
+                "prize_pool": v["prize_pool"], "finished": v["finished"], "seats_bb": seats_bb,
+                "out": {s: dict(o) for s, o in (v.get("out") or {}).items() if s not in taken},
                 "clock_speed": v["clock_speed"], "places_paid": v["places_paid"],
                 "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices], "deal": deal}

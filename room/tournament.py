@@ -473,7 +473,7 @@ class RoomTournament:
                 go = self._go(t)
             if outs or ins or go is not None:
                 self._order(t, outs, ins, go)
-            elif view_changed(self.sent.get(t, {}).get("view"), order_view(self)):
+            elif view_changed(self.sent.get(t, {}).get("view"), order_view(self, t)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
 
     def halted_short(self) -> set[str]:
@@ -556,6 +556,41 @@ class RoomTournament:
                      players_left(len(self.standings.alive)))
         for mid in called_off:
             self.moves[mid]["state"] = "cancelled"
+
+    def last_seats(self) -> dict[str, tuple[str, int]]:
+        """Return ``{player: (table, seat)}``: the seat each player the room seated took last,
+        by its moves carried out (``in``: the draw, a balancing or breaking move, the final
+        redraw; a refused move-in's ``reseat`` counted). A busted player's is the seat he
+        busted from (a move called off at his bust never took him anywhere)."""
+        where: dict[str, tuple[str, int]] = {}
+        for mid in sorted(self.moves):
+            m = self.moves[mid]
+            if m["state"] == "in":
+                where[str(m["player"])] = (str(m["to"]), int(m["to_seat"]))
+        return where
+
+    def out_seats(self, table: str) -> dict[str, dict[str, Any]]:
+        """Return the places of the players who busted at ``table`` by the seat they busted
+        from, while nobody has taken it since (no player there in the table's last report,
+        none on his way to it): ``{"5": {"name": "Player 5", "place": 6, "tied_to": 6,
+        "prize": 0}}``, the shape of a single table's view (``TournamentTable.out_seats``).
+        ``place`` as the standings give it once the room placed the bust (TDA simultaneous
+        eliminations: busts of one hand, or of one hand-for-hand hand at every table, by
+        their starting stacks; ``tied_to`` > ``place``: equal stacks share the places), the
+        ``prize`` in money (0 out of the money) as the prize pool stands now."""
+        finishes = [f for f in self.standings.finishes() if f.player not in self.standings.alive]
+        if not finishes:
+            return {}
+        amounts = payout_amounts(self.settings.payouts, self.standings.prize_pool(), len(self.standings.entries))
+        paid = prizes(finishes, amounts, self.settings.payouts.unit)
+        where, taken = self.last_seats(), set(self._seats(table))
+        out: dict[str, dict[str, Any]] = {}
+        for f in sorted(finishes, key=lambda f: -f.place):  # a seat's latest bust last
+            at = where.get(f.player)
+            if at is not None and at[0] == table and at[1] not in taken:
+                out[str(at[1])] = {"name": self.names.get(f.player, f.player), "place": f.place,
+                                   "tied_to": f.tied_to, "prize": paid.get(f.entry_id, 0)}
+        return out
 
     def hand_for_hand(self) -> bool:
         """True on the bubble with more than one table playing (TDA: hand-for-hand)."""
@@ -666,7 +701,7 @@ class RoomTournament:
                          "name": self.names.get(m["player"], m["player"]),
                          "chips": None if m["from"] == t else m["chips"], **move_notice(self, t, m)}
                         for mid, m in ins],
-                 "go": go, "end": end, "view": order_view(self)}
+                 "go": go, "end": end, "view": order_view(self, t)}
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:

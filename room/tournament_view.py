@@ -17,11 +17,11 @@ from controller.tournament.view import tournament_view
 __all__ = ["order_view", "move_notice", "view_changed"]
 
 #: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
-_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished")
+_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished", "out")
 
 
-def order_view(director: Any) -> dict[str, Any]:
-    """Return the ``view`` of an order sent now by ``director`` (a
+def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
+    """Return the ``view`` of an order sent now to ``table`` by ``director`` (a
     :class:`room.tournament.RoomTournament`): level, next level, ``seconds_left`` (tournament
     seconds, None on the last level), ``running``, ``on_break``, ``players_left``,
     ``entries``, ``average_stack`` (chips), ``prize_pool`` (money), ``places_paid`` (places
@@ -29,7 +29,10 @@ def order_view(director: Any) -> dict[str, Any]:
     ``finished``, ``clock_speed`` (the director's ``clock_speed``, None: real time),
     ``prizes_left`` (money, 1st first: the payouts of the places the players left will take,
     as the standings give them now) and the payouts' ``unit`` (a final table's ``livetable
-    floor deal``, :func:`controller.floor_cli.table_deal`)."""
+    floor deal``, :func:`controller.floor_cli.table_deal`); with a ``table``, ``out``: the
+    places of the players who busted there, by the seat they left while nobody took it
+    (:meth:`room.tournament.RoomTournament.out_seats`: ``{"5": {"name", "place", "tied_to",
+    "prize"}}``), what the table's screens say at an empty seat ("OUT — 7th")."""
     st = director.clock.status(director.now())
     standings = director.standings
     tv = tournament_view(st, standings, {})
@@ -41,7 +44,8 @@ def order_view(director: Any) -> dict[str, Any]:
             "places_paid": sum(1 for a in amounts if a), "hand_for_hand": director.hand_for_hand(),
             "finished": director.result is not None,
             "clock_speed": int(speed) if speed and int(speed) > 1 else None,
-            "prizes_left": list(amounts[:tv.players_left]), "unit": director.settings.payouts.unit}
+            "prizes_left": list(amounts[:tv.players_left]), "unit": director.settings.payouts.unit,
+            **({"out": director.out_seats(table)} if table is not None else {})}
 
 
 def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, Any]:
@@ -60,6 +64,6 @@ def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, An
 def view_changed(sent: dict[str, Any] | None, now: dict[str, Any]) -> bool:
     """True when ``now`` (:func:`order_view`) shows a table something the view of the last
     order it was ``sent`` did not (a break began or ended, a level, players left, the clock
-    paused): the director sends the table an order with the view only. Not the time left
+    paused, a bust placed: ``out``): the director sends the table an order with the view only. Not the time left
     (the table counts it down)."""
-    return sent is None or any(sent.get(k) != now[k] for k in _SHOWN)
+    return sent is None or any(sent.get(k) != now.get(k) for k in _SHOWN)
