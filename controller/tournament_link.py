@@ -18,6 +18,7 @@ An order (JSON object, :func:`decode_order`)::
      "out": [{"move": 12, "seat": 4, "player": "p9"}],          # players who leave, with their chips
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
+                                               # (+ "button": 5 at the redrawn final table's first hand)
      "end": false}                                              # true: the table stops
 
 The table takes each order id once (a repeat of one it took is only answered with a
@@ -160,6 +161,8 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
         if not stakes.get("big_blind"):
             raise OrderError("'go.stakes' needs a big_blind of 1 chip or more")
         out["go"] = {"hand": _int(go, "hand", 1, 10**9), "stakes": stakes}
+        if go.get("button") is not None:  # the final table's button drawn again (its seats redrawn)
+            out["go"]["button"] = _int(go, "button", 1, seats)
     if obj.get("view") is not None:  # what the screens show (controller/tournament_link_view.py)
         try:
             out["view"] = decode_view(obj["view"])
@@ -271,12 +274,15 @@ class RoomTournamentSeat:
     # ------------------------------------------------------------------ the pacer's hook
     def hand_start(self) -> dict[str, Any] | None:
         """Return the next ``HandStartRequested`` fields (``level``: the room's stakes,
-        TDA 23) when the room gave the ``go`` for this hand; None: wait (between hands,
-        the table holds for the room)."""
+        TDA 23) when the room gave the ``go`` for this hand, with ``button`` and ``redraw``
+        when the ``go`` carries the button the room drew for its redrawn final table (the
+        rotation starts afresh there); None: wait (between hands, the table holds for the room)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
         self.go = None
+        if go.get("button") is not None:
+            return {"level": dict(go["stakes"]), "button": int(go["button"]), "redraw": True}
         return {"level": dict(go["stakes"])}
 
     # ------------------------------------------------------------------ the loop's turns

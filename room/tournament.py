@@ -214,6 +214,8 @@ class RoomTournament:
         #: tables the last plan breaks (or redraws) while one of them is in a hand: no ``go``,
         #: they wait for each other (TDA 10; :meth:`_plan`)
         self._held: set[str] = set()
+        #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
+        self._button: dict[str, str] | None = None
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -271,6 +273,8 @@ class RoomTournament:
                 self.rounds += 1
                 for m in p["moves"]:
                     self.moves[int(m["id"])] = dict(m)
+                if p.get("button"):
+                    self._button = dict(p["button"])
             elif kind == "moved-out":
                 self.moves[int(p["move"])].update(chips=int(p["chips"]), state="out")
             elif kind == "moved-in":
@@ -287,6 +291,9 @@ class RoomTournament:
                 self.broken.append(p["table"])
             elif kind == "order":
                 self.sent[p["table"]] = p
+                if self._button is not None and self._button["table"] == p["table"] and (p.get("go") or {}).get(
+                        "button") is not None:
+                    self._button = None  # the final table's go carried its button
             elif kind == "clock":
                 clock = p["clock"]
             elif kind == "payouts":
@@ -640,7 +647,19 @@ class RoomTournament:
                 keep.append(m)
             moves = keep
         if moves:
-            self._round(views, moves)
+            self._round(views, moves, self._draw_button(moves))
+
+    def _draw_button(self, moves: list[Move]) -> dict[str, str] | None:
+        """Return the button of the final table ``moves`` redraw, ``{"table", "player"}``:
+        one of its players drawn at random (seeded by the tournament's seed and the round:
+        the same on a restart), in place of the high-card draw (the button is drawn again
+        when the final table's seats are: docs/tournament.md, WSOP Rule 85; the TDA Rules
+        leave it to the house); None when ``moves`` redraw nothing."""
+        redrawn = sorted((m.to_seat, m.player, str(m.to_table)) for m in moves if "redraw" in m.reason)
+        if not redrawn:
+            return None
+        _seat, player, table = random.Random(f"{self.seed}-button-{self.rounds}").choice(redrawn)
+        return {"table": table, "player": player}
 
     @staticmethod
     def _held_by(moves: list[Move]) -> set[str]:
@@ -662,7 +681,9 @@ class RoomTournament:
                                                        f"{f.reason}+{m.reason}")
         return list(first.values())
 
-    def _round(self, views: list[Table], moves: list[Move]) -> None:
+    def _round(self, views: list[Table], moves: list[Move], button: dict[str, str] | None = None) -> None:
+        """Journal and take one round of ``moves`` decided on ``views``; ``button``: the redrawn
+        final table's button (:meth:`_draw_button`), given with its first ``go``."""
         base = max(self.moves, default=0)
         moves = self._merge(moves)
         rows: list[dict[str, Any]] = [
@@ -670,10 +691,14 @@ class RoomTournament:
                  "to": m.to_table, "to_seat": m.to_seat, "reason": m.reason, "state": "planned",
                  "chips": self.settings.starting_stack if m.reason == "draw" else None}
                 for i, m in enumerate(moves, 1)]
-        self.journal.append("round", {"tables": [{"table": v.table_id, "seats": list(v.seats),
-                                                  "last_big_blind": v.last_big_blind} for v in views],
-                                      "moves": rows})
+        event: dict[str, Any] = {"tables": [{"table": v.table_id, "seats": list(v.seats),
+                                             "last_big_blind": v.last_big_blind} for v in views], "moves": rows}
+        if button is not None:
+            event["button"] = button
+        self.journal.append("round", event)
         self.rounds += 1
+        if button is not None:
+            self._button = dict(button)
         for r in rows:
             self.moves[int(r["id"])] = r
         drawn = [m for m in moves if m.reason == "draw"]
@@ -683,6 +708,9 @@ class RoomTournament:
         for m in moves:
             if m.reason != "draw":
                 log.info("%s", move_line(m, self.names.get(m.player, m.player)))
+        if button is not None:
+            log.info("final table %s: the button is drawn again: %s", button["table"],
+                     self.names.get(button["player"], button["player"]))
 
     # ------------------------------------------------------------------ orders
     def _go(self, t: str) -> dict[str, Any] | None:
@@ -690,7 +718,17 @@ class RoomTournament:
         if self.clock.status(now).on_break:
             return None
         level = self.clock.level_for_hand(now)
-        return {"hand": int(self.reports[t]["hands"]) + 1, "stakes": level_stakes(level)}
+        go: dict[str, Any] = {"hand": int(self.reports[t]["hands"]) + 1, "stakes": level_stakes(level)}
+        if self._button is not None and self._button["table"] == t:
+            # the redrawn final table's first hand: its button drawn again, at the seat its
+            # player was redrawn to (the moves of this order are carried out before the deal)
+            player = self._button["player"]
+            last = next((m for _, m in sorted(self.moves.items(), reverse=True)
+                         if m["player"] == player and m["state"] != "cancelled"), None)
+            if last is not None and last["to"] == t:
+                go["button"] = int(last["to_seat"])  # a refused move-in's reseat counted
+            self._button = None
+        return go
 
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1

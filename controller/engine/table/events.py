@@ -393,22 +393,28 @@ class HandStartRequested(Event):
     """Start the next hand (the orchestrator's "deal" moment).
 
     ``button`` chooses the button seat for the table's first hand (e.g. drawn by high
-    card); later hands move it by T-1 and ignore it. ``level``: at a tournament table, the
+    card); later hands move it by T-1 and ignore it, unless ``redraw``: at a tournament
+    table whose seats were all drawn again (the room's final table), the button is drawn
+    again too and this hand starts the rotation afresh at ``button`` (everyone dealt in, the
+    blinds the next two players; T-1 moves it from there). ``level``: at a tournament table, the
     blinds and antes of the clock's level for this hand (``small_blind``, ``big_blind``,
     ``ante``, ``big_blind_ante`` in chips; TDA 23: a new level applies from the next hand),
     applied before the hand is planned; ``None`` keeps the table's stakes.
 
     Raises:
-        CodecError: a button below 1, or a level with another key or a value that is not
-            a whole number of chips >= 0.
+        CodecError: a button below 1, ``redraw`` not a bool or without a button, or a level
+            with another key or a value that is not a whole number of chips >= 0.
     """
 
     button: int | None = None
     level: dict[str, int] | None = None
+    redraw: bool = False
 
     def __post_init__(self) -> None:
         _time(self.at)
         _int("button", self.button, lo=1, none=True)
+        if not isinstance(self.redraw, bool) or (self.redraw and self.button is None):
+            raise CodecError(f"redraw must be true with a button, or false; got {self.redraw!r}")
         if self.level is not None:
             if not isinstance(self.level, dict):
                 raise CodecError(f"TDA 23: level must be an object, got {self.level!r}")

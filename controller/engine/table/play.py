@@ -188,8 +188,14 @@ def _post_now(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate,
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "big_blind_ante")
 
 
-def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None = None) -> None:
+def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None = None,
+               redraw: bool = False) -> None:
     """Plan and start the next hand (T-1, T-4, T-5, T-6), or refuse (T-3).
+
+    ``button_hint``: the button seat of the table's first hand; with ``redraw`` at a
+    tournament table, of this hand too: the rotation starts afresh there, as at a new table
+    (the room's redrawn final table, its button drawn again: docs/tournament.md); ignored
+    otherwise (T-1 moves the button).
 
     ``level``: the blinds and antes this hand plays (keys of :data:`LEVEL_FIELDS`, chips),
     as the tournament clock gives them at the deal (TDA 23: a new level applies from the
@@ -214,7 +220,8 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
             st = ctx.state
     players, out = candidates(st)
     cfg = st.settings
-    plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=st.rotation,
+    last = None if redraw and cfg.tournament else st.rotation  # a redrawn table: a fresh rotation
+    plan = plan_hand(seats=cfg.seats, players=players, sitting_out=out, last=last,
                      small_blind=cfg.small_blind, big_blind=cfg.big_blind, button_hint=button_hint)
     if plan is None:
         refuse(ctx, "T-3", f"T-3: a hand needs two players in the game, {len(players)} ready")

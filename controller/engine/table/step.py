@@ -84,7 +84,7 @@ _HANDLERS: dict[type, Callable[[Ctx, Any], None]] = {
     ev.TabletConnected: lambda ctx, e: seating.connected(ctx, e, True),
     ev.TabletDisconnected: lambda ctx, e: seating.connected(ctx, e, False),
     ev.SettingsChanged: seating.change_settings,
-    ev.HandStartRequested: lambda ctx, e: play.start_hand(ctx, e.button, e.level),
+    ev.HandStartRequested: lambda ctx, e: play.start_hand(ctx, e.button, e.level, e.redraw),
     ev.HandVoided: lambda ctx, e: play.void_hand(ctx, e.reason),
     ev.HoleCardsRead: play.read_hole_cards,
 }
