@@ -4,7 +4,8 @@
 clock (the room's), the standings (entries, busts, places, payouts), the random draw to
 tables and seats (TDA 7), balancing and table breaks (:func:`controller.tournament.balancing.rebalance`
 decides who moves where: TDA 10, 11), hand-for-hand play on the bubble and the final table
-redraw. The tables (``livetable simulate --tournament --tournament-room``,
+redraw, its button drawn again (:meth:`RoomTournament._draw_button`; the TDA leaves it to the
+house, WSOP Rule 85 draws it). The tables (``livetable simulate --tournament --tournament-room``,
 :mod:`controller.tournament_link`) play the hands it gives them and carry out its moves
 between hands; the protocol (orders and reports) is in that module's docstring and in
 docs/tournament.md "Multi-table through the room".
@@ -45,7 +46,8 @@ the chips that arrived are the chips that left.
 
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
-``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
+``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
+``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
 :data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
