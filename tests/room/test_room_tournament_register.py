@@ -1,0 +1,203 @@
+"""Late registration and re-entries through the room (issue 19, TDA 9):
+:meth:`room.tournament.RoomTournament.register` against tables played by this test (the
+harness of test_room_tournament_director.py), its journal replayed after a restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.tournament.errors import TournamentError
+from controller.tournament.settings import load_settings
+from room.store import open_store
+from room.tournament import RoomTournament, StoreJournal
+from room.tournament_sim import ROOM_TOML
+from tests.room.test_room_tournament_director import FakeTable, Journal, exchange
+
+STACK = 2000  # ROOM_TOML's starting stack; an entry's price is 100
+#: ROOM_TOML with late registration until the end of level 2 and one re-entry a player
+LATE_TOML = ROOM_TOML.replace("late_registration_until_level = 0",
+                              "late_registration_until_level = 2\nreentry = { max = 1 }")
+TABLES = ("t1", "t2", "t3")
+
+
+class Room:
+    """A room of three tables played by the test, its clock the test's (tournament seconds)."""
+
+    def __init__(self, entries: int = 21, journal: Any = None, toml: str = LATE_TOML) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.journal = journal if journal is not None else Journal()
+        self.tables = {t: FakeTable(t) for t in TABLES}
+        self.time = [0.0]
+        self.toml = toml
+        self.d = self.director()
+        if entries:
+            self.d.start(entries, 7)
+
+    def director(self) -> RoomTournament:
+        return RoomTournament(load_settings(self.toml), self.toml, list(TABLES), self.journal,
+                              lambda t, p: self.sent.append(json.loads(p)), lambda: self.time[0])
+
+    def exchange(self, *names: str) -> None:
+        exchange(self.d, self.tables, self.sent, *names)
+
+    def hand(self, *names: str) -> None:
+        """Each of ``names`` plays the hand it has the go for, nobody busts; all report."""
+        for t in names:
+            if self.tables[t].go is not None:
+                self.tables[t].play()
+        self.exchange(*names)
+
+    def bust(self, table: str, player: str) -> None:
+        """``player`` busts in ``table``'s next hand (the hand the room gave the go for)."""
+        t = self.tables[table]
+        stack = next(v[1] for v in t.seats.values() if v[0] == player)
+        t.play({player: stack})
+        self.exchange(table)
+
+
+def seated(r: Room) -> dict[str, str]:
+    return {v[0]: t for t, ft in r.tables.items() for v in ft.seats.values()}
+
+
+def test_tda9_a_late_entry_gets_a_full_stack_at_the_shortest_table_and_chips_stay_conserved() -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    assert sorted(len(t.seats) for t in r.tables.values()) == [7, 7, 7]
+    victim = next(iter(r.tables["t2"].seats.values()))[0]
+    r.bust("t2", victim)  # t2: 6 players, the others 7 (no balancing: one apart)
+    assert [len(r.tables[t].seats) for t in TABLES] == [7, 6, 7] and victim not in r.d.standings.alive
+    free = {n for n in range(1, 9)} - set(r.tables["t2"].seats)
+    checks = r.d.checks
+    said = r.d.register("Ann Smith", by="Anna", reason="arrived late")
+    assert said.startswith("Ann Smith (p22) enters at level 1: t2 seat ") and said.endswith("2,000 chips (Anna)")
+    # the books at once: one more entry, its price in the pool, its stack in play, in transit
+    st = r.d.standings
+    assert (len(st.entries), st.prize_pool(), st.chips_in_play()) == (22, 2200, 44000)
+    r.d.check()
+    assert r.d.checks == checks + 1 and not r.d.problems, r.d.problems
+    n = len(r.sent)
+    r.exchange("t2")
+    assert not [o for o in r.sent[n:] if o["in"]], "seated during a hand"
+    r.hand("t2")  # between hands: the order seats him
+    orders = [o for o in r.sent[n:] if o["in"]]
+    assert [(o["table"], [(m["player"], m["name"], m["chips"]) for m in o["in"]]) for o in orders] == [
+        ("t2", [("p22", "Ann Smith", STACK)])]
+    seat = orders[0]["in"][0]["seat"]
+    assert seat in free and r.tables["t2"].seats[seat] == ["p22", STACK]
+    assert [len(r.tables[t].seats) for t in TABLES] == [7, 7, 7]
+    assert r.d.moves[max(r.d.moves)]["state"] == "in" and not r.d.problems, r.d.problems
+    assert "p22" in r.d.standings.alive and r.d.names["p22"] == "Ann Smith"
+    assert r.d.director_status()["entries"] == 22 and r.d.director_status()["prize_pool"] == 2200
+    # a second one: every table has 7, one of them gets him; never a seat taken
+    r.d.register("Bob", by="Anna")
+    r.hand(*TABLES)
+    assert sorted(len(t.seats) for t in r.tables.values()) == [7, 7, 8] and "p23" in seated(r)
+    assert not r.d.problems
+
+
+def test_tda9_registration_is_refused_after_the_late_registration_level() -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    r.time[0] = 70.0  # level 2: still open
+    assert "enters at level 2" in r.d.register("Carl", by="Anna")
+    r.time[0] = 190.0  # level 3 (after the break): closed
+    rows, entries = len(r.journal.rows), len(r.d.standings.entries)
+    with pytest.raises(TournamentError, match="TDA 9: late registration closed at the end of level 2"):
+        r.d.register("Dora", by="Anna")
+    assert (len(r.journal.rows), len(r.d.standings.entries)) == (rows, entries)
+    # a freezeout that takes entries before the start only (ROOM_TOML): refused at level 1
+    f = Room(10, toml=ROOM_TOML)
+    with pytest.raises(TournamentError, match="entries before the start only"):
+        f.d.register("Eve", by="Anna")
+
+
+@pytest.mark.parametrize("name, words", [("", "name is one line"), ("  ", "name is one line"),
+                                         ("Ann\nSmith", "no control characters"), ("A\x1b[2J", "control"),
+                                         ("x" * 41, "1..40 characters")])
+def test_a_bad_name_is_refused_and_nothing_is_journalled(name: str, words: str) -> None:
+    r = Room(21)
+    rows = len(r.journal.rows)
+    with pytest.raises(TournamentError, match=words):
+        r.d.register(name, by="Anna")
+    with pytest.raises(TournamentError, match="player id"):
+        r.d.register("Fine Name", by="Anna", player="Not An Id")
+    assert len(r.journal.rows) == rows and len(r.d.standings.entries) == 21
+
+
+def test_tda9_a_re_entry_only_after_the_bust_and_within_reentry_max() -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    player = next(iter(r.tables["t1"].seats.values()))[0]
+    name = r.d.names[player]
+    with pytest.raises(TournamentError, match=f"{name} is still in the tournament"):
+        r.d.register(name, by="Anna")
+    with pytest.raises(TournamentError, match="still in the tournament"):
+        r.d.register("Somebody", by="Anna", player=player)  # by his id, under a new name: the same player
+    other = next(p for p in r.d.names if p != player)
+    with pytest.raises(TournamentError, match=f"is the name of player {other}"):
+        r.d.register(r.d.names[other].upper(), by="Anna", player=player)  # someone else's name
+    r.bust("t1", player)
+    said = r.d.register(f"  {name.lower()}. ", by="Anna")  # the name as a table compares it
+    assert f"({player}) re-enters at level 1" in said
+    st = r.d.standings
+    assert st.entries_of(player) == 2 and len(st.entries) == 22 and st.entries[-1].reentry and st.prize_pool() == 2200
+    r.hand(*TABLES)
+    where = seated(r)
+    assert where[player] == "t1" and not r.d.problems, r.d.problems  # t1 was the short one
+    r.bust("t1", player)
+    assert player not in r.d.standings.alive and not r.d.problems, r.d.problems
+    with pytest.raises(TournamentError, match="has used all 1 re-entries"):
+        r.d.register(name, by="Anna")
+    # a freezeout: no re-entry at all, though late registration is open
+    f = Room(21, toml=LATE_TOML.replace("reentry = { max = 1 }", ""))
+    f.exchange(*TABLES)
+    p = next(iter(f.tables["t3"].seats.values()))[0]
+    f.bust("t3", p)
+    with pytest.raises(TournamentError, match="out of a freezeout"):
+        f.d.register(f.d.names[p], by="Anna")
+
+
+def test_a_registration_in_the_store_is_replayed_after_a_restart_and_seated_once(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "room.sqlite")
+    try:
+        r = Room(21, journal=StoreJournal(store))
+        r.exchange(*TABLES)
+        r.d.register("Gina", by="Anna", reason="late")
+        # the room dies before any table hears of it; a new director replays the store
+        r.d = r.director()
+        assert r.d.restore()
+        st = r.d.standings
+        assert (len(st.entries), st.prize_pool(), r.d.names["p22"]) == (22, 2200, "Gina")
+        move = r.d.moves[max(r.d.moves)]
+        assert (move["player"], move["state"], move["chips"], move["reason"]) == ("p22", "planned", STACK, "late")
+        n = len(r.sent)
+        r.hand(*TABLES)
+        ins = [m for o in r.sent[n:] for m in o["in"]]
+        assert [(m["player"], m["chips"]) for m in ins] == [("p22", STACK)]
+        assert seated(r)["p22"] == move["to"] and not r.d.problems, r.d.problems
+        # killed again after the seat: the entry is seated, counted once, never sent again
+        r.d = r.director()
+        assert r.d.restore()
+        n = len(r.sent)
+        r.hand(*TABLES)
+        assert not [m for o in r.sent[n:] for m in o["in"]] and len(r.d.standings.entries) == 22
+        assert r.d.moves[max(r.d.moves)]["state"] == "in" and not r.d.problems, r.d.problems
+        kinds = [k for k, _ in StoreJournal(store).events()]
+        assert kinds.count("register") == 1
+    finally:
+        store.close()
+
+
+def test_no_free_seat_and_a_tournament_over_are_refused() -> None:
+    r = Room(24)  # every seat of three tables of eight
+    r.exchange(*TABLES)
+    with pytest.raises(TournamentError, match="no seat is free"):
+        r.d.register("Hank", by="Anna")
+    assert len(r.d.standings.entries) == 24
+    r.d.result = {"places": [], "payouts": [], "prize_pool": 0}
+    with pytest.raises(TournamentError, match="the tournament is over"):
+        r.d.register("Hank", by="Anna")
