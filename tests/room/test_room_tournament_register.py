@@ -1,10 +1,12 @@
 """Late registration and re-entries through the room (issue 19, TDA 9):
 :meth:`room.tournament.RoomTournament.register` against tables played by this test (the
-harness of test_room_tournament_director.py), its journal replayed after a restart."""
+harness of test_room_tournament_director.py), its journal replayed after a restart, the
+floor console's ``register`` command and ``livetable room director register``."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +14,13 @@ import pytest
 
 from controller.tournament.errors import TournamentError
 from controller.tournament.settings import load_settings
+from room import director_cli
+from room.console import serve_console
 from room.store import open_store
 from room.tournament import RoomTournament, StoreJournal
+from room.tournament_desk import TournamentDesk
 from room.tournament_sim import ROOM_TOML
+from tests.room.test_room_tournament_console import Loop, Service, _login, call
 from tests.room.test_room_tournament_director import FakeTable, Journal, exchange
 
 STACK = 2000  # ROOM_TOML's starting stack; an entry's price is 100
@@ -201,3 +207,74 @@ def test_no_free_seat_and_a_tournament_over_are_refused() -> None:
     r.d.result = {"places": [], "payouts": [], "prize_pool": 0}
     with pytest.raises(TournamentError, match="the tournament is over"):
         r.d.register("Hank", by="Anna")
+
+
+# ---------------------------------------------------------------- the floor console and the command line
+@pytest.fixture
+def console(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    r = Room(21)
+    r.time[0] = 20.0
+    r.exchange(*TABLES)
+    desk = TournamentDesk(r.d)
+    store = open_store(tmp_path / "room.sqlite")
+    served = serve_console(Service(store), tmp_path / "floor-logins.json", tournament=desk)
+    loop = Loop(desk)
+    password = served.login_hint.split(" / ")[1]
+    try:
+        yield {"url": served.url, "password": password, "opener": _login(served.url, password), "store": store,
+               "room": r}
+    finally:
+        loop.stop.set()
+        loop.thread.join(5)
+        served.stop()
+        store.close()
+
+
+def test_the_console_registers_and_refuses_with_the_reason(console: dict[str, Any]) -> None:
+    r = console["room"]
+    for body, code, words in [
+            ({"command": "register"}, 400, "register needs name"),
+            ({"command": "register", "name": "  "}, 400, "register needs name"),
+            ({"command": "register", "name": "Ann\x07"}, 400, "no control characters"),
+            ({"command": "register", "name": "Ann", "player": "P 1"}, 400, "player id"),
+            ({"command": "register", "name": "Ann", "by": "x" * 41}, 400, "by names who registers"),
+            ({"command": "register", "name": "Player 3"}, 409, "Player 3 is still in the tournament")]:
+        got, answer = call(console, body)
+        assert got == code and words in answer["error"], (body, got, answer)
+    assert len(r.d.standings.entries) == 21
+    got, answer = call(console, {"command": "register", "name": "Ann Smith", "by": "Anna", "reason": "at the desk"})
+    assert got == 200 and answer["detail"].startswith("Ann Smith (p22) enters at level 1"), answer
+    assert answer["status"]["entries"] == 22 and answer["status"]["prize_pool"] == 2200
+    rows = console["store"].query("SELECT action, by_name, reason, request, outcome FROM room_floor_actions "
+                                  "ORDER BY id")
+    assert tuple(rows[-1][:3]) == ("register", "Anna", "at the desk") and len(rows) == 2  # the 409 and this
+    last = rows[-1]
+    assert json.loads(last[3])["name"] == "Ann Smith" and json.loads(last[4])["accepted"] is True
+    refused = [json.loads(o) for a, _, _, _, o in rows if not json.loads(o)["accepted"]]
+    assert refused and "still in the tournament" in refused[0]["reason"]
+    r.time[0] = 190.0  # level 3: closed
+    got, answer = call(console, {"command": "register", "name": "Late Larry"})
+    assert got == 409 and "late registration closed at the end of level 2" in answer["error"] and answer["refused"]
+
+
+def test_the_director_command_line_registers(console: dict[str, Any], capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", console["password"])
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = director_cli.main(["--console", console["url"], *argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = run("register", "Bob Builder", "--by", "Anna")
+    assert code == 0 and out.startswith("done: Bob Builder (p22) enters at level 1: t"), out
+    assert "22 entries" in out and "p22" in console["room"].d.standings.alive
+    code, out, _ = run("register", "Cleo", "--player", "cleo-7", "--by", "Anna", "--json")
+    assert code == 0 and json.loads(out)["detail"].startswith("Cleo (cleo-7) enters")
+    code, _, err = run("register", "Bob Builder", "--by", "Anna")
+    assert code == 1 and "refused: F-3: Bob Builder is still in the tournament" in err
+    for argv, words in [(["register", "--by", "Anna"], "register needs the player's NAME"),
+                        (["register", "Dan"], "register needs --by"),
+                        (["status", "--player", "p1"], "--player goes with register only")]:
+        code, _, err = run(*argv)
+        assert code == 2 and words in err, (argv, err)
+    assert len(console["room"].d.standings.entries) == 23
