@@ -904,6 +904,9 @@ class RoomTournament:
             if open_seats:
                 counts[t], free[t] = len(here), open_seats
         if not counts:
+            if any(t in self._held for t in self._live()):
+                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
+                                      "(TDA 10); register again once its players are seated")
             raise TournamentError("F-3: no seat is free at the tables that play on")
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])

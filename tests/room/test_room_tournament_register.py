@@ -1,11 +1,14 @@
 """Late registration and re-entries through the room (issue 19, TDA 9):
 :meth:`room.tournament.RoomTournament.register` against tables played by this test (the
 harness of test_room_tournament_director.py), its journal replayed after a restart, the
-floor console's ``register`` command and ``livetable room director register``."""
+floor console's ``register`` command and ``livetable room director register``, and one
+late entry through real processes (``room serve --tournament`` and two table processes)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,9 @@ from room.tournament import RoomTournament, StoreJournal
 from room.tournament_desk import TournamentDesk
 from room.tournament_sim import ROOM_TOML
 from tests.room.test_room_tournament_console import Loop, Service, _login, call
+from drivers.mqtt.broker import free_port
+from tests.room.test_room_serve_tournament import (  # noqa: F401 - room: that module's fixture
+    ENV, REPO, check_store_holds_every_hand, events, room, serve, start_tables)
 from tests.room.test_room_tournament_director import FakeTable, Journal, exchange
 
 STACK = 2000  # ROOM_TOML's starting stack; an entry's price is 100
@@ -204,6 +210,14 @@ def test_no_free_seat_and_a_tournament_over_are_refused() -> None:
     with pytest.raises(TournamentError, match="no seat is free"):
         r.d.register("Hank", by="Anna")
     assert len(r.d.standings.entries) == 24
+    # a break being held (TDA 10: its tables wait for each other): the reason says to come back
+    h = Room(21)
+    h.exchange(*TABLES)
+    h.d._held = {"t1", "t2", "t3"}  # the final redraw's hold (test: no table plays on meanwhile)
+    with pytest.raises(TournamentError, match="final table redraw is under way"):
+        h.d.register("Hank", by="Anna")
+    h.d._held = {"t3"}  # one table held: the others take him
+    assert " t3 " not in h.d.register("Hank", by="Anna")
     r.d.result = {"places": [], "payouts": [], "prize_pool": 0}
     with pytest.raises(TournamentError, match="the tournament is over"):
         r.d.register("Hank", by="Anna")
@@ -278,3 +292,35 @@ def test_the_director_command_line_registers(console: dict[str, Any], capsys: An
         code, _, err = run(*argv)
         assert code == 2 and words in err, (argv, err)
     assert len(console["room"].d.standings.entries) == 23
+
+
+# ---------------------------------------------------------------- end to end: real processes
+@pytest.mark.timeout(180)
+def test_room_serve_takes_a_late_entry_from_the_director_and_a_real_table_seats_him(
+        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
+    """``livetable room serve --tournament`` with two ``livetable simulate --tournament-room``
+    tables (10 entries drawn, 30x clock, late registration until level 4); ``livetable room
+    director register`` (a process) registers ``Late Lena`` at level 1 before the tables
+    report (they play at full speed: a few seconds later the field would fit one table, TDA 10,
+    with no seat left for her); a table seats her from its order, she plays to a place, the
+    books balance (``ok``)."""
+    room["conf"].write_text(ROOM_TOML.replace("late_registration_until_level = 0", "late_registration_until_level = 4"))
+    s = serve(room, free_port())
+    url = s.line("serving", 30)["console"]
+    env = dict(ENV, LIVETABLE_ROOM_PASSWORD=room["floor_password"])
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "room", "director", "register", "Late Lena",
+                          "--by", "Anna", "--console", url], capture_output=True, text=True, cwd=REPO, env=env,
+                         timeout=30)
+    assert out.returncode == 0 and out.stdout.startswith("done: Late Lena (p11) enters at level "), out
+    start_tables(room)
+    result = s.line("tournament", 90)["tournament"]
+    assert result["ok"], result
+    assert sorted(result["places"]) == sorted(f"p{n}" for n in range(1, 12)) and "Late Lena" in result["names"]
+    assert result["entries"] == 11 and result["prize_pool"] == 11 * 100 == sum(result["payouts"])
+    kinds = [k for k, _ in events(room["store"])]
+    assert kinds.count("register") == 1 and kinds.count("entry") == 10
+    moved_in = [p for k, p in events(room["store"]) if k == "moved-in"]
+    late = next(p["move"]["id"] for k, p in events(room["store"]) if k == "register")
+    assert [p["move"] for p in moved_in].count(late) == 1  # seated once, by a table's report
+    check_store_holds_every_hand(room)
+    assert s.stop() == 0
