@@ -204,6 +204,34 @@ def test_a_registration_in_the_store_is_replayed_after_a_restart_and_seated_once
         store.close()
 
 
+def test_a_room_killed_after_the_table_seated_the_entry_but_before_its_report_does_not_seat_him_twice(
+        tmp_path: Path) -> None:
+    store = open_store(tmp_path / "room.sqlite")
+    try:
+        r = Room(21, journal=StoreJournal(store))
+        r.exchange(*TABLES)
+        said = r.d.register("Ivy", by="Anna")
+        target = said.split(": ")[1].split()[0]
+        r.tables[target].play()
+        r.d.report(target, r.tables[target].report())
+        n = len(r.sent)
+        r.d.step()
+        order = next(o for o in r.sent[n:] if o["table"] == target and o["in"])
+        r.tables[target].carry_out(order)  # seated at the table; the room dies before the report
+        r.d = r.director()
+        assert r.d.restore() and r.d.moves[max(r.d.moves)]["state"] == "planned"
+        n = len(r.sent)
+        r.exchange(*TABLES)  # the table's report: he is seated, the move is done
+        assert r.d.moves[max(r.d.moves)]["state"] == "in" and not r.d.problems, r.d.problems
+        assert not [m for o in r.sent[n:] for m in o["in"]], "sent to a table again"
+        assert sum(v[0] == "p22" for ft in r.tables.values() for v in ft.seats.values()) == 1
+        assert len(r.d.standings.entries) == 22
+        r.d.check()
+        assert not r.d.problems, r.d.problems
+    finally:
+        store.close()
+
+
 def test_no_free_seat_and_a_tournament_over_are_refused() -> None:
     r = Room(24)  # every seat of three tables of eight
     r.exchange(*TABLES)
