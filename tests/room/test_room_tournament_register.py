@@ -173,8 +173,8 @@ def test_tda9_a_re_entry_only_after_the_bust_and_within_reentry_max() -> None:
         f.d.register(f.d.names[p], by="Anna")
 
 
-def test_a_registration_in_the_store_is_replayed_after_a_restart_and_seated_once(tmp_path: Path) -> None:
-    store = open_store(tmp_path / "room.sqlite")
+def test_a_registration_in_the_store_is_replayed_after_a_restart_and_seated_once(store_url: str) -> None:
+    store = open_store(store_url)  # SQLite and PostgreSQL (tests/room/conftest.py)
     try:
         r = Room(21, journal=StoreJournal(store))
         r.exchange(*TABLES)
@@ -205,8 +205,8 @@ def test_a_registration_in_the_store_is_replayed_after_a_restart_and_seated_once
 
 
 def test_a_room_killed_after_the_table_seated_the_entry_but_before_its_report_does_not_seat_him_twice(
-        tmp_path: Path) -> None:
-    store = open_store(tmp_path / "room.sqlite")
+        store_url: str) -> None:
+    store = open_store(store_url)
     try:
         r = Room(21, journal=StoreJournal(store))
         r.exchange(*TABLES)
