@@ -236,12 +236,14 @@ def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
         ValueError: what is wrong, in words (the console's 400).
     """
     from room.ids import check_player_id
+    from room.tournament import entry_name
 
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40 or any(
-            ord(c) < 32 or ord(c) == 127 for c in name):
+    try:
+        name = entry_name(name)
+    except ValueError:
         raise ValueError(f"register needs name: one line of 1..40 characters, no control characters, "
-                         f"got {str(name)[:40]!r}")
+                         f"got {str(name)[:40]!r}") from None
     player = data.get("player")
     if player is not None:
         check_player_id(player)  # a PlayerIdError is a ValueError: the rule in words
@@ -249,7 +251,7 @@ def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     reason = data.get("reason")
     if reason is not None:
         reason = _one_line(reason, "reason", 200)
-    return {"name": name.strip(), "player": player, "by": by, "reason": reason}
+    return {"name": name, "player": player, "by": by, "reason": reason}
 
 
 def tables_view(service: Any) -> list[dict[str, Any]]:

@@ -75,7 +75,7 @@ from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
 from room.tournament_view import move_notice, order_view, view_changed
 
-__all__ = ["RoomTournament", "StoreJournal"]
+__all__ = ["RoomTournament", "StoreJournal", "entry_name"]
 
 log = logging.getLogger("livetable.room.tournament")
 
@@ -108,6 +108,23 @@ class StoreJournal:
         """Return every event, oldest first, as ``(type, payload)``."""
         return [(str(k), json.loads(p)) for k, p in
                 self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
+
+
+def entry_name(name: object) -> str:
+    """Return ``name`` stripped when it is a player's name for :meth:`RoomTournament.register`:
+    one line of 1..40 characters, no control characters (C0, DEL, C1) nor line or paragraph
+    separators (a name goes to the tables' screens and the room's output).
+
+    Raises:
+        ValueError: anything else (the message gives the rule).
+    """
+    import unicodedata
+
+    raw = name if isinstance(name, str) else ""
+    text = raw.strip()
+    if not text or len(text) > 40 or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in raw):
+        raise ValueError("a player's name is one line of 1..40 characters, no control characters")
+    return text
 
 
 _MOVE_WHY = {"balance": "balancing, TDA 11", "break": "table broken, TDA 10", "redraw": "final table redraw",
@@ -835,10 +852,8 @@ class RoomTournament:
         st = self.clock.status(now)
         if not st.started:
             raise TournamentError("F-3: the tournament has not started")
-        text = name.strip() if isinstance(name, str) else ""
-        if not text or len(text) > 40 or any(ord(c) < 32 or ord(c) == 127 for c in text):
-            raise TournamentError("TDA 9: a player's name is one line of 1..40 characters, no control characters")
         try:
+            text = entry_name(name)
             key = player_for_name(text)
             if player is not None:
                 player = check_player_id(player)

@@ -129,6 +129,7 @@ def test_tda9_registration_is_refused_after_the_late_registration_level() -> Non
 
 @pytest.mark.parametrize("name, words", [("", "name is one line"), ("  ", "name is one line"),
                                          ("Ann\nSmith", "no control characters"), ("A\x1b[2J", "control"),
+                                         ("Ann\u2028Smith", "control"), ("Ann\x85", "control"),
                                          ("x" * 41, "1..40 characters")])
 def test_a_bad_name_is_refused_and_nothing_is_journalled(name: str, words: str) -> None:
     r = Room(21)
@@ -278,6 +279,8 @@ def test_the_console_registers_and_refuses_with_the_reason(console: dict[str, An
             ({"command": "register"}, 400, "register needs name"),
             ({"command": "register", "name": "  "}, 400, "register needs name"),
             ({"command": "register", "name": "Ann\x07"}, 400, "no control characters"),
+            ({"command": "register", "name": "Ann\u2029"}, 400, "no control characters"),
+            ({"command": "register", "name": ["Ann"]}, 400, "register needs name"),
             ({"command": "register", "name": "Ann", "player": "P 1"}, 400, "player id"),
             ({"command": "register", "name": "Ann", "by": "x" * 41}, 400, "by names who registers"),
             ({"command": "register", "name": "Player 3"}, 409, "Player 3 is still in the tournament")]:
