@@ -33,6 +33,10 @@ the room"): ``GET /api/tournament`` is :meth:`room.tournament.RoomTournament.dir
 to or moves the room's clock (:meth:`room.tournament.RoomTournament.direct`), recorded in
 ``room_floor_actions`` (table ``tournament``) with the name (``by``, default the login's), the
 reason, the request (with the ``login``) and the answer. 409 when no tournament runs.
+``POST /api/tournament`` ``{"command": "register", name, player?, by?, reason?}`` registers a
+late entry or a re-entry (:func:`register_command`, :meth:`room.tournament.RoomTournament.register`):
+400 a bad name or player id, 409 refused (late registration closed, the player still in, no
+re-entry left), recorded the same way.
 """
 
 from __future__ import annotations
@@ -216,6 +220,38 @@ def tournament_command(data: Any, login: str) -> tuple[str, int | None, str, str
     by = _one_line(data.get("by") or login, "by names who decides", 40)
     reason = _one_line(data.get("reason"), "every floor decision needs a reason", 200)
     return str(command), amount, by, reason
+
+
+def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
+    """Check a ``POST /api/tournament`` ``register`` body (issue 19: a late entry or a
+    re-entry, :meth:`room.tournament.RoomTournament.register`); return ``{name, player, by,
+    reason}``.
+
+    ``data``: ``{"command": "register", "name"`` (required: one line of 1..40 characters, no
+    control characters) ``, "player"`` (optional: the room player id, :func:`room.ids.check_player_id`)
+    ``, "by"`` (optional, the login's name by default; at most 40 characters) ``, "reason"``
+    (optional, one line, at most 200 characters) ``}``.
+
+    Raises:
+        ValueError: what is wrong, in words (the console's 400).
+    """
+    from room.ids import check_player_id
+    from room.tournament import entry_name
+
+    name = data.get("name")
+    try:
+        name = entry_name(name)
+    except ValueError:
+        raise ValueError(f"register needs name: one line of 1..40 characters, no control characters, "
+                         f"got {str(name)[:40]!r}") from None
+    player = data.get("player")
+    if player is not None:
+        check_player_id(player)  # a PlayerIdError is a ValueError: the rule in words
+    by = _one_line(data.get("by") or login, "by names who registers the player", 40)
+    reason = data.get("reason")
+    if reason is not None:
+        reason = _one_line(reason, "reason", 200)
+    return {"name": name, "player": player, "by": by, "reason": reason}
 
 
 def tables_view(service: Any) -> list[dict[str, Any]]:
@@ -479,7 +515,11 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             from controller.tournament.errors import TournamentError
 
             try:
-                command, amount, by, reason = tournament_command(json.loads(body or b"null"), who)
+                data = json.loads(body or b"null")
+                if isinstance(data, dict) and data.get("command") == "register":
+                    self._register(register_command(data, who), who)
+                    return
+                command, amount, by, reason = tournament_command(data, who)
             except ValueError as exc:
                 self._error(400, str(exc))
                 return
@@ -511,6 +551,39 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             except NoTournament:  # the tournament ended just now: the command was carried out all the same
                 status = None
             self._json({"ok": True, "command": command, "by": by, "detail": outcome["detail"], "status": status})
+
+        def _register(self, req: dict[str, Any], who: str) -> None:
+            """``register`` (issue 19): :meth:`room.tournament.RoomTournament.register`, recorded
+            in ``room_floor_actions`` like the clock's commands; 409 refused (the reason)."""
+            from controller.tournament.errors import TournamentError
+
+            if tournament is None:
+                self._error(409, "no tournament is running in this room")
+                return
+            try:
+                detail = tournament.call(lambda d: d.register(req["name"], by=req["by"], player=req["player"],
+                                                              reason=req["reason"]))
+                outcome = {"accepted": True, "detail": detail}
+            except NoTournament as exc:
+                self._error(409, str(exc))
+                return
+            except TournamentError as exc:
+                outcome = {"accepted": False, "reason": str(exc)}
+            request = {"command": "register", "name": req["name"], "player": req["player"], "login": who}
+            with service.store.transaction() as tx:
+                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
+                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
+                           (time.time(), "tournament", "register", req["by"], req["reason"] or "",
+                            f"tournament-{secrets.token_hex(6)}", json.dumps(request), json.dumps(outcome)))
+            if not outcome["accepted"]:
+                self._json({"error": outcome["reason"], "refused": True}, 409)
+                return
+            try:
+                status = tournament.call(lambda d: d.director_status())
+            except NoTournament:
+                status = None
+            self._json({"ok": True, "command": "register", "by": req["by"], "detail": outcome["detail"],
+                        "status": status})
 
     server = ThreadingHTTPServer((host, port), Handler)
     server.daemon_threads = True

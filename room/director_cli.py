@@ -9,13 +9,17 @@ the room's tournament (:meth:`room.tournament.RoomTournament.direct`). Commands:
     livetable room director clock-resume --reason TEXT [--by NAME]
     livetable room director clock-add SECONDS --reason TEXT [--by NAME]   # negative: time off
     livetable room director clock-level N --reason TEXT [--by NAME]       # from each table's next hand (TDA 23)
+    livetable room director register NAME [--player ID] --by NAME [--reason TEXT]  # late entry, re-entry (TDA 9)
 
 Options: ``--console URL`` (default ``$LIVETABLE_ROOM_CONSOLE`` or http://127.0.0.1:8090/,
 ``livetable room serve``'s port; ``room simulate`` prints its console's address), ``--login
 NAME`` (default ``$LIVETABLE_ROOM_LOGIN`` or ``floor``), the password from ``--password-file
 FILE`` or ``$LIVETABLE_ROOM_PASSWORD`` (never on the command line), ``--timeout 10``.
-Every command but ``status`` needs ``--reason``; ``--by`` defaults to the login's name. Each
-is recorded by the room (``room_floor_actions``) with the name, the reason and the answer.
+Every clock command needs ``--reason``; ``--by`` defaults to the login's name. ``register``
+(a late entry, or a re-entry of a busted player: :meth:`room.tournament.RoomTournament.register`)
+needs ``--by`` (who took the buy-in), ``--player`` is the room player id (default: the player
+registered under NAME, else a new one). Each is recorded by the room (``room_floor_actions``)
+with the name, the reason and the answer.
 
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
 again, no such level, no tournament running: the reason is printed), 2 usage error, no
@@ -35,7 +39,7 @@ from typing import Any
 
 __all__ = ["main", "status_lines"]
 
-COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level")
+COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register")
 
 
 class _Usage(Exception):
@@ -49,8 +53,11 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="livetable room director", description="the tournament director's clock (issue 19)")
-    p.add_argument("command", help="status | clock-pause | clock-resume | clock-add SECONDS | clock-level N")
-    p.add_argument("value", nargs="?", help="clock-add: seconds (negative: time off); clock-level: the level")
+    p.add_argument("command", help="status | clock-pause | clock-resume | clock-add SECONDS | clock-level N | "
+                                   "register NAME")
+    p.add_argument("value", nargs="?", help="clock-add: seconds (negative: time off); clock-level: the level; "
+                                            "register: the player's name")
+    p.add_argument("--player", default=None, help="register: the room player id (default: by the name)")
     p.add_argument("--console", default=os.environ.get("LIVETABLE_ROOM_CONSOLE", "http://127.0.0.1:8090/"),
                    help="the floor console's address (default $LIVETABLE_ROOM_CONSOLE or %(default)s)")
     p.add_argument("--login", default=os.environ.get("LIVETABLE_ROOM_LOGIN", "floor"), help="the floor login")
@@ -129,9 +136,22 @@ def main(argv: list[str]) -> int:
             except ValueError:
                 raise _Usage(f"{args.command} needs {what} as a whole number, got {args.value!r}") from None
             body["seconds" if args.command == "clock-add" else "level"] = amount
+        elif args.command == "register":
+            if not (args.value or "").strip():
+                raise _Usage("register needs the player's NAME")
+            if not (args.by or "").strip():
+                raise _Usage("register needs --by (who registers the player: every entry is recorded with it)")
+            body.update(name=args.value, by=args.by)
+            if args.player is not None:
+                body["player"] = args.player
+            if args.reason is not None:
+                body["reason"] = args.reason
         elif args.value is not None:
             raise _Usage(f"{args.command} takes no value, got {args.value!r}")
-        if args.command != "status":
+        if args.command == "register" or args.player is not None:
+            if args.command != "register":
+                raise _Usage("--player goes with register only")
+        elif args.command != "status":
             if not (args.reason or "").strip():
                 raise _Usage(f"{args.command} needs --reason (every floor decision is recorded with its reason)")
             body["reason"] = args.reason
@@ -149,8 +169,9 @@ def main(argv: list[str]) -> int:
             raise _Usage("no password: give --password-file FILE or set LIVETABLE_ROOM_PASSWORD")
     except _Usage as exc:
         print(f"livetable room director: {exc}", file=sys.stderr)
-        print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N "
-              "[--reason TEXT] [--by NAME] [--console URL] [--login NAME] [--password-file FILE] [--json]",
+        print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N|"
+              "register NAME [--player ID] [--reason TEXT] [--by NAME]\n"
+              "       [--console URL] [--login NAME] [--password-file FILE] [--json]",
               file=sys.stderr)
         return 2
     base = args.console if args.console.endswith("/") else args.console + "/"

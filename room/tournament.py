@@ -49,6 +49,7 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
+``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
 :data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
 ``payouts``. :meth:`RoomTournament.restore` replays it.
@@ -76,7 +77,7 @@ from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
 from room.tournament_view import move_notice, order_view, view_changed
 
-__all__ = ["RoomTournament", "StoreJournal"]
+__all__ = ["RoomTournament", "StoreJournal", "entry_name"]
 
 log = logging.getLogger("livetable.room.tournament")
 
@@ -111,8 +112,25 @@ class StoreJournal:
                 self.store.query("SELECT type, payload FROM room_tournament ORDER BY id")]
 
 
+def entry_name(name: object) -> str:
+    """Return ``name`` stripped when it is a player's name for :meth:`RoomTournament.register`:
+    one line of 1..40 characters, no control characters (C0, DEL, C1) nor line or paragraph
+    separators (a name goes to the tables' screens and the room's output).
+
+    Raises:
+        ValueError: anything else (the message gives the rule).
+    """
+    import unicodedata
+
+    raw = name if isinstance(name, str) else ""
+    text = raw.strip()
+    if not text or len(text) > 40 or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in raw):
+        raise ValueError("a player's name is one line of 1..40 characters, no control characters")
+    return text
+
+
 _MOVE_WHY = {"balance": "balancing, TDA 11", "break": "table broken, TDA 10", "redraw": "final table redraw",
-             "draw": "seat draw, TDA 7"}
+             "draw": "seat draw, TDA 7", "late": "late entry, TDA 9"}
 
 
 def move_line(m: Move, name: str) -> str:
@@ -271,6 +289,10 @@ class RoomTournament:
                 self.break_order = list(reversed(self.tables))
             elif kind == "entry":
                 self.standings.register(p["player"], int(p["level"]))
+            elif kind == "register":  # a late entry or re-entry (register): the entry and its seat, one event
+                self.standings.register(p["player"], int(p["level"]))
+                self.names[str(p["player"])] = str(p["name"])
+                self.moves[int(p["move"]["id"])] = dict(p["move"])
             elif kind == "round":
                 self.rounds += 1
                 for m in p["moves"]:
@@ -861,6 +883,124 @@ class RoomTournament:
             if self._ready(t) and not self.sent.get(t, {}).get("end"):
                 self._order(t, [], [], None)
         return f"{detail} ({by})"
+
+    def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None) -> str:
+        """Register a late entry, or a re-entry of a busted player (the floor console's
+        ``POST /api/tournament`` ``register``, ``livetable room director register``; the room's
+        loop thread); return what was done in words, ending with ``(by)``.
+
+        ``name``: the player as the floor knows him (one line, 1..40 characters, no control
+        characters); ``player``: his room player id (:func:`room.ids.check_player_id`), None:
+        the player already registered under ``name`` (case, spacing and punctuation around it
+        ignored, as a table compares names) or a new id ``pN``. A known player is a re-entry:
+        only once he is out (his bust taken by the room) and while he has re-entries left
+        (``reentry.max``); a player id of someone else's name is refused.
+
+        TDA 9: accepted until the end of level ``late_registration_until_level`` (the level
+        the room's clock is at now, as at a single table: :meth:`controller.tournament_run.TournamentTable`);
+        a full starting stack (chips), the entry's price added to the prize pool (money).
+        Seated at the table with the fewest players (counting the moves on their way, among the
+        tables that play on: not broken, breaking or held for a break; a tie drawn at random),
+        in a random free seat there (TDA 9: a seat drawn from the seats open to new players).
+        The table is sent the order to seat him between hands (an ``in`` with the starting
+        stack, as a draw's entry: the table's link seats him), in transit in the room's books
+        until its report shows him seated (the conservation check holds meanwhile).
+
+        Journalled, before anything changes, as one ``register`` event (``player``, ``name``,
+        ``level``, ``by``, ``reason``, ``move``: the seat): :meth:`restore` replays it, so a room
+        killed after it comes back with the entry counted and seated once.
+
+        Raises:
+            controller.tournament.errors.TournamentError: refused (nothing journalled): the
+                tournament over or not started, late registration closed, a bad name or player
+                id, the player still in, no re-entry left, no free seat.
+            room.store.StoreError: it could not be journalled (nothing changed).
+        """
+        import copy
+
+        from controller.engine.table.seating import player_for_name
+        from room.ids import PlayerIdError, check_player_id
+
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over")
+        now = self.now()
+        st = self.clock.status(now)
+        if not st.started:
+            raise TournamentError("F-3: the tournament has not started")
+        try:
+            text = entry_name(name)
+            key = player_for_name(text)
+            if player is not None:
+                player = check_player_id(player)
+        except (ValueError, PlayerIdError) as exc:
+            raise TournamentError(f"TDA 9: {exc}") from None
+        level, until = st.level.number, self.settings.late_registration_until_level
+        if level > until:
+            raise TournamentError(f"TDA 9: late registration closed at the end of level {until} (level {level} now)"
+                                  if until else "TDA 9: this tournament takes entries before the start only")
+        named = next((p for p, n in self.names.items() if player_for_name(n) == key), None)
+        if player is None:
+            player = named
+        elif named is not None and named != player:
+            raise TournamentError(f"F-3: {text} is the name of player {named}, not {player}")
+        if player is not None and player in self.standings.alive:
+            raise TournamentError(f"F-3: {self.names.get(player, text)} is still in the tournament "
+                                  "(a re-entry comes after a bust)")
+        reentry = player is not None and self.standings.entries_of(player) > 0
+        if player is None:
+            n = len(self.names) + 1
+            while f"p{n}" in self.names:
+                n += 1
+            player = f"p{n}"
+        trial = copy.deepcopy(self.standings)
+        try:  # reentry.max: the standings' own check, before the journal
+            trial.register(player, level, name=self.names.get(player, text))
+        except TournamentError as exc:
+            raise TournamentError(f"TDA 9: {exc}") from None
+        table, seat = self._late_seat(player)
+        mid = max(self.moves, default=0) + 1
+        row: dict[str, Any] = {"id": mid, "player": player, "from": "", "from_seat": 0, "to": table,
+               "to_seat": seat, "reason": "late", "state": "planned", "chips": self.settings.starting_stack}
+        self.journal.append("register", {"player": player, "name": text, "level": level, "by": by, "reason": reason,
+                                         "reentry": reentry, "move": row})
+        self.standings.register(player, level)  # TDA 9: a full starting stack
+        self.names[player] = text
+        self.moves[mid] = row
+        what = "re-enters" if reentry else "enters"
+        log.info("late entry: %s (%s) %s at level %d: %s seat %d (%s)", text, player, what, level, table, seat, by)
+        return (f"{text} ({player}) {what} at level {level}: {table} seat {seat}, "
+                f"{self.settings.starting_stack:,} chips ({by})")
+
+    def _late_seat(self, player: str) -> tuple[str, int]:
+        """Return ``(table, seat)`` for a late entry: the table with the fewest players of those
+        that play on (each counted with the moves on their way: in and out), a tie drawn at
+        random; a random free seat there (TDA 9). Raises TournamentError: no seat free."""
+        rng = random.Random(f"{self.seed}:register:{len(self.standings.entries)}")
+        counts: dict[str, int] = {}
+        free: dict[str, list[int]] = {}
+        for t in self._live():
+            if t in self._held or self.sent.get(t, {}).get("end"):
+                continue
+            rep = self.reports.get(t) or {"seats": {}}
+            here = {str(v[0]) for v in rep["seats"].values()}
+            taken = set(self._seats(t))
+            for m in self.moves.values():
+                if m["state"] in ("planned", "out") and m["to"] == t:
+                    here.add(m["player"])
+                if m["state"] == "planned" and m["from"] == t and m["to"] != t:
+                    here.discard(m["player"])
+                    taken.add(int(m["from_seat"]))  # still sitting there until the order is carried out
+            open_seats = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
+            if open_seats:
+                counts[t], free[t] = len(here), open_seats
+        if not counts:
+            if any(t in self._held for t in self._live()):
+                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
+                                      "(TDA 10); register again once its players are seated")
+            raise TournamentError("F-3: no seat is free at the tables that play on")
+        fewest = min(counts.values())
+        table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
+        return table, rng.choice(free[table])
 
     def director_status(self) -> dict[str, Any]:
         """Return the tournament as the director sees it (``GET /api/tournament``): the
