@@ -66,6 +66,13 @@ def _mmss(seconds: Any) -> str:
     return "no end" if seconds is None else f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
+def _count(n: Any, word: str, words: str | None = None) -> str:
+    """``1 player``, ``3 players`` (``n`` as the console gave it: not a whole number, as it is)."""
+    from controller.tournament.words import plural
+
+    return plural(n, word, words) if isinstance(n, int) and not isinstance(n, bool) else f"{n} {words or word + 's'}"
+
+
 def status_lines(st: dict[str, Any]) -> list[str]:
     """Return ``GET /api/tournament``'s status in words: the clock's line, then one line a table.
 
@@ -82,9 +89,9 @@ def status_lines(st: dict[str, Any]) -> list[str]:
         head += ", CLOCK PAUSED"
     if nxt:
         head += f"; next level {nxt.get('number')} ({stakes_words(nxt)})"
-    head += (f"; {st.get('players_left')} players left of {st.get('entries')} entries, average stack "
-             f"{st.get('average_stack', 0):,}, prize pool {st.get('prize_pool', 0):,} "
-             f"({st.get('places_paid')} places paid)")
+    head += (f"; {_count(st.get('players_left'), 'player')} left of {_count(st.get('entries'), 'entry', 'entries')}, "
+             f"average stack {st.get('average_stack', 0):,}, prize pool {st.get('prize_pool', 0):,} "
+             f"({_count(st.get('places_paid'), 'place')} paid)")
     if st.get("hand_for_hand"):
         head += "; hand-for-hand"
     if st.get("finished"):
@@ -95,7 +102,7 @@ def status_lines(st: dict[str, Any]) -> list[str]:
     for t in st.get("tables") or []:
         name = f"{t.get('table')} {t.get('name')}" if t.get("name") not in (None, t.get("table")) else t.get("table")
         lines.append(f"{name}: broken" if t.get("broken") else
-                     f"{name}: {t.get('players')} players, {t.get('hands')} hands"
+                     f"{name}: {_count(t.get('players'), 'player')}, {_count(t.get('hands'), 'hand')}"
                      + (", playing a hand" if t.get("playing") else ""))
     return lines
 
