@@ -18,8 +18,9 @@ Every command but ``status`` needs ``--reason``; ``--by`` defaults to the login'
 is recorded by the room (``room_floor_actions``) with the name, the reason and the answer.
 
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
-again, no such level, no tournament running: the reason is printed), 2 usage error, no
-password, or the console cannot be reached or refused the login.
+again, no such level, no tournament running: the reason is printed, its rule code in words,
+:data:`CODE_WORDS`), 2 usage error, no password, or the console cannot be reached or refused
+the login.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from typing import Any
 
-__all__ = ["main", "status_lines"]
+__all__ = ["main", "status_lines", "refusal_words"]
 
 COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level")
 
@@ -60,6 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the console's answer as one JSON object")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the console")
     return p
+
+
+#: What a refusal's rule code means, printed after the room's reason (docs/faults.md).
+CODE_WORDS = {
+    "F-3": "the tournament's present state does not allow it; nothing was changed",
+}
+
+
+def refusal_words(why: str) -> str:
+    """The room's refusal with its rule code in words: ``F-3: the clock is paused already (F-3:
+    the tournament's present state does not allow it; nothing was changed)``."""
+    code = why.split(":", 1)[0].strip()
+    return f"{why} ({code}: {CODE_WORDS[code]})" if code in CODE_WORDS else why
 
 
 def _mmss(seconds: Any) -> str:
@@ -179,7 +193,8 @@ def main(argv: list[str]) -> int:
         why = answer.get("error") if isinstance(answer, dict) else None
         if args.json:
             print(json.dumps({"ok": False, "status": code, "error": why}))
-        print(f"livetable room director: refused: {why or f'HTTP {code}'}", file=sys.stderr)
+        print(f"livetable room director: refused: {refusal_words(str(why)) if why else f'HTTP {code}'}",
+              file=sys.stderr)
         return 1 if code in (400, 409) else 2
     if args.json:
         print(json.dumps(answer))

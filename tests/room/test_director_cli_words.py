@@ -1,7 +1,17 @@
 """``livetable room director``'s output in words (issue 19 usability): counts with their plural
-(``1 player left``, not ``1 players left``)."""
+(``1 player left``, not ``1 players left``), a refusal's rule code explained (``F-3: ...`` alone
+said nothing to a newcomer). Against a small stand-in console (the real
+one is tests/room/test_room_tournament_console.py's)."""
 
 from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
 
 from room import director_cli
 
@@ -19,3 +29,48 @@ def test_status_counts_say_one_in_the_singular() -> None:
     assert t2 == "t2 Birch: 0 players, 2 hands"
     many = director_cli.status_lines({**STATUS, "players_left": 12, "entries": 1, "places_paid": 3})[0]
     assert "12 players left of 1 entry," in many and "(3 places paid)" in many
+
+
+def test_a_refusals_rule_code_is_said_in_words() -> None:
+    assert director_cli.refusal_words("F-3: the clock is paused already") == (
+        "F-3: the clock is paused already (F-3: the tournament's present state does not allow it; "
+        "nothing was changed)")
+    assert director_cli.refusal_words("no tournament is running in this room") == \
+        "no tournament is running in this room"
+
+
+@pytest.fixture()
+def console() -> Iterator[dict[str, Any]]:
+    """``/login`` takes the password ``pw``; ``POST /api/tournament`` refuses with F-3."""
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"null")
+            if self.path == "/login":
+                code, answer = (200, {"ok": True}) if body.get("password") == "pw" else (
+                    403, {"error": "wrong login or password"})
+            else:
+                code, answer = 409, {"error": "F-3: the clock is paused already", "refused": True}
+            data = json.dumps(answer).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield {"url": f"http://127.0.0.1:{server.server_address[1]}/"}
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_refusal_prints_the_code_in_words(console: dict[str, Any], capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", "pw")
+    assert director_cli.main(["--console", console["url"], "clock-pause", "--reason", "again"]) == 1
+    err = capsys.readouterr().err
+    assert "refused: F-3: the clock is paused already (F-3: the tournament's present state does not allow it" in err
