@@ -20,7 +20,7 @@ is recorded by the room (``room_floor_actions``) with the name, the reason and t
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
 again, no such level, no tournament running: the reason is printed, its rule code in words,
 :data:`CODE_WORDS`), 2 usage error, no password, or the console cannot be reached or refused
-the login.
+the login (the message names the options and variables that set them).
 """
 
 from __future__ import annotations
@@ -181,13 +181,16 @@ def main(argv: list[str]) -> int:
         if code != 200:
             why = (answer or {}).get("error") if isinstance(answer, dict) else None
             print(f"livetable room director: the console at {base} refused the login {args.login!r}: "
-                  f"{why or code}", file=sys.stderr)
+                  f"{why or code} (the login: --login NAME or $LIVETABLE_ROOM_LOGIN; its password: "
+                  f"--password-file FILE or $LIVETABLE_ROOM_PASSWORD)", file=sys.stderr)
             return 2
         code, answer = _request(opener, base + "api/tournament", None if args.command == "status" else body,
                                 args.timeout)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        print(f"livetable room director: cannot reach the floor console at {base}: {reason}", file=sys.stderr)
+        print(f"livetable room director: cannot reach the floor console at {base}: {reason} (its address: "
+              f"--console URL or $LIVETABLE_ROOM_CONSOLE; livetable room serve serves it on its --http-port, "
+              f"default 8090; livetable room simulate prints it)", file=sys.stderr)
         return 2
     if code != 200:
         why = answer.get("error") if isinstance(answer, dict) else None

@@ -1,11 +1,13 @@
 """``livetable room director``'s output in words (issue 19 usability): counts with their plural
 (``1 player left``, not ``1 players left``), a refusal's rule code explained (``F-3: ...`` alone
-said nothing to a newcomer). Against a small stand-in console (the real
+said nothing to a newcomer), and the errors reaching the console or logging in naming the
+options and environment variables that set them. Against a small stand-in console (the real
 one is tests/room/test_room_tournament_console.py's)."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -74,3 +76,24 @@ def test_a_refusal_prints_the_code_in_words(console: dict[str, Any], capsys: Any
     assert director_cli.main(["--console", console["url"], "clock-pause", "--reason", "again"]) == 1
     err = capsys.readouterr().err
     assert "refused: F-3: the clock is paused already (F-3: the tournament's present state does not allow it" in err
+
+
+def test_a_refused_login_names_the_options_and_variables(console: dict[str, Any], capsys: Any,
+                                                         monkeypatch: Any) -> None:
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", "wrong")
+    assert director_cli.main(["--console", console["url"], "status"]) == 2
+    err = capsys.readouterr().err
+    assert "refused the login 'floor': wrong login or password" in err
+    for words in ("--login NAME", "$LIVETABLE_ROOM_LOGIN", "--password-file FILE", "$LIVETABLE_ROOM_PASSWORD"):
+        assert words in err, err
+
+
+def test_an_unreachable_console_names_the_option_and_variable(capsys: Any, monkeypatch: Any) -> None:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", "x")
+    assert director_cli.main(["--console", f"http://127.0.0.1:{port}/", "status"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the floor console at" in err
+    assert "--console URL" in err and "$LIVETABLE_ROOM_CONSOLE" in err, err
