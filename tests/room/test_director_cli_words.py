@@ -2,7 +2,8 @@
 (``1 player left``, not ``1 players left``), a refusal's rule code explained (``F-3: ...`` alone
 said nothing to a newcomer), and the errors reaching the console or logging in naming the
 options and environment variables that set them. Against a small stand-in console (the real
-one is tests/room/test_room_tournament_console.py's)."""
+one is tests/room/test_room_tournament_console.py's). Also ``room simulate --tournament``'s
+refusal of its entries (``1 table``)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,10 @@ def test_an_unreachable_console_names_the_option_and_variable(capsys: Any, monke
     err = capsys.readouterr().err
     assert "cannot reach the floor console at" in err
     assert "--console URL" in err and "$LIVETABLE_ROOM_CONSOLE" in err, err
+
+
+def test_room_simulate_says_one_table_in_the_singular(tmp_path: Any, capsys: Any) -> None:
+    from room.simulate import main
+
+    assert main(["--tournament", "--tables", "1", "--entries", "20", "--dir", str(tmp_path / "run")]) == 2
+    assert "--entries must be 2..8 (1 table of 8 seats)" in capsys.readouterr().err
