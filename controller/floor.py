@@ -342,10 +342,23 @@ class FloorDesk:
                        done=done)
 
     # ------------------------------------------------------------------ the tournament director (issue 19)
+    def _no_director(self, command: str) -> str:
+        """Why a director's ``command`` is refused at a table without one: a cash table plays no
+        tournament; a table of the room's tournament (its link shows the room's view but holds
+        no director: ``controller/tournament_link.py``) is directed from the room."""
+        if getattr(self.orch, "tournament_view_fn", None) is None:
+            return f"F-3: no tournament is played at this table ({command} is a director's)"
+        if command in ("rebuy", "addon", "confirm-buyin"):
+            return (f"F-3: this table plays the room's tournament, which its director runs at the room "
+                    f"(livetable room director, docs/tournament.md); {command} is not taken through the room yet")
+        how = "register NAME --by NAME" if command == "register" else f"{command} ... --reason TEXT"
+        return (f"F-3: this table plays the room's tournament, which its director runs at the room: "
+                f"livetable room director {how} (docs/tournament.md), not livetable floor at a table")
+
     def _tournament(self, e: Any) -> None:
         director = getattr(self.orch, "tournament_director", None)
         if director is None:
-            self._reply(e, False, f"F-3: no tournament is played at this table ({e.command} is a director's)")
+            self._reply(e, False, self._no_director(e.command))
             return
         try:
             if e.command == "confirm-buyin":

@@ -15,7 +15,9 @@ with the last seq it holds without a gap. The outbox:
   (a room store restored from a backup) and when nothing was acknowledged for
   ``resend_seconds`` while records were out;
 - sends the journal's oldest snapshot (``base``: where the room's replay starts) while the
-  room says it does not hold it.
+  room says it does not hold it;
+- ignores an acknowledgement beyond the journal's last record: the room can hold only what
+  this journal wrote, so it is another room's or journal's (a retained one of an old room).
 
 It logs in to the table's broker with its own login, ``<table>-outbox`` (``livetable tablets
 provision`` makes it; its ACL: write the records, read the acknowledgement and the bridge's
@@ -42,6 +44,7 @@ import sqlite3
 import threading
 import time
 import tomllib
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +184,8 @@ class RoomLink:
         self._rewind = True
         self._rewind_why = "start"  # why the next turn sends from the first record not acknowledged
         self._fruitless = 0  # resends for want of an acknowledgement since the room's last one
+        self._known_last = 0  # the journal's newest seq as last read (an acknowledgement beyond it: another's)
+        self._stale_ack = -1  # the last acknowledgement ignored as another room's or journal's (logged once)
         self.progress_every = 30.0  # seconds between the outbox's progress lines (info)
         self._progress_at = time.monotonic()
         self._progress_sent = 0
@@ -325,6 +330,18 @@ class RoomLink:
             log.warning("table %s: an acknowledgement from the room was refused (%s): %r",
                         self.table, exc, msg.payload[:200])
             return
+        if upto > self._known_last and upto > self._journal_last():
+            # Another room's or another journal's: the room can hold only records this journal
+            # wrote. A retained acknowledgement of an old room (or of this table id's earlier
+            # journal) took a new table's outbox past records the room never had (and let
+            # compaction drop them) until the room answered its next records with "0".
+            if upto != self._stale_ack:
+                log.warning("table %s: an acknowledgement up to %d is ignored: this journal's last record is %d, "
+                            "so it is another room's or another journal's (a retained one of an old room, or "
+                            "of an earlier journal of this table id); sending from %d", self.table, upto,
+                            self._known_last, self.acked + 1)
+                self._stale_ack = upto
+            return
         with self._lock:
             if upto < self.acked:
                 log.warning("table %s: the room went back to %d (from %d): sending again from there",
@@ -338,6 +355,19 @@ class RoomLink:
             self._ack_seen = True
             self._lock.notify_all()
         self._wake.set()
+
+    def _journal_last(self) -> int:
+        """Return the journal's newest seq, read on a connection of its own (paho's thread; the
+        sender's is the sender's); remembered in :attr:`_known_last`. Unreadable: a seq above
+        any, so that an acknowledgement is taken as before."""
+        try:
+            uri = f"file:{Path(self.journal_path).resolve()}?mode=ro"
+            with closing(sqlite3.connect(uri, uri=True, timeout=2.0)) as db:
+                last = int(db.execute("SELECT MAX(seq) FROM events").fetchall()[0][0] or 0)
+        except (sqlite3.Error, OSError, ValueError):
+            return 2**62
+        self._known_last = max(self._known_last, last)
+        return self._known_last
 
     # ------------------------------------------------------------------ the sender
     def _open(self) -> sqlite3.Connection:
@@ -446,6 +476,7 @@ class RoomLink:
                 self._base_sent = time.monotonic()
             with self._lock:
                 self._next = records[-1]["seq"] + 1
+                self._known_last = max(self._known_last, int(rows[-1][0]))  # in the journal: no need to ask
             self.sent_records += len(records)
             self.sent_batches += 1
 

@@ -22,8 +22,9 @@ registered under NAME, else a new one). Each is recorded by the room (``room_flo
 with the name, the reason and the answer.
 
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
-again, no such level, no tournament running: the reason is printed), 2 usage error, no
-password, or the console cannot be reached or refused the login.
+again, no such level, no tournament running: the reason is printed, its rule code in words,
+:data:`CODE_WORDS`), 2 usage error, no password, or the console cannot be reached or refused
+the login (the message names the options and variables that set them).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 from typing import Any
 
-__all__ = ["main", "status_lines"]
+__all__ = ["main", "status_lines", "refusal_words"]
 
 COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register")
 
@@ -69,8 +70,28 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: What a refusal's rule code means, printed after the room's reason (docs/faults.md).
+CODE_WORDS = {
+    "F-3": "the tournament's present state does not allow it; nothing was changed",
+}
+
+
+def refusal_words(why: str) -> str:
+    """The room's refusal with its rule code in words: ``F-3: the clock is paused already (F-3:
+    the tournament's present state does not allow it; nothing was changed)``."""
+    code = why.split(":", 1)[0].strip()
+    return f"{why} ({code}: {CODE_WORDS[code]})" if code in CODE_WORDS else why
+
+
 def _mmss(seconds: Any) -> str:
     return "no end" if seconds is None else f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+
+
+def _count(n: Any, word: str, words: str | None = None) -> str:
+    """``1 player``, ``3 players`` (``n`` as the console gave it: not a whole number, as it is)."""
+    from controller.tournament.words import plural
+
+    return plural(n, word, words) if isinstance(n, int) and not isinstance(n, bool) else f"{n} {words or word + 's'}"
 
 
 def status_lines(st: dict[str, Any]) -> list[str]:
@@ -89,9 +110,9 @@ def status_lines(st: dict[str, Any]) -> list[str]:
         head += ", CLOCK PAUSED"
     if nxt:
         head += f"; next level {nxt.get('number')} ({stakes_words(nxt)})"
-    head += (f"; {st.get('players_left')} players left of {st.get('entries')} entries, average stack "
-             f"{st.get('average_stack', 0):,}, prize pool {st.get('prize_pool', 0):,} "
-             f"({st.get('places_paid')} places paid)")
+    head += (f"; {_count(st.get('players_left'), 'player')} left of {_count(st.get('entries'), 'entry', 'entries')}, "
+             f"average stack {st.get('average_stack', 0):,}, prize pool {st.get('prize_pool', 0):,} "
+             f"({_count(st.get('places_paid'), 'place')} paid)")
     if st.get("hand_for_hand"):
         head += "; hand-for-hand"
     if st.get("finished"):
@@ -102,7 +123,7 @@ def status_lines(st: dict[str, Any]) -> list[str]:
     for t in st.get("tables") or []:
         name = f"{t.get('table')} {t.get('name')}" if t.get("name") not in (None, t.get("table")) else t.get("table")
         lines.append(f"{name}: broken" if t.get("broken") else
-                     f"{name}: {t.get('players')} players, {t.get('hands')} hands"
+                     f"{name}: {_count(t.get('players'), 'player')}, {_count(t.get('hands'), 'hand')}"
                      + (", playing a hand" if t.get("playing") else ""))
     return lines
 
@@ -181,19 +202,23 @@ def main(argv: list[str]) -> int:
         if code != 200:
             why = (answer or {}).get("error") if isinstance(answer, dict) else None
             print(f"livetable room director: the console at {base} refused the login {args.login!r}: "
-                  f"{why or code}", file=sys.stderr)
+                  f"{why or code} (the login: --login NAME or $LIVETABLE_ROOM_LOGIN; its password: "
+                  f"--password-file FILE or $LIVETABLE_ROOM_PASSWORD)", file=sys.stderr)
             return 2
         code, answer = _request(opener, base + "api/tournament", None if args.command == "status" else body,
                                 args.timeout)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        print(f"livetable room director: cannot reach the floor console at {base}: {reason}", file=sys.stderr)
+        print(f"livetable room director: cannot reach the floor console at {base}: {reason} (its address: "
+              f"--console URL or $LIVETABLE_ROOM_CONSOLE; livetable room serve serves it on its --http-port, "
+              f"default 8090; livetable room simulate prints it)", file=sys.stderr)
         return 2
     if code != 200:
         why = answer.get("error") if isinstance(answer, dict) else None
         if args.json:
             print(json.dumps({"ok": False, "status": code, "error": why}))
-        print(f"livetable room director: refused: {why or f'HTTP {code}'}", file=sys.stderr)
+        print(f"livetable room director: refused: {refusal_words(str(why)) if why else f'HTTP {code}'}",
+              file=sys.stderr)
         return 1 if code in (400, 409) else 2
     if args.json:
         print(json.dumps(answer))

@@ -158,7 +158,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     entries = args.entries if args.entries is not None else settings.seats_per_table * len(tables)
     if not 2 <= entries <= settings.seats_per_table * len(tables) or args.speed <= 0:
         print(f"livetable room simulate: --entries must be 2..{settings.seats_per_table * len(tables)} "
-              f"({len(tables)} tables of {settings.seats_per_table} seats) and --speed above 0",
+              f"({plural(len(tables), 'table')} of {settings.seats_per_table} seats) and --speed above 0",
               file=sys.stderr)
         return 2
     workdir.mkdir(parents=True, exist_ok=True)

@@ -188,3 +188,33 @@ def test_a_stop_does_not_drain_into_a_dead_room(tmp_path: Path, table_broker: An
         room.loop_stop()
         if not done.is_set():
             link.stop()
+
+
+def test_an_acknowledgement_beyond_the_journal_is_another_rooms_and_is_ignored(tmp_path: Path,
+                                                                                table_broker: Any) -> None:
+    """A new table (a new journal) under an old room's retained acknowledgement (issue 19
+    usability): the outbox took ``upto`` far past its own journal, sent nothing until the journal
+    grew past it (about a minute) and let compaction drop what the room never had, until the
+    room answered "0". The room can hold only records this journal wrote: it is ignored."""
+    broker, password, outbox_password = table_broker
+    run_simulate(tmp_path / "t", hands=2, seed=4)
+    journal = tmp_path / "t" / "journal.sqlite"
+    got: "queue.Queue[dict[str, Any]]" = queue.Queue()
+    room = room_side(broker, password, lambda c, u, m: got.put(json.loads(m.payload)), base=False)
+    room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": 10**6, "base": True}),
+                 qos=1, retain=True).wait_for_publish(WAIT)  # an old room's, retained
+    link = RoomLink("sim", journal, port=broker.mqtt_port, username="sim-outbox", password=outbox_password,
+                    batch=50, resend_seconds=1.0).start()
+    try:
+        first = got.get(timeout=WAIT)
+        assert first["records"][0]["seq"] == 1 and first["base"]["upto"] == 0  # from the start, with the base
+        assert link.acked == 0 and not link.room_has_base
+        last = link.last_seq()
+        room.publish(ack_topic("sim"), json.dumps({"table": "sim", "upto": last, "base": True}),
+                     qos=1, retain=True).wait_for_publish(WAIT)  # the new room's
+        assert link.wait_acked(last, WAIT)
+    finally:
+        stats = link.stop()
+        room.disconnect()
+        room.loop_stop()
+    assert stats["acked"] == stats["last_seq"] == last

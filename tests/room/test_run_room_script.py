@@ -1,0 +1,55 @@
+"""``scripts/run-room`` (issue 19 usability): its options go to ``livetable room simulate`` as
+before, and ``--tournament SETTINGS`` (a file after it) runs the room's tournament on real tables,
+``livetable room serve`` with every option passed on. The script runs in a copy of the tree whose
+``scripts/setup.sh`` and ``.venv/bin/livetable`` only write down how they were called."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "scripts").mkdir(parents=True)
+    (root / ".venv" / "bin").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "run-room", root / "scripts" / "run-room")
+    log = root / "calls"
+    (root / "scripts" / "setup.sh").write_text(f'echo "setup $*" >> {log}\n')
+    fake = root / ".venv" / "bin" / "livetable"
+    fake.write_text(f'#!/usr/bin/env bash\nfor a in "$@"; do printf "%s|" "$a"; done >> {log}\necho >> {log}\n')
+    fake.chmod(0o755)
+    return root
+
+
+def _run(tree: Path, cwd: Path, *argv: str) -> list[str]:
+    subprocess.run(["bash", str(tree / "scripts" / "run-room"), *argv], cwd=cwd, check=True, timeout=30)
+    return (tree / "calls").read_text().splitlines()
+
+
+def test_options_still_go_to_room_simulate(tree: Path, tmp_path: Path) -> None:
+    assert _run(tree, tmp_path, "--tables", "4", "--hands", "20") == ["setup ", "room|simulate|--tables|4|--hands|20|"]
+
+
+def test_no_options_run_room_simulate(tree: Path, tmp_path: Path) -> None:
+    assert _run(tree, tmp_path) == ["setup ", "room|simulate|"]
+
+
+def test_the_simulations_tournament_flag_stays_the_simulations(tree: Path, tmp_path: Path) -> None:
+    assert _run(tree, tmp_path, "--tournament", "--tables", "2")[-1] == "room|simulate|--tournament|--tables|2|"
+    assert _run(tree, tmp_path, "--tables", "2", "--tournament")[-1] == "room|simulate|--tables|2|--tournament|"
+
+
+def test_tournament_with_a_settings_file_runs_room_serve(tree: Path, tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text("[tournament]\n")
+    calls = _run(tree, tmp_path, "--tournament", "t.toml", "--tables", "t1,t2", "--store", "postgresql://room@db/room")
+    assert calls == ["setup --room", f"room|serve|--tournament|{tmp_path / 't.toml'}|--tables|t1,t2|--store|"
+                               "postgresql://room@db/room|"]  # the file where the caller is
+    assert _run(tree, tmp_path, "--tournament=/etc/t.toml", "--tables", "t1,t2", "--store=postgresql://x")[-2:] == [
+        "setup --room", "room|serve|--tournament=/etc/t.toml|--tables|t1,t2|--store=postgresql://x|"]
