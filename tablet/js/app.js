@@ -226,10 +226,12 @@ function onMessage(topic, payload, packet) {
  * request says why (the room's words: "no list ...", "already on ..."). */
 function onLists(data) {
   app.myLists = data && typeof data === 'object' ? data : null;
-  if (!app.myLists || app.myLists.ok !== false || !app.myLists.id) return;
-  const pending = app.pending.get(app.myLists.id);
-  if (pending) { clearTimeout(pending.timer); app.pending.delete(app.myLists.id); }
-  if (!app.replies.has(`room:${app.myLists.id}`)) {
+  const id = app.myLists && app.myLists.id;
+  if (!id) return;
+  const pending = app.pending.get(id); // the room answered: no need to send it again
+  if (pending) { clearTimeout(pending.timer); app.pending.delete(id); }
+  // a refusal of a request this page sent (a retained one of an earlier page is not news)
+  if (app.myLists.ok === false && app.sent.some((x) => x.id === id) && !app.replies.has(`room:${id}`)) {
     app.replies.set(`room:${app.myLists.id}`, app.myLists);
     notice(L.t('Waiting list: {reason}', { reason: String(app.myLists.error || L.t('no reason given')) }));
   }
