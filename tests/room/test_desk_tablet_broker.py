@@ -1,8 +1,9 @@
 """A seated player joins a waiting list from the seat's tablet through real brokers (issue 18):
 seat 3's login publishes on its own ``seat/3/lobby``; the table's link and MQTT adapter
 forward it with the player seated there; the table's bridge (made by ``livetable room
-provision``) takes it to the room broker, where the desk applies it; the room's answer comes
-back over the bridge and reaches seat 3's tablet only. The broker drops seat 3's write to
+provision``) takes it to the room broker, where the room service's desk (its own subscription,
+its own login) applies it; the room's answer comes back over the bridge and reaches seat 3's
+tablet only. The broker drops seat 3's write to
 seat 4's topic and never gives seat 4 seat 3's lists."""
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from drivers.mqtt.events import LobbyRequestReceived, SeatListsReceived
 from drivers.mqtt.link import TableLink
 from room.desk import PlayersDesk
 from room.rig import RoomRig
+from room.service import RoomService
+from room.store import open_store
 from room.waitlist import ListKey
 from test_room_acl import Client  # tests/room is on sys.path
 from tests.mqtt.conftest import next_event
@@ -32,17 +35,6 @@ from tests.room.conftest import need_mosquitto
 
 WAIT = 10.0
 KEY = ListKey("no-limit holdem", "1/2")
-
-
-class _Service:
-    """A room service's store and replay (the desk publishes through the room's client)."""
-
-    def __init__(self, tmp: Path) -> None:
-        from room.apply import Room
-        from room.store import open_store
-
-        self.store = open_store(tmp / "room.sqlite")
-        self.room = Room(self.store, time.time)
 
 
 def _message(c: Client, topic: str, timeout: float = WAIT) -> dict[str, Any]:
@@ -72,14 +64,14 @@ def test_a_tablet_joins_a_list_through_the_table_and_the_room(tmp_path: Path) ->
     orch, _ = open_table(tmp_path / "t1.sqlite", s, clock=time.time, ports=ports)
     adapter = MqttAdapter(orch, ports, clock=time.time)
     orch.listeners.append(adapter.after_step)
-    service = _Service(tmp_path)
-    room = Client(rig.room_broker.mqtt_port, rig.room_creds["username"], rig.room_creds["password"],
-                  ["room/tables/+/players/request"])
-    desk = PlayersDesk(service, publish=lambda t, p, r: room.publish(t, p, retain=r))  # type: ignore[arg-type]
-    clients = [room]
+    store = open_store(tmp_path / "room.sqlite")
+    service = RoomService(store, host="127.0.0.1", port=rig.room_broker.mqtt_port, **rig.room_creds).start()
+    desk = PlayersDesk(service).start()
+    clients: list[Client] = []
     try:
         link.start()
         link.wait_connected(WAIT)
+        assert service.wait_connected(WAIT)
         orch.handle(ev.PlayerSatDown(at=time.time(), seat=3, player="anna", name="Anna"))
         with desk.lock:  # the room's replay of the table: Birch plays NLHE 1/2, anna sits in seat 3
             desk.lists.table("t1", KEY)
@@ -99,14 +91,11 @@ def test_a_tablet_joins_a_list_through_the_table_and_the_room(tmp_path: Path) ->
         assert (got.seat, got.op, got.list, got.request_id) == (3, "join", str(KEY), "l3-1")
         adapter.translate(got)
         assert _message(tab3, "livetable/t1/seat/3/reply")["accepted"] is True
-        # over the bridge to the room, with the player as the table knows her
-        request = _message(room, "room/tables/t1/players/request")
-        assert (request["seat"], request["player"], request["op"]) == (3, "anna", "join")
-        answer = desk.table_request("t1", request)
-        assert answer is not None and answer["ok"] and answer["lists"][0]["place"] == 2
-        assert [e.detail for e in desk.lists.log if e.player == "anna"] == ["place 2, via table t1 seat 3"]
-        # and back over the bridge to the table, which gives it to seat 3
+        # over the bridge to the room, with the player as the table knows her; the desk puts her
+        # down, then back over the bridge to the table, which gives it to seat 3
         adapter.translate(next_event(events, SeatListsReceived, WAIT))
+        assert [(e.action, e.by, e.detail) for e in desk.lists.log if e.player == "anna"] == [
+            ("join", "anna", "place 2, via table t1 seat 3")]
         shown = _message(tab3, "livetable/t1/seat/3/lists")
         assert shown["name"] == "Anna" and shown["id"] == "l3-1" and "player" not in shown
         assert (shown["lists"][0]["list"], shown["lists"][0]["place"], shown["lists"][0]["waiting"]) == (
@@ -123,6 +112,8 @@ def test_a_tablet_joins_a_list_through_the_table_and_the_room(tmp_path: Path) ->
         for c in clients:
             c.close()
         link.stop()
+        desk.stop()
+        service.stop()
         orch.journal.close()
-        service.store.close()
+        store.close()
         rig.stop()
