@@ -230,8 +230,10 @@ function onLists(data) {
   if (!id) return;
   const pending = app.pending.get(id); // the room answered: no need to send it again
   if (pending) { clearTimeout(pending.timer); app.pending.delete(id); }
-  // a refusal of a request this page sent (a retained one of an earlier page is not news)
-  if (app.myLists.ok === false && app.sent.some((x) => x.id === id) && !app.replies.has(`room:${id}`)) {
+  // a refusal of a join or leave this page sent (a retained one of an earlier page is not
+  // news; a status asked for by opening the tab is not the player's doing)
+  const mine = app.sent.find((x) => x.id === id);
+  if (app.myLists.ok === false && mine && mine.op !== 'status' && !app.replies.has(`room:${id}`)) {
     app.replies.set(`room:${app.myLists.id}`, app.myLists);
     notice(L.t('Waiting list: {reason}', { reason: String(app.myLists.error || L.t('no reason given')) }));
   }
@@ -517,7 +519,9 @@ function wireUi() {
     app.sheetOpen = !(app.sheetOpen && app.tab === b.dataset.tab);
     app.tab = b.dataset.tab;
     // the Lobby tab asks the room for the seated player's lists (at most every 10 s)
-    if (app.tab === 'lobby' && app.connected && mySeat() && Date.now() - app.listAsked > 10000) sendLobby('status');
+    // (a table with no room has no lists: nothing to ask)
+    if (app.tab === 'lobby' && app.connected && mySeat() && Date.now() - app.listAsked > 10000
+        && L.waitingLists(app.lobby, null, null).length) sendLobby('status');
     render();
   });
   $('#tourney').addEventListener('click', () => { // a phone shows one line; a tap on it shows the rest
