@@ -16,6 +16,10 @@
   (``{"op": "join"|"leave", "game", "stakes"}``, ``{"op": "accept"|"pass"|"change"}``):
   the broker's ACL lets a player's login write only its own (docs/players.md), so the
   topic names the player;
+- it takes a seated player's requests from the seat's tablet, forwarded by the table on
+  ``room/tables/<t>/players/request`` (:meth:`PlayersDesk.table_request`; only table t's
+  bridge may write it), and answers on ``room/tables/<t>/seats/<n>/lists`` with the player's
+  lists and places (again whenever they change while the player sits there);
 - it lapses the calls whose hold ended (a tick every ``tick`` seconds);
 - it records every change of the lists in the store (``room_waitlist_log``) and, started
   again, rebuilds the lists from it (places kept) and offers every free seat again (a
@@ -62,7 +66,8 @@ from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.waitlist import Call, ListKey, WaitingLists, WaitListError
 
-__all__ = ["PlayersDesk", "serve_desk", "notice_topic", "request_topic", "holds_topic", "DeskServer"]
+__all__ = ["PlayersDesk", "serve_desk", "notice_topic", "request_topic", "holds_topic", "seat_lists_topic",
+           "DeskServer"]
 
 log = logging.getLogger("livetable.room.desk")
 
@@ -87,6 +92,16 @@ def notice_topic(player: str) -> str:
 def holds_topic(table: str) -> str:
     """Return ``room/tables/<table>/holds`` (retained: the seats held at that table)."""
     return f"room/tables/{table}/holds"
+
+
+def seat_lists_topic(table: str, seat: int) -> str:
+    """Return ``room/tables/<table>/seats/<seat>/lists`` (the room's answer to a seat's tablet
+    about its player, bridged in as ``livetable/<t>/room/seats/<n>/lists``)."""
+    return f"room/tables/{table}/seats/{int(seat)}/lists"
+
+
+TABLE_REQUEST_FILTER = "room/tables/+/players/request"
+_TABLE_REQUEST_FIELDS = {"schema", "table", "seat", "player", "name", "op", "list", "id"}
 
 
 def request_topic(player: str) -> str:
@@ -132,6 +147,10 @@ class PlayersDesk:
         # player -> the call they accepted, until the table reports them in that seat (or its
         # hold ends): the seat stays held for them, their phone says "Go to ..." (issue 18)
         self.going: dict[str, Call] = {}
+        # room player -> (table, seat, the table's id of them): players who asked from a seat's
+        # tablet; their lists go to that seat again whenever they change while they sit there
+        self.tablets: dict[str, tuple[str, int, str]] = {}
+        self._tablet_sent: dict[str, str] = {}  # room player -> the lists last sent to their seat
         self._publish = publish or self._service_publish
         self.stats = {"requests": 0, "refused": 0, "calls": 0, "notices": 0, "limited": 0}
         self.limit = limit or RateLimit()
@@ -162,12 +181,13 @@ class PlayersDesk:
         client = getattr(self.service, "_client", None)
         if client is not None:
             client.message_callback_add("room/players/+/requests", self._on_request)
+            client.message_callback_add(TABLE_REQUEST_FILTER, self._on_table_request)
             chained = client.on_connect
 
             def on_connect(c: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
                 chained(c, userdata, flags, reason, props)
                 if not getattr(reason, "is_failure", False):
-                    c.subscribe("room/players/+/requests", qos=1)
+                    c.subscribe([("room/players/+/requests", 1), (TABLE_REQUEST_FILTER, 1)])
                     with self.lock:
                         self._published.clear()  # a broker that restarted may have lost them
                         self._holds.clear()
@@ -176,7 +196,7 @@ class PlayersDesk:
             client.on_connect = on_connect
             connected = getattr(self.service, "_connected", None)
             if connected is not None and connected.is_set():  # started before the desk
-                client.subscribe("room/players/+/requests", qos=1)
+                client.subscribe([("room/players/+/requests", 1), (TABLE_REQUEST_FILTER, 1)])
         threading.Thread(target=self._ticker, name="room-desk-tick", daemon=True).start()
         return self
 
@@ -422,6 +442,8 @@ class PlayersDesk:
                 self._published[p] = text
                 self.stats["notices"] += 1
                 self._publish(notice_topic(p), json.dumps(st), True)
+        for p in sorted(self.tablets):
+            self._tablet_lists(p, None)
         for t in sorted(set(self.lists.table_key) | set(self._holds)):
             held = self.holds(t)
             text = json.dumps(held, sort_keys=True)
@@ -621,6 +643,107 @@ class PlayersDesk:
             self._touched.add(player)
             self._flush()
             return {"ok": True, "status": self.status(player)}
+
+    def table_request(self, table: str, payload: Any) -> dict[str, Any] | None:
+        """Do a seated player's waiting-list request from the seat's tablet, forwarded by
+        ``table`` (issue 18; ``room/tables/<table>/players/request``, which only that table's
+        bridge may write): ``{"schema": 1, "table", "seat", "player", "name", "op": "join" |
+        "leave" | "status", "list": the list's id (``str(ListKey)``, as the lobby's ``lists``
+        name it), "id": the tablet's request id}``. ``player`` is the table's id of whoever sits
+        in the seat; the room takes them as its player only when its own replay of the table
+        has them in that seat (:meth:`_who`; a walk-in is never taken for a room player of the
+        same name). Applied as a phone's request, recorded with ``by`` the player and the
+        detail ``via table <t> seat <n>``. Answers the seat on ``room/tables/<t>/seats/<n>/lists``
+        with ``{"schema": 1, "table", "seat", "player" (the table's id), "id", "ok", "error",
+        "lists": [{"list", "game", "stakes", "place", "waiting"}]}`` and returns it, or returns
+        None (nothing published) for a payload that names no seat of ``table``. Never raises."""
+        if not isinstance(payload, dict) or payload.get("table") != table or set(payload) - _TABLE_REQUEST_FIELDS:
+            return None
+        seat, tplayer = payload.get("seat"), payload.get("player")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 10:
+            return None
+        if not isinstance(tplayer, str) or not 1 <= len(tplayer) <= 64:
+            return None
+        rid = payload.get("id") if isinstance(payload.get("id"), str) and len(payload["id"]) <= 64 else None
+        self.stats["requests"] += 1
+        with self.lock:
+            who = self._who(table, seat, tplayer)
+            error = None
+            try:
+                if self.lists.seated.get(who) != (table, seat):
+                    raise WaitListError(f"the room does not see {payload.get('name') or tplayer} in seat {seat} "
+                                        f"of {table} yet: try again in a moment")
+                try:
+                    check_player_id(who)
+                except PlayerIdError:
+                    raise WaitListError("the room has no account for you: ask the floor to register you") from None
+                if self.limit.allow(f"table:{table}:{seat}") > 0:
+                    raise WaitListError("too many requests: try again in a few seconds")
+                op, name = payload.get("op"), payload.get("list")
+                via = f"via table {table} seat {seat}"
+                if op in ("join", "leave"):
+                    key = next((k for k in set(self.lists.table_key.values()) | set(self.lists.lists)
+                                if isinstance(name, str) and str(k) == name), None)
+                    if key is None:
+                        raise WaitListError(f"no list {str(name)[:100]!r} in the room")
+                    if op == "join":
+                        if key not in set(self.lists.table_key.values()):
+                            raise WaitListError(f"no table of {key} in the room")
+                        self._handle(self.lists.join(key, who, who, detail=via))
+                    else:
+                        self._handle(self.lists.leave(key, who, who, via))
+                elif op != "status":
+                    raise WaitListError(f"unknown op {str(op)[:20]!r} (join, leave, status)")
+            except WaitListError as exc:
+                self.stats["refused"] += 1
+                error = str(exc)
+            self._touched.add(who)
+            self._flush()
+            answer = self._lists_answer(who, table, seat, tplayer, rid, error)
+            self._publish(seat_lists_topic(table, seat), json.dumps(answer), False)
+            if error is None and PHONE_ID.match(who):
+                self.tablets[who] = (table, seat, tplayer)
+                self._tablet_sent[who] = json.dumps(answer["lists"], sort_keys=True)
+            return answer
+
+    def _lists_answer(self, who: str, table: str, seat: int, tplayer: str, rid: str | None,
+                      error: str | None) -> dict[str, Any]:
+        lists = self.status(who)["lists"] if PHONE_ID.match(who) else []
+        return {"schema": 1, "table": table, "seat": seat, "player": tplayer, "id": rid, "ok": error is None,
+                "error": error, "lists": lists}
+
+    def _tablet_lists(self, player: str, _: Any) -> None:
+        # a player who asked from a seat's tablet: their places moved (someone ahead left, was
+        # called, ...) while they still sit there: the seat hears it; gone from the seat: forgotten
+        table, seat, tplayer = self.tablets[player]
+        if self.lists.seated.get(player) != (table, seat):
+            del self.tablets[player]
+            self._tablet_sent.pop(player, None)
+            return
+        answer = self._lists_answer(player, table, seat, tplayer, None, None)
+        text = json.dumps(answer["lists"], sort_keys=True)
+        if self._tablet_sent.get(player) != text:
+            self._tablet_sent[player] = text
+            self._publish(seat_lists_topic(table, seat), json.dumps(answer), False)
+
+    def _on_table_request(self, client: Any, userdata: Any, msg: Any) -> None:
+        parts = msg.topic.split("/")
+        if len(parts) != 5 or len(msg.payload) > MAX_REQUEST or getattr(msg, "retain", False):
+            return
+        try:
+            payload = json.loads(msg.payload)
+        except (ValueError, RecursionError):
+            log.info("table %s: a waiting-list request that is not JSON ignored", parts[2][:40])
+            return
+        try:
+            out = self.table_request(parts[2], payload)
+        except Exception:  # paho's thread: one message never stops the desk
+            log.exception("table %s: a waiting-list request could not be handled", parts[2][:40])
+            return
+        if out is None:
+            log.info("table %s: a waiting-list request naming no seat of it ignored", parts[2][:40])
+        elif not out["ok"]:
+            log.info("table %s seat %s: waiting-list request refused: %s", parts[2], out["seat"], out["error"])
 
     def _on_request(self, client: Any, userdata: Any, msg: Any) -> None:
         parts = msg.topic.split("/")

@@ -23,6 +23,8 @@ each table this writes, in ``--dir``:
   ``livetable/<t>/floor/reply``           out   ``room/tables/<t>/floor/reply``
   ``livetable/<t>/presence/controller``   out   ``room/tables/<t>/presence/controller`` (issue 18)
   ``livetable/<t>/room/holds``            in    ``room/tables/<t>/holds`` (issue 18)
+  ``livetable/<t>/room/players/request``  out   ``room/tables/<t>/players/request`` (issue 18)
+  ``livetable/<t>/room/seats/<n>/lists``  in    ``room/tables/<t>/seats/<n>/lists`` (issue 18)
   ``livetable/<t>/tournament/order``      in    ``room/tables/<t>/tournament/order`` (issue 19)
   ``livetable/<t>/tournament/report``     out   ``room/tables/<t>/tournament/report``
   ======================================  ====  ==========================================
@@ -103,6 +105,8 @@ def acl_text(tables: list[str], players: list[str]) -> str:
                   f"topic write {ROOT}/{t}/room/link", f"topic write {base}/presence/controller",
                   f"topic read {base}/ack", f"topic read {base}/floor/request",
                   f"topic read {base}/holds",  # the seats held for called players (issue 18)
+                  # a seated player's waiting-list requests from the tablet, and the room's answers
+                  f"topic write {base}/players/request", f"topic read {base}/seats/+/lists",
                   f"topic write {base}/tournament/report", f"topic read {base}/tournament/order",  # issue 19
                   "topic read room/lobby/lobby"]  # the room's lobby, bridged in for the tablets (issue 18)
     for p in sorted(players):
@@ -169,6 +173,8 @@ def bridge_conf(table: str, *, host: str, port: int, password: str,
         f"topic lobby in 1 {ROOT}/lobby/ room/lobby/",  # the room's whole lobby for the tablets (issue 18)
         f"topic floor/request in 1 {local} {remote}",
         f"topic holds in 1 {local}room/ {remote}",  # seats held for called players (issue 18)
+        f"topic players/request out 1 {local}room/ {remote}",  # a seated player's list request (issue 18)
+        f"topic seats/+/lists in 1 {local}room/ {remote}",  # the room's answer about a seat's player
         f"topic floor/reply out 1 {local} {remote}",
         f"topic tournament/order in 1 {local} {remote}",  # the room's multi-table tournament (issue 19)
         f"topic tournament/report out 1 {local} {remote}",

@@ -430,9 +430,10 @@ class WaitingLists:
             self._record("cancel", o.call.player, o.key, by, table, seat, "seat closed")
 
     # ------------------------------------------------------------------ the players
-    def join(self, key: ListKey, player: str, by: str) -> list[Call]:
+    def join(self, key: ListKey, player: str, by: str, detail: str = "") -> list[Call]:
         """Put ``player`` at the end of list ``key``; return the calls this makes (a seat of
-        that game open with nobody eligible is called now).
+        that game open with nobody eligible is called now). ``detail``: added to the log's
+        entry after the place (``via table t1 seat 3``: asked from that seat's tablet).
 
         Raises:
             WaitListError: ``player`` is empty or already on that list.
@@ -443,7 +444,7 @@ class WaitingLists:
         if player in lst:
             raise WaitListError(f"{player} is already on the {key} list (place {lst.index(player) + 1})")
         lst.append(player)
-        self._record("join", player, key, by, detail=f"place {len(lst)}")
+        self._record("join", player, key, by, detail=f"place {len(lst)}" + (f", {detail}" if detail else ""))
         return self._fill_open(key)
 
     def request_change(self, player: str, by: str) -> list[Call]:

@@ -4,6 +4,9 @@ Tablet seat requests (take the seat, sit out, sit in, top up, stand up, preselec
 exactly one reply, after the table decided: accepted, or refused with the table's rule id
 (``F-1`` when the table is paused and did not take it); docs/mqtt.md: a tablet ignores a
 second reply. Floor requests (``livetable floor``) go to :class:`controller.floor.FloorDesk`.
+A seat's waiting-list requests (issue 18: join, leave, status from the tablet's Lobby tab) go
+to the room with the seated player as the table knows them (never as the tablet says), and
+the room's answer about that player back to the seat's tablet while they still sit there.
 A lost broker is ``broker-lost`` (resumed by the system when paho reconnects).
 """
 
@@ -29,6 +32,7 @@ class MqttAdapter(DeviceAdapter):
     def __init__(self, orch: Orchestrator, ports: Any, *, clock: Callable[[], float]) -> None:
         super().__init__(orch, ports, clock=clock)
         self._request: tuple[int, str, int] | None = None
+        self._lists_for: dict[int, str] = {}  # seat -> the player whose lists its tablet was given
         from controller.floor import FloorDesk
 
         self.floor = FloorDesk(orch, getattr(self.ports, "floor_reply", lambda *_: None), clock=clock)
@@ -51,6 +55,12 @@ class MqttAdapter(DeviceAdapter):
             return []
         if name == "FloorRequestReceived":
             self.floor.request(e)  # answered once on livetable/<table>/floor/reply
+            return []
+        if name == "LobbyRequestReceived":  # issue 18: join or leave a waiting list from the tablet
+            self.lobby_request(e)
+            return []
+        if name == "SeatListsReceived":
+            self.seat_lists(e)
             return []
         if name == "ChatReceived":
             if self.ports.link is not None:
@@ -91,6 +101,65 @@ class MqttAdapter(DeviceAdapter):
         elif e.action_id:
             self._answer(e.seat, e.action_id, False, f"M-2: unknown action {a!r}")
         return out
+
+    def lobby_request(self, e: Any) -> None:
+        """Forward seat ``e.seat``'s waiting-list request (:class:`drivers.mqtt.events.
+        LobbyRequestReceived`: ``op`` join, leave or status, ``list`` the list's id) to the room
+        as ``{"schema": 1, "table", "seat", "player", "name", "op", "list", "id"}`` with the
+        player seated there as this table knows them (the tablet only names its seat), and
+        answer the tablet once: accepted (sent to the room; the room's answer comes on
+        ``seat/<n>/lists``) or refused ``L-1`` (nobody sits in the seat, or the table has no
+        link to send it by). Never raises."""
+        s = self.orch.state.seat(e.seat)
+        link = getattr(self.ports, "link", None)
+        if s is None or not s.player:
+            self._answer(e.seat, e.request_id, False,
+                         f"L-1: seat {e.seat} is empty: only the player seated here can join a waiting list")
+            return
+        if link is None:
+            self._answer(e.seat, e.request_id, False, "L-1: this table has no link to the room's waiting lists")
+            return
+        try:
+            link.forward_lobby_request({"schema": 1, "table": link.table, "seat": e.seat, "player": s.player,
+                                        "name": s.name or s.player, "op": e.op, "list": e.list, "id": e.request_id})
+        except Exception as exc:  # the table keeps running whatever the link does
+            log.warning("seat %s: the waiting-list request could not be sent to the room: %s", e.seat, exc)
+            self._answer(e.seat, e.request_id, False, f"L-1: the request could not be sent to the room ({exc})")
+            return
+        self._answer(e.seat, e.request_id, True, None)
+
+    def seat_lists(self, e: Any) -> None:
+        """Give seat ``e.seat``'s tablet the room's answer about its player (:class:`drivers.
+        mqtt.events.SeatListsReceived`), retained on ``seat/<n>/lists`` without the table's
+        player id, with ``name``: only while the player the room answers about still sits
+        there (an answer for a player who left is dropped). Never raises."""
+        s = self.orch.state.seat(e.seat)
+        link = getattr(self.ports, "link", None)
+        if s is None or s.player != e.answer.get("player") or link is None:
+            log.info("seat %s: the room's lists for %r dropped: they do not sit there now",
+                     e.seat, str(e.answer.get("player"))[:40])
+            return
+        out = {k: v for k, v in e.answer.items() if k != "player"}
+        out["name"] = s.name or s.player
+        try:
+            link.publish_seat_lists(e.seat, out)
+            self._lists_for[e.seat] = s.player
+        except Exception as exc:  # noqa: BLE001 - a publish must never stop the loop
+            log.warning("seat %s: the lists could not be published: %s", e.seat, exc)
+
+    def _clear_lists(self) -> None:
+        """Clear a seat's lists once the player they were about left it (the next player
+        never reads the last one's places)."""
+        link = getattr(self.ports, "link", None)
+        for seat, player in list(self._lists_for.items()):
+            s = self.orch.state.seat(seat)
+            if s is None or s.player != player:
+                del self._lists_for[seat]
+                if link is not None:
+                    try:
+                        link.publish_seat_lists(seat, None)
+                    except Exception as exc:  # noqa: BLE001
+                        log.warning("seat %s: the lists could not be cleared: %s", seat, exc)
 
     def _purchase(self, kind: str, e: Any) -> None:
         """A tournament's rebuy or add-on asked from the seat's tablet (issue 19): the
@@ -179,5 +248,7 @@ class MqttAdapter(DeviceAdapter):
         if self._request is not None and orch.events_handled == self._request[2] + 1:
             self._settle_request(effects)
         self.floor.after_step(orch, effects)
+        if self._lists_for:
+            self._clear_lists()
 
 

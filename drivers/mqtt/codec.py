@@ -659,3 +659,76 @@ def decode_holds(payload: bytes, table: str, max_seats: int) -> tuple[HeldSeat, 
         assert isinstance(player, str) and isinstance(name, str)  # checked just above
         out.append(HeldSeat(seat, player, name, float(until)))
     return tuple(sorted(out, key=lambda x: x.seat))
+
+
+# -- waiting lists from the seat's tablet (issue 18, docs/players.md) ------------------------
+MAX_LOBBY_BYTES = 1024
+MAX_LIST_CHARS = 100
+LOBBY_OPS = frozenset({"join", "leave", "status"})
+_LOBBY_FIELDS = {"schema", "id", "seat", "op", "list"}
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyRequest:
+    """A seat's waiting-list request: ``op`` join, leave or status; ``list`` the list's id as
+    the room's lobby names it (``"no-limit holdem 1/2"``; None for status)."""
+
+    request_id: str
+    seat: int
+    op: str
+    list: str | None
+
+
+def decode_lobby_request(payload: bytes, *, seat: int) -> LobbyRequest:
+    """Decode a request sent on ``livetable/<table>/seat/<seat>/lobby`` (issue 18).
+
+    Payload: ``{"schema": 1, "id": str, "seat": int, "op": "join"|"leave"|"status",
+    "list": str}`` (``list`` 1..100 printable characters, required but for status).
+    Whether the list exists is the room's decision. Raises :class:`PayloadError`
+    M-1/M-2/M-3 (over 1 KiB)/M-6 (another seat's payload).
+    """
+    obj = decode_object(payload, limit=MAX_LOBBY_BYTES)
+    aid = _common(obj, _LOBBY_FIELDS, seat)
+    op = obj.get("op")
+    if op not in LOBBY_OPS:
+        raise PayloadError("M-2", f"'op' must be one of {sorted(LOBBY_OPS)}", aid)
+    name = obj.get("list")
+    if op == "status" and name is None:
+        return LobbyRequest(aid, seat, op, None)
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_LIST_CHARS or not name.isprintable():
+        raise PayloadError("M-2", f"'list' must be a list's id: 1..{MAX_LIST_CHARS} printable characters", aid)
+    return LobbyRequest(aid, seat, op, name)
+
+
+def lobby_request_payload(*, seat: int, op: str, list_id: str | None, request_id: str) -> bytes:
+    """Encode a tablet's waiting-list request (the tests' and the simulators' side)."""
+    return encode({"schema": SCHEMA, "id": request_id, "seat": seat, "op": op, "list": list_id})
+
+
+#: The room's answer about a seat's player is at most this big.
+SEAT_LISTS_LIMIT = 16384
+
+
+def decode_seat_lists(payload: bytes, table: str, seat: int) -> dict[str, Any]:
+    """Decode the room's answer on ``livetable/<table>/room/seats/<seat>/lists`` (issue 18):
+    ``{"schema": 1, "table", "seat", "player", "id": str | None, "ok": bool, "error": str |
+    None, "lists": [{"list", "game", "stakes", "place", "waiting"}]}``; return it.
+
+    Raises :class:`PayloadError` M-1/M-2/M-3: not JSON, another table or seat, fields of the
+    wrong type; nothing of a refused message is forwarded.
+    """
+    obj = decode_object(payload, limit=SEAT_LISTS_LIMIT)
+    if obj.get("table") != table or obj.get("seat") != seat:
+        raise PayloadError("M-2", f"lists for {obj.get('table')!r} seat {obj.get('seat')!r}, not {table} seat {seat}")
+    if not isinstance(obj.get("player"), str) or not isinstance(obj.get("ok"), bool):
+        raise PayloadError("M-2", "'player' must be text and 'ok' true or false")
+    if obj.get("error") is not None and not isinstance(obj["error"], str):
+        raise PayloadError("M-2", "'error' must be text or null")
+    if obj.get("id") is not None and (not isinstance(obj["id"], str) or not _ID_RE.match(obj["id"])):
+        raise PayloadError("M-2", "'id' must be a request id or null")
+    lists = obj.get("lists")
+    if not isinstance(lists, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("list"), str) and isinstance(x.get("place"), int)
+            and isinstance(x.get("waiting"), int) for x in lists):
+        raise PayloadError("M-2", "'lists' must be a list of {list, place, waiting}")
+    return obj

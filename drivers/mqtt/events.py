@@ -9,6 +9,7 @@ events: the driver refuses them itself on the seat's reply topic (docs/mqtt.md, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,5 +127,29 @@ class SeatHoldsReceived:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class LobbyRequestReceived:
+    """A seat's tablet asks to join or leave a waiting list, or for its player's lists
+    (``op`` join, leave, status; ``list`` the list's id; issue 18): the controller checks the
+    seat holds a player and forwards it to the room with the player as the table knows them."""
+
+    seat: int
+    op: str
+    list: str | None
+    request_id: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatListsReceived:
+    """The room's answer about ``seat``'s player (``livetable/<t>/room/seats/<n>/lists``,
+    bridged in; :func:`drivers.mqtt.codec.decode_seat_lists`): their lists and places, and
+    the request's outcome; ``at`` Unix s."""
+
+    seat: int
+    answer: dict[str, Any]
+    at: float
+
+
 MqttEvent = (ActionReceived | ChatReceived | TabletPresence | BrokerConnection | FloorRequestReceived
-             | SeatHoldsReceived)
+             | SeatHoldsReceived | LobbyRequestReceived | SeatListsReceived)

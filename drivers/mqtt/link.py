@@ -49,8 +49,8 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from drivers.mqtt import codec
 from drivers.mqtt.net import set_nodelay
 from drivers.mqtt.codec import PayloadError
-from drivers.mqtt.events import (ActionReceived, BrokerConnection, ChatReceived, FloorRequestReceived, MqttEvent,
-                                  SeatHoldsReceived, TabletPresence)
+from drivers.mqtt.events import (ActionReceived, BrokerConnection, ChatReceived, FloorRequestReceived,
+                                  LobbyRequestReceived, MqttEvent, SeatHoldsReceived, SeatListsReceived, TabletPresence)
 from drivers.mqtt.guard import ActionGuard, RateLimit, scope_of, view_facts
 from drivers.mqtt.topics import Kind, TopicError, check_seat, check_table, parse, seat_filter, topic
 
@@ -91,12 +91,15 @@ class TableLink:
                  client_id: str | None = None, transport: str = "tcp", keepalive: int = 15,
                  chat_rate: tuple[int, float] = (5, 10.0), action_rate: tuple[int, float] = (10, 1.0),
                  backoff: tuple[float, float] = (0.5, 30.0),
-                 session_expiry: int = 3600, auto_lobby: bool = True) -> None:
+                 session_expiry: int = 3600, auto_lobby: bool = True,
+                 lobby_rate: tuple[int, float] = (5, 10.0)) -> None:
         self.table = check_table(table_id)
         self._post, self._clock, self._max_seats = post, clock, max_seats
         self._host, self._port, self._keepalive = host, port, keepalive
         self._guard = ActionGuard()
         self._chat_rate = RateLimit(count=chat_rate[0], window=chat_rate[1])
+        self._lobby_rate = RateLimit(count=lobby_rate[0], window=lobby_rate[1])  # waiting-list requests
+        self._lobby_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, request id) seen (M-5)
         self._action_rate = RateLimit(count=action_rate[0], window=action_rate[1])
         self._lock = threading.Lock()
         self._retained: dict[str, bytes] = {}  # topic -> last retained payload, for republishing
@@ -259,6 +262,26 @@ class TableLink:
                                       accepted=accepted, reason=reason, seq=self._guard.seq)
         self._client.publish(topic(Kind.REPLY, self.table, seat), payload, qos=QOS)  # paho queues it while down
 
+    def forward_lobby_request(self, request: dict[str, Any]) -> None:
+        """Send a seat's waiting-list request to the room (issue 18) on
+        ``livetable/<table>/room/players/request`` (QoS 1, not retained; the bridge takes it
+        out as ``room/tables/<table>/players/request``). ``request``: ``{"schema": 1, "table",
+        "seat", "player", "name", "op", "list", "id"}``, the player as the table knows them.
+        Raises ``ValueError`` when it names another table."""
+        if request.get("table") != self.table:
+            raise ValueError(f"request for table {request.get('table')!r}, not {self.table!r}")
+        self._client.publish(topic(Kind.ROOM_PLAYERS_REQUEST, self.table), codec.encode(request), qos=QOS)
+
+    def publish_seat_lists(self, seat: int, answer: dict[str, Any] | None) -> None:
+        """Publish the room's answer about ``seat``'s player retained on
+        ``livetable/<table>/seat/<seat>/lists`` (only that seat's login reads it), or clear it
+        (``None``: the player left the seat). Raises ``TopicError`` for a seat outside
+        1..max_seats."""
+        check_seat(seat, self._max_seats)
+        payload = b"" if answer is None else codec.encode(answer)
+        with self._lock:
+            self._retain(topic(Kind.SEAT_LISTS, self.table, seat), payload)
+
     def floor_reply(self, request_id: str | None, command: str | None, accepted: bool,
                     reason: str | None = None, *, detail: str | None = None,
                     status: dict[str, Any] | None = None) -> None:
@@ -327,7 +350,9 @@ class TableLink:
         self._sub_mid = client.subscribe([(seat_filter(Kind.ACTION, t), INPUT), (seat_filter(Kind.SEAT_CHAT, t), INPUT),
                                           (seat_filter(Kind.SEAT_PRESENCE, t), SubscribeOptions(qos=QOS)),
                                           (topic(Kind.FLOOR_REQUEST, t), INPUT),
-                                          (topic(Kind.ROOM_HOLDS, t), SubscribeOptions(qos=QOS))])[1]
+                                          (topic(Kind.ROOM_HOLDS, t), SubscribeOptions(qos=QOS)),
+                                          (seat_filter(Kind.SEAT_LOBBY, t), INPUT),
+                                          (seat_filter(Kind.ROOM_SEAT_LISTS, t), SubscribeOptions(qos=QOS))])[1]
         client.publish(topic(Kind.CONTROLLER_PRESENCE, t), codec.presence_payload(True), qos=QOS, retain=True)
         with self._lock:
             for topic_str, payload in self._retained.items():
@@ -386,7 +411,7 @@ class TableLink:
             return
         if ref.table != self.table:
             return
-        if msg.retain and ref.kind in (Kind.ACTION, Kind.SEAT_CHAT, Kind.FLOOR_REQUEST):
+        if msg.retain and ref.kind in (Kind.ACTION, Kind.SEAT_CHAT, Kind.FLOOR_REQUEST, Kind.SEAT_LOBBY):
             self._refuse_retained(ref.kind, ref.seat, msg.topic, payload)
             return
         if ref.kind is Kind.FLOOR_REQUEST:
@@ -401,6 +426,14 @@ class TableLink:
             self._post(SeatHoldsReceived(holds, now))
             return
         if ref.seat is None:
+            return
+        if ref.kind is Kind.ROOM_SEAT_LISTS:  # issue 18: written only by the room, through the bridge
+            try:
+                answer = codec.decode_seat_lists(payload, self.table, ref.seat)
+            except PayloadError as exc:
+                log.warning("the room's lists for seat %s were refused: %s", ref.seat, exc)
+                return
+            self._post(SeatListsReceived(ref.seat, answer, now))
             return
         if ref.kind is Kind.ACTION:
             with self._lock:
@@ -440,6 +473,8 @@ class TableLink:
                 self._take_chat(seat, payload, now)
             elif kind is Kind.SEAT_PRESENCE:
                 self._take_presence(seat, payload, now)
+            elif kind is Kind.SEAT_LOBBY:
+                self._take_lobby(seat, payload, now)
         except PayloadError as exc:
             self.refused += 1
             if self._flooding(seat, now, exc.code):
@@ -545,6 +580,16 @@ class TableLink:
         if not self._chat_rate.allow(seat, now):
             raise PayloadError("M-8", "chat too fast: wait a few seconds (L-3)", req.chat_id)
         self._post(ChatReceived(seat, req.text, req.chat_id, now))
+
+    def _take_lobby(self, seat: int, payload: bytes, now: float) -> None:
+        req = codec.decode_lobby_request(payload, seat=seat)
+        with self._lock:
+            if (seat, req.request_id) in self._lobby_ids:
+                raise PayloadError("M-5", f"request id {req.request_id!r} was already received", req.request_id)
+            self._lobby_ids.append((seat, req.request_id))
+        if not self._lobby_rate.allow(seat, now):
+            raise PayloadError("M-9", "waiting-list requests too fast: wait a few seconds", req.request_id)
+        self._post(LobbyRequestReceived(seat, req.op, req.list, req.request_id, now))
 
     def _take_presence(self, seat: int, payload: bytes, now: float) -> None:
         online = codec.decode_presence(payload) if payload else False

@@ -17,7 +17,8 @@ Users (docs/mqtt.md):
   own login for the same reason as the outbox's: on ``controller`` it ended the MQTT link's
   session (the table paused, ``broker-lost``) and the link ended its own.
 - ``<table>-seat<n>``: one seat's tablet; reads the table's public topics and only its own
-  seat's private and reply topics; writes only its own seat's action, chat and presence.
+  seat's private, reply and lists topics; writes only its own seat's action, chat,
+  waiting-list requests (``seat/<n>/lobby``, issue 18) and presence.
 - anonymous: nothing. The broker refuses a client without a login (mosquitto/livetable.conf:
   each client's id is its login, so no other login can take over a session; issue 16).
 
@@ -122,8 +123,10 @@ def acl_text(tables: dict[str, int]) -> str:
             lines += ["", f"user {seat_user(table, seat)}", f"topic read {ROOT}/{LOBBY}/#"]
             lines += [f"topic read {t}/{tail}" for tail in
                       ("state", "chat", "history", "history/seated", "presence/controller",
-                       f"seat/{seat}/private", f"seat/{seat}/reply")]
-            lines += [f"topic write {t}/{tail}" for tail in (f"seat/{seat}/action", f"seat/{seat}/chat")]
+                       f"seat/{seat}/private", f"seat/{seat}/reply", f"seat/{seat}/lists")]
+            # issue 18: its own seat's waiting-list requests (join, leave) and nothing else's
+            lines += [f"topic write {t}/{tail}" for tail in (f"seat/{seat}/action", f"seat/{seat}/chat",
+                                                             f"seat/{seat}/lobby")]
             # issue 20: the page reads its own seat's presence to see another device took it
             lines.append(f"topic readwrite {t}/presence/seat/{seat}")
     return "\n".join(lines) + "\n"

@@ -38,10 +38,15 @@ class Kind(Enum):
     FLOOR_REPLY = "floor/reply"
     LOBBY = "lobby"
     ROOM_HOLDS = "room/holds"  # the seats the room holds for called players (issue 18), bridged in
+    SEAT_LOBBY = "seat/{n}/lobby"  # a seat's waiting-list request: join, leave, status (issue 18)
+    SEAT_LISTS = "seat/{n}/lists"  # the seated player's waiting lists, for the seat's tablet (issue 18)
+    ROOM_PLAYERS_REQUEST = "room/players/request"  # a seat's request forwarded to the room, bridged out
+    ROOM_SEAT_LISTS = "room/seats/{n}/lists"  # the room's answer about a seat's player, bridged in
 
 
 SEAT_KINDS = frozenset(
-    {Kind.SEAT_PRESENCE, Kind.PRIVATE, Kind.ACTION, Kind.REPLY, Kind.SEAT_CHAT}
+    {Kind.SEAT_PRESENCE, Kind.PRIVATE, Kind.ACTION, Kind.REPLY, Kind.SEAT_CHAT, Kind.SEAT_LOBBY, Kind.SEAT_LISTS,
+     Kind.ROOM_SEAT_LISTS}
 )
 
 
@@ -109,6 +114,8 @@ _SEAT_TAILS = {
     ("seat", "action"): Kind.ACTION,
     ("seat", "reply"): Kind.REPLY,
     ("seat", "chat"): Kind.SEAT_CHAT,
+    ("seat", "lobby"): Kind.SEAT_LOBBY,
+    ("seat", "lists"): Kind.SEAT_LISTS,
 }
 _PLAIN_TAILS = {k.value: k for k in Kind if k not in SEAT_KINDS and k is not Kind.LOBBY}
 
@@ -131,6 +138,8 @@ def parse(topic_str: str, max_seats: int = MAX_SEATS) -> TopicRef:
         return TopicRef(_PLAIN_TAILS[joined], table)
     if len(tail) == 3 and tail[:2] == ["presence", "seat"]:
         return TopicRef(Kind.SEAT_PRESENCE, table, _seat_number(tail[2], max_seats, topic_str))
+    if len(tail) == 4 and (tail[0], tail[1], tail[3]) == ("room", "seats", "lists"):
+        return TopicRef(Kind.ROOM_SEAT_LISTS, table, _seat_number(tail[2], max_seats, topic_str))
     if len(tail) == 3 and (tail[0], tail[2]) in _SEAT_TAILS:
         return TopicRef(_SEAT_TAILS[(tail[0], tail[2])], table, _seat_number(tail[1], max_seats, topic_str))
     raise TopicError(f"M-6: {topic_str!r} is not a livetable topic")

@@ -27,6 +27,8 @@ const app = {
   claim: true, // this connection claims the seat (page opened, "Play this seat here"), else a reconnect
   presenceChecked: false, presenceTimer: null,
   state: null, priv: null, chat: null, history: null, lobby: {}, lobbyPresence: {},
+  myLists: null, // the room's answer about this seat's player: their waiting lists (issue 18)
+  listAsked: 0, // when this tablet last asked the room for its player's lists (ms)
   replies: new Map(), pending: new Map(), prefix: '', counter: 0,
   discards: [], sliderValue: null, clockOffset: null, lastTurnKey: null,
   turnSent: null, // {key, id}: a betting action already sent on this turn (no double taps)
@@ -196,6 +198,8 @@ function onMessage(topic, payload, packet) {
     app.priv = data;
   } else if (topic === t.reply) {
     onReply(data);
+  } else if (topic === t.lists) {
+    onLists(data);
   } else if (topic === t.chat) {
     app.chat = data;
   } else if (topic === t.seatedHistory) {
@@ -216,6 +220,37 @@ function onMessage(topic, payload, packet) {
     app.lobbyPresence[topic.split('/')[1]] = !!(data && data.online);
   }
   render();
+}
+
+/** The room's answer about this seat's player (issue 18): their lists and places; a refused
+ * request says why (the room's words: "no list ...", "already on ..."). */
+function onLists(data) {
+  app.myLists = data && typeof data === 'object' ? data : null;
+  const id = app.myLists && app.myLists.id;
+  if (!id) return;
+  const pending = app.pending.get(id); // the room answered: no need to send it again
+  if (pending) { clearTimeout(pending.timer); app.pending.delete(id); }
+  // a refusal of a join or leave this page sent (a retained one of an earlier page is not
+  // news; a status asked for by opening the tab is not the player's doing)
+  const mine = app.sent.find((x) => x.id === id);
+  if (app.myLists.ok === false && mine && mine.op !== 'status' && !app.replies.has(`room:${id}`)) {
+    app.replies.set(`room:${app.myLists.id}`, app.myLists);
+    notice(L.t('Waiting list: {reason}', { reason: String(app.myLists.error || L.t('no reason given')) }));
+  }
+}
+
+/** Ask the room to put this seat's player on `list` or take them off (`op` join, leave), or
+ * for their lists (`status`): sent on the seat's own lobby topic, answered like an action. */
+function sendLobby(op, list = null) {
+  const payload = L.lobbyRequestPayload({ id: newId(), seat: app.cfg.seat, op, list });
+  const p = { payload, timer: null, topic: app.topics.lobbyRequest };
+  app.pending.set(payload.id, p);
+  app.sent.push(payload);
+  if (app.sent.length > 500) app.sent.splice(0, 250);
+  if (op === 'status') app.listAsked = Date.now();
+  sendRaw(p);
+  render();
+  return payload.id;
 }
 
 function noteTurnClock(view, retained) {
@@ -350,7 +385,7 @@ function actionInFlight() {
 function sendRaw(p) {
   if (!app.client) return;
   clearTimeout(p.timer);
-  if (app.connected) app.client.publish(app.topics.action, JSON.stringify(p.payload), { qos: 1 });
+  if (app.connected) app.client.publish(p.topic || app.topics.action, JSON.stringify(p.payload), { qos: 1 });
   p.timer = setTimeout(() => { if (app.pending.has(p.payload.id)) sendRaw(p); }, RETRY_MS);
 }
 
@@ -483,6 +518,10 @@ function wireUi() {
     // on a phone the panel opens as a sheet over the table; its tab tapped again closes it
     app.sheetOpen = !(app.sheetOpen && app.tab === b.dataset.tab);
     app.tab = b.dataset.tab;
+    // the Lobby tab asks the room for the seated player's lists (at most every 10 s)
+    // (a table with no room has no lists: nothing to ask)
+    if (app.tab === 'lobby' && app.connected && mySeat() && Date.now() - app.listAsked > 10000
+        && L.waitingLists(app.lobby, null, null).length) sendLobby('status');
     render();
   });
   $('#tourney').addEventListener('click', () => { // a phone shows one line; a tap on it shows the rest
@@ -492,6 +531,8 @@ function wireUi() {
     $('#tourney').classList.toggle('open', open);
   });
   $('#lobby').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-op]');
+    if (b) { if (!b.disabled) sendLobby(b.dataset.op, b.dataset.list); return; }
     const row = e.target.closest('[data-table]');
     if (!row) return;
     app.pickedTable = app.pickedTable === row.dataset.table ? null : row.dataset.table;
@@ -981,7 +1022,28 @@ function renderSide() {
     el('div', {}, el('b', { text: t.name }), t.name !== t.table ? el('span', { class: 'tid', text: ` ${t.table}` }) : null,
       ` ${t.line} · ${L.t('{n}/{max} seated', { n: t.seated, max: t.max_seats })}${t.waiting === null ? '' : ` · ${L.t('{n} waiting', { n: t.waiting })}`}${t.online ? '' : ` · ${t.offline || L.t('offline')}`}`),
     app.pickedTable === t.table ? el('div', { class: 'players',
-      text: t.players.length ? t.players.map((p) => `${L.t('Seat {n}', { n: p.seat })}: ${p.name}`).join(', ') : L.t('Nobody seated') }) : null))]));
+      text: t.players.length ? t.players.map((p) => `${L.t('Seat {n}', { n: p.seat })}: ${p.name}`).join(', ') : L.t('Nobody seated') }) : null))]),
+  ...waitingListRows());
+}
+
+/** The room's waiting lists with this seat's player's places and a Join / Leave each (issue 18). */
+function waitingListRows() {
+  const me = mySeat();
+  const rows = L.waitingLists(app.lobby, app.myLists, me ? me.name : null);
+  if (!rows.length) return [];
+  const asking = new Set([...app.pending.values()].filter((p) => p.topic).map((p) => p.payload.list));
+  return [el('h3', { text: L.t('Waiting lists') }), ...rows.map((r) => el('div', { class: 'wait-list', dataset: { list: r.list } },
+    el('div', {}, el('b', { text: r.label }), ` · ${L.t('{n} waiting', { n: r.waiting })}`,
+      r.place !== null ? el('div', { class: 'place', text: L.listPlaceText(r) }) : null),
+    r.op ? el('button', { class: r.op === 'leave' ? 'leave' : 'join', dataset: { op: r.op, list: r.list },
+      text: r.op === 'leave' ? L.t('Leave') : L.t('Join'),
+      ...(asking.has(r.list) || !app.connected ? { disabled: '' } : {}) }) : null))];
+}
+
+/** This tablet's seat when a player sits in it, else null. */
+function mySeat() {
+  const s = L.seatOf(app.state, app.cfg.seat);
+  return s && s.name && s.status !== 'empty' ? s : null;
 }
 
 // For end-to-end tests and the floor's debugging in a browser console: read-only views and

@@ -59,15 +59,17 @@ export function topics(table, seat) {
     controller: `${t}/presence/controller`, presence: `${t}/presence/seat/${seat}`,
     private: `${t}/seat/${seat}/private`, reply: `${t}/seat/${seat}/reply`,
     action: `${t}/seat/${seat}/action`, seatChat: `${t}/seat/${seat}/chat`,
+    lobbyRequest: `${t}/seat/${seat}/lobby`, lists: `${t}/seat/${seat}/lists`, // waiting lists (issue 18)
     lobby: `${ROOT}/lobby/+`, lobbyPresence: `${ROOT}/+/presence/controller`,
   };
 }
 
 /** What a seat's tablet subscribes to (all QoS 1): its table's public topics, its own seat's
- * private view and replies, the seated history (P-4) and the room's lobby (L-1). */
+ * private view, replies and waiting lists (issue 18), the seated history (P-4) and the room's
+ * lobby (L-1). */
 export function subscriptions(table, seat) {
   const t = topics(table, seat);
-  return [t.state, t.chat, t.seatedHistory, t.controller, t.private, t.reply, t.lobby, t.lobbyPresence];
+  return [t.state, t.chat, t.seatedHistory, t.controller, t.private, t.reply, t.lists, t.lobby, t.lobbyPresence];
 }
 
 /**
@@ -1089,4 +1091,40 @@ export function offlineSince(entry) {
   if (!Number.isFinite(entry.offline_since)) return t('offline');
   const d = new Date(entry.offline_since * 1000);
   return t('offline since {time}', { time: `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` });
+}
+
+/**
+ * The room's waiting lists for the Lobby tab (issue 18), one row per list of the room's lobby
+ * (`entries.lobby.lists`): `{list, label, waiting, place, op}`. `label` is the game in the
+ * header's short words ("NL Hold'em 1/2", from a table of that list), else the list's id;
+ * `mine` is the table's answer on `seat/<n>/lists` (`{name, lists: [{list, place, waiting}]}`),
+ * taken only when it is about `seatName`, the player seated at this tablet now (null: nobody,
+ * no button). `place` is that player's place on the list or null; `op` the button: `leave`
+ * when on it, `join` when seated and not on it, null when the seat is empty.
+ */
+export function waitingLists(entries, mine, seatName) {
+  const room = entries && entries.lobby;
+  const lists = room && Array.isArray(room.lists) ? room.lists : [];
+  const byTable = {};
+  for (const e of (room && Array.isArray(room.tables) ? room.tables : [])) if (e && typeof e.table === 'string') byTable[e.table] = e;
+  const ours = mine && seatName && mine.name === seatName && Array.isArray(mine.lists) ? mine.lists : [];
+  return lists.filter((l) => l && typeof l.list === 'string').map((l) => {
+    const table = (Array.isArray(l.tables) ? l.tables : []).map((t) => byTable[t]).find((e) => e && e.stakes);
+    const on = ours.find((x) => x && x.list === l.list);
+    const place = on && Number.isInteger(on.place) ? on.place : null;
+    const waiting = on && Number.isInteger(on.waiting) ? on.waiting : (Number.isInteger(l.waiting) ? l.waiting : 0);
+    return { list: l.list, label: table ? describeGame(table, { short: true }) : l.list, waiting, place,
+      op: !seatName ? null : place !== null ? 'leave' : 'join' };
+  });
+}
+
+/** "You are 3rd on NL Hold'em 1/2" (issue 18): a waiting-list row's place in words. */
+export function listPlaceText(row) {
+  return row && Number.isInteger(row.place) ? t('You are {place} on {list}', { place: ordinal(row.place), list: row.label }) : '';
+}
+
+/** The tablet's waiting-list request on `seat/<n>/lobby` (docs/mqtt.md): join or leave
+ * `list` (the room's list id), or `status` (the player's lists; no list). */
+export function lobbyRequestPayload({ id, seat, op, list = null }) {
+  return { schema: 1, id, seat, op, list: op === 'status' ? null : list };
 }

@@ -53,6 +53,7 @@ def test_each_seat_gets_its_own_user_and_only_its_own_topics(tmp_path: Path) -> 
     assert [line for line in seat3 if "seat/" in line and "/3/" not in line and "seat/3" not in line] == []
     assert [line for line in seat3 if line.startswith(("topic write", "topic readwrite"))] == [
         "topic write livetable/t1/seat/3/action", "topic write livetable/t1/seat/3/chat",
+        "topic write livetable/t1/seat/3/lobby",  # its waiting-list requests (issue 18)
         "topic readwrite livetable/t1/presence/seat/3"]
     assert all("#" not in line or "lobby" in line for line in seat3)
     assert blocks[None] == []  # anonymous clients: no topic (the broker refuses them anyway)

@@ -108,6 +108,23 @@ def test_a_table_publishes_only_under_its_own_id(room: Any) -> None:
     assert [p for _, p in got] == [b"own"]
 
 
+def test_a_table_forwards_waiting_list_requests_and_reads_answers_only_for_its_own_seats(room: Any) -> None:
+    """Issue 18: a seated player's request from the tablet, named by the table: table t1's
+    bridge cannot put down a player of t2, nor read t2's seats' answers; a player's login
+    cannot forge a table's request."""
+    client, _, _ = room
+    watcher = client("room", ["room/tables/+/players/request"])
+    t1 = client("table-t1", ["room/tables/t2/seats/+/lists", "room/tables/t1/seats/+/lists"])
+    anna = client("player-anna")
+    t1.publish("room/tables/t2/players/request", "forged by t1")
+    anna.publish("room/tables/t1/players/request", "forged by anna")
+    t1.publish("room/tables/t1/players/request", "own")
+    assert [p for _, p in watcher.until(b"own")] == [b"own"]
+    watcher.publish("room/tables/t2/seats/3/lists", "t2's")
+    watcher.publish("room/tables/t1/seats/3/lists", "t1's")
+    assert [p for _, p in t1.until(b"t1's")] == [b"t1's"]
+
+
 def test_a_table_reads_only_its_own_acknowledgements(room: Any) -> None:
     client, _, _ = room
     t1 = client("table-t1", ["room/tables/t2/ack", "room/tables/t1/ack"])
