@@ -1,0 +1,140 @@
+"""Issue 19 hardening (a breaker's findings): one director a store, the tournament's identity
+in its orders, the director's input checked, ``room serve --tournament`` options refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from drivers.mqtt.broker import free_port
+from room.store import open_store
+from room.tournament_serve import DirectorLockHeld, lock_director
+from room.tournament_sim import ROOM_TOML
+
+REPO = Path(__file__).resolve().parents[2]
+ENV = dict(os.environ, PYTHONPATH=str(REPO))
+
+
+def serve_args(store: str, tmp_path: Path, *extra: str) -> list[str]:
+    conf = tmp_path / "tournament.toml"
+    conf.write_text(ROOM_TOML)
+    pw = tmp_path / "pw"
+    pw.write_text("x")
+    return [sys.executable, "-m", "controller.cli", "room", "serve", "--store", store, "--password-file", str(pw),
+            "--http-port", "0", "--desk-port", "0", "--broker-port", str(free_port()),
+            "--tournament", str(conf), "--tables", "t1,t2", *extra]
+
+
+# ---------------------------------------------------------------- 1. one director a store
+def test_the_director_lock_is_exclusive_and_let_go(store_url: str) -> None:
+    first, second = open_store(store_url), open_store(store_url)
+    try:
+        lock = lock_director(first)
+        with pytest.raises(DirectorLockHeld, match=f"pid {os.getpid()} on {socket.gethostname()}"):
+            lock_director(second)
+        lock.release()
+        lock_director(second).release()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_second_room_serve_on_the_store_is_refused_naming_the_first(store_url: str, tmp_path: Path) -> None:
+    """The store's director lock held (here by the test's own process, as a first ``room
+    serve`` holds it): ``room serve --tournament`` on that store exits 2 and names it; no
+    tournament is written."""
+    holder = open_store(store_url)
+    try:
+        lock_director(holder)
+        out = subprocess.run(serve_args(store_url, tmp_path), capture_output=True, text=True, cwd=REPO, env=ENV,
+                             timeout=60)
+        assert out.returncode == 2, out.stderr
+        assert "another room service runs this store's tournament" in out.stderr
+        assert f"pid {os.getpid()} on {socket.gethostname()}" in out.stderr
+        assert holder.query("SELECT COUNT(*) FROM room_tournament")[0][0] == 0
+    finally:
+        holder.close()
+
+
+def test_a_postgresql_lock_of_a_dead_room_on_this_host_is_taken(store_url: str) -> None:
+    if not store_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only: an flock goes with its process")
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()  # a pid that ran and is gone
+    first, second = open_store(store_url), open_store(store_url)
+    try:
+        lock_director(first)
+        first.query("SELECT set_config('application_name', ?, false)",
+                    (f"livetable room serve pid {dead} on {socket.gethostname()}",))
+        lock_director(second).release()
+    finally:
+        first.close()
+        second.close()
+
+
+class _Service:
+    on_tournament_report = None
+
+    def tournament_order(self, table: str, payload: bytes) -> None:
+        pass
+
+
+def test_a_journal_that_does_not_replay_leaves_the_records_service_serving(tmp_path: Path) -> None:
+    """The stored tournament's journal is damaged: ``room serve`` keeps serving the room
+    (the records, the console) instead of exiting 2 (systemd would not restart it); the
+    console's ``/api/tournament`` says why (409); SIGTERM ends it with 0."""
+    import signal
+    import urllib.error
+    import urllib.request
+
+    from room.rig import RoomRig
+    from room.tournament import StoreJournal
+    from room.tournament_serve import TournamentRunner
+    from tests.room.conftest import need_mosquitto
+
+    need_mosquitto()
+    db = tmp_path / "room.sqlite"
+    store = open_store(db)
+    TournamentRunner(store, _Service(), ROOM_TOML, ["t1", "t2"]).open(8, 3)
+    StoreJournal(store).append("moved-out", {"move": 999, "chips": 5})  # no such move: restore fails
+    store.close()
+    rig = RoomRig(tmp_path / "rig", ["t1"]).start()
+    logins = tmp_path / "floor-logins.json"
+    added = subprocess.run([sys.executable, "-m", "controller.cli", "room", "serve", "--add-floor", "floor",
+                            "--floor-logins", str(logins)], capture_output=True, text=True, cwd=REPO, env=ENV,
+                           timeout=30, check=True)
+    pw = tmp_path / "room-password"
+    pw.write_text(rig.room_creds["password"])
+    cmd = serve_args(str(db), tmp_path, "--http-port", str(free_port()), "--floor-logins", str(logins),
+                     "--user", rig.room_creds["username"])
+    cmd[cmd.index("--broker-port") + 1] = str(rig.room_broker.mqtt_port)
+    cmd[cmd.index("--password-file") + 1] = str(pw)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, env=ENV)
+    try:
+        assert proc.stdout is not None
+        serving = json.loads(proc.stdout.readline())
+        assert serving["serving"] and proc.poll() is None
+        url = serving["console"]
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(urllib.request.Request(url + "login", json.dumps(
+            {"name": "floor", "password": json.loads(added.stdout)["password"]}).encode(),
+            {"Content-Type": "application/json"}), timeout=10)
+        with pytest.raises(urllib.error.HTTPError) as got:
+            opener.open(url + "api/tournament", timeout=10)
+        assert got.value.code == 409
+        assert "the room's tournament did not start" in json.loads(got.value.read())["error"]
+        with opener.open(url + "api/tables", timeout=10) as r:  # the records service answers
+            assert r.status == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        rig.stop()
