@@ -97,6 +97,7 @@ def status_lines(st: dict[str, Any]) -> list[str]:
         lines.append(f"{name}: broken" if t.get("broken") else
                      f"{name}: {t.get('players')} players, {t.get('hands')} hands"
                      + (", playing a hand" if t.get("playing") else ""))
+    lines += [f"problem: {p}" for p in st.get("problems") or []]
     return lines
 
 

@@ -30,6 +30,11 @@ carried out the last order it was sent:
   :meth:`RoomTournament.halted_short`), or on the bubble until every table waits
   (hand-for-hand); ``end`` once it has broken or the tournament is over.
 
+The tournament's identity (:attr:`RoomTournament.tournament_id`, made at :meth:`RoomTournament.start`
+and journalled in ``start``) is in every order; a table whose journal holds another
+tournament refuses them and says so, and its reports (``tournament``: another id) are refused
+here, the floor told in :attr:`RoomTournament.problems` to start that table on a new journal.
+
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
 stale (``applied`` went back, or its ``pid`` is of a table process the room has replaced since),
 seating a player twice, or seating or busting a player the room holds
@@ -44,7 +49,8 @@ in transit + starting stacks of entries not seated yet = the standings' chips in
 the chips that arrived are the chips that left.
 
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
-written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
+written before anything acts on it): ``start`` (settings, tables, seed, entries, names,
+``tournament``: its identity),
 ``entry``, ``round`` (the tables and the moves decided), ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
@@ -57,9 +63,11 @@ faster than real time (``speed``), said in its output.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -192,6 +200,8 @@ class RoomTournament:
         self.names: dict[str, str] = {}
         self._h4h_said: bool | None = None  # hand-for-hand as last logged
         self.seed = 0
+        #: the tournament's identity, in every order (the tables keep the first one they take)
+        self.tournament_id = ""
         self.reports: dict[str, dict[str, Any]] = {}
         self.moves: dict[int, dict[str, Any]] = {}
         self.rounds = 0
@@ -214,6 +224,7 @@ class RoomTournament:
         #: tables the last plan breaks (or redraws) while one of them is in a hand: no ``go``,
         #: they wait for each other (TDA 10; :meth:`_plan`)
         self._held: set[str] = set()
+        self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -224,6 +235,7 @@ class RoomTournament:
             controller.tournament.errors.TournamentError: more entries than seats.
         """
         self.seed = seed
+        self.tournament_id = secrets.token_hex(8)
         players = [f"p{n}" for n in range(1, entries + 1)]
         if entries > len(self.tables) * self.settings.seats_per_table or entries < 2:
             from controller.tournament.errors import TournamentError
@@ -235,7 +247,8 @@ class RoomTournament:
         moves = [Move(p, "", 0, t.table_id, s, "draw") for t in drawn for s, p in enumerate(t.seats, 1) if p]
         # the start, every entry and the draw in one transaction: a room killed meanwhile has all or none
         batch: list[tuple[str, dict[str, Any]]] = [("start", {
-            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names})]
+            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names,
+            "tournament": self.tournament_id})]
         batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
         real, self.journal = self.journal, _Batch(batch)
         try:
@@ -265,6 +278,9 @@ class RoomTournament:
                 self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
                 self.tables, self.seed, self.names = list(p["tables"]), int(p["seed"]), dict(p["names"])
                 self.break_order = list(reversed(self.tables))
+                # a store started before tournaments had one: an identity of its start, the same at every restore
+                self.tournament_id = str(p.get("tournament") or hashlib.sha256(
+                    json.dumps(p, sort_keys=True).encode()).hexdigest()[:16])
             elif kind == "entry":
                 self.standings.register(p["player"], int(p["level"]))
             elif kind == "round":
@@ -311,6 +327,16 @@ class RoomTournament:
             log.warning("table %s: a tournament report was refused: %s", table, exc)
             return
         if table not in self.tables:
+            return
+        if rep.get("tournament") not in (None, self.tournament_id):
+            self.refused += 1
+            msg = (f"table {table}: its journal holds another tournament ({rep['tournament']}, this room's is "
+                   f"{self.tournament_id}): it refuses this room's orders; start it on a new journal")
+            if msg not in self._said:
+                self._said.add(msg)
+                log.error("%s", msg)
+                if len(self.problems) < 20:
+                    self.problems.append(msg)
             return
         pid, current = rep.get("pid"), self.table_pids.get(table)
         if pid is not None and current is not None and pid != current:
@@ -659,7 +685,7 @@ class RoomTournament:
 
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
-        order = {"schema": 1, "table": t, "id": oid,
+        order = {"schema": 1, "table": t, "id": oid, "tournament": self.tournament_id,
                  "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
                          for mid, m in outs],
                  "in": [{"move": mid, "seat": m["to_seat"], "player": m["player"],
@@ -793,7 +819,8 @@ class RoomTournament:
         ``seconds_left`` (tournament seconds, None on the last level), ``running``,
         ``on_break``, ``players_left``, ``entries``, ``average_stack`` (chips),
         ``prize_pool`` (money), ``places_paid``, ``hand_for_hand``, ``finished``,
-        ``clock_speed``), plus ``paused`` (the director stopped the clock), ``levels``
+        ``clock_speed``), plus ``paused`` (the director stopped the clock), ``problems`` (the
+        last 5 of :attr:`problems`: a table on another tournament's journal...), ``levels``
         (``[first, last]`` level number, what ``clock-level`` takes) and ``tables``: one
         ``{table, name, players, hands, playing, broken}`` a table, as its last report shows it."""
         st = self.clock.status(self.now())
@@ -805,4 +832,4 @@ class RoomTournament:
                            "hands": int(rep.get("hands") or 0), "playing": bool(rep.get("running")),
                            "broken": t in self.broken})
         return {**order_view(self), "paused": st.started and not st.running, "levels": [numbers[0], numbers[-1]],
-                "tables": tables}
+                "tables": tables, "problems": self.problems[-5:]}

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,87 @@ def test_a_journal_that_does_not_replay_leaves_the_records_service_serving(tmp_p
             proc.kill()
             proc.wait()
         rig.stop()
+
+
+# ---------------------------------------------------------------- 2. the tournament's identity
+def _order(oid: int, tournament: str | None) -> bytes:
+    o: dict[str, Any] = {"schema": 1, "table": "t1", "id": oid, "out": [], "in": [], "go": None, "end": False}
+    if tournament is not None:
+        o["tournament"] = tournament
+    return json.dumps(o).encode()
+
+
+def _seat(journal: Any) -> Any:
+    """A :class:`RoomTournamentSeat` attached to a stand-in table run on ``journal`` (its
+    broker a closed port: nothing is sent)."""
+    from types import SimpleNamespace
+
+    from controller.tournament_link import RoomTournamentSeat
+
+    pacer = SimpleNamespace(hand_start=None, rebuy=None)
+    orch = SimpleNamespace(journal=journal, state=SimpleNamespace(seats=[None] * 8, last_result=None, hand=None),
+                           listeners=[pacer], tournament_view_fn=None, clock=lambda: 1000.0)
+    seat = RoomTournamentSeat("t1", host="127.0.0.1", port=free_port())
+    seat.attach(SimpleNamespace(orch=orch, pacer=pacer))
+    seat._client.loop_stop()  # noqa: SLF001 - no broker here
+    return seat
+
+
+def test_a_table_on_another_tournaments_journal_refuses_the_new_rooms_orders_and_says_so(tmp_path: Path) -> None:
+    from controller.journal import Journal
+    from controller.tournament_link import JOURNAL_KIND, TOURNAMENT_META
+
+    path = tmp_path / "journal.sqlite"
+    j = Journal(path)
+    first = _seat(j)
+    first._take(_order(1, "aaaa"))  # noqa: SLF001
+    first._journal({"type": "order-done", "id": 1})  # noqa: SLF001 - carried out (it has no moves)
+    assert first.tournament == "aaaa" and j.meta(TOURNAMENT_META) == "aaaa" and first.applied == 1
+    j.close()
+
+    j = Journal(path)  # the table started again on that journal; a new room's tournament
+    seat = _seat(j)
+    assert seat.tournament == "aaaa"
+    for _ in range(2):
+        seat._take(_order(1, "bbbb"))  # noqa: SLF001
+    assert seat.applied == 1 and seat._pending is None  # noqa: SLF001 - nothing taken
+    assert len(seat.problems) == 1 and "start the table on a new journal" in seat.problems[0]
+    assert "bbbb" in seat.problems[0] and "aaaa" in seat.problems[0]
+    assert [e.payload["id"] for e in j.entries() if e.kind == JOURNAL_KIND and e.payload["type"] == "room-order"] == [1]
+    seat._take(_order(2, "aaaa"))  # noqa: SLF001 - its own tournament's next order is taken
+    assert seat.applied == 2
+    j.close()
+
+    j = Journal(tmp_path / "older.sqlite")  # a journal of an older room (orders without identity)
+    old = _seat(j)
+    old._take(_order(1, None))  # noqa: SLF001
+    old._journal({"type": "order-done", "id": 1})  # noqa: SLF001
+    old._pending = None  # noqa: SLF001 - carried out
+    old._take(_order(2, "cccc"))  # noqa: SLF001
+    assert old.tournament == "cccc" and old.applied == 2 and not old.problems
+    j.close()
+
+
+def test_the_rooms_orders_carry_its_tournament_and_a_table_of_another_is_refused() -> None:
+    from tests.room.test_room_tournament_director import exchange, room
+
+    d, tables, sent, journal = room()
+    start = next(p for k, p in journal.events() if k == "start")
+    assert len(d.tournament_id) == 16 and start["tournament"] == d.tournament_id
+    exchange(d, tables, sent, "t1", "t2")
+    assert sent and all(o["tournament"] == d.tournament_id for o in sent)
+    before = dict(d.reports["t1"])
+    stale = json.loads(tables["t1"].report())
+    stale.update(tournament="0123456789abcdef", applied=99)
+    for _ in range(2):
+        d.report("t1", json.dumps(stale).encode())
+    assert d.reports["t1"] == before
+    said = [p for p in d.problems if "another tournament" in p]
+    assert len(said) == 1 and "t1" in said[0] and "start it on a new journal" in said[0]
+    assert d.director_status()["problems"] == d.problems[-5:]
+
+    from room.tournament import RoomTournament
+
+    again = RoomTournament(d.settings, d.toml, d.tables, journal, lambda t, p: None, lambda: 0.0)
+    assert again.restore() and again.tournament_id == d.tournament_id
+
