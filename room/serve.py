@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import secrets
 import signal
 import sys
@@ -76,11 +77,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "the stored tournament when given")
     p.add_argument("--tournament-seed", type=int, default=None, help="the draw's seed (default: a random one; "
                    "a resumed tournament keeps its own)")
-    p.add_argument("--tournament-speed", type=float, default=1.0,
+    p.add_argument("--tournament-speed", type=clock_speed, default=1.0,
                    help="the tournament clock runs this many times faster than real time (default 1; tests and "
                         "demonstrations only)")
     p.add_argument("--log-level", default="info")
     return p
+
+
+def clock_speed(text: str) -> float:
+    """``--tournament-speed``: a finite number above 0 (times real time).
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (nan, inf, 0, negative, not a number): exit 2.
+    """
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"a finite number above 0 (times real time), not {text!r}")
+    return v
 
 
 def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
@@ -231,9 +247,11 @@ def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | 
         if args.tables or args.entries is not None or args.tournament_seed is not None:
             return "--tables, --entries and --tournament-seed go with --tournament"
         return None
-    tables = [t.strip() for t in (args.tables or "").split(",") if t.strip()]
-    if not tables:
+    if not (args.tables or "").strip():
         return "--tournament needs --tables t1,t2,..."
+    tables = [t.strip() for t in args.tables.split(",")]
+    if "" in tables:
+        return f"--tables: an empty table name in {args.tables!r}: t1,t2,... with no empty names"
     from drivers.mqtt.topics import TopicError, check_table
 
     try:
@@ -241,12 +259,13 @@ def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | 
             check_table(t)
     except TopicError as exc:
         return f"--tables: {exc}"
-    if len(set(tables)) != len(tables):
-        return "--tables: a table named twice"
-    if args.tournament_speed <= 0:
-        return "--tournament-speed must be above 0"
+    twice = sorted({t for t in tables if tables.count(t) > 1})
+    if twice:
+        return f"--tables: {', '.join(twice)} named twice"
+    from controller.config import read_small_text
+
     try:
-        text = Path(args.tournament).read_text()
-    except OSError as exc:
+        text = read_small_text(args.tournament, what="tournament's settings")
+    except (OSError, ValueError) as exc:
         return f"--tournament: {exc}"
     return text, tables

@@ -223,3 +223,39 @@ def test_the_rooms_orders_carry_its_tournament_and_a_table_of_another_is_refused
     again = RoomTournament(d.settings, d.toml, d.tables, journal, lambda t, p: None, lambda: 0.0)
     assert again.restore() and again.tournament_id == d.tournament_id
 
+
+# ---------------------------------------------------------------- 4, 5, 9. room serve's options
+@pytest.mark.parametrize("extra, said", [
+    (["--tournament-speed", "nan"], "--tournament-speed"),
+    (["--tournament-speed", "inf"], "--tournament-speed"),
+    (["--tournament-speed", "0"], "--tournament-speed"),
+    (["--tournament-speed", "-1"], "--tournament-speed"),
+    (["--tables", "t1,,t2"], "an empty table name"),
+    (["--tables", "t1,t2,"], "an empty table name"),
+    (["--tables", "t1,t2,t1"], "t1 named twice"),
+])
+def test_room_serve_refuses_bad_tournament_options(tmp_path: Path, extra: list[str], said: str) -> None:
+    cmd = serve_args(str(tmp_path / "room.sqlite"), tmp_path)
+    if extra[0] == "--tables":
+        cmd[cmd.index("--tables") + 1] = extra[1]
+    else:
+        cmd += extra
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=ENV, timeout=30)
+    assert out.returncode == 2 and said in out.stderr, out.stderr
+    assert not (tmp_path / "room.sqlite").exists()  # refused before the store is opened
+
+
+@pytest.mark.parametrize("kind, said", [("fifo", "not a regular file"), ("latin1", "not UTF-8"),
+                                        ("huge", "too large")])
+def test_room_serve_refuses_a_settings_file_that_is_no_small_text(tmp_path: Path, kind: str, said: str) -> None:
+    cmd = serve_args(str(tmp_path / "room.sqlite"), tmp_path)
+    conf = Path(cmd[cmd.index("--tournament") + 1])
+    conf.unlink()
+    if kind == "fifo":
+        os.mkfifo(conf)  # read_text would wait for a writer for ever
+    elif kind == "latin1":
+        conf.write_bytes(ROOM_TOML.encode() + "# caf\u00e9\n".encode("latin-1"))
+    else:
+        conf.write_text(ROOM_TOML + "#" * 2_000_000)
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=ENV, timeout=30)
+    assert out.returncode == 2 and said in out.stderr and "--tournament" in out.stderr, out.stderr
