@@ -98,11 +98,14 @@ class StoreJournal:
     def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:
         self.store, self.clock = store, clock
 
-    def append(self, kind: str, payload: dict[str, Any]) -> None:
-        """Store one event (committed when this returns). Raises :class:`room.store.StoreError`."""
+    def append(self, kind: str, payload: dict[str, Any], also: Callable[[Any], None] | None = None) -> None:
+        """Store one event (committed when this returns), and with ``also(tx)`` further writes
+        in the same transaction (all or none). Raises :class:`room.store.StoreError`."""
         with self.store.transaction() as tx:
             tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
                        (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
+            if also is not None:
+                also(tx)
 
     def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Store ``events`` in one transaction: all or none. Raises :class:`room.store.StoreError`."""
@@ -771,7 +774,8 @@ class RoomTournament:
         return out
 
     # ------------------------------------------------------------------ the director's clock (issue 19)
-    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None) -> str:
+    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None,
+               record: Callable[[Any, str], None] | None = None) -> str:
         """Carry out the tournament director's clock ``command`` (the floor console's
         ``POST /api/tournament``, ``livetable room director``; the room's loop thread) and
         return what was done in words, ending with ``(by)``.
@@ -787,7 +791,9 @@ class RoomTournament:
         (``command``, ``by``, ``reason``, ``amount``): :meth:`restore` takes the newest
         ``clock`` event, so a room killed after it comes back paused if it was, with the same
         time left. Every table that waits between hands is sent the new view at once; the
-        others get it with their next order.
+        others get it with their next order. ``record(tx, words)``: written in the same
+        transaction as the ``clock`` event (the console's floor record: both or neither; needs
+        a :class:`StoreJournal`).
 
         Raises:
             controller.tournament.director.CommandError: an unknown command, ``amount`` not
@@ -803,9 +809,12 @@ class RoomTournament:
             raise TournamentError("F-3: the tournament has not started")
         clock, detail = clock_command(self.settings, self.clock, now, command, amount)
         st = clock.status(now)
-        self.journal.append("clock", {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
-                                      "director": {"command": command, "by": by, "reason": reason,
-                                                   "amount": amount}})
+        event = {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
+                 "director": {"command": command, "by": by, "reason": reason, "amount": amount}}
+        if record is None:
+            self.journal.append("clock", event)
+        else:
+            self.journal.append("clock", event, also=lambda tx: record(tx, f"{detail} ({by})"))
         self.clock, self._clock_at = clock, now
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         for t in self.tables:  # the tables waiting between hands see it now; the others with their next order

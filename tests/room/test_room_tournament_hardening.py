@@ -259,3 +259,64 @@ def test_room_serve_refuses_a_settings_file_that_is_no_small_text(tmp_path: Path
         conf.write_text(ROOM_TOML + "#" * 2_000_000)
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=ENV, timeout=30)
     assert out.returncode == 2 and said in out.stderr and "--tournament" in out.stderr, out.stderr
+
+
+# ---------------------------------------------------------------- 3, 7, 8. the director at the console
+from tests.room.test_room_tournament_console import call, console  # noqa: E402, F401 - the console's fixture
+
+
+def _floor_rows(c: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return c["store"].query("SELECT action, by_name, reason, outcome FROM room_floor_actions ORDER BY id")
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"command": "clock-pause", "reason": "dispute\x00at t1"}, "no control characters"),
+    ({"command": "clock-pause", "reason": "ruled\x1b[2J"}, "no control characters"),
+    ({"command": "clock-pause", "reason": "tab\there"}, "no control characters"),
+    ({"command": "clock-pause", "reason": "r", "by": "An\x00na"}, "no control characters"),
+    ({"command": "clock-pause", "reason": "r", "by": 42}, "a text, not int"),
+    ({"command": "clock-pause", "reason": ["dispute"]}, "a text, not list"),
+    ({"command": "clock-pause", "reason": {"a": 1}}, "a text, not dict"),
+    ({"command": "clock-pause", "reason": True}, "a text, not bool"),
+])
+def test_control_characters_and_non_text_by_or_reason_are_refused_before_the_clock_changes(
+        console: dict[str, Any], body: dict[str, Any], words: str) -> None:  # noqa: F811
+    rows = len(console["journal"].rows)
+    code, answer = call(console, body)
+    assert code == 400 and words in answer["error"], answer
+    assert len(console["journal"].rows) == rows and not console["director"].director_status()["paused"]
+    assert _floor_rows(console) == []
+
+
+def test_no_such_level_is_refused_and_recorded(console: dict[str, Any]) -> None:  # noqa: F811
+    code, answer = call(console, {"command": "clock-level", "level": 99, "reason": "typo", "by": "Anna"})
+    assert code == 400 and "F-3: no level 99 (levels 1..8)" in answer["error"], answer
+    [(action, by, reason, outcome)] = _floor_rows(console)
+    assert (action, by, reason) == ("clock-level", "Anna", "typo")
+    assert json.loads(outcome) == {"accepted": False, "reason": "F-3: no level 99 (levels 1..8)"}
+
+
+def test_the_clock_and_its_floor_record_are_one_step(console: dict[str, Any]) -> None:  # noqa: F811
+    """The floor record cannot be written (its table gone): the clock is not paused either (503)."""
+    console["store"].query("ALTER TABLE room_floor_actions RENAME TO gone")
+    rows = len(console["journal"].rows)
+    code, answer = call(console, {"command": "clock-pause", "reason": "dispute"})
+    assert code == 503, answer
+    assert not console["director"].director_status()["paused"] and len(console["journal"].rows) == rows
+    assert not [k for k, p in console["journal"].events() if "director" in p]
+
+
+@pytest.mark.parametrize("headers, code", [({"Content-Type": "text/plain"}, 415),
+                                           ({"Content-Type": "application/json", "Origin": "http://evil.example"},
+                                            403)])
+def test_a_post_from_another_site_is_refused(console: dict[str, Any], headers: dict[str, str],  # noqa: F811
+                                             code: int) -> None:
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(console["url"] + "api/tournament",
+                                 json.dumps({"command": "clock-pause", "reason": "r"}).encode(), headers)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        console["opener"].open(req, timeout=10)
+    assert err.value.code == code
+    assert not console["director"].director_status()["paused"] and _floor_rows(console) == []
