@@ -320,3 +320,34 @@ def test_a_post_from_another_site_is_refused(console: dict[str, Any], headers: d
         console["opener"].open(req, timeout=10)
     assert err.value.code == code
     assert not console["director"].director_status()["paused"] and _floor_rows(console) == []
+
+
+# ---------------------------------------------------------------- 6. the floor's deal checks the table's money
+def _final_three(**deal: Any) -> dict[str, Any]:
+    tv = {"players_left": 3, "prize_pool": 1000, "finished": False,
+          "deal": {"stacks": {"2": 9000, "5": 20000, "7": 7000}, "names": {}, "prizes_left": [500, 300, 200],
+                   "unit": 10}}
+    tv["deal"].update(deal)
+    return {"table": "t1", "tournament": tv, "street": None}
+
+
+@pytest.mark.parametrize("deal, words", [
+    ({"prizes_left": [900, 300, 200]}, "more than the prize pool 1,000"),
+    ({"prizes_left": [200, 300, 500]}, "not 1st first"),
+    ({"prizes_left": [500, 300, 100, 50, 50]}, "5 prizes left for 3 players left"),
+    ({"prizes_left": [500, "300", 200]}, "not amounts of money"),
+    ({"prizes_left": [500, True, 200]}, "not amounts of money"),
+    ({"prizes_left": "lots"}, "not amounts of money"),
+    ({"unit": 0}, "payout unit"),
+    ({"unit": 5000}, "payout unit"),
+    ({"unit": 2.5}, "payout unit"),
+    ({"stacks": {"2": "9000", "5": 20000}}, "not chips by seat"),
+    ({"stacks": {"x": 9000, "5": 20000}}, "not chips by seat"),
+])
+def test_the_floor_deal_refuses_prizes_and_units_that_do_not_add_up(deal: dict[str, Any], words: str) -> None:
+    from controller.deal_cli import DealError
+    from controller.floor_cli import table_deal
+
+    assert table_deal(_final_three(), "chip-chop")["total"] == 1000  # the good one is dealt
+    with pytest.raises(DealError, match=words):
+        table_deal(_final_three(**deal), "chip-chop")
