@@ -44,7 +44,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from controller.deal_cli import DealError, add_method_options, compute_deal, render_deal
 from controller.tournament.words import minutes_seconds, stakes_words
@@ -385,6 +385,38 @@ def main(argv: list[str]) -> int:
     return ACCEPTED if reply.get("accepted") else REFUSED
 
 
+def _whole(v: Any) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _deal_money(info: dict[str, Any], tv: dict[str, Any]) -> tuple[list[int], int]:
+    """Check the money a table's status gives a deal (its ``tournament.deal`` and view);
+    return ``(prizes_left, prize_pool)``.
+
+    ``prizes_left``: whole amounts >= 0, 1st first (never rising), at most one a player left,
+    summing to at most the ``prize_pool``; ``unit``: a whole amount 1..the prize pool (1 with
+    no pool).
+
+    Raises:
+        DealError: any of these not so (a table's status is outside input: never trusted).
+    """
+    prizes, unit = info.get("prizes_left"), info.get("unit", 1)
+    pool, left = tv.get("prize_pool"), tv.get("players_left")
+    if not isinstance(prizes, list) or not all(_whole(a) and a >= 0 for a in prizes):
+        raise DealError(f"the table's prizes left are not amounts of money (whole, 0 or more): {str(prizes)[:80]}")
+    if any(a < b for a, b in zip(prizes, prizes[1:])):
+        raise DealError(f"the table's prizes left are not 1st first (a prize above a better place's): {prizes[:10]}")
+    if not _whole(pool) or pool < 0 or not _whole(left) or left < 0:
+        raise DealError("the table's view has no prize pool or players left (whole numbers)")
+    if sum(prizes) > pool:
+        raise DealError(f"the table's prizes left sum to {sum(prizes):,}, more than the prize pool {pool:,}")
+    if len(prizes) > left:
+        raise DealError(f"the table gives {len(prizes)} prizes left for {left} players left")
+    if not _whole(unit) or not 1 <= unit <= max(pool, 1):
+        raise DealError(f"the table's payout unit must be a whole amount 1..the prize pool ({pool:,}), got {unit!r}")
+    return list(prizes), pool
+
+
 def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> dict[str, Any]:
     """Return :func:`controller.deal_cli.compute_deal` over a tournament table's ``floor
     status`` (its ``tournament.deal``: each live player's stack by seat, the prizes of the
@@ -393,7 +425,9 @@ def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> 
 
     Raises:
         DealError: not a tournament table, players left at other tables (a deal needs all of
-            them), or what :func:`compute_deal` refuses.
+            them), stacks that are not chips by seat, prizes or a unit that do not add up
+            (:func:`_deal_money`: prizes not whole or rising, summing above the prize pool, more
+            than the players left; a unit not 1..the pool), or what :func:`compute_deal` refuses.
     """
     tv = status.get("tournament")
     info = tv.get("deal") if isinstance(tv, dict) else None
@@ -401,12 +435,17 @@ def table_deal(status: dict[str, Any], method: str, unit: int | None = None) -> 
         raise DealError(f"table {status.get('table')} plays no tournament (or its controller predates deals)")
     if tv.get("finished"):
         raise DealError("the tournament is over: its prizes are paid")
-    stacks = {int(seat): int(chips) for seat, chips in info["stacks"].items()}
+    prizes_left, pool = _deal_money(info, tv)
+    raw = info.get("stacks")
+    if not isinstance(raw, dict) or not all(isinstance(seat, str) and seat.isdigit() and _whole(chips) and chips > 0
+                                            for seat, chips in raw.items()):
+        raise DealError(f"table {status.get('table')}'s stacks are not chips by seat: {str(raw)[:80]}")
+    stacks = {int(seat): int(chips) for seat, chips in raw.items()}
     if len(stacks) != tv.get("players_left"):
         raise DealError(f"{tv.get('players_left')} players are left, {len(stacks)} of them at this table: "
                         "a deal needs every player left (docs/tournament.md \"Deals\")")
     seats, names = sorted(stacks), info.get("names") or {}
-    deal = compute_deal([stacks[n] for n in seats], list(info["prizes_left"]), method,
+    deal = compute_deal([stacks[n] for n in seats], prizes_left, method,
                         int(info.get("unit") or 1) if unit is None else unit,
                         [f"seat {n} {names.get(str(n), '')}".rstrip() for n in seats])
     street = status.get("street")

@@ -15,11 +15,19 @@ says ``waiting``) until the room's next order, so every move is carried out betw
 An order (JSON object, :func:`decode_order`)::
 
     {"schema": 1, "table": "t1", "id": 7,                      # orders rise per table
+     "tournament": "9f3c0a1b2c3d4e5f",                          # the room's tournament (optional)
      "out": [{"move": 12, "seat": 4, "player": "p9"}],          # players who leave, with their chips
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
                                                # (+ "button": 5 at the redrawn final table's first hand)
      "end": false}                                              # true: the table stops
+
+``tournament`` is the room's tournament's identity (made when the room starts it). The table
+keeps the first one it takes in its journal's meta (:data:`TOURNAMENT_META`, before it
+journals that order) and refuses every order of another one: a table started on an earlier
+tournament's journal tells the room (its report's ``tournament`` and ``problems``: ``start the
+table on a new journal``) instead of silently ignoring the new room's orders as repeats. A
+journal whose orders carry no identity (an older room's) takes the first one it is sent.
 
 The table takes each order id once (a repeat of one it took is only answered with a
 report); an id it has not taken is taken even when lower than the last one
@@ -42,7 +50,8 @@ longer seated does not leave twice, a player already seated does not sit twice).
 -9 of the table at any moment loses and doubles nothing: the report after the restart gives
 the room every move's chips from the journal.
 
-A report (``report()``): ``table``, ``applied`` (the last order carried out), ``hands``,
+A report (``report()``): ``table``, ``tournament`` (the journal's tournament, None before the
+first order), ``applied`` (the last order carried out), ``hands``,
 ``running`` (a hand is being played), ``waiting`` (between hands without a ``go``),
 ``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
 ``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]`` (the chips are on the table: moves of
@@ -83,6 +92,8 @@ REPORT_EVERY = 1.0
 #: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet;
 #: ``sat-down``: seated, his chips not bought in yet).
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
+#: The journal's meta key holding the room's tournament the table plays (its first order's).
+TOURNAMENT_META = "room_tournament"
 #: The most bytes of an order.
 MAX_ORDER_BYTES = 16_384
 
@@ -134,7 +145,8 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
         raise OrderError("an order is a JSON object with schema 1")
     if obj.get("table") != table:
         raise OrderError(f"the order is table {obj.get('table')!r}'s, this is {table!r}")
-    out = {"id": _int(obj, "id", 1, 10**12), "out": [], "in": [], "go": None, "end": bool(obj.get("end"))}
+    out = {"id": _int(obj, "id", 1, 10**12), "out": [], "in": [], "go": None, "end": bool(obj.get("end")),
+           "tournament": _str(obj, "tournament") if obj.get("tournament") is not None else None}
     for key in ("out", "in"):
         items = obj.get(key) or []
         if not isinstance(items, list) or len(items) > 64:
@@ -197,6 +209,9 @@ class RoomTournamentSeat:
         self.ended = False
         self.go: dict[str, Any] | None = None
         self.problems: list[str] = []
+        #: the room's tournament this table's journal plays (its first order's; None: none yet)
+        self.tournament: str | None = None
+        self.foreign: str | None = None  # the last other tournament whose orders were refused
         self.screen = LinkView()  # the public state's tournament_view (controller/tournament_link_view.py)
         self._orders: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._pending: dict[str, Any] | None = None  # a journalled order not yet carried out to its end
@@ -223,12 +238,14 @@ class RoomTournamentSeat:
         orch = self.orch = run.orch
         if orch.journal is None:
             raise ValueError("a tournament table needs its journal")
+        self.tournament = orch.journal.meta(TOURNAMENT_META)
         for entry in orch.journal.entries():
             if entry.kind != JOURNAL_KIND:
                 continue
             p = entry.payload
             kind = p.get("type")
             if kind == "room-order":
+                self.tournament = self.tournament or p["order"].get("tournament")
                 self.applied = int(p["id"])
                 self.done.add(int(p["id"]))
                 self._pending = p["order"]
@@ -330,11 +347,18 @@ class RoomTournamentSeat:
         except OrderError as exc:
             log.warning("table %s: an order from the room was refused: %s: %r", self.table, exc, raw[:200])
             return
+        tid = order["tournament"]
+        if tid is not None and self.tournament is not None and tid != self.tournament:
+            self._refuse_tournament(tid)
+            return
         if order["id"] in self.done or self.ended:
             self._report_due = True  # already taken: the room hears it again
             return
         if self._pending is not None:
             return  # one order at a time; the room sends the next after the report
+        if tid is not None and self.tournament is None:  # the journal's tournament, before its first order
+            self.orch.journal.set_meta(TOURNAMENT_META, tid)
+            self.tournament = tid
         self._journal({"type": "room-order", "id": order["id"], "order": order})
         self.done.add(order["id"])
         self.applied, self._pending = order["id"], order
@@ -342,6 +366,18 @@ class RoomTournamentSeat:
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]
+
+    def _refuse_tournament(self, tid: str) -> None:
+        """Refuse an order of tournament ``tid``, not this journal's: said once (log, the
+        report's ``problems`` first), reported at once."""
+        self._report_due = True
+        if self.foreign == tid:
+            return
+        self.foreign = tid
+        msg = (f"the room's orders are for tournament {tid}, this table's journal holds tournament "
+               f"{self.tournament}: start the table on a new journal")
+        self.problems.insert(0, msg)
+        log.error("table %s: %s", self.table, msg)
 
     def _carry_out(self, order: dict[str, Any]) -> bool:
         """Carry out ``order``'s moves, idempotently (again after a restart); return False when
@@ -423,7 +459,8 @@ class RoomTournamentSeat:
         rot = st.rotation
         pending = ({m["move"] for m in self._pending["out"] + self._pending["in"]} if self._pending is not None
                    else set())
-        return {"schema": 1, "table": self.table, "applied": self.applied, "hands": st.hands,
+        return {"schema": 1, "table": self.table, "tournament": self.tournament, "applied": self.applied,
+                "hands": st.hands,
                 "running": st.hand is not None,
                 "waiting": (st.hand is None and self._pending is None and not self.ended
                             and (self.go is None or self.go["hand"] != st.hands + 1)),

@@ -48,6 +48,7 @@ import logging
 import secrets
 import threading
 import time
+import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ from urllib.parse import parse_qs, urlparse
 from controller.faults import ALLOWED_EXITS, FaultKind
 from drivers.mqtt.provision import check_password, hash_password
 from drivers.mqtt.topics import TopicError, check_table
-from room.httpbody import BodyError, read_body, send
+from room.httpbody import BodyError, json_from_same_site, read_body, send
 from room.store import StoreError
 from room.tournament_desk import NoTournament
 
@@ -179,9 +180,13 @@ MAX_CLOCK_SECONDS = 86_400
 
 
 def _one_line(v: Any, what: str, hi: int) -> str:
-    text = str(v or "").strip()
+    if v is not None and not isinstance(v, str):
+        raise ValueError(f"{what}: a text, not {type(v).__name__} (one line, at most {hi} characters)")
+    text = (v or "").strip()
     if not text or len(text) > hi or "\n" in text or "\r" in text:
         raise ValueError(f"{what} (one line, at most {hi} characters)")
+    if any(unicodedata.category(c) == "Cc" for c in text):  # NUL (PostgreSQL refuses it), escapes, tabs
+        raise ValueError(f"{what}: no control characters (one line, at most {hi} characters)")
     return text
 
 
@@ -193,7 +198,8 @@ def tournament_command(data: Any, login: str) -> tuple[str, int | None, str, str
     :data:`MAX_CLOCK_SECONDS` either way) ``| "level": N`` (clock-level: a level number 1 or
     more; the schedule's range is the director's to check), ``"by"`` (optional, the login's
     name by default; at most 40 characters), ``"reason"`` (required, one line, at most 200
-    characters) ``}``.
+    characters) ``}``; ``by`` and ``reason`` are JSON strings with no control characters
+    (NUL, escapes, tabs: refused, never stringified or stored).
 
     Raises:
         ValueError: what is wrong, in words (the console's 400).
@@ -217,7 +223,7 @@ def tournament_command(data: Any, login: str) -> tuple[str, int | None, str, str
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10**6:
             raise ValueError(f"clock-level needs level: a level number (a whole number 1 or more), got {str(v)[:40]!r}")
         amount = v
-    by = _one_line(data.get("by") or login, "by names who decides", 40)
+    by = _one_line(login if data.get("by") in (None, "") else data.get("by"), "by names who decides", 40)
     reason = _one_line(data.get("reason"), "every floor decision needs a reason", 200)
     return str(command), amount, by, reason
 
@@ -467,6 +473,11 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             elif url.path == "/api/floor":
                 self._floor(body, who)
             elif url.path == "/api/tournament":
+                try:
+                    json_from_same_site(self.headers)  # a login's cookie rides along with another site's form
+                except BodyError as exc:
+                    self._error(exc.status, str(exc))
+                    return
                 self._tournament(body, who)
             else:
                 self._error(404, f"no such action: {url.path}")
@@ -526,23 +537,30 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             if tournament is None:
                 self._error(409, "no tournament is running in this room")
                 return
-            try:
-                detail = tournament.call(lambda d: d.direct(command, by=by, reason=reason, amount=amount))
-                outcome = {"accepted": True, "detail": detail}
+            request = {"command": command, "amount": amount, "login": who}
+            rid = f"tournament-{secrets.token_hex(6)}"
+
+            def record(tx: Any, outcome: dict[str, Any]) -> None:
+                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
+                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
+                           (time.time(), "tournament", command, by, reason, rid, json.dumps(request),
+                            json.dumps(outcome)))
+
+            try:  # carried out: the clock's change and its floor record in one transaction (the director's)
+                detail = tournament.call(lambda d: d.direct(command, by=by, reason=reason, amount=amount,
+                                                            record=lambda tx, text: record(
+                                                                tx, {"accepted": True, "detail": text})))
+                outcome: dict[str, Any] = {"accepted": True, "detail": detail}
             except NoTournament as exc:
                 self._error(409, str(exc))
                 return
-            except CommandError as exc:  # no such level: the schedule's, known only to the director
-                self._error(400, str(exc))
-                return
-            except TournamentError as exc:
+            except (CommandError, TournamentError) as exc:  # refused (no such level, a paused clock...): recorded
                 outcome = {"accepted": False, "reason": str(exc)}
-            request = {"command": command, "amount": amount, "login": who}
-            with service.store.transaction() as tx:
-                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
-                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
-                           (time.time(), "tournament", command, by, reason, f"tournament-{secrets.token_hex(6)}",
-                            json.dumps(request), json.dumps(outcome)))
+                with service.store.transaction() as tx:
+                    record(tx, outcome)
+                if isinstance(exc, CommandError):  # no such level: the schedule's, known only to the director
+                    self._error(400, str(exc))
+                    return
             if not outcome["accepted"]:
                 self._json({"error": outcome["reason"], "refused": True}, 409)
                 return

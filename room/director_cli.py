@@ -125,6 +125,7 @@ def status_lines(st: dict[str, Any]) -> list[str]:
         lines.append(f"{name}: broken" if t.get("broken") else
                      f"{name}: {_count(t.get('players'), 'player')}, {_count(t.get('hands'), 'hand')}"
                      + (", playing a hand" if t.get("playing") else ""))
+    lines += [f"problem: {p}" for p in st.get("problems") or []]
     return lines
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import secrets
 import signal
 import sys
@@ -76,24 +77,46 @@ def build_parser() -> argparse.ArgumentParser:
                         "the stored tournament when given")
     p.add_argument("--tournament-seed", type=int, default=None, help="the draw's seed (default: a random one; "
                    "a resumed tournament keeps its own)")
-    p.add_argument("--tournament-speed", type=float, default=1.0,
+    p.add_argument("--tournament-speed", type=clock_speed, default=1.0,
                    help="the tournament clock runs this many times faster than real time (default 1; tests and "
                         "demonstrations only)")
     p.add_argument("--log-level", default="info")
     return p
 
 
+def clock_speed(text: str) -> float:
+    """``--tournament-speed``: a finite number above 0 (times real time).
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (nan, inf, 0, negative, not a number): exit 2.
+    """
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"a finite number above 0 (times real time), not {text!r}")
+    return v
+
+
 def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
     """Resume or start the tournament and its loop's thread; return 0, or 2 when it cannot
-    start (said on stderr). Its result is printed as one JSON line when it is over."""
+    start (said on stderr and in the log, and by the console's ``/api/tournament``: 409 with
+    the reason; the records service keeps running). Its result is printed as one JSON line
+    when it is over."""
     from controller.tournament.errors import TournamentError
     from room.store import StoreError
 
     seed = args.tournament_seed if args.tournament_seed is not None else secrets.randbelow(2**24)
     try:
         resumed = runner.open(args.entries, seed)
-    except (TournamentError, ValueError, StoreError) as exc:
+    except (TournamentError, ValueError, KeyError, TypeError, StoreError) as exc:
+        # the records service keeps running (the tables' hands are stored): the tournament does
+        # not, and the console's /api/tournament says why (409) until a person looks
         print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
+        log.error("the room's tournament did not start (the room's records are served): %s", exc)
+        runner.desk.refused = f"the room's tournament did not start: {exc}"
+        notify(f"STATUS=room service connected; the tournament did not start: {exc}"[:200])
         return 2
     d = runner.director
     log.info("the room's tournament: %d entries on %s; the clock runs %gx real time%s", len(d.standings.entries),
@@ -106,8 +129,10 @@ def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the room service until SIGTERM/SIGINT; 0 then, 2 on bad options (with
-    ``--tournament``: also bad settings or entries, or a store holding another tournament),
-    3 when the store cannot be opened."""
+    ``--tournament``: also bad settings or entries, a store holding another tournament, or
+    another process running this store's tournament: :func:`room.tournament_serve.lock_director`),
+    3 when the store cannot be opened. A stored tournament that does not replay does not stop
+    the records service: it serves on, and the console's ``/api/tournament`` says why (409)."""
     args = build_parser().parse_args(argv)
     if args.add_floor is not None:
         from room.console import add_login
@@ -143,11 +168,18 @@ def main(argv: list[str] | None = None) -> int:
 
     service = RoomService(store, host=args.broker_host, port=args.broker_port, username=args.user,
                           password=password, client_id=args.client_id)
-    runner, code = None, 0
+    runner, lock = None, None
     if tournament is not None:
-        from room.tournament_serve import StoredTournamentMismatch, TournamentRunner, check_stored
+        from room.tournament_serve import (DirectorLockHeld, StoredTournamentMismatch, TournamentRunner, check_stored,
+                                           lock_director)
 
         text, tables = tournament
+        try:  # one director a store (issue 19): before anything starts, a second room is refused
+            lock = lock_director(store)
+        except (DirectorLockHeld, StoreError, OSError) as exc:
+            print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
+            store.close()
+            return 2
         try:  # before the service starts: a mismatch changes nothing and starts nothing
             runner = TournamentRunner(store, service, text, tables, speed=args.tournament_speed)
             held = check_stored(store, runner.settings, tables, args.entries)
@@ -157,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                                  f"{runner.settings.seats_per_table} seats)")
         except (StoredTournamentMismatch, ValueError, StoreError) as exc:
             print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
+            lock.release()
             store.close()
             return 2
     service.start()
@@ -186,10 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, lambda *_: done.set())
     if service.wait_connected(30):
         notify("READY=1\nSTATUS=room service connected")
-    if runner is not None:
-        code = _open_tournament(runner, args)
-        if code:
-            done.set()
+    if runner is not None and _open_tournament(runner, args):
+        runner = None  # no loop to stop; the records service goes on (docs/tournament.md)
     print(json.dumps({"serving": True, "store": store.dialect,
                       "console": console.url if console else None,
                       "desk": desk_server.url if desk_server else None}), flush=True)
@@ -203,8 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         desk_server.stop()
     desk.stop()
     service.stop()
+    if lock is not None:
+        lock.release()
     store.close()
-    return code
+    return 0
 
 
 def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | None:
@@ -214,9 +247,11 @@ def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | 
         if args.tables or args.entries is not None or args.tournament_seed is not None:
             return "--tables, --entries and --tournament-seed go with --tournament"
         return None
-    tables = [t.strip() for t in (args.tables or "").split(",") if t.strip()]
-    if not tables:
+    if not (args.tables or "").strip():
         return "--tournament needs --tables t1,t2,..."
+    tables = [t.strip() for t in args.tables.split(",")]
+    if "" in tables:
+        return f"--tables: an empty table name in {args.tables!r}: t1,t2,... with no empty names"
     from drivers.mqtt.topics import TopicError, check_table
 
     try:
@@ -224,12 +259,13 @@ def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | 
             check_table(t)
     except TopicError as exc:
         return f"--tables: {exc}"
-    if len(set(tables)) != len(tables):
-        return "--tables: a table named twice"
-    if args.tournament_speed <= 0:
-        return "--tournament-speed must be above 0"
+    twice = sorted({t for t in tables if tables.count(t) > 1})
+    if twice:
+        return f"--tables: {', '.join(twice)} named twice"
+    from controller.config import read_small_text
+
     try:
-        text = Path(args.tournament).read_text()
-    except OSError as exc:
+        text = read_small_text(args.tournament, what="tournament's settings")
+    except (OSError, ValueError) as exc:
         return f"--tournament: {exc}"
     return text, tables

@@ -31,6 +31,11 @@ carried out the last order it was sent:
   :meth:`RoomTournament.halted_short`), or on the bubble until every table waits
   (hand-for-hand); ``end`` once it has broken or the tournament is over.
 
+The tournament's identity (:attr:`RoomTournament.tournament_id`, made at :meth:`RoomTournament.start`
+and journalled in ``start``) is in every order; a table whose journal holds another
+tournament refuses them and says so, and its reports (``tournament``: another id) are refused
+here, the floor told in :attr:`RoomTournament.problems` to start that table on a new journal.
+
 Reports are refused (logged; but for stale ones, in :attr:`RoomTournament.problems`) when
 stale (``applied`` went back, or its ``pid`` is of a table process the room has replaced since),
 seating a player twice, or seating or busting a player the room holds
@@ -45,7 +50,8 @@ in transit + starting stacks of entries not seated yet = the standings' chips in
 the chips that arrived are the chips that left.
 
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
-written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
+written before anything acts on it): ``start`` (settings, tables, seed, entries, names,
+``tournament``: its identity),
 ``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
@@ -60,9 +66,11 @@ faster than real time (``speed``), said in its output.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -93,11 +101,14 @@ class StoreJournal:
     def __init__(self, store: Any, clock: Callable[[], float] = time.time) -> None:
         self.store, self.clock = store, clock
 
-    def append(self, kind: str, payload: dict[str, Any]) -> None:
-        """Store one event (committed when this returns). Raises :class:`room.store.StoreError`."""
+    def append(self, kind: str, payload: dict[str, Any], also: Callable[[Any], None] | None = None) -> None:
+        """Store one event (committed when this returns), and with ``also(tx)`` further writes
+        in the same transaction (all or none). Raises :class:`room.store.StoreError`."""
         with self.store.transaction() as tx:
             tx.execute("INSERT INTO room_tournament(at, type, payload) VALUES (?, ?, ?)",
                        (self.clock(), kind, json.dumps(payload, separators=(",", ":"))))
+            if also is not None:
+                also(tx)
 
     def append_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Store ``events`` in one transaction: all or none. Raises :class:`room.store.StoreError`."""
@@ -212,6 +223,8 @@ class RoomTournament:
         self.names: dict[str, str] = {}
         self._h4h_said: bool | None = None  # hand-for-hand as last logged
         self.seed = 0
+        #: the tournament's identity, in every order (the tables keep the first one they take)
+        self.tournament_id = ""
         self.reports: dict[str, dict[str, Any]] = {}
         self.moves: dict[int, dict[str, Any]] = {}
         self.rounds = 0
@@ -236,6 +249,7 @@ class RoomTournament:
         self._held: set[str] = set()
         #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
         self._button: dict[str, str] | None = None
+        self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -246,6 +260,7 @@ class RoomTournament:
             controller.tournament.errors.TournamentError: more entries than seats.
         """
         self.seed = seed
+        self.tournament_id = secrets.token_hex(8)
         players = [f"p{n}" for n in range(1, entries + 1)]
         if entries > len(self.tables) * self.settings.seats_per_table or entries < 2:
             from controller.tournament.errors import TournamentError
@@ -257,7 +272,8 @@ class RoomTournament:
         moves = [Move(p, "", 0, t.table_id, s, "draw") for t in drawn for s, p in enumerate(t.seats, 1) if p]
         # the start, every entry and the draw in one transaction: a room killed meanwhile has all or none
         batch: list[tuple[str, dict[str, Any]]] = [("start", {
-            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names})]
+            "settings": self.toml, "tables": self.tables, "seed": seed, "entries": entries, "names": self.names,
+            "tournament": self.tournament_id})]
         batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
         real, self.journal = self.journal, _Batch(batch)
         try:
@@ -287,6 +303,9 @@ class RoomTournament:
                 self.standings, self.clock = Standings(self.settings), TournamentClock(self.settings)
                 self.tables, self.seed, self.names = list(p["tables"]), int(p["seed"]), dict(p["names"])
                 self.break_order = list(reversed(self.tables))
+                # a store started before tournaments had one: an identity of its start, the same at every restore
+                self.tournament_id = str(p.get("tournament") or hashlib.sha256(
+                    json.dumps(p, sort_keys=True).encode()).hexdigest()[:16])
             elif kind == "entry":
                 self.standings.register(p["player"], int(p["level"]))
             elif kind == "register":  # a late entry or re-entry (register): the entry and its seat, one event
@@ -342,6 +361,16 @@ class RoomTournament:
             log.warning("table %s: a tournament report was refused: %s", table, exc)
             return
         if table not in self.tables:
+            return
+        if rep.get("tournament") not in (None, self.tournament_id):
+            self.refused += 1
+            msg = (f"table {table}: its journal holds another tournament ({rep['tournament']}, this room's is "
+                   f"{self.tournament_id}): it refuses this room's orders; start it on a new journal")
+            if msg not in self._said:
+                self._said.add(msg)
+                log.error("%s", msg)
+                if len(self.problems) < 20:
+                    self.problems.append(msg)
             return
         pid, current = rep.get("pid"), self.table_pids.get(table)
         if pid is not None and current is not None and pid != current:
@@ -756,7 +785,7 @@ class RoomTournament:
 
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
-        order = {"schema": 1, "table": t, "id": oid,
+        order = {"schema": 1, "table": t, "id": oid, "tournament": self.tournament_id,
                  "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
                          for mid, m in outs],
                  "in": [{"move": mid, "seat": m["to_seat"], "player": m["player"],
@@ -842,7 +871,8 @@ class RoomTournament:
         return out
 
     # ------------------------------------------------------------------ the director's clock (issue 19)
-    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None) -> str:
+    def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None,
+               record: Callable[[Any, str], None] | None = None) -> str:
         """Carry out the tournament director's clock ``command`` (the floor console's
         ``POST /api/tournament``, ``livetable room director``; the room's loop thread) and
         return what was done in words, ending with ``(by)``.
@@ -858,7 +888,9 @@ class RoomTournament:
         (``command``, ``by``, ``reason``, ``amount``): :meth:`restore` takes the newest
         ``clock`` event, so a room killed after it comes back paused if it was, with the same
         time left. Every table that waits between hands is sent the new view at once; the
-        others get it with their next order.
+        others get it with their next order. ``record(tx, words)``: written in the same
+        transaction as the ``clock`` event (the console's floor record: both or neither; needs
+        a :class:`StoreJournal`).
 
         Raises:
             controller.tournament.director.CommandError: an unknown command, ``amount`` not
@@ -874,9 +906,12 @@ class RoomTournament:
             raise TournamentError("F-3: the tournament has not started")
         clock, detail = clock_command(self.settings, self.clock, now, command, amount)
         st = clock.status(now)
-        self.journal.append("clock", {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
-                                      "director": {"command": command, "by": by, "reason": reason,
-                                                   "amount": amount}})
+        event = {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
+                 "director": {"command": command, "by": by, "reason": reason, "amount": amount}}
+        if record is None:
+            self.journal.append("clock", event)
+        else:
+            self.journal.append("clock", event, also=lambda tx: record(tx, f"{detail} ({by})"))
         self.clock, self._clock_at = clock, now
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         for t in self.tables:  # the tables waiting between hands see it now; the others with their next order
@@ -1008,7 +1043,8 @@ class RoomTournament:
         ``seconds_left`` (tournament seconds, None on the last level), ``running``,
         ``on_break``, ``players_left``, ``entries``, ``average_stack`` (chips),
         ``prize_pool`` (money), ``places_paid``, ``hand_for_hand``, ``finished``,
-        ``clock_speed``), plus ``paused`` (the director stopped the clock), ``levels``
+        ``clock_speed``), plus ``paused`` (the director stopped the clock), ``problems`` (the
+        last 5 of :attr:`problems`: a table on another tournament's journal...), ``levels``
         (``[first, last]`` level number, what ``clock-level`` takes) and ``tables``: one
         ``{table, name, players, hands, playing, broken}`` a table, as its last report shows it."""
         st = self.clock.status(self.now())
@@ -1020,4 +1056,4 @@ class RoomTournament:
                            "hands": int(rep.get("hands") or 0), "playing": bool(rep.get("running")),
                            "broken": t in self.broken})
         return {**order_view(self), "paused": st.started and not st.running, "levels": [numbers[0], numbers[-1]],
-                "tables": tables}
+                "tables": tables, "problems": self.problems[-5:]}

@@ -44,6 +44,9 @@ class TournamentDesk:
 
     def __init__(self, director: Any = None) -> None:
         self.director = director
+        #: why the room's tournament is not running (``room serve``: a journal that did not
+        #: replay), said by :class:`NoTournament`; None: the usual words
+        self.refused: str | None = None
         self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
         self._open = True
 
@@ -56,7 +59,7 @@ class TournamentDesk:
             Exception: whatever ``fn`` raised.
         """
         if self.director is None or not self._open:
-            raise NoTournament("no tournament is running in this room")
+            raise NoTournament(self.refused or "no tournament is running in this room")
         c = _Call(fn)
         self._calls.put(c)
         if not c.done.wait(timeout):

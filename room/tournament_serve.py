@@ -16,13 +16,22 @@ replayed, "resumed from the store"), but only with the same settings and tables,
 entries when they are given (:func:`check_stored`): anything else is refused
 (:class:`StoredTournamentMismatch`), so a room restarted with other arguments never plays
 another tournament over the journal of the first. The draw's seed is the stored one.
+
+One director a store (:func:`lock_director`): ``room serve --tournament`` takes an exclusive
+lock on the store before it starts anything (PostgreSQL: a session advisory lock,
+``pg_try_advisory_lock``, on the store's connection; SQLite: ``flock`` on ``<store>.lock``),
+held until the process ends; a second process on the same store is refused
+(:class:`DirectorLockHeld`, naming the holder's pid and host).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 import queue
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -32,7 +41,8 @@ from controller.tournament.settings import TournamentSettings, load_settings
 from room.tournament import RoomTournament, StoreJournal
 from room.tournament_desk import TournamentDesk
 
-__all__ = ["TournamentRunner", "StoredTournamentMismatch", "check_stored", "stored_start"]
+__all__ = ["TournamentRunner", "StoredTournamentMismatch", "check_stored", "stored_start", "DirectorLock",
+           "DirectorLockHeld", "lock_director"]
 
 log = logging.getLogger("livetable.room.tournament")
 
@@ -40,6 +50,114 @@ log = logging.getLogger("livetable.room.tournament")
 class StoredTournamentMismatch(ValueError):
     """The room's store holds another tournament than the one asked for (other settings,
     tables or entries); the message says what differs."""
+
+
+class DirectorLockHeld(RuntimeError):
+    """Another process runs the tournament's director on this store; the message names its
+    pid and host when they are known."""
+
+
+#: The advisory lock's two keys on PostgreSQL (``pg_locks``: classid, objid): "LT", issue 19.
+PG_LOCK_KEYS = (0x4C54, 19)
+
+
+class DirectorLock:
+    """The store's director lock, held (see :func:`lock_director`); :meth:`release` lets it go
+    (closing the store or ending the process does too)."""
+
+    def __init__(self, store: Any, fd: int | None) -> None:
+        self.store, self.fd = store, fd
+
+    def release(self) -> None:
+        """Let the lock go (idempotent)."""
+        if self.fd is not None:
+            os.close(self.fd)  # the flock goes with the file
+            self.fd = None
+        elif self.store is not None:
+            try:
+                self.store.query("SELECT pg_advisory_unlock(?, ?)", PG_LOCK_KEYS)
+            except Exception:  # the connection is gone: so is its lock
+                pass
+            self.store = None
+
+
+def _holder() -> str:
+    return f"pid {os.getpid()} on {socket.gethostname()}"
+
+
+def lock_director(store: Any) -> DirectorLock:
+    """Take the store's exclusive director lock (one tournament director a store, issue 19).
+
+    PostgreSQL: ``pg_try_advisory_lock(19528, 19)`` on the store's connection (a session lock:
+    the connection's end lets it go; its ``application_name`` says ``livetable room serve pid
+    N on HOST`` for the next one's message). A lock held by a session that says it is this host's
+    and whose pid no longer runs (a room killed while PostgreSQL had not yet noticed) is ended
+    (``pg_terminate_backend``, which waits up to 5 s for its end) and taken. SQLite: an
+    exclusive ``flock`` on ``<store>.lock`` (the holder's pid and host written in it); the
+    kernel lets it go when the process ends.
+    An in-memory SQLite store needs none.
+
+    Raises:
+        DirectorLockHeld: another process holds it (the message names its pid and host).
+        room.store.StoreError: the lock could not be asked for.
+    """
+    if store.dialect == "postgresql":
+        for _ in range(2):
+            if store.query("SELECT pg_try_advisory_lock(?, ?)", PG_LOCK_KEYS)[0][0]:
+                store.query("SELECT set_config('application_name', ?, false)",
+                            (f"livetable room serve {_holder()}"[:63],))
+                return DirectorLock(store, None)
+            rows = store.query(
+                "SELECT a.pid, a.application_name, a.client_addr::text FROM pg_locks l JOIN pg_stat_activity a"
+                " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ?"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                PG_LOCK_KEYS)
+            if not rows:
+                continue  # let go meanwhile: ask again
+            backend, name, addr = rows[0]
+            name = str(name or "")
+            if _stale(name):
+                log.warning("the director lock was held by %r, which no longer runs: its session is ended", name)
+                store.query("SELECT pg_terminate_backend(?, 5000)", (backend,))  # waits for its end (PG 14)
+                continue
+            who = name.removeprefix("livetable room serve ") if name else "a session"
+            raise DirectorLockHeld(f"another room service runs this store's tournament ({who}, connected from "
+                                   f"{addr or 'this host'}): stop it first, or use another store")
+        raise DirectorLockHeld("another room service runs this store's tournament: stop it first, "
+                               "or use another store")
+    if store.where == ":memory:":
+        return DirectorLock(None, None)
+    path = f"{store.where}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            who = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "unknown pid"
+        finally:
+            os.close(fd)
+        raise DirectorLockHeld(f"another room service runs this store's tournament ({who}; lock {path}): "
+                               "stop it first, or use another store") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, _holder().encode(), 0)
+    return DirectorLock(None, fd)
+
+
+def _stale(name: str) -> bool:
+    """True when application_name ``name`` is a room service of this host whose pid is gone."""
+    prefix = "livetable room serve pid "
+    if not name.startswith(prefix):
+        return False
+    pid, _, host = name.removeprefix(prefix).partition(" on ")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def stored_start(store: Any) -> dict[str, Any] | None:
