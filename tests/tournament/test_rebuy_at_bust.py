@@ -13,9 +13,15 @@ between the bust and the decision keeps the wait or places him, never both); chi
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
+import pytest
+
 from controller.engine.table import events as ev
 from controller.history_notes import NoteWords
 from controller.tournament.words import ordinal
+from controller.tournament_run import SIM_TOML
 from tests.tournament.test_director import LATE_TOML, _reopen, _table
 
 #: rebuys in every level, two a player, whatever the stack (only the bust matters here)
@@ -292,3 +298,37 @@ def test_livetable_floor_decline_rebuy_on_the_wire() -> None:
     assert (ok.command, ok.seat) == ("decline-rebuy", 3)
     assert codec.decode_action(json.dumps({"schema": 1, "id": "a1", "seat": 3, "seq": 1,
                                            "action": "decline_rebuy"}).encode(), seat=3).action == "decline_rebuy"
+
+
+#: the simulation's tournament with rebuys through level 4 (its simulated players never
+#: rebuy: every wait ends at the next deal)
+SIM_REBUY_TOML = SIM_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+rebuy = { price = 100, fee = 10, chips = 2000, max = 2, until_level = 4, max_stack = 2000 }""")
+
+
+@pytest.mark.parametrize("point", ["bust:1", "declined:1", "bust:2"])
+def test_kill_9_between_the_bust_and_the_decision_resumes_placing_each_player_once(tmp_path, point) -> None:
+    """A real SIGKILL of ``livetable simulate --tournament`` right after a bust held for a
+    rebuy was journalled (``bust``), or right after the wait ended (``declined``): the
+    restart keeps the wait or the place, never both; every player placed once, the chips
+    checked after every journalled event (the journal replayed independently)."""
+    import signal
+
+    from tests.tournament.tourneyrun import check_finished, simulate, summary_of
+
+    config = tmp_path / "rebuy.toml"
+    config.write_text(SIM_REBUY_TOML)
+    journal = tmp_path / "journal.sqlite"
+    extra = ("--tournament-config", str(config))
+    killed = simulate(journal, crash=point, game="holdem", seed=5, seats=6, extra=extra)
+    assert killed.returncode == -signal.SIGKILL, (killed.returncode, killed.stderr[-2000:])
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+    rows = [json.loads(p) for (p,) in db.execute("SELECT payload FROM events WHERE kind = 'tournament'")]
+    db.close()
+    last = [p for p in rows if p["type"] != "clock"][-1]
+    assert last["type"] == point.split(":")[0] and (last["type"] == "declined" or last.get("pending")), last
+    proc = simulate(journal, game="holdem", seed=5, seats=6, extra=extra)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = summary_of(proc)
+    assert summary["tournament"]["finished"]
+    check_finished(journal, summary, 6)
