@@ -332,3 +332,33 @@ def test_kill_9_between_the_bust_and_the_decision_resumes_placing_each_player_on
     summary = summary_of(proc)
     assert summary["tournament"]["finished"]
     check_finished(journal, summary, 6)
+
+
+def test_players_busted_in_one_hand_are_placed_together_by_starting_stacks_once_none_may_rebuy(tmp_path) -> None:
+    """TDA simultaneous eliminations with a rebuy at the bust: a hand busts a short stack who
+    may rebuy and a bigger one who has no rebuy left. The bigger stack is not placed before
+    the short one decides (placed first he would take the worse place); once the short one
+    declines, both are placed in one group, the bigger stack higher."""
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    by_seat = {n: p for p, n in director.draw.items()}
+    (s1, short), (s2, big) = sorted(by_seat.items())[:2]
+    assert ask("rebuy", seat=s2)[0]  # his one rebuy used at level 1
+    run.orch.pump()
+    hand = run.orch.state.hands + 1
+    record = {"busted": {short: 500, big: 1500},
+              "players": {str(s1): {"player": short, "start": 500}, str(s2): {"player": big, "start": 1500}}}
+    director._hand_finished(hand, record)  # the table's report of the hand (its seats freed)
+    assert director.held_seats() == {s1: short}
+    assert director.held_players() == {short, big}
+    assert short in director.standings.alive and big in director.standings.alive  # neither placed yet
+    assert ask("decline-rebuy", seat=s2)[1].startswith("F-3: nobody busted at seat")
+    assert ask("decline-rebuy", seat=s1)[0]
+    places = {f.player: f.place for f in director.standings.finishes(False)}
+    assert places == {big: 5, short: 6}
+    assert director.held is None
+    run.close()
+    run2, again = _reopen(tmp_path, SHORT_TOML, clock)  # replayed alike
+    assert {f.player: f.place for f in again.standings.finishes(False)} == {big: 5, short: 6}
+    run2.close()
