@@ -348,7 +348,7 @@ class FloorDesk:
         no director: ``controller/tournament_link.py``) is directed from the room."""
         if getattr(self.orch, "tournament_view_fn", None) is None:
             return f"F-3: no tournament is played at this table ({command} is a director's)"
-        if command in ("rebuy", "addon", "confirm-buyin"):
+        if command in ("rebuy", "addon", "confirm-buyin", "decline-rebuy"):
             return (f"F-3: this table plays the room's tournament, which its director runs at the room "
                     f"(livetable room director, docs/tournament.md); {command} is not taken through the room yet")
         how = "register NAME --by NAME" if command == "register" else f"{command} ... --reason TEXT"

@@ -239,7 +239,10 @@ def _parser() -> argparse.ArgumentParser:
     rb.add_argument("seat", type=int)
     ad = sub.add_parser("addon", parents=[common], help="tournament: book the add-on at the seat (at its break)")
     ad.add_argument("seat", type=int)
-    for q in (se, st, cp, cr, ca, cl, rg, rb, ad):
+    dr = sub.add_parser("decline-rebuy", parents=[common],
+                        help="tournament: the player busted at the seat does not rebuy: placed now")
+    dr.add_argument("seat", type=int)
+    for q in (se, st, cp, cr, ca, cl, rg, rb, ad, dr):
         q.add_argument("--by", required=True)
         q.add_argument("--reason", default=None)
     return p
@@ -274,7 +277,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
                            "by": getattr(args, "by", None)}
     if args.command in codec.FLOOR_DECISIONS:
         req["fault"] = args.fault
-    if args.command in ("read", "confirm-buyin", "seat", "rebuy", "addon"):
+    if args.command in ("read", "confirm-buyin", "seat", "rebuy", "addon", "decline-rebuy"):
         req["seat"] = args.seat
     if args.command == "seat":
         req["player"], req["amount"] = args.player, args.amount

@@ -35,6 +35,8 @@ class NoteWords:
         self.on_break = False
         self.paused = False
         self.places: dict[str, int] = {}  # player -> place of the last bust read
+        #: a bust held for a rebuy at the bust (TFIX 7): its hand, busts and who may rebuy
+        self.held: tuple[Any, dict[str, int], set[str]] | None = None
 
     def prime(self, db: sqlite3.Connection, upto: int) -> None:
         """Follow the tournament's records up to journal seq ``upto`` (shown before the hands
@@ -80,15 +82,17 @@ class NoteWords:
             return f"{data['name']} enters at seat {data['seat']}, level {data.get('level')}{by}"
         if t == "clock":
             return self._clock(data)
-        if t == "bust":
+        if t == "bust" and data.get("pending"):  # TFIX 7: placed once nobody of it may rebuy
             busted = {str(p): int(c) for p, c in data["busted"].items()}
-            first = len(self.alive - set(busted)) + 1
-            ranked = sorted(busted, key=lambda p: -busted[p])  # more chips at the start: placed higher
-            for n, p in enumerate(ranked):
-                self.places[p] = first + n
-            self.alive -= set(busted)
-            outs = ", ".join(f"{self.name(p)} ({ordinal(self.places[p])})" for p in ranked)
-            return f"{outs} busted out in hand {data['hand']}; {players_left(len(self.alive))}"
+            self.held = (data["hand"], busted, {str(p) for p in data["pending"]})
+            who = ", ".join(self.name(p) for p in sorted(self.held[2], key=lambda p: self.seats.get(p, 0)))
+            return f"{who} busted in hand {data['hand']}: rebuy? (the seat is kept until the next deal)"
+        if t == "declined":
+            line = f"{self.name(data['player'])} at seat {data.get('seat')} does not rebuy ({data.get('reason')})"
+            placed = self._unhold(str(data["player"]))
+            return f"{line}; {placed}" if placed else line
+        if t == "bust":
+            return self._bust(data["hand"], {str(p): int(c) for p, c in data["busted"].items()})
         if t == "payouts":
             paid = [f"{ordinal(n)} {self.name(p)} {m}" for n, (p, m) in
                     enumerate(zip(data["places"], data["payouts"]), 1) if m]
@@ -97,7 +101,12 @@ class NoteWords:
             what = "rebuys" if t == "rebuy" else "takes the add-on"
             self.alive.add(str(data["player"]))
             chips = f": {data['chips']} chips" if "chips" in data else ""
-            return f"{self.name(data['player'])} {what} at seat {data.get('seat')}{chips}"
+            line = f"{self.name(data['player'])} {what} at seat {data.get('seat')}{chips}"
+            if data.get("bust") is not None and self.held is not None:  # a rebuy at the bust (TFIX 7)
+                self.held[1].pop(str(data["player"]), None)
+                placed = self._unhold(str(data["player"]))
+                return f"{line} at the bust; {placed}" if placed else f"{line} at the bust"
+            return line
         if t == "refund":
             return (f"{self.name(data['player'])} at seat {data.get('seat')}: {data.get('kind')} refunded "
                     f"({data.get('chips')} chips): {data.get('reason', '')}".rstrip(": "))
@@ -108,6 +117,28 @@ class NoteWords:
             return f"Colour-up at break {data.get('index')}: chips {removed} raced off"
         rest = ", ".join(f"{k} {json.dumps(v, sort_keys=True)}" for k, v in sorted(data.items()) if k != "type")
         return f"Tournament {t}: {rest}" if rest else f"Tournament {t}"
+
+    def _bust(self, hand: Any, busted: dict[str, int]) -> str:
+        """Place one hand's busts (the bigger starting stack higher) and say so."""
+        first = len(self.alive - set(busted)) + 1
+        ranked = sorted(busted, key=lambda p: -busted[p])  # more chips at the start: placed higher
+        for n, p in enumerate(ranked):
+            self.places[p] = first + n
+        self.alive -= set(busted)
+        outs = ", ".join(f"{self.name(p)} ({ordinal(self.places[p])})" for p in ranked)
+        return f"{outs} busted out in hand {hand}; {players_left(len(self.alive))}"
+
+    def _unhold(self, player: str) -> str | None:
+        """``player`` no longer waits to rebuy at the bust: once nobody of the held hand
+        does, its busts are placed (the line saying so), else None."""
+        if self.held is None:
+            return None
+        hand, busted, pending = self.held
+        pending.discard(player)
+        if pending:
+            return None
+        self.held = None
+        return self._bust(hand, busted) if busted else None
 
     def _clock(self, data: dict[str, Any]) -> str | None:
         lines: list[str] = []

@@ -31,7 +31,11 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
 - ``bust``: ``hand`` and ``busted`` ``{player: starting stack}`` (one per hand with busts);
 - ``payouts``: ``places`` (players, 1st first), ``payouts`` (per place), ``prize_pool``;
 - ``refund``: ``player``, ``seat``, ``kind``, ``chips``, ``reason``: a rebuy or add-on whose
-  chips never reached the table, out of the standings (:meth:`TournamentTable._refund`).
+  chips never reached the table, out of the standings (:meth:`TournamentTable._refund`);
+- rebuy at the bust (TFIX 7): a ``bust`` with ``pending`` ``{player: seat}`` and ``level``
+  holds its busts unplaced; each pending player's ``rebuy`` carrying ``bust`` (the hand) or
+  ``declined`` (``player``, ``seat``, ``hand``, ``by``, ``reason``) ends his wait, and once
+  none waits the others of the hand are placed (:meth:`TournamentTable.decline_rebuy`).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -87,7 +91,8 @@ JOURNAL_KIND = "tournament"
 #: Test hook: ``"<point>:<n>"`` makes the process kill itself with SIGKILL (a real kill -9)
 #: the n-th time it passes ``point`` (``entry``, ``level-change``, ``bust``,
 #: ``hand-finished``: a hand's busts not yet journalled, ``payouts``, ``race``: a colour-up
-#: journalled, not yet at the table). Read once at start.
+#: journalled, not yet at the table; ``declined``: a rebuy at the bust declined and its hand
+#: placed; ``rebuy-at-bust``: one journalled, its chips not yet at the table). Read once at start.
 CRASH_ENV = "LIVETABLE_TOURNAMENT_CRASH"
 
 #: The simulation's tournament: short levels, antes then big-blind antes, a break.
@@ -417,6 +422,13 @@ class TournamentTable:
         self.history: list[dict[str, Any]] = []
         #: the seq of the newest event that holds the whole state (compaction keeps it)
         self.state_seq: int | None = None
+        #: a rebuy at the bust (issue 19 TFIX 7): the busts of the last hand not placed yet
+        #: because a player of it may still rebuy: ``{"hand", "level", "busted": {player:
+        #: starting stack}, "pending": {player: seat}}`` (None: nobody is held)
+        self.held: dict[str, Any] | None = None
+        #: chips of rebuys at the bust per player: they come as a ``BoughtIn`` (the seat was
+        #: freed at the bust), so they count with the entries' starting stacks
+        self._bust_rebuy_chips: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -522,20 +534,32 @@ class TournamentTable:
             self.button = p.get("button")
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
+            self.held, self._bust_rebuy_chips = None, {}
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
             if "name" in p:  # a late entry (the director's register): its seat and name
                 self.draw[p["player"]], self.names[p["player"]] = int(p["seat"]), str(p["name"])
         elif kind == "bust":
-            self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
+            busted = {str(k): int(v) for k, v in p["busted"].items()}
+            if p.get("pending"):  # a rebuy at the bust: placed once nobody of the hand may rebuy
+                self.held = {"hand": int(p["hand"]), "level": int(p["level"]), "busted": busted,
+                             "pending": {str(k): int(v) for k, v in p["pending"].items()}}
+            else:
+                self.standings.bust(busted)
             self.busted_hands.add(int(p["hand"]))
+        elif kind == "declined":
+            self._unhold(str(p["player"]), rebought=False)
         elif kind == "payouts":
             self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
         elif kind == "rebuy":
             self.standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
             self.asked.pop(int(p["seat"]), None)
             self._asker.pop(int(p["seat"]), None)
+            if p.get("bust") is not None:  # a rebuy at the bust: its chips come as a buy-in
+                player = str(p["player"])
+                self._bust_rebuy_chips[player] = self._bust_rebuy_chips.get(player, 0) + int(p["chips"])
+                self._unhold(player, rebought=True)
         elif kind == "addon":
             self.standings.addon(p["player"], int(p["after_level"]))
             self.asked.pop(int(p["seat"]), None)
@@ -589,14 +613,19 @@ class TournamentTable:
         """Seat every live entry not at the table yet; give its stack to one seated without."""
         orch, now = self.orch, self.orch.clock()
         at_table = {s.player: s for s in orch.state.occupied()}
+        held = self.held_players()
         for player in self.standings.alive:
+            if player in held:
+                continue  # busted, his seat kept while he may rebuy (TFIX 7): not seated again
             seat = at_table.get(player)
+            # a new entry's starting stack; a rebuy at the bust's chips (the seat was freed)
+            due = self._entry_chips_due(player) or self.settings.starting_stack
             if seat is None:
                 n = self.draw[player]
                 orch.post(ev.PlayerSatDown(at=now, seat=n, player=player, name=self.names.get(player, player)))
-                orch.post(ev.BoughtIn(at=now, seat=n, amount=self.settings.starting_stack))
+                orch.post(ev.BoughtIn(at=now, seat=n, amount=due))
             elif seat.stack == 0 and orch.state.hand is None and self._entry_chips_due(player):
-                orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=self.settings.starting_stack))
+                orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=due))
 
     def _resume_purchases(self) -> None:
         """Rebuys and add-ons journalled whose chips a crash kept from the table: brought now
@@ -620,10 +649,12 @@ class TournamentTable:
                 self._inflight[p] = want
 
     def _entry_chips_due(self, player: str) -> int:
-        """The starting stacks of ``player``'s entries (re-entries too) the table has not
-        booked yet (``BoughtIn``; rebuys, add-ons and chip races come as top-ups)."""
+        """The starting stacks of ``player``'s entries (re-entries too) and the chips of his
+        rebuys at the bust the table has not booked yet (``BoughtIn``; other rebuys, add-ons
+        and chip races come as top-ups)."""
         acct = self.orch.state.ledger.accounts.get(player)
-        want = self.standings.entries_of(player) * self.settings.starting_stack
+        want = (self.standings.entries_of(player) * self.settings.starting_stack
+                + self._bust_rebuy_chips.get(player, 0))
         return max(0, want - (acct.bought_in if acct is not None else 0))
 
     def _settle_last_hand(self) -> None:
@@ -647,6 +678,11 @@ class TournamentTable:
             if status.index not in self.raced and self._race_waiting is None:
                 self._colour_up(status)
             return None
+        if self.held is not None:  # TFIX 7: the deal waits for no rebuy at the bust
+            for player, seat in sorted(self.held["pending"].items(), key=lambda x: x[1]):
+                self._decline(player, seat, by="table", reason="the next hand is dealt")
+            if self.result is not None:
+                return None
         level = self.clock.level_for_hand(now)
         stakes = level_stakes(level)
         hand = self.orch.state.hands + 1
@@ -666,7 +702,9 @@ class TournamentTable:
         """Entries or purchases (rebuys, add-ons) whose chips the table has not booked yet:
         no hand is dealt until it has."""
         at_table = {s.player for s in self.orch.state.occupied() if s.stack > 0 or self.orch.state.hand}
-        return any(p not in at_table for p in self.standings.alive) or self._pending_purchases() > 0
+        held = self.held_players()
+        return (any(p not in at_table and p not in held for p in self.standings.alive)
+                or self._pending_purchases() > 0)
 
     def _snapshot(self, stakes: dict[str, int] | None, *, hand: int | None = None,
                   clock: TournamentClock | None = None, director: dict[str, Any] | None = None) -> None:
@@ -715,11 +753,14 @@ class TournamentTable:
         """A rebuy or add-on asked from a tablet belongs to the player who asked: it ends
         (journalled ``asked`` with no kind) once he is out of the tournament or off the seat
         (bust, move), so nobody seated there later is sold it and the screens stop showing it."""
+        pending = {} if self.held is None else self.held["pending"]
         for seat in sorted(self.asked):
             s = self.orch.state.seat(seat)
             asker = self._asker.get(seat)
             if s is not None and s.player in self.standings.alive and asker in (None, s.player):
                 continue
+            if s is None and asker is not None and pending.get(asker) == seat:
+                continue  # asked at the bust (TFIX 7): his seat is kept until he decides
             who = asker or (s.player if s is not None else None)
             self._journal({"type": "asked", "seat": seat, "kind": None, "player": who,
                            "reason": "the player left the seat or is out"})
@@ -747,6 +788,16 @@ class TournamentTable:
             return
         if not busts or hand in self.busted_hands:
             return
+        level = self.clock.status(self.time()).level.number
+        pending = self._may_rebuy_at_bust(busts, record, level)
+        if pending:  # TFIX 7: kept unplaced until they rebuy or decline, or the next deal
+            self._journal({"type": "bust", "hand": hand, "busted": busts, "pending": pending, "level": level})
+            self.held = {"hand": hand, "level": level, "busted": dict(busts), "pending": dict(pending)}
+            self.busted_hands.add(hand)
+            log.info("hand %d: %s busted: rebuy? (the seat is kept until the next deal)", hand,
+                     ", ".join(self.who(p) for p in sorted(pending, key=self._seat_of)))
+            self._crash_point("bust")
+            return
         self._journal({"type": "bust", "hand": hand, "busted": busts})
         try:
             self.standings.bust(busts)  # TDA simultaneous eliminations: by starting stacks
@@ -759,6 +810,127 @@ class TournamentTable:
         self._crash_point("bust")
         if len(self.standings.alive) == 1:
             self._finish()
+
+    # ------------------------------------------------------------------ rebuy at the bust (issue 19 TFIX 7)
+    def held_players(self) -> set[str]:
+        """The players busted in the held hand not placed yet (those who may still rebuy and
+        the others of that hand, placed with them by starting stacks); empty when none is held."""
+        return set() if self.held is None else set(self.held["busted"])
+
+    def held_seats(self) -> dict[int, str]:
+        """``{seat: player}`` of the busted players who may still rebuy (TFIX 7), seat order."""
+        pending = {} if self.held is None else self.held["pending"]
+        return {n: p for p, n in sorted(pending.items(), key=lambda x: x[1])}
+
+    def _may_rebuy_at_bust(self, busts: dict[str, int], record: dict[str, Any], level: int) -> dict[str, int]:
+        """``{player: seat}`` of the players of ``busts`` who may rebuy at the bust: the
+        rebuy period open (``level`` at most ``rebuy.until_level``) and rebuys left
+        (``rebuy.max``), the standings' own check on a copy (TDA to 2011 / FIDPA "Re-buys")."""
+        if not self.settings.rebuy.max:
+            return {}
+        seat_of = {str(v.get("player")): int(n) for n, v in (record.get("players") or {}).items()
+                   if isinstance(v, dict)}
+        out: dict[str, int] = {}
+        for player in busts:
+            trial = copy.deepcopy(self.standings)
+            try:
+                trial.rebuy(player, level, 0)
+            except TournamentError:
+                continue
+            out[player] = seat_of.get(player, self.draw.get(player, 0))
+        return out
+
+    def _unhold(self, player: str, *, rebought: bool) -> list[str]:
+        """End ``player``'s wait to rebuy at the bust (state only: replay and live alike).
+        Once nobody of the held hand may rebuy, the others of the hand are placed together,
+        by the stacks they started it with (TDA simultaneous eliminations). Return the
+        players placed (possibly none).
+
+        Raises:
+            TournamentError: ``player`` is not waiting to rebuy at the bust.
+        """
+        held = self.held
+        if held is None or player not in held["pending"]:
+            raise TournamentError(f"F-3: {self.names.get(player, player)} is not waiting to rebuy at the bust")
+        seat = held["pending"].pop(player)
+        self.asked.pop(seat, None)
+        self._asker.pop(seat, None)
+        if rebought:
+            held["busted"].pop(player, None)
+        if held["pending"]:
+            return []
+        self.held = None
+        rest = dict(held["busted"])
+        if rest:
+            self.standings.bust(rest)
+        return list(rest)
+
+    def _decline(self, player: str, seat: int, *, by: str, reason: str) -> None:
+        """Journal and carry out ``player``'s declined rebuy at the bust; place and finish."""
+        hand = self.held["hand"] if self.held is not None else None
+        self._journal({"type": "declined", "player": player, "seat": seat, "hand": hand, "by": by,
+                       "reason": reason})
+        placed = self._unhold(player, rebought=False)
+        log.info("seat %d: %s does not rebuy (%s, %s)", seat, self.who(player), reason, by)
+        if placed:
+            log.info("hand %s: %s out; %s", hand, ", ".join(self.who(p) for p in sorted(placed, key=self._seat_of)),
+                     players_left(len(self.standings.alive)))
+        self._crash_point("declined")
+        if len(self.standings.alive) == 1 and self.result is None:
+            self._finish()
+
+    def decline_rebuy(self, seat: int, *, by: str, reason: str | None = None) -> str:
+        """The player busted at ``seat`` (or the dealer, ``livetable floor decline-rebuy
+        SEAT``) does not rebuy at the bust (TFIX 7): journalled (``declined``), then he is
+        placed (with the others of his hand once none of them may rebuy any more, by
+        starting stacks). Return what was done.
+
+        Raises:
+            TournamentError: nobody busted at ``seat`` waits to rebuy.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        player = self.held_seats().get(seat)
+        if player is None:
+            raise TournamentError(f"F-3: nobody busted at seat {seat} waits to rebuy")
+        self._decline(player, seat, by=by, reason=reason or "declined")
+        name = self.names.get(player, player)
+        return f"{name} at seat {seat} does not rebuy: out of the tournament ({by})"
+
+    def _rebuy_at_bust(self, seat: int, player: str, *, by: str, reason: str | None) -> str:
+        """Book the rebuy of ``player``, busted at ``seat`` and waiting (TFIX 7): checked
+        (the rebuy period as at the bust, rebuys left), journalled (``rebuy`` with ``bust``:
+        the hand, ``stack`` 0), recorded in the standings (its price into the prize pool),
+        then the player sits down again at his seat with the rebuy's chips (``PlayerSatDown``
+        + ``BoughtIn``; a restart in between seats him: :meth:`_seat_entries`). He is not
+        placed; once nobody of his hand waits any more, the others busted in it are. Return
+        what was done.
+
+        Raises:
+            TournamentError: not allowed now (a hand running, rebuys used up).
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        held = self.held
+        assert held is not None
+        if self.orch.state.hand is not None:  # pragma: no cover - the deal ends every wait first
+            raise TournamentError("F-3: a rebuy is added between hands")
+        level = int(held["level"])
+        trial = copy.deepcopy(self.standings)
+        trial.rebuy(player, level, 0)
+        chips = self.settings.rebuy.chips
+        self._journal({"type": "rebuy", "player": player, "seat": seat, "chips": chips, "by": by,
+                       "reason": reason, "level": level, "stack": 0, "bust": held["hand"]})
+        self.standings.rebuy(player, level, 0)
+        self._bust_rebuy_chips[player] = self._bust_rebuy_chips.get(player, 0) + chips
+        placed = self._unhold(player, rebought=True)
+        self._crash_point("rebuy-at-bust")
+        name = self.names.get(player, player)
+        log.info("rebuy at the bust: %s at seat %d, %d chips (%s)", name, seat, chips, by)
+        if placed:
+            log.info("hand %s: %s out; %s", held["hand"], ", ".join(self.who(p) for p in placed),
+                     players_left(len(self.standings.alive)))
+        self._seat_entries()
+        return (f"{name}'s rebuy at the bust at seat {seat}: {chips} chips, {self.settings.rebuy.price} "
+                f"to the prize pool ({by})")
 
     def _finish(self) -> None:
         finishes = self.standings.finishes()
@@ -792,7 +964,10 @@ class TournamentTable:
           next hand is dealt at it, TDA 23);
         - ``register``: a late entry (TDA 9: a full starting stack, until the end of
           ``late_registration_until_level``) named ``player``, seated at ``seat`` or a free
-          seat drawn at random, dealt in as a new player is.
+          seat drawn at random, dealt in as a new player is;
+        - ``rebuy`` / ``addon``: book one at ``seat`` (:meth:`confirm_purchase`; a rebuy at
+          the bust too); ``decline-rebuy``: the player busted at ``seat`` does not rebuy
+          (:meth:`decline_rebuy`).
 
         Raises:
             TournamentError: the request cannot be carried out (the reason names the rule).
@@ -804,6 +979,8 @@ class TournamentTable:
             return self._register(str(player), seat, by, reason)
         if command in ("rebuy", "addon"):
             return self.confirm_purchase(int(seat or 0), by=by, kind=command, reason=reason)
+        if command == "decline-rebuy":
+            return self.decline_rebuy(int(seat or 0), by=by, reason=reason)
         clock, detail = clock_command(self.settings, self.clock, self.time(), command, amount)
         self._snapshot(None, clock=clock, director={"command": command, "by": by, "reason": reason,
                                                    "amount": amount})
@@ -905,6 +1082,8 @@ class TournamentTable:
         ``rebuy.until_level``, stack at most ``rebuy.max_stack``, rebuys left) and ``"addon"``
         (on the break after level ``addon.at_break``, add-ons left); [] for anyone else."""
         out: list[str] = []
+        if seat in self.held_seats():  # TFIX 7: busted, he may rebuy (or decline)
+            return ["rebuy", "decline_rebuy"]
         for kind in ("rebuy", "addon"):
             if not (self.settings.rebuy if kind == "rebuy" else self.settings.addon).max:
                 continue  # none in this tournament (every publish asks: no copy of the standings)
@@ -939,7 +1118,8 @@ class TournamentTable:
     def ask_purchase(self, kind: str, seat: int) -> None:
         """A rebuy or add-on asked from the seat's tablet: checked, journalled (``asked``),
         then it waits for the dealer's confirm (:meth:`confirm_purchase`, ``livetable floor
-        confirm-buyin SEAT``), as a confirm table's buy-in does (T-3).
+        confirm-buyin SEAT``), as a confirm table's buy-in does (T-3). At a seat kept for its
+        busted player (TFIX 7) only a rebuy is taken: a rebuy at the bust.
 
         Raises:
             TournamentError: not allowed now (the reason says why), or one is waiting already.
@@ -947,7 +1127,14 @@ class TournamentTable:
         """
         if seat in self.asked:
             raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
-        player, _ = self._check_purchase(kind, seat)
+        waiting = self.held_seats().get(seat)
+        if waiting is not None and self.held is not None:  # TFIX 7: busted, the seat kept: a rebuy only
+            if kind != "rebuy":
+                raise TournamentError(f"F-3: seat {seat} busted: only a rebuy (or declining it) is open")
+            copy.deepcopy(self.standings).rebuy(waiting, int(self.held["level"]), 0)
+            player = waiting
+        else:
+            player, _ = self._check_purchase(kind, seat)
         self._journal({"type": "asked", "seat": seat, "kind": kind, "player": player})
         self.asked[seat] = kind
         self._asker[seat] = player
@@ -970,6 +1157,11 @@ class TournamentTable:
         kind = kind or self.asked.get(seat)
         if kind is None:
             raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
+        waiting = self.held_seats().get(seat)
+        if waiting is not None:  # TFIX 7: a rebuy at the bust
+            if kind != "rebuy":
+                raise TournamentError(f"F-3: seat {seat} busted: only a rebuy (or declining it) is open")
+            return self._rebuy_at_bust(seat, waiting, by=by, reason=reason)
         if self.orch.state.hand is not None:
             raise TournamentError(f"F-3: a {kind} is added between hands: confirm it when this hand ends")
         if self._race_pending():
@@ -1112,7 +1304,7 @@ class TournamentTable:
             self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
                                  f"{led.total_out}, rake {led.rake}; chips in play {expect}")
         seated = {s.player for s in state.occupied()}
-        if not due and seated != set(self.standings.alive):
+        if not due and seated != set(self.standings.alive) - self.held_players():
             self.problems.append(f"event {self.orch.events_handled}: seated {sorted(seated)}, live entries "
                                  f"{sorted(self.standings.alive)}")
 
@@ -1125,7 +1317,11 @@ class TournamentTable:
         (the orchestrator's clock, Unix seconds; a screen counts down from it while
         ``running``), ``on_break``, ``players_left``, ``entries``, ``average_stack``
         (chips), ``prize_pool`` (money), ``finished``, and ``seats_bb``: each live player's
-        stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB)."""
+        stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB);
+        ``out`` (:meth:`out_seats`), ``offers`` (:meth:`offers`, by seat), ``asked``,
+        ``purchase_chips``, and ``rebuy_pending``: the seats kept for a busted player who
+        may still rebuy at the bust (``{"5": {"name": "Player 5"}}``: "busted — rebuy?",
+        TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
@@ -1140,8 +1336,9 @@ class TournamentTable:
                 "players_left": tv.players_left, "entries": tv.entries, "average_stack": tv.average_stack,
                 "prize_pool": tv.prize_pool, "finished": self.finished,
                 "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()},
-                "out": self.out_seats(set(by_seat)), "clock_speed": self.clock_speed(),
-                "offers": {str(n): o for n in sorted(by_seat) if (o := self.offers(n))},
+                "out": self.out_seats(set(by_seat) | set(self.held_seats())), "clock_speed": self.clock_speed(),
+                "offers": {str(n): o for n in sorted(set(by_seat) | set(self.held_seats())) if (o := self.offers(n))},
+                "rebuy_pending": {str(n): {"name": self.names.get(p, p)} for n, p in self.held_seats().items()},
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
                 "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of)}

@@ -336,6 +336,11 @@ def layout(
     if outs:  # issue 19: a seat its player busted from says so until someone takes it
         said = {p.number: tview.out_text(outs.get(str(p.number))) for p in plans if p.status == "empty"}
         plans = [replace(p, info=said[p.number]) if said.get(p.number) else p for p in plans]
+    held = tv.get("rebuy_pending") if tv is not None and isinstance(tv.get("rebuy_pending"), dict) else {}
+    if held:  # issue 19 TFIX 7: a seat kept for its busted player while he may rebuy
+        kept = {p.number: tview.rebuy_pending_text(held.get(str(p.number))) for p in plans if p.status == "empty"}
+        plans = [replace(p, name=str(held[str(p.number)].get("name") or p.name), info=kept[p.number])
+                 if kept.get(p.number) else p for p in plans]
     if tv is not None and isinstance(tv.get("seats_bb"), dict):  # issue 19: stacks in big blinds
         bbs = tv["seats_bb"]
         plans = [replace(p, stack=f"{p.stack} \u00b7 {tview.bb_text(bbs[str(p.number)])}")

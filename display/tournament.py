@@ -18,7 +18,7 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE", "ordinal", "out_text", "move_texts", "moves_banner", "moves_until"]
+           "CLOCK_ROLE", "ordinal", "out_text", "rebuy_pending_text", "move_texts", "moves_banner", "moves_until"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -56,6 +56,13 @@ def out_text(out: Any) -> str:
     if not isinstance(place, int) or isinstance(place, bool) or place < 1:
         return ""
     return _("OUT — {place}").format(place=ordinal(place))
+
+
+def rebuy_pending_text(pending: Any) -> str:
+    """What a seat kept for its busted player, who may still rebuy at the bust, shows
+    (issue 19 TFIX 7; ``pending`` is the view's ``rebuy_pending`` entry of the seat,
+    ``{"name": ...}``): ``"BUSTED — REBUY?"``; ``""`` for anything else."""
+    return _("BUSTED — REBUY?") if isinstance(pending, dict) else ""
 
 
 def level_text(tv: dict[str, Any]) -> str:

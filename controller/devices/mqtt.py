@@ -75,7 +75,7 @@ class MqttAdapter(DeviceAdapter):
         if a in ("fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck"):
             return [ev.ActionTaken(**common, action=a, amount=e.amount if a in ("bet", "raise") else None,
                                    discards=tuple(e.cards), seq=e.seq_seen, action_id=e.action_id)]
-        if a in ("rebuy", "addon"):  # issue 19: asked at the seat, the dealer confirms (confirm-buyin)
+        if a in ("rebuy", "addon", "decline_rebuy"):  # issue 19: asked at the seat, the dealer confirms
             self._purchase(a, e)
             return []
         if a == "buy_in" and self.orch.state.settings.tablet_join == "off":
@@ -163,7 +163,9 @@ class MqttAdapter(DeviceAdapter):
 
     def _purchase(self, kind: str, e: Any) -> None:
         """A tournament's rebuy or add-on asked from the seat's tablet (issue 19): the
-        director checks and journals it, then it waits for the dealer's confirm; answered now."""
+        director checks and journals it, then it waits for the dealer's confirm; answered now.
+        ``decline_rebuy``: the player busted at the seat does not rebuy at the bust (TFIX 7:
+        placed at once, :meth:`TournamentTable.decline_rebuy`)."""
         from controller.journal import JournalError
         from controller.tournament.errors import TournamentError
 
@@ -171,7 +173,10 @@ class MqttAdapter(DeviceAdapter):
         try:
             if director is None:
                 raise TournamentError(f"M-2: {kind}: no tournament is played at this table")
-            director.ask_purchase(kind, e.seat)
+            if kind == "decline_rebuy":
+                director.decline_rebuy(e.seat, by=f"seat {e.seat}", reason="declined at the seat")
+            else:
+                director.ask_purchase(kind, e.seat)
         except (TournamentError, JournalError) as exc:
             if e.action_id:
                 self._answer(e.seat, e.action_id, False, str(exc))

@@ -44,7 +44,7 @@ ACTIONS = frozenset({
     "fold", "check", "call", "bet", "raise", "all_in", "draw", "show", "muck",
     "preselect",
     "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck", "buy_in",
-    "rebuy", "addon",
+    "rebuy", "addon", "decline_rebuy",
 })
 #: The seat's own requests (T-3, T-4, T-5, T-7, T-8, P-2's standing choice): taken whatever
 #: the hand did meanwhile, as long as the seat holds the same player (scope "seat"): at a
@@ -52,7 +52,7 @@ ACTIONS = frozenset({
 #: left pending must never reach the next. A pre-selection (A-3) lasts its betting round
 #: (scope "round").
 SEAT_REQUESTS = frozenset({"take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
-                           "auto_muck", "buy_in", "rebuy", "addon"})
+                           "auto_muck", "buy_in", "rebuy", "addon", "decline_rebuy"})
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
 #: take_seat and buy_in: the buy-in).
 AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat", "buy_in"})
@@ -456,9 +456,9 @@ FLOOR_TABLE_COMMANDS = frozenset({"seat", "open", "close", "stakes"})
 #: The tournament director's (issue 19, docs/tournament.md "The director"): pause and resume
 #: the clock, add time to the level (``amount`` seconds), go to a level (``amount``: its
 #: number), register a late entry (``player``; ``seat`` optional), book a rebuy or add-on
-#: at ``seat``.
+#: at ``seat``, or say that the player busted at ``seat`` does not rebuy (``decline-rebuy``).
 FLOOR_TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register",
-                                       "rebuy", "addon"})
+                                       "rebuy", "addon", "decline-rebuy"})
 FLOOR_COMMANDS = (frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS | FLOOR_TABLE_COMMANDS
                   | FLOOR_TOURNAMENT_COMMANDS)
 #: The most seconds ``clock-add`` adds, and the highest level ``clock-level`` goes to.
@@ -532,10 +532,12 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     elif fault is not None:
         raise PayloadError("M-2", "'fault' is only for resume, correction, misdeal and void", aid)
     seat = obj.get("seat")
-    if command in ("read", "confirm-buyin", "seat", "rebuy", "addon") or (command == "register" and seat is not None):
+    if command in ("read", "confirm-buyin", "seat", "rebuy", "addon", "decline-rebuy") \
+            or (command == "register" and seat is not None):
         seat = _int(obj, "seat", aid, lo=1, hi=10)
     elif seat is not None:
-        raise PayloadError("M-2", "'seat' is only for read, confirm-buyin, seat, register, rebuy and addon", aid)
+        raise PayloadError("M-2", "'seat' is only for read, confirm-buyin, seat, register, rebuy, addon and "
+                                  "decline-rebuy", aid)
     player, amount = obj.get("player"), obj.get("amount")
     if command in ("seat", "register"):
         try:

@@ -1002,8 +1002,9 @@ export function moveTexts(tv, mySeat, now = null) {
 }
 
 /** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`
- * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon', label: 'Rebuy 2,000'}], waiting}
- * (`waiting`: the words while the dealer has still to confirm one asked for), or null. */
+ * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon'|'decline_rebuy', label: 'Rebuy 2,000'}], waiting}
+ * (`waiting`: the words while the dealer has still to confirm one asked for, or "Busted — rebuy?"
+ * while the seat is kept for its busted player: the view's `rebuy_pending`), or null. */
 export function purchaseOffer(state, seat) {
   const tv = tournamentView(state);
   if (!tv) return null;
@@ -1017,7 +1018,10 @@ export function purchaseOffer(state, seat) {
   const offers = tv.offers && Array.isArray(tv.offers[key]) ? tv.offers[key] : [];
   const buttons = offers.filter((k) => k === 'rebuy' || k === 'addon').map((k) => ({
     action: k, label: t(k === 'rebuy' ? 'Rebuy {chips}' : 'Add-on {chips}', { chips: chips(sizes[k] || 0) }) }));
-  return buttons.length ? { buttons, waiting: null } : null;
+  // TFIX 7: busted in the rebuy period, the seat kept until he decides or the next deal
+  if (offers.includes('decline_rebuy')) buttons.push({ action: 'decline_rebuy', label: t('No rebuy') });
+  const busted = tv.rebuy_pending && typeof tv.rebuy_pending === 'object' && tv.rebuy_pending[key];
+  return buttons.length ? { buttons, waiting: busted ? t('Busted \u2014 rebuy?') : null } : null;
 }
 
 /** The colour-up's chip race on the break (TDA chip race; the view's `chip_race`):

@@ -120,6 +120,10 @@ test('issue 19: a rebuy and an add-on offered at the seat, then waiting for the 
   assert.equal(L.purchaseOffer({ seats: [] }, 3), null); // a cash table
   const waiting = L.purchaseOffer(st({ offers: { 3: ['rebuy'] }, asked: { 3: 'rebuy' } }), 3);
   assert.deepEqual(waiting, { buttons: [], waiting: 'Rebuy 2,000: pay the dealer, who confirms it' });
+  // TFIX 7: busted in the rebuy period, the seat kept: rebuy or decline
+  const busted = L.purchaseOffer(st({ offers: { 3: ['rebuy', 'decline_rebuy'] }, rebuy_pending: { 3: { name: 'P3' } } }), 3);
+  assert.deepEqual(busted, { buttons: [{ action: 'rebuy', label: 'Rebuy 2,000' },
+    { action: 'decline_rebuy', label: 'No rebuy' }], waiting: 'Busted \u2014 rebuy?' });
 });
 
 test('issue 19: the colour-up break says who won a chip in the chip race', () => {

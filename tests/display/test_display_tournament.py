@@ -127,6 +127,21 @@ def test_a_busted_seat_says_out_and_its_place_until_someone_takes_it(lang: str, 
     assert info[6] != [word] and info[6] and "5" not in info[6][0]  # a seat nobody busted from stays open
 
 
+@pytest.mark.parametrize("lang, word", [("en", "BUSTED \u2014 REBUY?"), ("nl", "ERUIT \u2014 REBUY?")])
+def test_a_seat_kept_for_a_rebuy_at_the_bust_says_busted_rebuy(lang: str, word: str) -> None:
+    """Issue 19 TFIX 7: the seat of a player busted in the rebuy period is kept, unplaced,
+    until he rebuys or declines (the view's ``rebuy_pending``): it shows his name and asks."""
+    state = with_tournament(S.with_seats(6))
+    state["seats"][4] = {"seat": 5, "name": "", "stack": 0, "bet": 0, "status": "empty", "missed": {},
+                         "cards": 0}
+    state["tournament_view"]["rebuy_pending"] = {"5": {"name": "Player 5"}}
+    with language(lang):
+        lay = layout(state, (1280, 720))
+        check_invariants(lay, approx_measure)
+    texts = {t.role: t.text for t in lay.seat(5).texts}
+    assert texts["info"] == word and texts["name"] == "Player 5"
+
+
 def test_places_in_words() -> None:
     from display.tournament import ordinal
 

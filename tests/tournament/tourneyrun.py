@@ -92,22 +92,39 @@ def replay(journal: Path) -> Replay:
     rejected = {int(payload_of(k, a, p)["seq"]) for _, a, k, p in rows if k == "rejected"}
     standings: Standings | None = None
     starting = 0
+    held: tuple[dict[str, int], set[str]] | None = None  # a rebuy at the bust: busts, who may rebuy
+
+    def unhold(player: str) -> None:
+        """``player`` no longer waits to rebuy at the bust: once nobody does, place the hand."""
+        nonlocal held
+        assert held is not None and player in held[1], f"{player} did not wait to rebuy at the bust"
+        held[1].discard(player)
+        if not held[1]:
+            busted, held = held[0], None
+            if busted:
+                standings.bust(busted)  # type: ignore[union-attr]
+                out.busts.append(busted)
 
     def tournament_event(p: dict[str, Any]) -> None:
         """One tournament event, journalled or held in a compacted journal's history."""
-        nonlocal standings, starting
+        nonlocal standings, starting, held
         t = p["type"]
         if t == "start":
             ts = load_settings(p["settings"])
-            standings, starting = Standings(ts), ts.starting_stack
+            standings, starting, held = Standings(ts), ts.starting_stack, None
             return
         if t == "payouts":
             out.result = p
-        if standings is None or t not in ("entry", "bust", "race", "rebuy", "addon", "refund"):
+        if standings is None or t not in ("entry", "bust", "race", "rebuy", "addon", "refund", "declined"):
             return
         if t == "entry":
             standings.register(p["player"], p["level"])
             out.entries[p["player"]] += 1
+        elif t == "bust" and p.get("pending"):  # TFIX 7: placed once nobody of the hand may rebuy
+            assert held is None, "a second hand held while one waits"
+            held = (dict(p["busted"]), set(p["pending"]))
+        elif t == "declined":
+            unhold(p["player"])
         elif t == "bust":
             standings.bust(p["busted"])
             out.busts.append(p["busted"])
@@ -116,6 +133,10 @@ def replay(journal: Path) -> Replay:
             out.races.append(p)
         elif t == "rebuy":
             standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
+            if p.get("bust") is not None:  # a rebuy at the bust: not placed
+                assert held is not None
+                held[0].pop(p["player"], None)
+                unhold(p["player"])
         elif t == "addon":
             standings.addon(p["player"], int(p["after_level"]))
         else:

@@ -1,0 +1,364 @@
+"""Issue 19 TFIX 7: a rebuy at the bust (docs/tournament.md "Rebuys and add-ons").
+
+While the rebuy period is open (level at most ``rebuy.until_level``) and the busted player
+has rebuys left (``rebuy.max``), the seat he busted from is kept ("busted — rebuy?" on the
+screens, the seat's tablet offered ``rebuy`` and ``decline_rebuy``) and he is not placed: a
+confirmed rebuy brings its chips (a ``BoughtIn`` at his seat) and he plays on; a decline
+(his tablet, ``livetable floor decline-rebuy SEAT``) or the next deal places him, with the
+others of his hand by starting stacks (TDA simultaneous eliminations). After the period, or
+with no rebuys left, he is placed at once, as before. Journalled and recovered (a restart
+between the bust and the decision keeps the wait or places him, never both); chips in play
+= starting stacks + rebuys + add-ons after every event; the rebuy's price in the prize pool.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from controller.engine.table import events as ev
+from controller.history_notes import NoteWords
+from controller.tournament.words import ordinal
+from controller.tournament_run import SIM_TOML
+from tests.tournament.test_director import LATE_TOML, _reopen, _table
+
+#: rebuys in every level, two a player, whatever the stack (only the bust matters here)
+BUST_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+rebuy = { price = 100, fee = 10, chips = 2000, max = 2, until_level = 6, max_stack = 100000 }""").replace(
+    "late_registration_until_level = 2", "late_registration_until_level = 5")
+#: rebuys until the end of level 2, one a player
+SHORT_TOML = BUST_TOML.replace("max = 2, until_level = 6", "max = 1, until_level = 2")
+
+
+def _to_first_bust(run, director, clock) -> None:
+    """Play (simulated players) until a hand busts somebody; stop between hands before the
+    next deal (the pacer's pause not over: its ``hand_start`` held back)."""
+    orch = run.orch
+    deal = run.pacer.hand_start
+    busts = [0]
+
+    def gate():
+        if director.held is not None or busts[0]:
+            orch.stop()
+            return None
+        return deal()
+
+    def count(_o, effects) -> None:
+        busts[0] += sum(1 for e in effects if type(e).__name__ == "HandFinished" and e.record.get("busted"))
+
+    orch.listeners.append(count)
+    run.pacer.hand_start = gate
+
+    def idle() -> None:
+        clock.advance(1.0)  # a show window ends (P-2)
+        if director.finished or orch.state.hands > 400:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    orch.listeners.remove(count)
+    run.pacer.hand_start = deal
+    assert busts[0], f"nobody busted in {orch.state.hands} hands"
+
+
+def _kinds(orch) -> list[dict]:
+    return [e.payload for e in orch.journal.entries() if e.kind == "tournament" and e.payload["type"] != "clock"]
+
+
+def _held(director) -> tuple[int, str]:
+    ((seat, player),) = list(director.held_seats().items())[:1]
+    return seat, player
+
+
+def _chips_conserved(run, director) -> None:
+    led = run.orch.state.ledger
+    assert led.total_in == director.standings.chips_in_play() == (
+        len(director.standings.entries) * 2000 + director.standings.rebuys * 2000)
+    assert led.total_out == 0 and director.problems == []
+
+
+def test_a_player_busted_in_the_rebuy_period_keeps_his_seat_unplaced_and_rebuys_there(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    assert director.held is not None, "a bust in the rebuy period is held for the rebuy"
+    seat, player = _held(director)
+    assert orch.state.seat(seat) is None  # the table freed the seat; the tournament keeps it
+    assert player in director.standings.alive
+    assert all(f.player != player for f in director.standings.finishes(False))
+    tv = orch.public_view()["tournament_view"]
+    assert tv["rebuy_pending"][str(seat)]["name"] == director.names[player]
+    assert tv["offers"][str(seat)] == ["rebuy", "decline_rebuy"]
+    assert str(seat) not in tv["out"]
+    bust = [p for p in _kinds(orch) if p["type"] == "bust"][-1]
+    assert bust["pending"] == {player: seat}
+    # nobody else gets the kept seat
+    assert ask("register", player="Zoe", seat=seat)[1].startswith(f"F-3: seat {seat} is taken")
+    # the seat's tablet asks, the dealer confirms: the chips come, he is not placed
+    run.pacer.max_hands = 0  # no further hand here
+    director.ask_purchase("rebuy", seat)
+    assert director.asked == {seat: "rebuy"}
+    pool = director.standings.prize_pool()
+    ok, reason, detail = ask("confirm-buyin", seat=seat)
+    assert ok, reason
+    assert "rebuy at the bust" in detail and "2000 chips" in detail
+    orch.pump()
+    s = orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    assert director.held is None and player in director.standings.alive
+    assert director.standings.prize_pool() == pool + 100 and director.standings.rebuys == 1
+    assert [p for p in _kinds(orch) if p["type"] == "rebuy"][-1]["bust"] == bust["hand"]
+    _chips_conserved(run, director)
+    assert not director._seating_pending()
+    # the tournament goes on to a winner, every entry placed once
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock, bots=True)
+    assert again.standings.rebuys == 1 and player in again.standings.alive and again.held is None
+
+    def idle() -> None:
+        clock.advance(1.0)
+        if again.finished and run2.orch.state.hand is None:
+            run2.orch.stop()
+
+    run2.run(poll=0.001, on_idle=idle)
+    run2.close()
+    assert again.finished and again.problems == []
+    assert sorted(again.result["places"]) == sorted(e.player for e in again.standings.entries)
+    assert sum(again.result["payouts"]) == again.result["prize_pool"] == 600 + 100 * again.standings.rebuys
+
+
+def test_a_declined_rebuy_places_the_player_at_once(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    assert ask("decline-rebuy", seat=seat + 1 if seat < 6 else 1)[1].startswith("F-3: nobody busted at seat")
+    ok, reason, detail = ask("decline-rebuy", seat=seat)
+    assert ok, reason
+    assert "does not rebuy" in detail
+    assert director.held is None and player not in director.standings.alive
+    declined = [p for p in _kinds(orch) if p["type"] == "declined"]
+    assert [(d["player"], d["seat"], d["by"]) for d in declined] == [(player, seat, "floor:Anna")]
+    tv = orch.public_view()["tournament_view"]
+    assert tv["rebuy_pending"] == {} and tv["out"][str(seat)]["place"] >= 2
+    assert str(seat) not in tv["offers"]
+    assert ask("rebuy", seat=seat)[1].startswith("F-3: seat")  # too late
+    _chips_conserved(run, director)
+    # livetable history tells it: the bust held, then the decline placing him
+    words = NoteWords()
+    lines = [x for x in (words.text("tournament", p) for p in _kinds(orch)) if x]
+    name = director.names[player]
+    assert any(x.startswith(f"{name} busted in hand") and "rebuy?" in x for x in lines), lines
+    placed = f"{name} ({ordinal(words.places[player])})"
+    assert any(x.startswith(f"{name} at seat {seat} does not rebuy (the TD's call); ") and placed in x
+               for x in lines), lines
+    run.close()
+
+
+def test_the_seats_tablet_declines_the_rebuy(tmp_path) -> None:
+    from controller.devices.mqtt import MqttAdapter
+    from drivers.mqtt.events import ActionReceived
+
+    run, director, clock, _ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    seat, player = _held(director)
+    answers: list[tuple] = []
+
+    class Ports:
+        def reply(self, seat, action_id, accepted, reason) -> None:
+            answers.append((seat, action_id, accepted, reason))
+
+    adapter = MqttAdapter(run.orch, Ports(), clock=clock)
+    adapter.translate(ActionReceived(seat, "addon", None, "a1", 0, clock()))
+    assert answers[-1][2] is False
+    assert adapter.translate(ActionReceived(seat, "decline_rebuy", None, "a2", 0, clock())) == []
+    assert answers[-1] == (seat, "a2", True, None)
+    assert director.held is None and player not in director.standings.alive
+    run.close()
+
+
+def test_the_next_deal_places_a_player_who_did_not_decide(tmp_path) -> None:
+    run, director, clock, _ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    hands = orch.state.hands
+    run.pacer.kick(orch)  # the pause is over: the pacer deals
+    assert director.held is None and player not in director.standings.alive
+    declined = [p for p in _kinds(orch) if p["type"] == "declined"]
+    assert [(d["player"], d["by"], d["reason"]) for d in declined] == [(player, "table", "the next hand is dealt")]
+    assert run.pacer.phase != run.pacer.IDLE  # the deal did not wait for him
+    run.pacer.max_hands = hands
+    orch.pump()
+    assert orch.state.hands == hands + 1 or orch.state.hand is not None
+    assert orch.state.seat(seat) is None
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_after_the_rebuy_period_a_busted_player_is_placed_at_once(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    assert ask("clock-level", amount=3)[0]  # past until_level 2
+    _to_first_bust(run, director, clock)
+    assert director.held is None
+    busts = [p for p in _kinds(run.orch) if p["type"] == "bust"]
+    assert busts and "pending" not in busts[0]
+    assert all(p not in director.standings.alive for p in busts[0]["busted"])
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_with_no_rebuys_left_a_busted_player_is_placed_at_once(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    run.pacer.max_hands = 0
+    run.orch.pump()  # the entries seated
+    for seat in sorted(director.draw.values()):  # each player's one rebuy used at level 1
+        ok, reason, _detail = ask("rebuy", seat=seat)
+        assert ok, reason
+    run.orch.pump()
+    run.pacer.max_hands = None
+    _to_first_bust(run, director, clock)
+    assert director.held is None
+    busts = [p for p in _kinds(run.orch) if p["type"] == "bust"]
+    assert busts and "pending" not in busts[0]
+    assert all(p not in director.standings.alive for p in busts[0]["busted"])
+    assert director.standings.rebuys == 6
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_a_restart_between_the_bust_and_the_decision_keeps_the_wait(tmp_path) -> None:
+    """Stopped with the player waiting (the journal's ``bust`` with ``pending``): the restart
+    keeps his seat and leaves him unplaced (no second seat, no lost chips); his rebuy then
+    comes as before; a decline after a second restart is not undone."""
+    run, director, clock, _ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    seat, player = _held(director)
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock)
+    run2.pacer.max_hands = 0  # between hands: the pause not over
+    run2.orch.pump()
+    assert again.held_seats() == {seat: player} and player in again.standings.alive
+    assert run2.orch.state.seat(seat) is None and again.problems == []
+    assert all(f.player != player for f in again.standings.finishes(False))
+    _chips_conserved(run2, again)
+    assert not again._seating_pending()
+    # the rebuy, its chips kept from the table by a crash: the restart seats him with them
+    post = run2.orch.post
+    run2.orch.post = lambda item, done=None: None if isinstance(item, (ev.PlayerSatDown, ev.BoughtIn)) \
+        else post(item, done)
+    assert again.direct("rebuy", by="floor:Anna", seat=seat).startswith(f"{again.names[player]}'s rebuy at the bust")
+    run2.orch.post = post
+    run2.close()
+    run3, third = _reopen(tmp_path, BUST_TOML, clock)
+    run3.pacer.max_hands = 0
+    run3.orch.pump()
+    s = run3.orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    assert third.held is None and third.standings.rebuys == 1 and player in third.standings.alive
+    _chips_conserved(run3, third)
+    run3.close()
+    run4, fourth = _reopen(tmp_path, BUST_TOML, clock)  # once more: seated once, nothing brought twice
+    run4.pacer.max_hands = 0
+    run4.orch.pump()
+    assert run4.orch.state.ledger.accounts[player].bought_in == 4000
+    _chips_conserved(run4, fourth)
+    run4.close()
+
+
+def test_a_restart_after_the_decline_keeps_him_placed(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    seat, player = _held(director)
+    assert ask("decline-rebuy", seat=seat)[0]
+    places = {f.player: f.place for f in director.standings.finishes(False)}
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock)
+    run2.pacer.max_hands = 0
+    run2.orch.pump()
+    assert again.held is None and player not in again.standings.alive
+    assert {f.player: f.place for f in again.standings.finishes(False)} == places
+    assert run2.orch.state.seat(seat) is None
+    _chips_conserved(run2, again)
+    run2.close()
+
+
+def test_livetable_floor_decline_rebuy_on_the_wire() -> None:
+    """``livetable floor decline-rebuy SEAT --by NAME`` (a director's request with its seat),
+    and the seat's tablet's ``decline_rebuy`` (a seat request)."""
+    import json
+
+    from controller.floor_cli import _parser, _request
+    from drivers.mqtt import codec
+
+    req = _request(_parser().parse_args(["decline-rebuy", "3", "--by", "Anna", "--reason", "no money"]))
+    assert req == {"command": "decline-rebuy", "by": "Anna", "seat": 3, "reason": "no money"}
+    ok = codec.decode_floor_request(json.dumps({"schema": 1, "id": "x1", **req}).encode())
+    assert (ok.command, ok.seat) == ("decline-rebuy", 3)
+    assert codec.decode_action(json.dumps({"schema": 1, "id": "a1", "seat": 3, "seq": 1,
+                                           "action": "decline_rebuy"}).encode(), seat=3).action == "decline_rebuy"
+
+
+#: the simulation's tournament with rebuys through level 4 (its simulated players never
+#: rebuy: every wait ends at the next deal)
+SIM_REBUY_TOML = SIM_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
+rebuy = { price = 100, fee = 10, chips = 2000, max = 2, until_level = 4, max_stack = 2000 }""")
+
+
+@pytest.mark.parametrize("point", ["bust:1", "declined:1", "bust:2"])
+def test_kill_9_between_the_bust_and_the_decision_resumes_placing_each_player_once(tmp_path, point) -> None:
+    """A real SIGKILL of ``livetable simulate --tournament`` right after a bust held for a
+    rebuy was journalled (``bust``), or right after the wait ended (``declined``): the
+    restart keeps the wait or the place, never both; every player placed once, the chips
+    checked after every journalled event (the journal replayed independently)."""
+    import signal
+
+    from tests.tournament.tourneyrun import check_finished, simulate, summary_of
+
+    config = tmp_path / "rebuy.toml"
+    config.write_text(SIM_REBUY_TOML)
+    journal = tmp_path / "journal.sqlite"
+    extra = ("--tournament-config", str(config))
+    killed = simulate(journal, crash=point, game="holdem", seed=5, seats=6, extra=extra)
+    assert killed.returncode == -signal.SIGKILL, (killed.returncode, killed.stderr[-2000:])
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+    rows = [json.loads(p) for (p,) in db.execute("SELECT payload FROM events WHERE kind = 'tournament'")]
+    db.close()
+    last = [p for p in rows if p["type"] != "clock"][-1]
+    assert last["type"] == point.split(":")[0] and (last["type"] == "declined" or last.get("pending")), last
+    proc = simulate(journal, game="holdem", seed=5, seats=6, extra=extra)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = summary_of(proc)
+    assert summary["tournament"]["finished"]
+    check_finished(journal, summary, 6)
+
+
+def test_players_busted_in_one_hand_are_placed_together_by_starting_stacks_once_none_may_rebuy(tmp_path) -> None:
+    """TDA simultaneous eliminations with a rebuy at the bust: a hand busts a short stack who
+    may rebuy and a bigger one who has no rebuy left. The bigger stack is not placed before
+    the short one decides (placed first he would take the worse place); once the short one
+    declines, both are placed in one group, the bigger stack higher."""
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    by_seat = {n: p for p, n in director.draw.items()}
+    (s1, short), (s2, big) = sorted(by_seat.items())[:2]
+    assert ask("rebuy", seat=s2)[0]  # his one rebuy used at level 1
+    run.orch.pump()
+    hand = run.orch.state.hands + 1
+    record = {"busted": {short: 500, big: 1500},
+              "players": {str(s1): {"player": short, "start": 500}, str(s2): {"player": big, "start": 1500}}}
+    director._hand_finished(hand, record)  # the table's report of the hand (its seats freed)
+    assert director.held_seats() == {s1: short}
+    assert director.held_players() == {short, big}
+    assert short in director.standings.alive and big in director.standings.alive  # neither placed yet
+    assert ask("decline-rebuy", seat=s2)[1].startswith("F-3: nobody busted at seat")
+    assert ask("decline-rebuy", seat=s1)[0]
+    places = {f.player: f.place for f in director.standings.finishes(False)}
+    assert places == {big: 5, short: 6}
+    assert director.held is None
+    run.close()
+    run2, again = _reopen(tmp_path, SHORT_TOML, clock)  # replayed alike
+    assert {f.player: f.place for f in again.standings.finishes(False)} == {big: 5, short: 6}
+    run2.close()
