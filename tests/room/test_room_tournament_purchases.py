@@ -8,6 +8,9 @@ and a real table's side (:class:`controller.tournament_link.RoomTournamentSeat`)
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -18,6 +21,9 @@ from room.console import purchase_command
 from room.store import open_store
 from room.tournament import StoreJournal
 from room.tournament_sim import ROOM_TOML
+from drivers.mqtt.broker import free_port
+from tests.room.test_room_serve_tournament import (  # noqa: F401 - room: that module's fixture
+    ENV, REPO, check_store_holds_every_hand, events, room, serve, start_tables)
 from tests.room.test_room_tournament_console import call
 from tests.room.test_room_tournament_director import FakeTable, Journal
 from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - console: the fixture
@@ -428,3 +434,44 @@ def test_a_table_killed_between_the_buy_and_its_chips_brings_them_once_at_the_re
             assert rep["seats"]["1"] == ["p1", 2500] and rep["bought"] == [3] and rep["ledger"]["in"] == 4500
         finally:
             _close(run, link)
+
+
+# ---------------------------------------------------------------- end to end: real processes
+@pytest.mark.timeout(180)
+def test_room_serve_books_a_rebuy_from_the_director_and_a_real_table_brings_the_chips(
+        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
+    """``livetable room serve --tournament`` (rebuys until level 4, one a player) with two
+    ``livetable simulate --tournament-room`` tables; once the tables have seated the draw,
+    ``livetable room director rebuy`` (a process) books one for the first player still seated;
+    his table brings the chips between hands, the tournament plays to its end and the books
+    balance (``ok``: the conservation check after every report, payouts = prize pool)."""
+    room["conf"].write_text(ROOM_TOML.replace(
+        "entry = { price = 100, fee = 10 }",
+        "entry = { price = 100, fee = 10 }\n"
+        "rebuy = { price = 100, fee = 10, chips = 2000, max = 1, until_level = 4, max_stack = 1000000 }"))
+    s = serve(room, free_port())
+    url = s.line("serving", 30)["console"]
+    start_tables(room)
+    deadline = time.monotonic() + 60
+    while sum(k == "moved-in" for k, _ in events(room["store"])) < 10:  # the draw seated, by the tables' reports
+        assert time.monotonic() < deadline and s.proc.poll() is None, s.log.read_text()[-3000:]
+        time.sleep(0.05)  # polling another process's store
+    env = dict(ENV, LIVETABLE_ROOM_PASSWORD=room["floor_password"])
+    said = []
+    for n in range(1, 11):  # the first player still in and seated (the tables play at full speed)
+        out = subprocess.run([sys.executable, "-m", "controller.cli", "room", "director", "rebuy", f"Player {n}",
+                              "--by", "Anna", "--console", url], capture_output=True, text=True, cwd=REPO,
+                             env=env, timeout=30)
+        said.append(out.stdout + out.stderr)
+        if out.returncode == 0:
+            break
+    assert out.returncode == 0 and out.stdout.startswith(f"done: Player {n}'s rebuy at t"), said
+    result = s.line("tournament", 90)["tournament"]
+    assert result["ok"], result
+    kinds = [k for k, _ in events(room["store"])]
+    refunded = kinds.count("refund")  # busted in the hand his table was playing: refunded, never brought
+    assert kinds.count("purchase") == 1 and kinds.count("purchase-in") + refunded == 1
+    bought = 1 - refunded
+    assert result["rebuys"] == bought and result["prize_pool"] == 10 * 100 + bought * 100 == sum(result["payouts"])
+    check_store_holds_every_hand(room)
+    assert s.stop() == 0
