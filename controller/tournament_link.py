@@ -19,7 +19,9 @@ An order (JSON object, :func:`decode_order`)::
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
                                                # (+ "button": 5 at the redrawn final table's first hand)
-     "end": false}                                              # true: the table stops
+     "end": false,                                              # true: the table stops
+     "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
+     "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."}}}  # optional: to the table's requests
 
 The table takes each order id once (a repeat of one it took is only answered with a
 report); an id it has not taken is taken even when lower than the last one
@@ -36,7 +38,11 @@ table acts): ``room-order`` (the order), ``move-out`` (``move``, ``player``, ``s
 chips are the stack that leaves), ``move-in`` (before the player sits down), ``order-done``
 (every move of the order carried out), ``move-refused`` (``move``, ``seat``, ``why``: the seat
 is taken or the player already sits here; nobody sits, the room reseats him), ``bust``
-(``hand``, ``busted`` ``{player: starting stack}``). Recovery replays them: an order
+(``hand``, ``busted`` ``{player: starting stack}``); rebuys and add-ons (issue 19): ``asked``
+(a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, sent to
+the room until an order answers it), ``buy`` (``purchase``, ``player``, ``seat``, ``chips``,
+``before``: the player's ``topped_up`` before it; written before the ``ToppedUp``, replayed
+against the ledger so the chips come once), ``buy-refused``. Recovery replays them: an order
 journalled but not carried out to its end is carried out again, idempotently (a player no
 longer seated does not leave twice, a player already seated does not sit twice). So a kill
 -9 of the table at any moment loses and doubles nothing: the report after the restart gives
@@ -47,7 +53,8 @@ A report (``report()``): ``table``, ``applied`` (the last order carried out), ``
 ``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
 ``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]`` (the chips are on the table: moves of
 an order not carried out to its end are left out), ``refused_in`` ``{move: seat}``, ``busts`` ``{hand: {player:
-stack}}``, ``ended``, ``pid`` (the table's process: the room knows a report of a process it
+stack}}``, ``bought`` ``[purchase]``, ``refused_buy`` ``{purchase: why}``, ``requests``
+``{request: {kind, seat, player, by, reason}}``, ``ended``, ``pid`` (the table's process: the room knows a report of a process it
 has replaced since, one still on its way when that process died). The table sends one after
 every order and every hand, and every ``REPORT_EVERY`` seconds (a lost message, a room that restarted).
 """

@@ -40,7 +40,7 @@ saying otherwise is flagged); a refused move-in (``refused_in``) is given anothe
 Chips: a move's chips are in transit from the source's report of its ``move-out`` to the
 target's report of its ``move-in``. After every report the director checks, with each
 table's latest report: the tables' chips (bought in minus moved out, the ledger) + chips
-in transit + starting stacks of entries not seated yet = the standings' chips in play
+in transit (moves, and purchases not yet at their seats) + starting stacks of entries not seated yet = the standings' chips in play
 (entries × starting stack + rebuys + add-ons). Every move is checked when it completes:
 the chips that arrived are the chips that left.
 
@@ -50,6 +50,8 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`),
+``purchase`` (a rebuy or add-on booked: :meth:`RoomTournament.purchase`), ``purchase-in`` (its
+chips brought to the seat), ``refund`` (its chips never came: refused by the table, or a bust first),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
 :data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
 ``payouts``. :meth:`RoomTournament.restore` replays it.
