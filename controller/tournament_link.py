@@ -55,8 +55,9 @@ A report (``report()``): ``table``, ``applied`` (the last order carried out), ``
 an order not carried out to its end are left out), ``refused_in`` ``{move: seat}``, ``busts`` ``{hand: {player:
 stack}}``, ``bought`` ``[purchase]``, ``refused_buy`` ``{purchase: why}``, ``requests``
 ``{request: {kind, seat, player, by, reason}}``, ``ended``, ``pid`` (the table's process: the
-room knows a report of a process it has replaced since, one still on its way when that process died). The table sends one after
-every order and every hand, and every ``REPORT_EVERY`` seconds (a lost message, a room that restarted).
+room knows a report of a process it has replaced since, one still on its way when that
+process died). The table sends one after every order and every hand, and every
+``REPORT_EVERY`` seconds (a lost message, a room that restarted).
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ Chips: a move's chips are in transit from the source's report of its ``move-out`
 target's report of its ``move-in``. After every report the director checks, with each
 table's latest report: the tables' chips (bought in minus moved out, the ledger) + chips
 in transit (moves, and purchases not yet at their seats) + starting stacks of entries not
-seated yet = the standings' chips in play (entries × starting stack + rebuys + add-ons). Every move is checked when it completes:
-the chips that arrived are the chips that left.
+seated yet = the standings' chips in play (entries × starting stack + rebuys + add-ons).
+Every move is checked when it completes: the chips that arrived are the chips that left.
 
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names),
