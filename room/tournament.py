@@ -62,6 +62,7 @@ faster than real time (``speed``), said in its output.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import random
@@ -1082,8 +1083,6 @@ class RoomTournament:
                 message gives the rule: ``rebuy: ...``, ``addon: ...``, ``F-3: ...``).
             room.store.StoreError: it could not be journalled (nothing changed).
         """
-        import copy
-
         if kind not in ("rebuy", "addon"):
             raise TournamentError(f"F-3: {kind!r} is no purchase (rebuy or addon)")
         if self.result is not None:
@@ -1092,6 +1091,28 @@ class RoomTournament:
         if not st.started:
             raise TournamentError("F-3: the tournament has not started")
         player = self._player_id(player)
+        name = self.names.get(player, player)
+        row = self._check_purchase(kind, player, copy.deepcopy(self.standings), st)
+        table, seat = row["table"], row["seat"]
+        bought = self.settings.rebuy if kind == "rebuy" else self.settings.addon
+        row.update(id=max(self.purchases, default=0) + 1, chips=bought.chips, price=bought.price, state="planned",
+                   request=request, by=by, reason=reason)
+        self.journal.append("purchase", row)
+        self._book(dict(row))
+        what = "rebuy" if kind == "rebuy" else "add-on"
+        log.info("%s: %s's %s at %s seat %d, %d chips (%s)", kind, name, what, table, seat, bought.chips, by)
+        return (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize pool; "
+                f"the chips are brought between hands ({by})")
+
+    def _check_purchase(self, kind: str, player: str, trial: Standings, st: Any) -> dict[str, Any]:
+        """Check a ``kind`` purchase of ``player`` now (clock status ``st``) with the rules of
+        :meth:`Standings.rebuy` / ``addon`` on ``trial`` (a copy of the standings: the purchase
+        is recorded there); return the ``purchase`` event's fields so far (``kind``, ``player``,
+        ``table``, ``seat``, ``level`` + ``stack`` or ``after_level``).
+
+        Raises:
+            controller.tournament.errors.TournamentError: not allowed (the rule's message).
+        """
         name = self.names.get(player, player)
         if player not in self.standings.alive:
             raise TournamentError(f"F-3: {name} is not in the tournament")
@@ -1102,7 +1123,6 @@ class RoomTournament:
         if at is None:
             raise TournamentError(f"F-3: {name} is not seated at a table that plays on")
         table, seat, stack = at
-        trial = copy.deepcopy(self.standings)
         row: dict[str, Any] = {"kind": kind, "player": player, "table": table, "seat": seat}
         try:
             if kind == "rebuy":  # max_stack: the chips of his purchases on their way count
@@ -1115,15 +1135,34 @@ class RoomTournament:
                 trial.addon(player, row["after_level"])
         except TournamentError as exc:
             raise TournamentError(str(exc).replace(f" {player} ", f" {name} ")) from None
-        bought = self.settings.rebuy if kind == "rebuy" else self.settings.addon
-        row.update(id=max(self.purchases, default=0) + 1, chips=bought.chips, price=bought.price, state="planned",
-                   request=request, by=by, reason=reason)
-        self.journal.append("purchase", row)
-        self._book(dict(row))
-        what = "rebuy" if kind == "rebuy" else "add-on"
-        log.info("%s: %s's %s at %s seat %d, %d chips (%s)", kind, name, what, table, seat, bought.chips, by)
-        return (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize pool; "
-                f"the chips are brought between hands ({by})")
+        return row
+
+    def offers(self, table: str) -> dict[str, list[str]]:
+        """Return what each player of ``table`` (its last report) may buy now, by seat:
+        ``{"3": ["rebuy", "addon"]}`` (the rules of :meth:`purchase`; seats with nothing left
+        out), what the seat's tablet offers (``Rebuy 2,000``) at a table of the room's
+        tournament; {} in a tournament without rebuys or add-ons."""
+        if self.result is not None or not (self.settings.rebuy.max or self.settings.addon.max):
+            return {}
+        st = self.clock.status(self.now())
+        if not st.started:
+            return {}
+        trial = copy.deepcopy(self.standings)
+        out: dict[str, list[str]] = {}
+        for seat, (player, _stack) in sorted((self.reports.get(table) or {"seats": {}})["seats"].items()):
+            kinds = []
+            for kind in ("rebuy", "addon"):
+                if not (self.settings.rebuy if kind == "rebuy" else self.settings.addon).max:
+                    continue
+                try:
+                    self._check_purchase(kind, str(player), trial, st)
+                except TournamentError:
+                    continue
+                trial.refund(str(player), kind)  # the copy as it was: the next check sees no purchase
+                kinds.append(kind)
+            if kinds:
+                out[str(seat)] = kinds
+        return out
 
     def _player_id(self, player: str) -> str:
         """Return the room id of ``player`` (an id, or a name as the floor knows him: case,

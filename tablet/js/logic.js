@@ -1001,9 +1001,11 @@ export function moveTexts(tv, mySeat, now = null) {
   return out;
 }
 
-/** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`
- * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon', label: 'Rebuy 2,000'}], waiting}
- * (`waiting`: the words while the dealer has still to confirm one asked for), or null. */
+/** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`,
+ * `purchase_refused` (a room table's: the director's reason) and `purchase_chips`:
+ * {buttons: [{action: 'rebuy'|'addon', label: 'Rebuy 2,000'}], waiting}
+ * (`waiting`: the words while the dealer has still to confirm one asked for, or the room's
+ * refusal of the last one), or null. */
 export function purchaseOffer(state, seat) {
   const tv = tournamentView(state);
   if (!tv) return null;
@@ -1017,6 +1019,9 @@ export function purchaseOffer(state, seat) {
   const offers = tv.offers && Array.isArray(tv.offers[key]) ? tv.offers[key] : [];
   const buttons = offers.filter((k) => k === 'rebuy' || k === 'addon').map((k) => ({
     action: k, label: t(k === 'rebuy' ? 'Rebuy {chips}' : 'Add-on {chips}', { chips: chips(sizes[k] || 0) }) }));
+  // at a table of the room's tournament: the room's director refused the last one (its rule)
+  const refused = tv.purchase_refused && typeof tv.purchase_refused[key] === 'string' ? tv.purchase_refused[key] : '';
+  if (refused) return { buttons, waiting: t('Refused by the director: {why}', { why: refused }) };
   return buttons.length ? { buttons, waiting: null } : null;
 }
 

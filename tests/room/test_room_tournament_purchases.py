@@ -116,6 +116,11 @@ def test_a_rebuy_is_booked_at_once_its_chips_in_transit_until_the_table_brings_t
     r.hand(*TABLES)  # brought once
     assert not [b for o in r.sent[n:] for b in o.get("buy", [])]
     assert r.d.summary()["rebuys"] == 1
+    # the tablets' buttons: the order's view offers a rebuy to every seat but p5's (4000 > max_stack)
+    view = next(o for o in reversed(r.sent) if o["table"] == table)["view"]
+    assert view["purchase_chips"] == {"rebuy": 2000, "addon": 3000}
+    assert str(seat) not in view["offers"] and len(view["offers"]) == len(r.tables[table].seats) - 1
+    assert set(map(tuple, view["offers"].values())) == {("rebuy",)}
 
 
 def test_the_single_tables_rules_refuse_a_rebuy_and_nothing_is_journalled() -> None:
@@ -369,16 +374,23 @@ def test_a_room_table_sends_the_request_of_the_player_it_seats_and_brings_the_ch
     from drivers.mqtt.events import FloorRequestReceived
 
     path = tmp_path / "t1.sqlite"
+    director = buy_room()
+    view = dict(next(o for o in reversed(director.sent) if o["table"] == "t1")["view"], offers={"1": ["rebuy"]})
     run, link = _table(path)
     try:
-        _order(link, run, 1, **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 500},
-                                       {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        _order(link, run, 1, view=view,
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 500},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        public = {"seats": [{"seat": 1, "status": "waiting", "stack": 500}, {"seat": 2, "status": "waiting",
+                                                                                "stack": 2000}]}
+        shown = link.view_json(public)
+        assert shown["offers"] == {"1": ["rebuy"]} and shown["purchase_chips"] == {"rebuy": 2000, "addon": 3000}
         replies: list[tuple[Any, ...]] = []
         desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=run.orch.clock)
         desk.request(FloorRequestReceived("r1", "rebuy", "Dee", 0.0, reason="cash", seat=1))  # the floor books it
         assert replies[-1][2] is True and "sent to the room's director" in str(replies[-1]), replies
         link.ask_purchase("addon", 2)  # the tablet asks; the dealer confirms
-        assert link.view_json({"seats": []}) is None and link.asked == {2: "addon"}
+        assert link.view_json(public)["asked"] == {"1": "rebuy", "2": "addon"}  # the tablets say what waits
         desk.request(FloorRequestReceived("r2", "confirm-buyin", "Dee", 0.0, seat=2))
         assert replies[-1][2] is True, replies
         desk.request(FloorRequestReceived("r3", "rebuy", "Dee", 0.0, seat=1))  # one at a time a seat
@@ -392,7 +404,8 @@ def test_a_room_table_sends_the_request_of_the_player_it_seats_and_brings_the_ch
         rep = link.report()
         assert rep["seats"]["1"] == ["p1", 2500] and rep["bought"] == [7] and rep["requests"] == {}
         assert rep["ledger"]["in"] == 4500
-        assert link.purchase_refused == {2: ("addon: offered at the break after level 2 only", "p2")}
+        assert link.view_json(public)["purchase_refused"] == {"2": "addon: offered at the break after level 2 only"}
+        assert link.view_json(public)["asked"] == {}
         # a buy for a player who is not in that seat: refused, the room refunds
         _order(link, run, 3, buy=[{"purchase": 8, "seat": 3, "player": "p9", "kind": "rebuy", "chips": 2000}])
         assert link.report()["refused_buy"] == {"8": "seat 3 has no p9 with chips now"}
@@ -475,3 +488,18 @@ def test_room_serve_books_a_rebuy_from_the_director_and_a_real_table_brings_the_
     assert result["rebuys"] == bought and result["prize_pool"] == 10 * 100 + bought * 100 == sum(result["payouts"])
     check_store_holds_every_hand(room)
     assert s.stop() == 0
+
+
+@pytest.mark.parametrize("offers, ok", [({"3": ["rebuy", "addon"]}, True), ({"3": ["cashout"]}, False),
+                                        ({"x": ["rebuy"]}, False), ({"65": ["rebuy"]}, False),
+                                        ({"3": "rebuy"}, False), (["rebuy"], False)])
+def test_a_views_offers_are_checked_at_the_table(offers: Any, ok: bool) -> None:
+    from controller.tournament_link_view import decode_view
+
+    r = buy_room()
+    view = dict(r.sent[-1]["view"], offers=offers)
+    if ok:
+        assert decode_view(view)["offers"] == offers
+    else:
+        with pytest.raises(ValueError, match="view.offers"):
+            decode_view(view)
