@@ -228,11 +228,23 @@ def test_a_tables_request_is_booked_once_for_the_player_the_table_seats_or_refus
     r.hand(table)
     order = next(o for o in r.sent[n:] if o.get("answers"))
     assert "seat" in order["answers"]["3"]["why"] and r.d.standings.rebuys == 1
-    # the same request heard again (a report repeated before the answer came): booked once
-    r.d._requested[f"{table}:4"] = 1
-    t.requests[4] = {"kind": "rebuy", "seat": seat, "player": "p9", "by": "x", "reason": None}
-    r.hand(table)
-    assert t.answers[4] == {"purchase": 1} and r.d.standings.rebuys == 1
+    assert chips_on_tables(r) == r.d.standings.chips_in_play() and not r.d.problems, r.d.problems
+
+
+def test_a_room_killed_after_booking_a_tables_request_answers_it_with_the_same_purchase() -> None:
+    r = buy_room()
+    table, seat, _ = at(r, "p12")
+    t = r.tables[table]
+    t.ask(1, "rebuy", seat)
+    t.play()
+    r.d.report(table, t.report())
+    r.d._take_requests(table)  # booked and journalled; the room dies before its order
+    assert r.d.standings.rebuys == 1
+    r.d = r.director()
+    assert r.d.restore() and r.d.purchases[1]["state"] == "planned"
+    r.exchange(table)  # the table's report still carries the request: answered with the same purchase
+    assert t.answers[1] == {"purchase": 1} and r.d.standings.rebuys == 1 and at(r, "p12")[2] == STACK + 2000
+    assert [k for k, _ in r.journal.rows].count("purchase") == 1
     assert chips_on_tables(r) == r.d.standings.chips_in_play() and not r.d.problems, r.d.problems
 
 
