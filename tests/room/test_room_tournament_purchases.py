@@ -462,44 +462,79 @@ def test_a_table_killed_between_the_buy_and_its_chips_brings_them_once_at_the_re
 
 
 # ---------------------------------------------------------------- end to end: real processes
-@pytest.mark.timeout(180)
-def test_room_serve_books_a_rebuy_from_the_director_and_a_real_table_brings_the_chips(
-        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
-    """``livetable room serve --tournament`` (rebuys until level 4, one a player) with two
-    ``livetable simulate --tournament-room`` tables; once the tables have seated the draw,
-    ``livetable room director rebuy`` (a process) books one for the first player still seated;
-    his table brings the chips between hands, the tournament plays to its end and the books
-    balance (``ok``: the conservation check after every report, payouts = prize pool)."""
-    room["conf"].write_text(ROOM_TOML.replace(
-        "entry = { price = 100, fee = 10 }",
-        "entry = { price = 100, fee = 10 }\n"
-        "rebuy = { price = 100, fee = 10, chips = 2000, max = 1, until_level = 4, max_stack = 1000000 }"))
-    s = serve(room, free_port())
-    url = s.line("serving", 30)["console"]
-    start_tables(room)
+E2E_TOML = ROOM_TOML.replace(
+    "entry = { price = 100, fee = 10 }",
+    "entry = { price = 100, fee = 10 }\n"
+    "rebuy = { price = 100, fee = 10, chips = 2000, max = 1, until_level = 4, max_stack = 1000000 }")
+
+
+def _rebuy_once_seated(room: dict[str, Any], s: Any, url: str) -> int:  # noqa: F811 - room: the fixture's dict
+    """Wait until the tables seated the draw (their reports), then ``livetable room director
+    rebuy`` (a process) the first player still in and seated; return his number."""
     deadline = time.monotonic() + 60
-    while sum(k == "moved-in" for k, _ in events(room["store"])) < 10:  # the draw seated, by the tables' reports
+    while sum(k == "moved-in" for k, _ in events(room["store"])) < 10:
         assert time.monotonic() < deadline and s.proc.poll() is None, s.log.read_text()[-3000:]
         time.sleep(0.05)  # polling another process's store
     env = dict(ENV, LIVETABLE_ROOM_PASSWORD=room["floor_password"])
     said = []
-    for n in range(1, 11):  # the first player still in and seated (the tables play at full speed)
+    for n in range(1, 11):  # the tables play at full speed: the first one still in and seated
         out = subprocess.run([sys.executable, "-m", "controller.cli", "room", "director", "rebuy", f"Player {n}",
                               "--by", "Anna", "--console", url], capture_output=True, text=True, cwd=REPO,
                              env=env, timeout=30)
         said.append(out.stdout + out.stderr)
         if out.returncode == 0:
-            break
-    assert out.returncode == 0 and out.stdout.startswith(f"done: Player {n}'s rebuy at t"), said
-    result = s.line("tournament", 90)["tournament"]
+            assert out.stdout.startswith(f"done: Player {n}'s rebuy at t"), said
+            return n
+    raise AssertionError(said)
+
+
+def _check_bought_once(room: dict[str, Any], result: dict[str, Any]) -> None:  # noqa: F811
     assert result["ok"], result
     kinds = [k for k, _ in events(room["store"])]
     refunded = kinds.count("refund")  # busted in the hand his table was playing: refunded, never brought
     assert kinds.count("purchase") == 1 and kinds.count("purchase-in") + refunded == 1
     bought = 1 - refunded
     assert result["rebuys"] == bought and result["prize_pool"] == 10 * 100 + bought * 100 == sum(result["payouts"])
+
+
+@pytest.mark.timeout(180)
+def test_room_serve_books_a_rebuy_from_the_director_and_a_real_table_brings_the_chips(
+        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
+    """``livetable room serve --tournament`` (rebuys until level 4, one a player) with two
+    ``livetable simulate --tournament-room`` tables; once the tables have seated the draw,
+    ``livetable room director rebuy`` books one; his table brings the chips between hands,
+    the tournament plays to its end and the books balance (``ok``: the conservation check
+    after every report, payouts = prize pool with the rebuy's price)."""
+    room["conf"].write_text(E2E_TOML)
+    s = serve(room, free_port())
+    url = s.line("serving", 30)["console"]
+    start_tables(room)
+    _rebuy_once_seated(room, s, url)
+    _check_bought_once(room, s.line("tournament", 90)["tournament"])
     check_store_holds_every_hand(room)
     assert s.stop() == 0
+
+
+@pytest.mark.timeout(180)
+def test_room_killed_right_after_booking_a_rebuy_resumes_and_the_chips_come_once(
+        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
+    """kill -9 of ``room serve`` as soon as the rebuy is booked (its order sent or not, the
+    table's report heard or not); ``room serve`` again resumes from the store: the purchase
+    is counted once and its chips reach the table once (or it is refunded at a bust)."""
+    room["conf"].write_text(E2E_TOML)
+    s = serve(room, free_port())
+    url = s.line("serving", 30)["console"]
+    start_tables(room)
+    _rebuy_once_seated(room, s, url)
+    s.proc.kill()
+    s.proc.wait()
+    again = serve(room, free_port())
+    again.line("serving", 30)
+    result = again.line("tournament", 90)["tournament"]
+    assert result["resumed"]
+    _check_bought_once(room, result)
+    check_store_holds_every_hand(room)
+    assert again.stop() == 0
 
 
 @pytest.mark.parametrize("offers, ok", [({"3": ["rebuy", "addon"]}, True), ({"3": ["cashout"]}, False),
