@@ -28,6 +28,11 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for):
   :meth:`controller.tournament_run.TournamentTable.direct` journals and applies it, by
   ``floor:<name>`` with the reason; its refusal (``TDA 9: ...``, ``F-3: ...``) is the answer's.
+  At a table of the room's tournament (``controller/tournament_link.py``) ``rebuy SEAT``,
+  ``addon SEAT`` and ``confirm-buyin SEAT`` send the room's director a purchase request for
+  the player the table has in the seat (:meth:`~controller.tournament_link.RoomTournamentSeat.confirm_purchase`):
+  the room checks the rules and books it, the chips come between hands; the other director's
+  commands are the room's (``livetable room director``).
 
 Refusals start with a rule id: ``F-1`` the table is paused (and did not take it), ``F-2``
 no such fault open or the exit is not one its kind allows, ``F-3`` the request is not for
@@ -222,7 +227,7 @@ class FloorDesk:
 
     def _confirm(self, e: Any) -> None:
         s = self.orch.state.seat(e.seat)
-        director = getattr(self.orch, "tournament_director", None)
+        director = getattr(self.orch, "tournament_director", None) or getattr(self.orch, "tournament_purchases", None)
         if (s is None or not s.buy_in_pending) and director is not None and e.seat in director.asked:
             self._tournament(e)  # a tournament's rebuy or add-on the tablet asked for (issue 19)
             return
@@ -348,21 +353,28 @@ class FloorDesk:
         no director: ``controller/tournament_link.py``) is directed from the room."""
         if getattr(self.orch, "tournament_view_fn", None) is None:
             return f"F-3: no tournament is played at this table ({command} is a director's)"
-        if command in ("rebuy", "addon", "confirm-buyin", "decline-rebuy"):
-            return (f"F-3: this table plays the room's tournament, which its director runs at the room "
-                    f"(livetable room director, docs/tournament.md); {command} is not taken through the room yet")
+        if command == "decline-rebuy":
+            return ("F-3: this table plays the room's tournament: a busted player's seat is not kept for a "
+                    "rebuy at its tables (the rebuy at the bust is a single table's; docs/tournament.md)")
         how = "register NAME --by NAME" if command == "register" else f"{command} ... --reason TEXT"
         return (f"F-3: this table plays the room's tournament, which its director runs at the room: "
                 f"livetable room director {how} (docs/tournament.md), not livetable floor at a table")
 
     def _tournament(self, e: Any) -> None:
         director = getattr(self.orch, "tournament_director", None)
+        # a table of the room's tournament: rebuys and add-ons go to the room's director as
+        # requests (controller/tournament_link.py), confirmed here at the seat
+        room = getattr(self.orch, "tournament_purchases", None) if director is None else None
+        if room is not None and e.command in ("rebuy", "addon", "confirm-buyin"):
+            director = room
         if director is None:
             self._reply(e, False, self._no_director(e.command))
             return
         try:
             if e.command == "confirm-buyin":
                 detail = director.confirm_purchase(e.seat, by=f"floor:{e.by}", reason=e.reason)
+            elif room is not None and director is room:
+                detail = director.confirm_purchase(e.seat, by=f"floor:{e.by}", kind=e.command, reason=e.reason)
             else:
                 detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
                                          seat=e.seat, player=e.player)

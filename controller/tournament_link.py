@@ -20,7 +20,9 @@ An order (JSON object, :func:`decode_order`)::
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
                                                # (+ "button": 5 at the redrawn final table's first hand)
-     "end": false}                                              # true: the table stops
+     "end": false,                                              # true: the table stops
+     "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
+     "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."}}}  # optional: to the table's requests
 
 ``tournament`` is the room's tournament's identity (made when the room starts it). The table
 keeps the first one it takes in its journal's meta (:data:`TOURNAMENT_META`, before it
@@ -44,7 +46,11 @@ table acts): ``room-order`` (the order), ``move-out`` (``move``, ``player``, ``s
 chips are the stack that leaves), ``move-in`` (before the player sits down), ``order-done``
 (every move of the order carried out), ``move-refused`` (``move``, ``seat``, ``why``: the seat
 is taken or the player already sits here; nobody sits, the room reseats him), ``bust``
-(``hand``, ``busted`` ``{player: starting stack}``). Recovery replays them: an order
+(``hand``, ``busted`` ``{player: starting stack}``); rebuys and add-ons (issue 19): ``asked``
+(a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, sent to
+the room until an order answers it), ``buy`` (``purchase``, ``player``, ``seat``, ``chips``,
+``before``: the player's ``topped_up`` before it; written before the ``ToppedUp``, replayed
+against the ledger so the chips come once), ``buy-refused``. Recovery replays them: an order
 journalled but not carried out to its end is carried out again, idempotently (a player no
 longer seated does not leave twice, a player already seated does not sit twice). So a kill
 -9 of the table at any moment loses and doubles nothing: the report after the restart gives
@@ -56,9 +62,11 @@ first order), ``applied`` (the last order carried out), ``hands``,
 ``seats`` ``{seat: [player, stack]}``, ``last_big_blind``, ``ledger`` ``{in, out}``,
 ``moved_out`` ``{move: chips}``, ``moved_in`` ``[move]`` (the chips are on the table: moves of
 an order not carried out to its end are left out), ``refused_in`` ``{move: seat}``, ``busts`` ``{hand: {player:
-stack}}``, ``ended``, ``pid`` (the table's process: the room knows a report of a process it
-has replaced since, one still on its way when that process died). The table sends one after
-every order and every hand, and every ``REPORT_EVERY`` seconds (a lost message, a room that restarted).
+stack}}``, ``bought`` ``[purchase]``, ``refused_buy`` ``{purchase: why}``, ``requests``
+``{request: {kind, seat, player, by, reason}}``, ``ended``, ``pid`` (the table's process: the
+room knows a report of a process it has replaced since, one still on its way when that
+process died). The table sends one after every order and every hand, and every
+``REPORT_EVERY`` seconds (a lost message, a room that restarted).
 """
 
 from __future__ import annotations
@@ -90,7 +98,7 @@ JOURNAL_KIND = "tournament"
 REPORT_EVERY = 1.0
 #: Test hook: ``"<point>:<n>"``, a real kill -9 the n-th time the table passes ``point``
 #: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet;
-#: ``sat-down``: seated, his chips not bought in yet).
+#: ``sat-down``: seated, his chips not bought in yet; ``buy``: a purchase journalled, its chips not brought yet).
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
 #: The journal's meta key holding the room's tournament the table plays (its first order's).
 TOURNAMENT_META = "room_tournament"
@@ -164,6 +172,28 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
             except ValueError as exc:
                 raise OrderError(str(exc)) from None
             out[key].append(move)
+    buys = obj.get("buy") or []
+    if not isinstance(buys, list) or len(buys) > 64:
+        raise OrderError("'buy' must be a list of at most 64 purchases")
+    out["buy"] = []
+    for b in buys:
+        if not isinstance(b, dict) or b.get("kind") not in ("rebuy", "addon"):
+            raise OrderError("each of 'buy' is an object with a kind rebuy or addon")
+        out["buy"].append({"purchase": _int(b, "purchase", 1, 10**12), "seat": _int(b, "seat", 1, seats),
+                           "player": _str(b, "player"), "kind": b["kind"], "chips": _int(b, "chips", 1, 10**9)})
+    answers = obj.get("answers") or {}
+    if not isinstance(answers, dict) or len(answers) > 64:
+        raise OrderError("'answers' must be an object of at most 64 answers")
+    out["answers"] = {}
+    for rid, a in answers.items():
+        if not (isinstance(rid, str) and rid.isdigit() and len(rid) <= 12 and isinstance(a, dict)):
+            raise OrderError(f"answer {rid!r}: a request id and an object")
+        if a.get("why") is not None:
+            if not isinstance(a["why"], str) or not 1 <= len(a["why"]) <= 300:
+                raise OrderError(f"answer {rid}: 'why' must be a text of 1..300 characters")
+            out["answers"][int(rid)] = {"why": a["why"]}
+        else:
+            out["answers"][int(rid)] = {"purchase": _int(a, "purchase", 1, 10**12)}
     go = obj.get("go")
     if go is not None:
         if not isinstance(go, dict) or not isinstance(go.get("stakes"), dict):
@@ -213,6 +243,16 @@ class RoomTournamentSeat:
         self.tournament: str | None = None
         self.foreign: str | None = None  # the last other tournament whose orders were refused
         self.screen = LinkView()  # the public state's tournament_view (controller/tournament_link_view.py)
+        #: rebuys and add-ons (issue 19): asked from a seat's tablet, waiting for the dealer (seat -> kind)
+        self.asked: dict[int, str] = {}
+        #: confirmed at the table, sent to the room in every report until its answer comes (id -> request)
+        self.requests: dict[int, dict[str, Any]] = {}
+        self._request_seq = 0
+        #: a refusal of the room's, shown at the seat until its player asks again or leaves (seat -> why, player)
+        self.purchase_refused: dict[int, tuple[str, str]] = {}
+        #: the room's purchases brought to a seat: id -> the player's ``topped_up`` before them
+        self.bought: dict[int, int] = {}
+        self.refused_buy: dict[int, str] = {}  # the room's purchases the table could not bring: id -> why
         self._orders: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._pending: dict[str, Any] | None = None  # a journalled order not yet carried out to its end
         self._report_due = True
@@ -252,6 +292,21 @@ class RoomTournamentSeat:
                 self.go = p["order"].get("go")
                 self.ended = self.ended or bool(p["order"].get("end"))
                 self.screen.take(p["order"], entry.at)
+                self._answered(p["order"])
+            elif kind == "asked":
+                if p.get("kind"):
+                    self.asked[int(p["seat"])] = str(p["kind"])
+                else:
+                    self.asked.pop(int(p["seat"]), None)
+            elif kind == "purchase-request":
+                self.requests[int(p["request"])] = {k: p[k] for k in ("kind", "seat", "player", "by", "reason")}
+                self._request_seq = max(self._request_seq, int(p["request"]))
+                self.asked.pop(int(p["seat"]), None)
+            elif kind == "buy":
+                self.bought[int(p["purchase"])] = int(p["before"])
+            elif kind == "buy-refused":
+                self.bought.pop(int(p["purchase"]), None)
+                self.refused_buy[int(p["purchase"])] = str(p["why"])
             elif kind == "order-done" and self._pending is not None and self._pending["id"] == p["id"]:
                 self._pending = None
             elif kind == "move-out":
@@ -271,6 +326,7 @@ class RoomTournamentSeat:
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         orch.tournament_view_fn = self.view_json
+        orch.tournament_purchases = self  # rebuys and add-ons go to the room (controller/floor.py)
         self._client.connect_async(self._host, self._port, keepalive=30)
         self._client.loop_start()
 
@@ -363,6 +419,7 @@ class RoomTournamentSeat:
         self.done.add(order["id"])
         self.applied, self._pending = order["id"], order
         self.screen.take(order, self.orch.clock())
+        self._answered(order)
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]
@@ -413,12 +470,23 @@ class RoomTournamentSeat:
             chips = m["chips"] if m["chips"] is not None else out_chips.get(m["move"], 0)
             if chips:
                 self._move_in(m, chips, now)
+        for b in order.get("buy", []):
+            self._buy(b, now)
         return True
 
     def view_json(self, public: dict[str, Any]) -> dict[str, Any] | None:
         """Return the public state's ``tournament_view`` (:class:`LinkView`, docs/tournament.md)
-        for the ``public`` state being published; None before the room's first order."""
-        return self.screen.json(public, self.orch.clock())
+        for the ``public`` state being published; None before the room's first order. With
+        ``asked`` (seat -> ``rebuy`` | ``addon``: asked at the tablet or waiting for the room)
+        and ``purchase_refused`` (seat -> the room's reason, while its player is there)."""
+        out = self.screen.json(public, self.orch.clock())
+        if out is not None:
+            asked = {str(n): k for n, k in self.asked.items()}
+            asked.update({str(r["seat"]): str(r["kind"]) for r in self.requests.values()})
+            out["asked"] = asked
+            out["purchase_refused"] = {str(n): why for n, (why, who) in self.purchase_refused.items()
+                                       if (s := self.orch.state.seat(n)) is not None and s.player == who}
+        return out
 
     def _move_in(self, m: dict[str, Any], chips: int, now: float) -> None:
         """Seat move ``m`` with ``chips``, idempotently: the ``move-in`` is journalled before the
@@ -452,6 +520,118 @@ class RoomTournamentSeat:
         self._crash_point("sat-down")
         orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
 
+    # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
+    def ask_purchase(self, kind: str, seat: int) -> None:
+        """A rebuy or add-on (``kind``) asked from ``seat``'s tablet: journalled (``asked``), it
+        waits for the dealer's confirm (:meth:`confirm_purchase`, ``livetable floor confirm-buyin
+        SEAT``), as at a single table (T-3). The room's director checks the rules once confirmed.
+
+        Raises:
+            controller.tournament.errors.TournamentError: no player with chips at the seat, one
+                asked or waiting for the room already, the table's part of the tournament over.
+            controller.journal.JournalError: it could not be journalled.
+        """
+        player = self._purchase_seat(kind, seat)
+        self._journal({"type": "asked", "seat": seat, "kind": kind, "player": player})
+        self.asked[seat] = kind
+        self.purchase_refused.pop(seat, None)
+
+    def confirm_purchase(self, seat: int, *, by: str, kind: str | None = None, reason: str | None = None) -> str:
+        """Send the room a rebuy or add-on at ``seat``: the one its tablet asked for, confirmed by
+        the dealer (``kind`` None), or ``kind`` booked by the floor (``livetable floor rebuy|addon
+        SEAT``). The request (``purchase-request``: ``request`` id, ``kind``, ``seat``, the player
+        the table has in the seat, ``by``, ``reason``) is journalled, then carried by every
+        report (``requests``) until the room answers in an order: its chips (``buy``), brought
+        between hands, or its refusal, shown at the seat (the view's ``purchase_refused``).
+        Return what was done, for the floor's answer.
+
+        Raises:
+            controller.tournament.errors.TournamentError: nothing asked at the seat, no player
+                with chips there, a request of the seat's waiting for the room already.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        from controller.tournament.errors import TournamentError
+
+        kind = kind or self.asked.get(seat)
+        if kind is None:
+            raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
+        asked = self.asked.get(seat) == kind
+        self.asked.pop(seat, None)  # checked again below; an ask of a player who left ends here
+        player = self._purchase_seat(kind, seat)
+        if asked:
+            self.asked[seat] = kind
+        self._request_seq += 1
+        rid = self._request_seq
+        req = {"kind": kind, "seat": seat, "player": player, "by": by, "reason": reason}
+        self._journal({"type": "purchase-request", "request": rid, **req})
+        self.requests[rid] = req
+        self.asked.pop(seat, None)
+        self.purchase_refused.pop(seat, None)
+        self._report_due = True
+        what = "rebuy" if kind == "rebuy" else "add-on"
+        return (f"seat {seat}'s {what} is sent to the room's director, who checks and books it; "
+                f"its chips come between hands ({by})")
+
+    def _purchase_seat(self, kind: str, seat: int) -> str:
+        """The player at ``seat`` who may ask the room for a ``kind``. Raises TournamentError."""
+        from controller.tournament.errors import TournamentError
+
+        if kind not in ("rebuy", "addon"):
+            raise TournamentError(f"F-3: {kind!r} is no purchase (rebuy or addon)")
+        if self.ended:
+            raise TournamentError("F-3: this table's part of the tournament is over")
+        s = self.orch.state.seat(seat)
+        if s is None or (s.stack == 0 and self.orch.state.hand is None):
+            raise TournamentError(f"F-3: seat {seat} has no player in the tournament")
+        if seat in self.asked:
+            raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
+        if any(r["seat"] == seat for r in self.requests.values()):
+            raise TournamentError(f"F-3: seat {seat}'s purchase waits for the room's director already")
+        return str(s.player)
+
+    def _answered(self, order: dict[str, Any]) -> None:
+        """Take the room's answers to this table's purchase requests (an order's ``answers``)."""
+        for rid, a in (order.get("answers") or {}).items():
+            req = self.requests.pop(int(rid), None)
+            if req is not None and a.get("why"):
+                self.purchase_refused[int(req["seat"])] = (str(a["why"]), str(req["player"]))
+                log.info("table %s: seat %s's %s refused by the room: %s", self.table, req["seat"], req["kind"],
+                         a["why"])
+
+    def _buy(self, b: dict[str, Any], now: float) -> None:
+        """Bring a room's purchase's chips to its seat (``ToppedUp``), exactly once: ``buy``
+        (with the player's ``topped_up`` before it) is journalled first; replayed after a kill,
+        the chips come only when the ledger does not hold them yet. A seat whose player is not
+        there (left, busted) or a top-up the table refuses: ``buy-refused`` (the room refunds)."""
+        pid = b["purchase"]
+        if pid in self.refused_buy:
+            return
+        s = self.orch.state.seat(b["seat"])
+        acct = self.orch.state.ledger.accounts.get(b["player"])
+        topped = acct.topped_up if acct is not None else 0
+        here = s is not None and s.player == b["player"] and s.stack > 0
+        if pid in self.bought:
+            if here and topped < self.bought[pid] + b["chips"]:  # journalled, a kill before the chips came
+                self.orch.handle(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"]))
+            return
+        why = None if here else f"seat {b['seat']} has no {b['player']} with chips now"
+        if why is None:
+            self._journal({"type": "buy", "purchase": pid, "player": b["player"], "seat": b["seat"],
+                           "kind": b["kind"], "chips": b["chips"], "before": topped})
+            self.bought[pid] = topped
+            self._crash_point("buy")
+            self.orch.handle(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"]))
+            acct = self.orch.state.ledger.accounts.get(b["player"])
+            if acct is not None and acct.topped_up >= topped + b["chips"]:
+                log.info("table %s: seat %d's %s, %d chips, brought", self.table, b["seat"], b["kind"], b["chips"])
+                return
+            why = "the table refused the chips"
+            self.bought.pop(pid, None)
+        self._journal({"type": "buy-refused", "purchase": pid, "why": why})
+        self.refused_buy[pid] = why
+        self.problems.append(f"purchase {pid} refused: {why}")
+        log.warning("table %s: purchase %d refused: %s", self.table, pid, why)
+
     # ------------------------------------------------------------------ reports
     def report(self) -> dict[str, Any]:
         """Return this table's report (shape: the module docstring)."""
@@ -459,6 +639,7 @@ class RoomTournamentSeat:
         rot = st.rotation
         pending = ({m["move"] for m in self._pending["out"] + self._pending["in"]} if self._pending is not None
                    else set())
+        buying = {b["purchase"] for b in self._pending.get("buy", [])} if self._pending is not None else set()
         return {"schema": 1, "table": self.table, "tournament": self.tournament, "applied": self.applied,
                 "hands": st.hands,
                 "running": st.hand is not None,
@@ -473,6 +654,10 @@ class RoomTournamentSeat:
                 # a move-in is reported once its order is carried out: the chips are on the table
                 "moved_in": sorted(self.moved_in - pending),
                 "refused_in": {str(k): v for k, v in self.refused_in.items() if k not in pending},
+                # the room's purchases brought to their seats (or refused), once their order is carried out
+                "bought": sorted(set(self.bought) - buying),
+                "refused_buy": {str(k): v for k, v in self.refused_buy.items() if k not in buying},
+                "requests": {str(k): dict(v) for k, v in sorted(self.requests.items())},
                 "busts": {str(k): v for k, v in self.busts.items()}, "ended": self.ended,
                 "problems": self.problems[:5], "pid": os.getpid()}
 

@@ -87,6 +87,16 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
     out["out"] = _outs({} if obj.get("out") is None else obj["out"])
     out.update({k: bool(obj.get(k)) for k in ("on_break", "hand_for_hand", "finished")})
     out["running"] = obj.get("running") is not False
+    offers = obj.get("offers") or {}
+    if not isinstance(offers, dict) or any(
+            not (isinstance(n, str) and n.isdigit() and 1 <= int(n) <= 64 and isinstance(k, list)
+                 and set(k) <= {"rebuy", "addon"}) for n, k in offers.items()):
+        raise ValueError("'view.offers' must be {seat: [rebuy | addon]}")
+    out["offers"] = {n: list(dict.fromkeys(k)) for n, k in offers.items()}
+    sizes = obj.get("purchase_chips") or {}
+    if not isinstance(sizes, dict):
+        raise ValueError("'view.purchase_chips' must be {rebuy, addon}")
+    out["purchase_chips"] = {k: _count(sizes.get(k, 0), f"view.purchase_chips.{k}", 10**9) for k in ("rebuy", "addon")}
     return out
 
 
@@ -185,7 +195,9 @@ class LinkView:
         clock, Unix s), None before the first order with a view. ``seats_bb``: each seated
         player's stack in big blinds of the view's level, in tenths, by seat (``{"3": 125}``);
         ``out``: the room's places of the players busted here, by seat, but for a seat
-        ``public`` shows taken (someone sat there since the order came)."""
+        ``public`` shows taken (someone sat there since the order came); ``offers`` (seat ->
+        ``rebuy`` / ``addon``: what the room's rules allowed each seated player at the order,
+        the tablet's buttons) and ``purchase_chips`` (``{"rebuy", "addon"}``: chips)."""
         v = self.view
         if v is None:
             return None
@@ -211,4 +223,7 @@ class LinkView:
                 "prize_pool": v["prize_pool"], "finished": v["finished"], "seats_bb": seats_bb,
                 "out": {s: dict(o) for s, o in (v.get("out") or {}).items() if s not in taken},
                 "clock_speed": v["clock_speed"], "places_paid": v["places_paid"],
-                "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices], "deal": deal}
+                "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices], "deal": deal,
+                # the tablet's Rebuy / Add-on buttons (the room's rules as its last order saw them)
+                "offers": {n: list(k) for n, k in (v.get("offers") or {}).items() if n in taken},
+                "purchase_chips": dict(v.get("purchase_chips") or {})}

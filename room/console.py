@@ -36,7 +36,11 @@ reason, the request (with the ``login``) and the answer. 409 when no tournament 
 ``POST /api/tournament`` ``{"command": "register", name, player?, by?, reason?}`` registers a
 late entry or a re-entry (:func:`register_command`, :meth:`room.tournament.RoomTournament.register`):
 400 a bad name or player id, 409 refused (late registration closed, the player still in, no
-re-entry left), recorded the same way.
+re-entry left), recorded the same way. ``{"command": "rebuy" | "addon", player, by?, reason?}``
+books a rebuy or an add-on of a seated player (:func:`purchase_command`,
+:meth:`room.tournament.RoomTournament.purchase`): 400 a bad body, 409 refused (the rule:
+past the rebuy levels, stack above the most, none left, not the add-on break), recorded the
+same way.
 """
 
 from __future__ import annotations
@@ -258,6 +262,37 @@ def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     if reason is not None:
         reason = _one_line(reason, "reason", 200)
     return {"name": name, "player": player, "by": by, "reason": reason}
+
+
+def purchase_command(data: dict[str, Any], login: str) -> dict[str, Any]:
+    """Check a ``POST /api/tournament`` ``rebuy`` or ``addon`` body (issue 19: a purchase of a
+    seated player's, :meth:`room.tournament.RoomTournament.purchase`); return ``{command,
+    player, by, reason}``.
+
+    ``data``: ``{"command": "rebuy" | "addon", "player"`` (required: the room player id or his
+    name, one line of 1..40 characters) ``, "by"`` (optional, the login's name by default; at
+    most 40 characters: who took the money) ``, "reason"`` (optional, one line, at most 200
+    characters) ``}``.
+
+    Raises:
+        ValueError: what is wrong, in words (the console's 400).
+    """
+    from room.tournament import entry_name
+
+    command = data.get("command")
+    if command not in ("rebuy", "addon"):
+        raise ValueError(f"a purchase is rebuy or addon, got {str(command)[:40]!r}")
+    player = data.get("player")
+    try:
+        player = entry_name(player)
+    except ValueError:
+        raise ValueError(f"{command} needs player: the room player id or his name, one line of 1..40 "
+                         f"characters, got {str(player)[:40]!r}") from None
+    by = _one_line(data.get("by") or login, "by names who takes the money", 40)
+    reason = data.get("reason")
+    if reason is not None:
+        reason = _one_line(reason, "reason", 200)
+    return {"command": command, "player": player, "by": by, "reason": reason}
 
 
 def tables_view(service: Any) -> list[dict[str, Any]]:
@@ -530,6 +565,9 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 if isinstance(data, dict) and data.get("command") == "register":
                     self._register(register_command(data, who), who)
                     return
+                if isinstance(data, dict) and data.get("command") in ("rebuy", "addon"):
+                    self._purchase(purchase_command(data, who), who)
+                    return
                 command, amount, by, reason = tournament_command(data, who)
             except ValueError as exc:
                 self._error(400, str(exc))
@@ -601,6 +639,40 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             except NoTournament:
                 status = None
             self._json({"ok": True, "command": "register", "by": req["by"], "detail": outcome["detail"],
+                        "status": status})
+
+        def _purchase(self, req: dict[str, Any], who: str) -> None:
+            """``rebuy`` / ``addon`` (issue 19): :meth:`room.tournament.RoomTournament.purchase`,
+            recorded in ``room_floor_actions`` like ``register``; 409 refused (the rule)."""
+            from controller.tournament.errors import TournamentError
+
+            if tournament is None:
+                self._error(409, "no tournament is running in this room")
+                return
+            command = req["command"]
+            try:
+                detail = tournament.call(lambda d: d.purchase(command, req["player"], by=req["by"],
+                                                              reason=req["reason"]))
+                outcome = {"accepted": True, "detail": detail}
+            except NoTournament as exc:
+                self._error(409, str(exc))
+                return
+            except TournamentError as exc:
+                outcome = {"accepted": False, "reason": str(exc)}
+            request = {"command": command, "player": req["player"], "login": who}
+            with service.store.transaction() as tx:
+                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
+                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
+                           (time.time(), "tournament", command, req["by"], req["reason"] or "",
+                            f"tournament-{secrets.token_hex(6)}", json.dumps(request), json.dumps(outcome)))
+            if not outcome["accepted"]:
+                self._json({"error": outcome["reason"], "refused": True}, 409)
+                return
+            try:
+                status = tournament.call(lambda d: d.director_status())
+            except NoTournament:
+                status = None
+            self._json({"ok": True, "command": command, "by": req["by"], "detail": outcome["detail"],
                         "status": status})
 
     server = ThreadingHTTPServer((host, port), Handler)

@@ -10,6 +10,8 @@ the room's tournament (:meth:`room.tournament.RoomTournament.direct`). Commands:
     livetable room director clock-add SECONDS --reason TEXT [--by NAME]   # negative: time off
     livetable room director clock-level N --reason TEXT [--by NAME]       # from each table's next hand (TDA 23)
     livetable room director register NAME [--player ID] --by NAME [--reason TEXT]  # late entry, re-entry (TDA 9)
+    livetable room director rebuy PLAYER --by NAME [--reason TEXT]   # PLAYER: the room id or the name
+    livetable room director addon PLAYER --by NAME [--reason TEXT]
 
 Options: ``--console URL`` (default ``$LIVETABLE_ROOM_CONSOLE`` or http://127.0.0.1:8090/,
 ``livetable room serve``'s port; ``room simulate`` prints its console's address), ``--login
@@ -18,7 +20,9 @@ FILE`` or ``$LIVETABLE_ROOM_PASSWORD`` (never on the command line), ``--timeout 
 Every clock command needs ``--reason``; ``--by`` defaults to the login's name. ``register``
 (a late entry, or a re-entry of a busted player: :meth:`room.tournament.RoomTournament.register`)
 needs ``--by`` (who took the buy-in), ``--player`` is the room player id (default: the player
-registered under NAME, else a new one). Each is recorded by the room (``room_floor_actions``)
+registered under NAME, else a new one). ``rebuy`` and ``addon`` (a seated player's purchase:
+:meth:`room.tournament.RoomTournament.purchase`; the chips are brought to his seat between
+hands) need ``--by`` (who took the money). Each is recorded by the room (``room_floor_actions``)
 with the name, the reason and the answer.
 
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
@@ -40,7 +44,7 @@ from typing import Any
 
 __all__ = ["main", "status_lines", "refusal_words"]
 
-COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register")
+COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register", "rebuy", "addon")
 
 
 class _Usage(Exception):
@@ -55,9 +59,9 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="livetable room director", description="the tournament director's clock (issue 19)")
     p.add_argument("command", help="status | clock-pause | clock-resume | clock-add SECONDS | clock-level N | "
-                                   "register NAME")
+                                   "register NAME | rebuy PLAYER | addon PLAYER")
     p.add_argument("value", nargs="?", help="clock-add: seconds (negative: time off); clock-level: the level; "
-                                            "register: the player's name")
+                                            "register: the player's name; rebuy, addon: the player (id or name)")
     p.add_argument("--player", default=None, help="register: the room player id (default: by the name)")
     p.add_argument("--console", default=os.environ.get("LIVETABLE_ROOM_CONSOLE", "http://127.0.0.1:8090/"),
                    help="the floor console's address (default $LIVETABLE_ROOM_CONSOLE or %(default)s)")
@@ -168,10 +172,18 @@ def main(argv: list[str]) -> int:
                 body["player"] = args.player
             if args.reason is not None:
                 body["reason"] = args.reason
+        elif args.command in ("rebuy", "addon"):
+            if not (args.value or "").strip():
+                raise _Usage(f"{args.command} needs the PLAYER (his room id or his name)")
+            if not (args.by or "").strip():
+                raise _Usage(f"{args.command} needs --by (who takes the money: every purchase is recorded with it)")
+            body.update(player=args.value, by=args.by)
+            if args.reason is not None:
+                body["reason"] = args.reason
         elif args.value is not None:
             raise _Usage(f"{args.command} takes no value, got {args.value!r}")
-        if args.command == "register" or args.player is not None:
-            if args.command != "register":
+        if args.command in ("register", "rebuy", "addon") or args.player is not None:
+            if args.command != "register" and args.player is not None:
                 raise _Usage("--player goes with register only")
         elif args.command != "status":
             if not (args.reason or "").strip():
@@ -192,7 +204,7 @@ def main(argv: list[str]) -> int:
     except _Usage as exc:
         print(f"livetable room director: {exc}", file=sys.stderr)
         print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N|"
-              "register NAME [--player ID] [--reason TEXT] [--by NAME]\n"
+              "register NAME [--player ID] [--reason TEXT] [--by NAME]|rebuy PLAYER --by NAME|addon PLAYER --by NAME\n"
               "       [--console URL] [--login NAME] [--password-file FILE] [--json]",
               file=sys.stderr)
         return 2

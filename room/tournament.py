@@ -45,9 +45,9 @@ saying otherwise is flagged); a refused move-in (``refused_in``) is given anothe
 Chips: a move's chips are in transit from the source's report of its ``move-out`` to the
 target's report of its ``move-in``. After every report the director checks, with each
 table's latest report: the tables' chips (bought in minus moved out, the ledger) + chips
-in transit + starting stacks of entries not seated yet = the standings' chips in play
-(entries × starting stack + rebuys + add-ons). Every move is checked when it completes:
-the chips that arrived are the chips that left.
+in transit (moves, and purchases not yet at their seats) + starting stacks of entries not
+seated yet = the standings' chips in play (entries × starting stack + rebuys + add-ons).
+Every move is checked when it completes: the chips that arrived are the chips that left.
 
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names,
@@ -56,6 +56,8 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`),
+``purchase`` (a rebuy or add-on booked: :meth:`RoomTournament.purchase`), ``purchase-in`` (its
+chips brought to the seat), ``refund`` (its chips never came: refused by the table, or a bust first),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
 :data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
 ``payouts``. :meth:`RoomTournament.restore` replays it.
@@ -66,6 +68,7 @@ faster than real time (``speed``), said in its output.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import logging
@@ -80,7 +83,7 @@ from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.director import clock_command, level_numbers
 from controller.tournament.errors import BalancingError, TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
-from controller.tournament.settings import TournamentSettings, load_settings
+from controller.tournament.settings import Break, TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
 from room.tournament_view import move_notice, order_view, view_changed
@@ -181,6 +184,18 @@ def _check_report(rep: Any, table: str) -> None:
             if not isinstance(player, str):
                 raise ValueError(f"bust {player!r}")
             _nat(stack)
+    for pid in rep.get("bought", []):
+        _nat(pid)
+    for pid, why in rep.get("refused_buy", {}).items():
+        _nat(int(pid))
+        if not isinstance(why, str):
+            raise ValueError(f"refused purchase {pid}: {why!r}")
+    for rid, req in rep.get("requests", {}).items():
+        _nat(int(rid))
+        if not (isinstance(req, dict) and req.get("kind") in ("rebuy", "addon") and isinstance(req.get("player"), str)
+                and isinstance(req.get("by"), str) and isinstance(req.get("reason") or "", str)):
+            raise ValueError(f"purchase request {rid}: {req!r}")
+        _nat(req["seat"])
     if rep.get("last_big_blind") is not None:
         _nat(rep["last_big_blind"])
     if rep.get("pid") is not None:
@@ -250,6 +265,13 @@ class RoomTournament:
         #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
         self._button: dict[str, str] | None = None
         self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
+        #: rebuys and add-ons (:meth:`purchase`): id -> ``{"id", "kind", "player", "table", "seat",
+        #: "chips", "price", "state": "planned" | "in" | "refunded", "request", "by", ...}``
+        self.purchases: dict[int, dict[str, Any]] = {}
+        #: a table's purchase request (``"t1:3"``) -> the purchase booked for it
+        self._requested: dict[str, int] = {}
+        #: table -> request id -> the answer its next order carries (``{"purchase": id}`` or ``{"why": text}``)
+        self._answers: dict[str, dict[str, dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int) -> None:
@@ -326,6 +348,12 @@ class RoomTournament:
                 self.moves[int(p["move"])]["state"] = "cancelled"
             elif kind == "reseat":
                 self.moves[int(p["move"])]["to_seat"] = int(p["to_seat"])
+            elif kind == "purchase":
+                self._book(dict(p))
+            elif kind == "purchase-in":
+                self.purchases[int(p["purchase"])]["state"] = "in"
+            elif kind == "refund":
+                self._unbook(int(p["purchase"]))
             elif kind == "bust":
                 self.standings.bust({str(k): int(v) for k, v in p["busted"].items()})
                 for t, h in p["hands"]:
@@ -386,6 +414,7 @@ class RoomTournament:
             return
         prev, self.reports[table] = self.reports.get(table), rep
         self._confirm_moves(table, rep, prev)
+        self._confirm_purchases(table, rep)
         self.check()
 
     def _where(self) -> dict[str, str]:
@@ -502,6 +531,8 @@ class RoomTournament:
                 if self._ready(t) and not self.sent.get(t, {}).get("end"):
                     self._order(t, [], [], None, end=True)
             return
+        for t in sorted(ready):
+            self._take_requests(t)
         if not self._outstanding() and ready:
             self._plan(ready)
         self._clock_snapshot()
@@ -531,7 +562,7 @@ class RoomTournament:
             if (not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._held
                     and t not in short):
                 go = self._go(t)
-            if outs or ins or go is not None:
+            if outs or ins or go is not None or self._buys(t) or self._answers.get(t):
                 self._order(t, outs, ins, go)
             elif view_changed(self.sent.get(t, {}).get("view"), order_view(self, t)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
@@ -573,7 +604,10 @@ class RoomTournament:
         return {str(m["from"]) for m in self.moves.values() if m["reason"].startswith("break")} | set(self.broken)
 
     def _outstanding(self) -> bool:
-        return any(m["state"] in ("planned", "out") for m in self.moves.values())
+        """Moves on their way, or purchases whose chips have not reached their table: no
+        balancing is planned meanwhile (a player never moves away from chips sent to his seat)."""
+        return (any(m["state"] in ("planned", "out") for m in self.moves.values())
+                or any(b["state"] == "planned" for b in self.purchases.values()))
 
     def _seats(self, t: str) -> dict[int, str]:
         rep = self.reports.get(t) or {"seats": {}}
@@ -607,8 +641,14 @@ class RoomTournament:
         # a player busted before his move: it is called off, in the bust's transaction (a room
         # killed between the two came back with a busted player's move still to be carried out)
         called_off = [mid for mid, m in self.moves.items() if m["player"] in new and m["state"] == "planned"]
+        # a purchase whose chips had not reached him: refunded (its price out of the prize pool)
+        unpaid = [b for b in self.purchases.values() if b["player"] in new and b["state"] == "planned"]
         self.journal.append_many([("bust", {"busted": new, "hands": hands})]
-                                 + [("cancelled", {"move": mid}) for mid in called_off])
+                                 + [("cancelled", {"move": mid}) for mid in called_off]
+                                 + [("refund", {"purchase": b["id"], "why": "the player was out before the chips came"})
+                                    for b in unpaid])
+        for b in unpaid:
+            self._unbook(int(b["id"]))
         self.busted_seen.update(hands)
         if new:
             self.standings.bust(new)
@@ -793,6 +833,13 @@ class RoomTournament:
                          "chips": None if m["from"] == t else m["chips"], **move_notice(self, t, m)}
                         for mid, m in ins],
                  "go": go, "end": end, "view": order_view(self, t)}
+        buys = self._buys(t)
+        if buys:
+            order["buy"] = [{"purchase": b["id"], "seat": b["seat"], "player": b["player"], "kind": b["kind"],
+                             "chips": b["chips"]} for b in buys]
+        answers = self._answers.pop(t, None)
+        if answers:
+            order["answers"] = answers
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:
@@ -840,6 +887,7 @@ class RoomTournament:
         tables = sum(int(r["ledger"]["in"]) - int(r["ledger"]["out"]) for r in self.reports.values())
         transit = sum(int(m["chips"] or 0) for m in self.moves.values()
                       if m["state"] == "out" or (m["state"] == "planned" and not m["from"]))
+        transit += sum(int(b["chips"]) for b in self.purchases.values() if b["state"] == "planned")
         self.checks += 1
         if tables + transit != self.standings.chips_in_play():
             self.problems.append(f"chips: tables {tables} + in transit {transit} != chips in play "
@@ -862,9 +910,11 @@ class RoomTournament:
             "places": [], "payouts": [], "prize_pool": self.standings.prize_pool()}
         done = [m for m in self.moves.values() if m["from"] and m["state"] == "in"]
         open_moves = [m for m in self.moves.values() if m["state"] in ("planned", "out")]
+        open_moves += [b for b in self.purchases.values() if b["state"] == "planned"]
         out.update(moves=len(done), tables_broken=len(self.broken),
                    hands=sum(int(r["hands"]) for r in self.reports.values()), checks=self.checks,
-                   entries=len(self.standings.entries), problems=list(self.problems))
+                   entries=len(self.standings.entries), rebuys=self.standings.rebuys, addons=self.standings.addons,
+                   problems=list(self.problems))
         out["names"] = [self.names.get(p, p) for p in out["places"]]
         out["ok"] = (not self.problems and self.result is not None and not open_moves
                      and sum(out["payouts"]) == out["prize_pool"] and self.checks > 0)
@@ -1036,6 +1086,194 @@ class RoomTournament:
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
         return table, rng.choice(free[table])
+
+    # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
+    def purchase(self, kind: str, player: str, *, by: str, reason: str | None = None,
+                 request: str | None = None) -> str:
+        """Book a rebuy or an add-on (``kind``) of ``player`` (his room id, or his name as the
+        floor knows him) and return what was done in words, ending with ``(by)``: the
+        director's command (``POST /api/tournament``, ``livetable room director rebuy|addon``)
+        or a table's request (``request``: ``"<table>:<request id>"``, the player the table
+        has in the seat; the room's loop thread).
+
+        The single table's rules (:meth:`controller.tournament.results.Standings.rebuy` and
+        ``addon``, checked on a copy of the standings): a rebuy at a level up to
+        ``rebuy.until_level`` of the room's clock, the player's stack (his table's last report,
+        with the chips of his purchases on their way) at most ``rebuy.max_stack``, rebuys left;
+        an add-on on the break after level ``addon.at_break``, add-ons left. The player must be
+        seated at a table that plays on, with no move of his on its way.
+
+        Journalled, before anything changes, as one ``purchase`` event (``id``, ``kind``,
+        ``player``, ``table``, ``seat``, ``chips``, ``price`` (money), ``level``, ``stack`` or
+        ``after_level``, ``by``, ``reason``, ``request``), replayed by :meth:`restore`; then
+        its price is in the prize pool and its chips in play, in transit (the conservation
+        check holds) until the table's report says they are at the seat (``bought``:
+        ``purchase-in``). The table is ordered to bring them between hands (an order's
+        ``buy``); a table that cannot (the player left the seat or is out) says so
+        (``refused_buy``) and the purchase is refunded (``refund``: its price out of the
+        prize pool, its chips out of play), as it is when the player busts before they came.
+
+        Raises:
+            controller.tournament.errors.TournamentError: refused (nothing journalled; the
+                message gives the rule: ``rebuy: ...``, ``addon: ...``, ``F-3: ...``).
+            room.store.StoreError: it could not be journalled (nothing changed).
+        """
+        if kind not in ("rebuy", "addon"):
+            raise TournamentError(f"F-3: {kind!r} is no purchase (rebuy or addon)")
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over")
+        st = self.clock.status(self.now())
+        if not st.started:
+            raise TournamentError("F-3: the tournament has not started")
+        player = self._player_id(player)
+        name = self.names.get(player, player)
+        row = self._check_purchase(kind, player, copy.deepcopy(self.standings), st)
+        table, seat = row["table"], row["seat"]
+        bought = self.settings.rebuy if kind == "rebuy" else self.settings.addon
+        row.update(id=max(self.purchases, default=0) + 1, chips=bought.chips, price=bought.price, state="planned",
+                   request=request, by=by, reason=reason)
+        self.journal.append("purchase", row)
+        self._book(dict(row))
+        what = "rebuy" if kind == "rebuy" else "add-on"
+        log.info("%s: %s's %s at %s seat %d, %d chips (%s)", kind, name, what, table, seat, bought.chips, by)
+        return (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize pool; "
+                f"the chips are brought between hands ({by})")
+
+    def _check_purchase(self, kind: str, player: str, trial: Standings, st: Any) -> dict[str, Any]:
+        """Check a ``kind`` purchase of ``player`` now (clock status ``st``) with the rules of
+        :meth:`Standings.rebuy` / ``addon`` on ``trial`` (a copy of the standings: the purchase
+        is recorded there); return the ``purchase`` event's fields so far (``kind``, ``player``,
+        ``table``, ``seat``, ``level`` + ``stack`` or ``after_level``).
+
+        Raises:
+            controller.tournament.errors.TournamentError: not allowed (the rule's message).
+        """
+        name = self.names.get(player, player)
+        if player not in self.standings.alive:
+            raise TournamentError(f"F-3: {name} is not in the tournament")
+        if any(m["player"] == player and m["state"] in ("planned", "out") for m in self.moves.values()):
+            raise TournamentError(f"F-3: {name} is on his way to a seat: ask again once he is seated")
+        at = next(((t, int(n), int(v[1])) for t, r in self.reports.items() if t in self._live()
+                   and not self.sent.get(t, {}).get("end") for n, v in r["seats"].items() if v[0] == player), None)
+        if at is None:
+            raise TournamentError(f"F-3: {name} is not seated at a table that plays on")
+        table, seat, stack = at
+        row: dict[str, Any] = {"kind": kind, "player": player, "table": table, "seat": seat}
+        try:
+            if kind == "rebuy":  # max_stack: the chips of his purchases on their way count
+                stack += sum(int(b["chips"]) for b in self.purchases.values()
+                             if b["player"] == player and b["state"] == "planned")
+                row.update(level=st.level.number, stack=stack)
+                trial.rebuy(player, st.level.number, stack)
+            else:
+                row["after_level"] = st.current.after_level if isinstance(st.current, Break) else -1
+                trial.addon(player, row["after_level"])
+        except TournamentError as exc:
+            raise TournamentError(str(exc).replace(f" {player} ", f" {name} ")) from None
+        return row
+
+    def offers(self, table: str) -> dict[str, list[str]]:
+        """Return what each player of ``table`` (its last report) may buy now, by seat:
+        ``{"3": ["rebuy", "addon"]}`` (the rules of :meth:`purchase`; seats with nothing left
+        out), what the seat's tablet offers (``Rebuy 2,000``) at a table of the room's
+        tournament; {} in a tournament without rebuys or add-ons."""
+        if self.result is not None or not (self.settings.rebuy.max or self.settings.addon.max):
+            return {}
+        st = self.clock.status(self.now())
+        if not st.started:
+            return {}
+        trial = copy.deepcopy(self.standings)
+        out: dict[str, list[str]] = {}
+        for seat, (player, _stack) in sorted((self.reports.get(table) or {"seats": {}})["seats"].items()):
+            kinds = []
+            for kind in ("rebuy", "addon"):
+                if not (self.settings.rebuy if kind == "rebuy" else self.settings.addon).max:
+                    continue
+                try:
+                    self._check_purchase(kind, str(player), trial, st)
+                except TournamentError:
+                    continue
+                trial.refund(str(player), kind)  # the copy as it was: the next check sees no purchase
+                kinds.append(kind)
+            if kinds:
+                out[str(seat)] = kinds
+        return out
+
+    def _player_id(self, player: str) -> str:
+        """Return the room id of ``player`` (an id, or a name as the floor knows him: case,
+        spacing and punctuation around it ignored). Raises TournamentError: nobody of that id or name."""
+        from controller.engine.table.seating import player_for_name
+
+        if player in self.names:
+            return player
+        key = player_for_name(str(player)) if isinstance(player, str) and player.strip() else ""
+        found = next((p for p, n in self.names.items() if key and player_for_name(n) == key), None)
+        if found is None:
+            raise TournamentError(f"F-3: no player {str(player)[:40]!r} in the tournament")
+        return found
+
+    def _book(self, row: dict[str, Any]) -> None:
+        """Take a journalled ``purchase`` into the standings (its price into the prize pool)."""
+        if row["kind"] == "rebuy":
+            self.standings.rebuy(row["player"], int(row["level"]), int(row["stack"]))
+        else:
+            self.standings.addon(row["player"], int(row["after_level"]))
+        self.purchases[int(row["id"])] = row
+        if row.get("request"):
+            self._requested[str(row["request"])] = int(row["id"])
+
+    def _unbook(self, pid: int) -> None:
+        """Take a journalled ``refund`` of purchase ``pid``: out of the standings and of play."""
+        b = self.purchases[pid]
+        if b["state"] == "planned":
+            self.standings.refund(b["player"], b["kind"])
+            b["state"] = "refunded"
+
+    def _buys(self, t: str) -> list[dict[str, Any]]:
+        """The purchases whose chips ``t`` is to bring (an order's ``buy``), oldest first."""
+        return [b for _, b in sorted(self.purchases.items()) if b["table"] == t and b["state"] == "planned"]
+
+    def _take_requests(self, t: str) -> None:
+        """Decide the purchase requests of ``t``'s last report (the table waits between hands):
+        each booked once (:meth:`purchase`, by the player the table's report has in the seat) or
+        refused with the rule; the answer goes with ``t``'s next order."""
+        rep = self.reports.get(t) or {}
+        answers = self._answers.setdefault(t, {})
+        for rid, req in sorted((rep.get("requests") or {}).items(), key=lambda kv: int(kv[0])):
+            key = f"{t}:{int(rid)}"
+            if key in self._requested:
+                answers[str(rid)] = {"purchase": self._requested[key]}
+                continue
+            seat = rep["seats"].get(str(req["seat"]))
+            if seat is None or seat[0] != req["player"]:
+                answers[str(rid)] = {"why": f"F-3: seat {req['seat']} has no such player now"}
+                continue
+            try:
+                self.purchase(str(req["kind"]), str(req["player"]), by=str(req["by"]),
+                              reason=req.get("reason"), request=key)
+                answers[str(rid)] = {"purchase": self._requested[key]}
+            except TournamentError as exc:
+                answers[str(rid)] = {"why": str(exc)}
+                log.info("table %s: a %s request for seat %s refused: %s", t, req["kind"], req["seat"], exc)
+        if not answers:
+            self._answers.pop(t, None)
+
+    def _confirm_purchases(self, table: str, rep: dict[str, Any]) -> None:
+        """Take the report's purchases brought (``bought``: ``purchase-in``) and refused
+        (``refused_buy``: ``refund``) of the room's purchases at ``table`` still on their way."""
+        bought = {int(x) for x in rep.get("bought", [])}
+        refused = {int(k): str(v) for k, v in rep.get("refused_buy", {}).items()}
+        for pid, b in sorted(self.purchases.items()):
+            if b["table"] != table or b["state"] != "planned":
+                continue
+            if pid in bought:
+                self.journal.append("purchase-in", {"purchase": pid, "table": table})
+                b["state"] = "in"
+            elif pid in refused:
+                self.journal.append("refund", {"purchase": pid, "why": refused[pid][:200]})
+                self._unbook(pid)
+                log.warning("table %s: %s's %s refunded: %s", table, self.names.get(b["player"], b["player"]),
+                            b["kind"], refused[pid])
 
     def director_status(self) -> dict[str, Any]:
         """Return the tournament as the director sees it (``GET /api/tournament``): the

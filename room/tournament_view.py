@@ -32,7 +32,9 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
     floor deal``, :func:`controller.floor_cli.table_deal`); with a ``table``, ``out``: the
     places of the players who busted there, by the seat they left while nobody took it
     (:meth:`room.tournament.RoomTournament.out_seats`: ``{"5": {"name", "place", "tied_to",
-    "prize"}}``), what the table's screens say at an empty seat ("OUT — 7th")."""
+    "prize"}}``), what the table's screens say at an empty seat ("OUT — 7th"), ``offers`` (what
+    each seat's player may buy now: :meth:`room.tournament.RoomTournament.offers`, the tablet's
+    ``Rebuy`` / ``Add-on`` buttons) and ``purchase_chips`` (``{"rebuy", "addon"}``: chips)."""
     st = director.clock.status(director.now())
     standings = director.standings
     tv = tournament_view(st, standings, {})
@@ -45,7 +47,10 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
             "finished": director.result is not None,
             "clock_speed": int(speed) if speed and int(speed) > 1 else None,
             "prizes_left": list(amounts[:tv.players_left]), "unit": director.settings.payouts.unit,
-            **({"out": director.out_seats(table)} if table is not None else {})}
+            **({"out": director.out_seats(table)} if table is not None else {}),
+            **({"offers": director.offers(table), "purchase_chips": {
+                "rebuy": director.settings.rebuy.chips, "addon": director.settings.addon.chips}}
+               if table is not None and hasattr(director, "offers") else {})}
 
 
 def move_notice(director: Any, table: str, move: dict[str, Any]) -> dict[str, Any]:

@@ -169,7 +169,7 @@ class MqttAdapter(DeviceAdapter):
         from controller.journal import JournalError
         from controller.tournament.errors import TournamentError
 
-        director = getattr(self.orch, "tournament_director", None)
+        director = getattr(self.orch, "tournament_director", None) or getattr(self.orch, "tournament_purchases", None)
         try:
             if director is None:
                 raise TournamentError(f"M-2: {kind}: no tournament is played at this table")

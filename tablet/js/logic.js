@@ -1001,10 +1001,12 @@ export function moveTexts(tv, mySeat, now = null) {
   return out;
 }
 
-/** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`
- * and `purchase_chips`: {buttons: [{action: 'rebuy'|'addon'|'decline_rebuy', label: 'Rebuy 2,000'}], waiting}
- * (`waiting`: the words while the dealer has still to confirm one asked for, or "Busted — rebuy?"
- * while the seat is kept for its busted player: the view's `rebuy_pending`), or null. */
+/** A tournament's rebuy and add-on at `seat` (issue 19), from the view's `offers`, `asked`,
+ * `purchase_refused` (a room table's: the director's reason) and `purchase_chips`:
+ * {buttons: [{action: 'rebuy'|'addon'|'decline_rebuy', label: 'Rebuy 2,000'}], waiting}
+ * (`waiting`: the words while the dealer has still to confirm one asked for, the room's
+ * refusal of the last one, or "Busted — rebuy?" while the seat is kept for its busted player:
+ * the view's `rebuy_pending`), or null. */
 export function purchaseOffer(state, seat) {
   const tv = tournamentView(state);
   if (!tv) return null;
@@ -1021,6 +1023,9 @@ export function purchaseOffer(state, seat) {
   // TFIX 7: busted in the rebuy period, the seat kept until he decides or the next deal
   if (offers.includes('decline_rebuy')) buttons.push({ action: 'decline_rebuy', label: t('No rebuy') });
   const busted = tv.rebuy_pending && typeof tv.rebuy_pending === 'object' && tv.rebuy_pending[key];
+  // at a table of the room's tournament: the room's director refused the last one (its rule)
+  const refused = tv.purchase_refused && typeof tv.purchase_refused[key] === 'string' ? tv.purchase_refused[key] : '';
+  if (refused) return { buttons, waiting: t('Refused by the director: {why}', { why: refused }) };
   return buttons.length ? { buttons, waiting: busted ? t('Busted \u2014 rebuy?') : null } : null;
 }
 

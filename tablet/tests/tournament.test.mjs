@@ -126,6 +126,17 @@ test('issue 19: a rebuy and an add-on offered at the seat, then waiting for the 
     { action: 'decline_rebuy', label: 'No rebuy' }], waiting: 'Busted \u2014 rebuy?' });
 });
 
+test('issue 19: at a room table the refusal of the last rebuy by the director is shown at the seat', () => {
+  L.setLanguage('en');
+  const st = (over) => ({ tournament_view: view({ purchase_chips: { rebuy: 2000, addon: 3000 }, ...over }) });
+  const why = 'rebuy: stack 4000 is above the 2000 allowed';
+  assert.deepEqual(L.purchaseOffer(st({ purchase_refused: { 3: why } }), 3),
+    { buttons: [], waiting: `Refused by the director: ${why}` });
+  assert.equal(L.purchaseOffer(st({ purchase_refused: { 3: why } }), 4), null);
+  assert.equal(L.purchaseOffer(st({ purchase_refused: { 3: why }, asked: { 3: 'addon' } }), 3).waiting,
+    'Add-on 3,000: pay the dealer, who confirms it');
+});
+
 test('issue 19: the colour-up break says who won a chip in the chip race', () => {
   L.setLanguage('en');
   const race = { removed: [25], chip: 100, seats: { 5: { name: 'P5', cards: ['As'], won: true },
