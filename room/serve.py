@@ -11,9 +11,11 @@ With ``--tournament SETTINGS.toml --tables t1,t2,...`` it also runs the room's m
 tournament (issue 19) on those tables, as ``livetable room simulate --tournament`` does on
 simulated ones (:class:`room.tournament_serve.TournamentRunner`: the same director, loop and
 journal in the store; the console's ``/api/tournament``): ``--entries N`` players (``p1``..``pN``,
-``Player 1``..; default a full field) drawn to seats with ``--tournament-seed``. Restarted with
-the same ``--tournament`` and ``--tables`` it resumes the tournament from the store; other
-settings, tables or entries are refused (exit 2). At the end the result (places, payouts) is
+``Player 1``..; default a full field) or ``--entries-file FILE``'s players by name
+(:func:`room.tournament_serve.read_entries`; a bad line: exit 2, its number said) drawn to
+seats with ``--tournament-seed``. Restarted with the same ``--tournament`` and ``--tables`` it
+resumes the tournament from the store; other settings, tables or entries (another entries
+file) are refused (exit 2). At the end the result (places, payouts) is
 logged, printed as one JSON line ``{"tournament": {...}}`` and kept in the store (its
 ``payouts`` event); the service goes on serving.
 """
@@ -75,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entries", type=int, default=None,
                    help="the tournament's entries, p1..pN (default: every seat of the tables); checked against "
                         "the stored tournament when given")
+    p.add_argument("--entries-file", metavar="FILE", default=None,
+                   help="the tournament's entries by name: one player a line, name or player_id,name (UTF-8, # "
+                        "comments); instead of --entries; checked against the stored tournament when given")
     p.add_argument("--tournament-seed", type=int, default=None, help="the draw's seed (default: a random one; "
                    "a resumed tournament keeps its own)")
     p.add_argument("--tournament-speed", type=clock_speed, default=1.0,
@@ -109,7 +114,7 @@ def _open_tournament(runner: Any, args: argparse.Namespace) -> int:
 
     seed = args.tournament_seed if args.tournament_seed is not None else secrets.randbelow(2**24)
     try:
-        resumed = runner.open(args.entries, seed)
+        resumed = runner.open(args.entries, seed, names=args.names)
     except (TournamentError, ValueError, KeyError, TypeError, StoreError) as exc:
         # the records service keeps running (the tables' hands are stored): the tournament does
         # not, and the console's /api/tournament says why (409) until a person looks
@@ -134,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     3 when the store cannot be opened. A stored tournament that does not replay does not stop
     the records service: it serves on, and the console's ``/api/tournament`` says why (409)."""
     args = build_parser().parse_args(argv)
+    args.names = None  # --entries-file's players (player id -> name), read before anything starts
     if args.add_floor is not None:
         from room.console import add_login
 
@@ -156,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable room serve: the room login's password: {exc}", file=sys.stderr)
         return 2
     tournament = _tournament_args(args)
+    if tournament is not None and not isinstance(tournament, str) and args.entries_file is not None \
+            and args.entries is not None:
+        tournament = "--entries and --entries-file: one or the other"
+    elif tournament is None and args.entries_file is not None:
+        tournament = "--entries-file goes with --tournament"
     if isinstance(tournament, str):
         print(f"livetable room serve: {tournament}", file=sys.stderr)
         return 2
@@ -171,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     runner, lock = None, None
     if tournament is not None:
         from room.tournament_serve import (DirectorLockHeld, StoredTournamentMismatch, TournamentRunner, check_stored,
-                                           lock_director)
+                                           lock_director, read_entries)
 
         text, tables = tournament
         try:  # one director a store (issue 19): before anything starts, a second room is refused
@@ -182,11 +193,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         try:  # before the service starts: a mismatch changes nothing and starts nothing
             runner = TournamentRunner(store, service, text, tables, speed=args.tournament_speed)
-            held = check_stored(store, runner.settings, tables, args.entries)
+            if args.entries_file is not None:
+                args.names = read_entries(args.entries_file)  # EntriesFileError (a ValueError): exit 2
+            held = check_stored(store, runner.settings, tables, args.entries, args.names)
             seats = runner.settings.seats_per_table * len(tables)
             if not held and args.entries is not None and not 2 <= args.entries <= seats:
                 raise ValueError(f"--entries must be 2..{seats} ({len(tables)} tables of "
                                  f"{runner.settings.seats_per_table} seats)")
+            if not held and args.names is not None and not 2 <= len(args.names) <= seats:
+                raise ValueError(f"--entries-file: {len(args.names)} players; a tournament on {len(tables)} tables "
+                                 f"of {runner.settings.seats_per_table} seats takes 2..{seats}")
         except (StoredTournamentMismatch, ValueError, StoreError) as exc:
             print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
             lock.release()

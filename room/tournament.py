@@ -274,22 +274,25 @@ class RoomTournament:
         self._answers: dict[str, dict[str, dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ start and restore
-    def start(self, entries: int, seed: int) -> None:
-        """Register ``entries`` players (p1..pN, level 0: before the start, TDA 9) and draw
-        their tables and seats (TDA 7); start the clock.
+    def start(self, entries: int, seed: int, names: dict[str, str] | None = None) -> None:
+        """Register ``entries`` players (p1..pN, named ``Player N``; or ``names``: player id ->
+        name, in the order drawn, ``entries`` then its length; level 0: before the start,
+        TDA 9) and draw their tables and seats (TDA 7); start the clock.
 
         Raises:
-            controller.tournament.errors.TournamentError: more entries than seats.
+            controller.tournament.errors.TournamentError: more entries than seats, or fewer than 2.
         """
         self.seed = seed
         self.tournament_id = secrets.token_hex(8)
-        players = [f"p{n}" for n in range(1, entries + 1)]
+        if names is not None:
+            entries = len(names)
+        players = list(names) if names is not None else [f"p{n}" for n in range(1, entries + 1)]
         if entries > len(self.tables) * self.settings.seats_per_table or entries < 2:
             from controller.tournament.errors import TournamentError
 
             raise TournamentError(f"{entries} entries for {len(self.tables)} tables of "
                                   f"{self.settings.seats_per_table} seats")
-        self.names = {p: f"Player {p[1:]}" for p in players}
+        self.names = dict(names) if names is not None else {p: f"Player {p[1:]}" for p in players}
         drawn = random_draw(players, self.tables, self.settings.seats_per_table, random.Random(seed))
         moves = [Move(p, "", 0, t.table_id, s, "draw") for t in drawn for s, p in enumerate(t.seats, 1) if p]
         # the start, every entry and the draw in one transaction: a room killed meanwhile has all or none

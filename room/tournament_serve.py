@@ -22,6 +22,11 @@ lock on the store before it starts anything (PostgreSQL: a session advisory lock
 ``pg_try_advisory_lock``, on the store's connection; SQLite: ``flock`` on ``<store>.lock``),
 held until the process ends; a second process on the same store is refused
 (:class:`DirectorLockHeld`, naming the holder's pid and host).
+
+The entries are ``p1``..``pN`` (``Player N``) or, by name, those of an entries file
+(``room serve --entries-file``, :func:`read_entries`): one player a line, ``name`` or
+``player_id,name``; a restart with the same players (ids and names) resumes, other ones are
+refused as other entries are.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from controller.tournament.settings import TournamentSettings, load_settings
@@ -42,7 +48,7 @@ from room.tournament import RoomTournament, StoreJournal
 from room.tournament_desk import TournamentDesk
 
 __all__ = ["TournamentRunner", "StoredTournamentMismatch", "check_stored", "stored_start", "DirectorLock",
-           "DirectorLockHeld", "lock_director"]
+           "DirectorLockHeld", "lock_director", "read_entries", "EntriesFileError"]
 
 log = logging.getLogger("livetable.room.tournament")
 
@@ -160,6 +166,95 @@ def _stale(name: str) -> bool:
     return False
 
 
+class EntriesFileError(ValueError):
+    """An entries file cannot be read or holds a bad line; the message names the file and
+    every bad line by its number (the first ten)."""
+
+
+def read_entries(path: str | Path) -> dict[str, str]:
+    """Read the tournament's entries from the file ``path``; return player id -> name, in the
+    file's order (the order the seats are drawn in).
+
+    The file: UTF-8 (at most :data:`controller.config.MAX_SMALL_FILE` bytes, read with
+    :func:`controller.config.read_small_text`), one player a line, ``name`` or
+    ``player_id,name`` (the first comma parts them: a line with a comma starts with a player
+    id, :func:`room.ids.check_player_id`); a line starting with ``#`` (spaces before it
+    allowed) is a comment. A name follows :meth:`room.tournament.RoomTournament.register`'s
+    rule (:func:`room.tournament.entry_name`: one line of 1..40 characters, no control
+    characters), spaces around it are dropped. A player without an id gets ``pN``: N the
+    smallest number not yet taken, counting from 1 in the file's order.
+
+    Raises:
+        EntriesFileError: the file cannot be read (missing, not a regular file, too large,
+            not UTF-8) or no player in it; a line is empty, holds a control character, a bad
+            name or player id, or a player id or name another line has (names compared as a
+            table compares them: case, spacing and punctuation around them ignored).
+    """
+    from controller.config import read_small_text
+    from controller.engine.table.seating import player_for_name
+    from room.ids import PlayerIdError, check_player_id
+    from room.tournament import entry_name
+
+    try:
+        text = read_small_text(path, what="entries file")
+    except (OSError, ValueError) as exc:
+        raise EntriesFileError(f"the entries file {path}: {exc}") from None
+    problems: list[str] = []
+    rows: list[tuple[str | None, str]] = []
+    ids: dict[str, int] = {}
+    keys: dict[str, int] = {}
+    lines = text.split("\n")  # not splitlines(): a vertical tab or a form feed inside a line is refused
+    if lines and lines[-1] == "":
+        lines.pop()  # the file's last newline
+    for no, raw in enumerate(lines, 1):
+        line = raw[:-1] if raw.endswith("\r") else raw  # a Windows line end
+        if line.strip().startswith("#"):
+            continue
+        if not line.strip():
+            problems.append(f"line {no}: empty (one player a line: name or player_id,name; # starts a comment)")
+            continue
+        pid: str | None = None
+        name = line
+        if "," in line:
+            first, name = line.split(",", 1)
+            try:
+                pid = check_player_id(first.strip())
+            except PlayerIdError as exc:
+                problems.append(f"line {no}: {exc} (a line with a comma is player_id,name)")
+                continue
+        try:
+            name = entry_name(name)
+        except ValueError as exc:
+            problems.append(f"line {no}: {exc}")
+            continue
+        key = player_for_name(name)
+        if key in keys:
+            problems.append(f"line {no}: the name {name!r} is on line {keys[key]} already")
+            continue
+        if pid is not None and pid in ids:
+            problems.append(f"line {no}: the player id {pid!r} is on line {ids[pid]} already")
+            continue
+        keys[key] = no
+        if pid is not None:
+            ids[pid] = no
+        rows.append((pid, name))
+    if problems:
+        more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
+        raise EntriesFileError(f"the entries file {path}: " + "; ".join(problems[:10]) + more)
+    if not rows:
+        raise EntriesFileError(f"the entries file {path}: no player in it")
+    out: dict[str, str] = {}
+    n = 0
+    for pid, name in rows:
+        if pid is None:
+            n += 1
+            while f"p{n}" in ids:
+                n += 1
+            pid = f"p{n}"
+        out[pid] = name
+    return out
+
+
 def stored_start(store: Any) -> dict[str, Any] | None:
     """Return the ``start`` event's payload of the tournament in ``store`` (``settings``: the
     TOML text, ``tables``, ``seed``, ``entries``, ``names``), or None when it holds none."""
@@ -167,12 +262,15 @@ def stored_start(store: Any) -> dict[str, Any] | None:
     return json.loads(rows[0][0]) if rows else None
 
 
-def check_stored(store: Any, settings: TournamentSettings, tables: list[str], entries: int | None = None) -> bool:
+def check_stored(store: Any, settings: TournamentSettings, tables: list[str], entries: int | None = None,
+                 names: dict[str, str] | None = None) -> bool:
     """Check the tournament in ``store`` against the one asked for; return whether it holds one.
 
     The settings are compared as loaded (a TOML written differently with the same settings is
     the same tournament), the tables in order (the first is the final table, the break order
-    is theirs reversed), ``entries`` only when given.
+    is theirs reversed), ``entries`` only when given, and so ``names`` (player id -> name, the
+    entries at the start, :func:`read_entries`): the same players under the same names, in
+    any order.
 
     Raises:
         StoredTournamentMismatch: the stored tournament differs (the message names what).
@@ -190,6 +288,13 @@ def check_stored(store: Any, settings: TournamentSettings, tables: list[str], en
     if entries is not None and int(start["entries"]) != entries:
         raise StoredTournamentMismatch(f"the room's store holds a tournament of {start['entries']} entries, "
                                        f"not {entries}")
+    if names is not None and dict(start["names"]) != names:
+        stored = dict(start["names"])
+        p = next(p for p in [*stored, *names] if stored.get(p) != names.get(p))
+        said = [repr(v) if v is not None else "none" for v in (stored.get(p), names.get(p))]
+        raise StoredTournamentMismatch(
+            f"the room's store holds a tournament of other entries than the entries file's ({len(stored)} stored, "
+            f"{len(names)} in the file; player {p}: {said[0]} stored, {said[1]} in the file)")
     return True
 
 
@@ -236,13 +341,15 @@ class TournamentRunner:
         """The room's tournament clock: monotonic seconds since the runner was made, times ``speed``."""
         return (time.monotonic() - self._t0) * self.speed
 
-    def open(self, entries: int | None, seed: int, *, check_entries: bool = True) -> bool:
+    def open(self, entries: int | None, seed: int, *, check_entries: bool = True,
+             names: dict[str, str] | None = None) -> bool:
         """Resume the tournament in the store, or start a new one; return True when resumed.
 
         A new one registers ``entries`` players (``p1``..``pN``, named ``Player N``; None: a
-        full field, ``seats_per_table`` a table) and draws their seats with ``seed`` (TDA 7).
+        full field, ``seats_per_table`` a table), or the players of ``names`` (player id ->
+        name, :func:`read_entries`), and draws their seats with ``seed`` (TDA 7).
         A stored one is checked first (:func:`check_stored`; its entries only when
-        ``check_entries`` and ``entries`` is given) and replayed.
+        ``check_entries`` and ``entries`` or ``names`` is given) and replayed.
 
         Raises:
             StoredTournamentMismatch: the store holds another tournament.
@@ -250,11 +357,12 @@ class TournamentRunner:
             ValueError: the journal cannot be replayed.
             room.store.StoreError: the store cannot be written.
         """
-        check_stored(self.store, self.settings, self.tables, entries if check_entries else None)
+        check_stored(self.store, self.settings, self.tables, entries if check_entries else None,
+                     names if check_entries else None)
         self.resumed = self.director.restore()
         if not self.resumed:
             self.director.start(entries if entries is not None else self.settings.seats_per_table * len(self.tables),
-                                seed)
+                                seed, names)
         self.desk.director = self.director
         return self.resumed
 
