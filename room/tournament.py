@@ -1286,8 +1286,21 @@ class RoomTournament:
         ``prize_pool`` (money), ``places_paid``, ``hand_for_hand``, ``finished``,
         ``clock_speed``), plus ``paused`` (the director stopped the clock), ``problems`` (the
         last 5 of :attr:`problems`: a table on another tournament's journal...), ``levels``
-        (``[first, last]`` level number, what ``clock-level`` takes) and ``tables``: one
-        ``{table, name, players, hands, playing, broken}`` a table, as its last report shows it."""
+        (``[first, last]`` level number, what ``clock-level`` takes), ``tables``: one
+        ``{table, name, players, hands, playing, broken}`` a table, as its last report shows it,
+        and what the floor follows (the console's tournament panel):
+
+        - ``moves``: the moves under way (ordered, not yet carried out at both ends), oldest
+          first: ``{player, name, from, from_seat, to, to_seat, reason, why, state}``; ``from``
+          None and ``from_seat`` 0 for an entry (the draw, a late entry); ``reason`` as
+          journalled (``balance``, ``break``, ``redraw``, ``draw``, ``late``, two joined by
+          ``+``), ``why`` in words (``balancing, TDA 11``); ``state`` ``planned`` (ordered) or
+          ``out`` (left his seat, chips on the way).
+        - ``broken_order``: the tables broken, in the order they broke (the first first).
+        - ``busts``: the places so far, best first (the latest bust first; the winner too once
+          one is left): ``{player, name, place, tied_to, prize}``, ``tied_to`` > ``place`` a
+          tie sharing those places, ``prize`` in money as the prize pool stands now (0 out of
+          the money). A re-entered player's earlier entry has its own row."""
         st = self.clock.status(self.now())
         numbers = level_numbers(self.settings)
         tables = []
@@ -1296,5 +1309,16 @@ class RoomTournament:
             tables.append({"table": t, "name": self.table_names.get(t, t), "players": len(rep.get("seats") or {}),
                            "hands": int(rep.get("hands") or 0), "playing": bool(rep.get("running")),
                            "broken": t in self.broken})
+        moves = [{"player": m["player"], "name": self.names.get(m["player"], m["player"]), "from": m["from"] or None,
+                  "from_seat": int(m["from_seat"]), "to": m["to"], "to_seat": int(m["to_seat"]),
+                  "reason": m["reason"], "why": "; ".join(_MOVE_WHY.get(r, r) for r in str(m["reason"]).split("+")),
+                  "state": m["state"]}
+                 for _, m in sorted(self.moves.items()) if m["state"] in ("planned", "out")]
+        finishes = self.standings.finishes()
+        amounts = payout_amounts(self.settings.payouts, self.standings.prize_pool(), len(self.standings.entries))
+        paid = prizes(finishes, amounts, self.settings.payouts.unit) if finishes else {}
+        busts = [{"player": f.player, "name": self.names.get(f.player, f.player), "place": f.place,
+                  "tied_to": f.tied_to, "prize": paid.get(f.entry_id, 0)} for f in finishes]
         return {**order_view(self), "paused": st.started and not st.running, "levels": [numbers[0], numbers[-1]],
-                "tables": tables, "problems": self.problems[-5:]}
+                "tables": tables, "problems": self.problems[-5:], "moves": moves, "broken_order": list(self.broken),
+                "busts": busts}
