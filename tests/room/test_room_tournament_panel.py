@@ -26,6 +26,7 @@ from room.tournament_desk import TournamentDesk
 from tests.room.test_room_tournament_console import Loop, Service, _login, call
 from tests.room.test_room_tournament_director import FakeTable, Journal, exchange
 from tests.room.test_room_tournament_register import LATE_TOML
+from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
 
 
 @pytest.fixture
@@ -141,3 +142,68 @@ def test_a_register_refused_says_why_and_a_bad_name_is_a_400(panel: dict[str, An
     code, body = register(panel, {"name": "two\tnames"})
     assert code == 400 and "register needs name: one line of 1..40 characters" in body["error"]
     assert call(panel)[1]["entries"] == 12
+
+
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.timeout(120)
+def test_the_console_panel_shows_hand_for_hand_moves_breaks_places_and_registers(panel: dict[str, Any]) -> None:
+    shot = panel["tmp"] / "tournament-panel.png"  # the test's tmp dir: looked at, not committed
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(panel["url"])
+            page.fill("#name", "floor")
+            page.fill("#password", panel["password"])
+            page.click("#login button")
+            page.wait_for_selector("#tournament:not(.hidden)", timeout=20_000)
+            assert page.text_content("#tournament .t-h4h") == "hand-for-hand off"
+            assert page.text_content("#tournament .t-moves") == "none"
+            assert "nobody is out yet" in (page.text_content("#tournament .t-busts") or "")
+            assert page.text_content("#tournament .t-broken") == "none"
+            # the register form: a late entry, then the same name again, refused with the reason
+            page.fill("#tournament .t-reg-name", "Zoe Late")
+            page.fill("#tournament .t-reg-by", "Anna")
+            page.click("#tournament form.t-register button")
+            page.wait_for_selector("#tournament .t-reg-note.ok", timeout=20_000)
+            note = page.text_content("#tournament .t-reg-note") or ""
+            st = call(panel)[1]
+            late = st["moves"][0]
+            assert note == (f"Zoe Late (p13) enters at level 1: {late['to']} seat {late['to_seat']}, 2,000 chips "
+                            "(Anna)")
+            assert page.text_content("#tournament .t-move[data-player='p13']") == (
+                f"Zoe Late p13: enters → {late['to']} seat {late['to_seat']} (late entry, TDA 9; ordered)")
+            assert page.input_value("#tournament .t-reg-name") == ""
+            page.fill("#tournament .t-reg-name", "zoe late.")
+            page.click("#tournament form.t-register button")
+            page.wait_for_selector("#tournament .t-reg-note.err", timeout=20_000)
+            assert page.text_content("#tournament .t-reg-note") == (
+                "refused: F-3: Zoe Late is still in the tournament (a re-entry comes after a bust)")
+            panel["desk"].call(lambda d: exchange(d, panel["tables"], panel["sent"], "t1", "t2"))
+            bubble(panel)
+            page.wait_for_selector("#tournament .t-h4h.on", timeout=20_000)  # the page's next refresh
+            assert page.text_content("#tournament .t-h4h") == "hand-for-hand on"
+            st = call(panel)[1]
+            shown = [[c.strip() for c in r.split("\t")] for r in page.eval_on_selector_all(
+                "#tournament tr.t-bust", "rs => rs.map(r => [...r.cells].map(c => c.textContent).join('\\t'))")]
+            assert shown == [[f"{b['place']}th", f"{b['name']} {b['player']}", ""] for b in st["busts"]]
+            assert len(shown) == 3
+            break_t2(panel)
+            page.wait_for_selector("#tournament .t-broken-table", timeout=20_000)
+            page.wait_for_selector("#tournament .t-h4h.off", timeout=20_000)
+            st = call(panel)[1]
+            assert page.text_content("#tournament .t-broken") == "1. t2"
+            lines = page.eval_on_selector_all("#tournament li.t-move", "ls => ls.map(l => l.textContent)")
+            assert lines == [f"{m['name']} {m['player']}: {m['from']} seat {m['from_seat']} → {m['to']} seat "
+                             f"{m['to_seat']} ({m['why']}; ordered)" for m in st["moves"]]
+            assert sum("t2 seat" in x and "table broken, TDA 10" in x for x in lines) == 3
+            first = page.eval_on_selector("#tournament tr.t-bust", "r => [...r.cells].map(c => c.textContent)")
+            assert first[0] == "9th" and first[2] == f"{st['busts'][0]['prize']:,}" and st["busts"][0]["prize"] > 0
+            assert "t2: broken" in (page.text_content("#tournament") or "")
+            page.screenshot(path=str(shot), full_page=True)
+            assert errors == []
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000
