@@ -6,14 +6,14 @@ ends), every bad line refused with its number, a file that cannot be read; the d
 start with those players; a store holding a tournament of one file resumed with it and
 refused with another (exit 2, nothing written), as ``--entries`` is; and a real ``room
 serve`` (real brokers and tables, as tests/room/test_room_serve_tournament.py) playing the
-file's players to a winner.
+file's players to a winner, killed (-9) after the first bust and resumed with the same file.
 """
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -161,8 +161,11 @@ def test_room_serve_refuses_a_bad_or_other_entries_file_with_exit_2_before_anyth
 
 
 @pytest.mark.timeout(180)
-def test_room_serve_plays_the_file_s_players_to_a_winner(room: dict[str, Any]) -> None:
+def test_room_serve_plays_the_file_s_players_and_resumes_them_after_a_kill(room: dict[str, Any]) -> None:
+    """The file's players through real tables to a winner; a kill -9 of the room after the
+    first bust and ``room serve`` again with the same file resumes (the same players, once)."""
     names = ["Ann Smith", "Bob Jones", "Chloé Ødegaard", "Dan", "Eve", "Frank", "Gus", "Hana", "Ivo", "Jo"]
+    ids = ["p1", "bob", *(f"p{n}" for n in range(2, 10))]
     text = "# tonight\n" + "".join(f"{'bob,' if n == 'Bob Jones' else ''}{n}\n" for n in names)
     path = write(room["tmp"], text)
     cmd = room["cmd"]
@@ -173,14 +176,23 @@ def test_room_serve_plays_the_file_s_players_to_a_winner(room: dict[str, Any]) -
     start_tables(room)
     code, st = status(url, room["floor_password"])
     assert code == 200 and st["entries"] == len(names), st
-    result = s.line("tournament", 60)["tournament"]
-    assert result["ok"], result
-    ids = ["p1", "bob", *(f"p{n}" for n in range(2, 10))]
-    assert sorted(result["places"]) == sorted(ids) and sorted(result["names"]) == sorted(names)
-    assert dict(zip(result["places"], result["names"])) == {p: n for p, n in zip(ids, names)}
+    deadline = time.monotonic() + 60
+    while not any(k == "bust" for k, _ in events(room["store"])):
+        assert time.monotonic() < deadline and s.proc.poll() is None, s.log.read_text()[-3000:]
+        time.sleep(0.05)  # polling another process's store, as test_room_serve_tournament.py does
+    s.proc.kill()
+    s.proc.wait()
+    again = serve(room, free_port())
+    again.line("serving", 30)
+    result = again.line("tournament", 60)["tournament"]
+    assert result["ok"] and result["resumed"], result
+    assert sorted(result["places"]) == sorted(ids) and dict(zip(result["places"], result["names"])) == dict(
+        zip(ids, names))
     assert result["prize_pool"] == len(names) * PRICE == sum(result["payouts"])
-    start = [p for k, p in events(room["store"]) if k == "start"]
-    assert [json.dumps(x["names"], sort_keys=True) for x in start] == [json.dumps(dict(zip(ids, names)),
-                                                                                  sort_keys=True)]
+    kinds = [k for k, _ in events(room["store"])]
+    assert kinds.count("start") == 1 and kinds.count("entry") == len(names)  # nobody registered twice
+    start = next(p for k, p in events(room["store"]) if k == "start")
+    assert list(start["names"].items()) == list(zip(ids, names))
+    assert "resumed from the store" in again.log.read_text()
     check_store_holds_every_hand(room)
-    assert s.stop() == 0
+    assert again.stop() == 0
