@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from room.store import open_store
+from tests.room.conftest import _empty_pg
 
 REPO = Path(__file__).resolve().parents[2]
 STACK, PRICE = 2000, 100  # room/tournament_sim.py ROOM_TOML
@@ -201,6 +202,7 @@ def check_result(summary: dict[str, Any], entries: int, workdir: Path, tables: l
 
 def test_tda_10_11_forty_entries_on_five_tables_through_the_room_to_a_winner(tmp_path: Path, pg_database: str) -> None:
     tables = [f"t{i}" for i in range(1, 6)]
+    _empty_pg(pg_database)  # the session's database: another test's tournament (store_url) would be refused here
     summary = run_room(tmp_path, 5, 40, 5, store=pg_database)
     workdir = tmp_path / "room"
     check_result(summary, 40, workdir, tables, pg_database)
