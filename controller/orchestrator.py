@@ -41,7 +41,8 @@ from controller.engine.table.step import step
 from controller.faults import FaultBook, FaultError, FaultExit, FaultKind
 from controller.journal import Journal, JournalError
 
-__all__ = ["Orchestrator", "Ports", "FloorDecision", "ManualPause", "RaiseFault", "DeviceBack", "Dealer"]
+__all__ = ["Orchestrator", "Ports", "FloorDecision", "ManualPause", "RaiseFault", "DeviceBack", "Dealer",
+           "TournamentOwn", "TOURNAMENT_STAKES_KEYS", "tournament_refusal"]
 
 log = logging.getLogger("livetable.orchestrator")
 
@@ -118,6 +119,46 @@ class RaiseFault:
 
     kind: str
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOwn:
+    """A tournament's own seating or chips event (issue 19): posted (or handled) by the table's
+    tournament device (:class:`controller.tournament_run.TournamentTable`: the draw, late
+    entries, rebuys, add-ons, the colour-up; :class:`controller.tournament_link.RoomTournamentSeat`:
+    the room's moves and purchases). At a tournament table only these bring chips in or out,
+    seat players or change the stakes (:func:`tournament_refusal`)."""
+
+    event: ev.Event
+
+
+#: The settings a tournament's levels (or its colour-up) set: no cash-game path changes them at
+#: a tournament table (``rake_*``: a tournament takes no rake; ``tournament``: no switch to cash).
+TOURNAMENT_STAKES_KEYS = frozenset({"small_blind", "big_blind", "ante", "big_blind_ante", "smallest_chip",
+                                    "tournament", "rake_percent", "rake_caps", "buy_in_min", "buy_in_max"})
+
+#: Events that seat a player or bring chips to the table (or take a moved player's away).
+_SEATING_EVENTS = (ev.PlayerSatDown, ev.BoughtIn, ev.PlayerJoined, ev.ToppedUp, ev.BuyInConfirmed, ev.ChipsRaced)
+
+
+def tournament_refusal(event: ev.Event) -> str | None:
+    """Why a tournament table refuses ``event`` when it does not come from its tournament (a
+    :class:`TournamentOwn`), or None when any path may post it (F-3, issue 19 "chips from
+    nothing"): a seat, buy-in, top-up, confirmed buy-in or chip race (chips would come from
+    outside the tournament's chips in play), a move out (``StoodUp(moved=True)``: chips would
+    leave), a settings change of the stakes, chips, rake, buy-in range or tournament flag
+    (:data:`TOURNAMENT_STAKES_KEYS`: the levels set them). A plain ``StoodUp`` is left to the
+    table (T-8: no cash-out at a tournament table while the player has chips)."""
+    if isinstance(event, _SEATING_EVENTS):
+        what = {"player-sat-down": "seats a player", "player-joined": "seats a player"}.get(event.kind, "brings chips")
+        return (f"F-3: a tournament table takes no {event.kind} from outside the tournament (it {what}): "
+                f"players enter by registration, chips come as starting stacks, rebuys and add-ons")
+    if isinstance(event, ev.StoodUp) and event.moved:
+        return "F-3: only the tournament moves a player to another table with his chips"
+    if isinstance(event, ev.SettingsChanged) and TOURNAMENT_STAKES_KEYS & set(event.changes):
+        keys = ", ".join(sorted(TOURNAMENT_STAKES_KEYS & set(event.changes)))
+        return f"F-3: a tournament table's {keys} come from the tournament's levels, not a settings change"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +257,11 @@ class Orchestrator:
         #: The floor's ``close`` waiting for the running hand's end (its pause reason): the
         #: hand pacer starts no hand meanwhile (controller/floor.py, issue 17).
         self.closing: str | None = None
+        #: What the table's tournament device plays (``"tournament"``, ``"room-tournament"``), set
+        #: by its ``attach``; None at a cash table. While set, seating, chips and stakes events
+        #: not wrapped in :class:`TournamentOwn` are refused (:func:`tournament_refusal`).
+        self.tournament: str | None = None
+        self._own = False  # the event in hand is the tournament's own (a TournamentOwn)
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
@@ -317,7 +363,7 @@ class Orchestrator:
         try:
             items = [item]
             if self.translate is not None and not isinstance(
-                item, (ev.Event, FloorDecision, ManualPause, RaiseFault, DeviceBack)
+                item, (ev.Event, FloorDecision, ManualPause, RaiseFault, DeviceBack, TournamentOwn)
             ):
                 items = self.translate(self, item)
             for one in items:
@@ -327,6 +373,13 @@ class Orchestrator:
 
     def _handle_one(self, item: Any) -> None:
         now = self.clock()
+        if isinstance(item, TournamentOwn):
+            self._own = True
+            try:
+                self._handle_one(item.event)
+            finally:
+                self._own = False
+            return
         if isinstance(item, RaiseFault):
             self._fault_raise(item.kind, item.message, now)
             return
@@ -354,7 +407,21 @@ class Orchestrator:
         if self.faults.paused and not self._allowed_while_paused(item):
             self._refuse_paused(item)
             return
+        if self.tournament is not None and not self._own and (why := tournament_refusal(item)) is not None:
+            self._refuse_at_tournament(item, why)
+            return
         self._apply(item)
+
+    def _refuse_at_tournament(self, event: ev.Event, why: str) -> None:
+        """Refuse a cash-game seating, chips or stakes event at a tournament table: nothing is
+        journalled (a replay must not take it either), the state is unchanged; the refusal goes
+        to the seat's tablet and to the listeners (the floor's answer) as the table's own would."""
+        log.warning("tournament table: refused %s: %s", event.kind, why)
+        refusal = fx.Refuse(event=event.kind, rule="F-3", reason=why, seat=getattr(event, "seat", None),
+                            action_id=getattr(event, "action_id", ""))
+        self._carry_out([refusal], event)
+        for listener in list(self.listeners):
+            listener(self, [refusal])
 
     def _allowed_while_paused(self, event: ev.Event) -> bool:
         # Cards already on their way are facts; the floor may void or change settings (they

@@ -85,6 +85,7 @@ from controller.crashpoint import CrashPoints
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
+from controller.orchestrator import TournamentOwn
 from controller.tournament.table import busts_of
 from controller.tournament_link_view import LinkView, decode_move_notice, decode_view
 
@@ -327,6 +328,7 @@ class RoomTournamentSeat:
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         orch.tournament_view_fn = self.view_json
         orch.tournament_purchases = self  # rebuys and add-ons go to the room (controller/floor.py)
+        orch.tournament = self.plays  # only TournamentOwn events seat players, bring chips, set stakes
         self._client.connect_async(self._host, self._port, keepalive=30)
         self._client.loop_start()
 
@@ -448,7 +450,7 @@ class RoomTournamentSeat:
                 out_chips[m["move"]] = self.moved_out[m["move"]]
                 if seat is not None and seat.player == m["player"]:
                     self._crash_point("move-out")
-                    orch.handle(ev.StoodUp(at=now, seat=m["seat"], moved=True))
+                    orch.handle(TournamentOwn(ev.StoodUp(at=now, seat=m["seat"], moved=True)))
                 continue
             if seat is None or seat.player != m["player"]:
                 self.moved_out[m["move"]] = 0  # busted meanwhile, or never here: nothing leaves
@@ -460,7 +462,7 @@ class RoomTournamentSeat:
                            "chips": chips})
             self.moved_out[m["move"]] = out_chips[m["move"]] = chips
             self._crash_point("move-out")
-            orch.handle(ev.StoodUp(at=now, seat=m["seat"], moved=True))
+            orch.handle(TournamentOwn(ev.StoodUp(at=now, seat=m["seat"], moved=True)))
         left = [m for m in order["out"] if (s := orch.state.seat(m["seat"])) is not None and s.player == m["player"]]
         if left:
             log.warning("table %s: %s did not leave (a fault?): the order is carried out again", self.table,
@@ -498,7 +500,7 @@ class RoomTournamentSeat:
         here = next((s for s in orch.state.occupied() if s.player == m["player"]), None)
         if m["move"] in self.moved_in and here is not None and here.seat == m["seat"]:
             if here.stack == 0:  # sat down, the buy-in lost to a kill: the chips arrive now
-                orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+                orch.handle(TournamentOwn(ev.BoughtIn(at=now, seat=m["seat"], amount=chips)))
             return
         taken = orch.state.seat(m["seat"]) is not None
         if here is not None or taken:
@@ -516,9 +518,9 @@ class RoomTournamentSeat:
             self.moved_in.add(m["move"])
             self.refused_in.pop(m["move"], None)
             self._crash_point("move-in")
-        orch.handle(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"]))
+        orch.handle(TournamentOwn(ev.PlayerSatDown(at=now, seat=m["seat"], player=m["player"], name=m["name"])))
         self._crash_point("sat-down")
-        orch.handle(ev.BoughtIn(at=now, seat=m["seat"], amount=chips))
+        orch.handle(TournamentOwn(ev.BoughtIn(at=now, seat=m["seat"], amount=chips)))
 
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
     def ask_purchase(self, kind: str, seat: int) -> None:
@@ -612,7 +614,7 @@ class RoomTournamentSeat:
         here = s is not None and s.player == b["player"] and s.stack > 0
         if pid in self.bought:
             if here and topped < self.bought[pid] + b["chips"]:  # journalled, a kill before the chips came
-                self.orch.handle(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"]))
+                self.orch.handle(TournamentOwn(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"])))
             return
         why = None if here else f"seat {b['seat']} has no {b['player']} with chips now"
         if why is None:
@@ -620,7 +622,7 @@ class RoomTournamentSeat:
                            "kind": b["kind"], "chips": b["chips"], "before": topped})
             self.bought[pid] = topped
             self._crash_point("buy")
-            self.orch.handle(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"]))
+            self.orch.handle(TournamentOwn(ev.ToppedUp(at=now, seat=b["seat"], amount=b["chips"])))
             acct = self.orch.state.ledger.accounts.get(b["player"])
             if acct is not None and acct.topped_up >= topped + b["chips"]:
                 log.info("table %s: seat %d's %s, %d chips, brought", self.table, b["seat"], b["kind"], b["chips"])

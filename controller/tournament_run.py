@@ -67,7 +67,7 @@ from controller.engine.table import events as ev
 from controller.engine.table.seating import player_for_name
 from controller.engine.table.settings import TableSettings
 from controller.journal import JournalError
-from controller.orchestrator import RaiseFault
+from controller.orchestrator import RaiseFault, TournamentOwn
 
 from controller.tournament.balancing import random_draw
 from controller.tournament.chiprace import chip_race, race_cards
@@ -429,6 +429,8 @@ class TournamentTable:
         #: chips of rebuys at the bust per player: they come as a ``BoughtIn`` (the seat was
         #: freed at the bust), so they count with the entries' starting stacks
         self._bust_rebuy_chips: dict[str, int] = {}
+        #: the ledger's (in, out, rake) of the last chips-in-play violation that paused the table
+        self._chips_faulted: tuple[int, int, int] | None = None
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -454,6 +456,7 @@ class TournamentTable:
         self._resume_purchases()
         orch.tournament_view_fn = self.view_json
         orch.tournament_director = self  # the floor's director's requests (controller/floor.py)
+        orch.tournament = self.plays  # only TournamentOwn events seat players, bring chips, set stakes
         self._wall_start, self._sim_start = orch.clock(), self.time()
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
@@ -622,10 +625,11 @@ class TournamentTable:
             due = self._entry_chips_due(player) or self.settings.starting_stack
             if seat is None:
                 n = self.draw[player]
-                orch.post(ev.PlayerSatDown(at=now, seat=n, player=player, name=self.names.get(player, player)))
-                orch.post(ev.BoughtIn(at=now, seat=n, amount=due))
+                orch.post(TournamentOwn(ev.PlayerSatDown(at=now, seat=n, player=player,
+                                                         name=self.names.get(player, player))))
+                orch.post(TournamentOwn(ev.BoughtIn(at=now, seat=n, amount=due)))
             elif seat.stack == 0 and orch.state.hand is None and self._entry_chips_due(player):
-                orch.post(ev.BoughtIn(at=now, seat=seat.seat, amount=due))
+                orch.post(TournamentOwn(ev.BoughtIn(at=now, seat=seat.seat, amount=due)))
 
     def _resume_purchases(self) -> None:
         """Rebuys and add-ons journalled whose chips a crash kept from the table: brought now
@@ -644,7 +648,8 @@ class TournamentTable:
             booked = self._booked(p)
             if want > booked + seat.topup:
                 self._inflight[p] = want
-                self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat.seat, amount=want - booked - seat.topup))
+                self.orch.post(TournamentOwn(ev.ToppedUp(at=self.orch.clock(), seat=seat.seat,
+                                                         amount=want - booked - seat.topup)))
             elif want > booked:
                 self._inflight[p] = want
 
@@ -1039,9 +1044,10 @@ class TournamentTable:
                               {str(p): int(d) for p, d in race.get("deltas", {}).items()})
         now = self.orch.clock()
         lv = self.clock.status(self.time()).level
-        self.orch.post(ev.ChipsRaced(at=now, seats=tuple(sorted(seats)), stacks=tuple(seats[n] for n in sorted(seats))))
-        self.orch.post(ev.SettingsChanged(at=now, changes=dict(level_stakes(lv), smallest_chip=int(race["chip"])),
-                                          by="colour-up"))
+        self.orch.post(TournamentOwn(ev.ChipsRaced(at=now, seats=tuple(sorted(seats)),
+                                                   stacks=tuple(seats[n] for n in sorted(seats)))))
+        self.orch.post(TournamentOwn(ev.SettingsChanged(
+            at=now, changes=dict(level_stakes(lv), smallest_chip=int(race["chip"])), by="colour-up")))
 
     def _restore_race(self) -> None:
         """At a restart, carry the last colour-up out exactly once: a race the table did not
@@ -1061,7 +1067,8 @@ class TournamentTable:
             return
         if orch.state.settings.smallest_chip != chip:
             log.info("restart: the smallest chip in play is %d since the colour-up at break %s", chip, race["index"])
-            orch.post(ev.SettingsChanged(at=orch.clock(), changes={"smallest_chip": chip}, by="colour-up"))
+            orch.post(TournamentOwn(ev.SettingsChanged(at=orch.clock(), changes={"smallest_chip": chip},
+                                                       by="colour-up")))
 
     def _race_pending(self) -> int:
         """The chips of a journalled race the table has not taken yet (0 once it has)."""
@@ -1178,7 +1185,7 @@ class TournamentTable:
         self.asked.pop(seat, None)
         self._asker.pop(seat, None)
         self._inflight[player] = max(self._inflight.get(player, 0), booked) + purchase.chips
-        self.orch.post(ev.ToppedUp(at=self.orch.clock(), seat=seat, amount=purchase.chips))
+        self.orch.post(TournamentOwn(ev.ToppedUp(at=self.orch.clock(), seat=seat, amount=purchase.chips)))
         name = self.names.get(player, player)
         log.info("%s: %s at seat %d, %d chips (%s)", kind, name, seat, purchase.chips, by)
         return f"{name}'s {kind} at seat {seat}: {purchase.chips} chips, {purchase.price} to the prize pool ({by})"
@@ -1294,19 +1301,36 @@ class TournamentTable:
         """Chips and players after an event (docs/tournament.md, conservation): chips brought
         to the table + starting stacks still to be seated = chips in play; nothing cashed out
         or raked; the players at the table are the live entries."""
-        if len(self.problems) >= 20:
-            return
         state = self.orch.state
         led = state.ledger
         due = sum(self._entry_chips_due(p) for p in self.standings.alive)
         expect = self.standings.chips_in_play() - due - self._pending_purchases() - self._race_pending()
         if led.total_in != expect or led.total_out or led.rake:
-            self.problems.append(f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
-                                 f"{led.total_out}, rake {led.rake}; chips in play {expect}")
+            why = (f"event {self.orch.events_handled}: chips brought {led.total_in}, out "
+                   f"{led.total_out}, rake {led.rake}; chips in play {expect}")
+            self._chips_fault(why)
+            if len(self.problems) < 20:
+                self.problems.append(why)
+        if len(self.problems) >= 20:
+            return
         seated = {s.player for s in state.occupied()}
         if not due and seated != set(self.standings.alive) - self.held_players():
             self.problems.append(f"event {self.orch.events_handled}: seated {sorted(seated)}, live entries "
                                  f"{sorted(self.standings.alive)}")
+
+    def _chips_fault(self, why: str) -> None:
+        """A chips-in-play violation (:meth:`check`) pauses the table at once: a ``paused`` fault
+        for the floor, saying why (``tournament chips: ...``), raised once per violation (a
+        paused table is not paused again; an unchanged violation after a ``resume`` is not
+        raised again). The table's ledger is the tournament's; nothing is corrected by guess."""
+        led = self.orch.state.ledger
+        key = (led.total_in, led.total_out, led.rake)
+        if key == self._chips_faulted:
+            return
+        self._chips_faulted = key
+        log.error("tournament chips in play broken: %s (table paused)", why)
+        self.orch.post(RaiseFault("paused", f"tournament chips: {why}: the chips at the table are not the "
+                                            f"tournament's chips in play; check the stacks before resuming"))
 
     # ------------------------------------------------------------------ output
     def view_json(self, public: dict[str, Any]) -> dict[str, Any]:

@@ -131,6 +131,7 @@ class _Orch:
         self.journal, self.clock, self.handled = _Journal(), lambda: 0.0, []
 
     def handle(self, e: Any) -> None:
+        e = getattr(e, "event", e)  # the link's own events come wrapped (TournamentOwn)
         self.handled.append(e)
         name = type(e).__name__
         if name == "PlayerSatDown":

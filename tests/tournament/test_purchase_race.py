@@ -11,11 +11,19 @@ import pytest
 
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
+from controller.orchestrator import TournamentOwn
 from tests.tournament.helpers import collecting
 from tests.tournament.test_director import BUY_TOML, LATE_TOML, _reopen, _table
 
 RACE_TOML = LATE_TOML.replace("entry = { price = 100, fee = 10 }", """entry = { price = 100, fee = 10 }
 rebuy = { price = 100, fee = 10, chips = 2000, max = 3, until_level = 6, max_stack = 800 }""")
+
+
+def _one_more(item):
+    """A top-up the tournament posts (wrapped: TournamentOwn) with one chip more than booked."""
+    if isinstance(item, TournamentOwn) and isinstance(item.event, ev.ToppedUp):
+        return TournamentOwn(dataclasses.replace(item.event, amount=item.event.amount + 1))
+    return item
 
 
 def test_a_rebuy_confirmed_as_the_hand_starts_by_a_player_who_busts_in_it_keeps_the_player_in(tmp_path) -> None:
@@ -83,8 +91,7 @@ def test_a_purchase_whose_chips_the_table_refuses_is_refunded_once_and_the_deal_
     orch.pump()  # the entries seated
     seat = min(director.draw.values())
     post = orch.post
-    orch.post = lambda item, done=None: post(
-        dataclasses.replace(item, amount=item.amount + 1) if isinstance(item, ev.ToppedUp) else item, done=done)
+    orch.post = lambda item, done=None: post(_one_more(item), done=done)
     ok, reason, _detail = ask("rebuy", seat=seat)
     assert ok, reason
     orch.post = post
@@ -181,8 +188,7 @@ def test_a_kill_around_a_refund_neither_refunds_nor_brings_the_purchase_twice(tm
 
     director._journal = dying_journal
     post = orch.post
-    orch.post = lambda item, done=None: post(
-        dataclasses.replace(item, amount=item.amount + 1) if isinstance(item, ev.ToppedUp) else item, done=done)
+    orch.post = lambda item, done=None: post(_one_more(item), done=done)
     assert ask("rebuy", seat=seat)[0]
     with pytest.raises(_Killed):
         orch.pump()

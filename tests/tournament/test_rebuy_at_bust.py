@@ -246,7 +246,8 @@ def test_a_restart_between_the_bust_and_the_decision_keeps_the_wait(tmp_path) ->
     assert not again._seating_pending()
     # the rebuy, its chips kept from the table by a crash: the restart seats him with them
     post = run2.orch.post
-    run2.orch.post = lambda item, done=None: None if isinstance(item, (ev.PlayerSatDown, ev.BoughtIn)) \
+    run2.orch.post = lambda item, done=None: None if isinstance(getattr(item, "event", item),
+                                                                (ev.PlayerSatDown, ev.BoughtIn)) \
         else post(item, done)
     assert again.direct("rebuy", by="floor:Anna", seat=seat).startswith(f"{again.names[player]}'s rebuy at the bust")
     run2.orch.post = post
