@@ -22,7 +22,11 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   when the table took it, saying which). ``close``: no further hand is started; once the
   running hand (if any) has ended the table pauses (fault ``paused``, ``closed by
   floor:<name>``), answered then. ``open``: ends that pause (``resume``), or calls off a
-  close still waiting for its hand's end.
+  close still waiting for its hand's end. At a tournament table (a single table's or a
+  table of the room's) ``seat``, ``stakes`` and ``close`` (:data:`CASH_COMMANDS`) are
+  refused with ``F-3`` saying what to do instead (a late entry is a registration, the blinds
+  are the levels', the room breaks its tables): chips in play, stacks and seats stay the
+  tournament's; ``confirm-buyin`` there is always the tournament's rebuy or add-on.
 - the tournament director's (issue 19, at a table playing one): ``clock-pause``,
   ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``,
   ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for):
@@ -56,11 +60,18 @@ from controller.tournament.errors import TournamentError
 from controller.orchestrator import FloorDecision, ManualPause, Orchestrator
 from drivers.mqtt.codec import FLOOR_TOURNAMENT_COMMANDS
 
-__all__ = ["FloorDesk", "Answer", "TOURNAMENT_COMMANDS"]
+__all__ = ["FloorDesk", "Answer", "TOURNAMENT_COMMANDS", "CASH_COMMANDS", "tournament_plays"]
 
 #: The tournament director's requests (issue 19): :meth:`controller.tournament_run.TournamentTable.direct`
 #: (the codec's set, which the floor's requests are checked against).
 TOURNAMENT_COMMANDS = FLOOR_TOURNAMENT_COMMANDS
+
+#: The cash game's floor commands refused at a tournament table (issue 19, "chips from nothing"):
+#: ``seat`` (a player with a buy-in: chips from outside the tournament), ``stakes`` (the levels
+#: set the blinds), ``close`` (a tournament table is not closed by its floor). Every other floor
+#: command that could bring chips (``confirm-buyin``) is the tournament's there
+#: (:meth:`FloorDesk._confirm`); there is no floor top-up, cash-out or stand-up with chips.
+CASH_COMMANDS = frozenset({"seat", "stakes", "close"})
 
 log = logging.getLogger("livetable.floor")
 
@@ -137,6 +148,8 @@ class FloorDesk:
                 self._confirm(e)
             elif command == "pause":
                 self._pause(e)
+            elif command in CASH_COMMANDS and (why := self._cash_at_tournament(command)) is not None:
+                self._reply(e, False, why)
             elif command == "seat":
                 self._seat(e)
             elif command == "stakes":
@@ -228,8 +241,11 @@ class FloorDesk:
     def _confirm(self, e: Any) -> None:
         s = self.orch.state.seat(e.seat)
         director = getattr(self.orch, "tournament_director", None) or getattr(self.orch, "tournament_purchases", None)
-        if (s is None or not s.buy_in_pending) and director is not None and e.seat in director.asked:
-            self._tournament(e)  # a tournament's rebuy or add-on the tablet asked for (issue 19)
+        if director is not None or tournament_plays(self.orch) is not None:
+            # a tournament's rebuy or add-on the tablet asked for (issue 19); never a cash buy-in
+            # there (its chips would come from outside the tournament): the director refuses
+            # a seat with nothing asked ("F-3: seat N has no rebuy or add-on waiting")
+            self._tournament(e)
             return
         if s is None or not s.buy_in_pending:
             waiting = sorted(x.seat for x in self.orch.state.seats if x is not None and x.buy_in_pending)
@@ -347,6 +363,36 @@ class FloorDesk:
                        done=done)
 
     # ------------------------------------------------------------------ the tournament director (issue 19)
+    def _cash_at_tournament(self, command: str) -> str | None:
+        """Why the cash game's ``command`` (one of :data:`CASH_COMMANDS`) is refused here, or None
+        at a cash table. At a tournament table (a single table's or a table of the room's) the
+        floor neither seats a player with chips, nor changes the stakes, nor closes the table:
+        chips in play are the tournament's (starting stacks, rebuys, add-ons), its levels set
+        the blinds, and its own flow seats and moves the players. The reason (``F-3: ...``) says
+        what to do instead."""
+        plays = tournament_plays(self.orch)
+        if plays is None:
+            return None
+        room = plays == "room-tournament"
+        what = "the room's tournament" if room else "a tournament"
+        if command == "seat":
+            how = ("a late entry is the room director's: livetable room director register NAME --by WHO "
+                   "(the room seats the player at a table)" if room else
+                   "a late entry is a registration: livetable floor register NAME [--seat N] --by WHO (TDA 9)")
+            return (f"F-3: this table plays {what}: the floor seats no player with chips here (they would "
+                    f"be chips from outside the tournament); {how}")
+        if command == "stakes":
+            st = self.orch.state.settings
+            how = ("livetable room director clock-level N --reason TEXT" if room else
+                   "livetable floor clock-level N --by WHO (or clock-add SECONDS)")
+            return (f"F-3: this table plays {what}: its blinds and antes ({st.small_blind}/{st.big_blind}) come "
+                    f"from the tournament's levels, not the floor's stakes; to change them move the clock: {how}")
+        how = ("the room's director breaks a table (its balancing, in break_order) and moves its players "
+               "with their chips" if room else
+               "the tournament ends when one player is left; to stop the play: livetable floor pause --by WHO "
+               "and clock-pause")
+        return f"F-3: this table plays {what}: the floor does not close it; {how}"
+
     def _no_director(self, command: str) -> str:
         """Why a director's ``command`` is refused at a table without one: a cash table plays no
         tournament; a table of the room's tournament (its link shows the room's view but holds
@@ -425,6 +471,22 @@ class FloorDesk:
             self._answer(e.request_id, e.command, accepted, reason, detail, status)
         except Exception as exc:  # a reply must never stop the loop
             log.warning("could not answer floor request %s: %s", e.request_id, exc)
+
+
+def tournament_plays(orch: Any) -> str | None:
+    """What tournament ``orch`` (an :class:`~controller.orchestrator.Orchestrator`) plays:
+    ``"tournament"`` (a single table's, ``controller/tournament_run.py``), ``"room-tournament"``
+    (a table of the room's, ``controller/tournament_link.py``), or None at a cash table. Known
+    from the tournament device attached (``orch.tournament``, its director or purchases) or,
+    before one is, from the table's settings (``tournament = true``: a single table's)."""
+    plays = getattr(orch, "tournament", None)
+    if plays:
+        return str(plays)
+    if getattr(orch, "tournament_purchases", None) is not None:
+        return "room-tournament"
+    if getattr(orch, "tournament_director", None) is not None or orch.state.settings.tournament:
+        return "tournament"
+    return None
 
 
 def _open_list(book: Any) -> str:
