@@ -251,9 +251,9 @@ def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     name = data.get("name")
     try:
         name = entry_name(name)
-    except ValueError:
-        raise ValueError(f"register needs name: one line of 1..40 characters, no control characters, "
-                         f"got {str(name)[:40]!r}") from None
+    except ValueError as exc:
+        rule = str(exc).removeprefix("a player's name is ")
+        raise ValueError(f"register needs name: {rule}, got {str(name)[:40]!r}") from None
     player = data.get("player")
     if player is not None:
         check_player_id(player)  # a PlayerIdError is a ValueError: the rule in words

@@ -127,20 +127,30 @@ class StoreJournal:
 
 
 def entry_name(name: object) -> str:
-    """Return ``name`` stripped when it is a player's name for :meth:`RoomTournament.register`:
-    one line of 1..40 characters, no control characters (C0, DEL, C1) nor line or paragraph
-    separators (a name goes to the tables' screens and the room's output).
+    """Return ``name`` stripped and NFC-normalised when it is a player's name for
+    :meth:`RoomTournament.register`: one line of 1..40 characters, no control characters (C0,
+    DEL, C1), line or paragraph separators, nor invisible or unencodable ones (format characters
+    such as a zero-width space or a bidi override, lone surrogates, private use, unassigned:
+    :func:`controller.engine.table.seating.hidden_in_name`, the rule the table's own names
+    follow; breaker 2 H1, H4, M1). A name goes to the tables' screens and the room's output,
+    and is compared as :func:`controller.engine.table.seating.player_for_name` folds it.
 
     Raises:
         ValueError: anything else (the message gives the rule).
     """
     import unicodedata
 
+    from controller.engine.table.seating import hidden_in_name
+
     raw = name if isinstance(name, str) else ""
     text = raw.strip()
-    if not text or len(text) > 40 or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in raw):
+    if not text or len(text) > 40:
         raise ValueError("a player's name is one line of 1..40 characters, no control characters")
-    return text
+    bad = hidden_in_name(raw)
+    if bad is not None:
+        raise ValueError(f"a player's name is one line of 1..40 characters, no control characters nor invisible "
+                         f"ones (not {bad})")
+    return unicodedata.normalize("NFC", text)
 
 
 _MOVE_WHY = {"balance": "balancing, TDA 11", "break": "table broken, TDA 10", "redraw": "final table redraw",
@@ -332,7 +342,7 @@ class RoomTournament:
                 self.standings.register(p["player"], int(p["level"]))
             elif kind == "register":  # a late entry or re-entry (register): the entry and its seat, one event
                 self.standings.register(p["player"], int(p["level"]))
-                self.names[str(p["player"])] = str(p["name"])
+                self.names.setdefault(str(p["player"]), str(p["name"]))  # a re-entry keeps his name
                 self.moves[int(p["move"]["id"])] = dict(p["move"])
             elif kind == "round":
                 self.rounds += 1
@@ -979,7 +989,10 @@ class RoomTournament:
         the player already registered under ``name`` (case, spacing and punctuation around it
         ignored, as a table compares names) or a new id ``pN``. A known player is a re-entry:
         only once he is out (his bust taken by the room) and while he has re-entries left
-        (``reentry.max``); a player id of someone else's name is refused.
+        (``reentry.max``); a player id of someone else's name, or a known player id under
+        another name (his earlier entries keep theirs), is refused. Names are compared as
+        :func:`controller.engine.table.seating.player_for_name` folds them (NFKC, case, format
+        characters), so a zero-width or full-width variant is the same player (breaker 2 H1).
 
         TDA 9: accepted until the end of level ``late_registration_until_level`` (the level
         the room's clock is at now, as at a single table: :meth:`controller.tournament_run.TournamentTable`);
@@ -1031,6 +1044,9 @@ class RoomTournament:
         if player is not None and player in self.standings.alive:
             raise TournamentError(f"F-3: {self.names.get(player, text)} is still in the tournament "
                                   "(a re-entry comes after a bust)")
+        if player in self.names and player_for_name(self.names[player]) != key:  # M-2 (breaker 2): no renaming
+            raise TournamentError(f"F-3: player {player} is registered as {self.names[player]}, not {text} "
+                                  "(a re-entry keeps the player's name)")
         reentry = player is not None and self.standings.entries_of(player) > 0
         if player is None:
             n = len(self.names) + 1
@@ -1049,7 +1065,7 @@ class RoomTournament:
         self.journal.append("register", {"player": player, "name": text, "level": level, "by": by, "reason": reason,
                                          "reentry": reentry, "move": row})
         self.standings.register(player, level)  # TDA 9: a full starting stack
-        self.names[player] = text
+        self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
         what = "re-enters" if reentry else "enters"
         log.info("late entry: %s (%s) %s at level %d: %s seat %d (%s)", text, player, what, level, table, seat, by)

@@ -1,0 +1,132 @@
+"""Late registration through the room, hardened after breaker 2's findings (issue 19, TDA 9):
+names that look alike are one player (H1: format characters, NFC/NFD, full-width forms),
+invisible or unencodable names are refused (M1, H4), a re-entry by id keeps the player's name
+(M2), and a table keeps publishing its state whatever name reaches it (H4). The harness is
+test_room_tournament_register.py's: the room's real RoomTournament against tables played by
+the test."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.devices.ports import DevicePorts
+from controller.engine.table import events as ev
+from controller.engine.table.seating import player_for_name
+from controller.engine.table.settings import TableSettings
+from controller.runtime import open_table
+from controller.tournament.errors import TournamentError
+from drivers.mqtt.link import TableLink
+from tests.room.test_room_tournament_console import call
+from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - fixture
+from tests.tournament.test_director import _table
+
+
+def _table_of(r: Room, player: str) -> str:
+    return next(t for t, ft in r.tables.items() if any(v[0] == player for v in ft.seats.values()))
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u2060", "\ufeff", "\u200e\u200f", "\u202eAnn", "Ann\u2066",
+                                  "Lena \ud800", "Ann \ue000", "Ann \u0378"])
+def test_m1_h4_an_invisible_or_unencodable_name_is_refused_and_nothing_is_journalled(name: str) -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    rows, entries = len(r.journal.rows), len(r.d.standings.entries)
+    with pytest.raises(TournamentError, match="TDA 9: a player's name .* invisible"):
+        r.d.register(name, by="Anna")
+    assert (len(r.journal.rows), len(r.d.standings.entries)) == (rows, entries)
+
+
+@pytest.mark.parametrize("suffix", ["\u200b", "\u200d", "\u2060"])
+def test_h1_a_format_character_does_not_make_a_second_live_player_of_one_name(suffix: str) -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    p = next(iter(r.tables["t1"].seats.values()))[0]
+    with pytest.raises(TournamentError):
+        r.d.register(r.d.names[p] + suffix, by="Anna")
+    assert len(r.d.standings.entries) == 21
+
+
+def test_h1_the_reentry_limit_cannot_be_dodged_with_a_zero_width_character() -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    p = next(iter(r.tables["t2"].seats.values()))[0]
+    name = r.d.names[p]
+    r.bust("t2", p)
+    r.d.register(name, by="Anna")  # reentry.max = 1: his one re-entry
+    r.hand(*TABLES)
+    r.bust(_table_of(r, p), p)
+    entries, pool = len(r.d.standings.entries), r.d.standings.prize_pool()
+    for variant in (name, "\u200b" + name, name.upper() + "\ufeff"):
+        with pytest.raises(TournamentError):
+            r.d.register(variant, by="Anna")
+    assert (len(r.d.standings.entries), r.d.standings.prize_pool()) == (entries, pool)
+
+
+@pytest.mark.parametrize("first, again", [("Zo\u00eb Martin", "Zoe\u0308 Martin"), ("Zoe\u0308 Martin", "ZO\u00cb MARTIN"),
+                                          ("Ann Lee", "\uff21nn Lee")])
+def test_h1_one_name_in_another_unicode_form_is_the_same_player(first: str, again: str) -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    said = r.d.register(first, by="Anna")
+    player = said.split("(")[1].split(")")[0]
+    assert r.d.names[player] == __import__("unicodedata").normalize("NFC", first)  # stored NFC
+    with pytest.raises(TournamentError, match="still in the tournament"):
+        r.d.register(again, by="Anna")
+    assert player_for_name(first) == player_for_name(again)
+
+
+def test_m2_a_reentry_by_player_id_under_another_name_is_refused_and_the_name_kept() -> None:
+    r = Room(21)
+    r.exchange(*TABLES)
+    p = next(iter(r.tables["t3"].seats.values()))[0]
+    name = r.d.names[p]
+    r.bust("t3", p)
+    rows = len(r.journal.rows)
+    with pytest.raises(TournamentError, match=f"player {p} is registered as {name}, not Totally Different"):
+        r.d.register("Totally Different", by="Anna", player=p)
+    assert r.d.names[p] == name and len(r.journal.rows) == rows
+    assert "re-enters" in r.d.register(name.lower(), by="Anna", player=p)  # his own name: a re-entry
+    assert r.d.names[p] == name
+
+
+def test_h4_the_console_refuses_a_lone_surrogate_with_a_400(console: dict[str, Any]) -> None:  # noqa: F811
+    got, answer = call(console, {"command": "register", "name": "Lena \ud800", "by": "Anna"})
+    assert got == 400 and "invisible" in answer["error"], (got, answer)
+
+
+def test_h4_a_table_keeps_publishing_its_state_after_an_unencodable_name_arrives(tmp_path: Path) -> None:
+    """Whatever path brings the name (an older room, a journal replayed): the table's state
+    goes on being published, the name sent with a replacement character."""
+    ports = DevicePorts()
+    link = TableLink("t1", host="127.0.0.1", port=1, username="controller", password="x", post=lambda e: None,
+                     max_seats=8)  # not connected: publish_state encodes, then keeps the retained view
+    ports.link = link
+    s = TableSettings(id="t1", name="Birch", seats=8, small_blind=25, big_blind=50, buy_in_min=40,
+                      buy_in_max=200000)
+    orch, _ = open_table(tmp_path / "t1.sqlite", s, clock=time.time, ports=ports)
+    try:
+        orch.handle(ev.PlayerSatDown(at=time.time(), seat=1, player="p1", name="Player 1"))
+        orch.handle(ev.PlayerSatDown(at=time.time(), seat=3, player="p22", name="Lena \ud800"))  # a move-in
+        state = link._retained.get("livetable/t1/state")
+        assert state is not None and "Lena ?".encode() in state
+        orch.handle(ev.PlayerSatDown(at=time.time(), seat=5, player="p2", name="Player 2"))
+        state = link._retained.get("livetable/t1/state")
+        assert state is not None and b"Player 2" in state, "the table's state stopped being published"
+    finally:
+        orch.journal.close()
+
+
+def test_h1_the_single_tables_floor_register_follows_the_same_name_rule(tmp_path: Path) -> None:
+    run, _director, _clock, ask = _table(tmp_path)
+    try:
+        ok, reason, _ = ask("register", player="Zo\u00eb")
+        assert ok, reason
+        assert ask("register", player="Zoe\u0308")[1].startswith("F-3: Zoe\u0308 is still in the tournament")
+        ok, reason, _ = ask("register", player="Yan\u200b")
+        assert not ok and reason is not None and "U+200B ZERO WIDTH SPACE" in reason, reason
+    finally:
+        run.close()
