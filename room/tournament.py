@@ -979,7 +979,8 @@ class RoomTournament:
                 self._order(t, [], [], None)
         return f"{detail} ({by})"
 
-    def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None) -> str:
+    def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None,
+                 record: Callable[[Any, str], None] | None = None) -> str:
         """Register a late entry, or a re-entry of a busted player (the floor console's
         ``POST /api/tournament`` ``register``, ``livetable room director register``; the room's
         loop thread); return what was done in words, ending with ``(by)``.
@@ -1006,7 +1007,9 @@ class RoomTournament:
 
         Journalled, before anything changes, as one ``register`` event (``player``, ``name``,
         ``level``, ``by``, ``reason``, ``move``: the seat): :meth:`restore` replays it, so a room
-        killed after it comes back with the entry counted and seated once.
+        killed after it comes back with the entry counted and seated once. ``record(tx, words)``:
+        written in the same transaction as the ``register`` event (the console's floor record:
+        both or neither, breaker 2 H2; needs a :class:`StoreJournal`).
 
         Raises:
             controller.tournament.errors.TournamentError: refused (nothing journalled): the
@@ -1062,15 +1065,20 @@ class RoomTournament:
         mid = max(self.moves, default=0) + 1
         row: dict[str, Any] = {"id": mid, "player": player, "from": "", "from_seat": 0, "to": table,
                "to_seat": seat, "reason": "late", "state": "planned", "chips": self.settings.starting_stack}
-        self.journal.append("register", {"player": player, "name": text, "level": level, "by": by, "reason": reason,
-                                         "reentry": reentry, "move": row})
+        what = "re-enters" if reentry else "enters"
+        said = (f"{self.names.get(player, text)} ({player}) {what} at level {level}: {table} seat {seat}, "
+                f"{self.settings.starting_stack:,} chips ({by})")
+        event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
+                 "move": row}
+        if record is None:
+            self.journal.append("register", event)
+        else:
+            self.journal.append("register", event, also=lambda tx: record(tx, said))
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
-        what = "re-enters" if reentry else "enters"
         log.info("late entry: %s (%s) %s at level %d: %s seat %d (%s)", text, player, what, level, table, seat, by)
-        return (f"{text} ({player}) {what} at level {level}: {table} seat {seat}, "
-                f"{self.settings.starting_stack:,} chips ({by})")
+        return said
 
     def _late_seat(self, player: str) -> tuple[str, int]:
         """Return ``(table, seat)`` for a late entry: the table with the fewest players of those

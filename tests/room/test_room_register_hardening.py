@@ -7,6 +7,7 @@ the test."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -130,3 +131,34 @@ def test_h1_the_single_tables_floor_register_follows_the_same_name_rule(tmp_path
         assert not ok and reason is not None and "U+200B ZERO WIDTH SPACE" in reason, reason
     finally:
         run.close()
+
+
+@pytest.mark.parametrize("field, value", [("by", "Anna\x00"), ("by", "Anna\x1b[2J"), ("by", "Anna\u2028Bob"),
+                                          ("by", "\u200b"), ("reason", "late\u202e"), ("reason", "late \ud800")])
+def test_h2_m3_by_and_reason_with_control_or_invisible_characters_get_a_400_before_anything(
+        console: dict[str, Any], field: str, value: str) -> None:  # noqa: F811
+    r = console["room"]
+    got, answer = call(console, {"command": "register", "name": "Odd Fellow", "by": "Anna", field: value})
+    assert got == 400 and "characters" in answer["error"], (got, answer)
+    assert len(r.d.standings.entries) == 21 and "Odd Fellow" not in r.d.names.values()
+    assert not console["store"].query("SELECT id FROM room_floor_actions")
+    assert not [k for k, _ in r.d.journal.events() if k == "register"]
+
+
+def test_h2_an_entry_and_its_floor_record_are_written_together_or_not_at_all(console: dict[str, Any]) -> None:  # noqa: F811
+    """The floor record cannot be written (a store failure between the two writes): the
+    director hears 503 and nothing was entered, so his retry enters the player once."""
+    r, store = console["room"], console["store"]
+    with store.transaction() as tx:
+        tx.execute("CREATE TRIGGER no_floor BEFORE INSERT ON room_floor_actions BEGIN SELECT RAISE(ABORT, 'full'); END")
+    got, answer = call(console, {"command": "register", "name": "Ann Smith", "by": "Anna"})
+    assert got == 503, (got, answer)
+    assert (len(r.d.standings.entries), r.d.standings.prize_pool()) == (21, 2100)
+    assert not [k for k, _ in r.d.journal.events() if k == "register"] and "Ann Smith" not in r.d.names.values()
+    with store.transaction() as tx:
+        tx.execute("DROP TRIGGER no_floor")
+    got, answer = call(console, {"command": "register", "name": "Ann Smith", "by": "Anna"})
+    assert got == 200 and answer["detail"].startswith("Ann Smith (p22) enters"), answer
+    rows = store.query("SELECT action, outcome FROM room_floor_actions")
+    assert [(a, json.loads(o)["detail"]) for a, o in rows] == [("register", answer["detail"])]
+    assert [p["player"] for k, p in r.d.journal.events() if k == "register"] == ["p22"]
