@@ -251,6 +251,9 @@ class RoomTournament:
         #: the tournament's identity, in every order (the tables keep the first one they take)
         self.tournament_id = ""
         self.reports: dict[str, dict[str, Any]] = {}
+        #: restored from the journal (:meth:`restore`): the tables' seating is known again only
+        #: from their reports taken since (reports are not journalled; breaker 2 H3)
+        self._restored = False
         self.moves: dict[int, dict[str, Any]] = {}
         self.rounds = 0
         self.busted_seen: set[tuple[str, int]] = set()
@@ -327,6 +330,7 @@ class RoomTournament:
         events = self.journal.events()
         if not events:
             return False
+        self._restored = True
         clock: dict[str, Any] | None = None
         for kind, p in events:
             if kind == "start":
@@ -358,6 +362,8 @@ class RoomTournament:
                 self.moves[int(p["move"])]["state"] = "cancelled"
             elif kind == "reseat":
                 self.moves[int(p["move"])]["to_seat"] = int(p["to_seat"])
+                if p.get("to"):  # re-planned at another table (its own was full)
+                    self.moves[int(p["move"])]["to"] = str(p["to"])
             elif kind == "purchase":
                 self._book(dict(p))
             elif kind == "purchase-in":
@@ -505,15 +511,27 @@ class RoomTournament:
                 self._reseat(table, rep, mid, m)
 
     def _reseat(self, table: str, rep: dict[str, Any], mid: int, m: dict[str, Any]) -> None:
-        """Move ``mid``'s move-in refused by ``table`` to another free seat there (``reseat``);
-        a player the table already seats is flagged in :attr:`problems` (his chips stay in transit)."""
+        """Move ``mid``'s move-in refused by ``table`` to another free seat there (a ``reseat``
+        event); when none is free there, a late entry or a player already moved out goes to the
+        table with the fewest players of those known to have a free seat (``reseat`` with ``to``;
+        breaker 2 H3); a player the table already seats, or no free seat anywhere known, is
+        flagged in :attr:`problems` (his chips stay in transit)."""
         if any(v[0] == m["player"] for v in rep["seats"].values()):
             msg = f"move {mid}: {table} refused {m['player']}, it seats him already"
             if msg not in self.problems:
                 self.problems.append(msg)
             return
-        taken = set(self._seats(table)) | {int(s) for s in rep["seats"]}
+        taken = set(self._seats(table)) | {int(s) for s in rep["seats"]} | {int(m["to_seat"])}  # not the refused seat
         free = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
+        if not free and (m["state"] == "out" or not m["from"]):  # breaker 2 H3: another table's free seat
+            counts, seats, _unknown = self._open_seats(skip=table)
+            if counts:
+                other = min(counts, key=lambda t: (counts[t], t))
+                self.journal.append("reseat", {"move": mid, "to_seat": seats[other][0], "to": other})
+                log.warning("table %s: move %d refused seat %d and no other seat is free there: %s goes to %s "
+                            "seat %d", table, mid, m["to_seat"], m["player"], other, seats[other][0])
+                m["to"], m["to_seat"] = other, seats[other][0]
+                return
         if not free:
             self.problems.append(f"move {mid}: {table} refused seat {m['to_seat']}, no other seat is free")
             return
@@ -1083,15 +1101,47 @@ class RoomTournament:
     def _late_seat(self, player: str) -> tuple[str, int]:
         """Return ``(table, seat)`` for a late entry: the table with the fewest players of those
         that play on (each counted with the moves on their way: in and out), a tie drawn at
-        random; a random free seat there (TDA 9). Raises TournamentError: no seat free."""
+        random; a random free seat there (TDA 9). Only a table whose seating the room knows is
+        a candidate: after :meth:`restore`, one that has reported since (reports are not
+        journalled, and a table not heard from is not empty; breaker 2 H3).
+
+        Raises:
+            TournamentError: no seat free; or none known free while a table has not reported
+                since the room started ("wait until tX reports", the console's 409).
+        """
         rng = random.Random(f"{self.seed}:register:{len(self.standings.entries)}")
+        counts, free, unknown = self._open_seats()
+        if not counts:
+            if unknown:
+                raise TournamentError(f"F-3: no seat is known to be free: wait until {', '.join(unknown)} "
+                                      f"report{'s' if len(unknown) == 1 else ''} (the room has not heard from "
+                                      f"{'it' if len(unknown) == 1 else 'them'} since it restarted), "
+                                      "then register again")
+            if any(t in self._held for t in self._live()):
+                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
+                                      "(TDA 10); register again once its players are seated")
+            raise TournamentError("F-3: no seat is free at the tables that play on")
+        fewest = min(counts.values())
+        table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
+        return table, rng.choice(free[table])
+
+    def _open_seats(self, skip: str = "") -> tuple[dict[str, int], dict[str, list[int]], list[str]]:
+        """Return ``(players, free seats, unknown)``: for each table that plays on (not ``skip``,
+        held for a break or ended) whose seating the room knows, its players and its free seats
+        (the moves on their way counted, the draw's before a first report), when it has a free
+        seat; ``unknown``: the tables not heard from since the room was restored (:meth:`restore`:
+        their seating unknown, never counted as empty)."""
         counts: dict[str, int] = {}
         free: dict[str, list[int]] = {}
+        unknown: list[str] = []
         for t in self._live():
-            if t in self._held or self.sent.get(t, {}).get("end"):
+            if t == skip or t in self._held or self.sent.get(t, {}).get("end"):
                 continue
-            rep = self.reports.get(t) or {"seats": {}}
-            here = {str(v[0]) for v in rep["seats"].values()}
+            rep = self.reports.get(t)
+            if rep is None and self._restored:
+                unknown.append(t)
+                continue
+            here = {str(v[0]) for v in (rep or {"seats": {}})["seats"].values()}  # not reported: the draw's
             taken = set(self._seats(t))
             for m in self.moves.values():
                 if m["state"] in ("planned", "out") and m["to"] == t:
@@ -1102,14 +1152,7 @@ class RoomTournament:
             open_seats = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
             if open_seats:
                 counts[t], free[t] = len(here), open_seats
-        if not counts:
-            if any(t in self._held for t in self._live()):
-                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
-                                      "(TDA 10); register again once its players are seated")
-            raise TournamentError("F-3: no seat is free at the tables that play on")
-        fewest = min(counts.values())
-        table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
-        return table, rng.choice(free[table])
+        return counts, free, unknown
 
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
     def purchase(self, kind: str, player: str, *, by: str, reason: str | None = None,

@@ -22,6 +22,7 @@ from controller.runtime import open_table
 from controller.tournament.errors import TournamentError
 from drivers.mqtt.link import TableLink
 from tests.room.test_room_tournament_console import call
+from tests.room.test_room_tournament_director import FakeTable
 from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - fixture
 from tests.tournament.test_director import _table
 
@@ -162,3 +163,84 @@ def test_h2_an_entry_and_its_floor_record_are_written_together_or_not_at_all(con
     rows = store.query("SELECT action, outcome FROM room_floor_actions")
     assert [(a, json.loads(o)["detail"]) for a, o in rows] == [("register", answer["detail"])]
     assert [p["player"] for k, p in r.d.journal.events() if k == "register"] == ["p22"]
+
+
+class SeatRefusingTable(FakeTable):
+    """A table that refuses a move-in to a taken seat, or to a seat in ``broken``, as the real
+    link does (controller/tournament_link.py ``_move_in``: ``refused_in`` in its report)."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(table)
+        self.refused_in: dict[int, int] = {}
+        self.broken: set[int] = set()
+
+    def carry_out(self, order: dict[str, Any]) -> None:
+        if order["id"] <= self.applied:
+            return
+        ins = order["in"]
+        super().carry_out(dict(order, **{"in": []}))
+        for m in ins:
+            if m["seat"] in self.seats or m["seat"] in self.broken:
+                self.refused_in[m["move"]] = m["seat"]
+                continue
+            self.refused_in.pop(m["move"], None)
+            self.seats[m["seat"]] = [m["player"], m["chips"]]
+            self.moved_in.append(m["move"])
+            self.total_in += m["chips"]
+
+    def report(self) -> bytes:
+        rep = json.loads(super().report())
+        rep["refused_in"] = {str(k): v for k, v in self.refused_in.items()}
+        return json.dumps(rep).encode()
+
+
+def _restarted(*reporting: str) -> Room:
+    """21 players 7/7/7 at three tables of 8; the room killed and restored; ``reporting`` report."""
+    r = Room(0)
+    r.tables = {t: SeatRefusingTable(t) for t in TABLES}
+    r.d.start(21, 7)
+    r.exchange(*TABLES)
+    r.d = r.director()
+    assert r.d.restore()
+    for t in reporting:
+        r.d.report(t, r.tables[t].report())
+    return r
+
+
+def test_h3_after_a_restart_late_entries_go_only_to_tables_heard_from_and_wait_for_the_others() -> None:
+    r = _restarted("t1", "t2")  # t3 is late: its 7 players are not an empty table
+    for name in ("L1", "L2"):
+        r.d.register(name, by="Anna")
+    late = [m for m in r.d.moves.values() if m["reason"] == "late"]
+    assert sorted(m["to"] for m in late) == ["t1", "t2"]
+    assert all(m["to_seat"] not in r.tables[m["to"]].seats for m in late)
+    rows, entries = len(r.journal.rows), len(r.d.standings.entries)
+    with pytest.raises(TournamentError, match="F-3: no seat is known to be free: wait until t3 reports"):
+        r.d.register("L3", by="Anna")  # t1 and t2 are full now
+    assert (len(r.journal.rows), len(r.d.standings.entries)) == (rows, entries)
+    r.exchange("t3")
+    assert "t3 seat" in r.d.register("L3", by="Anna")
+    for _ in range(3):
+        r.hand(*TABLES)
+    assert [len(r.tables[t].seats) for t in TABLES] == [8, 8, 8] and not r.d.problems, r.d.problems
+    assert all(m["state"] == "in" for m in r.d.moves.values() if m["reason"] == "late")
+    assert all(ft.hands >= 3 for ft in r.tables.values()), {t: ft.hands for t, ft in r.tables.items()}
+    r.d.check()
+    assert not r.d.problems and r.d.standings.chips_in_play() == 24 * 2000
+
+
+def test_h3_a_late_entry_refused_at_a_full_table_is_replanned_at_another_table_with_a_free_seat() -> None:
+    r = _restarted(*TABLES)
+    said = r.d.register("Late Lou", by="Anna")
+    mid = max(r.d.moves)
+    first, seat = r.d.moves[mid]["to"], r.d.moves[mid]["to_seat"]
+    r.tables[first].broken.add(seat)  # its one free seat cannot take him (the room's view was wrong)
+    r.hand(*TABLES)
+    m = r.d.moves[mid]
+    assert m["to"] != first and m["to_seat"] not in r.tables[m["to"]].seats, (said, m, r.d.problems)
+    assert not r.d.problems, r.d.problems
+    r.hand(*TABLES)
+    assert r.d.moves[mid]["state"] == "in" and r.tables[m["to"]].seats[m["to_seat"]][0] == m["player"]
+    assert sorted(len(ft.seats) for ft in r.tables.values()) == [7, 7, 8] and not r.d.problems
+    again = r.director()  # the re-plan is journalled: a restart keeps it
+    assert again.restore() and (again.moves[mid]["to"], again.moves[mid]["to_seat"]) == (m["to"], m["to_seat"])
