@@ -1063,8 +1063,11 @@ class RoomTournament:
         elif named is not None and named != player:
             raise TournamentError(f"F-3: {text} is the name of player {named}, not {player}")
         if player is not None and player in self.standings.alive:
+            late = [m for _, m in sorted(self.moves.items()) if m["player"] == player and m["reason"] == "late"]
+            done = (f": his entry at {late[-1]['to']} seat {late[-1]['to_seat']} is registered already (a retry "
+                    "after a lost answer changes nothing)" if late else "")
             raise TournamentError(f"F-3: {self.names.get(player, text)} is still in the tournament "
-                                  "(a re-entry comes after a bust)")
+                                  f"(a re-entry comes after a bust){done}")
         if player in self.names and player_for_name(self.names[player]) != key:  # M-2 (breaker 2): no renaming
             raise TournamentError(f"F-3: player {player} is registered as {self.names[player]}, not {text} "
                                   "(a re-entry keeps the player's name)")

@@ -244,3 +244,18 @@ def test_h3_a_late_entry_refused_at_a_full_table_is_replanned_at_another_table_w
     assert sorted(len(ft.seats) for ft in r.tables.values()) == [7, 7, 8] and not r.d.problems
     again = r.director()  # the re-plan is journalled: a restart keeps it
     assert again.restore() and (again.moves[mid]["to"], again.moves[mid]["to_seat"]) == (m["to"], m["to_seat"])
+
+
+def test_h2_a_retry_after_a_lost_answer_says_the_entry_is_registered_already() -> None:
+    """The director's answer was lost (the room killed after the journal, a connection error):
+    his retry is refused and says the entry was made, with its seat; nothing is entered twice."""
+    r = Room(21)
+    r.exchange(*TABLES)
+    said = r.d.register("Ann Smith", by="Anna")
+    m = r.d.moves[max(r.d.moves)]
+    again = r.director()
+    assert again.restore()
+    with pytest.raises(TournamentError, match="registered already") as exc:
+        again.register("ann smith", by="Anna")
+    assert f"{m['to']} seat {m['to_seat']}" in str(exc.value) and f"{m['to']} seat {m['to_seat']}" in said
+    assert len(again.standings.entries) == 22
