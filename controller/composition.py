@@ -85,10 +85,12 @@ def room_tournament_seat(table: str, *, host: str, port: int, username: str | No
 
 def _journal_last_seq(path: str | Path) -> int:
     """The journal's newest event seq, read without opening (or locking) it; 0 if none."""
+    from controller.roomlink import read_only_uri
+
     if not Path(path).exists():
         return 0
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+        db = sqlite3.connect(read_only_uri(path), uri=True, timeout=1)  # the path quoted: # ? %
         try:
             return int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
         finally:

@@ -44,6 +44,7 @@ import sqlite3
 import threading
 import time
 import tomllib
+import urllib.parse
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,8 @@ from drivers.mqtt.provision import outbox_user
 from controller.journal import payload_of
 from drivers.mqtt.topics import ROOT, check_table
 
-__all__ = ["RoomLink", "RoomLinkConfig", "room_config", "start_from_config", "records_topic", "ack_topic"]
+__all__ = ["RoomLink", "RoomLinkConfig", "read_only_uri", "room_config", "start_from_config", "records_topic",
+           "ack_topic"]
 
 log = logging.getLogger("livetable.roomlink")
 
@@ -78,6 +80,14 @@ def ack_topic(table: str) -> str:
 def link_topic(table: str) -> str:
     """Return where the table's broker publishes its bridge's state (``1``/``0``)."""
     return f"{ROOT}/{check_table(table)}/room/link"
+
+
+def read_only_uri(path: str | Path) -> str:
+    """Return the SQLite URI that opens the file at ``path`` read-only (``mode=ro``): the
+    absolute path percent-quoted, so a ``#``, ``?`` or ``%`` in a folder's name is part of
+    the path, not the URI's fragment or query (breaker 2: ``/tmp/a#b/j.sqlite`` opened and
+    created ``/tmp/a`` read-write)."""
+    return f"file:{urllib.parse.quote(str(Path(path).resolve()))}?mode=ro"
 
 
 class RoomLinkConfig:
@@ -361,7 +371,7 @@ class RoomLink:
         sender's is the sender's); remembered in :attr:`_known_last`. Unreadable: a seq above
         any, so that an acknowledgement is taken as before."""
         try:
-            uri = f"file:{Path(self.journal_path).resolve()}?mode=ro"
+            uri = read_only_uri(self.journal_path)
             with closing(sqlite3.connect(uri, uri=True, timeout=2.0)) as db:
                 last = int(db.execute("SELECT MAX(seq) FROM events").fetchall()[0][0] or 0)
         except (sqlite3.Error, OSError, ValueError):
@@ -372,7 +382,7 @@ class RoomLink:
     # ------------------------------------------------------------------ the sender
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
-            uri = f"file:{Path(self.journal_path).resolve()}?mode=ro"
+            uri = read_only_uri(self.journal_path)
             self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         return self._db
 

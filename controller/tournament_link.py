@@ -130,6 +130,19 @@ def _int(obj: dict[str, Any], key: str, lo: int, hi: int, *, none: bool = False)
     return v
 
 
+def shown_name(name: str) -> str:
+    """Return ``name`` (a player's name in the room's order) with each character no name may
+    hold (:data:`controller.engine.table.seating.HIDDEN_CATEGORIES`: control, format, lone
+    surrogates, private use, unassigned) replaced by U+FFFD: the table's screens and its MQTT
+    state can show it, and the order is still carried out (breaker 2 H4: a lone surrogate in a
+    name stopped the table publishing; the room refuses such names since, an older room may not)."""
+    import unicodedata
+
+    from controller.engine.table.seating import HIDDEN_CATEGORIES
+
+    return "".join("\ufffd" if unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in name)
+
+
 def _str(obj: dict[str, Any], key: str) -> str:
     v = obj.get(key)
     if not isinstance(v, str) or not 1 <= len(v) <= 64:
@@ -166,7 +179,7 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
             move = {"move": _int(m, "move", 1, 10**12), "seat": _int(m, "seat", 1, seats),
                     "player": _str(m, "player")}
             if key == "in":
-                move["name"] = _str(m, "name")
+                move["name"] = shown_name(_str(m, "name"))
                 move["chips"] = _int(m, "chips", 1, 10**9, none=True)
             try:  # where the player goes or comes from, for the screens (tournament_link_view)
                 move.update(decode_move_notice(m, key))

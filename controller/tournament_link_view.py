@@ -101,9 +101,15 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
 
 
 def _text(v: Any, what: str) -> str:
+    """A text of the room's (1..64 characters), characters no screen can show (control,
+    format, lone surrogates...) replaced by U+FFFD (breaker 2 H4)."""
+    import unicodedata
+
+    from controller.engine.table.seating import HIDDEN_CATEGORIES
+
     if not isinstance(v, str) or not 1 <= len(v) <= 64:
         raise ValueError(f"{what!r} must be a text of 1..64 characters, got {v!r}")
-    return v
+    return "".join("\ufffd" if unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in v)
 
 
 def _outs(obj: Any) -> dict[str, dict[str, Any]]:

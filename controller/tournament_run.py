@@ -64,7 +64,7 @@ from typing import Any
 from controller.crashpoint import CrashPoints
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
-from controller.engine.table.seating import player_for_name
+from controller.engine.table.seating import hidden_in_name, player_for_name
 from controller.engine.table.settings import TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import RaiseFault, TournamentOwn
@@ -1271,7 +1271,10 @@ class TournamentTable:
             raise TournamentError(f"F-3: seat {seat} is taken (free: {', '.join(map(str, free)) or 'none'})")
         if not free:
             raise TournamentError("F-3: no seat is free at this table")
-        try:  # the name as the table's seating compares it (case, spacing, punctuation around it)
+        bad = hidden_in_name(name)  # the room's rule too (room.tournament.entry_name; breaker 2 H1)
+        if bad is not None:
+            raise TournamentError(f"TDA 9: a player's name holds no control or invisible characters (not {bad})")
+        try:  # the name as the table's seating compares it (case, spacing, punctuation around it, NFKC)
             key = player_for_name(name)
         except ValueError as exc:
             raise TournamentError(f"TDA 9: {exc}") from exc

@@ -59,6 +59,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from controller.faults import ALLOWED_EXITS, FaultKind
+from controller.engine.table.seating import hidden_in_name
 from drivers.mqtt.provision import check_password, hash_password
 from drivers.mqtt.topics import TopicError, check_table
 from room.httpbody import BodyError, json_from_same_site, read_body, send
@@ -191,6 +192,9 @@ def _one_line(v: Any, what: str, hi: int) -> str:
         raise ValueError(f"{what} (one line, at most {hi} characters)")
     if any(unicodedata.category(c) == "Cc" for c in text):  # NUL (PostgreSQL refuses it), escapes, tabs
         raise ValueError(f"{what}: no control characters (one line, at most {hi} characters)")
+    bad = hidden_in_name(text)  # U+2028, zero-width and bidi characters, lone surrogates (breaker 2 M3)
+    if bad is not None:
+        raise ValueError(f"{what}: no control or invisible characters, not {bad} (one line, at most {hi} characters)")
     return text
 
 
@@ -251,9 +255,9 @@ def register_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     name = data.get("name")
     try:
         name = entry_name(name)
-    except ValueError:
-        raise ValueError(f"register needs name: one line of 1..40 characters, no control characters, "
-                         f"got {str(name)[:40]!r}") from None
+    except ValueError as exc:
+        rule = str(exc).removeprefix("a player's name is ")
+        raise ValueError(f"register needs name: {rule}, got {str(name)[:40]!r}") from None
     player = data.get("player")
     if player is not None:
         check_player_id(player)  # a PlayerIdError is a ValueError: the rule in words
@@ -616,21 +620,26 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             if tournament is None:
                 self._error(409, "no tournament is running in this room")
                 return
-            try:
-                detail = tournament.call(lambda d: d.register(req["name"], by=req["by"], player=req["player"],
-                                                              reason=req["reason"]))
-                outcome = {"accepted": True, "detail": detail}
-            except NoTournament as exc:
-                self._error(409, str(exc))
-                return
-            except TournamentError as exc:
-                outcome = {"accepted": False, "reason": str(exc)}
             request = {"command": "register", "name": req["name"], "player": req["player"], "login": who}
-            with service.store.transaction() as tx:
+
+            def record(tx: Any, outcome: dict[str, Any]) -> None:
                 tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
                            " outcome) VALUES (?,?,?,?,?,?,?,?)",
                            (time.time(), "tournament", "register", req["by"], req["reason"] or "",
                             f"tournament-{secrets.token_hex(6)}", json.dumps(request), json.dumps(outcome)))
+
+            try:  # the entry and its floor record in one transaction (breaker 2 H2: both or neither)
+                detail = tournament.call(lambda d: d.register(
+                    req["name"], by=req["by"], player=req["player"], reason=req["reason"],
+                    record=lambda tx, text: record(tx, {"accepted": True, "detail": text})))
+                outcome: dict[str, Any] = {"accepted": True, "detail": detail}
+            except NoTournament as exc:
+                self._error(409, str(exc))
+                return
+            except TournamentError as exc:  # refused: nothing journalled; the refusal recorded
+                outcome = {"accepted": False, "reason": str(exc)}
+                with service.store.transaction() as tx:
+                    record(tx, outcome)
             if not outcome["accepted"]:
                 self._json({"error": outcome["reason"], "refused": True}, 409)
                 return

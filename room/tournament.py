@@ -127,20 +127,30 @@ class StoreJournal:
 
 
 def entry_name(name: object) -> str:
-    """Return ``name`` stripped when it is a player's name for :meth:`RoomTournament.register`:
-    one line of 1..40 characters, no control characters (C0, DEL, C1) nor line or paragraph
-    separators (a name goes to the tables' screens and the room's output).
+    """Return ``name`` stripped and NFC-normalised when it is a player's name for
+    :meth:`RoomTournament.register`: one line of 1..40 characters, no control characters (C0,
+    DEL, C1), line or paragraph separators, nor invisible or unencodable ones (format characters
+    such as a zero-width space or a bidi override, lone surrogates, private use, unassigned:
+    :func:`controller.engine.table.seating.hidden_in_name`, the rule the table's own names
+    follow; breaker 2 H1, H4, M1). A name goes to the tables' screens and the room's output,
+    and is compared as :func:`controller.engine.table.seating.player_for_name` folds it.
 
     Raises:
         ValueError: anything else (the message gives the rule).
     """
     import unicodedata
 
+    from controller.engine.table.seating import hidden_in_name
+
     raw = name if isinstance(name, str) else ""
     text = raw.strip()
-    if not text or len(text) > 40 or any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in raw):
+    if not text or len(text) > 40:
         raise ValueError("a player's name is one line of 1..40 characters, no control characters")
-    return text
+    bad = hidden_in_name(raw)
+    if bad is not None:
+        raise ValueError(f"a player's name is one line of 1..40 characters, no control characters nor invisible "
+                         f"ones (not {bad})")
+    return unicodedata.normalize("NFC", text)
 
 
 _MOVE_WHY = {"balance": "balancing, TDA 11", "break": "table broken, TDA 10", "redraw": "final table redraw",
@@ -241,6 +251,9 @@ class RoomTournament:
         #: the tournament's identity, in every order (the tables keep the first one they take)
         self.tournament_id = ""
         self.reports: dict[str, dict[str, Any]] = {}
+        #: restored from the journal (:meth:`restore`): the tables' seating is known again only
+        #: from their reports taken since (reports are not journalled; breaker 2 H3)
+        self._restored = False
         self.moves: dict[int, dict[str, Any]] = {}
         self.rounds = 0
         self.busted_seen: set[tuple[str, int]] = set()
@@ -320,6 +333,7 @@ class RoomTournament:
         events = self.journal.events()
         if not events:
             return False
+        self._restored = True
         clock: dict[str, Any] | None = None
         for kind, p in events:
             if kind == "start":
@@ -335,7 +349,7 @@ class RoomTournament:
                 self.standings.register(p["player"], int(p["level"]))
             elif kind == "register":  # a late entry or re-entry (register): the entry and its seat, one event
                 self.standings.register(p["player"], int(p["level"]))
-                self.names[str(p["player"])] = str(p["name"])
+                self.names.setdefault(str(p["player"]), str(p["name"]))  # a re-entry keeps his name
                 self.moves[int(p["move"]["id"])] = dict(p["move"])
             elif kind == "round":
                 self.rounds += 1
@@ -351,6 +365,8 @@ class RoomTournament:
                 self.moves[int(p["move"])]["state"] = "cancelled"
             elif kind == "reseat":
                 self.moves[int(p["move"])]["to_seat"] = int(p["to_seat"])
+                if p.get("to"):  # re-planned at another table (its own was full)
+                    self.moves[int(p["move"])]["to"] = str(p["to"])
             elif kind == "purchase":
                 self._book(dict(p))
             elif kind == "purchase-in":
@@ -498,15 +514,27 @@ class RoomTournament:
                 self._reseat(table, rep, mid, m)
 
     def _reseat(self, table: str, rep: dict[str, Any], mid: int, m: dict[str, Any]) -> None:
-        """Move ``mid``'s move-in refused by ``table`` to another free seat there (``reseat``);
-        a player the table already seats is flagged in :attr:`problems` (his chips stay in transit)."""
+        """Move ``mid``'s move-in refused by ``table`` to another free seat there (a ``reseat``
+        event); when none is free there, a late entry or a player already moved out goes to the
+        table with the fewest players of those known to have a free seat (``reseat`` with ``to``;
+        breaker 2 H3); a player the table already seats, or no free seat anywhere known, is
+        flagged in :attr:`problems` (his chips stay in transit)."""
         if any(v[0] == m["player"] for v in rep["seats"].values()):
             msg = f"move {mid}: {table} refused {m['player']}, it seats him already"
             if msg not in self.problems:
                 self.problems.append(msg)
             return
-        taken = set(self._seats(table)) | {int(s) for s in rep["seats"]}
+        taken = set(self._seats(table)) | {int(s) for s in rep["seats"]} | {int(m["to_seat"])}  # not the refused seat
         free = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
+        if not free and (m["state"] == "out" or not m["from"]):  # breaker 2 H3: another table's free seat
+            counts, seats, _unknown = self._open_seats(skip=table)
+            if counts:
+                other = min(counts, key=lambda t: (counts[t], t))
+                self.journal.append("reseat", {"move": mid, "to_seat": seats[other][0], "to": other})
+                log.warning("table %s: move %d refused seat %d and no other seat is free there: %s goes to %s "
+                            "seat %d", table, mid, m["to_seat"], m["player"], other, seats[other][0])
+                m["to"], m["to_seat"] = other, seats[other][0]
+                return
         if not free:
             self.problems.append(f"move {mid}: {table} refused seat {m['to_seat']}, no other seat is free")
             return
@@ -972,7 +1000,8 @@ class RoomTournament:
                 self._order(t, [], [], None)
         return f"{detail} ({by})"
 
-    def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None) -> str:
+    def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None,
+                 record: Callable[[Any, str], None] | None = None) -> str:
         """Register a late entry, or a re-entry of a busted player (the floor console's
         ``POST /api/tournament`` ``register``, ``livetable room director register``; the room's
         loop thread); return what was done in words, ending with ``(by)``.
@@ -982,7 +1011,10 @@ class RoomTournament:
         the player already registered under ``name`` (case, spacing and punctuation around it
         ignored, as a table compares names) or a new id ``pN``. A known player is a re-entry:
         only once he is out (his bust taken by the room) and while he has re-entries left
-        (``reentry.max``); a player id of someone else's name is refused.
+        (``reentry.max``); a player id of someone else's name, or a known player id under
+        another name (his earlier entries keep theirs), is refused. Names are compared as
+        :func:`controller.engine.table.seating.player_for_name` folds them (NFKC, case, format
+        characters), so a zero-width or full-width variant is the same player (breaker 2 H1).
 
         TDA 9: accepted until the end of level ``late_registration_until_level`` (the level
         the room's clock is at now, as at a single table: :meth:`controller.tournament_run.TournamentTable`);
@@ -996,7 +1028,9 @@ class RoomTournament:
 
         Journalled, before anything changes, as one ``register`` event (``player``, ``name``,
         ``level``, ``by``, ``reason``, ``move``: the seat): :meth:`restore` replays it, so a room
-        killed after it comes back with the entry counted and seated once.
+        killed after it comes back with the entry counted and seated once. ``record(tx, words)``:
+        written in the same transaction as the ``register`` event (the console's floor record:
+        both or neither, breaker 2 H2; needs a :class:`StoreJournal`).
 
         Raises:
             controller.tournament.errors.TournamentError: refused (nothing journalled): the
@@ -1032,8 +1066,14 @@ class RoomTournament:
         elif named is not None and named != player:
             raise TournamentError(f"F-3: {text} is the name of player {named}, not {player}")
         if player is not None and player in self.standings.alive:
+            late = [m for _, m in sorted(self.moves.items()) if m["player"] == player and m["reason"] == "late"]
+            done = (f": his entry at {late[-1]['to']} seat {late[-1]['to_seat']} is registered already (a retry "
+                    "after a lost answer changes nothing)" if late else "")
             raise TournamentError(f"F-3: {self.names.get(player, text)} is still in the tournament "
-                                  "(a re-entry comes after a bust)")
+                                  f"(a re-entry comes after a bust){done}")
+        if player in self.names and player_for_name(self.names[player]) != key:  # M-2 (breaker 2): no renaming
+            raise TournamentError(f"F-3: player {player} is registered as {self.names[player]}, not {text} "
+                                  "(a re-entry keeps the player's name)")
         reentry = player is not None and self.standings.entries_of(player) > 0
         if player is None:
             n = len(self.names) + 1
@@ -1049,28 +1089,65 @@ class RoomTournament:
         mid = max(self.moves, default=0) + 1
         row: dict[str, Any] = {"id": mid, "player": player, "from": "", "from_seat": 0, "to": table,
                "to_seat": seat, "reason": "late", "state": "planned", "chips": self.settings.starting_stack}
-        self.journal.append("register", {"player": player, "name": text, "level": level, "by": by, "reason": reason,
-                                         "reentry": reentry, "move": row})
-        self.standings.register(player, level)  # TDA 9: a full starting stack
-        self.names[player] = text
-        self.moves[mid] = row
         what = "re-enters" if reentry else "enters"
-        log.info("late entry: %s (%s) %s at level %d: %s seat %d (%s)", text, player, what, level, table, seat, by)
-        return (f"{text} ({player}) {what} at level {level}: {table} seat {seat}, "
+        said = (f"{self.names.get(player, text)} ({player}) {what} at level {level}: {table} seat {seat}, "
                 f"{self.settings.starting_stack:,} chips ({by})")
+        event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
+                 "move": row}
+        if record is None:
+            self.journal.append("register", event)
+        else:
+            self.journal.append("register", event, also=lambda tx: record(tx, said))
+        self.standings.register(player, level)  # TDA 9: a full starting stack
+        self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
+        self.moves[mid] = row
+        log.info("late entry: %s (%s) %s at level %d: %s seat %d (%s)", text, player, what, level, table, seat, by)
+        return said
 
     def _late_seat(self, player: str) -> tuple[str, int]:
         """Return ``(table, seat)`` for a late entry: the table with the fewest players of those
         that play on (each counted with the moves on their way: in and out), a tie drawn at
-        random; a random free seat there (TDA 9). Raises TournamentError: no seat free."""
+        random; a random free seat there (TDA 9). Only a table whose seating the room knows is
+        a candidate: after :meth:`restore`, one that has reported since (reports are not
+        journalled, and a table not heard from is not empty; breaker 2 H3).
+
+        Raises:
+            TournamentError: no seat free; or none known free while a table has not reported
+                since the room started ("wait until tX reports", the console's 409).
+        """
         rng = random.Random(f"{self.seed}:register:{len(self.standings.entries)}")
+        counts, free, unknown = self._open_seats()
+        if not counts:
+            if unknown:
+                raise TournamentError(f"F-3: no seat is known to be free: wait until {', '.join(unknown)} "
+                                      f"report{'s' if len(unknown) == 1 else ''} (the room has not heard from "
+                                      f"{'it' if len(unknown) == 1 else 'them'} since it restarted), "
+                                      "then register again")
+            if any(t in self._held for t in self._live()):
+                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
+                                      "(TDA 10); register again once its players are seated")
+            raise TournamentError("F-3: no seat is free at the tables that play on")
+        fewest = min(counts.values())
+        table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
+        return table, rng.choice(free[table])
+
+    def _open_seats(self, skip: str = "") -> tuple[dict[str, int], dict[str, list[int]], list[str]]:
+        """Return ``(players, free seats, unknown)``: for each table that plays on (not ``skip``,
+        held for a break or ended) whose seating the room knows, its players and its free seats
+        (the moves on their way counted, the draw's before a first report), when it has a free
+        seat; ``unknown``: the tables not heard from since the room was restored (:meth:`restore`:
+        their seating unknown, never counted as empty)."""
         counts: dict[str, int] = {}
         free: dict[str, list[int]] = {}
+        unknown: list[str] = []
         for t in self._live():
-            if t in self._held or self.sent.get(t, {}).get("end"):
+            if t == skip or t in self._held or self.sent.get(t, {}).get("end"):
                 continue
-            rep = self.reports.get(t) or {"seats": {}}
-            here = {str(v[0]) for v in rep["seats"].values()}
+            rep = self.reports.get(t)
+            if rep is None and self._restored:
+                unknown.append(t)
+                continue
+            here = {str(v[0]) for v in (rep or {"seats": {}})["seats"].values()}  # not reported: the draw's
             taken = set(self._seats(t))
             for m in self.moves.values():
                 if m["state"] in ("planned", "out") and m["to"] == t:
@@ -1081,14 +1158,7 @@ class RoomTournament:
             open_seats = [n for n in range(1, self.settings.seats_per_table + 1) if n not in taken]
             if open_seats:
                 counts[t], free[t] = len(here), open_seats
-        if not counts:
-            if any(t in self._held for t in self._live()):
-                raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
-                                      "(TDA 10); register again once its players are seated")
-            raise TournamentError("F-3: no seat is free at the tables that play on")
-        fewest = min(counts.values())
-        table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
-        return table, rng.choice(free[table])
+        return counts, free, unknown
 
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
     def purchase(self, kind: str, player: str, *, by: str, reason: str | None = None,

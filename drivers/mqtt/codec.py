@@ -112,8 +112,13 @@ class ChatRequest:
 
 
 def encode(obj: Any) -> bytes:
-    """Encode ``obj`` as compact UTF-8 JSON bytes (no NaN/Infinity: ``ValueError``)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    """Encode ``obj`` as compact UTF-8 JSON bytes (no NaN/Infinity: ``ValueError``).
+
+    A text no UTF-8 encoder takes (a lone surrogate, e.g. in a name that reached the table by
+    another path than :func:`clean_name`) is sent with ``?`` in its place, never an error: one
+    seat's name must not stop the table publishing its state (breaker 2 H4).
+    """
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8", "replace")
 
 
 def _reject_constant(name: str) -> Any:

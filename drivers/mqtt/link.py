@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 QOS = 1
 CHAT_KEEP = 30  # chat lines kept in the retained chat topic
+LOBBY_IDS_PER_SEAT = 128  # waiting-list request ids remembered per seat (M-5)
 # Inputs (actions, chat lines, floor requests): the retain flag as the sender set it, and
 # none of the controller's own publishes (its clearing of a retained input) back.
 INPUT = SubscribeOptions(qos=QOS, noLocal=True, retainAsPublished=True)
@@ -99,7 +100,9 @@ class TableLink:
         self._guard = ActionGuard()
         self._chat_rate = RateLimit(count=chat_rate[0], window=chat_rate[1])
         self._lobby_rate = RateLimit(count=lobby_rate[0], window=lobby_rate[1])  # waiting-list requests
-        self._lobby_ids: deque[tuple[int, str]] = deque(maxlen=512)  # (seat, request id) seen (M-5)
+        #: per seat, the waiting-list request ids taken (M-5): one seat's flood cannot push
+        #: another seat's ids out (breaker 2 L1)
+        self._lobby_ids: dict[int, deque[str]] = {}
         self._action_rate = RateLimit(count=action_rate[0], window=action_rate[1])
         self._lock = threading.Lock()
         self._retained: dict[str, bytes] = {}  # topic -> last retained payload, for republishing
@@ -584,11 +587,12 @@ class TableLink:
     def _take_lobby(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_lobby_request(payload, seat=seat)
         with self._lock:
-            if (seat, req.request_id) in self._lobby_ids:
+            seen = self._lobby_ids.setdefault(seat, deque(maxlen=LOBBY_IDS_PER_SEAT))
+            if req.request_id in seen:
                 raise PayloadError("M-5", f"request id {req.request_id!r} was already received", req.request_id)
-            self._lobby_ids.append((seat, req.request_id))
-        if not self._lobby_rate.allow(seat, now):
-            raise PayloadError("M-9", "waiting-list requests too fast: wait a few seconds", req.request_id)
+            if not self._lobby_rate.allow(seat, now):  # refused: not taken, so its id is not remembered
+                raise PayloadError("M-9", "waiting-list requests too fast: wait a few seconds", req.request_id)
+            seen.append(req.request_id)
         self._post(LobbyRequestReceived(seat, req.op, req.list, req.request_id, now))
 
     def _take_presence(self, seat: int, payload: bytes, now: float) -> None:

@@ -132,3 +132,31 @@ def test_the_tablets_payload_is_checked() -> None:
                      {**room, "ok": "yes"}, {**room, "error": 5}):
         with pytest.raises(PayloadError):
             codec.decode_seat_lists(json.dumps(bad_room).encode(), "t1", 3)
+
+
+def test_a_neighbours_flood_does_not_make_the_table_forget_a_seats_request_ids() -> None:
+    """M-5 per seat, and only requests taken are remembered (breaker 2 L1): seat 3's flood
+    (most of it refused M-9) used to push seat 4's ids out of one shared memory, so a QoS 1
+    copy of seat 4's join was forwarded to the room again."""
+    from drivers.mqtt.link import TableLink
+
+    got: list[object] = []
+    link = TableLink("t1", host="127.0.0.1", port=1, username="controller", password="x", post=got.append,
+                     max_seats=6)  # never started: its message handling only
+    join = codec.lobby_request_payload(seat=4, op="join", list_id=LIST, request_id="b4-join")
+    link._take_lobby(4, join, NOW)
+    refused = 0
+    for i in range(600):
+        try:
+            link._take_lobby(3, codec.lobby_request_payload(seat=3, op="status", list_id=None, request_id=f"f{i}"),
+                             NOW + 1)
+        except PayloadError as exc:
+            refused += exc.code == "M-9"
+    assert refused >= 590
+    with pytest.raises(PayloadError, match="M-5"):
+        link._take_lobby(4, join, NOW + 2)
+    taken = [(e.seat, e.request_id) for e in got if isinstance(e, LobbyRequestReceived)]
+    assert taken.count((4, "b4-join")) == 1 and len(taken) == 1 + 600 - refused
+    # a request refused M-9 was not taken: sent again after the window, it is taken once
+    link._take_lobby(3, codec.lobby_request_payload(seat=3, op="status", list_id=None, request_id="f599"), NOW + 120)
+    assert [e.request_id for e in got if isinstance(e, LobbyRequestReceived)][-1] == "f599"

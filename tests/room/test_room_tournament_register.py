@@ -255,11 +255,11 @@ def test_no_free_seat_and_a_tournament_over_are_refused() -> None:
 # ---------------------------------------------------------------- the floor console and the command line
 @pytest.fixture
 def console(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    r = Room(21)
+    store = open_store(tmp_path / "room.sqlite")
+    r = Room(21, journal=StoreJournal(store))  # the room's journal: an entry and its floor record, one transaction
     r.time[0] = 20.0
     r.exchange(*TABLES)
     desk = TournamentDesk(r.d)
-    store = open_store(tmp_path / "room.sqlite")
     served = serve_console(Service(store), tmp_path / "floor-logins.json", tournament=desk)
     loop = Loop(desk)
     password = served.login_hint.split(" / ")[1]

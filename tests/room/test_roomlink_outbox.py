@@ -218,3 +218,23 @@ def test_an_acknowledgement_beyond_the_journal_is_another_rooms_and_is_ignored(t
         room.disconnect()
         room.loop_stop()
     assert stats["acked"] == stats["last_seq"] == last
+
+
+@pytest.mark.parametrize("folder", ["brk2#x", "what?mode=rw", "100%25"])
+def test_the_journal_is_read_in_a_folder_whose_name_holds_uri_characters(tmp_path: Path, folder: str) -> None:
+    """``#``, ``?`` and ``%`` in the journal's path are the path's, not the URI's (breaker 2,
+    design note): the newest seq is read, and no file is created where the name was cut."""
+    import sqlite3
+    from contextlib import closing
+
+    from controller.composition import _journal_last_seq
+
+    path = tmp_path / folder / "t1.sqlite"
+    path.parent.mkdir()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE events(seq INTEGER PRIMARY KEY)")
+        db.execute("INSERT INTO events(seq) VALUES (7)")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert RoomLink("t1", path)._journal_last() == 7
+    assert _journal_last_seq(path) == 7
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

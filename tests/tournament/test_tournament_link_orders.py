@@ -42,3 +42,16 @@ def test_an_order_decodes_with_its_moves_and_its_go() -> None:
 def test_a_malformed_order_is_refused_with_its_reason(raw: bytes, why: str) -> None:
     with pytest.raises(OrderError, match=why):
         decode_order(raw, "t1", 8)
+
+
+def test_a_name_the_screens_cannot_show_is_seated_with_a_replacement_character() -> None:
+    """An older room's order naming "Lena \\ud800" (a lone surrogate: no UTF-8 encoder, no font
+    takes it) or a zero-width character: the move is carried out, the name shown with U+FFFD
+    (breaker 2 H4: the table's state publishing and its display must not stop on one name)."""
+    raw = order(**{"in": [{"move": 5, "seat": 6, "player": "p22", "name": "Lena \ud800", "chips": 2000},
+                          {"move": 6, "seat": 7, "player": "p23", "name": "Ann\u200b Lee\u202e", "chips": 2000,
+                           "from": "t2", "from_name": "Birch\udfff"}]})
+    o = decode_order(raw, "t1", 8)
+    assert [m["name"] for m in o["in"]] == ["Lena \ufffd", "Ann\ufffd Lee\ufffd"]
+    assert o["in"][1]["from_name"] == "Birch\ufffd"  # the screens' notice too
+    assert all(m["name"].encode() for m in o["in"])

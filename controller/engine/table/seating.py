@@ -8,6 +8,7 @@ Internal to :mod:`controller.engine.table.step`; each handler works on a
 from __future__ import annotations
 
 import string
+import unicodedata
 
 from . import effects as fx
 from . import events as ev_
@@ -15,7 +16,8 @@ from .play import (Ctx, apply_settings, auto_current, in_hand, leave, may_post_n
                    smallest_chip)
 from .state import RETURN_SECONDS, Departure, Seat, evolve
 
-__all__ = ["player_for_name", "sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "chips_raced",
+__all__ = ["player_for_name", "hidden_in_name", "HIDDEN_CATEGORIES",
+           "sit_down", "buy_in", "join", "confirm_buy_in", "top_up", "settle_topup", "chips_raced",
            "stand_up",
            "sit_out", "sit_in", "connected", "change_settings", "apply_settings", "leave", "buy_in_range"]
 
@@ -355,19 +357,50 @@ def change_settings(ctx: Ctx, ev: ev_.SettingsChanged) -> None:
 #: what is trimmed around a name before it is compared (whitespace and ASCII punctuation)
 _NAME_TRIM = string.whitespace + string.punctuation
 
+#: Unicode categories no player's name may hold (H1/H4, breaker 2): control (Cc), format (Cf:
+#: zero-width spaces and joiners, LRM/RLM, U+2060, BOM, bidi embeddings, overrides and isolates),
+#: lone surrogates (Cs: no UTF-8 encoder takes them), private use (Co), unassigned (Cn), line
+#: and paragraph separators (Zl, Zp). They are invisible or unprintable, so a name holding
+#: one looks like another name (a second player, or a re-entry past the limit) or breaks output.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def hidden_in_name(name: str) -> str | None:
+    """Return the first character of ``name`` that no player's name may hold (a category of
+    :data:`HIDDEN_CATEGORIES`), described as ``"U+200B ZERO WIDTH SPACE"``; None: none.
+
+    The one rule for names entered by the floor (the room's late entries,
+    ``room.tournament.entry_name``; the single table's, ``drivers.mqtt.codec.clean_name``, T-3).
+    """
+    for c in name:
+        cat = unicodedata.category(c)
+        if cat in HIDDEN_CATEGORIES:
+            return f"U+{ord(c):04X} {unicodedata.name(c, cat)}"
+    return None
+
+
+def _fold(name: str) -> str:
+    """``name`` as names are compared: format characters dropped (a name journalled before
+    they were refused still matches), NFKC (NFC/NFD and full-width forms are one name) and
+    casefolded, NFKC again (casefolding can leave a non-normalised string)."""
+    name = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
 
 def player_for_name(name: str) -> str:
     """Return the table's player id for a player who joins from a tablet under ``name`` (T-3).
 
     The controller has no room accounts: the name (case, spacing and punctuation around it
-    ignored: "Ann", " ann. " and "ANN!" are one player) is the player's identity at this table,
+    ignored: "Ann", " ann. " and "ANN!" are one player; Unicode forms too: NFKC, so "Zoë" typed
+    precomposed or decomposed and a full-width "Ａnn" are "zoë" and "ann", and format characters
+    such as a zero-width space are dropped) is the player's identity at this table,
     so the T-2 20-minute return rule knows "Ann" coming back, and two players cannot sit under
     the same name. Ids of tablet players start ``name:``.
 
     Raises:
         ValueError: ``name`` is empty (or only whitespace).
     """
-    key = " ".join(str(name).casefold().split())
+    key = " ".join(_fold(str(name)).split())
     key = " ".join(key.strip(_NAME_TRIM).split()) or key  # a name of punctuation only is kept as it is
     if not key:
         raise ValueError("T-3: a player needs a name")
