@@ -292,7 +292,8 @@ def broker_words(args: argparse.Namespace) -> str:
     return (f"no answer from the room broker at {args.broker_host}:{args.broker_port} (login {args.user}): "
             "is it running and provisioned? `livetable room provision --dir DIR --table t1 ...`, then Mosquitto "
             "with mosquitto/room.conf (docs/room.md \"Setting up the room\"); or give --broker-host/--broker-port "
-            "and --provision-dir/--password-file of the room broker you run")
+            "and --provision-dir/--password-file of the room broker you run; to try it on one machine: "
+            "bash scripts/run-room --tournament FILE --tables t1,t2 --local")
 
 
 def wait_for_broker(service: Any, done: threading.Event, args: argparse.Namespace) -> bool:
