@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
     """Dispatch ``livetable room COMMAND``; 2 for an unknown command."""
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: livetable room COMMAND [options]\n\ncommands:\n" + "\n".join(
-            f"  {k.ljust(10)} {h}" for k, (_, h) in COMMANDS.items()))
+            f"  {k.ljust(11)} {h}" for k, (_, h) in COMMANDS.items()))
         return 0 if argv else 2
     if argv[0] not in COMMANDS:
         print(f"livetable room: unknown command {argv[0]!r} (known: {', '.join(COMMANDS)})", file=sys.stderr)
