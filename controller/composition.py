@@ -182,7 +182,7 @@ class TableRun:
                 self.ports.dealer = self.internal
             orch, self.recovery = open_table(self.journal_path, self.settings, clock=self.clock,
                                              ports=self.ports, can_resume=self._can_resume,
-                                             history_dir=c.history_dir)
+                                             history_dir=c.history_dir, plays=self.plays)
         except BaseException:
             self._close_early()
             raise

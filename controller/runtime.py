@@ -141,8 +141,18 @@ class OtherTablesJournal(JournalError):
         self.have, self.want = have, want
 
 
-def _apply_config_changes(orch: Orchestrator, settings: TableSettings, clock: Callable[[], float]) -> None:
+#: The settings a table of the room's tournament takes from the room's orders, not its config
+#: (docs/tournament.md: its ``[table]`` stakes are "required, not used").
+ROOM_TOURNAMENT_KEYS = frozenset({"small_blind", "big_blind", "ante", "big_blind_ante", "small_bet", "big_bet",
+                                  "buy_in_min", "buy_in_max"})
+
+
+def _apply_config_changes(orch: Orchestrator, settings: TableSettings, clock: Callable[[], float],
+                          plays: str = "cash") -> None:
     """Make a changed config take effect the way the floor's changes do: journalled, between hands.
+    At a table of the room's tournament (``plays``) the config's stakes and buy-ins are not used
+    (:data:`ROOM_TOURNAMENT_KEYS`, the room's orders give the stakes): their changes are left
+    out, without the misleading "applied between hands" (newcomer finding F7).
 
     Raises:
         OtherTablesJournal: the journal belongs to another table (its id differs).
@@ -152,6 +162,8 @@ def _apply_config_changes(orch: Orchestrator, settings: TableSettings, clock: Ca
     if have.get("id") != want.get("id"):
         raise OtherTablesJournal(str(have.get("id")), str(want.get("id")))
     changes = {k: v for k, v in want.items() if have.get(k) != v}
+    if plays == "room-tournament":
+        changes = {k: v for k, v in changes.items() if k not in ROOM_TOURNAMENT_KEYS}
     if changes:
         log.warning("the config changed %s since the journal's table was set up: applied between hands",
                     sorted(changes))
@@ -166,10 +178,13 @@ def open_table(
     ports: Ports | None = None,
     can_resume: Callable[[Orchestrator], tuple[bool, str]] | None = None,
     history_dir: str | Path | None = None,
+    plays: str = "cash",
 ) -> tuple[Orchestrator, Recovery]:
     """Open the journal, replay it and settle an interrupted hand; return the orchestrator.
 
     Args:
+        plays: what the table plays (``cash``, ``tournament``, ``room-tournament``): a table
+            of the room's tournament takes no stakes from a changed config.
         can_resume: ``f(orch) -> (ok, reason)``: whether the dealer can carry on the hand
             where it stopped. Default: yes unless a card was on its way.
         history_dir: the table's hand files (``journal.history_dir``): a journal gone with
@@ -236,7 +251,7 @@ def open_table(
         orch._snapshot(clock())  # noqa: SLF001 - the runtime owns the journal's life cycle
         return orch, Recovery(0, None, "fresh")
     try:
-        _apply_config_changes(orch, settings, clock)
+        _apply_config_changes(orch, settings, clock, plays)
     except OtherTablesJournal:
         journal.close()  # not this table's: leave it as it was, and unlocked
         raise

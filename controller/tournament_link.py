@@ -435,6 +435,9 @@ class RoomTournamentSeat:
         self.applied, self._pending = order["id"], order
         self.screen.take(order, self.orch.clock())
         self._answered(order)
+        if order["end"] and not self.ended:  # said once (newcomer F2: the tables said nothing at the end)
+            log.info("table %s: the room ended this table's play (broken, or the tournament is over): it deals "
+                     "no more hands and keeps reporting to the room until it is stopped", self.table)
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]

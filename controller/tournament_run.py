@@ -1438,8 +1438,9 @@ class TournamentTable:
     def summary(self) -> dict[str, Any]:
         """The JSON summary's tournament fields: ``places`` (player ids, 1st first; so far: the
         busted ones only), ``names`` (the same places as names a person finds at the table:
-        ``Player 3``, ``Zoe (seat 4)``), ``payouts`` (per place), ``prize_pool``, and ``tournament``:
-        entries, players left, level, chips in play, fees, problems."""
+        ``Player 3``, ``Zoe (seat 4)``), ``payouts`` (per place), ``prize_pool``, ``tournament``:
+        entries, players left, level, chips in play, fees, problems; and ``clock``: how fast the
+        tournament's clock ran (``"72x real time (simulated: ...)"``, or ``"real time"``)."""
         out: dict[str, Any] = dict(self.result) if self.result else {
             "places": [], "payouts": [], "prize_pool": self.standings.prize_pool()}
         out["names"] = [self.who(p) for p in out["places"]]
@@ -1448,6 +1449,10 @@ class TournamentTable:
                              "players_left": len(self.standings.alive), "level": st.level.number,
                              "chips_in_play": self.standings.chips_in_play(), "fees": self.standings.fees(),
                              "problems": list(self.problems)}
+        # newcomer F6: a simulation's clock runs on the table's events, far faster than the wall's
+        speed = self.clock_speed()
+        out["clock"] = (f"{speed}x real time (simulated: the clock runs on the table's events)" if speed
+                        else "simulated: the clock runs on the table's events" if self.sim else "real time")
         return out
 
     # ------------------------------------------------------------------ internals

@@ -109,7 +109,8 @@ def status_lines(st: dict[str, Any]) -> list[str]:
     lv, nxt = st.get("level") or {}, st.get("next_level")
     head = (f"break before level {lv.get('number')}" if st.get("on_break")
             else f"level {lv.get('number')} ({stakes_words(lv)})")
-    head += f", {_mmss(st.get('seconds_left'))} left"
+    if not st.get("finished"):  # over: no time is left on a clock that no longer runs
+        head += f", {_mmss(st.get('seconds_left'))} left"
     if st.get("paused"):
         head += ", CLOCK PAUSED"
     if nxt:
@@ -122,7 +123,8 @@ def status_lines(st: dict[str, Any]) -> list[str]:
     if st.get("finished"):
         head += "; the tournament is over"
     if st.get("clock_speed"):
-        head += f" (clock x{st['clock_speed']}, simulated)"
+        # how fast, not "simulated": room serve on real tables runs a --tournament-speed clock too
+        head += f" (the clock runs {st['clock_speed']}x real time)"
     lines = [head]
     for t in st.get("tables") or []:
         name = f"{t.get('table')} {t.get('name')}" if t.get("name") not in (None, t.get("table")) else t.get("table")

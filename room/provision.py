@@ -443,5 +443,10 @@ def main(argv: list[str]) -> int:
     except (ProvisionError, OSError) as exc:
         print(f"livetable room provision: {exc}", file=sys.stderr)
         return 2
+    from drivers.mqtt.provision import broker_read_note
+
+    note = broker_read_note(args.dir)
+    if note:
+        print(note)
     print("reload the room broker to apply: systemctl reload mosquitto (or kill -HUP its pid)")
     return 0

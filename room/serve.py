@@ -26,10 +26,12 @@ import argparse
 import json
 import logging
 import math
+import os
 import secrets
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament-speed", type=clock_speed, default=1.0,
                    help="the tournament clock runs this many times faster than real time (default 1; tests and "
                         "demonstrations only)")
+    p.add_argument("--broker-wait", type=wait_seconds, default=10.0, metavar="SECONDS",
+                   help="say on stderr (and in the log) that the room broker has not answered after this many "
+                        "seconds, and again every minute while it does not (default %(default)s)")
     p.add_argument("--log-level", default="info")
     return p
 
@@ -101,6 +106,21 @@ def clock_speed(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not math.isfinite(v) or v <= 0:
         raise argparse.ArgumentTypeError(f"a finite number above 0 (times real time), not {text!r}")
+    return v
+
+
+def wait_seconds(text: str) -> float:
+    """``--broker-wait``: a finite number of seconds, 0 or more.
+
+    Raises:
+        argparse.ArgumentTypeError: anything else: exit 2.
+    """
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(v) or v < 0:
+        raise argparse.ArgumentTypeError(f"a finite number of seconds, 0 or more, not {text!r}")
     return v
 
 
@@ -159,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.provision_dir:
             password = json.loads((Path(args.provision_dir) / "credentials" / "room.json").read_text())[args.user]
     except (OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, OSError) and exc.filename:  # the absolute path: a relative one was read from here
+            exc = OSError(f"{exc.strerror}: {Path(exc.filename).absolute()}")
         print(f"livetable room serve: the room login's password: {exc}", file=sys.stderr)
         return 2
     tournament = _tournament_args(args)
@@ -208,6 +230,16 @@ def main(argv: list[str] | None = None) -> int:
             lock.release()
             store.close()
             return 2
+    done = threading.Event()  # SIGTERM/SIGINT: honoured at once, also while the broker is awaited
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    failed = first_floor_login(Path(args.floor_logins)) if (args.http_port or args.desk_port) else None
+    if failed:
+        print(f"livetable room serve: {failed}", file=sys.stderr)
+        if lock is not None:
+            lock.release()
+        store.close()
+        return 2
     service.start()
     from room.desk import PlayersDesk, serve_desk
 
@@ -230,17 +262,15 @@ def main(argv: list[str] | None = None) -> int:
         log.info("the floor console: %s", console.url)
     if desk_server is not None:
         links["floor"] = desk_server.server.server_address[1]
-    done = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: done.set())
-    signal.signal(signal.SIGINT, lambda *_: done.set())
-    if service.wait_connected(30):
-        notify("READY=1\nSTATUS=room service connected")
-    if runner is not None and _open_tournament(runner, args):
-        runner = None  # no loop to stop; the records service goes on (docs/tournament.md)
-    print(json.dumps({"serving": True, "store": store.dialect,
-                      "console": console.url if console else None,
-                      "desk": desk_server.url if desk_server else None}), flush=True)
-    done.wait()
+    if not wait_for_broker(service, done, args):
+        runner = None  # stopped before the room broker answered: no tournament was opened
+    else:
+        if runner is not None and _open_tournament(runner, args):
+            runner = None  # no loop to stop; the records service goes on (docs/tournament.md)
+        print(json.dumps({"serving": True, "store": store.dialect,
+                          "console": console.url if console else None,
+                          "desk": desk_server.url if desk_server else None}), flush=True)
+        done.wait()
     notify("STOPPING=1")
     if runner is not None:
         runner.stop()
@@ -254,6 +284,67 @@ def main(argv: list[str] | None = None) -> int:
         lock.release()
     store.close()
     return 0
+
+
+def broker_words(args: argparse.Namespace) -> str:
+    """What a technician does when the room broker does not answer (F1): its address and login,
+    and how it is set up."""
+    return (f"no answer from the room broker at {args.broker_host}:{args.broker_port} (login {args.user}): "
+            "is it running and provisioned? `livetable room provision --dir DIR --table t1 ...`, then Mosquitto "
+            "with mosquitto/room.conf (docs/room.md \"Setting up the room\"); or give --broker-host/--broker-port "
+            "and --provision-dir/--password-file of the room broker you run; to try it on one machine: "
+            "bash scripts/run-room --tournament FILE --tables t1,t2 --local")
+
+
+def wait_for_broker(service: Any, done: threading.Event, args: argparse.Namespace) -> bool:
+    """Wait until ``service`` is connected to the room broker (True: READY is told to systemd)
+    or ``done`` is set (SIGTERM/SIGINT: False, at once). After ``--broker-wait`` seconds, and
+    every minute after, says on stderr and in the log which broker does not answer and what
+    to do; the room's tournament (its clock) is opened only once the broker answers."""
+    next_warning, warned = time.monotonic() + max(0.0, args.broker_wait), False
+    while not done.is_set():
+        # short slices: a signal's handler sets ``done`` while the main thread waits here
+        if service.wait_connected(0.2):
+            notify("READY=1\nSTATUS=room service connected")
+            if warned:
+                log.info("the room broker at %s:%d answered", args.broker_host, args.broker_port)
+            return True
+        if time.monotonic() >= next_warning:
+            words = broker_words(args) + ("; the room's tournament and its clock start once it answers"
+                                          if args.tournament else "; still trying")
+            print(f"livetable room serve: {words}", file=sys.stderr, flush=True)
+            log.warning("%s", words)
+            notify(f"STATUS=waiting for the room broker at {args.broker_host}:{args.broker_port}")
+            next_warning, warned = time.monotonic() + 60.0, True
+    return False
+
+
+def first_floor_login(path: Path) -> str | None:
+    """Make the floor's first console login ``floor`` when ``path`` does not exist yet (F1):
+    its password is written to ``<path>.floor-password`` (0600, the file named on stderr; on a
+    terminal the password is printed too). None when done or not needed; what is wrong (a
+    message) when the file cannot be written."""
+    if path.exists():
+        return None
+    from room.console import add_login
+
+    note = path.with_name(path.name + ".floor-password")
+    try:
+        password = add_login(path, "floor")
+        fd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(f"floor {password}\n")
+        os.chmod(note, 0o600)
+    except OSError as exc:
+        return (f"--floor-logins: cannot make the floor's first login in {path.absolute()}: {exc.strerror or exc} "
+                "(give --floor-logins FILE in a folder you may write)")
+    shown = f" password {password}," if sys.stderr.isatty() else ""
+    words = (f"made the floor console's login 'floor' in {path.absolute()}:{shown} its password is in "
+             f"{note.absolute()} (0600; delete it once noted; another login or a new password: "
+             "livetable room serve --add-floor NAME)")
+    print(f"livetable room serve: {words}", file=sys.stderr, flush=True)
+    log.warning("%s", words)
+    return None
 
 
 def _tournament_args(args: argparse.Namespace) -> tuple[str, list[str]] | str | None:

@@ -165,6 +165,41 @@ def _write(path: Path, text: str, mode: int) -> None:
     os.replace(tmp, path)
 
 
+def broker_read_note(directory: Path, user: str = "mosquitto") -> str | None:
+    """What to do when Mosquitto, started as root, cannot read ``directory``'s ``passwd`` and
+    ``acl`` (it drops to ``user`` before reading them: "Unable to open pwfile"); None when it
+    can, when this process is not root (a broker it starts runs as itself) or there is no
+    such user (newcomer finding F2)."""
+    import grp
+    import pwd
+
+    if os.geteuid() != 0:
+        return None
+    try:
+        who = pwd.getpwnam(user)
+    except KeyError:
+        return None
+    gids = {who.pw_gid} | {g.gr_gid for g in grp.getgrall() if user in g.gr_mem}
+    unread = []
+    folders = [directory.absolute(), *directory.absolute().parents]
+    for path in (*folders, directory / "passwd", directory / "acl"):
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        need = 0o1 if path in folders else 0o4  # the folders: search; the files: read
+        if not (st.st_mode & need or st.st_uid == who.pw_uid and st.st_mode & (need << 6)
+                or st.st_gid in gids and st.st_mode & (need << 3)):
+            unread.append(str(path))
+    if not unread:
+        return None
+    files = f"{directory / 'passwd'} {directory / 'acl'}"
+    return (f"Mosquitto started as root reads the logins as user {user}, who cannot read {', '.join(unread)} "
+            f"(\"Unable to open pwfile\"): chgrp {user} {files} && chmod 0640 {files} (and let {user} into "
+            f"{directory}), as scripts/install-pi.sh does; a broker for a try can also run as you "
+            "(`user` in its configuration)")
+
+
 def provision(directory: Path, table: str, seats: int, *, rotate: bool = False) -> dict[str, Any]:
     """Create or update ``table``'s users (``seats`` seats) in ``directory``; return its credentials.
 
@@ -267,5 +302,8 @@ def main(argv: list[str]) -> int:
           f"passwords in {args.dir / 'credentials' / (args.table + '.json')}")
     if args.show:
         print(json.dumps(creds, indent=1))
+    note = broker_read_note(args.dir)
+    if note:
+        print(note)
     print("reload the broker to apply: systemctl reload mosquitto (or kill -HUP its pid)")
     return 0

@@ -1030,7 +1030,10 @@ function renderSide() {
 function waitingListRows() {
   const me = mySeat();
   const rows = L.waitingLists(app.lobby, app.myLists, me ? me.name : null);
-  if (!rows.length) return [];
+  if (!rows.length) { // say why, not nothing (newcomer F3)
+    const note = L.waitingListsNote(app.lobby);
+    return note ? [el('h3', { text: L.t('Waiting lists') }), el('p', { class: 'lists-note', text: note })] : [];
+  }
   const asking = new Set([...app.pending.values()].filter((p) => p.topic).map((p) => p.payload.list));
   return [el('h3', { text: L.t('Waiting lists') }), ...rows.map((r) => el('div', { class: 'wait-list', dataset: { list: r.list } },
     el('div', {}, el('b', { text: r.label }), ` · ${L.t('{n} waiting', { n: r.waiting })}`,

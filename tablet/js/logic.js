@@ -1127,6 +1127,18 @@ export function waitingLists(entries, mine, seatName) {
   });
 }
 
+/**
+ * Why the Lobby tab shows no waiting lists (newcomer finding F3), '' when it has some: without
+ * the room's lobby entry (no room service, or this table not bridged to one, e.g. try-tablet)
+ * "Waiting lists need the room service", else "The room has no waiting list open".
+ */
+export function waitingListsNote(entries) {
+  const room = entries && entries.lobby;
+  if (!room || typeof room !== 'object') return t('Waiting lists need the room service: this table is not linked to a running room');
+  const lists = Array.isArray(room.lists) ? room.lists.filter((l) => l && typeof l.list === 'string') : [];
+  return lists.length ? '' : t('The room has no waiting list open');
+}
+
 /** "You are 3rd on NL Hold'em 1/2" (issue 18): a waiting-list row's place in words. */
 export function listPlaceText(row) {
   return row && Number.isInteger(row.place) ? t('You are {place} on {list}', { place: ordinal(row.place), list: row.label }) : '';

@@ -49,3 +49,14 @@ test('issue 18: the request names only the seat, the operation and the list', ()
   assert.equal(t.lobbyRequest, 'livetable/t1/seat/3/lobby');
   assert.ok(L.subscriptions('t1', 3).includes('livetable/t1/seat/3/lists'));
 });
+
+test('newcomer F3: no lists says why (no room service, or none open), in English and Dutch', () => {
+  assert.equal(L.waitingListsNote(room), '');
+  assert.equal(L.waitingListsNote({}), 'Waiting lists need the room service: this table is not linked to a running room');
+  assert.equal(L.waitingListsNote({ t1: { table: 't1' } }), L.waitingListsNote(null));
+  assert.equal(L.waitingListsNote({ lobby: { tables: [], lists: [] } }), 'The room has no waiting list open');
+  assert.equal(L.waitingListsNote({ lobby: { lists: [null, { list: 5 }] } }), 'The room has no waiting list open');
+  L.setLanguage('nl', NL);
+  assert.equal(L.waitingListsNote({}), 'Wachtlijsten hebben de zaalservice nodig: deze tafel is niet verbonden met een draaiende zaal');
+  assert.equal(L.waitingListsNote({ lobby: { lists: [] } }), 'De zaal heeft geen wachtlijst open');
+});

@@ -34,6 +34,16 @@ def test_status_counts_say_one_in_the_singular() -> None:
     assert "12 players left of 1 entry," in many and "(3 places paid)" in many
 
 
+def test_a_fast_clock_is_said_without_calling_real_tables_simulated() -> None:
+    """Newcomer F2/F6: ``room serve --tournament-speed 60`` on real tables said "(clock x60,
+    simulated)"; and an ended tournament said how much time was left."""
+    head = director_cli.status_lines({**STATUS, "clock_speed": 60, "seconds_left": 209})[0]
+    assert "simulated" not in head and "(the clock runs 60x real time)" in head, head
+    assert " left;" not in head.split("; 1 player left")[0] and "3:29" not in head, head
+    running = director_cli.status_lines({**STATUS, "finished": False, "seconds_left": 209})[0]
+    assert running.startswith("level 9 (") and ", 3:29 left" in running and "real time" not in running, running
+
+
 def test_a_refusals_rule_code_is_said_in_words() -> None:
     assert director_cli.refusal_words("F-3: the clock is paused already") == (
         "F-3: the clock is paused already (F-3: the tournament's present state does not allow it; "

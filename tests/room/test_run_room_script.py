@@ -53,3 +53,37 @@ def test_tournament_with_a_settings_file_runs_room_serve(tree: Path, tmp_path: P
                                "postgresql://room@db/room|"]  # the file where the caller is
     assert _run(tree, tmp_path, "--tournament=/etc/t.toml", "--tables", "t1,t2", "--store=postgresql://x")[-2:] == [
         "setup --room", "room|serve|--tournament=/etc/t.toml|--tables|t1,t2|--store=postgresql://x|"]
+
+
+def test_every_path_option_is_taken_from_where_the_caller_is(tree: Path, tmp_path: Path) -> None:
+    """Newcomer finding F4: not only --tournament FILE; also files that do not exist yet (a new
+    store), in both the ``--opt FILE`` and ``--opt=FILE`` forms; absolute paths, URLs and other
+    options' values are passed on as given."""
+    here = tmp_path / "myroom"
+    here.mkdir()
+    calls = _run(tree, here, "--tournament", "t.toml", "--tables", "t1,t2", "--store", "rel.sqlite",
+                 "--provision-dir", "room", "--floor-logins=floor-logins.json", "--password-file", "pw/room.pw",
+                 "--broker-pid-file", "/run/m.pid", "--entries-file=entries.csv", "--entries", "10")
+    assert calls == ["setup ", "|".join([
+        "room", "serve", "--tournament", f"{here}/t.toml", "--tables", "t1,t2", "--store", f"{here}/rel.sqlite",
+        "--provision-dir", f"{here}/room", f"--floor-logins={here}/floor-logins.json", "--password-file",
+        f"{here}/pw/room.pw", "--broker-pid-file", "/run/m.pid", f"--entries-file={here}/entries.csv",
+        "--entries", "10", ""])]
+    assert _run(tree, here, "--tournament=t.toml", "--tables", "t1", "--store", "postgresql://r@db/room")[-2:] == [
+        "setup --room", f"room|serve|--tournament={here}/t.toml|--tables|t1|--store|postgresql://r@db/room|"]
+    assert _run(tree, here, "--tournament", "--tournament-config", "c.toml", "--dir", "run", "--tables", "2")[-1] == (
+        f"room|simulate|--tournament|--tournament-config|{here}/c.toml|--dir|{here}/run|--tables|2|")
+
+
+def test_local_runs_room_serve_local_with_the_other_options(tree: Path, tmp_path: Path) -> None:
+    """Newcomer finding F2: ``--local`` (anywhere) runs ``livetable room serve-local``: brokers,
+    room and tables on this machine; the flag itself is not passed on."""
+    calls = _run(tree, tmp_path, "--tournament", "t.toml", "--local", "--tables", "t1,t2", "--dir", "run")
+    assert calls[-1] == f"room|serve-local|--tournament|{tmp_path}/t.toml|--tables|t1,t2|--dir|{tmp_path}/run|"
+
+
+def test_local_without_a_settings_file_is_refused(tree: Path, tmp_path: Path) -> None:
+    out = subprocess.run(["bash", str(tree / "scripts" / "run-room"), "--tournament", "--local", "--tables", "2"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--local goes with --tournament SETTINGS.toml" in out.stderr
+    assert not (tree / "calls").exists()  # refused before setting up or running anything

@@ -282,6 +282,9 @@ def test_lobby_lists_the_table_with_its_players(pages: tuple[Any, Any]) -> None:
     row.wait_for(timeout=10_000)
     assert "No Limit Hold'em 50/100" in row.inner_text() and "6/6 seated" in row.inner_text()
     assert p2.locator("#lobby h3").first.inner_text() == "Hold'em"
+    # no room service here (newcomer F3): the tab says why there are no waiting lists
+    assert p2.locator("#lobby .lists-note").inner_text() == (
+        "Waiting lists need the room service: this table is not linked to a running room")
     row.click()
     assert "Seat 2: Tablet 2" in row.locator(".players").inner_text()
     shot(p2, "08-lobby")

@@ -49,3 +49,27 @@ def test_at_a_cash_table_it_still_plays_no_tournament(tmp_path) -> None:
     pause, register, _ = _ask(tmp_path, room=False)
     assert pause == (False, "F-3: no tournament is played at this table (clock-pause is a director's)")
     assert register == (False, "F-3: no tournament is played at this table (register is a director's)")
+
+
+def test_the_table_says_once_when_the_room_ends_its_play(tmp_path, caplog) -> None:
+    """Newcomer F2: at the tournament's end the tables stayed up and logged nothing about it."""
+    import json
+    import logging
+
+    run = TableRun(TableSettings(id="t1", seats=8), tmp_path / "j.sqlite",
+                   DeviceChoice(table="t1", seats=8, shuffler=None, internal_seed=1, mqtt=False), clock=ManualClock())
+    run.open()
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    try:
+        link.attach(run)
+        order = {"schema": 1, "table": "t1", "id": 1, "out": [], "in": [], "go": None, "end": True}
+        with caplog.at_level(logging.INFO, logger="livetable"):
+            link._take(json.dumps(order).encode())
+            link._take(json.dumps({**order, "id": 2}).encode())
+        said = [r.getMessage() for r in caplog.records if "the room ended this table's play" in r.getMessage()]
+        assert said == ["table t1: the room ended this table's play (broken, or the tournament is over): it deals "
+                        "no more hands and keeps reporting to the room until it is stopped"]
+        assert link.ended
+    finally:
+        link._client.loop_stop()
+        run.close()

@@ -54,6 +54,9 @@ GAMES = [("holdem", 1, 6), ("omaha", 4, 6), ("draw", 2, 5)]
 def test_simulate_tournament_plays_to_a_winner_in_each_game(played, game: str, seed: int, seats: int) -> None:
     journal, summary = played(game, seed, seats)
     assert summary["tournament"]["finished"] is True
+    # newcomer F6: the simulated clock's speed is said (docs: "levels of 10 minutes" went by in seconds)
+    assert summary["clock"].endswith("x real time (simulated: the clock runs on the table's events)"), summary
+    assert int(summary["clock"].split("x ")[0]) > 1
     r = check_finished(journal, summary, seats)
     assert r.hands == summary["hands"] + summary["voided"]
 
