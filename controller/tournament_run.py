@@ -426,6 +426,8 @@ class TournamentTable:
         #: because a player of it may still rebuy: ``{"hand", "level", "busted": {player:
         #: starting stack}, "pending": {player: seat}}`` (None: nobody is held)
         self.held: dict[str, Any] | None = None
+        #: the held hand whose asked rebuy at the bust the deal was seen waiting for (H1: said once)
+        self._deal_held: int | None = None
         #: chips of rebuys at the bust per player: they come as a ``BoughtIn`` (the seat was
         #: freed at the bust), so they count with the entries' starting stacks
         self._bust_rebuy_chips: dict[str, int] = {}
@@ -678,10 +680,18 @@ class TournamentTable:
             if status.index not in self.raced and self._race_waiting is None:
                 self._colour_up(status)
             return None
-        if self.held is not None:  # TFIX 7: the deal waits for no rebuy at the bust
+        if self.held is not None:  # TFIX 7: the deal places who has not asked to rebuy at the bust
+            asked = self.asked_at_bust()
             for player, seat in sorted(self.held["pending"].items(), key=lambda x: x[1]):
-                self._decline(player, seat, by="table", reason="the next hand is dealt")
+                if seat not in asked:
+                    self._decline(player, seat, by="table", reason="the next hand is dealt")
             if self.result is not None:
+                return None
+            if self.held is not None:  # H1: an asked rebuy waits for the dealer's confirm or refusal
+                if self._deal_held != self.held["hand"]:
+                    self._deal_held = self.held["hand"]
+                    log.info("the deal waits for the dealer: the rebuy at the bust asked at seat %s",
+                             ", ".join(str(n) for n in sorted(asked)))
                 return None
         level = self.clock.level_for_hand(now)
         stakes = level_stakes(level)
@@ -816,6 +826,13 @@ class TournamentTable:
         """The players busted in the held hand not placed yet (those who may still rebuy and
         the others of that hand, placed with them by starting stacks); empty when none is held."""
         return set() if self.held is None else set(self.held["busted"])
+
+    def asked_at_bust(self) -> set[int]:
+        """The seats of busted players waiting to rebuy at the bust (TFIX 7) whose tablet has
+        asked for the rebuy (journalled ``asked``): the next deal waits for the dealer to
+        confirm it (``confirm-buyin``) or for its refusal (``decline-rebuy``: the player's
+        tablet or the floor), breaker 3 H1; empty when none is."""
+        return {n for n in self.held_seats() if self.asked.get(n) == "rebuy"}
 
     def held_seats(self) -> dict[int, str]:
         """``{seat: player}`` of the busted players who may still rebuy (TFIX 7), seat order."""
@@ -1320,11 +1337,15 @@ class TournamentTable:
         stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB);
         ``out`` (:meth:`out_seats`), ``offers`` (:meth:`offers`, by seat), ``asked``,
         ``purchase_chips``, and ``rebuy_pending``: the seats kept for a busted player who
-        may still rebuy at the bust (``{"5": {"name": "Player 5"}}``: "busted — rebuy?",
-        TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``)."""
+        may still rebuy at the bust (``{"5": {"name": "Player 5", "asked": false}}``: "busted —
+        rebuy?", TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``; ``asked``
+        true once his tablet asked for it: "rebuy — dealer to confirm"), and
+        ``deal_waits_for_dealer``: the seats (ints, ascending) whose asked rebuy at the bust
+        the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
+        asked_at_bust = self.asked_at_bust()
         stacks, seat_of = {}, {}
         for v in public.get("seats") or []:
             player = by_seat.get(v.get("seat"))
@@ -1338,7 +1359,9 @@ class TournamentTable:
                 "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()},
                 "out": self.out_seats(set(by_seat) | set(self.held_seats())), "clock_speed": self.clock_speed(),
                 "offers": {str(n): o for n in sorted(set(by_seat) | set(self.held_seats())) if (o := self.offers(n))},
-                "rebuy_pending": {str(n): {"name": self.names.get(p, p)} for n, p in self.held_seats().items()},
+                "rebuy_pending": {str(n): {"name": self.names.get(p, p), "asked": n in asked_at_bust}
+                                  for n, p in self.held_seats().items()},
+                "deal_waits_for_dealer": sorted(asked_at_bust),
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
                 "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of)}

@@ -197,6 +197,102 @@ def test_the_next_deal_places_a_player_who_did_not_decide(tmp_path) -> None:
     run.close()
 
 
+def test_an_asked_rebuy_at_the_bust_holds_the_deal_until_the_dealer_confirms_it(tmp_path) -> None:
+    """Breaker 3 H1: the busted player's tablet asked for the rebuy (``asked``) before the
+    pause ended; the deal does not decline him but waits for the dealer, the screens saying
+    so ("REBUY — DEALER TO CONFIRM", ``deal_waits_for_dealer``); the dealer's confirm ends
+    the wait and the next hand is dealt with him in it."""
+    from display.tournament import rebuy_pending_text
+
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)  # his tablet, before the pause is over
+    hands = orch.state.hands
+    for _ in range(3):  # the pause is over, and idle turns after it: no deal, no decline
+        run.pacer.kick(orch)
+        orch.pump()
+    assert [p for p in _kinds(orch) if p["type"] == "declined"] == []
+    assert director.held_seats() == {seat: player} and player in director.standings.alive
+    assert run.pacer.phase == run.pacer.IDLE and orch.state.hand is None and orch.state.hands == hands
+    tv = orch.public_view()["tournament_view"]
+    assert tv["deal_waits_for_dealer"] == [seat] and tv["asked"] == {str(seat): "rebuy"}
+    assert tv["rebuy_pending"][str(seat)]["asked"] is True
+    assert rebuy_pending_text(tv["rebuy_pending"][str(seat)]) == "REBUY — DEALER TO CONFIRM"
+    assert rebuy_pending_text({"name": "x", "asked": False}) == "BUSTED — REBUY?"
+    run.pacer.max_hands = orch.hands_finished  # the chips brought, no deal yet
+    ok, reason, detail = ask("confirm-buyin", seat=seat)
+    assert ok and "rebuy at the bust" in detail, reason
+    orch.pump()
+    assert director.held is None and director.standings.rebuys == 1
+    assert orch.public_view()["tournament_view"]["deal_waits_for_dealer"] == []
+    s = orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    run.pacer.max_hands = orch.hands_finished + 1
+    run.pacer.kick(orch)  # the wait is over: the next hand is dealt, with him in it
+    assert run.pacer.phase != run.pacer.IDLE
+    orch.pump()
+    assert orch.state.hands == hands + 1
+    _chips_conserved(run, director)
+    run.close()
+
+
+@pytest.mark.parametrize("by", ["floor", "tablet"])
+def test_the_refusal_of_an_asked_rebuy_at_the_bust_ends_the_deals_wait(tmp_path, by) -> None:
+    """Breaker 3 H1: the deal's wait for an asked rebuy is never for ever: the floor's
+    ``decline-rebuy SEAT`` (the dealer refuses it) or the player's ``decline_rebuy`` at his
+    tablet places him, and the next idle turn deals."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)
+    run.pacer.kick(orch)
+    assert run.pacer.phase == run.pacer.IDLE and director.held_seats() == {seat: player}
+    if by == "floor":
+        assert ask("decline-rebuy", seat=seat)[0]
+    else:
+        director.decline_rebuy(seat, by=f"seat {seat}", reason="declined at the seat")
+    assert director.held is None and player not in director.standings.alive
+    assert director.asked == {}
+    run.pacer.kick(orch)
+    assert run.pacer.phase != run.pacer.IDLE  # dealing
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_a_restart_while_the_deal_waits_for_an_asked_rebuy_keeps_the_wait(tmp_path) -> None:
+    """Breaker 3 H1: the table stopped (kill -9: the journal's ``asked`` is all the wait
+    has; the close journals nothing of the tournament) while the deal waits for the
+    dealer's confirm of an asked rebuy at the bust: the restart keeps the seat, the ask and
+    the wait (no deal, no decline); the dealer's confirm then brings the chips once."""
+    run, director, clock, _ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)
+    run.pacer.kick(run.orch)
+    assert run.pacer.phase == run.pacer.IDLE
+    journalled = len(_kinds(run.orch))
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock)
+    assert len(_kinds(run2.orch)) == journalled
+    run2.pacer.kick(run2.orch)
+    run2.orch.pump()
+    assert again.held_seats() == {seat: player} and again.asked == {seat: "rebuy"}
+    assert again.asked_at_bust() == {seat} and player in again.standings.alive
+    assert run2.pacer.phase == run2.pacer.IDLE and run2.orch.state.hand is None
+    assert [p for p in _kinds(run2.orch) if p["type"] == "declined"] == []
+    run2.pacer.max_hands = 0
+    assert "rebuy at the bust" in again.confirm_purchase(seat, by="floor:Anna")
+    run2.orch.pump()
+    s = run2.orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    assert run2.orch.state.ledger.accounts[player].bought_in == 4000
+    _chips_conserved(run2, again)
+    run2.close()
+
+
 def test_after_the_rebuy_period_a_busted_player_is_placed_at_once(tmp_path) -> None:
     run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
     assert ask("clock-level", amount=3)[0]  # past until_level 2
