@@ -396,6 +396,7 @@ class TournamentTable:
         self._last_index: int | None = None
         self._last_level: int | None = None
         self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
+        self._dealt_level: tuple[int, int] | None = None  # (hand, level number) of the last deal
         self._crash = CrashPoints(CRASH_ENV)
         self._started = False
         #: the breaks (schedule index) whose colour-up was raced, and the race the table
@@ -513,6 +514,7 @@ class TournamentTable:
             self._last_index, self._last_level = clock_data.get("index"), clock_data.get("level")
             if clock_data.get("stakes") is not None:
                 self._given = (int(clock_data["hand"]), clock_data["stakes"])
+                self._dealt_level = (int(clock_data["hand"]), int(clock_data["level"]))
         elif started:
             self.clock.start(self.time())
         # Entries of the draw a crash kept from the journal are journalled now.
@@ -703,6 +705,7 @@ class TournamentTable:
         if changed:
             self._crash_point("level-change")
         self._given = (hand, stakes)
+        self._dealt_level = (hand, level.number)
         fields: dict[str, Any] = {"level": stakes}
         if self.orch.state.hands == 0 and self.button is not None:
             fields["button"] = self.button
@@ -798,7 +801,7 @@ class TournamentTable:
             return
         if not busts or hand in self.busted_hands:
             return
-        level = self.clock.status(self.time()).level.number
+        level = self._hand_level(hand)
         pending = self._may_rebuy_at_bust(busts, record, level)
         if pending:  # TFIX 7: kept unplaced until they rebuy or decline, or the next deal
             self._journal({"type": "bust", "hand": hand, "busted": busts, "pending": pending, "level": level})
@@ -820,6 +823,14 @@ class TournamentTable:
         self._crash_point("bust")
         if len(self.standings.alive) == 1:
             self._finish()
+
+    def _hand_level(self, hand: int) -> int:
+        """The level number ``hand`` was dealt at (TDA 23: a new level applies from the next
+        hand, so the rebuy period of a bust in it is judged by it, breaker 3 M3); the clock's
+        level now for a hand this table did not deal (none recorded)."""
+        if self._dealt_level is not None and self._dealt_level[0] == hand:
+            return self._dealt_level[1]
+        return self.clock.status(self.time()).level.number
 
     # ------------------------------------------------------------------ rebuy at the bust (issue 19 TFIX 7)
     def held_players(self) -> set[str]:

@@ -305,6 +305,42 @@ def test_after_the_rebuy_period_a_busted_player_is_placed_at_once(tmp_path) -> N
     run.close()
 
 
+def test_a_bust_in_a_hand_dealt_at_the_last_rebuy_level_may_rebuy_though_the_level_ended_during_it(
+        tmp_path) -> None:
+    """Breaker 3 M3: every hand dealt at level 2 (``until_level`` 2), the level's clock
+    running out while it is played: the bust is judged by the hand's level (TDA 23), so the
+    busted player is held for the rebuy at the bust, the ``bust`` journalled at level 2."""
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    deal = run.pacer.hand_start
+    levels: list[int] = []
+
+    def at_level_2_running_out():
+        if director.held is not None:
+            run.orch.stop()
+            return None
+        assert ask("clock-level", amount=2)[0]
+        fields = deal()
+        if fields is not None:
+            director.time.advance(599.5)  # level 2 ends while the hand is played
+        return fields
+
+    def at_the_bust(_o, effects) -> None:
+        if any(type(e).__name__ == "HandFinished" and e.record.get("busted") for e in effects):
+            levels.append(director.clock.status(director.time()).level.number)
+
+    run.orch.listeners.append(at_the_bust)
+    run.pacer.hand_start = at_level_2_running_out
+    _to_first_bust(run, director, clock)
+    assert levels and levels[-1] == 3  # the clock was at level 3 when the hand ended
+    assert director.held is not None, "busted in a hand of level 2: he may rebuy"
+    bust = [p for p in _kinds(run.orch) if p["type"] == "bust"][-1]
+    assert bust["level"] == 2 and bust["pending"]
+    seat, player = _held(director)
+    assert ask("rebuy", seat=seat)[0]
+    assert [p for p in _kinds(run.orch) if p["type"] == "rebuy"][-1]["level"] == 2
+    run.close()
+
+
 def test_with_no_rebuys_left_a_busted_player_is_placed_at_once(tmp_path) -> None:
     run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
     run.pacer.max_hands = 0
