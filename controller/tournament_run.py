@@ -36,6 +36,8 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   holds its busts unplaced; each pending player's ``rebuy`` carrying ``bust`` (the hand) or
   ``declined`` (``player``, ``seat``, ``hand``, ``by``, ``reason``) ends his wait, and once
   none waits the others of the hand are placed (:meth:`TournamentTable.decline_rebuy`).
+- a ``rebuy`` carries ``hands``: the table's hands dealt when it was booked (one rebuy a
+  player between two hands: a repeated request is not booked twice, breaker 3 M1).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -432,6 +434,8 @@ class TournamentTable:
         #: chips of rebuys at the bust per player: they come as a ``BoughtIn`` (the seat was
         #: freed at the bust), so they count with the entries' starting stacks
         self._bust_rebuy_chips: dict[str, int] = {}
+        #: player -> the table's hands dealt when his last rebuy was booked (M1: one between two hands)
+        self._rebought_at: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -538,7 +542,7 @@ class TournamentTable:
             self.button = p.get("button")
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
-            self.held, self._bust_rebuy_chips = None, {}
+            self.held, self._bust_rebuy_chips, self._rebought_at = None, {}, {}
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
@@ -558,6 +562,9 @@ class TournamentTable:
             self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
         elif kind == "rebuy":
             self.standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
+            at = p.get("hands", p.get("bust"))  # an older journal's rebuy at the bust: its hand
+            if at is not None:
+                self._rebought_at[str(p["player"])] = int(at)
             self.asked.pop(int(p["seat"]), None)
             self._asker.pop(int(p["seat"]), None)
             if p.get("bust") is not None:  # a rebuy at the bust: its chips come as a buy-in
@@ -945,9 +952,11 @@ class TournamentTable:
         trial = copy.deepcopy(self.standings)
         trial.rebuy(player, level, 0)
         chips = self.settings.rebuy.chips
+        hands = self.orch.state.hands
         self._journal({"type": "rebuy", "player": player, "seat": seat, "chips": chips, "by": by,
-                       "reason": reason, "level": level, "stack": 0, "bust": held["hand"]})
+                       "reason": reason, "level": level, "stack": 0, "bust": held["hand"], "hands": hands})
         self.standings.rebuy(player, level, 0)
+        self._rebought_at[player] = hands
         self._bust_rebuy_chips[player] = self._bust_rebuy_chips.get(player, 0) + chips
         placed = self._unhold(player, rebought=True)
         self._crash_point("rebuy-at-bust")
@@ -1124,7 +1133,11 @@ class TournamentTable:
 
     def _check_purchase(self, kind: str, seat: int) -> tuple[str, dict[str, Any]]:
         """The player at ``seat`` and the journal fields of a ``kind`` purchase now, checked
-        on a copy of the standings. Raises :class:`TournamentError` (the rule's reason)."""
+        on a copy of the standings (a rebuy's fields: ``level``, ``stack`` in chips,
+        ``hands``: the table's hands dealt). One rebuy a player between two hands (breaker 3
+        M1): a rebuy, at the bust or not, booked since the last hand refuses another, so a
+        double-click or the dealer's confirm and the floor's ``rebuy`` for the same rebuy
+        book it once. Raises :class:`TournamentError` (the rule's reason)."""
         if self.result is not None:
             raise TournamentError("F-3: the tournament is over")
         s = self.orch.state.seat(seat)
@@ -1135,8 +1148,12 @@ class TournamentTable:
         if kind == "rebuy":  # max_stack: the chips of purchases confirmed but not at the seat yet count
             coming = max(0, self._inflight.get(s.player, 0) - self._booked(s.player) - s.topup)
             stack = s.stack + s.topup + coming
-            fields: dict[str, Any] = {"level": st.level.number, "stack": stack}
-            trial.rebuy(s.player, st.level.number, stack)
+            fields: dict[str, Any] = {"level": st.level.number, "stack": stack, "hands": self.orch.state.hands}
+            trial.rebuy(s.player, st.level.number, stack)  # the rules' reasons first
+            if self._rebought_at.get(s.player) == self.orch.state.hands:
+                raise TournamentError(  # breaker 3 M1: a double-click, or the dealer and the floor both
+                    f"F-3: {self.names.get(s.player, s.player)} has rebought since the last hand already: one "
+                    "rebuy between two hands (a repeated request is not booked twice); ask again after the next hand")
         else:
             after = st.current.after_level if isinstance(st.current, Break) else -1
             fields = {"after_level": after}
@@ -1201,6 +1218,7 @@ class TournamentTable:
                        "reason": reason, **fields})
         if kind == "rebuy":
             self.standings.rebuy(player, int(fields["level"]), int(fields["stack"]))
+            self._rebought_at[player] = int(fields["hands"])
         else:
             self.standings.addon(player, int(fields["after_level"]))
         self.asked.pop(seat, None)

@@ -20,6 +20,7 @@ import pytest
 
 from controller.engine.table import events as ev
 from controller.history_notes import NoteWords
+from controller.tournament.errors import TournamentError
 from controller.tournament.words import ordinal
 from controller.tournament_run import SIM_TOML
 from tests.tournament.test_director import LATE_TOML, _reopen, _table
@@ -338,6 +339,70 @@ def test_a_bust_in_a_hand_dealt_at_the_last_rebuy_level_may_rebuy_though_the_lev
     seat, player = _held(director)
     assert ask("rebuy", seat=seat)[0]
     assert [p for p in _kinds(run.orch) if p["type"] == "rebuy"][-1]["level"] == 2
+    run.close()
+
+
+def test_a_rebuy_at_the_bust_booked_again_by_the_floor_is_refused_and_charged_once(tmp_path) -> None:
+    """Breaker 3 M1: the dealer confirms the tablet's rebuy at the bust, the floor's
+    ``rebuy SEAT`` for it comes a second later: refused (one rebuy between two hands), one
+    rebuy charged, 2000 chips; the refusal holds after a restart; after the next hand a
+    deliberate second rebuy is booked (the settings allow two)."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    run.pacer.max_hands = orch.hands_finished
+    director.ask_purchase("rebuy", seat)
+    assert ask("confirm-buyin", seat=seat)[0]
+    orch.pump()
+    pool = director.standings.prize_pool()
+    ok, reason, _detail = ask("rebuy", seat=seat)  # the floor, a second later
+    orch.pump()
+    assert not ok and reason.startswith("F-3: ") and "one rebuy between two hands" in reason, reason
+    assert director.standings.rebuys == 1 and director.standings.prize_pool() == pool
+    assert orch.state.seat(seat).stack == 2000
+    assert "rebuy" not in orch.public_view()["tournament_view"]["offers"].get(str(seat), [])
+    with pytest.raises(TournamentError, match="one rebuy between two hands"):
+        director.ask_purchase("rebuy", seat)
+    _chips_conserved(run, director)
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock, bots=True)
+    run2.pacer.max_hands = run2.orch.hands_finished
+    run2.orch.pump()
+    with pytest.raises(TournamentError, match="one rebuy between two hands"):
+        again.confirm_purchase(seat, by="floor:Anna", kind="rebuy")
+    assert again.standings.rebuys == 1
+    # a hand later his second rebuy is his to ask for
+    hands = run2.orch.state.hands
+    run2.pacer.max_hands = run2.orch.hands_finished + 1
+    run2.pacer.kick(run2.orch)
+    run2.orch.pump()
+    assert run2.orch.state.hands == hands + 1 and run2.orch.state.hand is None
+    s = run2.orch.state.seat(seat)
+    assert s is not None and s.player == player and player in again.standings.alive
+    assert "rebuy at seat" in again.confirm_purchase(seat, by="floor:Anna", kind="rebuy")
+    run2.orch.pump()
+    assert again.standings.rebuys == 2
+    _chips_conserved(run2, again)
+    run2.close()
+
+
+def test_a_double_clicked_rebuy_is_booked_once(tmp_path) -> None:
+    """Breaker 3 M1 (low): ``livetable floor rebuy SEAT`` sent twice between hands (room for
+    both under max_stack, two rebuys allowed) books one rebuy; the second is refused with
+    the rule, nothing journalled."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    run.pacer.max_hands = 0
+    run.orch.pump()  # the entries seated
+    seat = min(director.draw.values())
+    assert ask("rebuy", seat=seat)[0]
+    journalled = len(_kinds(run.orch))
+    ok, reason, _detail = ask("rebuy", seat=seat)
+    run.orch.pump()
+    assert not ok and "one rebuy between two hands" in reason
+    assert director.standings.rebuys == 1 and len(_kinds(run.orch)) == journalled
+    assert run.orch.state.seat(seat).stack == 4000
+    _chips_conserved(run, director)
     run.close()
 
 
