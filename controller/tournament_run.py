@@ -36,6 +36,8 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   holds its busts unplaced; each pending player's ``rebuy`` carrying ``bust`` (the hand) or
   ``declined`` (``player``, ``seat``, ``hand``, ``by``, ``reason``) ends his wait, and once
   none waits the others of the hand are placed (:meth:`TournamentTable.decline_rebuy`).
+- a ``rebuy`` carries ``hands``: the table's hands dealt when it was booked (one rebuy a
+  player between two hands: a repeated request is not booked twice, breaker 3 M1).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -396,6 +398,7 @@ class TournamentTable:
         self._last_index: int | None = None
         self._last_level: int | None = None
         self._given: tuple[int, dict[str, int]] | None = None  # (hand, stakes) of the last deal
+        self._dealt_level: tuple[int, int] | None = None  # (hand, level number) of the last deal
         self._crash = CrashPoints(CRASH_ENV)
         self._started = False
         #: the breaks (schedule index) whose colour-up was raced, and the race the table
@@ -426,11 +429,15 @@ class TournamentTable:
         #: because a player of it may still rebuy: ``{"hand", "level", "busted": {player:
         #: starting stack}, "pending": {player: seat}}`` (None: nobody is held)
         self.held: dict[str, Any] | None = None
+        #: the held hand whose asked rebuy at the bust the deal was seen waiting for (H1: said once)
+        self._deal_held: int | None = None
         #: chips of rebuys at the bust per player: they come as a ``BoughtIn`` (the seat was
         #: freed at the bust), so they count with the entries' starting stacks
         self._bust_rebuy_chips: dict[str, int] = {}
         #: the ledger's (in, out, rake) of the last chips-in-play violation that paused the table
         self._chips_faulted: tuple[int, int, int] | None = None
+        #: player -> the table's hands dealt when his last rebuy was booked (M1: one between two hands)
+        self._rebought_at: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -514,6 +521,7 @@ class TournamentTable:
             self._last_index, self._last_level = clock_data.get("index"), clock_data.get("level")
             if clock_data.get("stakes") is not None:
                 self._given = (int(clock_data["hand"]), clock_data["stakes"])
+                self._dealt_level = (int(clock_data["hand"]), int(clock_data["level"]))
         elif started:
             self.clock.start(self.time())
         # Entries of the draw a crash kept from the journal are journalled now.
@@ -537,7 +545,7 @@ class TournamentTable:
             self.button = p.get("button")
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
-            self.held, self._bust_rebuy_chips = None, {}
+            self.held, self._bust_rebuy_chips, self._rebought_at = None, {}, {}
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
@@ -557,6 +565,9 @@ class TournamentTable:
             self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
         elif kind == "rebuy":
             self.standings.rebuy(p["player"], int(p["level"]), int(p["stack"]))
+            at = p.get("hands", p.get("bust"))  # an older journal's rebuy at the bust: its hand
+            if at is not None:
+                self._rebought_at[str(p["player"])] = int(at)
             self.asked.pop(int(p["seat"]), None)
             self._asker.pop(int(p["seat"]), None)
             if p.get("bust") is not None:  # a rebuy at the bust: its chips come as a buy-in
@@ -683,10 +694,18 @@ class TournamentTable:
             if status.index not in self.raced and self._race_waiting is None:
                 self._colour_up(status)
             return None
-        if self.held is not None:  # TFIX 7: the deal waits for no rebuy at the bust
+        if self.held is not None:  # TFIX 7: the deal places who has not asked to rebuy at the bust
+            asked = self.asked_at_bust()
             for player, seat in sorted(self.held["pending"].items(), key=lambda x: x[1]):
-                self._decline(player, seat, by="table", reason="the next hand is dealt")
+                if seat not in asked:
+                    self._decline(player, seat, by="table", reason="the next hand is dealt")
             if self.result is not None:
+                return None
+            if self.held is not None:  # H1: an asked rebuy waits for the dealer's confirm or refusal
+                if self._deal_held != self.held["hand"]:
+                    self._deal_held = self.held["hand"]
+                    log.info("the deal waits for the dealer: the rebuy at the bust asked at seat %s",
+                             ", ".join(str(n) for n in sorted(asked)))
                 return None
         level = self.clock.level_for_hand(now)
         stakes = level_stakes(level)
@@ -698,6 +717,7 @@ class TournamentTable:
         if changed:
             self._crash_point("level-change")
         self._given = (hand, stakes)
+        self._dealt_level = (hand, level.number)
         fields: dict[str, Any] = {"level": stakes}
         if self.orch.state.hands == 0 and self.button is not None:
             fields["button"] = self.button
@@ -793,7 +813,7 @@ class TournamentTable:
             return
         if not busts or hand in self.busted_hands:
             return
-        level = self.clock.status(self.time()).level.number
+        level = self._hand_level(hand)
         pending = self._may_rebuy_at_bust(busts, record, level)
         if pending:  # TFIX 7: kept unplaced until they rebuy or decline, or the next deal
             self._journal({"type": "bust", "hand": hand, "busted": busts, "pending": pending, "level": level})
@@ -816,11 +836,26 @@ class TournamentTable:
         if len(self.standings.alive) == 1:
             self._finish()
 
+    def _hand_level(self, hand: int) -> int:
+        """The level number ``hand`` was dealt at (TDA 23: a new level applies from the next
+        hand, so the rebuy period of a bust in it is judged by it, breaker 3 M3); the clock's
+        level now for a hand this table did not deal (none recorded)."""
+        if self._dealt_level is not None and self._dealt_level[0] == hand:
+            return self._dealt_level[1]
+        return self.clock.status(self.time()).level.number
+
     # ------------------------------------------------------------------ rebuy at the bust (issue 19 TFIX 7)
     def held_players(self) -> set[str]:
         """The players busted in the held hand not placed yet (those who may still rebuy and
         the others of that hand, placed with them by starting stacks); empty when none is held."""
         return set() if self.held is None else set(self.held["busted"])
+
+    def asked_at_bust(self) -> set[int]:
+        """The seats of busted players waiting to rebuy at the bust (TFIX 7) whose tablet has
+        asked for the rebuy (journalled ``asked``): the next deal waits for the dealer to
+        confirm it (``confirm-buyin``) or for its refusal (``decline-rebuy``: the player's
+        tablet or the floor), breaker 3 H1; empty when none is."""
+        return {n for n in self.held_seats() if self.asked.get(n) == "rebuy"}
 
     def held_seats(self) -> dict[int, str]:
         """``{seat: player}`` of the busted players who may still rebuy (TFIX 7), seat order."""
@@ -922,9 +957,11 @@ class TournamentTable:
         trial = copy.deepcopy(self.standings)
         trial.rebuy(player, level, 0)
         chips = self.settings.rebuy.chips
+        hands = self.orch.state.hands
         self._journal({"type": "rebuy", "player": player, "seat": seat, "chips": chips, "by": by,
-                       "reason": reason, "level": level, "stack": 0, "bust": held["hand"]})
+                       "reason": reason, "level": level, "stack": 0, "bust": held["hand"], "hands": hands})
         self.standings.rebuy(player, level, 0)
+        self._rebought_at[player] = hands
         self._bust_rebuy_chips[player] = self._bust_rebuy_chips.get(player, 0) + chips
         placed = self._unhold(player, rebought=True)
         self._crash_point("rebuy-at-bust")
@@ -1103,7 +1140,11 @@ class TournamentTable:
 
     def _check_purchase(self, kind: str, seat: int) -> tuple[str, dict[str, Any]]:
         """The player at ``seat`` and the journal fields of a ``kind`` purchase now, checked
-        on a copy of the standings. Raises :class:`TournamentError` (the rule's reason)."""
+        on a copy of the standings (a rebuy's fields: ``level``, ``stack`` in chips,
+        ``hands``: the table's hands dealt). One rebuy a player between two hands (breaker 3
+        M1): a rebuy, at the bust or not, booked since the last hand refuses another, so a
+        double-click or the dealer's confirm and the floor's ``rebuy`` for the same rebuy
+        book it once. Raises :class:`TournamentError` (the rule's reason)."""
         if self.result is not None:
             raise TournamentError("F-3: the tournament is over")
         s = self.orch.state.seat(seat)
@@ -1114,8 +1155,12 @@ class TournamentTable:
         if kind == "rebuy":  # max_stack: the chips of purchases confirmed but not at the seat yet count
             coming = max(0, self._inflight.get(s.player, 0) - self._booked(s.player) - s.topup)
             stack = s.stack + s.topup + coming
-            fields: dict[str, Any] = {"level": st.level.number, "stack": stack}
-            trial.rebuy(s.player, st.level.number, stack)
+            fields: dict[str, Any] = {"level": st.level.number, "stack": stack, "hands": self.orch.state.hands}
+            trial.rebuy(s.player, st.level.number, stack)  # the rules' reasons first
+            if self._rebought_at.get(s.player) == self.orch.state.hands:
+                raise TournamentError(  # breaker 3 M1: a double-click, or the dealer and the floor both
+                    f"F-3: {self.names.get(s.player, s.player)} has rebought since the last hand already: one "
+                    "rebuy between two hands (a repeated request is not booked twice); ask again after the next hand")
         else:
             after = st.current.after_level if isinstance(st.current, Break) else -1
             fields = {"after_level": after}
@@ -1180,6 +1225,7 @@ class TournamentTable:
                        "reason": reason, **fields})
         if kind == "rebuy":
             self.standings.rebuy(player, int(fields["level"]), int(fields["stack"]))
+            self._rebought_at[player] = int(fields["hands"])
         else:
             self.standings.addon(player, int(fields["after_level"]))
         self.asked.pop(seat, None)
@@ -1347,11 +1393,15 @@ class TournamentTable:
         stack in big blinds by seat, in tenths (``{"3": 125}``: seat 3 holds 12.5 BB);
         ``out`` (:meth:`out_seats`), ``offers`` (:meth:`offers`, by seat), ``asked``,
         ``purchase_chips``, and ``rebuy_pending``: the seats kept for a busted player who
-        may still rebuy at the bust (``{"5": {"name": "Player 5"}}``: "busted — rebuy?",
-        TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``)."""
+        may still rebuy at the bust (``{"5": {"name": "Player 5", "asked": false}}``: "busted —
+        rebuy?", TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``; ``asked``
+        true once his tablet asked for it: "rebuy — dealer to confirm"), and
+        ``deal_waits_for_dealer``: the seats (ints, ascending) whose asked rebuy at the bust
+        the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
+        asked_at_bust = self.asked_at_bust()
         stacks, seat_of = {}, {}
         for v in public.get("seats") or []:
             player = by_seat.get(v.get("seat"))
@@ -1365,7 +1415,9 @@ class TournamentTable:
                 "seats_bb": {str(seat_of[p]): bb for p, bb in tv.stacks_in_big_blinds.items()},
                 "out": self.out_seats(set(by_seat) | set(self.held_seats())), "clock_speed": self.clock_speed(),
                 "offers": {str(n): o for n in sorted(set(by_seat) | set(self.held_seats())) if (o := self.offers(n))},
-                "rebuy_pending": {str(n): {"name": self.names.get(p, p)} for n, p in self.held_seats().items()},
+                "rebuy_pending": {str(n): {"name": self.names.get(p, p), "asked": n in asked_at_bust}
+                                  for n, p in self.held_seats().items()},
+                "deal_waits_for_dealer": sorted(asked_at_bust),
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
                 "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of)}

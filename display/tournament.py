@@ -61,8 +61,12 @@ def out_text(out: Any) -> str:
 def rebuy_pending_text(pending: Any) -> str:
     """What a seat kept for its busted player, who may still rebuy at the bust, shows
     (issue 19 TFIX 7; ``pending`` is the view's ``rebuy_pending`` entry of the seat,
-    ``{"name": ...}``): ``"BUSTED — REBUY?"``; ``""`` for anything else."""
-    return _("BUSTED — REBUY?") if isinstance(pending, dict) else ""
+    ``{"name": ..., "asked": bool}``): ``"BUSTED — REBUY?"``, or ``"REBUY — DEALER TO CONFIRM"``
+    once his tablet asked for it (the next deal waits for the dealer, breaker 3 H1); ``""``
+    for anything else."""
+    if not isinstance(pending, dict):
+        return ""
+    return _("REBUY — DEALER TO CONFIRM") if pending.get("asked") is True else _("BUSTED — REBUY?")
 
 
 def level_text(tv: dict[str, Any]) -> str:

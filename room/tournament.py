@@ -1172,7 +1172,9 @@ class RoomTournament:
         The single table's rules (:meth:`controller.tournament.results.Standings.rebuy` and
         ``addon``, checked on a copy of the standings): a rebuy at a level up to
         ``rebuy.until_level`` of the room's clock, the player's stack (his table's last report,
-        with the chips of his purchases on their way) at most ``rebuy.max_stack``, rebuys left;
+        which must be one between hands: refused with ``wait for the hand to end`` while his
+        table plays a hand, breaker 3 M2; with the chips of his purchases on their way) at
+        most ``rebuy.max_stack``, rebuys left;
         an add-on on the break after level ``addon.at_break``, add-ons left. The player must be
         seated at a table that plays on, with no move of his on its way.
 
@@ -1216,7 +1218,10 @@ class RoomTournament:
         """Check a ``kind`` purchase of ``player`` now (clock status ``st``) with the rules of
         :meth:`Standings.rebuy` / ``addon`` on ``trial`` (a copy of the standings: the purchase
         is recorded there); return the ``purchase`` event's fields so far (``kind``, ``player``,
-        ``table``, ``seat``, ``level`` + ``stack`` or ``after_level``).
+        ``table``, ``seat``, ``level`` + ``stack`` or ``after_level``). Decided on a report of
+        his table between hands only (breaker 3 M2): while its last report says a hand runs
+        (``running``: the stack is the chips behind, not those in the pot) it is refused,
+        ``F-3: ... wait for the hand to end``, and the director asks again after the hand.
 
         Raises:
             controller.tournament.errors.TournamentError: not allowed (the rule's message).
@@ -1231,6 +1236,9 @@ class RoomTournament:
         if at is None:
             raise TournamentError(f"F-3: {name} is not seated at a table that plays on")
         table, seat, stack = at
+        if self.reports[table].get("running"):  # breaker 3 M2: its stack is the chips behind, the pot not counted
+            raise TournamentError(f"F-3: {name}'s table {table} is playing a hand: wait for the hand to end "
+                                  "(a purchase is decided on the stack between hands)")
         row: dict[str, Any] = {"kind": kind, "player": player, "table": table, "seat": seat}
         try:
             if kind == "rebuy":  # max_stack: the chips of his purchases on their way count

@@ -156,6 +156,39 @@ def lose(r: Room, player: str, chips: int) -> None:
     r.d.report(table, r.tables[table].report())  # the room knows stacks by the tables' reports
 
 
+def test_a_purchase_is_decided_on_a_report_between_hands_only() -> None:
+    """Breaker 3 M2: p5 has 2500 (above max_stack 2000); his table reports while a hand runs
+    with his 2500 all in the pot (the seat's stack: 0 behind). The director's rebuy is refused
+    with "wait for the hand to end", nothing journalled; the tablet offers no rebuy from that
+    report; once the table reports between hands again the rule is decided on the real stack."""
+    r = buy_room()
+    table, seat, _ = at(r, "p5")
+    seats = r.tables[table].seats
+    other = next(n for n in sorted(seats) if n != seat)
+    seats[seat][1] += 500  # p5 won 500: 2500
+    seats[other][1] -= 500
+    between = r.tables[table].report()
+    r.d.report(table, between)
+    with pytest.raises(TournamentError, match="rebuy: stack 2500 is above the 2000 allowed"):
+        r.d.purchase("rebuy", "p5", by="Anna")
+    rows, pool = len(r.journal.rows), r.d.standings.prize_pool()
+    mid = json.loads(between)
+    mid["running"], mid["waiting"] = True, False
+    mid["seats"][str(seat)][1] = 0  # all in: his chips are in the pot
+    r.d.report(table, json.dumps(mid).encode())
+    for player in ("p5", seats[other][0]):
+        with pytest.raises(TournamentError, match=f"table {table} is playing a hand: wait for the hand to end"):
+            r.d.purchase("rebuy", player, by="Anna")
+    assert r.d.offers(table) == {}
+    assert len(r.journal.rows) == rows and r.d.standings.rebuys == 0 and r.d.standings.prize_pool() == pool
+    r.d.report(table, between)  # the hand over, the table waits between hands
+    with pytest.raises(TournamentError, match="rebuy: stack 2500 is above"):
+        r.d.purchase("rebuy", "p5", by="Anna")
+    neighbour = seats[other][0]  # 1500: a rebuy for him is booked now
+    assert "chips are brought between hands" in r.d.purchase("rebuy", neighbour, by="Anna")
+    assert r.d.standings.rebuys == 1
+
+
 def test_rebuys_left_and_the_add_on_at_its_break_only() -> None:
     r = buy_room()
     lose(r, "p4", 1500)  # 500 left: within max_stack
@@ -476,15 +509,19 @@ def _rebuy_once_seated(room: dict[str, Any], s: Any, url: str) -> int:  # noqa: 
         assert time.monotonic() < deadline and s.proc.poll() is None, s.log.read_text()[-3000:]
         time.sleep(0.05)  # polling another process's store
     env = dict(ENV, LIVETABLE_ROOM_PASSWORD=room["floor_password"])
-    said = []
-    for n in range(1, 11):  # the tables play at full speed: the first one still in and seated
-        out = subprocess.run([sys.executable, "-m", "controller.cli", "room", "director", "rebuy", f"Player {n}",
-                              "--by", "Anna", "--console", url], capture_output=True, text=True, cwd=REPO,
-                             env=env, timeout=30)
-        said.append(out.stdout + out.stderr)
-        if out.returncode == 0:
-            assert out.stdout.startswith(f"done: Player {n}'s rebuy at t"), said
-            return n
+    said: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # his table mid-hand: refused, asked again (breaker 3 M2)
+        for n in range(1, 11):  # the tables play at full speed: the first one still in and seated
+            out = subprocess.run([sys.executable, "-m", "controller.cli", "room", "director", "rebuy", f"Player {n}",
+                                  "--by", "Anna", "--console", url], capture_output=True, text=True, cwd=REPO,
+                                 env=env, timeout=30)
+            said.append(out.stdout + out.stderr)
+            if out.returncode == 0:
+                assert out.stdout.startswith(f"done: Player {n}'s rebuy at t"), said
+                return n
+        if not any("wait for the hand to end" in x for x in said[-10:]):
+            break
     raise AssertionError(said)
 
 

@@ -280,6 +280,8 @@ def test_a_rebuy_asked_by_a_player_who_busts_is_not_confirmed_for_the_next_playe
                     director.ask_purchase("rebuy", s.seat)
                     askers[s.seat] = s.player
             return
+        for n in sorted(director.asked_at_bust()):  # busted, his ask holds the deal (breaker 3 H1): refused
+            assert ask("decline-rebuy", seat=n)[0]
         busted = [n for n, p in askers.items() if p not in director.standings.alive]
         if busted or director.finished:
             if busted:

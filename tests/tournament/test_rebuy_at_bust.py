@@ -20,6 +20,7 @@ import pytest
 
 from controller.engine.table import events as ev
 from controller.history_notes import NoteWords
+from controller.tournament.errors import TournamentError
 from controller.tournament.words import ordinal
 from controller.tournament_run import SIM_TOML
 from tests.tournament.test_director import LATE_TOML, _reopen, _table
@@ -197,6 +198,102 @@ def test_the_next_deal_places_a_player_who_did_not_decide(tmp_path) -> None:
     run.close()
 
 
+def test_an_asked_rebuy_at_the_bust_holds_the_deal_until_the_dealer_confirms_it(tmp_path) -> None:
+    """Breaker 3 H1: the busted player's tablet asked for the rebuy (``asked``) before the
+    pause ended; the deal does not decline him but waits for the dealer, the screens saying
+    so ("REBUY — DEALER TO CONFIRM", ``deal_waits_for_dealer``); the dealer's confirm ends
+    the wait and the next hand is dealt with him in it."""
+    from display.tournament import rebuy_pending_text
+
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)  # his tablet, before the pause is over
+    hands = orch.state.hands
+    for _ in range(3):  # the pause is over, and idle turns after it: no deal, no decline
+        run.pacer.kick(orch)
+        orch.pump()
+    assert [p for p in _kinds(orch) if p["type"] == "declined"] == []
+    assert director.held_seats() == {seat: player} and player in director.standings.alive
+    assert run.pacer.phase == run.pacer.IDLE and orch.state.hand is None and orch.state.hands == hands
+    tv = orch.public_view()["tournament_view"]
+    assert tv["deal_waits_for_dealer"] == [seat] and tv["asked"] == {str(seat): "rebuy"}
+    assert tv["rebuy_pending"][str(seat)]["asked"] is True
+    assert rebuy_pending_text(tv["rebuy_pending"][str(seat)]) == "REBUY — DEALER TO CONFIRM"
+    assert rebuy_pending_text({"name": "x", "asked": False}) == "BUSTED — REBUY?"
+    run.pacer.max_hands = orch.hands_finished  # the chips brought, no deal yet
+    ok, reason, detail = ask("confirm-buyin", seat=seat)
+    assert ok and "rebuy at the bust" in detail, reason
+    orch.pump()
+    assert director.held is None and director.standings.rebuys == 1
+    assert orch.public_view()["tournament_view"]["deal_waits_for_dealer"] == []
+    s = orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    run.pacer.max_hands = orch.hands_finished + 1
+    run.pacer.kick(orch)  # the wait is over: the next hand is dealt, with him in it
+    assert run.pacer.phase != run.pacer.IDLE
+    orch.pump()
+    assert orch.state.hands == hands + 1
+    _chips_conserved(run, director)
+    run.close()
+
+
+@pytest.mark.parametrize("by", ["floor", "tablet"])
+def test_the_refusal_of_an_asked_rebuy_at_the_bust_ends_the_deals_wait(tmp_path, by) -> None:
+    """Breaker 3 H1: the deal's wait for an asked rebuy is never for ever: the floor's
+    ``decline-rebuy SEAT`` (the dealer refuses it) or the player's ``decline_rebuy`` at his
+    tablet places him, and the next idle turn deals."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)
+    run.pacer.kick(orch)
+    assert run.pacer.phase == run.pacer.IDLE and director.held_seats() == {seat: player}
+    if by == "floor":
+        assert ask("decline-rebuy", seat=seat)[0]
+    else:
+        director.decline_rebuy(seat, by=f"seat {seat}", reason="declined at the seat")
+    assert director.held is None and player not in director.standings.alive
+    assert director.asked == {}
+    run.pacer.kick(orch)
+    assert run.pacer.phase != run.pacer.IDLE  # dealing
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_a_restart_while_the_deal_waits_for_an_asked_rebuy_keeps_the_wait(tmp_path) -> None:
+    """Breaker 3 H1: the table stopped (kill -9: the journal's ``asked`` is all the wait
+    has; the close journals nothing of the tournament) while the deal waits for the
+    dealer's confirm of an asked rebuy at the bust: the restart keeps the seat, the ask and
+    the wait (no deal, no decline); the dealer's confirm then brings the chips once."""
+    run, director, clock, _ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    seat, player = _held(director)
+    director.ask_purchase("rebuy", seat)
+    run.pacer.kick(run.orch)
+    assert run.pacer.phase == run.pacer.IDLE
+    journalled = len(_kinds(run.orch))
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock)
+    assert len(_kinds(run2.orch)) == journalled
+    run2.pacer.kick(run2.orch)
+    run2.orch.pump()
+    assert again.held_seats() == {seat: player} and again.asked == {seat: "rebuy"}
+    assert again.asked_at_bust() == {seat} and player in again.standings.alive
+    assert run2.pacer.phase == run2.pacer.IDLE and run2.orch.state.hand is None
+    assert [p for p in _kinds(run2.orch) if p["type"] == "declined"] == []
+    run2.pacer.max_hands = 0
+    assert "rebuy at the bust" in again.confirm_purchase(seat, by="floor:Anna")
+    run2.orch.pump()
+    s = run2.orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000
+    assert run2.orch.state.ledger.accounts[player].bought_in == 4000
+    _chips_conserved(run2, again)
+    run2.close()
+
+
 def test_after_the_rebuy_period_a_busted_player_is_placed_at_once(tmp_path) -> None:
     run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
     assert ask("clock-level", amount=3)[0]  # past until_level 2
@@ -205,6 +302,106 @@ def test_after_the_rebuy_period_a_busted_player_is_placed_at_once(tmp_path) -> N
     busts = [p for p in _kinds(run.orch) if p["type"] == "bust"]
     assert busts and "pending" not in busts[0]
     assert all(p not in director.standings.alive for p in busts[0]["busted"])
+    _chips_conserved(run, director)
+    run.close()
+
+
+def test_a_bust_in_a_hand_dealt_at_the_last_rebuy_level_may_rebuy_though_the_level_ended_during_it(
+        tmp_path) -> None:
+    """Breaker 3 M3: every hand dealt at level 2 (``until_level`` 2), the level's clock
+    running out while it is played: the bust is judged by the hand's level (TDA 23), so the
+    busted player is held for the rebuy at the bust, the ``bust`` journalled at level 2."""
+    run, director, clock, ask = _table(tmp_path, SHORT_TOML, players=6)
+    deal = run.pacer.hand_start
+    levels: list[int] = []
+
+    def at_level_2_running_out():
+        if director.held is not None:
+            run.orch.stop()
+            return None
+        assert ask("clock-level", amount=2)[0]
+        fields = deal()
+        if fields is not None:
+            director.time.advance(599.5)  # level 2 ends while the hand is played
+        return fields
+
+    def at_the_bust(_o, effects) -> None:
+        if any(type(e).__name__ == "HandFinished" and e.record.get("busted") for e in effects):
+            levels.append(director.clock.status(director.time()).level.number)
+
+    run.orch.listeners.append(at_the_bust)
+    run.pacer.hand_start = at_level_2_running_out
+    _to_first_bust(run, director, clock)
+    assert levels and levels[-1] == 3  # the clock was at level 3 when the hand ended
+    assert director.held is not None, "busted in a hand of level 2: he may rebuy"
+    bust = [p for p in _kinds(run.orch) if p["type"] == "bust"][-1]
+    assert bust["level"] == 2 and bust["pending"]
+    seat, player = _held(director)
+    assert ask("rebuy", seat=seat)[0]
+    assert [p for p in _kinds(run.orch) if p["type"] == "rebuy"][-1]["level"] == 2
+    run.close()
+
+
+def test_a_rebuy_at_the_bust_booked_again_by_the_floor_is_refused_and_charged_once(tmp_path) -> None:
+    """Breaker 3 M1: the dealer confirms the tablet's rebuy at the bust, the floor's
+    ``rebuy SEAT`` for it comes a second later: refused (one rebuy between two hands), one
+    rebuy charged, 2000 chips; the refusal holds after a restart; after the next hand a
+    deliberate second rebuy is booked (the settings allow two)."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    run.pacer.max_hands = orch.hands_finished
+    director.ask_purchase("rebuy", seat)
+    assert ask("confirm-buyin", seat=seat)[0]
+    orch.pump()
+    pool = director.standings.prize_pool()
+    ok, reason, _detail = ask("rebuy", seat=seat)  # the floor, a second later
+    orch.pump()
+    assert not ok and reason.startswith("F-3: ") and "one rebuy between two hands" in reason, reason
+    assert director.standings.rebuys == 1 and director.standings.prize_pool() == pool
+    assert orch.state.seat(seat).stack == 2000
+    assert "rebuy" not in orch.public_view()["tournament_view"]["offers"].get(str(seat), [])
+    with pytest.raises(TournamentError, match="one rebuy between two hands"):
+        director.ask_purchase("rebuy", seat)
+    _chips_conserved(run, director)
+    run.close()
+    run2, again = _reopen(tmp_path, BUST_TOML, clock, bots=True)
+    run2.pacer.max_hands = run2.orch.hands_finished
+    run2.orch.pump()
+    with pytest.raises(TournamentError, match="one rebuy between two hands"):
+        again.confirm_purchase(seat, by="floor:Anna", kind="rebuy")
+    assert again.standings.rebuys == 1
+    # a hand later his second rebuy is his to ask for
+    hands = run2.orch.state.hands
+    run2.pacer.max_hands = run2.orch.hands_finished + 1
+    run2.pacer.kick(run2.orch)
+    run2.orch.pump()
+    assert run2.orch.state.hands == hands + 1 and run2.orch.state.hand is None
+    s = run2.orch.state.seat(seat)
+    assert s is not None and s.player == player and player in again.standings.alive
+    assert "rebuy at seat" in again.confirm_purchase(seat, by="floor:Anna", kind="rebuy")
+    run2.orch.pump()
+    assert again.standings.rebuys == 2
+    _chips_conserved(run2, again)
+    run2.close()
+
+
+def test_a_double_clicked_rebuy_is_booked_once(tmp_path) -> None:
+    """Breaker 3 M1 (low): ``livetable floor rebuy SEAT`` sent twice between hands (room for
+    both under max_stack, two rebuys allowed) books one rebuy; the second is refused with
+    the rule, nothing journalled."""
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    run.pacer.max_hands = 0
+    run.orch.pump()  # the entries seated
+    seat = min(director.draw.values())
+    assert ask("rebuy", seat=seat)[0]
+    journalled = len(_kinds(run.orch))
+    ok, reason, _detail = ask("rebuy", seat=seat)
+    run.orch.pump()
+    assert not ok and "one rebuy between two hands" in reason
+    assert director.standings.rebuys == 1 and len(_kinds(run.orch)) == journalled
+    assert run.orch.state.seat(seat).stack == 4000
     _chips_conserved(run, director)
     run.close()
 
