@@ -21,10 +21,10 @@ from controller.tournament.results import payout_amounts
 from controller.tournament.settings import load_settings
 from room.console import serve_console
 from room.store import open_store
-from room.tournament import RoomTournament
+from room.tournament import RoomTournament, StoreJournal
 from room.tournament_desk import TournamentDesk
 from tests.room.test_room_tournament_console import Loop, Service, _login, call
-from tests.room.test_room_tournament_director import FakeTable, Journal, exchange
+from tests.room.test_room_tournament_director import FakeTable, exchange
 from tests.room.test_room_tournament_register import LATE_TOML
 from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwright
 
@@ -35,12 +35,13 @@ def panel(tmp_path: Path) -> Iterator[dict[str, Any]]:
     left), late registration open through level 2; the clock held at 20 s into level 1."""
     sent: list[dict[str, Any]] = []
     tables = {t: FakeTable(t) for t in ("t1", "t2")}
-    d = RoomTournament(load_settings(LATE_TOML), LATE_TOML, list(tables), Journal(),
+    store = open_store(tmp_path / "room.sqlite")
+    # the room's journal, as the service has it: a registration and its floor record in one transaction
+    d = RoomTournament(load_settings(LATE_TOML), LATE_TOML, list(tables), StoreJournal(store),
                        lambda t, p: sent.append(json.loads(p)), lambda: 20.0)
     d.start(12, 4)
     exchange(d, tables, sent, "t1", "t2")
     desk = TournamentDesk(d)
-    store = open_store(tmp_path / "room.sqlite")
     served = serve_console(Service(store), tmp_path / "floor-logins.json", tournament=desk)
     loop = Loop(desk)
     password = served.login_hint.split(" / ")[1]
@@ -179,8 +180,11 @@ def test_the_console_panel_shows_hand_for_hand_moves_breaks_places_and_registers
             page.fill("#tournament .t-reg-name", "zoe late.")
             page.click("#tournament form.t-register button")
             page.wait_for_selector("#tournament .t-reg-note.err", timeout=20_000)
+            # the same player again (his name as the room compares names): refused, saying where he sits
             assert page.text_content("#tournament .t-reg-note") == (
-                "refused: F-3: Zoe Late is still in the tournament (a re-entry comes after a bust)")
+                "refused: F-3: Zoe Late is still in the tournament (a re-entry comes after a bust): his entry "
+                f"at {late['to']} seat {late['to_seat']} is registered already (a retry after a lost answer "
+                "changes nothing)")
             panel["desk"].call(lambda d: exchange(d, panel["tables"], panel["sent"], "t1", "t2"))
             bubble(panel)
             page.wait_for_selector("#tournament .t-h4h.on", timeout=20_000)  # the page's next refresh
