@@ -53,6 +53,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -615,23 +616,40 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
         def _register(self, req: dict[str, Any], who: str) -> None:
             """``register`` (issue 19): :meth:`room.tournament.RoomTournament.register`, recorded
             in ``room_floor_actions`` like the clock's commands; 409 refused (the reason)."""
+            request = {"command": "register", "name": req["name"], "player": req["player"], "login": who}
+            self._booked("register", req, request, lambda d, record: d.register(
+                req["name"], by=req["by"], player=req["player"], reason=req["reason"], record=record))
+
+        def _purchase(self, req: dict[str, Any], who: str) -> None:
+            """``rebuy`` / ``addon`` (issue 19): :meth:`room.tournament.RoomTournament.purchase`,
+            recorded in ``room_floor_actions`` like ``register``; 409 refused (the rule)."""
+            command = req["command"]
+            request = {"command": command, "player": req["player"], "login": who}
+            self._booked(command, req, request, lambda d, record: d.purchase(
+                command, req["player"], by=req["by"], reason=req["reason"], record=record))
+
+        def _booked(self, command: str, req: dict[str, Any], request: dict[str, Any],
+                    act: Callable[[Any, Callable[[Any, str], None]], str]) -> None:
+            """Carry out a director's ``register``, ``rebuy`` or ``addon`` (``act(director,
+            record)``) and answer: its ``room_floor_actions`` row is written in the same
+            transaction as the director's journal event (breaker 2 H2: both or neither, so a
+            store failure answers 503 with nothing entered or booked); a refusal is recorded on
+            its own and answered 409 with the reason."""
             from controller.tournament.errors import TournamentError
 
             if tournament is None:
                 self._error(409, "no tournament is running in this room")
                 return
-            request = {"command": "register", "name": req["name"], "player": req["player"], "login": who}
 
             def record(tx: Any, outcome: dict[str, Any]) -> None:
                 tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
                            " outcome) VALUES (?,?,?,?,?,?,?,?)",
-                           (time.time(), "tournament", "register", req["by"], req["reason"] or "",
+                           (time.time(), "tournament", command, req["by"], req["reason"] or "",
                             f"tournament-{secrets.token_hex(6)}", json.dumps(request), json.dumps(outcome)))
 
-            try:  # the entry and its floor record in one transaction (breaker 2 H2: both or neither)
-                detail = tournament.call(lambda d: d.register(
-                    req["name"], by=req["by"], player=req["player"], reason=req["reason"],
-                    record=lambda tx, text: record(tx, {"accepted": True, "detail": text})))
+            try:
+                detail = tournament.call(lambda d: act(
+                    d, lambda tx, text: record(tx, {"accepted": True, "detail": text})))
                 outcome: dict[str, Any] = {"accepted": True, "detail": detail}
             except NoTournament as exc:
                 self._error(409, str(exc))
@@ -640,40 +658,6 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 outcome = {"accepted": False, "reason": str(exc)}
                 with service.store.transaction() as tx:
                     record(tx, outcome)
-            if not outcome["accepted"]:
-                self._json({"error": outcome["reason"], "refused": True}, 409)
-                return
-            try:
-                status = tournament.call(lambda d: d.director_status())
-            except NoTournament:
-                status = None
-            self._json({"ok": True, "command": "register", "by": req["by"], "detail": outcome["detail"],
-                        "status": status})
-
-        def _purchase(self, req: dict[str, Any], who: str) -> None:
-            """``rebuy`` / ``addon`` (issue 19): :meth:`room.tournament.RoomTournament.purchase`,
-            recorded in ``room_floor_actions`` like ``register``; 409 refused (the rule)."""
-            from controller.tournament.errors import TournamentError
-
-            if tournament is None:
-                self._error(409, "no tournament is running in this room")
-                return
-            command = req["command"]
-            try:
-                detail = tournament.call(lambda d: d.purchase(command, req["player"], by=req["by"],
-                                                              reason=req["reason"]))
-                outcome = {"accepted": True, "detail": detail}
-            except NoTournament as exc:
-                self._error(409, str(exc))
-                return
-            except TournamentError as exc:
-                outcome = {"accepted": False, "reason": str(exc)}
-            request = {"command": command, "player": req["player"], "login": who}
-            with service.store.transaction() as tx:
-                tx.execute("INSERT INTO room_floor_actions(at, table_id, action, by_name, reason, request_id, request,"
-                           " outcome) VALUES (?,?,?,?,?,?,?,?)",
-                           (time.time(), "tournament", command, req["by"], req["reason"] or "",
-                            f"tournament-{secrets.token_hex(6)}", json.dumps(request), json.dumps(outcome)))
             if not outcome["accepted"]:
                 self._json({"error": outcome["reason"], "refused": True}, 409)
                 return

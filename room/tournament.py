@@ -1162,7 +1162,7 @@ class RoomTournament:
 
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
     def purchase(self, kind: str, player: str, *, by: str, reason: str | None = None,
-                 request: str | None = None) -> str:
+                 request: str | None = None, record: Callable[[Any, str], None] | None = None) -> str:
         """Book a rebuy or an add-on (``kind``) of ``player`` (his room id, or his name as the
         floor knows him) and return what was done in words, ending with ``(by)``: the
         director's command (``POST /api/tournament``, ``livetable room director rebuy|addon``)
@@ -1187,6 +1187,9 @@ class RoomTournament:
         ``buy``); a table that cannot (the player left the seat or is out) says so
         (``refused_buy``) and the purchase is refunded (``refund``: its price out of the
         prize pool, its chips out of play), as it is when the player busts before they came.
+        ``record(tx, words)``: written in the same transaction as the ``purchase`` event (the
+        console's floor record: both or neither, as for ``register``; needs a
+        :class:`StoreJournal`).
 
         Raises:
             controller.tournament.errors.TournamentError: refused (nothing journalled; the
@@ -1207,12 +1210,16 @@ class RoomTournament:
         bought = self.settings.rebuy if kind == "rebuy" else self.settings.addon
         row.update(id=max(self.purchases, default=0) + 1, chips=bought.chips, price=bought.price, state="planned",
                    request=request, by=by, reason=reason)
-        self.journal.append("purchase", row)
-        self._book(dict(row))
         what = "rebuy" if kind == "rebuy" else "add-on"
+        said = (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize "
+                f"pool; the chips are brought between hands ({by})")
+        if record is None:
+            self.journal.append("purchase", row)
+        else:
+            self.journal.append("purchase", row, also=lambda tx: record(tx, said))
+        self._book(dict(row))
         log.info("%s: %s's %s at %s seat %d, %d chips (%s)", kind, name, what, table, seat, bought.chips, by)
-        return (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize pool; "
-                f"the chips are brought between hands ({by})")
+        return said
 
     def _check_purchase(self, kind: str, player: str, trial: Standings, st: Any) -> dict[str, Any]:
         """Check a ``kind`` purchase of ``player`` now (clock status ``st``) with the rules of

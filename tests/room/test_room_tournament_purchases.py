@@ -25,7 +25,7 @@ from drivers.mqtt.broker import free_port
 from tests.room.test_room_serve_tournament import (  # noqa: F401 - room: that module's fixture
     ENV, REPO, check_store_holds_every_hand, events, room, serve, start_tables)
 from tests.room.test_room_tournament_console import call
-from tests.room.test_room_tournament_director import FakeTable, Journal
+from tests.room.test_room_tournament_director import FakeTable
 from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - console: the fixture
 
 STACK = 2000
@@ -344,14 +344,39 @@ def test_the_console_books_a_rebuy_and_refuses_with_the_rule(console: dict[str, 
 @pytest.fixture
 def buy_console(console: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
     """The console fixture's room with rebuys and add-ons (its director replaced in place)."""
-    r = console["room"]
-    r.toml, r.journal, r.tables = BUY_TOML, Journal(), {t: BuyTable(t) for t in TABLES}
+    r, store = console["room"], console["store"]
+    with store.transaction() as tx:  # the room's journal in its store, as the service has it, started afresh
+        tx.execute("DELETE FROM room_tournament")
+    r.toml, r.journal, r.tables = BUY_TOML, StoreJournal(store), {t: BuyTable(t) for t in TABLES}
     d = r.director()
     r.d.__dict__.clear()
     r.d.__dict__.update(d.__dict__)  # the desk's director object stays the same
     r.d.start(21, 7)
     r.exchange(*TABLES)
     return console
+
+
+def test_a_purchase_and_its_floor_record_are_written_together_or_not_at_all(
+        buy_console: dict[str, Any]) -> None:
+    """The floor record cannot be written (a store failure between the two writes): the
+    director hears 503 and nothing was booked, so his retry books the rebuy once (as a
+    registration, breaker 2 H2)."""
+    r, store = buy_console["room"], buy_console["store"]
+    pool = r.d.standings.prize_pool()
+    with store.transaction() as tx:
+        tx.execute("CREATE TRIGGER no_floor BEFORE INSERT ON room_floor_actions BEGIN SELECT RAISE(ABORT, 'full'); END")
+    got, answer = call(buy_console, {"command": "rebuy", "player": "p3", "by": "Anna"})
+    assert got == 503, (got, answer)
+    assert (r.d.standings.rebuys, r.d.standings.prize_pool(), r.d.purchases) == (0, pool, {})
+    assert not [k for k, _ in r.d.journal.events() if k == "purchase"]
+    with store.transaction() as tx:
+        tx.execute("DROP TRIGGER no_floor")
+    got, answer = call(buy_console, {"command": "rebuy", "player": "p3", "by": "Anna"})
+    assert got == 200 and answer["detail"].startswith("Player 3's rebuy at t"), answer
+    rows = store.query("SELECT action, outcome FROM room_floor_actions")
+    assert [(a, json.loads(o)["detail"]) for a, o in rows] == [("rebuy", answer["detail"])]
+    assert [p["player"] for k, p in r.d.journal.events() if k == "purchase"] == ["p3"]
+    assert r.d.standings.rebuys == 1
 
 
 def test_the_console_and_the_command_line_book_rebuys_and_add_ons(
