@@ -1174,7 +1174,10 @@ class RoomTournament:
         ``rebuy.until_level`` of the room's clock, the player's stack (his table's last report,
         which must be one between hands: refused with ``wait for the hand to end`` while his
         table plays a hand, breaker 3 M2; with the chips of his purchases on their way) at
-        most ``rebuy.max_stack``, rebuys left;
+        most ``rebuy.max_stack``, rebuys left, and one rebuy between two hands (breaker 3 M1, as
+        at a single table: a second rebuy of the player booked while his table's report says the
+        same ``hands`` dealt as at the first, a double-click or the dealer and the floor both, is
+        refused ``F-3: ... one rebuy between two hands``; the purchase row keeps ``hands``);
         an add-on on the break after level ``addon.at_break``, add-ons left. The player must be
         seated at a table that plays on, with no move of his on its way.
 
@@ -1225,7 +1228,7 @@ class RoomTournament:
         """Check a ``kind`` purchase of ``player`` now (clock status ``st``) with the rules of
         :meth:`Standings.rebuy` / ``addon`` on ``trial`` (a copy of the standings: the purchase
         is recorded there); return the ``purchase`` event's fields so far (``kind``, ``player``,
-        ``table``, ``seat``, ``level`` + ``stack`` or ``after_level``). Decided on a report of
+        ``table``, ``seat``, ``level`` + ``stack`` + ``hands`` or ``after_level``). Decided on a report of
         his table between hands only (breaker 3 M2): while its last report says a hand runs
         (``running``: the stack is the chips behind, not those in the pot) it is refused,
         ``F-3: ... wait for the hand to end``, and the director asks again after the hand.
@@ -1251,8 +1254,14 @@ class RoomTournament:
             if kind == "rebuy":  # max_stack: the chips of his purchases on their way count
                 stack += sum(int(b["chips"]) for b in self.purchases.values()
                              if b["player"] == player and b["state"] == "planned")
-                row.update(level=st.level.number, stack=stack)
-                trial.rebuy(player, st.level.number, stack)
+                hands = int(self.reports[table].get("hands", 0))
+                row.update(level=st.level.number, stack=stack, hands=hands)
+                trial.rebuy(player, st.level.number, stack)  # the rules' reasons first
+                if any(b["player"] == player and b["kind"] == "rebuy" and b["state"] != "refunded"
+                       and b.get("table") == table and b.get("hands") == hands for b in self.purchases.values()):
+                    raise TournamentError(  # as at a single table (breaker 3 M1): a double-click, dealer and floor
+                        f"F-3: {name} has rebought since the last hand already: one rebuy between two hands "
+                        "(a repeated request is not booked twice); ask again after the next hand")
             else:
                 row["after_level"] = st.current.after_level if isinstance(st.current, Break) else -1
                 trial.addon(player, row["after_level"])

@@ -264,6 +264,44 @@ def test_a_tables_request_is_booked_once_for_the_player_the_table_seats_or_refus
     assert chips_on_tables(r) == r.d.standings.chips_in_play() and not r.d.problems, r.d.problems
 
 
+def test_one_rebuy_between_two_hands_a_double_click_or_the_dealer_and_the_floor_both_book_one() -> None:
+    """Breaker 3 M1 at the room's tables: two requests of one seat (the dealer's confirm and the
+    floor's rebuy, a double-click) before the chips came, another after the room's answer and the
+    director's command, all before the next hand: one purchase booked, its price in the prize pool
+    once, the others refused with the F-3 reason the seat shows. After the next hand a deliberate
+    second rebuy is booked. (max_stack high: only the new rule stops the second one.)"""
+    toml = BUY_TOML.replace("max_stack = 2000", "max_stack = 9000")
+    r = Room(0, toml=toml)
+    r.tables = {tn: BuyTable(tn) for tn in TABLES}
+    r.d.start(21, 7)
+    r.exchange(*TABLES)
+    table, seat, _ = at(r, "p9")
+    t = r.tables[table]
+    pool = r.d.standings.prize_pool()
+    t.ask(1, "rebuy", seat, by="dealer:Dee")
+    t.ask(2, "rebuy", seat, by="floor:Fay")
+    r.hand(table)
+    assert t.answers[1] == {"purchase": 1}
+    assert "F-3: Player 9 has rebought since the last hand already: one rebuy between two hands" in t.answers[2]["why"]
+    assert at(r, "p9")[2] == STACK + 2000
+    t.ask(3, "rebuy", seat)  # the chips came, no hand dealt since: the next order refuses it
+    r.d.report(table, t.report())
+    r.d._take_requests(table)
+    assert "one rebuy between two hands" in r.d._answers[table]["3"]["why"]
+    with pytest.raises(TournamentError, match="F-3: Player 9 has rebought since the last hand already"):
+        r.d.purchase("rebuy", "p9", by="Anna")  # the director's command: the same rule
+    assert r.d.standings.rebuys == 1 and r.d.standings.prize_pool() == pool + 100
+    assert [k for k, _ in r.journal.rows].count("purchase") == 1
+    assert str(seat) not in r.d.offers(table)  # the tablet offers no second rebuy either
+    t.requests.pop(3)  # its refusal reached the seat
+    r.hand(table)  # the next hand: a deliberate second rebuy is booked
+    t.ask(4, "rebuy", seat)
+    r.hand(table)
+    assert t.answers[4] == {"purchase": 2} and at(r, "p9")[2] == STACK + 4000
+    assert r.d.standings.rebuys == 2 and r.d.standings.prize_pool() == pool + 200
+    assert chips_on_tables(r) == r.d.standings.chips_in_play() and not r.d.problems, r.d.problems
+
+
 def test_a_room_killed_after_booking_a_tables_request_answers_it_with_the_same_purchase() -> None:
     r = buy_room()
     table, seat, _ = at(r, "p12")
