@@ -637,7 +637,9 @@ class TournamentTable:
             if seat is None:
                 n = self.draw[player]
                 orch.post(TournamentOwn(ev.PlayerSatDown(at=now, seat=n, player=player,
-                                                         name=self.names.get(player, player))))
+                                                         name=self.names.get(player, player),
+                                                         rebuy=self._rebought_at.get(player) == orch.state.hands
+                                                         and player in self._bust_rebuy_chips)))
                 orch.post(TournamentOwn(ev.BoughtIn(at=now, seat=n, amount=due)))
             elif seat.stack == 0 and orch.state.hand is None and self._entry_chips_due(player):
                 orch.post(TournamentOwn(ev.BoughtIn(at=now, seat=seat.seat, amount=due)))

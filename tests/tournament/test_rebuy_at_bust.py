@@ -23,6 +23,10 @@ from controller.history_notes import NoteWords
 from controller.tournament.errors import TournamentError
 from controller.tournament.words import ordinal
 from controller.tournament_run import SIM_TOML
+from controller.engine.table.blinds import Rotation, after, plan_hand
+from controller.engine.table.play import candidates
+from controller.engine.table.settings import TableSettings
+from controller.engine.table.state import evolve
 from tests.tournament.test_director import LATE_TOML, _reopen, _table
 
 #: rebuys in every level, two a player, whatever the stack (only the bust matters here)
@@ -560,3 +564,56 @@ def test_players_busted_in_one_hand_are_placed_together_by_starting_stacks_once_
     run2, again = _reopen(tmp_path, SHORT_TOML, clock)  # replayed alike
     assert {f.player: f.place for f in again.standings.finishes(False)} == {big: 5, short: 6}
     run2.close()
+
+
+def _would_wait(state, seat: int) -> bool:
+    """Whether a player newly seated at the free ``seat`` would wait for the button (T-4)."""
+    from controller.engine.table.play import may_post_now
+
+    return not may_post_now(state, seat)
+
+
+def test_a_rebuy_at_the_bust_between_the_button_and_the_big_blind_is_dealt_into_the_next_hand(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, BUST_TOML, players=6)
+    _to_first_bust(run, director, clock)
+    orch = run.orch
+    seat, player = _held(director)
+    last = orch.state.rotation
+    assert seat == last.bb and _would_wait(orch.state, seat)  # a new player here would wait
+    run.pacer.max_hands = 0
+    director.ask_purchase("rebuy", seat)
+    assert ask("confirm-buyin", seat=seat)[0]
+    orch.pump()
+    s = orch.state.seat(seat)
+    assert s is not None and s.player == player and s.stack == 2000 and not s.new
+    _chips_conserved(run, director)
+    st = orch.state
+    players, out = candidates(st)
+    plan = plan_hand(seats=6, players=players, sitting_out=out, last=st.rotation,
+                     small_blind=st.settings.small_blind, big_blind=st.settings.big_blind)
+    assert plan is not None
+    # dealt in at once; he had the big blind, so he owes the small blind (button, SB, BB in order)
+    assert seat in plan.dealt and not plan.waiting
+    assert (plan.button, plan.sb_seat, plan.bb_seat) == (last.sb, seat, after(seat, 6))
+    _chips_conserved(run, director)
+
+
+def test_a_rebuy_at_the_bust_on_the_button_is_dealt_into_the_next_hand() -> None:
+    from tests.table.test_tournament_table import TOUR, seated
+
+    for cfg in (TOUR, TableSettings(seats=6, small_blind=100, big_blind=200, buy_in_min=2000, buy_in_max=2000)):
+        tournament = bool(cfg.tournament)
+        b = seated({1: 2000, 2: 2000, 3: 2000, 4: 2000, 6: 2000}, cfg)
+        # hands played (nobody new), seat 5 busted from the small blind: the next button
+        b.state = evolve(b.state, rotation=Rotation(button=4, sb=5, bb=6, heads_up=False),
+                         seats=[None if s is None else evolve(s, new=False) for s in b.state.seats])
+        b.do(ev.PlayerSatDown, seat=5, player="p5", rebuy=True)
+        b.do(ev.BoughtIn, seat=5, amount=2000)
+        st = b.state
+        players, out = candidates(st)
+        cfg = st.settings
+        plan = plan_hand(seats=6, players=players, sitting_out=out, last=st.rotation,
+                         small_blind=cfg.small_blind, big_blind=cfg.big_blind)
+        assert plan is not None and (plan.button, plan.sb_seat, plan.bb_seat) == (5, 6, 1)
+        # a tournament: dealt in on the button; a cash game: unchanged, he waits for the button (T-4)
+        assert (5 in plan.dealt) is tournament and (5 in plan.waiting) is not tournament

@@ -101,12 +101,16 @@ class PlayerSatDown(SeatEvent):
 
     ``player`` is the room's player id, ``name`` what the table shows. ``post`` says the
     player wants to post one big blind and play at once rather than wait for the big blind
-    (T-4).
+    (T-4). ``rebuy`` (issue 19 TFIX 7, a tournament table only): the player busted from
+    this seat and rebought there (the rebuy at the bust): the same player, who never left
+    the seat, so he is dealt into the next hand wherever the seat is, not made to wait for
+    the button as a new player (ignored at a cash table).
     """
 
     player: str
     name: str = ""
     post: bool = False
+    rebuy: bool = False
 
     def __post_init__(self) -> None:
         SeatEvent.__post_init__(self)

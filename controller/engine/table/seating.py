@@ -48,7 +48,10 @@ def sit_down(ctx: Ctx, ev: ev_.PlayerSatDown | ev_.PlayerJoined) -> None:
         if s is not None and s.player == ev.player:
             refuse(ctx, "T-3", f"T-3: {s.name} already sits in seat {s.seat}")
             return
-    ctx.set_seat(Seat(seat=ev.seat, player=ev.player, name=ev.name or ev.player, post=ev.post))
+    # issue 19 TFIX 7: a rebuy at the bust at a tournament table is the same player at his
+    # seat: not new (dealt in at once, wherever the button is)
+    new = not (getattr(ev, "rebuy", False) and st.settings.tournament)
+    ctx.set_seat(Seat(seat=ev.seat, player=ev.player, name=ev.name or ev.player, post=ev.post, new=new))
 
 
 def buy_in_range(ctx: Ctx, player: str) -> tuple[int, int | None]:
