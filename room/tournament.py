@@ -989,10 +989,7 @@ class RoomTournament:
         st = clock.status(now)
         event = {"level": st.level.number, "on_break": st.on_break, "clock": clock.to_json(now),
                  "director": {"command": command, "by": by, "reason": reason, "amount": amount}}
-        if record is None:
-            self.journal.append("clock", event)
-        else:
-            self.journal.append("clock", event, also=lambda tx: record(tx, f"{detail} ({by})"))
+        self._journal_with("clock", event, record, f"{detail} ({by})")
         self.clock, self._clock_at = clock, now
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         for t in self.tables:  # the tables waiting between hands see it now; the others with their next order
@@ -1094,10 +1091,7 @@ class RoomTournament:
                 f"{self.settings.starting_stack:,} chips ({by})")
         event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
                  "move": row}
-        if record is None:
-            self.journal.append("register", event)
-        else:
-            self.journal.append("register", event, also=lambda tx: record(tx, said))
+        self._journal_with("register", event, record, said)
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
@@ -1161,6 +1155,16 @@ class RoomTournament:
         return counts, free, unknown
 
     # ------------------------------------------------------------------ rebuys and add-ons (issue 19)
+    def _journal_with(self, kind: str, event: dict[str, Any], record: Callable[[Any, str], None] | None,
+                      words: str) -> None:
+        """Journal ``event`` as ``kind``; with ``record``, ``record(tx, words)`` (the console's
+        floor record) is written in the same transaction (both or neither; needs a
+        :class:`StoreJournal`)."""
+        if record is None:
+            self.journal.append(kind, event)
+        else:
+            self.journal.append(kind, event, also=lambda tx: record(tx, words))
+
     def purchase(self, kind: str, player: str, *, by: str, reason: str | None = None,
                  request: str | None = None, record: Callable[[Any, str], None] | None = None) -> str:
         """Book a rebuy or an add-on (``kind``) of ``player`` (his room id, or his name as the
@@ -1216,10 +1220,7 @@ class RoomTournament:
         what = "rebuy" if kind == "rebuy" else "add-on"
         said = (f"{name}'s {what} at {table} seat {seat}: {bought.chips:,} chips, {bought.price:,} to the prize "
                 f"pool; the chips are brought between hands ({by})")
-        if record is None:
-            self.journal.append("purchase", row)
-        else:
-            self.journal.append("purchase", row, also=lambda tx: record(tx, said))
+        self._journal_with("purchase", row, record, said)
         self._book(dict(row))
         log.info("%s: %s's %s at %s seat %d, %d chips (%s)", kind, name, what, table, seat, bought.chips, by)
         return said

@@ -96,14 +96,21 @@ def test_tda_hand_for_hand_busts_at_two_tables_are_placed_as_one_hand_and_each_t
     assert not d.problems
 
 
+def bust_last_of_t1(d: Any, tables: dict[str, Any], sent: list[dict[str, Any]]) -> tuple[int, str]:
+    """The draw's orders carried out, the player at t1's last seat busts in a hand there while
+    t2 plays one, and the room hears both; return that seat and player."""
+    exchange(d, tables, sent, "t1", "t2")
+    seat, (player, stack) = sorted(tables["t1"].seats.items())[-1]
+    tables["t1"].play({player: stack})
+    tables["t2"].play()
+    exchange(d, tables, sent, "t1", "t2")
+    return seat, player
+
+
 def test_a_busted_seat_taken_by_a_moved_player_no_longer_says_a_place() -> None:
     d, tables, sent, journal = room()
-    exchange(d, tables, sent, "t1", "t2")
-    t1, t2 = tables["t1"], tables["t2"]
-    seat, (player, stack) = sorted(t1.seats.items())[-1]
-    t1.play({player: stack})
-    t2.play()
-    exchange(d, tables, sent, "t1", "t2")
+    seat, _ = bust_last_of_t1(d, tables, sent)
+    t2 = tables["t2"]
     assert str(seat) in d.out_seats("t1")
     d2, _ = restored(journal)  # a room started again on its store says the same places
     assert d2.out_seats("t1") == d.out_seats("t1")
@@ -119,12 +126,8 @@ def public(taken: dict[int, int], empty: list[int]) -> dict[str, Any]:
 
 def test_the_table_link_shows_the_rooms_places_at_empty_seats_only() -> None:
     d, tables, sent, _ = room()
-    exchange(d, tables, sent, "t1", "t2")
-    t1, t2 = tables["t1"], tables["t2"]
-    seat, (player, stack) = sorted(t1.seats.items())[-1]
-    t1.play({player: stack})
-    t2.play()
-    exchange(d, tables, sent, "t1", "t2")
+    seat, player = bust_last_of_t1(d, tables, sent)
+    t1 = tables["t1"]
     order = next(o for o in reversed(sent) if o["table"] == "t1")
     link = LinkView()
     link.take(decode_order(json.dumps(order).encode(), "t1", 8), 100.0)
