@@ -10,12 +10,20 @@ controller in a process of its own, composed as ``livetable run`` composes it
 each event is committed before the table steps), the MQTT link, the hand pacer; the internal
 seeded dealer stands for the shuffler, as in ``livetable simulate --devices none``) with a
 player in every seat; and one seat tablet per seat (:class:`drivers.mqtt.tablet.Tablet`,
-paho, in this process).
+paho), each in a process of its own, as each real tablet is a device of its own.
 
 Each round the tablet whose turn it is acts on its private view (call or check mostly,
-sometimes a minimum bet or raise or a fold; at the showdown show, P-2), and the time is taken
-from its publish to the arrival on its own state topic of the first public state with a
-higher ``seq``: the action applied by the real engine, after the journal has it.
+sometimes a minimum bet or raise or a fold; at the showdown show, P-2; the choice is this
+process's, seeded), and the time is taken in the tablet's process, from its publish to the
+arrival on its own state topic of the first public state with a higher ``seq``: the action
+applied by the real engine, after the journal has it.
+
+Why a process per tablet (issue 21): until 2026-12-03 the ten tablets were ten paho clients
+in this one process, each with its network thread, all woken by every state. The bench then
+timed its own process's GIL as much as the table: its bare paho round trip (no table at all)
+went from a median 1.1 ms, p99 3.2 ms with two tablets in the process to 2.9 ms and 13 ms
+with ten, in the same session on a quiet machine. Real tablets share no interpreter with
+each other, nor with the bench's clock.
 
 The anchor is the fastest real peer, native code (issue 21): ``bench/native/mqtt_rtt.c``, two
 libmosquitto clients (the broker's own C client library, what a native tablet or controller
@@ -161,6 +169,97 @@ def serve_echo(port: int, password: str, pong_bytes: int) -> int:
     return 0
 
 
+def serve_tablet(port: int, seat: int, password: str, websockets: bool) -> int:
+    """One seat's tablet in a process of its own, as a real tablet is a device of its own:
+    paho (:class:`drivers.mqtt.tablet.Tablet`) and nothing else in the process.
+
+    JSON lines on stdout: ``{"ready": true}`` once subscribed; ``{"turn": seq, "hand": h,
+    "legal": {...}, "sizes": [action_bytes, state_bytes]}`` once per state on which this
+    seat's private view says it is to act; after an ``{"act": name, "amount": a, "seq": s}``
+    line on stdin, ``{"timed": ms, "seq": first_seq}`` (from its publish to the arrival, on
+    its own state topic, of the first public state with a higher seq, both read on this
+    process's ``perf_counter``), ``{"refused": reply}`` or ``{"lost": why}``. Stops at EOF
+    on stdin or SIGTERM."""
+    from drivers.mqtt import codec
+    from drivers.mqtt.tablet import Tablet
+
+    arrived: dict[int, float] = {}
+    inbox: list[dict[str, Any] | None] = []
+    tab: Tablet
+
+    def record(view: dict[str, Any], at: float) -> None:
+        with tab.cond:
+            arrived[view["seq"]] = at
+
+    tab = Tablet(TABLE, seat, host="127.0.0.1", port=port, username=f"{TABLE}-seat{seat}",
+                 password=password, on_state=record, transport="websockets" if websockets else "tcp")
+
+    def read_stdin() -> None:
+        for line in sys.stdin:
+            with tab.cond:
+                inbox.append(json.loads(line))
+                tab.cond.notify_all()
+        with tab.cond:
+            inbox.append(None)
+            tab.cond.notify_all()
+
+    def say(obj: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.stdin.close())
+    tab.start()
+    try:
+        tab.wait_connected(20)
+        say({"ready": True})
+        threading.Thread(target=read_stdin, daemon=True).start()
+        told = -1  # the last seq a turn was announced for
+        while True:
+            with tab.cond:
+                def my_turn() -> bool:
+                    st, pv = tab.state, tab.private
+                    return bool(st is not None and pv is not None and pv.get("to_act") and pv.get("legal")
+                                and pv["seq"] == st["seq"] and st["seq"] > told
+                                and (st.get("turn") or {}).get("seat") == seat)
+                tab.cond.wait_for(lambda: inbox or my_turn(), 1.0)
+                cmd = inbox.pop(0) if inbox else False
+                turn = None if cmd is not False else (tab.state, tab.private) if my_turn() else None
+            if cmd is None:
+                return 0
+            if turn is not None:
+                st, pv = turn
+                told = st["seq"]
+                say({"turn": st["seq"], "hand": st["hand"], "legal": pv["legal"],
+                     "sizes": [len(codec.action_payload(seat=seat, seq=st["seq"], action="call",
+                                                        action_id=tab.new_id(), amount=None)),
+                               len(codec.encode(st))]})
+            if not cmd:
+                continue
+            seq = cmd["seq"]
+            t0 = time.perf_counter()
+            aid = tab.send_action(cmd["act"], cmd["amount"], seq=seq)
+            with tab.cond:
+                def done() -> bool:
+                    reply = tab.replies.get(aid)
+                    return any(s > seq for s in arrived) or (reply is not None and not reply.get("accepted", True))
+                if not tab.cond.wait_for(done, 10):
+                    say({"lost": f"no state after seq {seq} reached seat {seat} within 10 s"})
+                    continue
+                later = [(at, s) for s, at in arrived.items() if s > seq]
+                for s in [s for s in arrived if s <= seq]:
+                    del arrived[s]
+                tab.messages.clear()  # the bench reads none of them; keep the process small
+            if later and min(later)[0] >= t0:
+                at, first = min(later)
+                say({"timed": (at - t0) * 1000, "seq": first})
+            elif later:  # a newer state came before the action went: the turn moved on
+                say({"refused": f"stale: state {min(later)[1]} arrived before the action on {seq} was sent"})
+            else:
+                say({"refused": tab.replies.get(aid)})
+    finally:
+        tab.stop()
+
+
 # ---------------------------------------------------------------------------- the bench
 
 def add_bench_logins(workdir: Path) -> dict[str, str]:
@@ -295,13 +394,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="the controller's sched_yield after queueing the state: on (as shipped), "
                          "off, or on for even seqs only (both reported)")
     ap.add_argument("--serve-controller", nargs=2, metavar=("WORKDIR", "PORT"), help=argparse.SUPPRESS)
-    ap.add_argument("--serve-echo", nargs=3, metavar=("PORT", "PASSWORD", "BYTES"), help=argparse.SUPPRESS)
+    ap.add_argument("--serve-echo", nargs=2, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
+    ap.add_argument("--serve-tablet", nargs=2, metavar=("PORT", "SEAT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve_controller:
         return serve_controller(Path(args.serve_controller[0]), int(args.serve_controller[1]),
                                 args.seats, args.seed, args.send_yield)
+    if args.serve_tablet:
+        return serve_tablet(int(args.serve_tablet[0]), int(args.serve_tablet[1]),
+                            os.environ["BENCH_PASSWORD"], args.websockets)
     if args.serve_echo:
-        return serve_echo(int(args.serve_echo[0]), args.serve_echo[1], int(args.serve_echo[2]))
+        return serve_echo(int(args.serve_echo[0]), os.environ["BENCH_PASSWORD"], int(args.serve_echo[1]))
 
     import _native
 
@@ -337,33 +440,80 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+class TabletProcs:
+    """The seat tablets, each a process of its own (:func:`serve_tablet`), read with one
+    selector: ``next_message(timeout)`` returns ``(seat, message)``."""
+
+    def __init__(self, here: list[str], env: dict[str, str], port: int, creds: dict[str, Any],
+                 seats: int, websockets: bool) -> None:
+        import selectors
+
+        self.sel = selectors.DefaultSelector()
+        self.procs: dict[int, subprocess.Popen] = {}
+        self.pending: dict[int, str] = {}
+        for n in range(1, seats + 1):
+            # the password in the environment: a token_urlsafe may start with "-", which argparse
+            # takes for an option
+            argv = here + ["--serve-tablet", str(port), str(n)] + (["--websockets"] if websockets else [])
+            p = subprocess.Popen(argv, env={**env, "BENCH_PASSWORD": creds["seat_users"][str(n)]["password"]},
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+            self.procs[n] = p
+            assert p.stdout is not None
+            os.set_blocking(p.stdout.fileno(), False)
+            self.sel.register(p.stdout, selectors.EVENT_READ, n)
+            self.pending[n] = ""
+
+    def next_message(self, timeout: float) -> tuple[int, dict[str, Any]] | None:
+        """The next line any tablet printed, parsed (None after ``timeout`` s with none)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for n, buf in self.pending.items():
+                if "\n" in buf:
+                    line, self.pending[n] = buf.split("\n", 1)
+                    return n, json.loads(line)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            for key, _ in self.sel.select(left):
+                chunk = key.fileobj.read()  # type: ignore[union-attr]
+                if chunk == "":
+                    self.sel.unregister(key.fileobj)
+                    raise RuntimeError(f"tablet {key.data} exited ({self.procs[key.data].wait()})")
+                self.pending[key.data] += chunk or ""
+
+    def send(self, seat: int, obj: dict[str, Any]) -> None:
+        """One command line to a tablet."""
+        stdin = self.procs[seat].stdin
+        assert stdin is not None
+        stdin.write(json.dumps(obj) + "\n")
+        stdin.flush()
+
+    def stop(self) -> None:
+        """Close their inputs (each says goodbye and exits); kill those that do not."""
+        for p in self.procs.values():
+            try:
+                if p.stdin is not None:
+                    p.stdin.close()
+            except OSError:
+                pass
+        for p in self.procs.values():
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
 def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
           args: argparse.Namespace, native_exe: Path | None) -> dict[str, Any] | str:
     """Start the tablets, the controller and, at the first turn (once a state's size is
     known), the anchors; time the actions and the anchors."""
-    from drivers.mqtt import codec
-    from drivers.mqtt.tablet import Tablet
-
     here = [sys.executable, str(Path(__file__).resolve())]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     procs: list[subprocess.Popen] = []
     nping: NativePinger | None = None
     sizes: tuple[int, int] | None = None  # (action, state) bytes
-    cond = threading.Condition()
-    first_after: dict[int, dict[int, float]] = {n: {} for n in range(1, args.seats + 1)}
-
-    def on_state(seat: int):  # type: ignore[no-untyped-def]
-        def record(view: dict[str, Any], at: float) -> None:
-            with cond:
-                first_after[seat][view["seq"]] = at
-                cond.notify_all()
-        return record
-
     port = broker.ws_port if args.websockets else broker.mqtt_port
-    tablets = {n: Tablet(TABLE, n, host="127.0.0.1", port=port, username=f"{TABLE}-seat{n}",
-                         password=creds["seat_users"][str(n)]["password"], on_state=on_state(n),
-                         transport="websockets" if args.websockets else "tcp").start()
-               for n in range(1, args.seats + 1)}
+    tablets = TabletProcs(here, env, port, creds, args.seats, args.websockets)
     pinger = Pinger(broker.mqtt_port, extra["bench-ping"])
     rng = random.Random(args.seed)
     actions: list[float] = []
@@ -374,9 +524,14 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
     kinds: dict[str, int] = {}
     refusals: list[str] = []
     last_sent: dict[int, float] = {}
+    turns: dict[int, dict[str, Any]] = {}  # seat -> its newest turn
     try:
-        for tab in tablets.values():
-            tab.wait_connected(20)
+        ready: set[int] = set()
+        while len(ready) < args.seats:
+            got = tablets.next_message(20)
+            if got is None:
+                return f"tablets {sorted(set(range(1, args.seats + 1)) - ready)} did not subscribe within 20 s"
+            ready.add(got[0])
         with pinger.cond:
             if not pinger.cond.wait_for(lambda: pinger.ready, 20):
                 return "the anchor's ping client did not subscribe within 20 s"
@@ -384,37 +539,30 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
                                               "--seats", str(args.seats), "--seed", str(args.seed),
                                               "--send-yield", args.send_yield],
                                       env=env))
-        deadline = time.monotonic() + 60
+        done_seq = 0  # the turns up to this seq are spent
         while len(actions) < args.actions:
-            # whose turn: the acting seat's private view says so for the newest public state
-            turn = None
-            while turn is None:
-                if time.monotonic() > deadline:
-                    return f"no turn came within 60 s ({len(actions)} actions timed)"
+            # whose turn: the tablet whose private view says so for the newest public state
+            deadline = time.monotonic() + 60
+            while not any(t["turn"] > done_seq for t in turns.values()):
                 if procs[-1].poll() is not None:
                     return f"the controller exited ({procs[-1].returncode})"
-                for n, tab in tablets.items():
-                    with tab.cond:
-                        st, pv = tab.state, tab.private
-                        if (st is not None and pv is not None and pv.get("to_act") and pv.get("legal")
-                                and pv["seq"] == st["seq"] and (st.get("turn") or {}).get("seat") == n):
-                            turn = (n, st["seq"], pv["legal"], st["hand"])
-                            break
-                if turn is None:
-                    with cond:
-                        cond.wait(0.05)
-            n, seq, legal, hand = turn
-            name, amount = choose(legal, rng)
-            tab = tablets[n]
+                got = tablets.next_message(max(0.0, min(0.5, deadline - time.monotonic())))
+                if got is None:
+                    if time.monotonic() > deadline:
+                        return f"no turn came within 60 s ({len(actions)} actions timed)"
+                    continue
+                if "turn" in got[1]:
+                    turns[got[0]] = got[1]
+            n, turn = max(turns.items(), key=lambda kv: kv[1]["turn"])
+            seq = done_seq = turn["turn"]
+            name, amount = choose(turn["legal"], rng)
             if sizes is None:
                 # the anchors' messages: a state's size as the table publishes it now (10 seats,
                 # a hand under way), an action's as this tablet is about to send it
-                with tab.cond:
-                    state_bytes = len(codec.encode(tab.state or {}))
-                sizes = (len(codec.action_payload(seat=n, seq=seq, action=name, action_id=tab.new_id(),
-                                                  amount=amount)), state_bytes)
-                echo = subprocess.Popen(here + ["--serve-echo", str(broker.mqtt_port), extra["bench-echo"],
-                                                str(sizes[1])], env=env, stdout=subprocess.PIPE, text=True)
+                sizes = (turn["sizes"][0], turn["sizes"][1])
+                echo = subprocess.Popen(here + ["--serve-echo", str(broker.mqtt_port), str(sizes[1])],
+                                        env={**env, "BENCH_PASSWORD": extra["bench-echo"]},
+                                        stdout=subprocess.PIPE, text=True)
                 procs.insert(0, echo)
                 assert echo.stdout is not None
                 if echo.stdout.readline().strip() != "ready":
@@ -430,29 +578,25 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
             if wait > 0:
                 time.sleep(wait)
             last_sent[n] = time.monotonic()
-            t0 = time.perf_counter()
-            aid = tab.send_action(name, amount, seq=seq)
-
-            def refused() -> dict[str, Any] | None:
-                with tab.cond:
-                    reply = tab.replies.get(aid)
-                return reply if reply is not None and not reply.get("accepted", True) else None
-
-            with cond:
-                if not cond.wait_for(lambda: any(s > seq for s in first_after[n]) or refused(), 10):
-                    return f"action {len(actions)}: no state after seq {seq} reached seat {n} within 10 s"
-                if not any(s > seq for s in first_after[n]):
-                    # refused (the turn moved on meanwhile: a timer, a stale view): not timed
-                    refusals.append(f"seat {n} {name}: {refused()}")
-                    continue
-                arrived, first_seq = min((at, s) for s, at in first_after[n].items() if s > seq)
-                for table in first_after.values():  # keep the maps small
-                    for s in [s for s in table if s <= seq]:
-                        del table[s]
-            actions.append((arrived - t0) * 1000)
-            seqs.append(first_seq)
+            tablets.send(n, {"act": name, "amount": amount, "seq": seq})
+            while True:  # its answer; other tablets' turns meanwhile are kept
+                got = tablets.next_message(15)
+                if got is None:
+                    return f"action {len(actions)}: seat {n} did not answer within 15 s"
+                if "turn" in got[1]:
+                    turns[got[0]] = got[1]
+                elif got[0] == n:
+                    break
+            said = got[1]
+            if "lost" in said:
+                return f"action {len(actions)}: {said['lost']}"
+            if "refused" in said:  # the turn moved on meanwhile (a timer, a stale view): not timed
+                refusals.append(f"seat {n} {name}: {said['refused']}")
+                continue
+            actions.append(said["timed"])
+            seqs.append(said["seq"])
             kinds[name] = kinds.get(name, 0) + 1
-            hands.add(hand)
+            hands.add(turn["hand"])
             rt = pinger.round_trip(len(anchor), sizes[0])
             if rt is None:
                 return "the paho round trip's echo did not come back within 10 s"
@@ -462,7 +606,8 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
                 if rt is None:
                     return "the native round trip failed (mqtt_rtt's message above)"
                 native.append(rt)
-            deadline = time.monotonic() + 60
+    except RuntimeError as exc:
+        return str(exc)
     finally:
         if nping is not None:
             nping.stop()
@@ -474,8 +619,7 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
             except subprocess.TimeoutExpired:
                 p.kill()
         pinger.stop()
-        for tab in tablets.values():
-            tab.stop()
+        tablets.stop()
     return {"actions": actions, "seqs": seqs, "anchor": anchor, "native": native, "hands": len(hands),
             "kinds": kinds, "refusals": refusals, "sizes": sizes}
 
@@ -497,7 +641,7 @@ def report(r: dict[str, Any], args: argparse.Namespace, before: str, after: str,
           f"{'websockets' if args.websockets else 'mqtt'} on loopback, mosquitto from "
           f"mosquitto/livetable.conf on a private port; controller's sched_yield after the state: "
           f"{args.send_yield}")
-    print("  path: tablet (paho, this process) -> broker -> controller process (TableRun: MQTT link, "
+    print("  path: tablet (paho, a process per tablet) -> broker -> controller process (TableRun: MQTT link, "
           "orchestrator, durable journal on disk, table step, views) -> broker -> the tablet's state topic")
     print(f"  action -> next state at the acting tablet: {_figures(a)}")
     if args.send_yield != "on":  # "off": the same split with no yield at all, the control

@@ -88,3 +88,17 @@ def test_native_anchor_round_trips_through_the_tables_broker(tmp_path: Path) -> 
 def test_build_failure_is_a_runtime_error_naming_the_cause(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="gcc (failed|could not run)"):
         _native.build_program("mqtt_rtt.c", ("no_such_library_here",), build_dir=str(tmp_path))
+
+
+@pytest.mark.broker
+def test_bench_mqtt_times_actions_with_each_tablet_in_a_process_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 21: the tablets are processes of their own (the bench's own process held ten paho
+    # threads and timed its GIL); a short real run through the broker, the controller and the
+    # journal times every action, one anchor round trip after each
+    assert bench_mqtt.main(["--actions", "12", "--seats", "3", "--native-dir", str(tmp_path)]) == 0 \
+        or pytest.fail(capsys.readouterr().err)
+    out = [ln for ln in capsys.readouterr().out.strip().split("\n") if not ln.startswith("native anchor:")]
+    assert out[0].startswith("bench_mqtt: 12 actions in ") and "at 3 seats" in out[0]
+    assert "a process per tablet" in out[1]
+    assert out[-1].startswith("mqtt: anchor ") and "ratio p99/goal" in out[-1]
