@@ -1123,9 +1123,15 @@ class RoomTournament:
         a candidate: after :meth:`restore`, one that has reported since (reports are not
         journalled, and a table not heard from is not empty; breaker 2 H3).
 
+        Tables are not broken while late registration would keep fewer free seats than
+        ``late_registration_free_seats`` (:meth:`late_reserve`), so a late entry finds one
+        unless entries outran the reserve (or it is 0).
+
         Raises:
-            TournamentError: no seat free; or none known free while a table has not reported
-                since the room started ("wait until tX reports", the console's 409).
+            TournamentError: no seat free (every seat taken: the reason says the reserve is
+                filled and that a broken table is not reopened); or none known free while a
+                table has not reported since the room started ("wait until tX reports", the
+                console's 409).
         """
         rng = random.Random(f"{self.seed}:register:{len(self.standings.entries)}")
         counts, free, unknown = self._open_seats()
@@ -1138,7 +1144,11 @@ class RoomTournament:
             if any(t in self._held for t in self._live()):
                 raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
                                       "(TDA 10); register again once its players are seated")
-            raise TournamentError("F-3: no seat is free at the tables that play on")
+            reserve = self.settings.late_free_seats
+            raise TournamentError(
+                "F-3: no seat is free at the tables that play on: every seat is taken (late_registration_free_seats "
+                f"= {reserve}: the seats kept for late entries are filled{'' if reserve else ', none were kept'}); "
+                "the room does not reopen a broken table yet: register again after a bust frees a seat")
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
         return table, rng.choice(free[table])

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from controller.tournament.errors import TournamentError
+
 from room.tournament import StoreJournal
 from room.store import open_store
 from tests.room.test_room_tournament_register import LATE_TOML, TABLES, Room, seated
@@ -133,3 +137,21 @@ def test_a_room_restarted_during_late_registration_plans_as_before_and_breaks_on
         conserved(r)
     finally:
         store.close()
+
+
+def test_tda_9_a_late_entry_that_finds_every_seat_taken_is_refused_with_the_reason() -> None:
+    # a reserve of 0: t3 breaks as soon as 16 fit at t1 and t2, leaving no seat for a late entry
+    r = Room(21, toml=LATE_TOML.replace("seats_per_table = 8", "seats_per_table = 8\nlate_registration_free_seats = 0"))
+    r.exchange(*TABLES)
+    play_down(r, 16)
+    hands(r, 3)
+    assert broken(r) == ["t3"] and [len(r.tables[t].seats) for t in ("t1", "t2")] == [8, 8]
+    rows, entries = len(r.journal.rows), len(r.d.standings.entries)
+    with pytest.raises(TournamentError) as info:
+        r.d.register("Nora", by="Anna")
+    assert str(info.value) == (
+        "F-3: no seat is free at the tables that play on: every seat is taken (late_registration_free_seats = 0: "
+        "the seats kept for late entries are filled, none were kept); the room does not reopen a broken table "
+        "yet: register again after a bust frees a seat")
+    assert (len(r.journal.rows), len(r.d.standings.entries)) == (rows, entries)  # nothing journalled
+    conserved(r)
