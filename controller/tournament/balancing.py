@@ -293,7 +293,8 @@ def rebalance(tables: Sequence[Table], break_order: Sequence[str], seats_per_tab
     registration: seats kept for late entries, TDA 9; the room passes the tournament's
     ``late_registration_free_seats`` while it is open, 0 after). Breaking stops at the first
     table the reserve keeps (never a later one first: the order of TDA 10 stands); balancing
-    (TDA 11) goes on as usual.
+    (TDA 11) goes on as usual. The reserve keeps no table when there are fewer than two
+    players a table (a table of one deals no hand: it would wait for registration to close).
 
     Returns all moves in order and the tables after them.
 
@@ -311,7 +312,8 @@ def rebalance(tables: Sequence[Table], break_order: Sequence[str], seats_per_tab
     while len(state) > tables_needed(sum(t.count for t in state), seats_per_table):
         playing = {t.table_id for t in state}
         victim = next(t for t in break_order if t in playing)
-        if free_seats_after_break(state, victim) < reserve:
+        players = sum(t.count for t in state)
+        if free_seats_after_break(state, victim) < reserve and players >= 2 * len(state):
             break  # TDA 9: seats kept for late entries; the break waits for registration to close
         more, state = break_table(state, victim, rng)
         moves += more

@@ -48,6 +48,18 @@ def test_tda_10_the_reserve_never_makes_a_later_table_break_first() -> None:
     assert [t.table_id for t in after] == ["T1", "T2", "T3"] and not any(m.reason == "break" for m in moves)
 
 
+def test_the_reserve_keeps_no_table_that_would_deal_no_hand() -> None:
+    # two tables of 8: 2 / 2 (heads-up at each) is kept for late entries; 2 / 1 or 1 / 1 is not
+    # (a table of one is dealt no hand): the players meet at the table that breaks last
+    order = ["T2", "T1"]
+    kept = [_table("T1", {1, 2}, seats=8), _table("T2", {3, 4}, seats=8)]
+    assert rebalance(kept, order, 8, random.Random(4), reserve=8) == ([], kept)
+    for t1, t2 in (({1, 2}, {3}), ({1}, {5})):
+        tables = [_table("T1", t1, seats=8), _table("T2", t2, seats=8)]
+        moves, after = rebalance(tables, order, 8, random.Random(4), reserve=8)
+        assert [t.table_id for t in after] == ["T1"] and after[0].count == sum(t.count for t in tables)
+
+
 def test_a_negative_reserve_is_refused() -> None:
     with pytest.raises(BalancingError, match="reserve must be >= 0 seats, got -1"):
         rebalance([_table("T1", {1, 2}), _table("T2", {1, 2})], ["T2", "T1"], 9, random.Random(0), reserve=-1)
@@ -64,7 +76,8 @@ def test_with_a_reserve_no_player_is_lost_breaks_keep_the_order_and_leave_the_se
     kept = [t.table_id for t in after]
     gone = [t for t in order if t not in kept]
     assert gone == order[:len(gone)]  # TDA 10: the set order, never a later table first
-    if gone and len(after) > 1:  # a break (not the final table) left the reserve free
+    total = sum(before.values())
+    if gone and total >= 2 * (len(after) + 1):  # the last break kept the reserve (two players a table)
         assert sum(len(t.seats) - t.count for t in after) >= reserve
     assert len(after) >= tables_needed(sum(before.values()), seats)
     if reserve == 0:  # registration closed: what rebalance always did
