@@ -155,3 +155,37 @@ def test_tda_9_a_late_entry_that_finds_every_seat_taken_is_refused_with_the_reas
         "yet: register again after a bust frees a seat")
     assert (len(r.journal.rows), len(r.d.standings.entries)) == (rows, entries)  # nothing journalled
     conserved(r)
+
+
+def test_a_room_killed_after_the_closing_break_is_journalled_before_the_tables_report_seats_nobody_twice(
+        store_url: str) -> None:
+    store = open_store(store_url)
+    try:
+        r = Room(21, journal=StoreJournal(store))
+        r.exchange(*TABLES)
+        play_down(r, 12)
+        hands(r, 2)
+        at_t3 = sorted(v[0] for v in r.tables["t3"].seats.values())
+        assert broken(r) == [] and len(at_t3) == 4
+        r.time[0] = CLOSED
+        for t in TABLES:  # every table finishes its hand and reports; the room plans the break
+            if r.tables[t].go is not None:
+                r.tables[t].play()
+            r.d.report(t, r.tables[t].report())
+        n = len(r.sent)
+        r.d.step()
+        outs = [o for o in r.sent[n:] if o["out"]]
+        assert [o["table"] for o in outs] == ["t3"] and sorted(m["player"] for m in outs[0]["out"]) == at_t3
+        for o in r.sent[n:]:  # the tables carry out the orders; the room dies (-9) before their reports
+            r.tables[o["table"]].carry_out(o)
+        r.d = r.director()
+        assert r.d.restore()
+        hands(r, 4)
+        assert broken(r) == ["t3"] and not r.tables["t3"].seats
+        at = [v[0] for t in ("t1", "t2") for v in r.tables[t].seats.values()]
+        assert sorted(at) == sorted(r.d.standings.alive) and len(at) == len(set(at)) == 12
+        rounds = [p for k, p in StoreJournal(store).events() if k == "round"]
+        assert sorted(m["player"] for p in rounds for m in p["moves"] if m["reason"].startswith("break")) == at_t3
+        conserved(r)
+    finally:
+        store.close()
