@@ -15,7 +15,10 @@ carried out the last order it was sent:
 
 - the busts of its new hands go to :meth:`Standings.bust` (on the bubble, hand-for-hand:
   only once every table waits, all of that hand's busts in one call: one hand for places);
-- with no moves outstanding, :func:`rebalance` over every table as the reports show them;
+- with no moves outstanding, :func:`rebalance` over every table as the reports show them
+  (while late registration is open, with the tournament's ``late_registration_free_seats``
+  kept: no table breaks that would leave fewer seats free for late entries, TDA 9;
+  :meth:`RoomTournament.late_reserve`);
   the tables one plan breaks (TDA 10; with a final table redraw: every table) get no more
   ``go`` and break together, in the set order, once every one of them waits (never a part
   of a plan: a later table would break first, and players sent to the seats the whole plan
@@ -729,6 +732,21 @@ class RoomTournament:
         paid = sum(1 for a in payout_amounts(self.settings.payouts, self.standings.prize_pool(), entries) if a)
         return hand_for_hand(len(self.standings.alive), paid, len(self._live()))
 
+    def late_reserve(self) -> int:
+        """Return the empty seats a table break must leave for late entries (seats): the
+        tournament's ``late_registration_free_seats`` (default: one table's seats) while late
+        registration is open (TDA 9: until the end of level ``late_registration_until_level``
+        by the room's clock, the test :meth:`register` makes), else 0. A plan made while it
+        is open breaks no table that would leave fewer (:func:`rebalance`'s ``reserve``); the
+        first plan after it closes breaks them, in the set order (TDA 10). It depends on
+        journalled state only (the settings of ``start``, the clock of ``clock``), so a room
+        restored after a kill plans as it would have."""
+        until = self.settings.late_registration_until_level
+        st = self.clock.status(self.now())
+        if not until or not st.started or st.level.number > until:
+            return 0
+        return self.settings.late_free_seats
+
     def _plan(self, ready: set[str]) -> None:
         live = [t for t in self.tables if t not in self._gone]
         views = []
@@ -742,7 +760,7 @@ class RoomTournament:
         rng = random.Random(f"{self.seed}-{self.rounds}")
         try:
             moves, _ = rebalance(views, [t for t in self.break_order if t in live], self.settings.seats_per_table,
-                                 rng)
+                                 rng, reserve=self.late_reserve())
         except BalancingError as exc:  # the reports are checked (_refuse): this should not happen; the room goes on
             if len(self.problems) < 20:
                 self.problems.append(f"balancing: {exc}")
@@ -1105,9 +1123,15 @@ class RoomTournament:
         a candidate: after :meth:`restore`, one that has reported since (reports are not
         journalled, and a table not heard from is not empty; breaker 2 H3).
 
+        Tables are not broken while late registration would keep fewer free seats than
+        ``late_registration_free_seats`` (:meth:`late_reserve`), so a late entry finds one
+        unless entries outran the reserve (or it is 0).
+
         Raises:
-            TournamentError: no seat free; or none known free while a table has not reported
-                since the room started ("wait until tX reports", the console's 409).
+            TournamentError: no seat free (every seat taken: the reason says the reserve is
+                filled and that a broken table is not reopened); or none known free while a
+                table has not reported since the room started ("wait until tX reports", the
+                console's 409).
         """
         rng = random.Random(f"{self.seed}:register:{len(self.standings.entries)}")
         counts, free, unknown = self._open_seats()
@@ -1120,7 +1144,11 @@ class RoomTournament:
             if any(t in self._held for t in self._live()):
                 raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
                                       "(TDA 10); register again once its players are seated")
-            raise TournamentError("F-3: no seat is free at the tables that play on")
+            reserve = self.settings.late_free_seats
+            raise TournamentError(
+                "F-3: no seat is free at the tables that play on: every seat is taken (late_registration_free_seats "
+                f"= {reserve}: the seats kept for late entries are filled{'' if reserve else ', none were kept'}); "
+                "the room does not reopen a broken table yet: register again after a bust frees a seat")
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
         return table, rng.choice(free[table])

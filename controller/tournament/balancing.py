@@ -30,6 +30,7 @@ __all__ = [
     "tables_needed",
     "break_table",
     "final_table_redraw",
+    "free_seats_after_break",
     "rebalance",
 ]
 
@@ -273,27 +274,47 @@ def final_table_redraw(tables: Sequence[Table], final_table_id: str, seats_per_t
     return moves, Table(final_table_id, tuple(final))
 
 
+def free_seats_after_break(tables: Sequence[Table], table_id: str) -> int:
+    """Return the empty seats the tables other than ``table_id`` would have once its
+    players sat there (seats; negative: they do not fit)."""
+    rest = [t for t in tables if t.table_id != table_id]
+    return sum(len(t.seats) - t.count for t in rest) - sum(t.count for t in tables if t.table_id == table_id)
+
+
 def rebalance(tables: Sequence[Table], break_order: Sequence[str], seats_per_table: int,
-              rng: random.Random, final_redraw: bool = True) -> tuple[list[Move], list[Table]]:
+              rng: random.Random, final_redraw: bool = True, reserve: int = 0) -> tuple[list[Move], list[Table]]:
     """Everything the room does between hands: break tables in ``break_order`` while the
     players fit at one table fewer (TDA 10), then balance (TDA 11); when one table is
     left and ``final_redraw``, redraw it (the final table keeps the id of the last table
     in ``break_order``, the one that never breaks).
 
+    ``reserve`` (seats, >= 0): the next table in ``break_order`` is broken only if the
+    tables left keep at least that many empty seats after its players sit down (late
+    registration: seats kept for late entries, TDA 9; the room passes the tournament's
+    ``late_registration_free_seats`` while it is open, 0 after). Breaking stops at the first
+    table the reserve keeps (never a later one first: the order of TDA 10 stands); balancing
+    (TDA 11) goes on as usual. The reserve keeps no table when there are fewer than two
+    players a table (a table of one deals no hand: it would wait for registration to close).
+
     Returns all moves in order and the tables after them.
 
     Raises:
-        BalancingError: ``break_order`` misses a table, a player seated twice.
+        BalancingError: ``break_order`` misses a table, a player seated twice, ``reserve`` < 0.
     """
     _check_tables(tables)
     if any(t.table_id not in break_order for t in tables):
         raise BalancingError(f"rebalance: break order {list(break_order)} misses a table")
+    if reserve < 0:
+        raise BalancingError(f"rebalance: reserve must be >= 0 seats, got {reserve}")
     moves: list[Move] = []
     state = list(tables)
     broke = False
     while len(state) > tables_needed(sum(t.count for t in state), seats_per_table):
         playing = {t.table_id for t in state}
         victim = next(t for t in break_order if t in playing)
+        players = sum(t.count for t in state)
+        if free_seats_after_break(state, victim) < reserve and players >= 2 * len(state):
+            break  # TDA 9: seats kept for late entries; the break waits for registration to close
         more, state = break_table(state, victim, rng)
         moves += more
         broke = True

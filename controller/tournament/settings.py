@@ -12,6 +12,7 @@ The TOML shape (the table is ``[tournament]``; every key is documented in docs/t
     chips = [25, 100, 500, 1000, 5000]     # denominations in play at the start
     seats_per_table = 9
     late_registration_until_level = 1      # entries accepted until level 1 ends
+    late_registration_free_seats = 9       # seats kept free for them (no table breaks below it)
     entry = { price = 50, fee = 5 }        # price to the prize pool, fee to the house
     reentry = { max = 1 }                  # re-entries per player (0: a freezeout)
     rebuy = { price = 50, fee = 0, chips = 20000, max = 2, until_level = 1, max_stack = 20000 }
@@ -163,6 +164,10 @@ class TournamentSettings:
     ``schedule`` is the levels and breaks in the order they are played; ``chips`` the
     denominations in play at the start (smallest first). ``late_registration_until_level``:
     entries and re-entries are accepted until that level ends (0: only before the start).
+    ``late_registration_free_seats``: while late registration is open, no table is broken
+    if the tables left would have fewer free seats than this (seats; ``None``: one table's,
+    ``seats_per_table``; 0: break as soon as the players fit, TDA 10);
+    :attr:`late_free_seats` gives the number in force.
     ``entry`` is the buy-in (price to the pool, fee to the house); ``reentries`` is how many
     times a busted player may buy a new entry.
 
@@ -178,6 +183,7 @@ class TournamentSettings:
     seats_per_table: int = 9
     late_registration_until_level: int = 0
     reentries: int = 0
+    late_registration_free_seats: int | None = None
     rebuy: Purchase = field(default_factory=Purchase)
     addon: Purchase = field(default_factory=Purchase)
 
@@ -185,6 +191,14 @@ class TournamentSettings:
         problems = _validate(self)
         if problems:
             raise SettingsError(problems)
+
+    @property
+    def late_free_seats(self) -> int:
+        """Return the seats kept free for late entries while late registration is open
+        (TDA 9, 10): ``late_registration_free_seats``, or one table's seats when not set."""
+        if self.late_registration_free_seats is None:
+            return self.seats_per_table
+        return self.late_registration_free_seats
 
     @property
     def levels(self) -> tuple[Level, ...]:
@@ -245,6 +259,10 @@ def _validate(s: TournamentSettings) -> list[str]:
     if _is_int(s.seats_per_table) and s.seats_per_table > 10:
         p.append(f"seats_per_table: must be 2..10 (G-1), got {s.seats_per_table}")
     whole("late_registration_until_level", s.late_registration_until_level)
+    free = s.late_registration_free_seats
+    if free is not None and (not _is_int(free) or not 0 <= free <= MAX_COUNT):
+        p.append(f"late_registration_free_seats: the seats kept free for late entries (no table breaks below "
+                 f"them while late registration is open), a whole number 0..{MAX_COUNT}, got {free!r}")
     whole("reentry.max", s.reentries)
     chips_ok = bool(s.chips) and all(_is_int(c) and 0 < c <= MAX_CHIPS for c in s.chips)
     if not chips_ok:
@@ -386,7 +404,8 @@ _LEVEL_KEYS = {"small_blind", "big_blind", "ante", "big_blind_ante", "minutes"}
 _BREAK_KEYS = {"break", "colour_up"}
 _PURCHASE_KEYS = {"price", "fee", "chips", "max", "until_level", "max_stack", "at_break"}
 _TOP_KEYS = {
-    "starting_stack", "chips", "seats_per_table", "late_registration_until_level", "entry",
+    "starting_stack", "chips", "seats_per_table", "late_registration_until_level", "late_registration_free_seats",
+    "entry",
     "reentry", "rebuy", "addon", "levels", "payouts", "name",
 }
 
@@ -507,6 +526,7 @@ def settings_from_mapping(t: Mapping[str, Any]) -> TournamentSettings:
         seats_per_table=t.get("seats_per_table", 9),
         late_registration_until_level=t.get("late_registration_until_level", 0),
         reentries=reentry.get("max", 0),
+        late_registration_free_seats=t.get("late_registration_free_seats"),
         rebuy=purchase("rebuy"),
         addon=purchase("addon"),
     )

@@ -32,12 +32,16 @@ from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwrigh
 @pytest.fixture
 def panel(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """12 entries on t1, t2 (8 seats each; 9 places paid from 12 or 13 entries: the bubble at 10
-    left), late registration open through level 2; the clock held at 20 s into level 1."""
+    left), late registration open through level 2; the clock held at 20 s into level 1. No seats
+    kept for late entries (``late_registration_free_seats = 0``): the final table breaks as soon
+    as the players fit, registration open or not (the reserve's own tests:
+    tests/room/test_room_tournament_late_seats.py)."""
+    toml = LATE_TOML.replace("seats_per_table = 8", "seats_per_table = 8\nlate_registration_free_seats = 0")
     sent: list[dict[str, Any]] = []
     tables = {t: FakeTable(t) for t in ("t1", "t2")}
     store = open_store(tmp_path / "room.sqlite")
     # the room's journal, as the service has it: a registration and its floor record in one transaction
-    d = RoomTournament(load_settings(LATE_TOML), LATE_TOML, list(tables), StoreJournal(store),
+    d = RoomTournament(load_settings(toml), toml, list(tables), StoreJournal(store),
                        lambda t, p: sent.append(json.loads(p)), lambda: 20.0)
     d.start(12, 4)
     exchange(d, tables, sent, "t1", "t2")
