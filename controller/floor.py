@@ -29,7 +29,9 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   tournament's; ``confirm-buyin`` there is always the tournament's rebuy or add-on.
 - the tournament director's (issue 19, at a table playing one): ``clock-pause``,
   ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``,
-  ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for):
+  ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for),
+  ``deal-offer`` (``method`` icm or chip-chop, ``amount`` the unit) and ``deal-withdraw``
+  (a deal offered to the final players' tablets):
   :meth:`controller.tournament_run.TournamentTable.direct` journals and applies it, by
   ``floor:<name>`` with the reason; its refusal (``TDA 9: ...``, ``F-3: ...``) is the answer's.
   At a table of the room's tournament (``controller/tournament_link.py``) ``rebuy SEAT``,
@@ -423,7 +425,8 @@ class FloorDesk:
                 detail = director.confirm_purchase(e.seat, by=f"floor:{e.by}", kind=e.command, reason=e.reason)
             else:
                 detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
-                                         seat=e.seat, player=e.player)
+                                         seat=e.seat, player=e.player,
+                                         **({"method": e.method} if getattr(e, "method", None) else {}))
         except TournamentError as exc:
             self._reply(e, False, str(exc))
             return

@@ -9,6 +9,8 @@ Commands::
 
     livetable floor status
     livetable floor deal [--method icm|chip-chop] [--unit N]   # a tournament's deal, read-only
+    livetable floor deal-offer [--method icm|chip-chop] [--unit N] --by NAME   # offered on the tablets
+    livetable floor deal-withdraw --by NAME [--reason TEXT]
     livetable floor resume|correction|misdeal|void FAULT --by NAME [--reason TEXT]
     livetable floor read SEAT CARD... --by NAME
     livetable floor confirm-buyin SEAT --by NAME
@@ -242,7 +244,11 @@ def _parser() -> argparse.ArgumentParser:
     dr = sub.add_parser("decline-rebuy", parents=[common],
                         help="tournament: the player busted at the seat does not rebuy: placed now")
     dr.add_argument("seat", type=int)
-    for q in (se, st, cp, cr, ca, cl, rg, rb, ad, dr):
+    do = sub.add_parser("deal-offer", parents=[common],
+                        help="tournament: offer the players left a deal on their tablets (each accepts or declines)")
+    add_method_options(do, unit=None)
+    dw = sub.add_parser("deal-withdraw", parents=[common], help="tournament: withdraw the deal offered")
+    for q in (se, st, cp, cr, ca, cl, rg, rb, ad, dr, do, dw):
         q.add_argument("--by", required=True)
         q.add_argument("--reason", default=None)
     return p
@@ -287,6 +293,10 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
             req["seat"] = args.seat
     if args.command in ("clock-add", "clock-level"):
         req["amount"] = args.amount
+    if args.command == "deal-offer":
+        req["method"] = args.method
+        if args.unit is not None:
+            req["amount"] = args.unit
     if args.command == "stakes":
         req["stakes"] = {k: v for k, v in (("big_blind", args.big_blind), ("small_blind", args.small_blind),
                                           ("ante", args.ante)) if v is not None}
