@@ -38,7 +38,7 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   none waits the others of the hand are placed (:meth:`TournamentTable.decline_rebuy`).
 - a ``rebuy`` carries ``hands``: the table's hands dealt when it was booked (one rebuy a
   player between two hands: a repeated request is not booked twice, breaker 3 M1).
-- a deal offered to the final players (issue 19, TDA 12 "Deal-Making"): ``deal-offer``
+- a deal offered to the final players (issue 19, the TDA deal-making rule): ``deal-offer``
   (``offer`` number, ``method``, ``unit``, ``prizes``, ``total``, ``players``: ``player``,
   ``seat``, ``name``, ``stack``, ``share``; ``by``, ``reason``, ``hands``), ``deal-accept``
   (``offer``, ``seat``, ``player``, ``request``) and ``deal-end`` (``offer``, ``reason``,
@@ -1069,7 +1069,7 @@ class TournamentTable:
 
     # ------------------------------------------------------------------ a deal offered to the final players (issue 19)
     def offer_deal(self, method: str, *, by: str, unit: int | None = None, reason: str | None = None) -> str:
-        """Offer every player left a deal of the prizes not yet paid (TDA 12: a deal is the
+        """Offer every player left a deal of the prizes not yet paid (the TDA deal-making rule: a deal is the
         players' own agreement, every player left agreeing; the house oversees it): computed
         now, between hands, from each player's stack (chips) and the prizes of the places
         left (money, 1st first, as the standings give them) by ``method`` (``icm``:
@@ -1131,7 +1131,7 @@ class TournamentTable:
         from the topic, never from the payload) to deal offer number ``offer``: an accept is
         journalled (``deal-accept``) once (an accept repeated, by its request id or not, is
         taken again without a second record); a decline ends the offer for everyone
-        (``deal-end``, TDA 12: every player left must agree). Once every player has accepted,
+        (``deal-end``, TDA deal-making: every player left must agree). Once every player has accepted,
         the deal is agreed: no hand is dealt until the director confirms it or withdraws it.
         Return what was done.
 

@@ -189,7 +189,7 @@ class MqttAdapter(DeviceAdapter):
         self.orch.publish_all()  # the seat's tablet and the display show it waiting for the dealer
 
     def _deal_answer(self, e: Any) -> None:
-        """The seat's answer to the deal offered to the final players (issue 19, TDA 12):
+        """The seat's answer to the deal offered to the final players (issue 19, TDA deal-making):
         ``deal_accept`` or ``deal_decline`` of offer number ``e.amount``, for the player the
         table has at ``e.seat`` (the topic's seat, never a name from the payload); answered
         once: accepted, or refused with the reason (another seat's offer, an offer over)."""

@@ -1,4 +1,4 @@
-"""A deal offered to the final players on their tablets (issue 19, TDA 12 "Deal-Making";
+"""A deal offered to the final players on their tablets (issue 19, the TDA deal-making rule;
 docs/tournament.md "Deals"): the director offers it (``livetable floor deal-offer``), it is
 journalled and shown on every screen; each player accepts or declines at his own seat (the
 seat is the topic's, never a name in the payload; a repeated accept is taken once); every
