@@ -103,6 +103,12 @@ def test_a_decline_at_one_seat_ends_the_offer_for_everyone(tmp_path) -> None:
     assert ports.answers[-1][2:] == (False, "F-3: no deal is offered now")
     ok, _why, _detail = ask("deal-offer", method="icm")  # a new offer, numbered on
     assert ok and director.offer["offer"] == 2
+    from controller.history_notes import NoteWords
+
+    words = NoteWords()  # the history's lines (livetable history)
+    lines = [x for x in (words.text("tournament", p) for p in _deal_events(run.orch)) if x]
+    assert lines[0].startswith("Deal offer 1 (chip-chop) by floor:Anna: Player ")
+    assert lines[1:3] == [f"Seat {seats[0]} accepts deal offer 1", f"Deal offer 1 is over: Player {seats[2]} declined"]
     run.close()
 
 
@@ -215,3 +221,59 @@ def test_livetable_floor_builds_the_deal_offer() -> None:
     assert floor_cli._request(args) == {"command": "deal-offer", "by": "Anna", "method": "icm"}
     args = floor_cli._parser().parse_args(["deal-withdraw", "--by", "Anna", "--reason", "play on"])
     assert floor_cli._request(args) == {"command": "deal-withdraw", "by": "Anna", "reason": "play on"}
+
+
+#: the child process of the kill -9 test: a table, a deal offered, seats accepting until the
+#: crash point kills the process (SIGKILL) right after the second accept was journalled
+_CHILD = """
+import sys
+from pathlib import Path
+from controller.devices.mqtt import MqttAdapter
+from drivers.mqtt.events import ActionReceived
+from tests.tournament.test_director import LATE_TOML, _table
+from tests.tournament.test_deal_offer import _Ports
+
+run, director, clock, ask = _table(Path(sys.argv[1]), LATE_TOML)
+run.pacer.max_hands = 0
+run.orch.pump()
+assert ask("deal-offer", method="icm")[0]
+adapter = MqttAdapter(run.orch, _Ports(), clock=clock)
+for n, seat in enumerate(sorted(director.draw.values())):
+    adapter.translate(ActionReceived(seat, "deal_accept", 1, f"a{n}", 0, clock()))
+print("not killed")
+"""
+
+
+def test_a_kill_9_after_an_accept_keeps_the_offer_and_the_accepts(tmp_path) -> None:
+    """A real SIGKILL right after the second accept was journalled (before anything else):
+    the table started again on its journal shows the same offer with those two accepts, and
+    the tablets' answers repeated are not recorded twice."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from controller.clock import ManualClock
+    from controller.tournament_run import CRASH_ENV
+
+    env = dict(os.environ, **{CRASH_ENV: "deal-answer:2"})
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]  # ``python -c`` finds ``tests`` from there
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=repo)
+    assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr[-2000:])
+    clock = ManualClock()
+    run, director = _reopen(tmp_path, LATE_TOML, clock)
+    seats = sorted(director.draw.values())
+    view = director.deal_offer_view()
+    assert view is not None and view["words"] == "2 of 4 accepted"
+    assert [p["seat"] for p in view["players"] if p["accepted"]] == seats[:2]
+    ports = _Ports()
+    adapter = MqttAdapter(run.orch, ports, clock=clock)
+    for n, seat in enumerate(seats):  # the tablets send their answers again (no reply came)
+        _answer(adapter, clock, seat, "deal_accept", 1, f"a{n}")
+    assert [a[2] for a in ports.answers] == [True] * 4
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer"] + ["deal-accept"] * 4
+    assert director.deal_agreed()
+    run.close()
