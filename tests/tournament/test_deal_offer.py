@@ -277,3 +277,34 @@ def test_a_kill_9_after_an_accept_keeps_the_offer_and_the_accepts(tmp_path) -> N
     assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer"] + ["deal-accept"] * 4
     assert director.deal_agreed()
     run.close()
+
+
+def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_path) -> None:
+    """The offer on the tablets is built at a single table: at a table of the room's
+    tournament the floor's ``deal-offer`` and a tablet's answer are refused, saying so."""
+    from controller.clock import ManualClock
+    from controller.composition import TableRun
+    from controller.devices import DeviceChoice
+    from controller.engine.table.settings import TableSettings
+    from controller.floor import FloorDesk
+    from controller.tournament_link import RoomTournamentSeat
+    from drivers.mqtt.events import FloorRequestReceived
+
+    clock = ManualClock()
+    run = TableRun(TableSettings(id="t1", seats=8), tmp_path / "j.sqlite",
+                   DeviceChoice(table="t1", seats=8, shuffler=None, internal_seed=1, mqtt=False), clock=clock)
+    run.open()
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    try:
+        link.attach(run)
+        replies: list[tuple] = []
+        desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=clock)
+        desk.request(FloorRequestReceived("r1", "deal-offer", "Anna", 0.0, method="icm"))
+        assert replies[-1][2] is False and replies[-1][3].startswith(
+            "F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's")
+        ports = _Ports()
+        _answer(MqttAdapter(run.orch, ports, clock=clock), clock, 3, "deal_accept", 1, "a1")
+        assert ports.answers[-1][2] is False and ports.answers[-1][3].startswith("F-3: no deal is offered")
+    finally:
+        link._client.loop_stop()
+        run.close()
