@@ -351,12 +351,31 @@ def render(reply: dict[str, Any]) -> str:
                          f"({stakes_words(lv)}), {clock}"
                          + ("" if tv.get("running") else ", CLOCK PAUSED")
                          + f"; players {tv.get('players_left')}/{tv.get('entries')}, pool {tv.get('prize_pool')}")
+            lines += _deal_offer_lines(tv)
         ch = st.get("chips")
         if ch:
             ok = ch["brought"] - ch["taken"] == ch["on_table"] + ch["rake"]
             lines.append(f"  chips: {ch['on_table']} on the table + {ch['rake']} rake; brought {ch['brought']}, "
                          f"taken {ch['taken']} ({'balanced' if ok else 'NOT BALANCED'})")
     return "\n".join(lines)
+
+
+def _deal_offer_lines(tv: dict[str, Any]) -> list[str]:
+    """The deal offered on the players' tablets (issue 19), as ``floor status`` says it: the
+    offer, each player's share and answer, and what the director does next; the last offer's
+    end while the screens still say it. Never raises on a view of another shape."""
+    d, ended = tv.get("deal_offer"), tv.get("deal_ended")
+    if isinstance(d, dict) and isinstance(d.get("players"), list):
+        players = [p for p in d["players"] if isinstance(p, dict)]
+        agreed = d.get("agreed") is True
+        head = (f"  deal offer {d.get('offer')} ({d.get('method')}): "
+                + ("AGREED by every player: pay it (livetable floor deal shows the figures) or deal-withdraw"
+                   if agreed else f"{sum(1 for p in players if p.get('accepted') is True)} of {len(players)} accepted"))
+        return [head] + [f"      seat {p.get('seat')} {p.get('name')}: stack {p.get('stack')}, share {p.get('share')}"
+                         + (" - accepted" if p.get("accepted") is True else "") for p in players]
+    if isinstance(ended, dict):
+        return [f"  deal offer {ended.get('offer')} is over: {ended.get('reason')}"]
+    return []
 
 
 def main(argv: list[str]) -> int:

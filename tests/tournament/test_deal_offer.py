@@ -68,6 +68,10 @@ def test_a_deal_offered_is_journalled_shown_and_agreed_once_every_seat_accepts(t
     assert [a[2] for a in ports.answers] == [True, True, True]
     assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer", "deal-accept"]
     assert director.deal_offer_view()["words"] == "1 of 4 accepted"
+    from controller.floor_cli import _deal_offer_lines
+
+    assert _deal_offer_lines(run.orch.public_view()["tournament_view"])[0] == "  deal offer 1 (icm): 1 of 4 accepted"
+    assert _deal_offer_lines({"deal_offer": {"players": "junk"}, "deal_ended": 7}) == []
     assert director.deal_offer_view()["players"][0]["accepted"] is True
 
     _answer(adapter, clock, seats[1], "deal_accept", 2, "b1")  # not the offer on the screens
@@ -83,8 +87,19 @@ def test_a_deal_offered_is_journalled_shown_and_agreed_once_every_seat_accepts(t
     assert director.hand_start() is None  # no hand dealt until the director confirms or withdraws it
     _answer(adapter, clock, seats[0], "deal_decline", 1, "late")
     assert ports.answers[-1][2] is False and "agreed" in ports.answers[-1][3]
+    from controller.floor import FloorDesk
+    from controller.floor_cli import render
+
+    status = FloorDesk(run.orch, lambda *a: None, clock=clock).status()  # what livetable floor status prints
+    text = render({"command": "status", "accepted": True, "status": status})
+    assert "  deal offer 1 (icm): AGREED by every player: pay it (livetable floor deal shows the figures) " \
+           "or deal-withdraw" in text
+    assert f"      seat {seats[0]} Player {seats[0]}: stack 2000, share " in text and text.count(" - accepted") == 4
     ok, _why, detail = ask("deal-withdraw")
     assert ok and "withdrawn" in detail and director.offer is None
+    status = FloorDesk(run.orch, lambda *a: None, clock=clock).status()
+    assert "  deal offer 1 is over: withdrawn by the director" in render(
+        {"command": "status", "accepted": True, "status": status})
     assert director.hand_start() is not None  # play goes on
     assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer"] + ["deal-accept"] * 4 + ["deal-end"]
     run.close()
