@@ -29,7 +29,9 @@ exactly once through ``answer(request_id, command, accepted, reason, detail, sta
   tournament's; ``confirm-buyin`` there is always the tournament's rebuy or add-on.
 - the tournament director's (issue 19, at a table playing one): ``clock-pause``,
   ``clock-resume``, ``clock-add SECONDS``, ``clock-level N``, ``register PLAYER [SEAT]``,
-  ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for):
+  ``rebuy SEAT``, ``addon SEAT`` (and ``confirm-buyin SEAT`` of one a tablet asked for),
+  ``deal-offer`` (``method`` icm or chip-chop, ``amount`` the unit) and ``deal-withdraw``
+  (a deal offered to the final players' tablets):
   :meth:`controller.tournament_run.TournamentTable.direct` journals and applies it, by
   ``floor:<name>`` with the reason; its refusal (``TDA 9: ...``, ``F-3: ...``) is the answer's.
   At a table of the room's tournament (``controller/tournament_link.py``) ``rebuy SEAT``,
@@ -402,6 +404,10 @@ class FloorDesk:
         if command == "decline-rebuy":
             return ("F-3: this table plays the room's tournament: a busted player's seat is not kept for a "
                     "rebuy at its tables (the rebuy at the bust is a single table's; docs/tournament.md)")
+        if command in ("deal-offer", "deal-withdraw"):  # issue 19: built at a single table only
+            return ("F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's "
+                    "(not built at the room's tables); livetable floor deal shows the figures, the players agree "
+                    "aloud and the room's director pays it (docs/tournament.md \"Deals\")")
         how = "register NAME --by NAME" if command == "register" else f"{command} ... --reason TEXT"
         return (f"F-3: this table plays the room's tournament, which its director runs at the room: "
                 f"livetable room director {how} (docs/tournament.md), not livetable floor at a table")
@@ -423,7 +429,8 @@ class FloorDesk:
                 detail = director.confirm_purchase(e.seat, by=f"floor:{e.by}", kind=e.command, reason=e.reason)
             else:
                 detail = director.direct(e.command, by=f"floor:{e.by}", reason=e.reason, amount=e.amount,
-                                         seat=e.seat, player=e.player)
+                                         seat=e.seat, player=e.player,
+                                         **({"method": e.method} if getattr(e, "method", None) else {}))
         except TournamentError as exc:
             self._reply(e, False, str(exc))
             return

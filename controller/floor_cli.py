@@ -9,6 +9,8 @@ Commands::
 
     livetable floor status
     livetable floor deal [--method icm|chip-chop] [--unit N]   # a tournament's deal, read-only
+    livetable floor deal-offer [--method icm|chip-chop] [--unit N] --by NAME   # offered on the tablets
+    livetable floor deal-withdraw --by NAME [--reason TEXT]
     livetable floor resume|correction|misdeal|void FAULT --by NAME [--reason TEXT]
     livetable floor read SEAT CARD... --by NAME
     livetable floor confirm-buyin SEAT --by NAME
@@ -242,7 +244,11 @@ def _parser() -> argparse.ArgumentParser:
     dr = sub.add_parser("decline-rebuy", parents=[common],
                         help="tournament: the player busted at the seat does not rebuy: placed now")
     dr.add_argument("seat", type=int)
-    for q in (se, st, cp, cr, ca, cl, rg, rb, ad, dr):
+    do = sub.add_parser("deal-offer", parents=[common],
+                        help="tournament: offer the players left a deal on their tablets (each accepts or declines)")
+    add_method_options(do, unit=None)
+    dw = sub.add_parser("deal-withdraw", parents=[common], help="tournament: withdraw the deal offered")
+    for q in (se, st, cp, cr, ca, cl, rg, rb, ad, dr, do, dw):
         q.add_argument("--by", required=True)
         q.add_argument("--reason", default=None)
     return p
@@ -287,6 +293,10 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
             req["seat"] = args.seat
     if args.command in ("clock-add", "clock-level"):
         req["amount"] = args.amount
+    if args.command == "deal-offer":
+        req["method"] = args.method
+        if args.unit is not None:
+            req["amount"] = args.unit
     if args.command == "stakes":
         req["stakes"] = {k: v for k, v in (("big_blind", args.big_blind), ("small_blind", args.small_blind),
                                           ("ante", args.ante)) if v is not None}
@@ -341,12 +351,31 @@ def render(reply: dict[str, Any]) -> str:
                          f"({stakes_words(lv)}), {clock}"
                          + ("" if tv.get("running") else ", CLOCK PAUSED")
                          + f"; players {tv.get('players_left')}/{tv.get('entries')}, pool {tv.get('prize_pool')}")
+            lines += _deal_offer_lines(tv)
         ch = st.get("chips")
         if ch:
             ok = ch["brought"] - ch["taken"] == ch["on_table"] + ch["rake"]
             lines.append(f"  chips: {ch['on_table']} on the table + {ch['rake']} rake; brought {ch['brought']}, "
                          f"taken {ch['taken']} ({'balanced' if ok else 'NOT BALANCED'})")
     return "\n".join(lines)
+
+
+def _deal_offer_lines(tv: dict[str, Any]) -> list[str]:
+    """The deal offered on the players' tablets (issue 19), as ``floor status`` says it: the
+    offer, each player's share and answer, and what the director does next; the last offer's
+    end while the screens still say it. Never raises on a view of another shape."""
+    d, ended = tv.get("deal_offer"), tv.get("deal_ended")
+    if isinstance(d, dict) and isinstance(d.get("players"), list):
+        players = [p for p in d["players"] if isinstance(p, dict)]
+        agreed = d.get("agreed") is True
+        head = (f"  deal offer {d.get('offer')} ({d.get('method')}): "
+                + ("AGREED by every player: pay it (livetable floor deal shows the figures) or deal-withdraw"
+                   if agreed else f"{sum(1 for p in players if p.get('accepted') is True)} of {len(players)} accepted"))
+        return [head] + [f"      seat {p.get('seat')} {p.get('name')}: stack {p.get('stack')}, share {p.get('share')}"
+                         + (" - accepted" if p.get("accepted") is True else "") for p in players]
+    if isinstance(ended, dict):
+        return [f"  deal offer {ended.get('offer')} is over: {ended.get('reason')}"]
+    return []
 
 
 def main(argv: list[str]) -> int:

@@ -112,6 +112,13 @@ class NoteWords:
                     f"({data.get('chips')} chips): {data.get('reason', '')}".rstrip(": "))
         if t == "asked":
             return None  # the question at the seat; its answer has its own line
+        if t == "deal-offer":  # issue 19: a deal offered to the final players' tablets
+            shares = ", ".join(f"{p['name']} {p['share']}" for p in data["players"])
+            return f"Deal offer {data['offer']} ({data.get('method')}) by {data.get('by')}: {shares}"
+        if t == "deal-accept":
+            return f"Seat {data['seat']} accepts deal offer {data['offer']}"
+        if t == "deal-end":
+            return f"Deal offer {data['offer']} is over: {data.get('reason')}"
         if t == "race":
             removed = ", ".join(map(str, data.get("removed", [])))
             return f"Colour-up at break {data.get('index')}: chips {removed} raced off"

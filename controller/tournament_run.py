@@ -38,6 +38,11 @@ journalled), as ``tournament`` entries of the table's own journal, ``payload["ty
   none waits the others of the hand are placed (:meth:`TournamentTable.decline_rebuy`).
 - a ``rebuy`` carries ``hands``: the table's hands dealt when it was booked (one rebuy a
   player between two hands: a repeated request is not booked twice, breaker 3 M1).
+- a deal offered to the final players (issue 19, the TDA deal-making rule): ``deal-offer``
+  (``offer`` number, ``method``, ``unit``, ``prizes``, ``total``, ``players``: ``player``,
+  ``seat``, ``name``, ``stack``, ``share``; ``by``, ``reason``, ``hands``), ``deal-accept``
+  (``offer``, ``seat``, ``player``, ``request``) and ``deal-end`` (``offer``, ``reason``,
+  ``by``: a decline, the director's withdrawal, a hand dealt or a stack changed).
 
 Recovery (kill -9 at any moment): the entries are replayed into new standings, the clock
 restored from its last snapshot plus the time the journal shows went by after it (the
@@ -94,7 +99,8 @@ JOURNAL_KIND = "tournament"
 #: the n-th time it passes ``point`` (``entry``, ``level-change``, ``bust``,
 #: ``hand-finished``: a hand's busts not yet journalled, ``payouts``, ``race``: a colour-up
 #: journalled, not yet at the table; ``declined``: a rebuy at the bust declined and its hand
-#: placed; ``rebuy-at-bust``: one journalled, its chips not yet at the table). Read once at start.
+#: placed; ``rebuy-at-bust``: one journalled, its chips not yet at the table; ``deal-offer``,
+#: ``deal-answer``: a deal offer or a seat's answer journalled, not yet published). Read once at start.
 CRASH_ENV = "LIVETABLE_TOURNAMENT_CRASH"
 
 #: The simulation's tournament: short levels, antes then big-blind antes, a break.
@@ -438,6 +444,14 @@ class TournamentTable:
         self._chips_faulted: tuple[int, int, int] | None = None
         #: player -> the table's hands dealt when his last rebuy was booked (M1: one between two hands)
         self._rebought_at: dict[str, int] = {}
+        #: the deal offered to the final players (issue 19; None: none is open): the ``deal-offer``
+        #: payload plus ``accepted`` {seat: request id}; the offers made so far; the last one
+        #: ended (``{"offer", "reason"}``, shown until a hand finishes); the agreed offer the
+        #: deal was seen held for (said once)
+        self.offer: dict[str, Any] | None = None
+        self.offers_made = 0
+        self.offer_ended: dict[str, Any] | None = None
+        self._agreed_said: int | None = None
 
     # ------------------------------------------------------------------ start-up
     def attach(self, run: Any) -> None:
@@ -458,6 +472,7 @@ class TournamentTable:
         self._settle_last_hand()
         if len(self.standings.alive) == 1 and self.result is None:
             self._finish()
+        self._check_offer()  # a hand a restart resumes, a bust settled: the offer's stacks are gone
         self._seat_entries()
         self._restore_race()  # before the purchases: the chips the table booked for the race count
         self._resume_purchases()
@@ -546,6 +561,9 @@ class TournamentTable:
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
             self.held, self._bust_rebuy_chips, self._rebought_at = None, {}, {}
+            self.offer, self.offers_made, self.offer_ended = None, 0, None
+        elif kind in ("deal-offer", "deal-accept", "deal-end"):
+            self._deal_event(p)
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
             self._entered.add(p["player"])
@@ -688,6 +706,12 @@ class TournamentTable:
         entries still being seated, the tournament over. Journals a clock snapshot."""
         if self.result is not None or self._seating_pending():
             return None
+        if self.offer is not None and self.deal_agreed():  # the director confirms it or withdraws it
+            if self._agreed_said != self.offer["offer"]:
+                self._agreed_said = self.offer["offer"]
+                log.info("deal offer %d agreed by every player: no hand is dealt until the director "
+                         "confirms it (or withdraws it: deal-withdraw)", self.offer["offer"])
+            return None
         now = self.time()
         status = self.clock.status(now)
         if status.on_break:
@@ -773,6 +797,10 @@ class TournamentTable:
             self._refund_lost(refused)
         if self.asked:
             self._drop_stale_asks()
+        if self.offer is not None:
+            self._check_offer()
+        elif self.offer_ended is not None and any(isinstance(e, fx.HandFinished) for e in effects):
+            self.offer_ended = None  # the screens said why the last offer ended for a hand
         if effects:
             self.check()
 
@@ -995,7 +1023,7 @@ class TournamentTable:
 
     # ------------------------------------------------------------------ the director (issue 19)
     def direct(self, command: str, *, by: str, reason: str | None = None, amount: int | None = None,
-               seat: int | None = None, player: str | None = None) -> str:
+               seat: int | None = None, player: str | None = None, method: str | None = None) -> str:
         """Carry out a tournament director's request (``livetable floor``, loop thread) and
         return what was done, for the floor's answer. Journalled before it applies, as a
         ``clock`` snapshot carrying ``director`` ``{command, by, reason, amount}`` (the clock
@@ -1011,7 +1039,10 @@ class TournamentTable:
           seat drawn at random, dealt in as a new player is;
         - ``rebuy`` / ``addon``: book one at ``seat`` (:meth:`confirm_purchase`; a rebuy at
           the bust too); ``decline-rebuy``: the player busted at ``seat`` does not rebuy
-          (:meth:`decline_rebuy`).
+          (:meth:`decline_rebuy`);
+        - ``deal-offer``: offer the final players a deal by ``method`` (``icm`` or
+          ``chip-chop``; ``amount``: the shares' unit), :meth:`offer_deal`; ``deal-withdraw``:
+          withdraw the open offer (:meth:`withdraw_deal`).
 
         Raises:
             TournamentError: the request cannot be carried out (the reason names the rule).
@@ -1025,12 +1056,209 @@ class TournamentTable:
             return self.confirm_purchase(int(seat or 0), by=by, kind=command, reason=reason)
         if command == "decline-rebuy":
             return self.decline_rebuy(int(seat or 0), by=by, reason=reason)
+        if command == "deal-offer":
+            return self.offer_deal(method or "icm", by=by, unit=amount, reason=reason)
+        if command == "deal-withdraw":
+            return self.withdraw_deal(by=by, reason=reason)
         clock, detail = clock_command(self.settings, self.clock, self.time(), command, amount)
         self._snapshot(None, clock=clock, director={"command": command, "by": by, "reason": reason,
                                                    "amount": amount})
         self.clock = clock
         log.info("director %s: %s%s", by, detail, f" ({reason})" if reason else "")
         return f"{detail} ({by})"
+
+    # ------------------------------------------------------------------ a deal offered to the final players (issue 19)
+    def offer_deal(self, method: str, *, by: str, unit: int | None = None, reason: str | None = None) -> str:
+        """Offer every player left a deal of the prizes not yet paid (the TDA deal-making rule: a deal is the
+        players' own agreement, every player left agreeing; the house oversees it): computed
+        now, between hands, from each player's stack (chips) and the prizes of the places
+        left (money, 1st first, as the standings give them) by ``method`` (``icm``:
+        Malmuth-Harville; ``chip-chop``), in multiples of ``unit`` (money; default the
+        payouts' unit); journalled (``deal-offer``) and published: each seat's tablet shows
+        the figures with Accept and Decline (:meth:`answer_deal`). Return what was done.
+
+        Raises:
+            TournamentError: an offer open already, a hand in play, chips on their way (a
+                seating, a purchase, a rebuy at the bust, a chip race), players left who are
+                not at this table, a unit not 1..the prize pool, or what the deal calculator
+                refuses (:func:`controller.deal_cli.compute_deal`: more than 12 players for ICM).
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        from controller.deal_cli import DealError, compute_deal
+
+        if self.result is not None:
+            raise TournamentError("F-3: the tournament is over: its prizes are paid")
+        if self.offer is not None:
+            raise TournamentError(f"F-3: deal offer {self.offer['offer']} is open already: withdraw it first "
+                                  "(deal-withdraw)")
+        if self.orch.state.hand is not None:
+            raise TournamentError("F-3: a deal is offered between hands (the stacks are then the players' chips): "
+                                  "offer it when this hand ends (livetable floor pause holds the next one)")
+        if self.held is not None or self._seating_pending() or self._race_pending():
+            raise TournamentError("F-3: chips are on their way to the table (a seating, a rebuy or add-on, a chip "
+                                  "race): offer the deal once they are at the seats")
+        here = {s.player: s for s in self.orch.state.occupied() if s.player in self.standings.alive}
+        if set(here) != set(self.standings.alive):
+            raise TournamentError("F-3: a deal needs every player left, and some are not seated here")
+        pool = self.standings.prize_pool()
+        unit = self.settings.payouts.unit if unit is None else unit
+        if not 1 <= unit <= max(pool, 1):
+            raise TournamentError(f"F-3: the deal's unit must be 1..the prize pool ({pool:,}), got {unit:,}")
+        order = sorted(here, key=lambda p: here[p].seat)
+        amounts = payout_amounts(self.settings.payouts, pool, len(self.standings.entries))
+        try:
+            deal = compute_deal([here[p].stack for p in order], list(amounts[:len(order)]), method, unit,
+                                [self.names.get(p, p) for p in order])
+        except DealError as exc:
+            raise TournamentError(f"F-3: {exc}") from None
+        payload = {"type": "deal-offer", "offer": self.offers_made + 1, "method": method, "unit": unit,
+                   "prizes": deal["prizes"], "total": deal["total"], "by": by, "reason": reason,
+                   "hands": self.orch.state.hands,
+                   "players": [{"player": p, "seat": here[p].seat, "name": d["name"], "stack": d["stack"],
+                                "share": d["share"]} for p, d in zip(order, deal["players"])]}
+        self._journal(payload)
+        self._deal_event(payload)
+        self._crash_point("deal-offer")
+        log.info("deal offer %d (%s) by %s: %s", payload["offer"], method, by,
+                 ", ".join(f"{p['name']} {p['share']}" for p in payload["players"]))
+        self._publish()
+        return (f"deal offer {payload['offer']} ({method}) on the players' tablets: "
+                + ", ".join(f"seat {p['seat']} {p['name']} {p['share']:,}" for p in payload["players"])
+                + f" ({by}); every player left accepts it at his seat, then the director confirms it")
+
+    def answer_deal(self, seat: int, offer: int, accept: bool, *, request_id: str) -> str:
+        """The answer of the player seated at ``seat`` (the seat's own tablet: the seat comes
+        from the topic, never from the payload) to deal offer number ``offer``: an accept is
+        journalled (``deal-accept``) once (an accept repeated, by its request id or not, is
+        taken again without a second record); a decline ends the offer for everyone
+        (``deal-end``, TDA deal-making: every player left must agree). Once every player has accepted,
+        the deal is agreed: no hand is dealt until the director confirms it or withdraws it.
+        Return what was done.
+
+        Raises:
+            TournamentError: no offer open, ``offer`` not the open one, the seat's player not
+                in it, or the offer agreed already (the director's now).
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        o = self.offer
+        if o is None:
+            raise TournamentError("F-3: no deal is offered now")
+        if offer != o["offer"]:
+            raise TournamentError(f"F-3: deal offer {offer} is over: the offer now is number {o['offer']}")
+        entry = next((p for p in o["players"] if p["seat"] == seat), None)
+        s = self.orch.state.seat(seat)
+        if entry is None or s is None or s.player != entry["player"]:
+            raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
+        if seat in o["accepted"]:
+            if accept:
+                return f"{entry['name']} accepted deal offer {offer} already"
+        if self.deal_agreed():
+            raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
+                                  "it (or withdraws it)")
+        if accept:
+            payload = {"type": "deal-accept", "offer": offer, "seat": seat, "player": entry["player"],
+                       "request": request_id}
+            self._journal(payload)
+            self._deal_event(payload)
+            done = f"{entry['name']} accepts deal offer {offer} ({len(o['accepted'])} of {len(o['players'])})"
+        else:
+            payload = {"type": "deal-end", "offer": offer, "reason": f"{entry['name']} declined",
+                       "by": f"seat {seat}"}
+            self._journal(payload)
+            self._deal_event(payload)
+            done = f"{entry['name']} declines deal offer {offer}: it is over"
+        self._crash_point("deal-answer")
+        log.info("%s", done)
+        self._publish()
+        return done
+
+    def withdraw_deal(self, *, by: str, reason: str | None = None) -> str:
+        """The director withdraws the open deal offer (agreed or not): journalled
+        (``deal-end``); play goes on. Return what was done.
+
+        Raises:
+            TournamentError: no offer open.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        if self.offer is None:
+            raise TournamentError("F-3: no deal is offered now")
+        n = self.offer["offer"]
+        payload = {"type": "deal-end", "offer": n, "reason": "withdrawn by the director" + (
+            f": {reason}" if reason else ""), "by": by}
+        self._journal(payload)
+        self._deal_event(payload)
+        log.info("deal offer %d withdrawn (%s)", n, by)
+        self._publish()
+        return f"deal offer {n} withdrawn ({by})"
+
+    def deal_agreed(self) -> bool:
+        """True while the open offer has every player's accept."""
+        o = self.offer
+        return o is not None and len(o["accepted"]) == len(o["players"])
+
+    def deal_offer_view(self) -> dict[str, Any] | None:
+        """The open deal offer for the screens (None when none): ``offer`` (its number),
+        ``method``, ``unit``, ``total`` and ``prizes`` (money, 1st first: what the places
+        pay if play goes on), ``players`` (seat order: ``seat``, ``name``, ``stack`` in
+        chips, ``share`` in money, ``accepted``), ``accepted`` and ``of`` (counts),
+        ``agreed`` and ``words`` ("3 of 4 accepted", "Deal agreed — the director confirms")."""
+        o = self.offer
+        if o is None:
+            return None
+        n, of = len(o["accepted"]), len(o["players"])
+        agreed = n == of
+        return {"offer": o["offer"], "method": o["method"], "unit": o["unit"], "total": o["total"],
+                "prizes": list(o["prizes"]), "accepted": n, "of": of, "agreed": agreed,
+                "players": [{"seat": p["seat"], "name": p["name"], "stack": p["stack"], "share": p["share"],
+                             "accepted": p["seat"] in o["accepted"]} for p in o["players"]],
+                "words": "Deal agreed \u2014 the director confirms" if agreed else f"{n} of {of} accepted"}
+
+    def _deal_event(self, p: dict[str, Any]) -> None:
+        """Apply a journalled deal event (state only: replay and live alike)."""
+        kind = p["type"]
+        if kind == "deal-offer":
+            self.offers_made = max(self.offers_made, int(p["offer"]))
+            self.offer = {**p, "accepted": {}}
+            self.offer_ended = None
+            return
+        if self.offer is None or int(p["offer"]) != self.offer["offer"]:
+            return  # an answer to an offer already over (journalled before its end was)
+        if kind == "deal-accept":
+            self.offer["accepted"][int(p["seat"])] = str(p.get("request") or "")
+        else:
+            self.offer, self.offer_ended = None, {"offer": int(p["offer"]), "reason": str(p["reason"])}
+
+    def _check_offer(self) -> None:
+        """End the open offer (journalled ``deal-end`` by the table) once its figures are no
+        longer the table's: a hand dealt (the stacks change), a player out or off his seat,
+        a stack changed (a rebuy's, add-on's or chip race's chips), the players left changed."""
+        o = self.offer
+        if o is None:
+            return
+        why = "a hand is dealt: the stacks change" if self.orch.state.hand is not None else None
+        if why is None and len(self.standings.alive) != len(o["players"]):
+            why = "the players left changed"
+        for p in o["players"] if why is None else []:
+            s = self.orch.state.seat(p["seat"])
+            if p["player"] not in self.standings.alive or s is None or s.player != p["player"]:
+                why = f"{p['name']} is no longer in at seat {p['seat']}"
+            elif s.stack != p["stack"]:
+                why = f"{p['name']}'s stack changed ({p['stack']:,} to {s.stack:,} chips)"
+            if why:
+                break
+        if why is None:
+            return
+        payload = {"type": "deal-end", "offer": o["offer"], "reason": why, "by": "table"}
+        self._journal(payload)
+        self._deal_event(payload)
+        log.info("deal offer %d is over: %s", payload["offer"], why)
+
+    def _publish(self) -> None:
+        """Show a change on the screens now (the tablets, the display); never raises."""
+        try:
+            self.orch.publish_all()
+        except Exception as exc:  # noqa: BLE001 - a publish must never stop the loop
+            log.warning("could not publish the table: %s", exc)
 
     # ------------------------------------------------------------------ the colour-up (issue 19, TDA chip race)
     def _colour_up(self, status: Any) -> None:
@@ -1399,7 +1627,9 @@ class TournamentTable:
         rebuy?", TFIX 7; his seat's ``offers`` are ``["rebuy", "decline_rebuy"]``; ``asked``
         true once his tablet asked for it: "rebuy — dealer to confirm"), and
         ``deal_waits_for_dealer``: the seats (ints, ascending) whose asked rebuy at the bust
-        the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none)."""
+        the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none);
+        ``deal_offer`` (:meth:`deal_offer_view`) and ``deal_ended`` (``{"offer", "reason"}``:
+        why the last offer ended, until a hand finishes; else None)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
@@ -1422,7 +1652,8 @@ class TournamentTable:
                 "deal_waits_for_dealer": sorted(asked_at_bust),
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
-                "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of)}
+                "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of),
+                "deal_offer": self.deal_offer_view(), "deal_ended": self.offer_ended}
 
     def _deal_view(self, left: int, stacks: dict[str, int], seat_of: dict[str, int]) -> dict[str, Any]:
         """What ``livetable floor deal`` shares: ``stacks`` (chips by seat of each live

@@ -186,6 +186,10 @@ def _banner_items(state: dict[str, Any], notices: tuple[str, ...], now: float | 
     if moved and not message:
         titles.append(moved)
         message = moves
+    dealt, deal = tview.deal_banner(state)  # issue 19: the deal offered to the final players
+    if dealt and not message:
+        titles.append(dealt)
+        message = deal
     return " \u00b7 ".join(titles), message
 
 

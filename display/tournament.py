@@ -18,7 +18,8 @@ from display.geometry import MIN_FONT, Box, Measure, Text, fit_size, place_text
 from display.i18n import _, chips
 
 __all__ = ["view_of", "level_text", "next_text", "numbers_text", "time_left", "bb_text", "strip_texts",
-           "CLOCK_ROLE", "ordinal", "out_text", "rebuy_pending_text", "move_texts", "moves_banner", "moves_until"]
+           "CLOCK_ROLE", "ordinal", "out_text", "rebuy_pending_text", "move_texts", "moves_banner", "moves_until",
+           "deal_banner"]
 
 #: The role of the strip's time-left text (the renderer redraws it as the clock runs).
 CLOCK_ROLE = "tournament-clock"
@@ -210,3 +211,20 @@ def moves_banner(state: dict[str, Any], now: float | None = None) -> tuple[str, 
         return "", ""
     breaks = any(n.get("kind") == "break" for n in _live_moves(tv, now))
     return (_("TABLE BREAKS") if breaks else _("PLAYERS MOVE")), " \u00b7 ".join(texts)
+
+
+def deal_banner(state: dict[str, Any]) -> tuple[str, str]:
+    """The banner (title, message) of the deal offered to the final players (issue 19, the
+    view's ``deal_offer``): ``("DEAL OFFERED", "Ann 402 · Bob 334 · Cy 264 — 1 of 3
+    accepted")`` while they answer, ``("DEAL AGREED", "... — the director confirms")`` once
+    every player accepted; ``("", "")`` without an offer or with one not the shape expected."""
+    tv = view_of(state)
+    d = tv.get("deal_offer") if tv is not None else None
+    if not isinstance(d, dict) or not isinstance(d.get("players"), list):
+        return "", ""
+    players = [p for p in d["players"] if isinstance(p, dict)]
+    shares = " \u00b7 ".join(f"{p.get('name') or '?'} {chips(p.get('share') or 0)}" for p in players)
+    if d.get("agreed") is True:
+        return _("DEAL AGREED"), f"{shares} \u2014 " + _("the director confirms")
+    accepted = sum(1 for p in players if p.get("accepted") is True)
+    return _("DEAL OFFERED"), f"{shares} \u2014 " + _("{n} of {of} accepted").format(n=accepted, of=len(players))

@@ -78,6 +78,9 @@ class MqttAdapter(DeviceAdapter):
         if a in ("rebuy", "addon", "decline_rebuy"):  # issue 19: asked at the seat, the dealer confirms
             self._purchase(a, e)
             return []
+        if a in ("deal_accept", "deal_decline"):  # issue 19: the seat's answer to the deal offered
+            self._deal_answer(e)
+            return []
         if a == "buy_in" and self.orch.state.settings.tablet_join == "off":
             # T-2/T-3: only the floor seats players and books their chips here
             if e.action_id:
@@ -184,6 +187,27 @@ class MqttAdapter(DeviceAdapter):
         if e.action_id:
             self._answer(e.seat, e.action_id, True, None)
         self.orch.publish_all()  # the seat's tablet and the display show it waiting for the dealer
+
+    def _deal_answer(self, e: Any) -> None:
+        """The seat's answer to the deal offered to the final players (issue 19, TDA deal-making):
+        ``deal_accept`` or ``deal_decline`` of offer number ``e.amount``, for the player the
+        table has at ``e.seat`` (the topic's seat, never a name from the payload); answered
+        once: accepted, or refused with the reason (another seat's offer, an offer over)."""
+        from controller.journal import JournalError
+        from controller.tournament.errors import TournamentError
+
+        director = getattr(self.orch, "tournament_director", None)
+        try:
+            if director is None:
+                raise TournamentError("F-3: no deal is offered at this table (the director of a single "
+                                      "table's tournament offers one)")
+            director.answer_deal(e.seat, int(e.amount or 0), e.action == "deal_accept", request_id=e.action_id)
+        except (TournamentError, JournalError) as exc:
+            if e.action_id:
+                self._answer(e.seat, e.action_id, False, str(exc))
+            return
+        if e.action_id:
+            self._answer(e.seat, e.action_id, True, None)
 
     @staticmethod
     def _seat_request(a: str, e: Any, common: dict[str, Any], *, pending: bool = False) -> list[Any]:

@@ -45,6 +45,7 @@ ACTIONS = frozenset({
     "preselect",
     "take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up", "auto_muck", "buy_in",
     "rebuy", "addon", "decline_rebuy",
+    "deal_accept", "deal_decline",
 })
 #: The seat's own requests (T-3, T-4, T-5, T-7, T-8, P-2's standing choice): taken whatever
 #: the hand did meanwhile, as long as the seat holds the same player (scope "seat"): at a
@@ -52,7 +53,10 @@ ACTIONS = frozenset({
 #: left pending must never reach the next. A pre-selection (A-3) lasts its betting round
 #: (scope "round").
 SEAT_REQUESTS = frozenset({"take_seat", "sit_out", "sit_in", "post_bb", "wait_bb", "top_up", "stand_up",
-                           "auto_muck", "buy_in", "rebuy", "addon", "decline_rebuy"})
+                           "auto_muck", "buy_in", "rebuy", "addon", "decline_rebuy", "deal_accept", "deal_decline"})
+#: A tournament deal offered to the final players (issue 19): the seat's answer to offer
+#: number ``amount`` (the offer on its screen; an answer to an older offer is refused).
+DEAL_ANSWERS = frozenset({"deal_accept", "deal_decline"})
 #: Actions that need an integer chip ``amount`` (bet/raise: the street total "to";
 #: take_seat and buy_in: the buy-in).
 AMOUNT_REQUIRED = frozenset({"bet", "raise", "top_up", "take_seat", "buy_in"})
@@ -217,6 +221,9 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
         raise PayloadError("M-2", "'choice' is only for actions 'preselect' and 'auto_muck'", aid)
     if action in AMOUNT_REQUIRED and amount is None:
         raise PayloadError("M-2", f"action {action!r} needs an integer 'amount' in chips", aid)
+    if action in DEAL_ANSWERS and (amount is None or amount < 1):
+        raise PayloadError("M-2", f"action {action!r} needs 'amount': the number of the deal offer answered "
+                                  "(1 or more)", aid)
     cards = obj.get("cards")
     if action == "draw":
         if (not isinstance(cards, list) or len(cards) > 5 or len(set(map(str, cards))) != len(cards)
@@ -463,12 +470,16 @@ FLOOR_TABLE_COMMANDS = frozenset({"seat", "open", "close", "stakes"})
 #: number), register a late entry (``player``; ``seat`` optional), book a rebuy or add-on
 #: at ``seat``, or say that the player busted at ``seat`` does not rebuy (``decline-rebuy``).
 FLOOR_TOURNAMENT_COMMANDS = frozenset({"clock-pause", "clock-resume", "clock-add", "clock-level", "register",
-                                       "rebuy", "addon", "decline-rebuy"})
+                                       "rebuy", "addon", "decline-rebuy", "deal-offer", "deal-withdraw"})
+#: ``deal-offer``'s ``method`` (issue 19: a deal offered to the final players' tablets;
+#: ``amount``, optional, the shares' unit in money).
+DEAL_METHODS = ("icm", "chip-chop")
 FLOOR_COMMANDS = (frozenset({"status", "read", "confirm-buyin", "pause"}) | FLOOR_DECISIONS | FLOOR_TABLE_COMMANDS
                   | FLOOR_TOURNAMENT_COMMANDS)
 #: The most seconds ``clock-add`` adds, and the highest level ``clock-level`` goes to.
 MAX_CLOCK_ADD, MAX_LEVEL = 24 * 3600, 999
-_FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason", "player", "amount", "stakes"}
+_FLOOR_FIELDS = {"schema", "id", "command", "by", "fault", "seat", "cards", "reason", "player", "amount", "stakes",
+                 "method"}
 #: The stakes the floor may change (chips); big_blind is required.
 FLOOR_STAKES = ("small_blind", "big_blind", "ante")
 MAX_FLOOR_CHIPS = 10**9
@@ -489,6 +500,7 @@ class FloorRequest:
     player: str | None = None
     amount: int | None = None
     stakes: dict[str, int] | None = None
+    method: str | None = None
 
 
 def decode_floor_request(payload: bytes) -> FloorRequest:
@@ -513,7 +525,8 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     - the tournament director's (issue 19): ``clock-pause``, ``clock-resume``;
       ``clock-add`` with ``amount`` (seconds 1..86,400 added to the level); ``clock-level``
       with ``amount`` (the level's number); ``register`` with ``player`` (the entry's name)
-      and optionally ``seat``.
+      and optionally ``seat``; ``deal-offer`` with ``method`` (``icm`` or ``chip-chop``) and
+      optionally ``amount`` (the shares' unit, money 1..10^9); ``deal-withdraw``.
 
     Raises :class:`PayloadError` M-1/M-2/M-3 (the ``reason`` field's text problems are
     M-2 here). Whether the table can do it (fault open, exit allowed) is the controller's
@@ -552,14 +565,24 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
         amount = _int(obj, "amount", aid, lo=1, hi=MAX_FLOOR_CHIPS) if command == "seat" else amount
         if command == "register" and amount is not None:
             raise PayloadError("M-2", "'amount' is not for register (an entry gets the starting stack, TDA 9)", aid)
+    elif command == "deal-offer":
+        if player is not None:
+            raise PayloadError("M-2", "'player' is not for deal-offer", aid)
+        amount = None if amount is None else _int(obj, "amount", aid, lo=1, hi=MAX_FLOOR_CHIPS)
     elif command in ("clock-add", "clock-level"):
         if player is not None:
             raise PayloadError("M-2", f"'player' is not for {command}", aid)
         amount = (_int(obj, "amount", aid, lo=1, hi=MAX_CLOCK_ADD) if command == "clock-add"
                   else _int(obj, "amount", aid, lo=1, hi=MAX_LEVEL))
     elif player is not None or amount is not None:
-        raise PayloadError("M-2", "'player' and 'amount' are only for seat, register, clock-add and clock-level",
-                           aid)
+        raise PayloadError("M-2", "'player' and 'amount' are only for seat, register, clock-add, clock-level "
+                                  "and deal-offer", aid)
+    method = obj.get("method")
+    if command == "deal-offer":
+        if method not in DEAL_METHODS:
+            raise PayloadError("M-2", f"'method' must be one of {', '.join(DEAL_METHODS)} (the deal's)", aid)
+    elif method is not None:
+        raise PayloadError("M-2", "'method' is only for deal-offer", aid)
     stakes = obj.get("stakes")
     if command == "stakes":
         if (not isinstance(stakes, dict) or "big_blind" not in stakes
@@ -585,7 +608,7 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
             reason = clean_chat_text(reason)
         except PayloadError as exc:
             raise PayloadError("M-2", "'reason': " + exc.detail, aid) from None
-    return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason, player, amount, stakes)
+    return FloorRequest(aid, command, by, fault, seat, tuple(cards or ()), reason, player, amount, stakes, method)
 
 
 def _check_stakes(stakes: dict[str, int], aid: str | None) -> None:
@@ -601,10 +624,11 @@ def _check_stakes(stakes: dict[str, int], aid: str | None) -> None:
 def floor_request_payload(*, request_id: str, command: str, by: str | None = None, fault: str | None = None,
                           seat: int | None = None, cards: list[str] | None = None,
                           reason: str | None = None, player: str | None = None, amount: int | None = None,
-                          stakes: dict[str, int] | None = None) -> bytes:
+                          stakes: dict[str, int] | None = None, method: str | None = None) -> bytes:
     """Encode a floor request as ``livetable floor`` sends it (fields left None are null;
-    ``player``, ``amount`` and ``stakes`` only when given, so older tables read the rest)."""
-    extra = {k: v for k, v in (("player", player), ("amount", amount), ("stakes", stakes)) if v is not None}
+    ``player``, ``amount``, ``stakes`` and ``method`` only when given, so older tables read the rest)."""
+    extra = {k: v for k, v in (("player", player), ("amount", amount), ("stakes", stakes), ("method", method))
+             if v is not None}
     return encode({"schema": SCHEMA, "id": request_id, "command": command, "by": by, "fault": fault,
                    "seat": seat, "cards": cards, "reason": reason, **extra})
 

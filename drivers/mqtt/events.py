@@ -104,6 +104,7 @@ class FloorRequestReceived:
     player: str | None = None  # ``seat``, ``register``: the player's name
     amount: int | None = None  # ``seat``: the buy-in, chips; ``clock-add``: seconds; ``clock-level``: its number
     stakes: dict[str, int] | None = None  # ``stakes``: small_blind, big_blind, ante (chips)
+    method: str | None = None  # ``deal-offer``: icm or chip-chop (issue 19)
 
 
 @dataclass(frozen=True, slots=True)

@@ -570,7 +570,8 @@ class TableLink:
             log.exception("error handling a floor request")
             return
         self._post(FloorRequestReceived(req.request_id, req.command, req.by, now, req.fault, req.seat,
-                                        req.cards, req.reason, req.player, req.amount, req.stakes))
+                                        req.cards, req.reason, req.player, req.amount, req.stakes,
+                                        req.method))
 
     def _take_chat(self, seat: int, payload: bytes, now: float) -> None:
         req = codec.decode_chat(payload, seat=seat)

@@ -356,6 +356,32 @@ function newId() {
   return `s${app.cfg.seat}-${app.prefix}-${app.counter}`;
 }
 
+/** The deal offered to the final players (issue 19): every player's figures, how many
+ * accepted, and this seat's Accept / Decline (L.dealOffer). */
+function renderDeal(s) {
+  const d = L.dealOffer(s, app.cfg.seat);
+  const box = $('#deal-box');
+  box.hidden = !d;
+  if (!d) return;
+  $('#deal-title').textContent = d.ended ? d.ended : d.title;
+  $('#deal-table').hidden = !!d.ended;
+  const body = $('#deal-table tbody');
+  body.replaceChildren();
+  for (const r of d.rows || []) {
+    const tr = el('tr', { class: r.me ? 'me' : '' });
+    for (const text of [r.name, r.stack, r.share, r.accepted ? '\u2713' : '']) tr.append(el('td', { text }));
+    body.append(tr);
+  }
+  $('#deal-prizes').textContent = d.prizes || '';
+  $('#deal-status').textContent = d.status || '';
+  const buttons = $('#deal-buttons');
+  buttons.replaceChildren();
+  for (const b of d.buttons || []) {
+    buttons.append(el('button', { class: b.action === 'deal_accept' ? 'act primary' : 'act',
+      dataset: { act: b.action, offer: String(b.offer) }, text: b.label }));
+  }
+}
+
 /** Send an action (docs/mqtt.md) with the seq of the state on screen; returns its id. */
 function send(action, extra = {}) {
   if (!app.state) { notice(L.t('No table state yet: wait a moment.')); return null; }
@@ -444,6 +470,10 @@ function wireUi() {
   });
   $('#draw-button').addEventListener('click', () => {
     send('draw', { cards: app.discards.slice() });
+  });
+  $('#deal-buttons').addEventListener('click', (e) => { // issue 19: the seat's answer to the deal offered
+    const b = e.target.closest('button[data-act]');
+    if (b) send(b.dataset.act, { amount: Number(b.dataset.offer) });
   });
   $('#showdown-box').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-act]');
@@ -839,6 +869,7 @@ function renderMe() {
           : (!me || me.status === 'empty') && L.seatFinish(L.tournamentView(s), app.cfg.seat) // issue 19
             ? L.finishText(L.seatFinish(L.tournamentView(s), app.cfg.seat), true) : '';
 
+  renderDeal(s);
   const acts = $('#actions');
   acts.replaceChildren();
   for (const b of ui.buttons) {

@@ -1029,6 +1029,46 @@ export function purchaseOffer(state, seat) {
   return buttons.length ? { buttons, waiting: busted ? t('Busted \u2014 rebuy?') : null } : null;
 }
 
+/** A deal offered to the final players (issue 19, the TDA deal-making rule: every player left
+ * agrees; the director confirms), from the view's `deal_offer` for the tablet at `seat`:
+ * {offer, title, rows: [{seat, name, stack, share, accepted, me}] (chips and money as text),
+ * prizes: 'If play goes on: 1st 500 · 2nd 300 · 3rd 200', status: '1 of 4 accepted' or
+ * 'Deal agreed — the director confirms', mine: whether this seat is in it, accepted: whether
+ * it accepted, buttons: [{action: 'deal_accept'|'deal_decline', label, offer}] (none once
+ * agreed, for a seat not in it, Accept gone once accepted)}; else, while the view's
+ * `deal_ended` says why the last offer ended, {ended: 'Deal offer 1 is over: Player 3
+ * declined'}; else null. A view that is not the shape expected is null (never thrown). */
+export function dealOffer(state, seat) {
+  const tv = tournamentView(state);
+  if (!tv) return null;
+  const d = tv.deal_offer;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.players) || !Number.isInteger(d.offer)) {
+    const e = tv.deal_ended;
+    return e && typeof e === 'object' && Number.isInteger(e.offer)
+      ? { ended: t('Deal offer {n} is over: {why}', { n: e.offer, why: String(e.reason || '') }) } : null;
+  }
+  const rows = d.players.filter((p) => p && Number.isInteger(p.seat)).map((p) => ({
+    seat: p.seat, name: String(p.name || t('seat {n}', { n: p.seat })), stack: chips(p.stack || 0),
+    share: chips(p.share || 0), accepted: p.accepted === true, me: p.seat === seat }));
+  const mineRow = rows.find((r) => r.me);
+  const places = Array.isArray(d.prizes) ? d.prizes.map((m, i) => `${ordinal(i + 1)} ${chips(m)}`) : [];
+  const agreed = d.agreed === true;
+  const buttons = [];
+  if (mineRow && !agreed) {
+    if (!mineRow.accepted) buttons.push({ action: 'deal_accept', label: t('Accept the deal'), offer: d.offer });
+    buttons.push({ action: 'deal_decline', label: t('Decline'), offer: d.offer });
+  }
+  return {
+    offer: d.offer,
+    title: t(d.method === 'chip-chop' ? 'Deal offered: chip chop' : 'Deal offered: ICM'),
+    rows,
+    prizes: places.length ? t('If play goes on: {places}', { places: places.join(' \u00b7 ') }) : '',
+    status: agreed ? t('Deal agreed \u2014 the director confirms')
+      : t('{n} of {of} accepted', { n: rows.filter((r) => r.accepted).length, of: rows.length }),
+    mine: !!mineRow, accepted: !!(mineRow && mineRow.accepted), agreed, buttons,
+  };
+}
+
 /** The colour-up's chip race on the break (TDA chip race; the view's `chip_race`):
  * "Chip race: seat 2, seat 5 win a 100" (or "Chip race: no chip won"); '' when none. */
 export function raceText(tv) {

@@ -1,0 +1,325 @@
+"""A deal offered to the final players on their tablets (issue 19, the TDA deal-making rule;
+docs/tournament.md "Deals"): the director offers it (``livetable floor deal-offer``), it is
+journalled and shown on every screen; each player accepts or declines at his own seat (the
+seat is the topic's, never a name in the payload; a repeated accept is taken once); every
+player accepting makes it agreed (no hand dealt until the director confirms or withdraws
+it); a decline, a withdrawal, a hand dealt or a stack changed ends it; a restart keeps the
+offer and its accepts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.devices.mqtt import MqttAdapter
+from drivers.mqtt import codec
+from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.events import ActionReceived
+from tests.tournament.test_director import BUY_TOML, LATE_TOML, _reopen, _table
+
+
+class _Ports:
+    """The adapter's ports: the answers to the seats, kept."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple] = []
+
+    def reply(self, seat, action_id, accepted, reason) -> None:
+        self.answers.append((seat, action_id, accepted, reason))
+
+
+def _offered(tmp_path, method: str = "icm"):
+    """A 4-player table between hands (none dealt) with a deal offered by the director."""
+    run, director, clock, ask = _table(tmp_path, LATE_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    ok, why, detail = ask("deal-offer", method=method)
+    assert ok, why
+    ports = _Ports()
+    return run, director, clock, ask, MqttAdapter(run.orch, ports, clock=clock), ports
+
+
+def _answer(adapter, clock, seat: int, action: str, offer: int, aid: str) -> None:
+    assert adapter.translate(ActionReceived(seat, action, offer, aid, 0, clock())) == []
+
+
+def _deal_events(orch) -> list[dict]:
+    return [e.payload for e in orch.journal.entries()
+            if e.kind == "tournament" and str(e.payload.get("type", "")).startswith("deal-")]
+
+
+def test_a_deal_offered_is_journalled_shown_and_agreed_once_every_seat_accepts(tmp_path) -> None:
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    view = run.orch.public_view()["tournament_view"]["deal_offer"]
+    seats = sorted(director.draw.values())
+    assert [p["seat"] for p in view["players"]] == seats
+    assert view["words"] == "0 of 4 accepted" and not view["agreed"]
+    # the shares are the ICM of the stacks over the prizes left, summing to them exactly
+    assert sum(p["share"] for p in view["players"]) == view["total"] == sum(view["prizes"]) > 0
+    assert all(p["stack"] == 2000 for p in view["players"])  # equal stacks: equal shares (to the unit)
+    assert max(p["share"] for p in view["players"]) - min(p["share"] for p in view["players"]) <= view["unit"]
+    (offer,) = _deal_events(run.orch)
+    assert offer["type"] == "deal-offer" and offer["by"] == "floor:Anna" and offer["method"] == "icm"
+
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")  # the same request again
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a2")  # a double tap
+    assert [a[2] for a in ports.answers] == [True, True, True]
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer", "deal-accept"]
+    assert director.deal_offer_view()["words"] == "1 of 4 accepted"
+    from controller.floor_cli import _deal_offer_lines
+
+    assert _deal_offer_lines(run.orch.public_view()["tournament_view"])[0] == "  deal offer 1 (icm): 1 of 4 accepted"
+    assert _deal_offer_lines({"deal_offer": {"players": "junk"}, "deal_ended": 7}) == []
+    assert director.deal_offer_view()["players"][0]["accepted"] is True
+
+    _answer(adapter, clock, seats[1], "deal_accept", 2, "b1")  # not the offer on the screens
+    assert ports.answers[-1][2:] == (False, "F-3: deal offer 2 is over: the offer now is number 1")
+    empty = next(n for n in range(1, 7) if n not in seats)
+    _answer(adapter, clock, empty, "deal_accept", 1, "c1")  # an empty seat is in no deal
+    assert ports.answers[-1][2] is False and f"seat {empty} has no player" in ports.answers[-1][3]
+
+    for n, seat in enumerate(seats[1:], 2):
+        _answer(adapter, clock, seat, "deal_accept", 1, f"x{n}")
+    view = run.orch.public_view()["tournament_view"]["deal_offer"]
+    assert view["agreed"] and view["words"] == "Deal agreed \u2014 the director confirms"
+    assert director.hand_start() is None  # no hand dealt until the director confirms or withdraws it
+    _answer(adapter, clock, seats[0], "deal_decline", 1, "late")
+    assert ports.answers[-1][2] is False and "agreed" in ports.answers[-1][3]
+    from controller.floor import FloorDesk
+    from controller.floor_cli import render
+
+    status = FloorDesk(run.orch, lambda *a: None, clock=clock).status()  # what livetable floor status prints
+    text = render({"command": "status", "accepted": True, "status": status})
+    assert "  deal offer 1 (icm): AGREED by every player: pay it (livetable floor deal shows the figures) " \
+           "or deal-withdraw" in text
+    assert f"      seat {seats[0]} Player {seats[0]}: stack 2000, share " in text and text.count(" - accepted") == 4
+    ok, _why, detail = ask("deal-withdraw")
+    assert ok and "withdrawn" in detail and director.offer is None
+    status = FloorDesk(run.orch, lambda *a: None, clock=clock).status()
+    assert "  deal offer 1 is over: withdrawn by the director" in render(
+        {"command": "status", "accepted": True, "status": status})
+    assert director.hand_start() is not None  # play goes on
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer"] + ["deal-accept"] * 4 + ["deal-end"]
+    run.close()
+
+
+def test_a_decline_at_one_seat_ends_the_offer_for_everyone(tmp_path) -> None:
+    run, director, clock, ask, adapter, ports = _offered(tmp_path, "chip-chop")
+    seats = sorted(director.draw.values())
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
+    _answer(adapter, clock, seats[2], "deal_decline", 1, "d1")
+    assert ports.answers[-1][2] is True
+    tv = run.orch.public_view()["tournament_view"]
+    assert tv["deal_offer"] is None
+    assert tv["deal_ended"] == {"offer": 1, "reason": f"Player {seats[2]} declined"}
+    _answer(adapter, clock, seats[1], "deal_accept", 1, "a2")
+    assert ports.answers[-1][2:] == (False, "F-3: no deal is offered now")
+    ok, _why, _detail = ask("deal-offer", method="icm")  # a new offer, numbered on
+    assert ok and director.offer["offer"] == 2
+    from controller.history_notes import NoteWords
+
+    words = NoteWords()  # the history's lines (livetable history)
+    lines = [x for x in (words.text("tournament", p) for p in _deal_events(run.orch)) if x]
+    assert lines[0].startswith("Deal offer 1 (chip-chop) by floor:Anna: Player ")
+    assert lines[1:3] == [f"Seat {seats[0]} accepts deal offer 1", f"Deal offer 1 is over: Player {seats[2]} declined"]
+    run.close()
+
+
+def test_the_seat_is_the_topics_never_the_payloads() -> None:
+    """A tablet answers only for its own seat: a payload naming another seat is refused
+    (M-6) before the table sees it, and an answer needs the offer's number (M-2)."""
+    def payload(**over) -> bytes:
+        return json.dumps({"schema": 1, "id": "q1", "seat": 3, "seq": 1, "action": "deal_accept",
+                           "amount": 1, **over}).encode()
+
+    assert codec.decode_action(payload(), seat=3).seat == 3
+    with pytest.raises(PayloadError) as exc:
+        codec.decode_action(payload(), seat=4)  # sent on seat 4's topic, naming seat 3
+    assert exc.value.code == "M-6"
+    for bad in ({"amount": None}, {"amount": 0}, {"amount": "1"}, {"choice": "yes"}):
+        with pytest.raises(PayloadError) as exc:
+            codec.decode_action(payload(**bad), seat=3)
+        assert exc.value.code == "M-2"
+
+
+def test_a_hand_dealt_ends_the_offer(tmp_path) -> None:
+    """The figures are the stacks between hands: a hand dealt (the director did not pause
+    the table) ends the offer, journalled by the table with the reason."""
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    seats = sorted(director.draw.values())
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
+    run.pacer.max_hands = 1
+    orch = run.orch
+
+    def idle() -> None:
+        clock.advance(1.0)
+        if orch.hands_finished >= 1 and orch.state.hand is None:
+            orch.stop()
+
+    run.run(poll=0.001, on_idle=idle)
+    ends = [e for e in _deal_events(orch) if e["type"] == "deal-end"]
+    assert ends == [{"type": "deal-end", "offer": 1, "reason": "a hand is dealt: the stacks change", "by": "table"}]
+    assert director.offer is None
+    _answer(adapter, clock, seats[1], "deal_accept", 1, "a2")
+    assert ports.answers[-1][2] is False
+    run.close()
+
+
+def test_a_stack_changed_between_hands_ends_the_offer(tmp_path) -> None:
+    """A rebuy booked while the offer is open brings chips: the figures are gone."""
+    run, director, clock, ask = _table(tmp_path, BUY_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    assert ask("deal-offer", method="icm")[0]
+    seat = sorted(director.draw.values())[0]
+    ok, why, _ = ask("rebuy", seat=seat)
+    assert ok, why
+    run.orch.pump()
+    assert director.offer is None
+    assert director.offer_ended["reason"] == f"Player {seat}'s stack changed (2,000 to 4,000 chips)"
+    run.close()
+
+
+def test_a_restart_keeps_the_offer_and_its_accepts(tmp_path) -> None:
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    seats = sorted(director.draw.values())
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
+    _answer(adapter, clock, seats[3], "deal_accept", 1, "a4")
+    before = director.deal_offer_view()
+    run.close()
+    run2, director2 = _reopen(tmp_path, LATE_TOML, clock)
+    assert director2.deal_offer_view() == before and before["words"] == "2 of 4 accepted"
+    ports2 = _Ports()
+    adapter2 = MqttAdapter(run2.orch, ports2, clock=clock)
+    _answer(adapter2, clock, seats[0], "deal_accept", 1, "a1")  # the tablet sends it again
+    assert ports2.answers[-1][2] is True
+    assert [e["type"] for e in _deal_events(run2.orch)] == ["deal-offer", "deal-accept", "deal-accept"]
+    director2.withdraw_deal(by="floor:Anna")
+    run2.close()
+    run3, director3 = _reopen(tmp_path, LATE_TOML, clock)
+    assert director3.offer is None and director3.offer_ended["reason"] == "withdrawn by the director"
+    assert director3.offers_made == 1
+    run3.close()
+
+
+def test_the_director_is_refused_a_second_offer_and_a_bad_unit(tmp_path) -> None:
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    ok, why, _ = ask("deal-offer", method="chip-chop")
+    assert not ok and why.startswith("F-3: deal offer 1 is open already")
+    ask("deal-withdraw")
+    ok, why, _ = ask("deal-offer", method="icm", amount=10**9)
+    assert not ok and "unit" in why
+    ok, why, _ = ask("deal-withdraw")
+    assert not ok and why == "F-3: no deal is offered now"
+    run.close()
+
+
+@pytest.mark.parametrize("payload, error", [
+    ({"command": "deal-offer", "by": "Anna"}, "'method' must be one of icm, chip-chop"),
+    ({"command": "deal-offer", "by": "Anna", "method": "even"}, "'method' must be one of"),
+    ({"command": "deal-withdraw", "by": "Anna", "method": "icm"}, "'method' is only for deal-offer"),
+    ({"command": "deal-offer", "by": "Anna", "method": "icm", "amount": 0}, "amount"),
+])
+def test_deal_offer_requests_are_checked_on_the_wire(payload, error) -> None:
+    with pytest.raises(PayloadError, match=error):
+        codec.decode_floor_request(json.dumps({"schema": 1, "id": "r1", **payload}).encode())
+
+
+def test_livetable_floor_builds_the_deal_offer() -> None:
+    from controller import floor_cli
+
+    args = floor_cli._parser().parse_args(["deal-offer", "--method", "chip-chop", "--unit", "5", "--by", "Anna"])
+    assert floor_cli._request(args) == {"command": "deal-offer", "by": "Anna", "method": "chip-chop", "amount": 5}
+    args = floor_cli._parser().parse_args(["deal-offer", "--by", "Anna"])
+    assert floor_cli._request(args) == {"command": "deal-offer", "by": "Anna", "method": "icm"}
+    args = floor_cli._parser().parse_args(["deal-withdraw", "--by", "Anna", "--reason", "play on"])
+    assert floor_cli._request(args) == {"command": "deal-withdraw", "by": "Anna", "reason": "play on"}
+
+
+#: the child process of the kill -9 test: a table, a deal offered, seats accepting until the
+#: crash point kills the process (SIGKILL) right after the second accept was journalled
+_CHILD = """
+import sys
+from pathlib import Path
+from controller.devices.mqtt import MqttAdapter
+from drivers.mqtt.events import ActionReceived
+from tests.tournament.test_director import LATE_TOML, _table
+from tests.tournament.test_deal_offer import _Ports
+
+run, director, clock, ask = _table(Path(sys.argv[1]), LATE_TOML)
+run.pacer.max_hands = 0
+run.orch.pump()
+assert ask("deal-offer", method="icm")[0]
+adapter = MqttAdapter(run.orch, _Ports(), clock=clock)
+for n, seat in enumerate(sorted(director.draw.values())):
+    adapter.translate(ActionReceived(seat, "deal_accept", 1, f"a{n}", 0, clock()))
+print("not killed")
+"""
+
+
+def test_a_kill_9_after_an_accept_keeps_the_offer_and_the_accepts(tmp_path) -> None:
+    """A real SIGKILL right after the second accept was journalled (before anything else):
+    the table started again on its journal shows the same offer with those two accepts, and
+    the tablets' answers repeated are not recorded twice."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from controller.clock import ManualClock
+    from controller.tournament_run import CRASH_ENV
+
+    env = dict(os.environ, **{CRASH_ENV: "deal-answer:2"})
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]  # ``python -c`` finds ``tests`` from there
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=repo)
+    assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr[-2000:])
+    clock = ManualClock()
+    run, director = _reopen(tmp_path, LATE_TOML, clock)
+    seats = sorted(director.draw.values())
+    view = director.deal_offer_view()
+    assert view is not None and view["words"] == "2 of 4 accepted"
+    assert [p["seat"] for p in view["players"] if p["accepted"]] == seats[:2]
+    ports = _Ports()
+    adapter = MqttAdapter(run.orch, ports, clock=clock)
+    for n, seat in enumerate(seats):  # the tablets send their answers again (no reply came)
+        _answer(adapter, clock, seat, "deal_accept", 1, f"a{n}")
+    assert [a[2] for a in ports.answers] == [True] * 4
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer"] + ["deal-accept"] * 4
+    assert director.deal_agreed()
+    run.close()
+
+
+def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_path) -> None:
+    """The offer on the tablets is built at a single table: at a table of the room's
+    tournament the floor's ``deal-offer`` and a tablet's answer are refused, saying so."""
+    from controller.clock import ManualClock
+    from controller.composition import TableRun
+    from controller.devices import DeviceChoice
+    from controller.engine.table.settings import TableSettings
+    from controller.floor import FloorDesk
+    from controller.tournament_link import RoomTournamentSeat
+    from drivers.mqtt.events import FloorRequestReceived
+
+    clock = ManualClock()
+    run = TableRun(TableSettings(id="t1", seats=8), tmp_path / "j.sqlite",
+                   DeviceChoice(table="t1", seats=8, shuffler=None, internal_seed=1, mqtt=False), clock=clock)
+    run.open()
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)  # never connected
+    try:
+        link.attach(run)
+        replies: list[tuple] = []
+        desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=clock)
+        desk.request(FloorRequestReceived("r1", "deal-offer", "Anna", 0.0, method="icm"))
+        assert replies[-1][2] is False and replies[-1][3].startswith(
+            "F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's")
+        ports = _Ports()
+        _answer(MqttAdapter(run.orch, ports, clock=clock), clock, 3, "deal_accept", 1, "a1")
+        assert ports.answers[-1][2] is False and ports.answers[-1][3].startswith("F-3: no deal is offered")
+    finally:
+        link._client.loop_stop()
+        run.close()
