@@ -122,3 +122,62 @@ def test_a_single_table_sends_it_to_the_director_and_the_payload_names_no_player
                 {**good, "seat": 4}):
         with pytest.raises(PayloadError):
             codec.decode_lobby_request(json.dumps(bad).encode(), seat=3)
+
+
+class _Msg:
+    """What the link reads of a paho message."""
+
+    def __init__(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.topic, self.payload, self.retain = topic, payload, retain
+
+
+def test_bad_flooded_or_retained_re_entry_requests_are_refused_for_that_seat_only() -> None:
+    """The lobby topic's guards hold for ``reenter`` (the link, never started: its message
+    handling): a retained request is cleared and refused M-10, a bad one refused, a flood
+    refused M-9 after 5 in 10 s; another seat's request is taken meanwhile; a retry of an id
+    taken is refused M-5 (one request reaches the table)."""
+    from drivers.mqtt.link import TableLink
+
+    got: list[object] = []
+    now = [NOW]
+    link = TableLink("t1", host="127.0.0.1", port=1, username="controller", password="x", post=got.append,
+                     max_seats=6, clock=lambda: now[0])
+    sent: list[tuple[str, bytes, bool]] = []
+    link._client.publish = lambda t, p=None, *a, **k: sent.append((t, p, bool(k.get("retain"))))  # type: ignore
+
+    def req(seat: int, rid: str, *, retain: bool = False, raw: bytes | None = None) -> None:
+        payload = raw if raw is not None else codec.lobby_request_payload(seat=seat, op="reenter", list_id=None,
+                                                                          request_id=rid)
+        link._take_message(_Msg(f"livetable/t1/seat/{seat}/lobby", payload, retain))  # type: ignore[arg-type]
+
+    def taken() -> list[tuple[int, str]]:
+        return [(e.seat, e.request_id) for e in got if isinstance(e, LobbyRequestReceived)]
+
+    def last_reply(seat: int) -> dict[str, Any]:
+        return json.loads(next(p for t, p, _ in reversed(sent) if t == f"livetable/t1/seat/{seat}/reply"))
+
+    req(3, "kept", retain=True)
+    assert ("livetable/t1/seat/3/lobby", b"", True) in sent and taken() == []
+    assert last_reply(3)["accepted"] is False and last_reply(3)["reason"].startswith("M-10")
+    now[0] += 11  # one answer a flood window (M-9 damping): the next refusal in a new one
+    req(3, "x", raw=json.dumps({"schema": 1, "id": "b1", "seat": 3, "op": "reenter", "list": None,
+                                "player": "p9"}).encode())
+    assert last_reply(3)["accepted"] is False and last_reply(3)["reason"].startswith("M-2") and taken() == []
+    now[0] += 11
+    for i in range(8):  # a flood from seat 3
+        req(3, f"f{i}")
+    req(4, "n1")  # seat 4 is heard all the same
+    assert taken().count((4, "n1")) == 1 and len([s for s, _ in taken() if s == 3]) == 5
+    req(4, "n1")  # a retry of a request taken: not taken twice
+    assert taken().count((4, "n1")) == 1 and last_reply(4)["reason"].startswith("M-5")
+
+
+def test_a_bad_reentry_offer_in_the_rooms_view_is_refused() -> None:
+    from controller.tournament_link_view import decode_view
+
+    view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+    assert decode_view(dict(view, reentry={"3": {"left": 1, "until_level": 4}}))["reentry"] == {
+        "3": {"left": 1, "until_level": 4}}
+    for bad in ({"0": {"left": 1, "until_level": 4}}, {"3": {"left": -1, "until_level": 4}}, {"3": 1}, [3]):
+        with pytest.raises(ValueError, match="reentry"):
+            decode_view(dict(view, reentry=bad))
