@@ -111,3 +111,27 @@ def test_refused_with_the_reason_closed_window_no_re_entries_left_not_his_seat()
     fseat, (fp, _) = next(iter(f.tables["t1"].seats.items()))
     f.bust("t1", fp)
     assert order_view(f.d, "t1")["reentry"] == {}
+
+
+def test_real_tables_journal_the_seat_each_player_busted_from(tmp_path: Any) -> None:
+    """The table names the player of a re-entry request by the seat he busted from: its
+    ``bust`` journal entries keep ``seats`` (``{player: seat}``), the seat the hand's own
+    record has him in, for every bust of a tournament played by real table processes."""
+    import json as _json
+
+    from tests.room.test_room_tournament import run_room, table_events
+
+    summary = run_room(tmp_path, 2, 12, 3)
+    assert summary["ok"], summary["_stderr"][-3000:]
+    seen = 0
+    for t in ("t1", "t2"):
+        for e in table_events(tmp_path / "room" / t / "journal.sqlite"):
+            if e["type"] != "bust":
+                continue
+            rec = next(r for f in (tmp_path / "room" / t / "hands").glob("hand-*.json")
+                       if (r := _json.loads(f.read_text()))["hand"] == e["hand"])
+            assert set(e["seats"]) == set(e["busted"])
+            for player, seat in e["seats"].items():
+                assert rec["players"][str(seat)]["player"] == player
+                seen += 1
+    assert seen == 11  # every player but the winner busted once, at a seat
