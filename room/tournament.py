@@ -1385,7 +1385,7 @@ class RoomTournament:
                               reason=req.get("reason"), request=key)
             except TournamentError as exc:
                 log.info("table %s: a re-entry request for seat %s refused: %s", t, seat, exc)
-                return {"why": str(exc)}
+                return {"why": str(exc)[:300]}  # an order's answer holds 300 characters at most
             mid = self._entered[key]
         m = self.moves[mid]
         return {"entry": {"table": m["to"], "table_name": self.table_names.get(m["to"], m["to"]),

@@ -8,6 +8,7 @@ The harness of test_room_tournament_register.py / test_room_tournament_purchases
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from room.tournament_view import order_view
@@ -135,3 +136,21 @@ def test_real_tables_journal_the_seat_each_player_busted_from(tmp_path: Any) -> 
                 assert rec["players"][str(seat)]["player"] == player
                 seen += 1
     assert seen == 11  # every player but the winner busted once, at a seat
+
+
+def test_a_long_refusal_still_fits_the_order_the_table_takes(monkeypatch: Any) -> None:
+    """A refusal's words longer than an order's answer may hold (300 characters: many tables
+    named in "wait until t1, t2, ... report") are cut, so the table still takes the order."""
+    from controller.tournament.errors import TournamentError
+    from controller.tournament_link import decode_order
+
+    r, player, seat = busted_room()
+
+    def refuse(*a: Any, **k: Any) -> str:
+        raise TournamentError("F-3: no seat is known to be free: wait until " + ", ".join(f"t{n}" for n in range(99)))
+
+    monkeypatch.setattr(r.d, "register", refuse)
+    why = ask(r, 1, seat, player)["why"]
+    assert len(why) == 300 and why.startswith("F-3: no seat is known to be free")
+    order = next(o for o in reversed(r.sent) if o.get("answers"))
+    assert decode_order(json.dumps(order).encode(), order["table"], 10)["answers"][1] == {"why": why}
