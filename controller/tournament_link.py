@@ -22,7 +22,8 @@ An order (JSON object, :func:`decode_order`)::
                                                # (+ "button": 5 at the redrawn final table's first hand)
      "end": false,                                              # true: the table stops
      "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
-     "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."}}}  # optional: to the table's requests
+     "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."},   # optional: to the table's requests
+                 "3": {"entry": {"table": "t2", "table_name": "Oak", "seat": 4}}}}  # a re-entry's seat
 
 ``tournament`` is the room's tournament's identity (made when the room starts it). The table
 keeps the first one it takes in its journal's meta (:data:`TOURNAMENT_META`, before it
@@ -46,8 +47,10 @@ table acts): ``room-order`` (the order), ``move-out`` (``move``, ``player``, ``s
 chips are the stack that leaves), ``move-in`` (before the player sits down), ``order-done``
 (every move of the order carried out), ``move-refused`` (``move``, ``seat``, ``why``: the seat
 is taken or the player already sits here; nobody sits, the room reseats him), ``bust``
-(``hand``, ``busted`` ``{player: starting stack}``); rebuys and add-ons (issue 19): ``asked``
-(a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, sent to
+(``hand``, ``busted`` ``{player: starting stack}``, ``seats`` ``{player: seat}``: the seat a
+re-entry may be asked from); rebuys and add-ons (issue 19): ``asked``
+(a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, or kind
+``reentry`` asked at a busted player's tablet, :meth:`RoomTournamentSeat.ask_reentry`; sent to
 the room until an order answers it), ``buy`` (``purchase``, ``player``, ``seat``, ``chips``,
 ``before``: the player's ``topped_up`` before it; written before the ``ToppedUp``, replayed
 against the ledger so the chips come once), ``buy-refused``. Recovery replays them: an order
@@ -206,6 +209,13 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
             if not isinstance(a["why"], str) or not 1 <= len(a["why"]) <= 300:
                 raise OrderError(f"answer {rid}: 'why' must be a text of 1..300 characters")
             out["answers"][int(rid)] = {"why": a["why"]}
+        elif a.get("entry") is not None:  # a re-entry's seat (issue 19)
+            e = a["entry"]
+            if not isinstance(e, dict):
+                raise OrderError(f"answer {rid}: 'entry' must be {{table, table_name, seat}}")
+            out["answers"][int(rid)] = {"entry": {"table": _str(e, "table"),
+                                                  "table_name": _str(e, "table_name"),
+                                                  "seat": _int(e, "seat", 1, 64)}}
         else:
             out["answers"][int(rid)] = {"purchase": _int(a, "purchase", 1, 10**12)}
     go = obj.get("go")
@@ -264,6 +274,12 @@ class RoomTournamentSeat:
         self._request_seq = 0
         #: a refusal of the room's, shown at the seat until its player asks again or leaves (seat -> why, player)
         self.purchase_refused: dict[int, tuple[str, str]] = {}
+        #: the player who busted from each seat, by this table's hands (seat -> player): a
+        #: re-entry asked at that seat's tablet is his, while nobody sits there (issue 19)
+        self.out_at: dict[int, str] = {}
+        #: the room's answer to a seat's re-entry request (seat -> answer, player): ``{"entry":
+        #: {"table", "table_name", "seat"}}`` or ``{"why": words}``
+        self.reentry_answer: dict[int, tuple[dict[str, Any], str]] = {}
         #: the room's purchases brought to a seat: id -> the player's ``topped_up`` before them
         self.bought: dict[int, int] = {}
         self.refused_buy: dict[int, str] = {}  # the room's purchases the table could not bring: id -> why
@@ -316,6 +332,8 @@ class RoomTournamentSeat:
                 self.requests[int(p["request"])] = {k: p[k] for k in ("kind", "seat", "player", "by", "reason")}
                 self._request_seq = max(self._request_seq, int(p["request"]))
                 self.asked.pop(int(p["seat"]), None)
+                if p["kind"] == "reentry":
+                    self.reentry_answer.pop(int(p["seat"]), None)
             elif kind == "buy":
                 self.bought[int(p["purchase"])] = int(p["before"])
             elif kind == "buy-refused":
@@ -333,6 +351,8 @@ class RoomTournamentSeat:
                 self.refused_in[int(p["move"])] = int(p["seat"])
             elif kind == "bust":
                 self.busts[int(p["hand"])] = {str(k): int(v) for k, v in p["busted"].items()}
+                for player, seat in (p.get("seats") or {}).items():
+                    self.out_at[int(seat)] = str(player)
         rec = orch.state.last_result  # a hand finished whose busts a kill kept from the journal
         if rec and rec.get("busted") and int(rec.get("hand", 0)) not in self.busts:
             self._bust(int(rec["hand"]), rec)
@@ -385,8 +405,12 @@ class RoomTournamentSeat:
     def _bust(self, hand: int, record: dict[str, Any]) -> None:
         busted = busts_of(record)
         if busted and hand not in self.busts:
-            self._journal({"type": "bust", "hand": hand, "busted": busted})
+            seats = {str(v["player"]): int(n) for n, v in (record.get("players") or {}).items()
+                     if isinstance(v, dict) and v.get("player") in busted}
+            self._journal({"type": "bust", "hand": hand, "busted": busted, "seats": seats})
             self.busts[hand] = busted
+            for player, seat in seats.items():
+                self.out_at[seat] = player
 
     def tick(self, orch: Any) -> None:
         """The loop's idle turn: take the room's orders, carry one out between hands, report."""
@@ -504,6 +528,8 @@ class RoomTournamentSeat:
             out["asked"] = asked
             out["purchase_refused"] = {str(n): why for n, (why, who) in self.purchase_refused.items()
                                        if (s := self.orch.state.seat(n)) is not None and s.player == who}
+            out["reentry_answer"] = {str(n): a for n, (a, who) in self.reentry_answer.items()
+                                     if self.orch.state.seat(n) is None and self.out_at.get(n) == who}
         return out
 
     def _move_in(self, m: dict[str, Any], chips: int, now: float) -> None:
@@ -603,14 +629,59 @@ class RoomTournamentSeat:
             raise TournamentError(f"F-3: seat {seat} has no player in the tournament")
         if seat in self.asked:
             raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
-        if any(r["seat"] == seat for r in self.requests.values()):
+        if any(r["seat"] == seat and r["kind"] != "reentry" for r in self.requests.values()):
             raise TournamentError(f"F-3: seat {seat}'s purchase waits for the room's director already")
         return str(s.player)
 
+    def ask_reentry(self, seat: int) -> str:
+        """A re-entry asked at ``seat``'s tablet (issue 19, TDA 9 late registration): for the
+        player this table saw bust from ``seat`` (:attr:`out_at`, never a name the tablet
+        gives), while nobody sits there. Journalled as a ``purchase-request`` of kind
+        ``reentry`` (``by`` ``player via table <t> seat <n>``) and sent to the room in every
+        report until an order answers it: the room's director registers him
+        (:meth:`room.tournament.RoomTournament.register`, late registration and
+        ``reentry.max``) and seats him where it draws, or refuses with its reason; shown at the
+        seat (the view's ``reentry_answer``). Return what was done, for the tablet's answer.
+
+        Raises:
+            controller.tournament.errors.TournamentError: the table's part over, someone sits
+                at the seat, nobody busted from it here, his re-entry waiting for the room or
+                booked already.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        from controller.tournament.errors import TournamentError
+
+        if self.ended:
+            raise TournamentError("F-3: this table's part of the tournament is over")
+        player = self.out_at.get(seat)
+        if self.orch.state.seat(seat) is not None or player is None:
+            raise TournamentError(f"F-3: seat {seat} has no busted player to re-enter: only the player who "
+                                  "busted from this seat can ask here")
+        if any(r["seat"] == seat and r["kind"] == "reentry" for r in self.requests.values()):
+            raise TournamentError(f"F-3: seat {seat}'s re-entry waits for the room's director already")
+        done = self.reentry_answer.get(seat)
+        if done is not None and done[1] == player and done[0].get("entry"):
+            to = done[0]["entry"]
+            raise TournamentError(f"F-3: the re-entry is booked already: {to.get('table_name') or to.get('table')} "
+                                  f"seat {to.get('seat')}")
+        self._request_seq += 1
+        rid = self._request_seq
+        req = {"kind": "reentry", "seat": seat, "player": player, "by": f"player via table {self.table} seat {seat}",
+               "reason": None}
+        self._journal({"type": "purchase-request", "request": rid, **req})
+        self.requests[rid] = req
+        self.reentry_answer.pop(seat, None)
+        self._report_due = True
+        return f"seat {seat}'s re-entry is sent to the room's director"
+
     def _answered(self, order: dict[str, Any]) -> None:
-        """Take the room's answers to this table's purchase requests (an order's ``answers``)."""
+        """Take the room's answers to this table's purchase and re-entry requests (an order's ``answers``)."""
         for rid, a in (order.get("answers") or {}).items():
             req = self.requests.pop(int(rid), None)
+            if req is not None and req["kind"] == "reentry":
+                self.reentry_answer[int(req["seat"])] = (dict(a), str(req["player"]))
+                log.info("table %s: seat %s's re-entry: %s", self.table, req["seat"], a)
+                continue
             if req is not None and a.get("why"):
                 self.purchase_refused[int(req["seat"])] = (str(a["why"]), str(req["player"]))
                 log.info("table %s: seat %s's %s refused by the room: %s", self.table, req["seat"], req["kind"],

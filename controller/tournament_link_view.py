@@ -97,6 +97,14 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
     if not isinstance(sizes, dict):
         raise ValueError("'view.purchase_chips' must be {rebuy, addon}")
     out["purchase_chips"] = {k: _count(sizes.get(k, 0), f"view.purchase_chips.{k}", 10**9) for k in ("rebuy", "addon")}
+    reentry = obj.get("reentry") or {}  # issue 19: seat -> {left, until_level}, the busted player may re-enter
+    if not isinstance(reentry, dict) or len(reentry) > 64 or any(
+            not (isinstance(n, str) and n.isdigit() and 1 <= int(n) <= 64 and isinstance(r, dict))
+            for n, r in reentry.items()):
+        raise ValueError("'view.reentry' must be {seat: {left, until_level}}")
+    out["reentry"] = {str(int(n)): {"left": _count(r.get("left"), "view.reentry[].left", 1000),
+                                    "until_level": _count(r.get("until_level"), "view.reentry[].until_level", 10**6)}
+                      for n, r in reentry.items()}
     return out
 
 
@@ -203,7 +211,9 @@ class LinkView:
         ``out``: the room's places of the players busted here, by seat, but for a seat
         ``public`` shows taken (someone sat there since the order came); ``offers`` (seat ->
         ``rebuy`` / ``addon``: what the room's rules allowed each seated player at the order,
-        the tablet's buttons) and ``purchase_chips`` (``{"rebuy", "addon"}``: chips)."""
+        the tablet's buttons), ``purchase_chips`` (``{"rebuy", "addon"}``: chips) and
+        ``reentry`` (seat -> ``{left, until_level}``: the busted player who may re-enter, at an
+        empty seat; issue 19, TDA 9)."""
         v = self.view
         if v is None:
             return None
@@ -232,4 +242,6 @@ class LinkView:
                 "hand_for_hand": v["hand_for_hand"], "moves": [dict(n) for n in self.notices], "deal": deal,
                 # the tablet's Rebuy / Add-on buttons (the room's rules as its last order saw them)
                 "offers": {n: list(k) for n, k in (v.get("offers") or {}).items() if n in taken},
-                "purchase_chips": dict(v.get("purchase_chips") or {})}
+                "purchase_chips": dict(v.get("purchase_chips") or {}),
+                # issue 19: the busted player's Re-enter at his empty seat (TDA 9; the room's rules at the order)
+                "reentry": {n: dict(r) for n, r in (v.get("reentry") or {}).items() if n not in taken}}

@@ -205,8 +205,9 @@ def _check_report(rep: Any, table: str) -> None:
             raise ValueError(f"refused purchase {pid}: {why!r}")
     for rid, req in rep.get("requests", {}).items():
         _nat(int(rid))
-        if not (isinstance(req, dict) and req.get("kind") in ("rebuy", "addon") and isinstance(req.get("player"), str)
-                and isinstance(req.get("by"), str) and isinstance(req.get("reason") or "", str)):
+        if not (isinstance(req, dict) and req.get("kind") in ("rebuy", "addon", "reentry")
+                and isinstance(req.get("player"), str) and isinstance(req.get("by"), str)
+                and isinstance(req.get("reason") or "", str)):
             raise ValueError(f"purchase request {rid}: {req!r}")
         _nat(req["seat"])
     if rep.get("last_big_blind") is not None:
@@ -288,6 +289,8 @@ class RoomTournament:
         self._requested: dict[str, int] = {}
         #: table -> request id -> the answer its next order carries (``{"purchase": id}`` or ``{"why": text}``)
         self._answers: dict[str, dict[str, dict[str, Any]]] = {}
+        #: a table's re-entry request (``"t1:4"``, asked at the busted player's tablet) -> the move seating him
+        self._entered: dict[str, int] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int, names: dict[str, str] | None = None) -> None:
@@ -354,6 +357,8 @@ class RoomTournament:
                 self.standings.register(p["player"], int(p["level"]))
                 self.names.setdefault(str(p["player"]), str(p["name"]))  # a re-entry keeps his name
                 self.moves[int(p["move"]["id"])] = dict(p["move"])
+                if p.get("request"):  # asked from a table: that request is answered, never booked twice
+                    self._entered[str(p["request"])] = int(p["move"]["id"])
             elif kind == "round":
                 self.rounds += 1
                 for m in p["moves"]:
@@ -1016,7 +1021,7 @@ class RoomTournament:
         return f"{detail} ({by})"
 
     def register(self, name: str, *, by: str, player: str | None = None, reason: str | None = None,
-                 record: Callable[[Any, str], None] | None = None) -> str:
+                 record: Callable[[Any, str], None] | None = None, request: str | None = None) -> str:
         """Register a late entry, or a re-entry of a busted player (the floor console's
         ``POST /api/tournament`` ``register``, ``livetable room director register``; the room's
         loop thread); return what was done in words, ending with ``(by)``.
@@ -1045,7 +1050,9 @@ class RoomTournament:
         ``level``, ``by``, ``reason``, ``move``: the seat): :meth:`restore` replays it, so a room
         killed after it comes back with the entry counted and seated once. ``record(tx, words)``:
         written in the same transaction as the ``register`` event (the console's floor record:
-        both or neither, breaker 2 H2; needs a :class:`StoreJournal`).
+        both or neither, breaker 2 H2; needs a :class:`StoreJournal`). ``request``: the table's
+        re-entry request it answers (``"<table>:<request id>"``, :meth:`_take_requests`),
+        journalled with the event: that request is answered with this entry from then on.
 
         Raises:
             controller.tournament.errors.TournamentError: refused (nothing journalled): the
@@ -1108,8 +1115,10 @@ class RoomTournament:
         said = (f"{self.names.get(player, text)} ({player}) {what} at level {level}: {table} seat {seat}, "
                 f"{self.settings.starting_stack:,} chips ({by})")
         event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
-                 "move": row}
+                 "move": row, **({"request": request} if request else {})}
         self._journal_with("register", event, record, said)
+        if request:
+            self._entered[request] = mid
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
@@ -1367,6 +1376,9 @@ class RoomTournament:
         answers = self._answers.setdefault(t, {})
         for rid, req in sorted((rep.get("requests") or {}).items(), key=lambda kv: int(kv[0])):
             key = f"{t}:{int(rid)}"
+            if req["kind"] == "reentry":
+                answers[str(rid)] = self._reentry_request(t, key, req, rep)
+                continue
             if key in self._requested:
                 answers[str(rid)] = {"purchase": self._requested[key]}
                 continue
@@ -1383,6 +1395,49 @@ class RoomTournament:
                 log.info("table %s: a %s request for seat %s refused: %s", t, req["kind"], req["seat"], exc)
         if not answers:
             self._answers.pop(t, None)
+
+    def _reentry_request(self, t: str, key: str, req: dict[str, Any], rep: dict[str, Any]) -> dict[str, Any]:
+        """Decide table ``t``'s re-entry request ``key`` (``"t1:4"``), asked at the tablet of
+        ``req["seat"]`` for ``req["player"]``, the player the table saw bust from that seat:
+        :meth:`register` of that player (TDA 9: late registration open, ``reentry.max``), once
+        (a request answered before gets the same entry). Refused while the room does not have
+        him out of that seat (someone sits there, or he busted elsewhere since). Return the
+        answer for ``t``'s next order: ``{"entry": {"table", "seat"}}`` or ``{"why": words}``."""
+        mid = self._entered.get(key)
+        if mid is None:
+            player, seat = str(req["player"]), int(req["seat"])
+            if str(seat) in rep["seats"] or self.last_seats().get(player) != (t, seat):
+                return {"why": f"F-3: seat {seat} of {t} has no busted player {self.names.get(player, player)} now"}
+            try:
+                self.register(self.names.get(player, player), by=str(req["by"]), player=player,
+                              reason=req.get("reason"), request=key)
+            except TournamentError as exc:
+                log.info("table %s: a re-entry request for seat %s refused: %s", t, seat, exc)
+                return {"why": str(exc)[:300]}  # an order's answer holds 300 characters at most
+            mid = self._entered[key]
+        m = self.moves[mid]
+        return {"entry": {"table": m["to"], "table_name": self.table_names.get(m["to"], m["to"]),
+                          "seat": int(m["to_seat"])}}
+
+    def reentry_offers(self, table: str) -> dict[str, dict[str, int]]:
+        """Return, by the seat they busted from at ``table`` (while nobody took it, as
+        :meth:`out_seats`), the players who may re-enter now: ``{"5": {"left": 1,
+        "until_level": 4}}`` (re-entries left of ``reentry.max``; late registration open to
+        the end of that level, TDA 9): what the busted player's tablet offers (``Re-enter``)."""
+        if self.result is not None or not self.settings.reentries:
+            return {}
+        st = self.clock.status(self.now())
+        until = self.settings.late_registration_until_level
+        if not st.started or st.level.number > until:
+            return {}
+        taken, out = set(self._seats(table)), {}
+        for player, (t, seat) in self.last_seats().items():
+            if t != table or seat in taken or player in self.standings.alive:
+                continue
+            left = self.settings.reentries - (self.standings.entries_of(player) - 1)
+            if left > 0:
+                out[str(seat)] = {"left": left, "until_level": until}
+        return out
 
     def _confirm_purchases(self, table: str, rep: dict[str, Any]) -> None:
         """Take the report's purchases brought (``bought``: ``purchase-in``) and refused

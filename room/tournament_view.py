@@ -17,7 +17,7 @@ from controller.tournament.view import tournament_view
 __all__ = ["order_view", "move_notice", "view_changed"]
 
 #: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
-_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished", "out")
+_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished", "out", "reentry")
 
 
 def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
@@ -34,7 +34,9 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
     (:meth:`room.tournament.RoomTournament.out_seats`: ``{"5": {"name", "place", "tied_to",
     "prize"}}``), what the table's screens say at an empty seat ("OUT — 7th"), ``offers`` (what
     each seat's player may buy now: :meth:`room.tournament.RoomTournament.offers`, the tablet's
-    ``Rebuy`` / ``Add-on`` buttons) and ``purchase_chips`` (``{"rebuy", "addon"}``: chips)."""
+    ``Rebuy`` / ``Add-on`` buttons), ``purchase_chips`` (``{"rebuy", "addon"}``: chips) and
+    ``reentry`` (the busted players who may re-enter now, by the seat they left:
+    :meth:`room.tournament.RoomTournament.reentry_offers`, the tablet's ``Re-enter``)."""
     st = director.clock.status(director.now())
     standings = director.standings
     tv = tournament_view(st, standings, {})
@@ -48,6 +50,8 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
             "clock_speed": int(speed) if speed and int(speed) > 1 else None,
             "prizes_left": list(amounts[:tv.players_left]), "unit": director.settings.payouts.unit,
             **({"out": director.out_seats(table)} if table is not None else {}),
+            **({"reentry": director.reentry_offers(table)}
+               if table is not None and hasattr(director, "reentry_offers") else {}),
             **({"offers": director.offers(table), "purchase_chips": {
                 "rebuy": director.settings.rebuy.chips, "addon": director.settings.addon.chips}}
                if table is not None and hasattr(director, "offers") else {})}

@@ -112,7 +112,11 @@ class MqttAdapter(DeviceAdapter):
         player seated there as this table knows them (the tablet only names its seat), and
         answer the tablet once: accepted (sent to the room; the room's answer comes on
         ``seat/<n>/lists``) or refused ``L-1`` (nobody sits in the seat, or the table has no
-        link to send it by). Never raises."""
+        link to send it by). ``op`` reenter goes to the tournament instead (:meth:`reentry`).
+        Never raises."""
+        if e.op == "reenter":
+            self.reentry(e)
+            return
         s = self.orch.state.seat(e.seat)
         link = getattr(self.ports, "link", None)
         if s is None or not s.player:
@@ -130,6 +134,33 @@ class MqttAdapter(DeviceAdapter):
             self._answer(e.seat, e.request_id, False, f"L-1: the request could not be sent to the room ({exc})")
             return
         self._answer(e.seat, e.request_id, True, None)
+
+    def reentry(self, e: Any) -> None:
+        """A tournament re-entry asked at seat ``e.seat``'s tablet (issue 19, TDA 9; ``op``
+        reenter on the seat's own lobby topic): at a table of the room's tournament, for the
+        player the table saw bust from that seat (the tablet names only its seat), journalled
+        and sent to the room's director with the table's next report
+        (:meth:`controller.tournament_link.RoomTournamentSeat.ask_reentry`); the room's answer
+        shows at the seat (the tournament view's ``reentry_answer``). Answered now: sent, or
+        refused with the reason (no room tournament here: a single table's re-entry is the
+        director's, ``livetable floor register``). Never raises."""
+        from controller.journal import JournalError
+        from controller.tournament.errors import TournamentError
+
+        room = getattr(self.orch, "tournament_purchases", None)
+        try:
+            if room is None or not hasattr(room, "ask_reentry"):
+                raise TournamentError("F-3: a re-entry here is registered by the director: ask the floor")
+            room.ask_reentry(e.seat)
+        except (TournamentError, JournalError) as exc:
+            self._answer(e.seat, e.request_id, False, str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - the table keeps running whatever the request
+            log.warning("seat %s: the re-entry request failed: %s", e.seat, exc)
+            self._answer(e.seat, e.request_id, False, f"F-3: the re-entry could not be sent ({exc})")
+            return
+        self._answer(e.seat, e.request_id, True, None)
+        self.orch.publish_all()  # the seat's tablet shows it waiting for the room
 
     def seat_lists(self, e: Any) -> None:
         """Give seat ``e.seat``'s tablet the room's answer about its player (:class:`drivers.

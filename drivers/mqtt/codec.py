@@ -695,14 +695,16 @@ def decode_holds(payload: bytes, table: str, max_seats: int) -> tuple[HeldSeat, 
 # -- waiting lists from the seat's tablet (issue 18, docs/players.md) ------------------------
 MAX_LOBBY_BYTES = 1024
 MAX_LIST_CHARS = 100
-LOBBY_OPS = frozenset({"join", "leave", "status"})
+#: ``reenter``: the busted player's re-entry asked at his seat's tablet (issue 19, TDA 9), no list
+LOBBY_OPS = frozenset({"join", "leave", "status", "reenter"})
 _LOBBY_FIELDS = {"schema", "id", "seat", "op", "list"}
 
 
 @dataclass(frozen=True, slots=True)
 class LobbyRequest:
     """A seat's waiting-list request: ``op`` join, leave or status; ``list`` the list's id as
-    the room's lobby names it (``"no-limit holdem 1/2"``; None for status)."""
+    the room's lobby names it (``"no-limit holdem 1/2"``; None for status); or ``op``
+    reenter (issue 19: a tournament re-entry for the player who busted from the seat, no list)."""
 
     request_id: str
     seat: int
@@ -713,8 +715,9 @@ class LobbyRequest:
 def decode_lobby_request(payload: bytes, *, seat: int) -> LobbyRequest:
     """Decode a request sent on ``livetable/<table>/seat/<seat>/lobby`` (issue 18).
 
-    Payload: ``{"schema": 1, "id": str, "seat": int, "op": "join"|"leave"|"status",
-    "list": str}`` (``list`` 1..100 printable characters, required but for status).
+    Payload: ``{"schema": 1, "id": str, "seat": int, "op": "join"|"leave"|"status"|"reenter",
+    "list": str}`` (``list`` 1..100 printable characters, required but for status; none
+    for reenter: issue 19, a tournament re-entry, TDA 9).
     Whether the list exists is the room's decision. Raises :class:`PayloadError`
     M-1/M-2/M-3 (over 1 KiB)/M-6 (another seat's payload).
     """
@@ -725,6 +728,10 @@ def decode_lobby_request(payload: bytes, *, seat: int) -> LobbyRequest:
         raise PayloadError("M-2", f"'op' must be one of {sorted(LOBBY_OPS)}", aid)
     name = obj.get("list")
     if op == "status" and name is None:
+        return LobbyRequest(aid, seat, op, None)
+    if op == "reenter":
+        if name is not None:
+            raise PayloadError("M-2", "'list' is not for a re-entry", aid)
         return LobbyRequest(aid, seat, op, None)
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_LIST_CHARS or not name.isprintable():
         raise PayloadError("M-2", f"'list' must be a list's id: 1..{MAX_LIST_CHARS} printable characters", aid)

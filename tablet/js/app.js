@@ -440,6 +440,7 @@ function wireUi() {
   $('#actions').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-act]');
     if (!b) return;
+    if (b.dataset.act === 'reenter') { sendLobby('reenter'); return; } // issue 19: on the seat's lobby topic
     const amount = b.dataset.amount ? Number(b.dataset.amount) : null;
     send(b.dataset.act, { amount: ['bet', 'raise'].includes(b.dataset.act) ? amount : null });
   });
@@ -857,6 +858,7 @@ function renderMe() {
   const rebuy = L.rebuyOffer(s, app.cfg.seat);
   const sitIn = p && p.to_act ? null : L.sitInOffer(s, app.cfg.seat); // issue 20: say why, offer Sit in
   const buy = p && p.to_act ? null : L.purchaseOffer(s, app.cfg.seat); // issue 19: rebuy, add-on
+  const reenter = !me || me.status === 'empty' ? L.reentryOffer(s, app.cfg.seat) : null; // issue 19, TDA 9
   $('#hand-words').textContent = p && p.hand_words ? L.handWords(p.hand_words)
     : sitIn ? sitIn.why
     : !p && me && me.buy_in_pending > 0 && me.status === 'sitting-out' // a buy-in again (T-3)
@@ -866,6 +868,7 @@ function renderMe() {
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
         : rebuy ? L.t('You have no chips left')
           : buy && buy.waiting ? buy.waiting
+          : reenter && reenter.waiting ? reenter.waiting
           : (!me || me.status === 'empty') && L.seatFinish(L.tournamentView(s), app.cfg.seat) // issue 19
             ? L.finishText(L.seatFinish(L.tournamentView(s), app.cfg.seat), true) : '';
 
@@ -881,6 +884,9 @@ function renderMe() {
   }
   if (buy && !ui.buttons.length) { // the dealer confirms it (livetable floor confirm-buyin)
     for (const b of buy.buttons) acts.append(el('button', { class: 'act', dataset: { act: b.action, amount: '' }, text: b.label }));
+  }
+  if (reenter && reenter.button && !ui.buttons.length) { // sent on the seat's lobby topic (sendLobby)
+    acts.append(el('button', { class: 'act primary', dataset: { act: 'reenter', amount: '' }, text: reenter.button.label }));
   }
   $('#slider-box').hidden = !ui.slider;
   if (ui.slider) renderSlider(ui.slider);

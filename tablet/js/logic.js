@@ -1069,6 +1069,34 @@ export function dealOffer(state, seat) {
   };
 }
 
+/** A tournament re-entry at `seat` (issue 19, TDA 9 late registration), for the player who
+ * busted from it while nobody sits there: from the view's `reentry` (the room's offer:
+ * {left, until_level}), `asked` ('reentry': sent, waiting for the room's director) and
+ * `reentry_answer` (the room's: {entry: {table, table_name, seat}} or {why}):
+ * {button: {op: 'reenter', label: 'Re-enter (1 left, until end of level 4)'} | null, waiting}
+ * (`waiting`: the words while it waits, where the room seats him, or its refusal), or null. */
+export function reentryOffer(state, seat) {
+  const tv = tournamentView(state);
+  if (!tv) return null;
+  const key = String(seat);
+  if (tv.asked && typeof tv.asked === 'object' && tv.asked[key] === 'reentry') {
+    return { button: null, waiting: t('Re-entry sent: the director registers it') };
+  }
+  const answer = tv.reentry_answer && typeof tv.reentry_answer === 'object' ? tv.reentry_answer[key] : undefined;
+  const to = answer && answer.entry && typeof answer.entry === 'object' ? answer.entry : null;
+  if (to) {
+    return { button: null, waiting: t('Re-entry booked: go to {table} seat {seat}',
+      { table: String(to.table_name || to.table || '?'), seat: Number.isInteger(to.seat) ? to.seat : '?' }) };
+  }
+  const offer = tv.reentry && typeof tv.reentry === 'object' ? tv.reentry[key] : undefined;
+  const button = offer && Number.isInteger(offer.left) && offer.left > 0 && Number.isInteger(offer.until_level)
+    ? { op: 'reenter', label: t('Re-enter ({n} left, until end of level {level})', { n: offer.left, level: offer.until_level }) }
+    : null;
+  const why = answer && typeof answer.why === 'string' ? answer.why : '';
+  if (why) return { button, waiting: t('Re-entry refused: {why}', { why }) };
+  return button ? { button, waiting: null } : null;
+}
+
 /** The colour-up's chip race on the break (TDA chip race; the view's `chip_race`):
  * "Chip race: seat 2, seat 5 win a 100" (or "Chip race: no chip won"); '' when none. */
 export function raceText(tv) {
@@ -1185,7 +1213,9 @@ export function listPlaceText(row) {
 }
 
 /** The tablet's waiting-list request on `seat/<n>/lobby` (docs/mqtt.md): join or leave
- * `list` (the room's list id), or `status` (the player's lists; no list). */
+ * `list` (the room's list id), `status` (the player's lists; no list), or `reenter` (issue
+ * 19: a tournament re-entry for the player who busted from the seat; no list, no name: the
+ * table knows who busted there). */
 export function lobbyRequestPayload({ id, seat, op, list = null }) {
-  return { schema: 1, id, seat, op, list: op === 'status' ? null : list };
+  return { schema: 1, id, seat, op, list: op === 'status' || op === 'reenter' ? null : list };
 }

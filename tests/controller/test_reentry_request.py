@@ -1,0 +1,183 @@
+"""A tournament re-entry asked at the busted player's seat tablet (issue 19, TDA 9): the
+tablet sends ``op`` reenter on its seat's own lobby topic; the table of the room's tournament
+sends the room a request for the player *it* saw bust from that seat (never a name the tablet
+gives), journalled, once a seat; the room's answer is shown at the seat (the tournament view's
+``reentry_answer``) and survives a restart of the table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.devices.mqtt import MqttAdapter
+from controller.devices.ports import DevicePorts
+from controller.engine.table import events as ev
+from controller.orchestrator import TournamentOwn
+from drivers.mqtt import codec
+from drivers.mqtt.codec import PayloadError
+from drivers.mqtt.events import LobbyRequestReceived
+from tests.controller.test_lobby_request import FakeLink
+from tests.room.test_room_tournament_purchases import _close, _order, _table, buy_room
+
+NOW = 1_800_000_000.0
+PUBLIC = {"seats": [{"seat": 1, "status": "empty"}, {"seat": 2, "status": "waiting", "stack": 2000}]}
+ENTRY = {"table": "t2", "table_name": "Oak", "seat": 4}
+
+
+def _busted_table(path: Path) -> tuple[Any, Any, MqttAdapter, FakeLink]:
+    """A room table with p1 (seat 1) and p2 (seat 2); p1 busts in hand 1 and leaves his seat."""
+    run, link = _table(path)
+    view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+    _order(link, run, 1, view=dict(view, reentry={"1": {"left": 1, "until_level": 4}}), **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Anna", "chips": 500},
+                                   {"move": 2, "seat": 2, "player": "p2", "name": "Bob", "chips": 2000}]})
+    link._bust(1, {"busted": {"p1": 500}, "players": {"1": {"player": "p1", "start": 500},
+                                                       "2": {"player": "p2", "start": 2000}}})
+    run.orch.handle(TournamentOwn(ev.StoodUp(at=run.orch.clock(), seat=1, moved=True)))
+    assert run.orch.state.seat(1) is None
+    ports, fake = DevicePorts(), FakeLink()
+    ports.link = fake
+    return run, link, MqttAdapter(run.orch, ports, clock=lambda: NOW), fake
+
+
+def _press(adapter: MqttAdapter, fake: FakeLink, seat: int, rid: str) -> tuple[bool, str | None]:
+    adapter.translate(LobbyRequestReceived(seat, "reenter", None, rid, NOW))
+    s, r, ok, why = fake.replies[-1]
+    assert (s, r) == (seat, rid)
+    return ok, why
+
+
+def test_the_table_sends_the_room_a_re_entry_for_the_player_it_saw_bust_there_once(tmp_path: Path) -> None:
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    try:
+        assert link.view_json(PUBLIC)["reentry"] == {"1": {"left": 1, "until_level": 4}}  # the room's offer
+        assert _press(adapter, fake, 1, "r1") == (True, None)
+        assert fake.forwarded == []  # not the waiting lists' desk: the room's tournament
+        assert link.report()["requests"] == {
+            "1": {"kind": "reentry", "seat": 1, "player": "p1", "by": "player via table t1 seat 1", "reason": None}}
+        assert link.view_json(PUBLIC)["asked"] == {"1": "reentry"}  # the tablet says it waits
+        ok, why = _press(adapter, fake, 1, "r2")  # a double press: one request
+        assert not ok and "waits for the room's director already" in why and len(link.requests) == 1
+        ok, why = _press(adapter, fake, 2, "r3")  # Bob plays on: nothing to re-enter
+        assert not ok and "no busted player" in why
+        ok, why = _press(adapter, fake, 3, "r4")  # nobody busted there
+        assert not ok and "no busted player" in why
+        _order(link, run, 2, answers={"1": {"entry": ENTRY}})
+        assert link.report()["requests"] == {}
+        assert link.view_json(PUBLIC)["reentry_answer"] == {"1": {"entry": ENTRY}}
+        ok, why = _press(adapter, fake, 1, "r5")  # pressed again after the room's yes
+        assert not ok and "booked already: Oak seat 4" in why and link.requests == {}
+    finally:
+        _close(run, link)
+    run, link = _table(path)  # restarted: who busted where and the room's answer come back from the journal
+    try:
+        assert link.out_at == {1: "p1"} and link.view_json(PUBLIC)["reentry_answer"] == {"1": {"entry": ENTRY}}
+        assert link.report()["requests"] == {}
+    finally:
+        _close(run, link)
+
+
+def test_a_refusal_is_shown_at_the_seat_and_he_may_ask_again(tmp_path: Path) -> None:
+    run, link, adapter, fake = _busted_table(tmp_path / "t1.sqlite")
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        why = "TDA 9: late registration closed at the end of level 4 (level 5 now)"
+        _order(link, run, 2, answers={"1": {"why": why}})
+        assert link.view_json(PUBLIC)["reentry_answer"] == {"1": {"why": why}}
+        assert _press(adapter, fake, 1, "r2")[0]  # asked again: sent again, the old answer cleared
+        assert link.view_json(PUBLIC)["reentry_answer"] == {} and list(link.report()["requests"]) == ["2"]
+        # someone sits in the seat: the busted player's answer is not shown to him
+        _order(link, run, 3, answers={"2": {"why": why}},
+               **{"in": [{"move": 3, "seat": 1, "player": "p3", "name": "Cy", "chips": 2000}]})
+        seated = {"seats": [{"seat": 1, "status": "waiting", "stack": 2000}] + PUBLIC["seats"][1:]}
+        assert link.view_json(seated)["reentry_answer"] == {} and link.view_json(seated)["reentry"] == {}
+        ok, why = _press(adapter, fake, 1, "r3")
+        assert not ok and "no busted player" in why
+    finally:
+        _close(run, link)
+
+
+def test_a_single_table_sends_it_to_the_director_and_the_payload_names_no_player(tmp_path: Path) -> None:
+    from controller.runtime import open_table
+    from controller.engine.table.settings import TableSettings
+
+    ports, fake = DevicePorts(), FakeLink()
+    ports.link = fake
+    s = TableSettings(id="t1", name="Birch", seats=6, small_blind=1, big_blind=2, buy_in_min=40, buy_in_max=200)
+    orch, _ = open_table(tmp_path / "c.sqlite", s, clock=lambda: NOW, ports=ports)
+    try:
+        adapter = MqttAdapter(orch, ports, clock=lambda: NOW)
+        assert _press(adapter, fake, 3, "r1") == (False, "F-3: a re-entry here is registered by the director: "
+                                                         "ask the floor")
+        assert fake.forwarded == []
+    finally:
+        orch.journal.close()
+    ok = codec.lobby_request_payload(seat=3, op="reenter", list_id=None, request_id="x1")
+    assert codec.decode_lobby_request(ok, seat=3).op == "reenter"
+    good = json.loads(ok)
+    for bad in ({**good, "player": "p1"}, {**good, "name": "Anna"}, {**good, "list": "no-limit holdem 1/2"},
+                {**good, "seat": 4}):
+        with pytest.raises(PayloadError):
+            codec.decode_lobby_request(json.dumps(bad).encode(), seat=3)
+
+
+class _Msg:
+    """What the link reads of a paho message."""
+
+    def __init__(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.topic, self.payload, self.retain = topic, payload, retain
+
+
+def test_bad_flooded_or_retained_re_entry_requests_are_refused_for_that_seat_only() -> None:
+    """The lobby topic's guards hold for ``reenter`` (the link, never started: its message
+    handling): a retained request is cleared and refused M-10, a bad one refused, a flood
+    refused M-9 after 5 in 10 s; another seat's request is taken meanwhile; a retry of an id
+    taken is refused M-5 (one request reaches the table)."""
+    from drivers.mqtt.link import TableLink
+
+    got: list[object] = []
+    now = [NOW]
+    link = TableLink("t1", host="127.0.0.1", port=1, username="controller", password="x", post=got.append,
+                     max_seats=6, clock=lambda: now[0])
+    sent: list[tuple[str, bytes, bool]] = []
+    link._client.publish = lambda t, p=None, *a, **k: sent.append((t, p, bool(k.get("retain"))))  # type: ignore
+
+    def req(seat: int, rid: str, *, retain: bool = False, raw: bytes | None = None) -> None:
+        payload = raw if raw is not None else codec.lobby_request_payload(seat=seat, op="reenter", list_id=None,
+                                                                          request_id=rid)
+        link._take_message(_Msg(f"livetable/t1/seat/{seat}/lobby", payload, retain))  # type: ignore[arg-type]
+
+    def taken() -> list[tuple[int, str]]:
+        return [(e.seat, e.request_id) for e in got if isinstance(e, LobbyRequestReceived)]
+
+    def last_reply(seat: int) -> dict[str, Any]:
+        return json.loads(next(p for t, p, _ in reversed(sent) if t == f"livetable/t1/seat/{seat}/reply"))
+
+    req(3, "kept", retain=True)
+    assert ("livetable/t1/seat/3/lobby", b"", True) in sent and taken() == []
+    assert last_reply(3)["accepted"] is False and last_reply(3)["reason"].startswith("M-10")
+    now[0] += 11  # one answer a flood window (M-9 damping): the next refusal in a new one
+    req(3, "x", raw=json.dumps({"schema": 1, "id": "b1", "seat": 3, "op": "reenter", "list": None,
+                                "player": "p9"}).encode())
+    assert last_reply(3)["accepted"] is False and last_reply(3)["reason"].startswith("M-2") and taken() == []
+    now[0] += 11
+    for i in range(8):  # a flood from seat 3
+        req(3, f"f{i}")
+    req(4, "n1")  # seat 4 is heard all the same
+    assert taken().count((4, "n1")) == 1 and len([s for s, _ in taken() if s == 3]) == 5
+    req(4, "n1")  # a retry of a request taken: not taken twice
+    assert taken().count((4, "n1")) == 1 and last_reply(4)["reason"].startswith("M-5")
+
+
+def test_a_bad_reentry_offer_in_the_rooms_view_is_refused() -> None:
+    from controller.tournament_link_view import decode_view
+
+    view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+    assert decode_view(dict(view, reentry={"3": {"left": 1, "until_level": 4}}))["reentry"] == {
+        "3": {"left": 1, "until_level": 4}}
+    for bad in ({"0": {"left": 1, "until_level": 4}}, {"3": {"left": -1, "until_level": 4}}, {"3": 1}, [3]):
+        with pytest.raises(ValueError, match="reentry"):
+            decode_view(dict(view, reentry=bad))
