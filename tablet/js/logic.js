@@ -591,9 +591,11 @@ export function seatPosition(seat, mySeat, n) {
 export const STATUS_WORDS = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
   'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
 
-/** A short status word for a seat (docs/state.md statuses), '' for a plain active seat. */
+/** A short status word for a seat (docs/state.md statuses), '' for a plain active seat; a seat
+ * not dealt in until the button passed (T-4, `waits_for_button`, issue 19) says so. */
 export function statusWord(s) {
   const words = STATUS_WORDS;
+  if (s && s.status === 'waiting' && s.waits_for_button === true) return t('Waits for the button');
   return s ? (words[s.status] !== undefined ? (words[s.status] && t(words[s.status])) : s.status) : '';
 }
 
