@@ -157,7 +157,7 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
     view: dict[str, Any] = {
         "schema": SCHEMA, "table": cfg.id, "name": cfg.name, "seq": state.seq,
         "hand": state.hands, "game": cfg.game, "limit": cfg.limit,
-        "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante,
+        "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante, "bba": cfg.big_blind_ante,
                    "small_bet": cfg.small_bet, "big_bet": cfg.big_bet, "chip": cfg.smallest_chip},
         "max_seats": cfg.seats,
         "buy_in": {"min": cfg.buy_in_min, "max": cfg.buy_in_max},

@@ -133,7 +133,8 @@ export const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', '
 export const SHORT_GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Draw' };
 export const SHORT_LIMIT_NAMES = { 'no-limit': 'NL', 'pot-limit': 'PL', 'fixed-limit': 'FL' };
 
-/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry;
+/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry
+ * ("... 100/200 ante 25", "... 100/200 BBA 200": a big-blind ante, TDA RP-11);
  * ``short``: "NL Hold'em 50/100" (a narrow header). */
 export function describeGame(v, { short = false } = {}) {
   const games = short ? SHORT_GAME_NAMES : GAME_NAMES;
@@ -144,6 +145,7 @@ export function describeGame(v, { short = false } = {}) {
   let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
   if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
   if (Number.isInteger(s.ante) && s.ante > 0) stakes += ` ${t('ante {chips}', { chips: chips(s.ante) })}`;
+  else if (Number.isInteger(s.bba) && s.bba > 0) stakes += ` ${t('BBA {chips}', { chips: chips(s.bba) })}`; // TDA RP-11 (issue 19)
   return `${limit} ${game} ${stakes}`;
 }
 
