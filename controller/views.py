@@ -17,7 +17,7 @@ from typing import Any
 from controller.engine import evaluator
 from controller.engine.cards import RANKS
 from controller.engine.settings import Street
-from controller.engine.table.play import all_in_runout, card_texts, post_now_seats, show_offer
+from controller.engine.table.play import all_in_runout, button_waits, card_texts, post_now_seats, show_offer
 from controller.engine.table.state import Seat, TableState
 
 __all__ = ["SCHEMA", "public_view", "private_view", "lights", "seat_status"]
@@ -83,20 +83,23 @@ def last_actions(hand: Any) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _seat_json(state: TableState, n: int) -> dict[str, Any]:
+def _seat_json(state: TableState, n: int, waits: tuple[int, ...] = ()) -> dict[str, Any]:
     s = state.seats[n - 1]
     if s is None:
         return {"seat": n, "name": None, "stack": 0, "bet": 0, "status": "empty",
                 "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
                 "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0,
-                "last_action": None, "out_reason": ""}
+                "last_action": None, "out_reason": "", "waits_for_button": False}
     hand = state.hand
+    status = seat_status(state, s)
     out = {"seat": n, "name": s.name, "stack": s.stack, "bet": 0,
-           "status": seat_status(state, s), "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
+           "status": status, "missed": {"sb": s.missed_sb, "bb": s.missed_bb},
            "cards": 0, "shown": None, "drew": None, "connected": s.connected, "posted_dead": 0,
            "auto_muck": s.auto_muck, "buy_in_pending": s.buy_in_pending, "last_action": None,
            # why the seat sits out (issue 20: a missed turn sat a player out without saying so)
-           "out_reason": s.out_reason if s.sitting_out else ""}
+           "out_reason": s.out_reason if s.sitting_out else "",
+           # T-4 (issue 19): not dealt in until the button passes (the hand's plan, or the next one's)
+           "waits_for_button": status == "waiting" and n in waits}
     if hand is None and state.last_result is not None:
         # between hands: the hands shown in the last one stay face up (P-2), mucked ones never
         rec = state.last_result
@@ -150,17 +153,18 @@ def public_view(state: TableState, *, fault: dict[str, Any] | None = None, pause
     cfg = state.settings
     hand = state.hand
     info = state.info
+    waits = button_waits(state) if any(s is not None for s in state.seats) else ()
     view: dict[str, Any] = {
         "schema": SCHEMA, "table": cfg.id, "name": cfg.name, "seq": state.seq,
         "hand": state.hands, "game": cfg.game, "limit": cfg.limit,
-        "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante,
+        "stakes": {"sb": cfg.small_blind, "bb": cfg.big_blind, "ante": cfg.ante, "bba": cfg.big_blind_ante,
                    "small_bet": cfg.small_bet, "big_bet": cfg.big_bet, "chip": cfg.smallest_chip},
         "max_seats": cfg.seats,
         "buy_in": {"min": cfg.buy_in_min, "max": cfg.buy_in_max},
         "join": _join_json(state),
         "street": "waiting", "button": None, "sb_seat": None, "bb_seat": None,
         "board": [], "pots": [],
-        "seats": [_seat_json(state, n) for n in range(1, cfg.seats + 1)],
+        "seats": [_seat_json(state, n, waits) for n in range(1, cfg.seats + 1)],
         "turn": None, "showdown": None,
         "all_in_equity": equity if equity and all_in_runout(state) else None,  # S-8
         "fault": fault, "paused": paused, "rake": 0,

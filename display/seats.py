@@ -98,8 +98,9 @@ def card_slots(
 
 def seat_info(s: dict[str, Any], status: str, won: int) -> str:
     """Return the seat's info line: the last action this round (``CHECK``, ``CALL 300``,
-    ``BET 300``, ``RAISE TO 900``, ``ALL-IN 5,000``; else the bet), status word, missed-blind
-    marks, winnings, or the buy-in a player who took the seat from its tablet waits for the
+    ``BET 300``, ``RAISE TO 900``, ``ALL-IN 5,000``; else the bet), status word (``WAITS FOR
+    THE BUTTON``: not dealt in until the button passed, T-4, issue 19), missed-blind marks,
+    winnings, or the buy-in a player who took the seat from its tablet waits for the
     dealer to confirm (T-3); a seat held for a called player (status ``held``, issue 18):
     ``HELD 2:41`` (``held_left`` whole seconds) or ``HELD``."""
     bet = s.get("bet") or 0
@@ -123,6 +124,8 @@ def seat_info(s: dict[str, Any], status: str, won: int) -> str:
         return _("BUY-IN {chips} TO CONFIRM").format(chips=chips(s["buy_in_pending"]))
     if status == "sitting-out":
         return _("SAT OUT") + (f" \u00b7 {miss}" if miss else "")
+    if status == "waiting" and s.get("waits_for_button"):  # T-4: dealt in once the button passed (issue 19)
+        return _("WAITS FOR THE BUTTON")
     if status == "waiting":
         return _("WAITING") + (f" \u00b7 {miss}" if miss else "")
     parts = []

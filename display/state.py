@@ -195,7 +195,8 @@ def chips(amount: Any) -> str:
 
 
 def stakes_text(state: dict[str, Any]) -> str:
-    """Return the stakes: ``"50/100"``, ``"50/100 ante 10"``; fixed limit ``"100/200"`` (bets)."""
+    """Return the stakes: ``"50/100"``, ``"50/100 ante 10"``, ``"100/200 BBA 200"`` (a big-blind
+    ante, TDA RP-11: the public state's ``stakes.bba``, issue 19); fixed limit ``"100/200"`` (bets)."""
     stakes = state.get("stakes") or {}
     if state.get("limit") == "fixed-limit" and stakes.get("small_bet") and stakes.get("big_bet"):
         text = f"{chips(stakes['small_bet'])}/{chips(stakes['big_bet'])}"
@@ -203,6 +204,8 @@ def stakes_text(state: dict[str, Any]) -> str:
         text = f"{chips(stakes.get('sb'))}/{chips(stakes.get('bb'))}"
     if stakes.get("ante"):
         text += " " + _("ante {chips}").format(chips=chips(stakes["ante"]))
+    elif stakes.get("bba"):
+        text += " " + _("BBA {chips}").format(chips=chips(stakes["bba"]))
     return text
 
 

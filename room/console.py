@@ -53,7 +53,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -300,9 +300,29 @@ def purchase_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     return {"command": command, "player": player, "by": by, "reason": reason}
 
 
-def tables_view(service: Any) -> list[dict[str, Any]]:
-    """Return what the console shows of every table (see the module's doc)."""
+#: Why the console offers no *Seat player*, *Change stakes* or *Close table* at a tournament table
+#: (issue 19, F-3: the table refuses them, controller/floor.py ``CASH_COMMANDS``), and what to do instead.
+CASH_REFUSED = {
+    "room-tournament": ("F-3: this table plays the room's tournament: the floor seats no player with chips here "
+                        "(a late entry is the tournament's Register above; the room seats him), its blinds and "
+                        "antes come from the clock's levels (Go to level above), and the room breaks its tables "
+                        "(balancing), not the floor"),
+    "tournament": ("F-3: this table plays a tournament: the floor seats no player with chips here, its blinds "
+                   "and antes come from the tournament's levels (the director's clock), and the floor does not "
+                   "close it (docs/tournament.md, What the floor cannot do at a tournament table)"),
+}
+
+
+def tables_view(service: Any, tournament_tables: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Return what the console shows of every table (see the module's doc).
+
+    ``tournament_tables``: the tables of the room's tournament (:attr:`room.tournament.RoomTournament.tables`).
+    Each row's ``tournament`` is None at a cash table, else why the floor's cash commands are
+    refused there (:data:`CASH_REFUSED`, F-3): a table of the room's tournament, or one whose
+    live state or floor status carries a ``tournament_view`` (a single table's tournament, or a
+    table of the room's when the room's list could not be read)."""
     store = service.store
+    room_tables = set(tournament_tables)
     out = []
     for t in sorted(set(store.table_ids()) | set(service.live)):
         row = store.table_row(t) or {}
@@ -326,8 +346,19 @@ def tables_view(service: Any) -> list[dict[str, Any]]:
             "seats": seats, "status_age": round(time.time() - status["received"], 1) if status else None,
             "closed": bool(status and status.get("closed")), "closing": bool(status and status.get("closing")),
             "live_stakes": status.get("stakes") if status else None,
+            "tournament": _cash_refused(t, room_tables, live, status),
         })
     return out
+
+
+def _cash_refused(table: str, room_tables: set[str], live: dict[str, Any],
+                  status: dict[str, Any] | None) -> str | None:
+    """Why the floor's cash commands are refused at ``table`` (:data:`CASH_REFUSED`), or None."""
+    if table in room_tables:
+        return CASH_REFUSED["room-tournament"]
+    if live.get("tournament_view") or (status or {}).get("tournament"):
+        return CASH_REFUSED["tournament"]
+    return None
 
 
 def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: int = 0,
@@ -350,6 +381,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
         pw = add_login(logins, "floor")
         hint = f"floor / {pw}"
     sessions: dict[str, str] = {}
+    known_tables: list[str] = []  # the room's tournament's tables, once asked
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "livetable-room"
@@ -380,6 +412,17 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             except BodyError as exc:
                 self._error(exc.status, str(exc))
                 return None
+
+        def _tournament_tables(self) -> list[str]:
+            """The room's tournament's tables (fixed from its start: asked once, then kept), or none."""
+            if tournament is None:
+                return []
+            if not known_tables:
+                try:
+                    known_tables.extend(tournament.call(lambda d: list(d.tables), timeout=1.0))
+                except NoTournament:
+                    return []  # none running (yet): the tables' own views still say it
+            return known_tables
 
         # -------------------------------------------------------------- routes
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -412,7 +455,7 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             if path == "/api/me":
                 self._json({"name": who, "floor_port": (links or {}).get("floor")})
             elif path == "/api/tables":
-                self._json({"tables": tables_view(service), "totals": store.totals()})
+                self._json({"tables": tables_view(service, self._tournament_tables()), "totals": store.totals()})
             elif path == "/api/floor":
                 rows = store.query("SELECT id, at, table_id, action, by_name, reason, request, outcome"
                                    " FROM room_floor_actions ORDER BY id DESC LIMIT 100")

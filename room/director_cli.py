@@ -99,11 +99,15 @@ def _count(n: Any, word: str, words: str | None = None) -> str:
 
 
 def status_lines(st: dict[str, Any]) -> list[str]:
-    """Return ``GET /api/tournament``'s status in words: the clock's line, then one line a table.
+    """Return ``GET /api/tournament``'s status in words: the clock's line, then one line a table,
+    then (where the status carries them, as the console's tournament panel shows them) the
+    moves under way, the tables broken and the places so far, then the problems.
 
     ``level 3 (100/200, big-blind ante 200), 0:42 left, CLOCK PAUSED; next level 4 (200/400,
     big-blind ante 400); 23 players left of 40 entries, average stack 3,478, prize pool
-    4,000 (9 places paid)``."""
+    4,000 (9 places paid)``; ``moves under way (1):``, ``  Ann (p3): t2 Birch seat 4 -> t1
+    seat 7 (balancing, TDA 11; ordered)``; ``tables broken: 1. t3 Oak``; ``places so far
+    (2):``, ``  11th-12th Bob (p9)``, ``  ... 600`` (the prize in money, nothing out of the money)."""
     from controller.tournament.words import stakes_words
 
     lv, nxt = st.get("level") or {}, st.get("next_level")
@@ -131,7 +135,47 @@ def status_lines(st: dict[str, Any]) -> list[str]:
         lines.append(f"{name}: broken" if t.get("broken") else
                      f"{name}: {_count(t.get('players'), 'player')}, {_count(t.get('hands'), 'hand')}"
                      + (", playing a hand" if t.get("playing") else ""))
+    lines += _moves_and_places(st)
     lines += [f"problem: {p}" for p in st.get("problems") or []]
+    return lines
+
+
+#: A move's state in words, as the console says it (``planned``: ordered; ``out``: he left his seat).
+_MOVE_STATE = {"planned": "ordered", "out": "chips on the way"}
+
+
+def _moves_and_places(st: dict[str, Any]) -> list[str]:
+    """The console's tournament panel in lines (:meth:`room.tournament.RoomTournament.director_status`:
+    ``moves``, ``broken_order``, ``busts``); nothing for a key the status does not carry."""
+    from controller.tournament.words import ordinal
+
+    names = {t.get("table"): t.get("name") for t in st.get("tables") or []}
+
+    def table(t: Any) -> str:
+        return f"{t} {names[t]}" if names.get(t) not in (None, t) else str(t)
+
+    lines: list[str] = []
+    if "moves" in st:
+        moves = st.get("moves") or []
+        lines.append(f"moves under way ({len(moves)}):" if moves else "moves under way: none")
+        for m in moves:
+            src = f"{table(m.get('from'))} seat {m.get('from_seat')}" if m.get("from") else "enters"
+            lines.append(f"  {m.get('name')} ({m.get('player')}): {src} -> {table(m.get('to'))} seat "
+                         f"{m.get('to_seat')} ({m.get('why')}; {_MOVE_STATE.get(m.get('state'), m.get('state'))})")
+    if "broken_order" in st:
+        broken = st.get("broken_order") or []
+        lines.append("tables broken: " + (", ".join(f"{i}. {table(t)}" for i, t in enumerate(broken, 1))
+                                          if broken else "none"))
+    if "busts" in st:
+        busts = st.get("busts") or []
+        lines.append(f"places so far ({len(busts)}):" if busts else "places so far: nobody is out yet")
+        for b in busts:
+            place, tied = b.get("place"), b.get("tied_to")
+            where = (f"{ordinal(place)}-{ordinal(tied)}" if isinstance(place, int) and isinstance(tied, int)
+                     and tied > place else ordinal(place) if isinstance(place, int) else str(place))
+            prize = b.get("prize")
+            lines.append(f"  {where} {b.get('name')} ({b.get('player')})"
+                         + (f" {prize:,}" if isinstance(prize, int) and prize else ""))
     return lines
 
 

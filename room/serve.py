@@ -79,9 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entries", type=int, default=None,
                    help="the tournament's entries, p1..pN (default: every seat of the tables); checked against "
                         "the stored tournament when given")
-    p.add_argument("--entries-file", metavar="FILE", default=None,
-                   help="the tournament's entries by name: one player a line, name or player_id,name (UTF-8, # "
-                        "comments); instead of --entries; checked against the stored tournament when given")
+    from room.tournament_serve import add_entries_file
+
+    add_entries_file(p)  # room simulate --tournament's too
     p.add_argument("--tournament-seed", type=int, default=None, help="the draw's seed (default: a random one; "
                    "a resumed tournament keeps its own)")
     p.add_argument("--tournament-speed", type=clock_speed, default=1.0,
@@ -184,11 +184,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"livetable room serve: the room login's password: {exc}", file=sys.stderr)
         return 2
     tournament = _tournament_args(args)
-    if tournament is not None and not isinstance(tournament, str) and args.entries_file is not None \
-            and args.entries is not None:
-        tournament = "--entries and --entries-file: one or the other"
-    elif tournament is None and args.entries_file is not None:
-        tournament = "--entries-file goes with --tournament"
+    if not isinstance(tournament, str):
+        from room.tournament_serve import entries_file_refused
+
+        tournament = entries_file_refused(args.entries, args.entries_file, tournament is not None) or tournament
     if isinstance(tournament, str):
         print(f"livetable room serve: {tournament}", file=sys.stderr)
         return 2
@@ -203,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                           password=password, client_id=args.client_id)
     runner, lock = None, None
     if tournament is not None:
-        from room.tournament_serve import (DirectorLockHeld, StoredTournamentMismatch, TournamentRunner, check_stored,
-                                           lock_director, read_entries)
+        from room.tournament_serve import (DirectorLockHeld, StoredTournamentMismatch, TournamentRunner,
+                                           check_entries_count, check_stored, lock_director, read_entries)
 
         text, tables = tournament
         try:  # one director a store (issue 19): before anything starts, a second room is refused
@@ -222,9 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             if not held and args.entries is not None and not 2 <= args.entries <= seats:
                 raise ValueError(f"--entries must be 2..{seats} ({len(tables)} tables of "
                                  f"{runner.settings.seats_per_table} seats)")
-            if not held and args.names is not None and not 2 <= len(args.names) <= seats:
-                raise ValueError(f"--entries-file: {len(args.names)} players; a tournament on {len(tables)} tables "
-                                 f"of {runner.settings.seats_per_table} seats takes 2..{seats}")
+            if not held and args.names is not None:
+                check_entries_count(args.names, runner.settings, tables)
         except (StoredTournamentMismatch, ValueError, StoreError) as exc:
             print(f"livetable room serve: --tournament: {exc}", file=sys.stderr)
             lock.release()

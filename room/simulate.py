@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament", action="store_true",
                    help="a multi-table tournament run by the room to a winner (issue 19, docs/tournament.md)")
     p.add_argument("--entries", type=int, default=None, help="the tournament's entries (default: 8 a table)")
+    from room.tournament_serve import add_entries_file
+
+    add_entries_file(p)  # room serve's option (issue 19): the entries by name
     p.add_argument("--tournament-config", default=None,
                    help="the tournament's [tournament] TOML (default: a fast built-in one, room/tournament_sim.py)")
     p.add_argument("--speed", type=float, default=30.0,
@@ -113,6 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.players <= 999 or (args.players and args.devices != "all"):
         print("livetable room simulate: --players is 0..999 and needs --devices all (the floor seats them)",
               file=sys.stderr)
+        return 2
+    from room.tournament_serve import entries_file_refused
+
+    if (why := entries_file_refused(args.entries, args.entries_file, args.tournament)) is not None:
+        print(f"livetable room simulate: {why}", file=sys.stderr)
         return 2
     leave = args.leave_chance if args.leave_chance is not None else (0.05 if args.players else 0.0)
     hold = args.hold if args.hold is not None else (3.0 if args.players else 180.0)

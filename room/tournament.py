@@ -89,6 +89,7 @@ from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, TournamentSettings, load_settings
 from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
+from room.repeats import Repeats
 from room.tournament_view import move_notice, order_view, view_changed
 
 __all__ = ["RoomTournament", "StoreJournal", "entry_name"]
@@ -282,6 +283,8 @@ class RoomTournament:
         #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
         self._button: dict[str, str] | None = None
         self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
+        #: a table's refused reports said once a reason, then at most once a minute (room/repeats.py)
+        self.repeats = Repeats()
         #: rebuys and add-ons (:meth:`purchase`): id -> ``{"id", "kind", "player", "table", "seat",
         #: "chips", "price", "state": "planned" | "in" | "refunded", "request", "by", ...}``
         self.purchases: dict[int, dict[str, Any]] = {}
@@ -413,7 +416,8 @@ class RoomTournament:
             rep = json.loads(payload)
             _check_report(rep, table)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            log.warning("table %s: a tournament report was refused: %s", table, exc)
+            if (said := self.repeats.say(table, str(exc))) is not None:  # once, not at every report
+                log.warning("table %s: a tournament report was refused: %s", table, said)
             return
         if table not in self.tables:
             return
@@ -435,10 +439,14 @@ class RoomTournament:
         why = self._refuse(table, rep)
         if why:
             self.refused += 1
-            log.warning("table %s: a tournament report was refused: %s", table, why)
-            if len(self.problems) < 20 and not why.startswith("stale"):  # a duplicate (QoS 1) is no fault
+            stale = why.startswith("stale")
+            said = self.repeats.say(table, why, kind="stale" if stale else None)  # once a reason, not every second
+            if said is not None:
+                log.warning("table %s: a tournament report was refused: %s", table, said)
+            if len(self.problems) < 20 and not stale and said == why:  # a duplicate (QoS 1) is no fault
                 self.problems.append(f"table {table}: report refused: {why}")
             return
+        self.repeats.clear(table)
         prev, self.reports[table] = self.reports.get(table), rep
         self._confirm_moves(table, rep, prev)
         self._confirm_purchases(table, rep)

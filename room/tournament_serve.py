@@ -48,7 +48,8 @@ from room.tournament import RoomTournament, StoreJournal
 from room.tournament_desk import TournamentDesk
 
 __all__ = ["TournamentRunner", "StoredTournamentMismatch", "check_stored", "stored_start", "DirectorLock",
-           "DirectorLockHeld", "lock_director", "read_entries", "EntriesFileError"]
+           "DirectorLockHeld", "lock_director", "read_entries", "EntriesFileError", "add_entries_file",
+           "entries_file_refused", "check_entries_count"]
 
 log = logging.getLogger("livetable.room.tournament")
 
@@ -253,6 +254,38 @@ def read_entries(path: str | Path) -> dict[str, str]:
             pid = f"p{n}"
         out[pid] = name
     return out
+
+
+def add_entries_file(p: Any) -> None:
+    """Add ``--entries-file FILE`` to the argparse parser ``p`` (``livetable room serve`` and
+    ``room simulate --tournament``: one option, one file format, :func:`read_entries`)."""
+    p.add_argument("--entries-file", metavar="FILE", default=None,
+                   help="the tournament's entries by name: one player a line, name or player_id,name (UTF-8, # "
+                        "comments); instead of --entries; checked against the stored tournament when given")
+
+
+def entries_file_refused(entries: int | None, entries_file: str | None, tournament: bool) -> str | None:
+    """Why ``--entries-file`` cannot go with the other options, or None: ``--entries`` given too,
+    or no tournament asked (``--tournament``)."""
+    if entries_file is None:
+        return None
+    if not tournament:
+        return "--entries-file goes with --tournament"
+    return "--entries and --entries-file: one or the other" if entries is not None else None
+
+
+def check_entries_count(names: dict[str, str], settings: TournamentSettings, tables: list[str]) -> None:
+    """Check a new tournament's entries file holds 2 players up to a seat of every table.
+
+    Raises:
+        ValueError: fewer than 2 or more players than seats (the message says how many fit).
+    """
+    from controller.tournament.words import plural
+
+    seats = settings.seats_per_table * len(tables)
+    if not 2 <= len(names) <= seats:
+        raise ValueError(f"--entries-file: {plural(len(names), 'player')}; a tournament on "
+                         f"{plural(len(tables), 'table')} of {settings.seats_per_table} seats takes 2..{seats}")
 
 
 def stored_start(store: Any) -> dict[str, Any] | None:

@@ -21,9 +21,12 @@ and its meters equal the tables'), plus ``entries``, ``checks``, ``problems``, `
 died and were started again from their journals), ``balanced``, ``per_table``,
 ``dir``, ``seconds``. Exit 0 when ``ok``, 1 when not.
 
+``--entries-file FILE``: the entries by name, ``room serve``'s option and reader
+(:func:`room.tournament_serve.add_entries_file`, :func:`room.tournament_serve.read_entries`).
+
 The same ``--dir`` (and ``--store``) again resumes a tournament stopped or killed: the room
 replays its journal from the store, each table its own (other settings, tables or
-``--entries`` than the stored tournament's are refused: exit 2). The loop that drives the
+``--entries`` or ``--entries-file`` than the stored tournament's are refused: exit 2). The loop that drives the
 director is ``livetable room serve --tournament``'s (:class:`room.tournament_serve.TournamentRunner`);
 this module adds the rig, the table processes (started again when they die) and the checks.
 """
@@ -147,7 +150,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     from controller.tournament.settings import load_settings
     from room.service import RoomService
     from room.rig import RoomRig, balance, table_name
-    from room.tournament_serve import TournamentRunner
+    from room.tournament_serve import TournamentRunner, check_entries_count, read_entries
 
     text = Path(args.tournament_config).read_text() if args.tournament_config else ROOM_TOML
     try:
@@ -155,7 +158,16 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     except ValueError as exc:
         print(f"livetable room simulate: --tournament-config: {exc}", file=sys.stderr)
         return 2
-    entries = args.entries if args.entries is not None else settings.seats_per_table * len(tables)
+    names = None  # --entries-file's players (room serve's reader): player id -> name
+    if getattr(args, "entries_file", None) is not None:
+        try:
+            names = read_entries(args.entries_file)
+            check_entries_count(names, settings, tables)
+        except ValueError as exc:  # EntriesFileError too
+            print(f"livetable room simulate: {exc}", file=sys.stderr)
+            return 2
+    entries = len(names) if names is not None else (
+        args.entries if args.entries is not None else settings.seats_per_table * len(tables))
     if not 2 <= entries <= settings.seats_per_table * len(tables) or args.speed <= 0:
         print(f"livetable room simulate: --entries must be 2..{settings.seats_per_table * len(tables)} "
               f"({plural(len(tables), 'table')} of {settings.seats_per_table} seats) and --speed above 0",
@@ -188,7 +200,7 @@ def run_tournament(args: argparse.Namespace, store: Any, workdir: Path, tables: 
     director = runner.director
     director.table_names = {t: table_name(t) for t in tables}  # the screens
     try:
-        resumed = runner.open(args.entries, args.seed)
+        resumed = runner.open(args.entries, args.seed, names=names)
     except (TournamentError, ValueError) as exc:
         print(f"livetable room simulate: {exc}", file=sys.stderr)
         if console is not None:

@@ -865,6 +865,8 @@ function renderMe() {
       ? L.t('Buy-in {chips}: hand the chips or cash to the dealer, who confirms it', { chips: L.chips(me.buy_in_pending) })
     : !p && me && me.buy_in_pending > 0
       ? L.t('Seated: hand {chips} in chips or cash to the dealer, who confirms your buy-in', { chips: L.chips(me.buy_in_pending) })
+      : !p && me && me.status === 'waiting' && me.waits_for_button === true // T-4 (issue 19)
+        ? L.t('Seated: you wait for the button, then you are dealt in')
       : !p && me && me.status === 'waiting' ? L.t('Seated: you are dealt in from a coming hand')
         : rebuy ? L.t('You have no chips left')
           : buy && buy.waiting ? buy.waiting

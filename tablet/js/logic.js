@@ -133,7 +133,8 @@ export const LIMIT_NAMES = { 'no-limit': 'No Limit', 'pot-limit': 'Pot Limit', '
 export const SHORT_GAME_NAMES = { holdem: "Hold'em", omaha: 'Omaha', draw: 'Draw' };
 export const SHORT_LIMIT_NAMES = { 'no-limit': 'NL', 'pot-limit': 'PL', 'fixed-limit': 'FL' };
 
-/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry;
+/** "No Limit Hold'em 50/100" (L-1): the game, limit and stakes of a state or lobby entry
+ * ("... 100/200 ante 25", "... 100/200 BBA 200": a big-blind ante, TDA RP-11);
  * ``short``: "NL Hold'em 50/100" (a narrow header). */
 export function describeGame(v, { short = false } = {}) {
   const games = short ? SHORT_GAME_NAMES : GAME_NAMES;
@@ -144,6 +145,7 @@ export function describeGame(v, { short = false } = {}) {
   let stakes = `${chips(s.sb)}/${chips(s.bb)}`;
   if (v.limit === 'fixed-limit' && Number.isInteger(s.small_bet)) stakes = `${chips(s.small_bet)}/${chips(s.big_bet)}`;
   if (Number.isInteger(s.ante) && s.ante > 0) stakes += ` ${t('ante {chips}', { chips: chips(s.ante) })}`;
+  else if (Number.isInteger(s.bba) && s.bba > 0) stakes += ` ${t('BBA {chips}', { chips: chips(s.bba) })}`; // TDA RP-11 (issue 19)
   return `${limit} ${game} ${stakes}`;
 }
 
@@ -591,9 +593,11 @@ export function seatPosition(seat, mySeat, n) {
 export const STATUS_WORDS = { empty: 'Empty seat', waiting: 'Waiting', folded: 'Folded', 'all-in': 'All-in',
   'sitting-out': 'Sitting out', acting: 'Acting', active: '' };
 
-/** A short status word for a seat (docs/state.md statuses), '' for a plain active seat. */
+/** A short status word for a seat (docs/state.md statuses), '' for a plain active seat; a seat
+ * not dealt in until the button passed (T-4, `waits_for_button`, issue 19) says so. */
 export function statusWord(s) {
   const words = STATUS_WORDS;
+  if (s && s.status === 'waiting' && s.waits_for_button === true) return t('Waits for the button');
   return s ? (words[s.status] !== undefined ? (words[s.status] && t(words[s.status])) : s.status) : '';
 }
 

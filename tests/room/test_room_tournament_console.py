@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from room import director_cli
-from room.console import serve_console
+from room.console import CASH_REFUSED, serve_console
 from room.store import open_store
 from room.tournament import StoreJournal
 from room.tournament_desk import NoTournament, TournamentDesk
@@ -78,12 +78,13 @@ def console(tmp_path: Path) -> Iterator[dict[str, Any]]:
     desk = TournamentDesk(d)
     store = open_store(tmp_path / "room.sqlite")
     d.journal = _StoreJournal(store, journal.rows)  # as the room's: the floor record in the clock event's transaction
-    served = serve_console(Service(store), tmp_path / "floor-logins.json", tournament=desk)
+    service = Service(store)
+    served = serve_console(service, tmp_path / "floor-logins.json", tournament=desk)
     loop = Loop(desk)
     password = served.login_hint.split(" / ")[1]
     try:
         yield {"url": served.url, "password": password, "opener": _login(served.url, password), "store": store,
-               "director": d, "journal": journal, "now": now, "tmp": tmp_path}
+               "director": d, "journal": journal, "now": now, "tmp": tmp_path, "service": service}
     finally:
         loop.stop.set()
         loop.thread.join(5)
@@ -243,10 +244,32 @@ def test_the_director_command_line_cannot_connect(console: dict[str, Any], capsy
     assert "cannot reach the floor console at" in capsys.readouterr().err
 
 
+def _three_tables(c: dict[str, Any]) -> None:
+    """t1 of the room's tournament, s1 a single table's tournament (its live state says so), c1 a cash table."""
+    seat = {"seat": 1, "name": "Ann", "stack": 2000, "status": "active"}
+    c["service"].live.update({"t1": {"name": "Birch", "seats": [seat]},
+                              "s1": {"name": "Solo", "seats": [seat], "tournament_view": {"level": {"number": 1}}},
+                              "c1": {"name": "Cash", "seats": [seat]}})
+
+
+def test_the_tables_say_which_play_a_tournament_and_why_the_floor_cannot_seat_stake_or_close_them(
+        console: dict[str, Any]) -> None:
+    """F-3 (docs/tournament.md "What the floor cannot do at a tournament table"): the console's
+    rows say why, for the room's tournament tables (the room's list) and a table whose live
+    state carries a tournament view; a cash table has none."""
+    _three_tables(console)
+    with console["opener"].open(console["url"] + "api/tables", timeout=10) as r:
+        rows = {t["table"]: t for t in json.loads(r.read())["tables"]}
+    assert rows["t1"]["tournament"] == CASH_REFUSED["room-tournament"] and "Register" in rows["t1"]["tournament"]
+    assert rows["s1"]["tournament"] == CASH_REFUSED["tournament"]
+    assert rows["c1"]["tournament"] is None
+
+
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 @pytest.mark.timeout(120)
 def test_the_console_page_shows_the_tournament_and_pauses_and_moves_its_clock(console: dict[str, Any]) -> None:
     shot = os.environ.get("LIVETABLE_SHOT")  # docs/room-console-tournament.png was taken with it
+    _three_tables(console)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
@@ -261,6 +284,15 @@ def test_the_console_page_shows_the_tournament_and_pauses_and_moves_its_clock(co
             text = page.text_content("#tournament") or ""
             assert "0:40" in text and "Level 1" in text and "25/50" in text and "next level 2: 50/100, ante 25" in text
             assert "12 players left of 12 entries" in text and "average stack 2,000" in text and "t1" in text
+            # F-3: a tournament table offers no Seat player, Change stakes or Close table, and says why
+            page.wait_for_selector("#table-c1 button.seat", timeout=20_000)
+            for t in ("t1", "s1"):
+                assert page.locator(f"#table-{t} button.seat, #table-{t} button.stakes, #table-{t} button.close"
+                                    ).count() == 0, t
+                assert "F-3: this table plays" in (page.text_content(f"#table-{t} .t-cash-note") or ""), t
+            assert "Register" in (page.text_content("#table-t1 .t-cash-note") or "")
+            assert page.locator("#table-c1 .t-cash-note").count() == 0
+            assert page.locator("#table-c1 button.stakes, #table-c1 button.close").count() == 2
             page.fill("#tournament .reason", "dispute at t1")
             page.click("#tournament button[data-command='clock-pause']")
             page.wait_for_selector("#tournament .t-paused", timeout=20_000)

@@ -215,3 +215,40 @@ def test_the_console_panel_shows_hand_for_hand_moves_breaks_places_and_registers
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000
+
+
+def test_the_director_status_prints_the_moves_the_breaks_and_the_places(panel: dict[str, Any], capsys: Any,
+                                                                         monkeypatch: Any) -> None:
+    """``livetable room director status`` says what the console's panel shows: the moves under way
+    (each player, from where to where, why, how far), the tables broken and the places so far."""
+    from room import director_cli
+
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", panel["password"])
+
+    def status() -> list[str]:
+        assert director_cli.main(["--console", panel["url"], "status"]) == 0
+        return capsys.readouterr().out.splitlines()
+
+    out = status()
+    assert "moves under way: none" in out and "tables broken: none" in out
+    assert "places so far: nobody is out yet" in out
+    bubble(panel)
+    break_t2(panel)
+    code, st = call(panel)
+    out = status()
+    d = panel["director"]
+    moves = st["moves"]
+    assert f"moves under way ({len(moves)}):" in out and len(moves) >= 3
+    for m in moves:
+        src = f"{m['from']} seat {m['from_seat']}"
+        assert (f"  {d.names[m['player']]} ({m['player']}): {src} -> t1 seat {m['to_seat']} "
+                f"({m['why']}; ordered)") in out, (m, out)
+    assert "tables broken: 1. t2" in out
+    busts = st["busts"]
+    assert f"places so far ({len(busts)}):" in out
+    assert len(busts) == 5 and busts[0]["prize"] > 0 and busts[-1]["prize"] == 0  # in and out of the money
+    for b in busts:
+        paid = f" {b['prize']:,}" if b["prize"] else ""
+        assert f"  {b['place']}th {b['name']} ({b['player']}){paid}" in out, (b, out)
+    # in that order: the clock, the tables, the moves, the breaks, the places
+    assert out.index("tables broken: 1. t2") < out.index(f"places so far ({len(busts)}):")

@@ -64,7 +64,9 @@ class Plan:
     seat 1; ``posts``: seat -> ``(live, dead)`` chips (blinds and T-4/T-6 posts);
     ``waiting``: seated players in the game who are not dealt in (T-4); ``missed_sb`` /
     ``missed_bb``: sitting-out seats that this hand marks (T-6); ``fresh``: the table
-    (re)started and nobody owed anything.
+    (re)started and nobody owed anything; ``button_waits``: those of ``waiting`` who wait for
+    the button to pass (on the button or between it and the big blind, T-4; issue 19: what
+    the screens say of them), not for the big blind.
     """
 
     button: int
@@ -77,6 +79,7 @@ class Plan:
     missed_bb: tuple[int, ...]
     rotation: Rotation
     fresh: bool = False
+    button_waits: tuple[int, ...] = ()
 
 
 def after(seat: int, seats: int) -> int:
@@ -164,6 +167,7 @@ def _rotate(
     dealt: list[int] = []
     posts: dict[int, tuple[int, int]] = {}
     waiting: list[int] = []
+    button_waits: list[int] = []
     for seat in sorted(players):
         cand = players[seat]
         if seat == bb_seat:
@@ -176,6 +180,8 @@ def _rotate(
             dealt.append(seat)
         elif seat in zone or not cand.post:
             waiting.append(seat)
+            if seat in zone:
+                button_waits.append(seat)
         else:
             dealt.append(seat)
             live = bb if (cand.new or cand.missed_bb) else 0
@@ -193,12 +199,12 @@ def _rotate(
         return Plan(
             button=other, sb_seat=other, bb_seat=bb_seat, dealt=tuple(dealt), posts=posts,
             waiting=tuple(waiting), missed_sb=missed_sb if sb_pos != other else (),
-            missed_bb=missed_bb, rotation=Rotation(other, other, bb_seat, True),
+            missed_bb=missed_bb, rotation=Rotation(other, other, bb_seat, True), button_waits=tuple(button_waits),
         )
     return Plan(
         button=button, sb_seat=sb_seat, bb_seat=bb_seat, dealt=tuple(dealt), posts=posts,
         waiting=tuple(waiting), missed_sb=missed_sb, missed_bb=missed_bb,
-        rotation=Rotation(button, sb_pos, bb_seat, False),
+        rotation=Rotation(button, sb_pos, bb_seat, False), button_waits=tuple(button_waits),
     )
 
 

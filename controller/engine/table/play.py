@@ -184,6 +184,28 @@ def _post_now(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate,
     return tuple(ok)
 
 
+def button_waits(state: TableState) -> tuple[int, ...]:
+    """T-4 (issue 19: the screens say it): the seats in the game that wait for the button to
+    pass, not dealt in (on the button or between it and the big blind): while a hand runs,
+    those its plan left out (:attr:`HandInfo.button_waits`); between hands, those the next
+    hand's plan would leave out now (a forecast: it changes as players come and go; a redrawn
+    final table's fresh rotation is not foreseen). Memoised as :func:`post_now_seats` is."""
+    if state.hand is not None:
+        return state.info.button_waits if state.info is not None else ()
+    players, out = candidates(state)
+    cfg = state.settings
+    return _button_waits(cfg.seats, cfg.small_blind, cfg.big_blind, state.rotation,
+                         tuple(players.values()), tuple(out))
+
+
+@lru_cache(maxsize=256)
+def _button_waits(seats: int, sb: int, bb: int, last: Any, players: tuple[Candidate, ...],
+                  out: tuple[int, ...]) -> tuple[int, ...]:
+    plan = plan_hand(seats=seats, players={c.seat: c for c in players}, sitting_out=out, last=last,
+                     small_blind=sb, big_blind=bb)
+    return () if plan is None else plan.button_waits
+
+
 #: The settings a tournament level sets (TDA 23, docs/tournament.md).
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "big_blind_ante")
 
@@ -265,6 +287,7 @@ def start_hand(ctx: Ctx, button_hint: int | None, level: dict[str, int] | None =
         dealt=plan.dealt, start_stacks={p.seat: p.stack for p in setups},
         players={seat: seats[seat - 1].player for seat in plan.dealt},  # type: ignore[union-attr]
         started_at=ctx.at, turn_seq=0, prior_rotation=st.rotation, prior_marks=prior,
+        button_waits=plan.button_waits,
     )
     ctx.state = evolve(st, seats=tuple(seats), hands=number, hand=hand, info=info,
                         rotation=plan.rotation, last_result=None, dealing=None, timer=None)

@@ -164,7 +164,9 @@ class HandInfo:
     ``seq`` when the current turn began (A-1 stale actions); ``auto`` how the table acted
     for players (``[seat, action, why]``). ``prior_rotation`` / ``prior_marks`` (seat ->
     ``(player, missed_sb, missed_bb, new, post, hands_out)``) undo the hand's seat
-    bookkeeping when the floor voids it.
+    bookkeeping when the floor voids it. ``button_waits``: the seats in the game not dealt
+    in because they wait for the button to pass (:attr:`~controller.engine.table.blinds.Plan.button_waits`,
+    T-4; the screens say so, issue 19).
     """
 
     number: int
@@ -179,6 +181,7 @@ class HandInfo:
     auto: tuple[tuple[int, str, str], ...] = ()
     prior_rotation: Rotation | None = None
     prior_marks: dict[int, tuple[str, bool, bool, bool, bool, int]] = field(default_factory=dict)
+    button_waits: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +263,7 @@ def _info_json(i: HandInfo | None) -> dict[str, Any] | None:
         "turn_seq": i.turn_seq, "auto": [list(a) for a in i.auto],
         "prior_rotation": _rotation_json(i.prior_rotation),
         "prior_marks": {str(k): list(v) for k, v in i.prior_marks.items()},
+        "button_waits": list(i.button_waits),
     }
 
 
@@ -273,6 +277,7 @@ def _info(d: dict[str, Any] | None) -> HandInfo | None:
         turn_seq=d["turn_seq"], auto=tuple(tuple(a) for a in d["auto"]),
         prior_rotation=_rotation(d["prior_rotation"]),
         prior_marks={int(k): tuple(v) for k, v in d["prior_marks"].items()},
+        button_waits=tuple(int(x) for x in d.get("button_waits", ())),  # none in an older state
     )
 
 
