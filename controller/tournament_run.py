@@ -451,6 +451,9 @@ class TournamentTable:
         self.offer: dict[str, Any] | None = None
         self.offers_made = 0
         self.offer_ended: dict[str, Any] | None = None
+        #: the table's hand pacer (set by :meth:`attach`): a hand start on its way refuses a
+        #: deal's accept (the hand would end the offer a moment after it was agreed)
+        self._pacer: Any = None
         self._agreed_said: int | None = None
 
     # ------------------------------------------------------------------ start-up
@@ -482,6 +485,7 @@ class TournamentTable:
         self._wall_start, self._sim_start = orch.clock(), self.time()
         run.pacer.hand_start = self.hand_start
         run.pacer.rebuy = set()  # no cash re-buy: a busted player is out (or re-enters)
+        self._pacer = run.pacer
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         if run.keeper is not None:  # compaction keeps the newest event holding the whole state
             run.keeper.keep_from.append(lambda: self.state_seq)
@@ -1137,7 +1141,9 @@ class TournamentTable:
 
         Raises:
             TournamentError: no offer open, ``offer`` not the open one, the seat's player not
-                in it, or the offer agreed already (the director's now).
+                in it, the offer agreed already (the director's now), or an accept while the
+                next hand is being dealt (the pacer's deck or hand start on its way: that hand
+                ends the offer).
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         o = self.offer
@@ -1155,6 +1161,13 @@ class TournamentTable:
         if self.deal_agreed():
             raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
                                   "it (or withdraws it)")
+        pacer = self._pacer
+        if accept and self.orch.state.hand is None and pacer is not None and (pacer.waiting_deck
+                                                                             or pacer.start_pending):
+            # breaker: the hand asked for is dealt a moment later and ends the offer; an accept
+            # taken now could make it agreed over a hand in play (no hand is dealt once agreed)
+            raise TournamentError(f"F-3: the next hand is being dealt: deal offer {offer} ends with it "
+                                  "(the director pauses the table to offer a deal between hands)")
         if accept:
             payload = {"type": "deal-accept", "offer": offer, "seat": seat, "player": entry["player"],
                        "request": request_id}

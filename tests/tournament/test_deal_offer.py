@@ -323,3 +323,31 @@ def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_
     finally:
         link._client.loop_stop()
         run.close()
+
+
+def test_the_last_accept_while_the_next_hand_is_being_dealt_is_refused_not_overridden(tmp_path) -> None:
+    """A deal accept racing a hand start (breaker): the pacer asked for the next hand (its
+    deck on the way: a shuffler, the dealer) when the last player accepts. Taken, the deal
+    would be agreed and then ended by the hand dealt a moment later (the players told "Deal
+    agreed" while the stacks change). The accept is refused saying the hand is being dealt;
+    the hand ends the offer as any hand does."""
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    seats = sorted(director.draw.values())
+    for n, seat in enumerate(seats[:-1]):
+        _answer(adapter, clock, seat, "deal_accept", 1, f"a{n}")
+    pacer, orch = run.pacer, run.orch
+    decks: list[int] = []
+    pacer.new_deck = decks.append  # the deck is on its way: not ready yet
+    pacer.max_hands = None
+    pacer.kick(orch)
+    assert pacer.waiting_deck and decks == [1]
+    _answer(adapter, clock, seats[-1], "deal_accept", 1, "last")
+    assert ports.answers[-1][2] is False and "being dealt" in ports.answers[-1][3]
+    assert not director.deal_agreed()
+    pacer.deck_ready()
+    orch.pump()
+    assert orch.state.hands >= 1  # the hand the pacer asked for is dealt (the bots play it)
+    ends = [e for e in _deal_events(orch) if e["type"] == "deal-end"]
+    assert [e["reason"] for e in ends] == ["a hand is dealt: the stacks change"]
+    assert [e["type"] for e in _deal_events(orch)].count("deal-accept") == len(seats) - 1
+    run.close()
