@@ -353,6 +353,7 @@ class RoomTournamentSeat:
                 self.busts[int(p["hand"])] = {str(k): int(v) for k, v in p["busted"].items()}
                 for player, seat in (p.get("seats") or {}).items():
                     self.out_at[int(seat)] = str(player)
+                    self.reentry_answer.pop(int(seat), None)  # a new bust there: the old answer is over
         rec = orch.state.last_result  # a hand finished whose busts a kill kept from the journal
         if rec and rec.get("busted") and int(rec.get("hand", 0)) not in self.busts:
             self._bust(int(rec["hand"]), rec)
@@ -411,6 +412,9 @@ class RoomTournamentSeat:
             self.busts[hand] = busted
             for player, seat in seats.items():
                 self.out_at[seat] = player
+                # the room's answer to an earlier re-entry asked there is over (breaker: a player
+                # re-entered into the seat he busted from and busted again may ask again)
+                self.reentry_answer.pop(seat, None)
 
     def tick(self, orch: Any) -> None:
         """The loop's idle turn: take the room's orders, carry one out between hands, report."""

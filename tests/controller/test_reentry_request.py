@@ -181,3 +181,35 @@ def test_a_bad_reentry_offer_in_the_rooms_view_is_refused() -> None:
     for bad in ({"0": {"left": 1, "until_level": 4}}, {"3": {"left": -1, "until_level": 4}}, {"3": 1}, [3]):
         with pytest.raises(ValueError, match="reentry"):
             decode_view(dict(view, reentry=bad))
+
+
+def test_a_player_who_re_entered_into_his_own_seat_and_busts_again_may_ask_again(tmp_path: Path) -> None:
+    """Breaker: the room may seat a re-entry in the very seat he busted from (the shortest
+    table, a random free seat). Busted there again (``reentry.max`` 2), his tablet was
+    refused "the re-entry is booked already" and the seat showed the old "go to Birch seat
+    1" while the room offered him a second re-entry: a new bust from a seat ends the room's
+    earlier answer there, also over a restart."""
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    here = {"table": "t1", "table_name": "Birch", "seat": 1}
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, answers={"1": {"entry": here}},
+               **{"in": [{"move": 3, "seat": 1, "player": "p1", "name": "Anna", "chips": 2000}]})
+        assert run.orch.state.seat(1).player == "p1"
+        link._bust(2, {"busted": {"p1": 2000}, "players": {"1": {"player": "p1", "start": 2000},
+                                                            "2": {"player": "p2", "start": 2000}}})
+        run.orch.handle(TournamentOwn(ev.StoodUp(at=run.orch.clock(), seat=1, moved=True)))
+        assert link.view_json(PUBLIC)["reentry_answer"] == {}  # not the first re-entry's seat
+    finally:
+        _close(run, link)
+    run, link = _table(path)  # restarted: the second bust still ends the first answer
+    try:
+        assert link.view_json(PUBLIC)["reentry_answer"] == {}
+        ports, fake = DevicePorts(), FakeLink()
+        ports.link = fake
+        adapter = MqttAdapter(run.orch, ports, clock=lambda: NOW)
+        assert _press(adapter, fake, 1, "r2") == (True, None)
+        assert [r["player"] for r in link.requests.values()] == ["p1"]
+    finally:
+        _close(run, link)
