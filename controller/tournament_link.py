@@ -106,6 +106,10 @@ REPORT_EVERY = 1.0
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
 #: The journal's meta key holding the room's tournament the table plays (its first order's).
 TOURNAMENT_META = "room_tournament"
+#: The journal's meta key holding the last purchase or re-entry request id the table gave
+#: (the room answers a ``"<table>:<id>"`` it has seen with its old booking: an id is never
+#: given twice, also once compaction took every ``purchase-request`` event; breaker).
+REQUEST_META = "room_tournament_request"
 #: The most bytes of an order.
 MAX_ORDER_BYTES = 16_384
 
@@ -309,6 +313,7 @@ class RoomTournamentSeat:
         if orch.journal is None:
             raise ValueError("a tournament table needs its journal")
         self.tournament = orch.journal.meta(TOURNAMENT_META)
+        self._request_seq = int(orch.journal.meta(REQUEST_META) or 0)  # what compaction took counts too
         for entry in orch.journal.entries():
             if entry.kind != JOURNAL_KIND:
                 continue
@@ -608,8 +613,7 @@ class RoomTournamentSeat:
         player = self._purchase_seat(kind, seat)
         if asked:
             self.asked[seat] = kind
-        self._request_seq += 1
-        rid = self._request_seq
+        rid = self._next_request()
         req = {"kind": kind, "seat": seat, "player": player, "by": by, "reason": reason}
         self._journal({"type": "purchase-request", "request": rid, **req})
         self.requests[rid] = req
@@ -668,8 +672,7 @@ class RoomTournamentSeat:
             to = done[0]["entry"]
             raise TournamentError(f"F-3: the re-entry is booked already: {to.get('table_name') or to.get('table')} "
                                   f"seat {to.get('seat')}")
-        self._request_seq += 1
-        rid = self._request_seq
+        rid = self._next_request()
         req = {"kind": "reentry", "seat": seat, "player": player, "by": f"player via table {self.table} seat {seat}",
                "reason": None}
         self._journal({"type": "purchase-request", "request": rid, **req})
@@ -677,6 +680,16 @@ class RoomTournamentSeat:
         self.reentry_answer.pop(seat, None)
         self._report_due = True
         return f"seat {seat}'s re-entry is sent to the room's director"
+
+    def _next_request(self) -> int:
+        """Return a new request id (1, 2, ...), never one given before: kept in the journal's
+        meta (:data:`REQUEST_META`) before the request is journalled, as compaction
+        (``journal.keep_hands``) takes the ``purchase-request`` events in time. Raises
+        JournalError: it could not be kept (nothing asked; an id skipped is harmless)."""
+        rid = self._request_seq + 1
+        self.orch.journal.set_meta(REQUEST_META, str(rid))
+        self._request_seq = rid
+        return rid
 
     def _answered(self, order: dict[str, Any]) -> None:
         """Take the room's answers to this table's purchase and re-entry requests (an order's ``answers``)."""
