@@ -203,19 +203,19 @@ def decode_action(payload: bytes, *, seat: int) -> ActionRequest:
     aid = _common(obj, _ACTION_FIELDS, seat)
     seq = _int(obj, "seq", aid, lo=0, hi=2**53)
     action = obj.get("action")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:  # a list or object is no action (not a TypeError)
         raise PayloadError("M-2", f"'action' must be one of {sorted(ACTIONS)}", aid)
     amount = obj.get("amount")
     if amount is not None:
         amount = _int(obj, "amount", aid, lo=0, hi=MAX_CHIPS)
     choice = obj.get("choice")
     if action == "preselect":
-        if choice not in PRESELECT_CHOICES:
+        if not isinstance(choice, str) or choice not in PRESELECT_CHOICES:
             raise PayloadError("M-2", f"'choice' must be one of {sorted(PRESELECT_CHOICES)}", aid)
         if choice in PRESELECT_AMOUNT and amount is None:
             raise PayloadError("M-2", f"pre-selection {choice!r} needs an 'amount' (A-3)", aid)
     elif action == "auto_muck":
-        if choice not in AUTO_MUCK_CHOICES:
+        if not isinstance(choice, str) or choice not in AUTO_MUCK_CHOICES:
             raise PayloadError("M-2", f"'choice' must be one of {sorted(AUTO_MUCK_CHOICES)} (P-2)", aid)
     elif choice is not None:
         raise PayloadError("M-2", "'choice' is only for actions 'preselect' and 'auto_muck'", aid)
@@ -535,7 +535,7 @@ def decode_floor_request(payload: bytes) -> FloorRequest:
     obj = decode_object(payload, limit=MAX_FLOOR_BYTES)
     aid = _id_and_fields(obj, _FLOOR_FIELDS)
     command = obj.get("command")
-    if command not in FLOOR_COMMANDS:
+    if not isinstance(command, str) or command not in FLOOR_COMMANDS:
         raise PayloadError("M-2", f"'command' must be one of {sorted(FLOOR_COMMANDS)}", aid)
     by = obj.get("by")
     if by is not None or command != "status":
@@ -724,7 +724,7 @@ def decode_lobby_request(payload: bytes, *, seat: int) -> LobbyRequest:
     obj = decode_object(payload, limit=MAX_LOBBY_BYTES)
     aid = _common(obj, _LOBBY_FIELDS, seat)
     op = obj.get("op")
-    if op not in LOBBY_OPS:
+    if not isinstance(op, str) or op not in LOBBY_OPS:  # a list or object is no op (not a TypeError)
         raise PayloadError("M-2", f"'op' must be one of {sorted(LOBBY_OPS)}", aid)
     name = obj.get("list")
     if op == "status" and name is None:

@@ -213,3 +213,43 @@ def test_a_player_who_re_entered_into_his_own_seat_and_busts_again_may_ask_again
         assert [r["player"] for r in link.requests.values()] == ["p1"]
     finally:
         _close(run, link)
+
+
+@pytest.mark.parametrize("op", [[], ["reenter"], {}, {"op": "reenter"}])
+def test_a_lobby_request_whose_op_is_a_list_or_object_is_refused_m2_with_an_answer(op: Any) -> None:
+    """Breaker: ``op`` a list or object (JSON a hostile tablet can send) raised TypeError
+    (unhashable) in the codec: the link logged a traceback and the tablet got no answer.
+    It is refused M-2 like any other bad op, answered on the seat's reply topic."""
+    from drivers.mqtt.link import TableLink
+
+    raw = json.dumps({"schema": 1, "id": "o1", "seat": 3, "op": op, "list": None}).encode()
+    with pytest.raises(PayloadError) as exc:
+        codec.decode_lobby_request(raw, seat=3)
+    assert exc.value.code == "M-2"
+    got: list[object] = []
+    link = TableLink("t1", host="127.0.0.1", port=1, username="controller", password="x", post=got.append,
+                     max_seats=6, clock=lambda: NOW)
+    sent: list[tuple[str, bytes]] = []
+    link._client.publish = lambda t, p=None, *a, **k: sent.append((t, p))  # type: ignore
+    link._take_message(_Msg("livetable/t1/seat/3/lobby", raw))  # type: ignore[arg-type]
+    assert got == [] and link.refused == 1
+    reply = json.loads(next(p for t, p in sent if t == "livetable/t1/seat/3/reply"))
+    assert reply["accepted"] is False and reply["reason"].startswith("M-2")
+
+
+@pytest.mark.parametrize("bad", [{"action": ["deal_accept"]}, {"action": {}},
+                                 {"action": "preselect", "choice": []}, {"action": "auto_muck", "choice": {}}])
+def test_a_seat_action_whose_action_or_choice_is_a_list_or_object_is_refused_m2(bad: dict[str, Any]) -> None:
+    """Breaker: the deal answers' topic (seat actions) had the same TypeError as the lobby's op."""
+    raw = json.dumps({"schema": 1, "id": "d1", "seat": 3, "seq": 0, "amount": 1, **bad}).encode()
+    with pytest.raises(PayloadError) as exc:
+        codec.decode_action(raw, seat=3)
+    assert exc.value.code == "M-2"
+
+
+def test_a_floor_request_whose_command_is_a_list_is_refused_m2() -> None:
+    """Breaker: ``livetable floor deal-offer``'s topic: a command that is a list raised TypeError."""
+    with pytest.raises(PayloadError) as exc:
+        codec.decode_floor_request(json.dumps({"schema": 1, "id": "f1", "command": ["deal-offer"],
+                                               "by": "Anna"}).encode())
+    assert exc.value.code == "M-2"
