@@ -1388,7 +1388,9 @@ class RoomTournament:
                 answers[str(rid)] = self._reentry_request(t, key, req, rep)
                 continue
             if key in self._requested:
-                answers[str(rid)] = {"purchase": self._requested[key]}
+                answers[str(rid)] = self._answer_again(t, int(rid), req, self.purchases[self._requested[key]]["player"],
+                                                       self.purchases[self._requested[key]]["kind"],
+                                                       {"purchase": self._requested[key]})
                 continue
             seat = rep["seats"].get(str(req["seat"]))
             if seat is None or seat[0] != req["player"]:
@@ -1404,6 +1406,21 @@ class RoomTournament:
         if not answers:
             self._answers.pop(t, None)
 
+    def _answer_again(self, t: str, rid: int, req: dict[str, Any], player: str, kind: str,
+                      answer: dict[str, Any]) -> dict[str, Any]:
+        """The answer to table ``t``'s request ``rid`` (``req``) the room decided before, for
+        ``player``'s ``kind``: ``answer`` again when ``req`` is that request sent again (a
+        lost answer, a restart: never booked twice); else ``{"why": ...}``: the table gave
+        the id again to another request (it numbered them afresh: a table started on a new
+        journal), which is not booked under the old one (breaker: it was answered with the
+        old booking, the new purchase never made)."""
+        if str(req["player"]) == player and str(req["kind"]) == kind:
+            return answer
+        log.warning("table %s: request %d (%s for %s) reuses the id of %s's %s: refused", t, rid, req["kind"],
+                    req["player"], player, kind)
+        return {"why": f"F-3: request {rid} of {t} was {self.names.get(player, player)}'s {kind} (the table numbers "
+                       "its requests afresh: a new journal?); nothing booked: ask again"}
+
     def _reentry_request(self, t: str, key: str, req: dict[str, Any], rep: dict[str, Any]) -> dict[str, Any]:
         """Decide table ``t``'s re-entry request ``key`` (``"t1:4"``), asked at the tablet of
         ``req["seat"]`` for ``req["player"]``, the player the table saw bust from that seat:
@@ -1412,6 +1429,8 @@ class RoomTournament:
         him out of that seat (someone sits there, or he busted elsewhere since). Return the
         answer for ``t``'s next order: ``{"entry": {"table", "seat"}}`` or ``{"why": words}``."""
         mid = self._entered.get(key)
+        if mid is not None and self.moves[mid]["player"] != req["player"]:
+            return self._answer_again(t, int(key.split(":")[-1]), req, str(self.moves[mid]["player"]), "reentry", {})
         if mid is None:
             player, seat = str(req["player"]), int(req["seat"])
             if str(seat) in rep["seats"] or self.last_seats().get(player) != (t, seat):

@@ -650,3 +650,30 @@ def test_a_views_offers_are_checked_at_the_table(offers: Any, ok: bool) -> None:
     else:
         with pytest.raises(ValueError, match="view.offers"):
             decode_view(view)
+
+
+def test_a_request_id_the_table_gives_again_for_another_player_or_kind_is_refused_not_answered_with_the_old_booking() -> None:
+    """Breaker: the room answers a request id it has seen (``"t:1"``) with the purchase it
+    booked for it (a retry is never booked twice). A table that numbers its requests afresh
+    (a journal lost with its SD card and the table started on a new one; before the fix,
+    compaction) sends id 1 again for another purchase: answered with the old purchase, the
+    new one was never booked and the table took it as done. The retry of the same request
+    (same player, same kind) still gets its booking; another is refused saying why."""
+    r = buy_room()
+    table, seat, _ = at(r, "p9")
+    t = r.tables[table]
+    t.ask(1, "rebuy", seat)
+    r.hand(table)
+    assert t.answers[1] == {"purchase": 1}
+    other = next(s for s in t.seats if s != seat)
+    t.ask(1, "rebuy", other)  # the same id, another player
+    n = len(r.sent)
+    r.hand(table)
+    answer = next(o["answers"]["1"] for o in r.sent[n:] if o.get("answers"))
+    assert "why" in answer and "request 1" in answer["why"], answer
+    assert r.d.standings.rebuys == 1 and len(r.d.purchases) == 1
+    t.ask(1, "rebuy", seat)  # the first request sent again (a lost answer): its booking
+    n = len(r.sent)
+    r.hand(table)
+    assert next(o["answers"]["1"] for o in r.sent[n:] if o.get("answers")) == {"purchase": 1}
+    assert r.d.standings.rebuys == 1 and chips_on_tables(r) == r.d.standings.chips_in_play()
