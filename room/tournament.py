@@ -1385,7 +1385,9 @@ class RoomTournament:
         for rid, req in sorted((rep.get("requests") or {}).items(), key=lambda kv: int(kv[0])):
             key = f"{t}:{int(rid)}"
             if req["kind"] == "reentry":
-                answers[str(rid)] = self._reentry_request(t, key, req, rep)
+                answer = self._reentry_request(t, key, req, rep)
+                if answer is not None:  # None: his bust is not taken yet (hand-for-hand): decided later
+                    answers[str(rid)] = answer
                 continue
             if key in self._requested:
                 answers[str(rid)] = self._answer_again(t, int(rid), req, self.purchases[self._requested[key]]["player"],
@@ -1421,18 +1423,24 @@ class RoomTournament:
         return {"why": f"F-3: request {rid} of {t} was {self.names.get(player, player)}'s {kind} (the table numbers "
                        "its requests afresh: a new journal?); nothing booked: ask again"}
 
-    def _reentry_request(self, t: str, key: str, req: dict[str, Any], rep: dict[str, Any]) -> dict[str, Any]:
+    def _reentry_request(self, t: str, key: str, req: dict[str, Any], rep: dict[str, Any]) -> dict[str, Any] | None:
         """Decide table ``t``'s re-entry request ``key`` (``"t1:4"``), asked at the tablet of
         ``req["seat"]`` for ``req["player"]``, the player the table saw bust from that seat:
         :meth:`register` of that player (TDA 9: late registration open, ``reentry.max``), once
         (a request answered before gets the same entry). Refused while the room does not have
         him out of that seat (someone sits there, or he busted elsewhere since). Return the
-        answer for ``t``'s next order: ``{"entry": {"table", "seat"}}`` or ``{"why": words}``."""
+        answer for ``t``'s next order: ``{"entry": {"table", "seat"}}`` or ``{"why": words}``;
+        None while ``t`` reports him busted and the room has not taken that bust yet
+        (hand-for-hand: a hand's busts wait for every table's), decided at a later turn."""
         mid = self._entered.get(key)
         if mid is not None and self.moves[mid]["player"] != req["player"]:
             return self._answer_again(t, int(key.split(":")[-1]), req, str(self.moves[mid]["player"]), "reentry", {})
         if mid is None:
             player, seat = str(req["player"]), int(req["seat"])
+            if player in self.standings.alive and any(
+                    (t, int(h)) not in self.busted_seen and player in busted
+                    for h, busted in (rep.get("busts") or {}).items()):
+                return None  # reported out, the bust not taken yet (hand-for-hand: every table's hand first)
             if str(seat) in rep["seats"] or self.last_seats().get(player) != (t, seat):
                 return {"why": f"F-3: seat {seat} of {t} has no busted player {self.names.get(player, player)} now"}
             try:

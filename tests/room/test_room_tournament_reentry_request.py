@@ -154,3 +154,30 @@ def test_a_long_refusal_still_fits_the_order_the_table_takes(monkeypatch: Any) -
     assert len(why) == 300 and why.startswith("F-3: no seat is known to be free")
     order = next(o for o in reversed(r.sent) if o.get("answers"))
     assert decode_order(json.dumps(order).encode(), order["table"], 10)["answers"][1] == {"why": why}
+
+
+def test_a_request_before_the_room_took_the_bust_waits_for_it_not_refused_still_in() -> None:
+    """Breaker: hand-for-hand, the room takes a hand's busts once every table finished it
+    (TDA: one hand for places). A re-entry asked at the busted player's tablet as his table
+    reports (the request in the same report as the bust) was refused at once "still in the
+    tournament (a re-entry comes after a bust)": the seat showed the refusal though he was
+    out. The request waits for the room to take the bust, then books his re-entry."""
+    r = Room(0)
+    r.tables = {t: BuyTable(t) for t in TABLES}
+    r.d.start(21, 7)
+    r.exchange(*TABLES)
+    r.d.hand_for_hand = lambda: True  # type: ignore[method-assign] # the bubble, late registration open
+    t1 = r.tables["t1"]
+    seat, (player, stack) = next(iter(t1.seats.items()))
+    for t in ("t1", "t3"):  # t2 is still playing its hand
+        r.tables[t].play({player: stack} if t == "t1" else None)
+    t1.requests[1] = {"kind": "reentry", "seat": seat, "player": player,
+                      "by": f"player via table t1 seat {seat}", "reason": None}
+    r.exchange("t1", "t3")
+    assert player in r.d.standings.alive  # the bust waits for t2's hand
+    assert 1 not in t1.answers, t1.answers.get(1)  # not refused: it waits
+    r.hand("t2")
+    r.exchange(*TABLES)
+    assert player in r.d.standings.alive and r.d.standings.entries_of(player) == 2  # out, then in again
+    assert "entry" in t1.answers[1], t1.answers[1]
+    assert len(registers(r)) == 1 and not r.d.problems, r.d.problems
