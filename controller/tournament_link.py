@@ -328,6 +328,8 @@ class RoomTournamentSeat:
                 self.ended = self.ended or bool(p["order"].get("end"))
                 self.screen.take(p["order"], entry.at)
                 self._answered(p["order"])
+                if p["order"].get("end"):
+                    self._end_requests()
             elif kind == "asked":
                 if p.get("kind"):
                     self.asked[int(p["seat"])] = str(p["kind"])
@@ -468,6 +470,8 @@ class RoomTournamentSeat:
         self.applied, self._pending = order["id"], order
         self.screen.take(order, self.orch.clock())
         self._answered(order)
+        if order["end"]:
+            self._end_requests()
         if order["end"] and not self.ended:  # said once (newcomer F2: the tables said nothing at the end)
             log.info("table %s: the room ended this table's play (broken, or the tournament is over): it deals "
                      "no more hands and keeps reporting to the room until it is stopped", self.table)
@@ -703,6 +707,22 @@ class RoomTournamentSeat:
                 self.purchase_refused[int(req["seat"])] = (str(a["why"]), str(req["player"]))
                 log.info("table %s: seat %s's %s refused by the room: %s", self.table, req["seat"], req["kind"],
                          a["why"])
+
+    def _end_requests(self) -> None:
+        """The room ended this table (broken, or the tournament over): it takes no order after
+        that one, so a request its end left unanswered never will be; each is refused at its
+        seat (the view's ``reentry_answer`` or ``purchase_refused``) and no longer reported.
+        Worked out from the journalled order alone (replay does the same; breaker: a
+        re-entry pressed as the end was on its way said "sent" for good)."""
+        why = "F-3: this table's part of the tournament is over: ask the director"
+        for rid, req in sorted(self.requests.items()):
+            if req["kind"] == "reentry":
+                self.reentry_answer[int(req["seat"])] = ({"why": why}, str(req["player"]))
+            else:
+                self.purchase_refused[int(req["seat"])] = (why, str(req["player"]))
+            log.info("table %s: seat %s's %s, not answered before the room ended the table, refused", self.table,
+                     req["seat"], req["kind"])
+            del self.requests[rid]
 
     def _buy(self, b: dict[str, Any], now: float) -> None:
         """Bring a room's purchase's chips to its seat (``ToppedUp``), exactly once: ``buy``

@@ -253,3 +253,25 @@ def test_a_floor_request_whose_command_is_a_list_is_refused_m2() -> None:
         codec.decode_floor_request(json.dumps({"schema": 1, "id": "f1", "command": ["deal-offer"],
                                                "by": "Anna"}).encode())
     assert exc.value.code == "M-2"
+
+
+def test_a_request_the_room_never_answers_before_it_ends_the_table_is_refused_at_the_seat(tmp_path: Path) -> None:
+    """Breaker: a re-entry pressed as the room's order ending the table (broken, TDA 10) is on
+    its way: the table takes no order after that one, so the room's answer can never come and
+    the seat said "Re-entry sent: the director registers it" for good. The end refuses what
+    it left unanswered, at the seat, also over a restart."""
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, end=True, **{"out": [{"move": 9, "seat": 2, "player": "p2"}]})
+        assert link.ended and link.report()["requests"] == {}
+        why = link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+        assert "over" in why and "director" in why
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.report()["requests"] == {} and "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+    finally:
+        _close(run, link)
