@@ -58,7 +58,9 @@ written before anything acts on it): ``start`` (settings, tables, seed, entries,
 ``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
-``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`),
+``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`; with
+``reopen``: the broken table reopened for him, every other seat taken, whose next order is a
+``reopen`` the table takes after its ``end``),
 ``purchase`` (a rebuy or add-on booked: :meth:`RoomTournament.purchase`), ``purchase-in`` (its
 chips brought to the seat), ``refund`` (its chips never came: refused by the table, or a bust first),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
@@ -100,6 +102,10 @@ log = logging.getLogger("livetable.room.tournament")
 RESEND_SECONDS = 1.5
 #: Tournament seconds between two ``clock`` events of one level (a restarted room loses at most this).
 CLOCK_EVERY = 10.0
+#: Seconds (monotonic) within which a broken table must have reported for a late entry to
+#: reopen it (:meth:`RoomTournament._reopenable`): an ended table reports every second
+#: (``controller.tournament_link.REPORT_EVERY``); a table silent longer is not running.
+REOPEN_HEARD_SECONDS = 5.0
 
 
 class StoreJournal:
@@ -294,6 +300,11 @@ class RoomTournament:
         self._answers: dict[str, dict[str, dict[str, Any]]] = {}
         #: a table's re-entry request (``"t1:4"``, asked at the busted player's tablet) -> the move seating him
         self._entered: dict[str, int] = {}
+        #: broken tables reopened for a late entry (:meth:`register`): table -> the entry's move id
+        #: (the break moves before it no longer count the table as gone)
+        self._reopened: dict[str, int] = {}
+        #: table -> when (``time.monotonic()``) the room last took a report of it
+        self.heard: dict[str, float] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int, names: dict[str, str] | None = None) -> None:
@@ -362,6 +373,8 @@ class RoomTournament:
                 self.moves[int(p["move"]["id"])] = dict(p["move"])
                 if p.get("request"):  # asked from a table: that request is answered, never booked twice
                     self._entered[str(p["request"])] = int(p["move"]["id"])
+                if p.get("reopen"):  # every seat was taken: a broken table reopened for him
+                    self._reopen(str(p["reopen"]), int(p["move"]["id"]))
             elif kind == "round":
                 self.rounds += 1
                 for m in p["moves"]:
@@ -447,6 +460,7 @@ class RoomTournament:
                 self.problems.append(f"table {table}: report refused: {why}")
             return
         self.repeats.clear(table)
+        self.heard[table] = time.monotonic()
         prev, self.reports[table] = self.reports.get(table), rep
         self._confirm_moves(table, rep, prev)
         self._confirm_purchases(table, rep)
@@ -564,6 +578,9 @@ class RoomTournament:
         """Decide for every table that waits (see the module docstring); send orders again
         that were not carried out within :data:`RESEND_SECONDS`."""
         now = time.monotonic()
+        for t in sorted(self._reopened):  # a table reopened for a late entry, its ended order the last sent
+            if self.result is None and t not in self.broken and self.sent.get(t, {}).get("end"):
+                self._order(t, [], [], None, reopen=True)
         ready = {t for t in self.tables if self._ready(t) and not self.sent.get(t, {}).get("end")}
         for t, order in self.sent.items():
             rep = self.reports.get(t)
@@ -647,8 +664,10 @@ class RoomTournament:
 
     @property
     def _gone(self) -> set[str]:
-        """Tables a round broke (TDA 10: every player moved away) and tables broken."""
-        return {str(m["from"]) for m in self.moves.values() if m["reason"].startswith("break")} | set(self.broken)
+        """Tables a round broke (TDA 10: every player moved away) and tables broken; a table
+        reopened for a late entry is gone again only by a break after it (:meth:`_reopen`)."""
+        return {str(m["from"]) for mid, m in self.moves.items() if m["reason"].startswith("break")
+                and mid > self._reopened.get(str(m["from"]), 0)} | set(self.broken)
 
     def _outstanding(self) -> bool:
         """Moves on their way, or purchases whose chips have not reached their table: no
@@ -885,7 +904,8 @@ class RoomTournament:
             self._button = None
         return go
 
-    def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
+    def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False,
+               reopen: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
         order = {"schema": 1, "table": t, "id": oid, "tournament": self.tournament_id,
                  "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
@@ -902,6 +922,8 @@ class RoomTournament:
         answers = self._answers.pop(t, None)
         if answers:
             order["answers"] = answers
+        if reopen:  # a broken table opened again for a late entry (the table takes it after its end)
+            order["reopen"] = True
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:
@@ -1050,6 +1072,10 @@ class RoomTournament:
         Seated at the table with the fewest players (counting the moves on their way, among the
         tables that play on: not broken, breaking or held for a break; a tie drawn at random),
         in a random free seat there (TDA 9: a seat drawn from the seats open to new players).
+        With every seat taken, the broken table that broke last and still reports is reopened
+        for him (:meth:`_reopenable`; house policy, the TDA is silent: the ``register`` event
+        carries ``reopen``, the table is sent a ``reopen`` order, then the entry, and balancing,
+        TDA 11, fills it).
         The table is sent the order to seat him between hands (an ``in`` with the starting
         stack, as a draw's entry: the table's link seats him), in transit in the room's books
         until its report shows him seated (the conservation check holds meanwhile).
@@ -1116,6 +1142,7 @@ class RoomTournament:
         except TournamentError as exc:
             raise TournamentError(f"TDA 9: {exc}") from None
         table, seat = self._late_seat(player)
+        reopen = table in self.broken  # every seat was taken: a broken table opens again (_late_seat)
         mid = max(self.moves, default=0) + 1
         row: dict[str, Any] = {"id": mid, "player": player, "from": "", "from_seat": 0, "to": table,
                "to_seat": seat, "reason": "late", "state": "planned", "chips": self.settings.starting_stack}
@@ -1123,10 +1150,14 @@ class RoomTournament:
         said = (f"{self.names.get(player, text)} ({player}) {what} at level {level}: {table} seat {seat}, "
                 f"{self.settings.starting_stack:,} chips ({by})")
         event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
-                 "move": row, **({"request": request} if request else {})}
+                 "move": row, **({"request": request} if request else {}), **({"reopen": table} if reopen else {})}
+        if reopen:
+            said = said.replace(f": {table} seat", f": {table} (reopened: every other seat is taken) seat", 1)
         self._journal_with("register", event, record, said)
         if request:
             self._entered[request] = mid
+        if reopen:
+            self._reopen(table, mid)
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
@@ -1161,14 +1192,44 @@ class RoomTournament:
             if any(t in self._held for t in self._live()):
                 raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
                                       "(TDA 10); register again once its players are seated")
+            table = self._reopenable()
+            if table is not None:  # house policy (the TDA is silent): a card room opens a table
+                return table, rng.choice(range(1, self.settings.seats_per_table + 1))
             reserve = self.settings.late_free_seats
             raise TournamentError(
                 "F-3: no seat is free at the tables that play on: every seat is taken (late_registration_free_seats "
                 f"= {reserve}: the seats kept for late entries are filled{'' if reserve else ', none were kept'}); "
-                "the room does not reopen a broken table yet: register again after a bust frees a seat")
+                "no broken table can be reopened (none was broken, or none reported ended and empty in the last "
+                f"{REOPEN_HEARD_SECONDS:g} s: its table process is not running): register again after a bust "
+                "frees a seat")
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
         return table, rng.choice(free[table])
+
+    def _reopenable(self) -> str | None:
+        """Return the broken table a late entry who finds every seat taken reopens, the last
+        broken first, or None: one whose table process still reports (its report taken within
+        :data:`REOPEN_HEARD_SECONDS`, of the process the room knows), saying it carried out the
+        room's last order, its ``end``, and has nobody seated (house policy: the TDA is silent
+        on reopening; TDA 9 seats a late entry in a seat open to new players)."""
+        now = time.monotonic()
+        for t in reversed(self.broken):
+            rep, sent = self.reports.get(t), self.sent.get(t, {})
+            if (rep is not None and rep.get("ended") and not rep["seats"] and sent.get("end")
+                    and int(rep["applied"]) >= int(sent.get("id", 0)) and t not in self._held
+                    and now - self.heard.get(t, float("-inf")) <= REOPEN_HEARD_SECONDS):
+                return t
+        return None
+
+    def _reopen(self, table: str, mid: int) -> None:
+        """Take ``table`` back among the tables that play on: a late entry (move ``mid``, its
+        ``register`` journalled with ``reopen``) is seated there. The next :meth:`step` sends it
+        an order with ``reopen`` (the table takes it after its ``end``; sent again after a
+        restart until the table reports it), then the entry; balancing (TDA 11) fills it."""
+        if table in self.broken:
+            self.broken.remove(table)
+        self._reopened[table] = mid
+        log.info("table %s reopened for a late entry (every other seat is taken)", table)
 
     def _open_seats(self, skip: str = "") -> tuple[dict[str, int], dict[str, list[int]], list[str]]:
         """Return ``(players, free seats, unknown)``: for each table that plays on (not ``skip``,
@@ -1180,7 +1241,8 @@ class RoomTournament:
         free: dict[str, list[int]] = {}
         unknown: list[str] = []
         for t in self._live():
-            if t == skip or t in self._held or self.sent.get(t, {}).get("end"):
+            reopening = t in self._reopened and t not in self.broken  # its reopen order not sent yet
+            if t == skip or t in self._held or (self.sent.get(t, {}).get("end") and not reopening):
                 continue
             rep = self.reports.get(t)
             if rep is None and self._restored:
