@@ -1544,7 +1544,8 @@ class RoomTournament:
           journalled (``balance``, ``break``, ``redraw``, ``draw``, ``late``, two joined by
           ``+``), ``why`` in words (``balancing, TDA 11``); ``state`` ``planned`` (ordered) or
           ``out`` (left his seat, chips on the way).
-        - ``broken_order``: the tables broken, in the order they broke (the first first).
+        - ``broken_order``: the tables broken, in the order they broke (the first first); a table
+          reopened for a late entry leaves it (:meth:`_reopen`) until it breaks again.
         - ``busts``: the places so far, best first (the latest bust first; the winner too once
           one is left): ``{player, name, place, tied_to, prize}``, ``tied_to`` > ``place`` a
           tie sharing those places, ``prize`` in money as the prize pool stands now (0 out of

@@ -165,3 +165,18 @@ def test_a_room_killed_between_journalling_the_reopen_and_the_tables_report_seat
         assert sorted(len(ft.seats) for ft in r.tables.values()) == [5, 6, 6]
     finally:
         store.close()
+
+
+def test_a_second_late_entry_before_the_reopen_is_sent_sits_at_the_reopened_table() -> None:
+    r = room()
+    full_at_two_tables(r)
+    assert " t3 (reopened" in r.d.register("Nora", by="Anna")
+    said = r.d.register("Otto", by="Anna")  # the room has not stepped: t3's last order is still its end
+    assert " t3 seat " in said and "reopened" not in said
+    seats = [m["to_seat"] for m in r.d.moves.values() if m["reason"] == "late"]
+    assert len(seats) == len(set(seats)) == 2
+    conserved(r)
+    hands(r, 6)
+    conserved(r)
+    assert sorted(len(ft.seats) for ft in r.tables.values()) == [6, 6, 6]
+    assert sum(1 for k, p in r.journal.events() if k == "order" and p.get("reopen")) == 1
