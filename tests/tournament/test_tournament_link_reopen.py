@@ -133,3 +133,53 @@ def test_a_malformed_reopen_is_refused_with_its_reason(extra: dict[str, Any], wh
         decode_order(raw, "t1", 8)
     assert decode_order(json.dumps({"schema": 1, "table": "t1", "id": 3, "reopen": True}).encode(), "t1",
                         8)["reopen"] is True
+
+
+def test_a_reopened_table_deals_hands_again_and_its_chips_stay_conserved(tmp_path: Path) -> None:
+    """The table broken and reopened deals a whole hand on the room's go, simulated players
+    acting (the internal dealer): its rotation after every player left and new ones came
+    does not keep it from dealing."""
+    from controller.clock import ManualClock
+    from controller.composition import TableRun
+    from controller.devices import DeviceChoice
+    from controller.engine.table.settings import TableSettings
+    from controller.simdevices import SimulatedPlayers
+    from controller.tournament_link import RoomTournamentSeat
+
+    clock = ManualClock()
+    players = SimulatedPlayers(list(range(1, 9)), seed=3, clock=clock, speed=0)
+    run = TableRun(TableSettings(id="t1", seats=8, tournament=True), tmp_path / "t1.sqlite",
+                   DeviceChoice(table="t1", seats=8, shuffler=None, internal_seed=1, mqtt=False), clock=clock,
+                   extras=[players])
+    run.open()
+    link = RoomTournamentSeat("t1", host="127.0.0.1", port=1)
+    link.attach(run)
+    stakes = {"small_blind": 25, "big_blind": 50}
+
+    def go() -> dict[str, Any]:
+        return {"hand": run.orch.state.hands + 1, "stakes": stakes}
+
+    reps: list[dict[str, Any]] = []
+
+    def between_hands() -> None:  # the room's side, scripted: after hand 1 break, reopen, deal hand 2
+        if run.orch.state.hand is not None or run.orch.state.hands != 1 + len(reps):
+            return
+        reps.append(conserved(link))
+        if len(reps) == 2:
+            run.stop()
+            return
+        _order(link, run, 2, out=[{"move": 3, "seat": 1, "player": "p1"},
+                                  {"move": 4, "seat": 2, "player": "p2"}], end=True)
+        assert conserved(link)["ended"] and link.hand_start() is None
+        _order(link, run, 3, reopen=True)
+        _order(link, run, 4, go=go(), **{"in": [LENA, dict(BOB, move=10, seat=7, chips=3000)]})
+
+    try:
+        _order(link, run, 1, go=go(), **{"in": [ANNA, BOB]})
+        run.run(poll=0.0, on_idle=between_hands)
+        assert [r["hands"] for r in reps] == [1, 2]
+        rep = reps[1]
+        assert not rep["ended"] and sorted(v[0] for v in rep["seats"].values()) == ["p2", "p9"]
+        assert sum(v[1] for v in rep["seats"].values()) == 5000
+    finally:
+        _close(run, link)
