@@ -15,9 +15,16 @@ tables' chips plus the chips in transit are the chips in play."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
+
+from drivers.mqtt.broker import free_port
+from room.tournament_sim import ROOM_TOML
+from tests.room.test_room_serve_tournament import (  # noqa: F401 - room: that module's fixture
+    check_store_holds_every_hand, events, room, serve, start_tables)
+from tests.room.test_room_tournament_console import _login, call
 
 from controller.tournament.errors import TournamentError
 from room.store import open_store
@@ -38,7 +45,7 @@ class EndedTable(FakeTable):
         super().carry_out(order)
 
 
-def room(toml: str = NO_RESERVE, journal: Any = None) -> Room:
+def late_room(toml: str = NO_RESERVE, journal: Any = None) -> Room:
     r = Room(21, journal=journal, toml=toml)
     r.tables = {t: EndedTable(t) for t in TABLES}
     r.exchange(*TABLES)
@@ -69,7 +76,7 @@ def full_at_two_tables(r: Room) -> None:
 
 
 def test_tda_9_a_late_entry_that_finds_every_seat_taken_reopens_the_broken_table() -> None:
-    r = room()
+    r = late_room()
     full_at_two_tables(r)
     said = r.d.register("Nora", by="Anna")
     assert " t3 (reopened: every other seat is taken) seat " in said
@@ -96,7 +103,7 @@ def test_tda_9_a_late_entry_that_finds_every_seat_taken_reopens_the_broken_table
 
 
 def test_tda_10_the_last_broken_table_is_reopened_first_and_breaks_again_in_the_set_order() -> None:
-    r = room()
+    r = late_room()
     play_down(r, 8)
     hands(r, 3)
     assert broken(r) == ["t3", "t2"] and len(r.tables["t1"].seats) == 8  # the final table, redrawn
@@ -116,7 +123,7 @@ def test_tda_10_the_last_broken_table_is_reopened_first_and_breaks_again_in_the_
 
 
 def test_a_late_entry_is_refused_as_before_when_no_broken_table_still_reports() -> None:
-    r = room()
+    r = late_room()
     full_at_two_tables(r)
     r.d.heard["t3"] -= 60  # t3's process stopped reporting a minute ago
     rows, entries = len(r.journal.rows), len(r.d.standings.entries)
@@ -145,7 +152,7 @@ def test_a_room_killed_between_journalling_the_reopen_and_the_tables_report_seat
     report. The restored room sends the reopen (or hears it done) and seats the entry once."""
     store = open_store(store_url)  # SQLite and PostgreSQL (tests/room/conftest.py)
     try:
-        r = room(journal=StoreJournal(store))
+        r = late_room(journal=StoreJournal(store))
         full_at_two_tables(r)
         r.d.register("Nora", by="Anna")
         if sent:
@@ -168,7 +175,7 @@ def test_a_room_killed_between_journalling_the_reopen_and_the_tables_report_seat
 
 
 def test_a_second_late_entry_before_the_reopen_is_sent_sits_at_the_reopened_table() -> None:
-    r = room()
+    r = late_room()
     full_at_two_tables(r)
     assert " t3 (reopened" in r.d.register("Nora", by="Anna")
     said = r.d.register("Otto", by="Anna")  # the room has not stepped: t3's last order is still its end
@@ -180,3 +187,41 @@ def test_a_second_late_entry_before_the_reopen_is_sent_sits_at_the_reopened_tabl
     conserved(r)
     assert sorted(len(ft.seats) for ft in r.tables.values()) == [6, 6, 6]
     assert sum(1 for k, p in r.journal.events() if k == "order" and p.get("reopen")) == 1
+
+
+def test_room_serve_reopens_a_real_broken_table_for_a_late_entry_and_plays_to_a_winner(
+        room: dict[str, Any]) -> None:  # noqa: F811 - the fixture of test_room_serve_tournament
+    """``livetable room serve --tournament`` with two real table processes (10 entries, 30x
+    clock, late registration until level 6, no seats kept): once t2 has broken (TDA 10), the
+    floor console registers late entries until one finds every seat of t1 taken; t2's
+    process, ended but still reporting, takes the ``reopen`` and seats him; the tournament
+    plays to a winner with the books balanced (``ok``), every entry placed once."""
+    room["conf"].write_text(ROOM_TOML.replace(
+        "late_registration_until_level = 0", "late_registration_until_level = 6\nlate_registration_free_seats = 0"))
+    s = serve(room, free_port())
+    url = s.line("serving", 30)["console"]
+    start_tables(room)
+    c = {"url": url, "opener": _login(url, room["floor_password"])}
+    deadline = time.monotonic() + 60
+    while call(c)[1].get("broken_order") != ["t2"]:
+        assert time.monotonic() < deadline, call(c)
+        time.sleep(0.05)  # polling a real process's status (no clock to inject across processes)
+    said: list[str] = []
+    for n in range(1, 13):
+        code, ans = call(c, {"command": "register", "name": f"Late {n}", "by": "Anna"})
+        assert code == 200, ans
+        said.append(ans["detail"])
+        if "reopened" in ans["detail"]:
+            break
+    assert " t2 (reopened: every other seat is taken) seat " in said[-1], said
+    result = s.line("tournament", 120)["tournament"]
+    assert result["ok"], result
+    assert result["entries"] == 10 + len(said) and len(result["places"]) == len(set(result["places"]))
+    store = events(room["store"])
+    reopens = [p for k, p in store if k == "register" and p.get("reopen")]
+    assert [p["reopen"] for p in reopens] == ["t2"]
+    assert sum(1 for k, p in store if k == "order" and p.get("reopen")) == 1
+    moved_in = [p["move"] for k, p in store if k == "moved-in"]
+    assert moved_in.count(reopens[0]["move"]["id"]) == 1  # seated once, by t2's report
+    check_store_holds_every_hand(room)
+    assert s.stop() == 0
