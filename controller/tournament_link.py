@@ -19,7 +19,8 @@ An order (JSON object, :func:`decode_order`)::
      "out": [{"move": 12, "seat": 4, "player": "p9"}],          # players who leave, with their chips
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
-                                               # (+ "button": 5 at the redrawn final table's first hand)
+                                               # (+ "button": 5, drawn by cards, at the table's first
+                                               # hand and the redrawn final table's first hand)
      "end": false,                                              # true: the table stops
      "reopen": false,                                           # true: an ended table plays again
      "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
@@ -98,7 +99,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
 from controller.orchestrator import TournamentOwn
-from controller.tournament.table import busts_of
+from controller.tournament.table import busts_of, button_seat_words
 from controller.tournament_link_view import LinkView, decode_move_notice, decode_view
 
 __all__ = ["RoomTournamentSeat", "decode_order", "order_topic", "report_topic", "OrderError", "JOURNAL_KIND",
@@ -399,13 +400,17 @@ class RoomTournamentSeat:
     def hand_start(self) -> dict[str, Any] | None:
         """Return the next ``HandStartRequested`` fields (``level``: the room's stakes,
         TDA 23) when the room gave the ``go`` for this hand, with ``button`` and ``redraw``
-        when the ``go`` carries the button the room drew for its redrawn final table (the
-        rotation starts afresh there); None: wait (between hands, the table holds for the room)."""
+        when the ``go`` carries the button the room drew by cards for this table's start or
+        its redrawn final table (the rotation starts afresh there; logged, and said when the
+        seat holds no player with chips: :func:`button_seat_words`); None: wait (between
+        hands, the table holds for the room)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
         self.go = None
         if go.get("button") is not None:
+            kept, words = button_seat_words(self.orch.state.seats, int(go["button"]))
+            log.log(logging.INFO if kept else logging.WARNING, "table %s hand %d: %s", self.table, hand, words)
             return {"level": dict(go["stakes"]), "button": int(go["button"]), "redraw": True}
         return {"level": dict(go["stakes"])}
 

@@ -4,8 +4,9 @@
 clock (the room's), the standings (entries, busts, places, payouts), the random draw to
 tables and seats (TDA 7), balancing and table breaks (:func:`controller.tournament.balancing.rebalance`
 decides who moves where: TDA 10, 11), hand-for-hand play on the bubble and the final table
-redraw, its button drawn again (:meth:`RoomTournament._draw_button`; the TDA leaves it to the
-house, WSOP Rule 85 draws it). The tables (``livetable simulate --tournament --tournament-room``,
+redraw, the button drawn by cards at each table at the start and again at the redrawn final table
+(:meth:`RoomTournament._draw_buttons`; the TDA leaves it to the house, WSOP Rule 85 draws it).
+The tables (``livetable simulate --tournament --tournament-room``,
 :mod:`controller.tournament_link`) play the hands it gives them and carry out its moves
 between hands; the protocol (orders and reports) is in that module's docstring and in
 docs/tournament.md "Multi-table through the room".
@@ -55,7 +56,8 @@ Every move is checked when it completes: the chips that arrived are the chips th
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names,
 ``tournament``: its identity),
-``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
+``entry``, ``round`` (the tables and the moves decided; ``buttons``: the draws for the button
+by cards at the tables it draws, the start's and the final redraw's),
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
 ``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`; with
@@ -84,6 +86,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.tournament.balancing import Move, Table, random_draw, rebalance, short_tables
+from controller.tournament.button import ButtonDraw, button_draw
 from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.director import clock_command, level_numbers
 from controller.tournament.errors import BalancingError, TournamentError
@@ -286,8 +289,10 @@ class RoomTournament:
         #: tables the last plan breaks (or redraws) while one of them is in a hand: no ``go``,
         #: they wait for each other (TDA 10; :meth:`_plan`)
         self._held: set[str] = set()
-        #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
-        self._button: dict[str, str] | None = None
+        #: the buttons drawn by cards (:meth:`_draw_buttons`: at the start, each table's; at the
+        #: redrawn final table, its own) by table, ``{"table", "player", "seat", "draw", "why"}``,
+        #: until that table's next ``go`` carries it
+        self._buttons: dict[str, dict[str, Any]] = {}
         self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
         #: a table's refused reports said once a reason, then at most once a minute (room/repeats.py)
         self.repeats = Repeats()
@@ -335,7 +340,7 @@ class RoomTournament:
         batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
         real, self.journal = self.journal, _Batch(batch)
         try:
-            self._round([], moves)
+            self._round([], moves, self._draw_buttons(moves))
         finally:
             self.journal = real
         real.append_many(batch)
@@ -379,8 +384,10 @@ class RoomTournament:
                 self.rounds += 1
                 for m in p["moves"]:
                     self.moves[int(m["id"])] = dict(m)
-                if p.get("button"):
-                    self._button = dict(p["button"])
+                if p.get("button"):  # an older journal's final table, its button drawn at random
+                    self._buttons[str(p["button"]["table"])] = dict(p["button"], why="final")
+                for b in p.get("buttons") or []:
+                    self._buttons[str(b["table"])] = dict(b)
             elif kind == "moved-out":
                 self.moves[int(p["move"])].update(chips=int(p["chips"]), state="out")
             elif kind == "moved-in":
@@ -405,9 +412,9 @@ class RoomTournament:
                 self.broken.append(p["table"])
             elif kind == "order":
                 self.sent[p["table"]] = p
-                if self._button is not None and self._button["table"] == p["table"] and (p.get("go") or {}).get(
-                        "button") is not None:
-                    self._button = None  # the final table's go carried its button
+                if p.get("go") is not None:
+                    # the table's first go after the draw took its button (_go), carried or said missing
+                    self._buttons.pop(str(p["table"]), None)
             elif kind == "clock":
                 clock = p["clock"]
             elif kind == "payouts":
@@ -821,19 +828,33 @@ class RoomTournament:
                 keep.append(m)
             moves = keep
         if moves:
-            self._round(views, moves, self._draw_button(moves))
+            self._round(views, moves, self._draw_buttons(moves))
 
-    def _draw_button(self, moves: list[Move]) -> dict[str, str] | None:
-        """Return the button of the final table ``moves`` redraw, ``{"table", "player"}``:
-        one of its players drawn at random (seeded by the tournament's seed and the round:
-        the same on a restart), in place of the high-card draw (the button is drawn again
-        when the final table's seats are: docs/tournament.md, WSOP Rule 85; the TDA Rules
-        leave it to the house); None when ``moves`` redraw nothing."""
-        redrawn = sorted((m.to_seat, m.player, str(m.to_table)) for m in moves if "redraw" in m.reason)
-        if not redrawn:
-            return None
-        _seat, player, table = random.Random(f"{self.seed}-button-{self.rounds}").choice(redrawn)
-        return {"table": table, "player": player}
+    def _draw_buttons(self, moves: list[Move]) -> list[dict[str, Any]]:
+        """Draw for the button by cards at every table whose seats ``moves`` all draw: each
+        table of the start's draw (TDA 7) and the redrawn final table (WSOP Rule 85 "There
+        will be a draw for the button with 3, 2 and 1 table(s) remaining"; the TDA Rules leave
+        the button at a new table to the house: docs/tournament.md). One card face up to each
+        player there, seat 1 upwards, the highest card (rank, then suit: spades, hearts,
+        diamonds, clubs) wins (:func:`controller.tournament.button.button_draw`); the deck
+        shuffled with the tournament's seed, the round and the table (the same on a restart;
+        the cards are journalled with the round besides). Return one
+        ``{"table", "player", "seat", "draw": ButtonDraw.to_json(), "why": "start" | "final"}``
+        a table of 2 or more players, by table; none when ``moves`` draw no table."""
+        tables: dict[str, dict[int, str]] = {}
+        why = "final"
+        for m in moves:
+            if m.reason == "draw" or "redraw" in m.reason:
+                tables.setdefault(str(m.to_table), {})[int(m.to_seat)] = m.player
+                why = "start" if m.reason == "draw" else why
+        out = []
+        for table, seats in sorted(tables.items()):
+            if len(seats) < 2:
+                continue  # nobody to draw against: the table's first deal places its button
+            drawn = button_draw(seats, random.Random(f"{self.seed}-button-{self.rounds}-{table}"))
+            out.append({"table": table, "player": seats[drawn.button], "seat": drawn.button,
+                        "draw": drawn.to_json(), "why": why})
+        return out
 
     @staticmethod
     def _held_by(moves: list[Move]) -> set[str]:
@@ -855,9 +876,10 @@ class RoomTournament:
                                                        f"{f.reason}+{m.reason}")
         return list(first.values())
 
-    def _round(self, views: list[Table], moves: list[Move], button: dict[str, str] | None = None) -> None:
-        """Journal and take one round of ``moves`` decided on ``views``; ``button``: the redrawn
-        final table's button (:meth:`_draw_button`), given with its first ``go``."""
+    def _round(self, views: list[Table], moves: list[Move], buttons: list[dict[str, Any]] | None = None) -> None:
+        """Journal and take one round of ``moves`` decided on ``views``; ``buttons``: the
+        buttons drawn by cards at the tables it draws (:meth:`_draw_buttons`), each given with
+        its table's next ``go``."""
         base = max(self.moves, default=0)
         moves = self._merge(moves)
         rows: list[dict[str, Any]] = [
@@ -867,12 +889,12 @@ class RoomTournament:
                 for i, m in enumerate(moves, 1)]
         event: dict[str, Any] = {"tables": [{"table": v.table_id, "seats": list(v.seats),
                                              "last_big_blind": v.last_big_blind} for v in views], "moves": rows}
-        if button is not None:
-            event["button"] = button
+        if buttons:
+            event["buttons"] = buttons
         self.journal.append("round", event)
         self.rounds += 1
-        if button is not None:
-            self._button = dict(button)
+        for b in buttons or []:
+            self._buttons[str(b["table"])] = dict(b)
         for r in rows:
             self.moves[int(r["id"])] = r
         drawn = [m for m in moves if m.reason == "draw"]
@@ -882,9 +904,10 @@ class RoomTournament:
         for m in moves:
             if m.reason != "draw":
                 log.info("%s", move_line(m, self.names.get(m.player, m.player)))
-        if button is not None:
-            log.info("final table %s: the button is drawn again: %s", button["table"],
-                     self.names.get(button["player"], button["player"]))
+        for b in buttons or []:
+            log.info("%s %s: button draw (WSOP 85, high card): %s %s",
+                     "final table" if b["why"] == "final" else "table", b["table"],
+                     ButtonDraw.from_json(b["draw"]).words(), self.names.get(b["player"], b["player"]))
 
     # ------------------------------------------------------------------ orders
     def _go(self, t: str) -> dict[str, Any] | None:
@@ -893,15 +916,22 @@ class RoomTournament:
             return None
         level = self.clock.level_for_hand(now)
         go: dict[str, Any] = {"hand": int(self.reports[t]["hands"]) + 1, "stakes": level_stakes(level)}
-        if self._button is not None and self._button["table"] == t:
-            # the redrawn final table's first hand: its button drawn again, at the seat its
-            # player was redrawn to (the moves of this order are carried out before the deal)
-            player = self._button["player"]
+        b = self._buttons.pop(t, None)
+        if b is not None:
+            # the table's first hand after its draw for the button (the start, the redrawn final
+            # table): the button at the seat its winner holds now (the moves of this order are
+            # carried out before the deal; a refused move-in's reseat counted)
+            player = str(b["player"])
             last = next((m for _, m in sorted(self.moves.items(), reverse=True)
                          if m["player"] == player and m["state"] != "cancelled"), None)
-            if last is not None and last["to"] == t:
-                go["button"] = int(last["to_seat"])  # a refused move-in's reseat counted
-            self._button = None
+            if b.get("why") == "start" and int(self.reports[t]["hands"]) > 0:
+                log.warning("table %s: the button drawn at the start comes after its first hand: the "
+                            "table's rotation keeps it", t)
+            elif last is not None and last["to"] == t:
+                go["button"] = int(last["to_seat"])
+            else:
+                log.warning("table %s: %s, who won the draw for the button, no longer sits there: the "
+                            "table's rotation places it", t, self.names.get(player, player))
         return go
 
     def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False,
