@@ -71,6 +71,9 @@ class NoteWords:
             self.seats, self.alive, self.level = dict(draw), set(), None
             seated = ", ".join(f"{self.name(p)} seat {s}" for p, s in sorted(draw.items(), key=lambda x: x[1]))
             button = f"; the button at seat {data['button']}" if data.get("button") is not None else ""
+            if data.get("button_draw"):  # the draw for the button by cards (WSOP 85): its cards
+                cards = data["button_draw"]["cards"]
+                button += " (drawn by cards: " + ", ".join(f"seat {s} {c}" for s, c in cards.items()) + ")"
             return f"Tournament started: {plural(len(draw), 'entry', 'entries')}, seats drawn: {seated}{button}"
         if t == "entry":
             player = str(data["player"])

@@ -19,8 +19,10 @@ An order (JSON object, :func:`decode_order`)::
      "out": [{"move": 12, "seat": 4, "player": "p9"}],          # players who leave, with their chips
      "in": [{"move": 11, "seat": 2, "player": "p3", "name": "Player 3", "chips": 5200}],
      "go": {"hand": 31, "stakes": {"small_blind": 100, ...}} | null,   # deal hand 31 at these stakes
-                                               # (+ "button": 5 at the redrawn final table's first hand)
+                                               # (+ "button": 5, drawn by cards, at the table's first
+                                               # hand and the redrawn final table's first hand)
      "end": false,                                              # true: the table stops
+     "reopen": false,                                           # true: an ended table plays again
      "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
      "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."},   # optional: to the table's requests
                  "3": {"entry": {"table": "t2", "table_name": "Oak", "seat": 4}}}}  # a re-entry's seat
@@ -31,6 +33,14 @@ journals that order) and refuses every order of another one: a table started on 
 tournament's journal tells the room (its report's ``tournament`` and ``problems``: ``start the
 table on a new journal``) instead of silently ignoring the new room's orders as repeats. A
 journal whose orders carry no identity (an older room's) takes the first one it is sent.
+
+``reopen`` (issue 19, late entries): the room reopens a table it broke (its ``end`` taken)
+because a late entry finds every other seat taken. An ended table refuses every order but
+one with ``reopen`` true: it journals it as any order (``room-order``), is no longer ended,
+and reports ``waiting`` again; replayed after a kill, the order's ``reopen`` clears the
+``ended`` of the orders before it, so a table killed after journalling it comes back open
+(and a repeat of its id is only answered, never taken twice). An order with both ``end`` and
+``reopen`` is refused.
 
 The table takes each order id once (a repeat of one it took is only answered with a
 report); an id it has not taken is taken even when lower than the last one
@@ -89,7 +99,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
 from controller.orchestrator import TournamentOwn
-from controller.tournament.table import busts_of
+from controller.tournament.table import busts_of, button_seat_words
 from controller.tournament_link_view import LinkView, decode_move_notice, decode_view
 
 __all__ = ["RoomTournamentSeat", "decode_order", "order_topic", "report_topic", "OrderError", "JOURNAL_KIND",
@@ -176,6 +186,12 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
         raise OrderError(f"the order is table {obj.get('table')!r}'s, this is {table!r}")
     out = {"id": _int(obj, "id", 1, 10**12), "out": [], "in": [], "go": None, "end": bool(obj.get("end")),
            "tournament": _str(obj, "tournament") if obj.get("tournament") is not None else None}
+    if obj.get("reopen") is not None and not isinstance(obj["reopen"], bool):
+        raise OrderError(f"'reopen' must be true or false, got {obj.get('reopen')!r}")
+    if obj.get("reopen"):  # an ended table plays again (a late entry found every other seat taken)
+        if out["end"]:
+            raise OrderError("an order cannot both end and reopen the table")
+        out["reopen"] = True
     for key in ("out", "in"):
         items = obj.get(key) or []
         if not isinstance(items, list) or len(items) > 64:
@@ -325,7 +341,8 @@ class RoomTournamentSeat:
                 self.done.add(int(p["id"]))
                 self._pending = p["order"]
                 self.go = p["order"].get("go")
-                self.ended = self.ended or bool(p["order"].get("end"))
+                # an ended table stays ended, but for a ``reopen`` (the room reopened it for a late entry)
+                self.ended = bool(p["order"].get("end")) or (self.ended and not p["order"].get("reopen"))
                 self.screen.take(p["order"], entry.at)
                 self._answered(p["order"])
                 if p["order"].get("end"):
@@ -391,13 +408,17 @@ class RoomTournamentSeat:
     def hand_start(self) -> dict[str, Any] | None:
         """Return the next ``HandStartRequested`` fields (``level``: the room's stakes,
         TDA 23) when the room gave the ``go`` for this hand, with ``button`` and ``redraw``
-        when the ``go`` carries the button the room drew for its redrawn final table (the
-        rotation starts afresh there); None: wait (between hands, the table holds for the room)."""
+        when the ``go`` carries the button the room drew by cards for this table's start or
+        its redrawn final table (the rotation starts afresh there; logged, and said when the
+        seat holds no player with chips: :func:`button_seat_words`); None: wait (between
+        hands, the table holds for the room)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
         self.go = None
         if go.get("button") is not None:
+            kept, words = button_seat_words(self.orch.state.seats, int(go["button"]))
+            log.log(logging.INFO if kept else logging.WARNING, "table %s hand %d: %s", self.table, hand, words)
             return {"level": dict(go["stakes"]), "button": int(go["button"]), "redraw": True}
         return {"level": dict(go["stakes"])}
 
@@ -457,8 +478,8 @@ class RoomTournamentSeat:
         if tid is not None and self.tournament is not None and tid != self.tournament:
             self._refuse_tournament(tid)
             return
-        if order["id"] in self.done or self.ended:
-            self._report_due = True  # already taken: the room hears it again
+        if order["id"] in self.done or (self.ended and not order.get("reopen")):
+            self._report_due = True  # already taken, or the table ended: the room hears it again
             return
         if self._pending is not None:
             return  # one order at a time; the room sends the next after the report
@@ -475,6 +496,9 @@ class RoomTournamentSeat:
         if order["end"] and not self.ended:  # said once (newcomer F2: the tables said nothing at the end)
             log.info("table %s: the room ended this table's play (broken, or the tournament is over): it deals "
                      "no more hands and keeps reporting to the room until it is stopped", self.table)
+        if order.get("reopen"):
+            log.info("table %s: the room reopened this table (a late entry found every other seat taken): it "
+                     "takes the room's orders and deals again", self.table)
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]

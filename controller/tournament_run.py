@@ -8,7 +8,8 @@ The running part of the tournament (journal, orchestrator, pacer): it lives besi
 ``livetable run``: orchestrator, journal, hand pacer, dealer. It:
 
 - **draws the seats** (TDA 7), registers every entry and seats it with the starting stack
-  (``PlayerSatDown`` + ``BoughtIn``), the first hand's button drawn at random;
+  (``PlayerSatDown`` + ``BoughtIn``), the first hand's button drawn by cards (one card face
+  up a player, the highest by rank then suit wins: :func:`controller.tournament.button.button_draw`);
 - **gives each deal its level**: the pacer asks :meth:`TournamentTable.hand_start` before it
   asks for a deck; the clock's level becomes the ``HandStartRequested.level`` (TDA 23: a
   new level applies from the next hand); on a break no hand is dealt;
@@ -23,7 +24,8 @@ Journaling (the same crash guarantee as a hand: :meth:`controller.journal.Journa
 is durable before it returns, and nothing acts on a tournament event before it is
 journalled), as ``tournament`` entries of the table's own journal, ``payload["type"]``:
 
-- ``start``: the settings (TOML text), the draw ``{player: seat}``, names, the button;
+- ``start``: the settings (TOML text), the draw ``{player: seat}``, names, the button and
+  ``button_draw`` (its cards: :meth:`controller.tournament.button.ButtonDraw.to_json`);
 - ``entry``: ``player``, ``seat``, ``level`` (one per entry; seated only after it);
 - ``clock``: a snapshot at every deal and every change of level or break: ``hand`` (the
   number the hand will have), ``level``, ``seconds_left``, ``paused``, ``on_break``,
@@ -77,13 +79,14 @@ from controller.journal import JournalError
 from controller.orchestrator import RaiseFault, TournamentOwn
 
 from controller.tournament.balancing import random_draw
+from controller.tournament.button import ButtonDraw, button_draw
 from controller.tournament.chiprace import chip_race, race_cards
 from controller.tournament.clock import TournamentClock
 from controller.tournament.director import clock_command
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
 from controller.tournament.settings import Break, Level, TournamentSettings, load_settings
-from controller.tournament.table import busts_of, level_json, level_stakes
+from controller.tournament.table import busts_of, button_seat_words, level_json, level_stakes
 from controller.tournament.view import tournament_view
 from controller.tournament.words import players_left, stakes_words
 
@@ -396,6 +399,8 @@ class TournamentTable:
         self.draw: dict[str, int] = {}
         self.names: dict[str, str] = {}
         self.button: int | None = None
+        #: the draw for the button by cards at the start (None: an older journal's, drawn at random)
+        self.button_cards: ButtonDraw | None = None
         self.result: dict[str, Any] | None = None
         self.problems: list[str] = []
         self.orch: Any = None
@@ -562,6 +567,8 @@ class TournamentTable:
             self.draw = {str(k): int(v) for k, v in p["draw"].items()}
             self.names = {str(k): str(v) for k, v in p["names"].items()}
             self.button = p.get("button")
+            # an older journal's start has no cards (its button was drawn at random)
+            self.button_cards = ButtonDraw.from_json(p["button_draw"]) if p.get("button_draw") else None
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
             self.held, self._bust_rebuy_chips, self._rebought_at = None, {}, {}
@@ -630,13 +637,25 @@ class TournamentTable:
         self.draw = {p: n for n, p in enumerate(table.seats, 1) if p is not None}
         # named by the seat drawn, so the tablet at seat 3 reads "Player 3 (you)"
         self.names = {p: f"Player {n}" for p, n in self.draw.items()}
-        self.button = rng.choice(sorted(self.draw.values()))  # the button draw
+        # the draw for the button by cards (WSOP 85; controller/tournament/button.py)
+        drawn = button_draw(self.draw.values(), rng)
+        self.button, self.button_cards = drawn.button, drawn
         self._journal({"type": "start", "settings": self.toml, "draw": self.draw, "names": self.names,
-                       "button": self.button, "seed": self.seed})
+                       "button": self.button, "button_draw": drawn.to_json(), "seed": self.seed})
+        self._say_button_draw()
         for player in players:
             self._enter(player)
         self.clock.start(self.time())
         self._snapshot(None)
+
+    def _say_button_draw(self) -> None:
+        """Log the start's draw for the button: ``button draw: seat 1 7h, seat 3 Ks — button
+        seat 3 (Ks) Player 3`` (WSOP 85; the cards a dealer would deal face up)."""
+        drawn = self.button_cards
+        if drawn is not None:
+            by_seat = {n: p for p, n in self.draw.items()}
+            log.info("button draw (WSOP 85, high card): %s %s", drawn.words(),
+                     self.names.get(by_seat.get(drawn.button, ""), ""))
 
     def _enter(self, player: str) -> None:
         level = 0  # registration before the start (late registration is not offered at the table yet)
@@ -751,6 +770,8 @@ class TournamentTable:
         fields: dict[str, Any] = {"level": stakes}
         if self.orch.state.hands == 0 and self.button is not None:
             fields["button"] = self.button
+            kept, words = button_seat_words(self.orch.state.seats, self.button)
+            log.log(logging.INFO if kept else logging.WARNING, "hand 1: %s", words)
         return fields
 
     def _seating_pending(self) -> bool:

@@ -4,8 +4,9 @@
 clock (the room's), the standings (entries, busts, places, payouts), the random draw to
 tables and seats (TDA 7), balancing and table breaks (:func:`controller.tournament.balancing.rebalance`
 decides who moves where: TDA 10, 11), hand-for-hand play on the bubble and the final table
-redraw, its button drawn again (:meth:`RoomTournament._draw_button`; the TDA leaves it to the
-house, WSOP Rule 85 draws it). The tables (``livetable simulate --tournament --tournament-room``,
+redraw, the button drawn by cards at each table at the start and again at the redrawn final table
+(:meth:`RoomTournament._draw_buttons`; the TDA leaves it to the house, WSOP Rule 85 draws it).
+The tables (``livetable simulate --tournament --tournament-room``,
 :mod:`controller.tournament_link`) play the hands it gives them and carry out its moves
 between hands; the protocol (orders and reports) is in that module's docstring and in
 docs/tournament.md "Multi-table through the room".
@@ -55,10 +56,13 @@ Every move is checked when it completes: the chips that arrived are the chips th
 Journal (the room's store, table ``room_tournament``: ``type`` and a JSON ``payload``,
 written before anything acts on it): ``start`` (settings, tables, seed, entries, names,
 ``tournament``: its identity),
-``entry``, ``round`` (the tables and the moves decided; a final redraw's ``button``),
+``entry``, ``round`` (the tables and the moves decided; ``buttons``: the draws for the button
+by cards at the tables it draws, the start's and the final redraw's),
 ``moved-out``, ``moved-in``,
 ``cancelled`` (a player busted before the move), ``reseat`` (a refused move-in's new seat),
-``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`),
+``register`` (a late entry or re-entry and its seat: :meth:`RoomTournament.register`; with
+``reopen``: the broken table reopened for him, every other seat taken, whose next order is a
+``reopen`` the table takes after its ``end``),
 ``purchase`` (a rebuy or add-on booked: :meth:`RoomTournament.purchase`), ``purchase-in`` (its
 chips brought to the seat), ``refund`` (its chips never came: refused by the table, or a bust first),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
@@ -82,6 +86,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.tournament.balancing import Move, Table, random_draw, rebalance, short_tables
+from controller.tournament.button import ButtonDraw, button_draw
 from controller.tournament.clock import TournamentClock, hand_for_hand
 from controller.tournament.director import clock_command, level_numbers
 from controller.tournament.errors import BalancingError, TournamentError
@@ -100,6 +105,10 @@ log = logging.getLogger("livetable.room.tournament")
 RESEND_SECONDS = 1.5
 #: Tournament seconds between two ``clock`` events of one level (a restarted room loses at most this).
 CLOCK_EVERY = 10.0
+#: Seconds (monotonic) within which a broken table must have reported for a late entry to
+#: reopen it (:meth:`RoomTournament._reopenable`): an ended table reports every second
+#: (``controller.tournament_link.REPORT_EVERY``); a table silent longer is not running.
+REOPEN_HEARD_SECONDS = 5.0
 
 
 class StoreJournal:
@@ -280,8 +289,10 @@ class RoomTournament:
         #: tables the last plan breaks (or redraws) while one of them is in a hand: no ``go``,
         #: they wait for each other (TDA 10; :meth:`_plan`)
         self._held: set[str] = set()
-        #: the redrawn final table's button, ``{"table", "player"}``, until its first ``go`` carries it
-        self._button: dict[str, str] | None = None
+        #: the buttons drawn by cards (:meth:`_draw_buttons`: at the start, each table's; at the
+        #: redrawn final table, its own) by table, ``{"table", "player", "seat", "draw", "why"}``,
+        #: until that table's next ``go`` carries it
+        self._buttons: dict[str, dict[str, Any]] = {}
         self._said: set[str] = set()  # the problems logged once (a table on another tournament's journal)
         #: a table's refused reports said once a reason, then at most once a minute (room/repeats.py)
         self.repeats = Repeats()
@@ -294,6 +305,11 @@ class RoomTournament:
         self._answers: dict[str, dict[str, dict[str, Any]]] = {}
         #: a table's re-entry request (``"t1:4"``, asked at the busted player's tablet) -> the move seating him
         self._entered: dict[str, int] = {}
+        #: broken tables reopened for a late entry (:meth:`register`): table -> the entry's move id
+        #: (the break moves before it no longer count the table as gone)
+        self._reopened: dict[str, int] = {}
+        #: table -> when (``time.monotonic()``) the room last took a report of it
+        self.heard: dict[str, float] = {}
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int, names: dict[str, str] | None = None) -> None:
@@ -324,7 +340,7 @@ class RoomTournament:
         batch += [("entry", {"player": m.player, "level": 0}) for m in moves]
         real, self.journal = self.journal, _Batch(batch)
         try:
-            self._round([], moves)
+            self._round([], moves, self._draw_buttons(moves))
         finally:
             self.journal = real
         real.append_many(batch)
@@ -362,12 +378,16 @@ class RoomTournament:
                 self.moves[int(p["move"]["id"])] = dict(p["move"])
                 if p.get("request"):  # asked from a table: that request is answered, never booked twice
                     self._entered[str(p["request"])] = int(p["move"]["id"])
+                if p.get("reopen"):  # every seat was taken: a broken table reopened for him
+                    self._reopen(str(p["reopen"]), int(p["move"]["id"]))
             elif kind == "round":
                 self.rounds += 1
                 for m in p["moves"]:
                     self.moves[int(m["id"])] = dict(m)
-                if p.get("button"):
-                    self._button = dict(p["button"])
+                if p.get("button"):  # an older journal's final table, its button drawn at random
+                    self._buttons[str(p["button"]["table"])] = dict(p["button"], why="final")
+                for b in p.get("buttons") or []:
+                    self._buttons[str(b["table"])] = dict(b)
             elif kind == "moved-out":
                 self.moves[int(p["move"])].update(chips=int(p["chips"]), state="out")
             elif kind == "moved-in":
@@ -392,9 +412,9 @@ class RoomTournament:
                 self.broken.append(p["table"])
             elif kind == "order":
                 self.sent[p["table"]] = p
-                if self._button is not None and self._button["table"] == p["table"] and (p.get("go") or {}).get(
-                        "button") is not None:
-                    self._button = None  # the final table's go carried its button
+                if p.get("go") is not None:
+                    # the table's first go after the draw took its button (_go), carried or said missing
+                    self._buttons.pop(str(p["table"]), None)
             elif kind == "clock":
                 clock = p["clock"]
             elif kind == "payouts":
@@ -447,6 +467,7 @@ class RoomTournament:
                 self.problems.append(f"table {table}: report refused: {why}")
             return
         self.repeats.clear(table)
+        self.heard[table] = time.monotonic()
         prev, self.reports[table] = self.reports.get(table), rep
         self._confirm_moves(table, rep, prev)
         self._confirm_purchases(table, rep)
@@ -564,6 +585,9 @@ class RoomTournament:
         """Decide for every table that waits (see the module docstring); send orders again
         that were not carried out within :data:`RESEND_SECONDS`."""
         now = time.monotonic()
+        for t in sorted(self._reopened):  # a table reopened for a late entry, its ended order the last sent
+            if self.result is None and t not in self.broken and self.sent.get(t, {}).get("end"):
+                self._order(t, [], [], None, reopen=True)
         ready = {t for t in self.tables if self._ready(t) and not self.sent.get(t, {}).get("end")}
         for t, order in self.sent.items():
             rep = self.reports.get(t)
@@ -647,8 +671,10 @@ class RoomTournament:
 
     @property
     def _gone(self) -> set[str]:
-        """Tables a round broke (TDA 10: every player moved away) and tables broken."""
-        return {str(m["from"]) for m in self.moves.values() if m["reason"].startswith("break")} | set(self.broken)
+        """Tables a round broke (TDA 10: every player moved away) and tables broken; a table
+        reopened for a late entry is gone again only by a break after it (:meth:`_reopen`)."""
+        return {str(m["from"]) for mid, m in self.moves.items() if m["reason"].startswith("break")
+                and mid > self._reopened.get(str(m["from"]), 0)} | set(self.broken)
 
     def _outstanding(self) -> bool:
         """Moves on their way, or purchases whose chips have not reached their table: no
@@ -802,19 +828,33 @@ class RoomTournament:
                 keep.append(m)
             moves = keep
         if moves:
-            self._round(views, moves, self._draw_button(moves))
+            self._round(views, moves, self._draw_buttons(moves))
 
-    def _draw_button(self, moves: list[Move]) -> dict[str, str] | None:
-        """Return the button of the final table ``moves`` redraw, ``{"table", "player"}``:
-        one of its players drawn at random (seeded by the tournament's seed and the round:
-        the same on a restart), in place of the high-card draw (the button is drawn again
-        when the final table's seats are: docs/tournament.md, WSOP Rule 85; the TDA Rules
-        leave it to the house); None when ``moves`` redraw nothing."""
-        redrawn = sorted((m.to_seat, m.player, str(m.to_table)) for m in moves if "redraw" in m.reason)
-        if not redrawn:
-            return None
-        _seat, player, table = random.Random(f"{self.seed}-button-{self.rounds}").choice(redrawn)
-        return {"table": table, "player": player}
+    def _draw_buttons(self, moves: list[Move]) -> list[dict[str, Any]]:
+        """Draw for the button by cards at every table whose seats ``moves`` all draw: each
+        table of the start's draw (TDA 7) and the redrawn final table (WSOP Rule 85 "There
+        will be a draw for the button with 3, 2 and 1 table(s) remaining"; the TDA Rules leave
+        the button at a new table to the house: docs/tournament.md). One card face up to each
+        player there, seat 1 upwards, the highest card (rank, then suit: spades, hearts,
+        diamonds, clubs) wins (:func:`controller.tournament.button.button_draw`); the deck
+        shuffled with the tournament's seed, the round and the table (the same on a restart;
+        the cards are journalled with the round besides). Return one
+        ``{"table", "player", "seat", "draw": ButtonDraw.to_json(), "why": "start" | "final"}``
+        a table of 2 or more players, by table; none when ``moves`` draw no table."""
+        tables: dict[str, dict[int, str]] = {}
+        why = "final"
+        for m in moves:
+            if m.reason == "draw" or "redraw" in m.reason:
+                tables.setdefault(str(m.to_table), {})[int(m.to_seat)] = m.player
+                why = "start" if m.reason == "draw" else why
+        out = []
+        for table, seats in sorted(tables.items()):
+            if len(seats) < 2:
+                continue  # nobody to draw against: the table's first deal places its button
+            drawn = button_draw(seats, random.Random(f"{self.seed}-button-{self.rounds}-{table}"))
+            out.append({"table": table, "player": seats[drawn.button], "seat": drawn.button,
+                        "draw": drawn.to_json(), "why": why})
+        return out
 
     @staticmethod
     def _held_by(moves: list[Move]) -> set[str]:
@@ -836,9 +876,10 @@ class RoomTournament:
                                                        f"{f.reason}+{m.reason}")
         return list(first.values())
 
-    def _round(self, views: list[Table], moves: list[Move], button: dict[str, str] | None = None) -> None:
-        """Journal and take one round of ``moves`` decided on ``views``; ``button``: the redrawn
-        final table's button (:meth:`_draw_button`), given with its first ``go``."""
+    def _round(self, views: list[Table], moves: list[Move], buttons: list[dict[str, Any]] | None = None) -> None:
+        """Journal and take one round of ``moves`` decided on ``views``; ``buttons``: the
+        buttons drawn by cards at the tables it draws (:meth:`_draw_buttons`), each given with
+        its table's next ``go``."""
         base = max(self.moves, default=0)
         moves = self._merge(moves)
         rows: list[dict[str, Any]] = [
@@ -848,12 +889,12 @@ class RoomTournament:
                 for i, m in enumerate(moves, 1)]
         event: dict[str, Any] = {"tables": [{"table": v.table_id, "seats": list(v.seats),
                                              "last_big_blind": v.last_big_blind} for v in views], "moves": rows}
-        if button is not None:
-            event["button"] = button
+        if buttons:
+            event["buttons"] = buttons
         self.journal.append("round", event)
         self.rounds += 1
-        if button is not None:
-            self._button = dict(button)
+        for b in buttons or []:
+            self._buttons[str(b["table"])] = dict(b)
         for r in rows:
             self.moves[int(r["id"])] = r
         drawn = [m for m in moves if m.reason == "draw"]
@@ -863,9 +904,10 @@ class RoomTournament:
         for m in moves:
             if m.reason != "draw":
                 log.info("%s", move_line(m, self.names.get(m.player, m.player)))
-        if button is not None:
-            log.info("final table %s: the button is drawn again: %s", button["table"],
-                     self.names.get(button["player"], button["player"]))
+        for b in buttons or []:
+            log.info("%s %s: button draw (WSOP 85, high card): %s %s",
+                     "final table" if b["why"] == "final" else "table", b["table"],
+                     ButtonDraw.from_json(b["draw"]).words(), self.names.get(b["player"], b["player"]))
 
     # ------------------------------------------------------------------ orders
     def _go(self, t: str) -> dict[str, Any] | None:
@@ -874,18 +916,26 @@ class RoomTournament:
             return None
         level = self.clock.level_for_hand(now)
         go: dict[str, Any] = {"hand": int(self.reports[t]["hands"]) + 1, "stakes": level_stakes(level)}
-        if self._button is not None and self._button["table"] == t:
-            # the redrawn final table's first hand: its button drawn again, at the seat its
-            # player was redrawn to (the moves of this order are carried out before the deal)
-            player = self._button["player"]
+        b = self._buttons.pop(t, None)
+        if b is not None:
+            # the table's first hand after its draw for the button (the start, the redrawn final
+            # table): the button at the seat its winner holds now (the moves of this order are
+            # carried out before the deal; a refused move-in's reseat counted)
+            player = str(b["player"])
             last = next((m for _, m in sorted(self.moves.items(), reverse=True)
                          if m["player"] == player and m["state"] != "cancelled"), None)
-            if last is not None and last["to"] == t:
-                go["button"] = int(last["to_seat"])  # a refused move-in's reseat counted
-            self._button = None
+            if b.get("why") == "start" and int(self.reports[t]["hands"]) > 0:
+                log.warning("table %s: the button drawn at the start comes after its first hand: the "
+                            "table's rotation keeps it", t)
+            elif last is not None and last["to"] == t:
+                go["button"] = int(last["to_seat"])
+            else:
+                log.warning("table %s: %s, who won the draw for the button, no longer sits there: the "
+                            "table's rotation places it", t, self.names.get(player, player))
         return go
 
-    def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False) -> None:
+    def _order(self, t: str, outs: list[Any], ins: list[Any], go: dict[str, Any] | None, end: bool = False,
+               reopen: bool = False) -> None:
         oid = int(self.sent.get(t, {}).get("id", 0)) + 1
         order = {"schema": 1, "table": t, "id": oid, "tournament": self.tournament_id,
                  "out": [{"move": mid, "seat": m["from_seat"], "player": m["player"], **move_notice(self, t, m)}
@@ -902,6 +952,8 @@ class RoomTournament:
         answers = self._answers.pop(t, None)
         if answers:
             order["answers"] = answers
+        if reopen:  # a broken table opened again for a late entry (the table takes it after its end)
+            order["reopen"] = True
         self._send(t, order, journal=True)
 
     def _send(self, t: str, order: dict[str, Any], *, journal: bool) -> None:
@@ -1050,6 +1102,10 @@ class RoomTournament:
         Seated at the table with the fewest players (counting the moves on their way, among the
         tables that play on: not broken, breaking or held for a break; a tie drawn at random),
         in a random free seat there (TDA 9: a seat drawn from the seats open to new players).
+        With every seat taken, the broken table that broke last and still reports is reopened
+        for him (:meth:`_reopenable`; house policy, the TDA is silent: the ``register`` event
+        carries ``reopen``, the table is sent a ``reopen`` order, then the entry, and balancing,
+        TDA 11, fills it).
         The table is sent the order to seat him between hands (an ``in`` with the starting
         stack, as a draw's entry: the table's link seats him), in transit in the room's books
         until its report shows him seated (the conservation check holds meanwhile).
@@ -1116,6 +1172,7 @@ class RoomTournament:
         except TournamentError as exc:
             raise TournamentError(f"TDA 9: {exc}") from None
         table, seat = self._late_seat(player)
+        reopen = table in self.broken  # every seat was taken: a broken table opens again (_late_seat)
         mid = max(self.moves, default=0) + 1
         row: dict[str, Any] = {"id": mid, "player": player, "from": "", "from_seat": 0, "to": table,
                "to_seat": seat, "reason": "late", "state": "planned", "chips": self.settings.starting_stack}
@@ -1123,10 +1180,14 @@ class RoomTournament:
         said = (f"{self.names.get(player, text)} ({player}) {what} at level {level}: {table} seat {seat}, "
                 f"{self.settings.starting_stack:,} chips ({by})")
         event = {"player": player, "name": text, "level": level, "by": by, "reason": reason, "reentry": reentry,
-                 "move": row, **({"request": request} if request else {})}
+                 "move": row, **({"request": request} if request else {}), **({"reopen": table} if reopen else {})}
+        if reopen:
+            said = said.replace(f": {table} seat", f": {table} (reopened: every other seat is taken) seat", 1)
         self._journal_with("register", event, record, said)
         if request:
             self._entered[request] = mid
+        if reopen:
+            self._reopen(table, mid)
         self.standings.register(player, level)  # TDA 9: a full starting stack
         self.names.setdefault(player, text)  # a re-entry keeps the name he entered under (M2)
         self.moves[mid] = row
@@ -1161,14 +1222,44 @@ class RoomTournament:
             if any(t in self._held for t in self._live()):
                 raise TournamentError("F-3: no seat is free: a table break or the final table redraw is under way "
                                       "(TDA 10); register again once its players are seated")
+            table = self._reopenable()
+            if table is not None:  # house policy (the TDA is silent): a card room opens a table
+                return table, rng.choice(range(1, self.settings.seats_per_table + 1))
             reserve = self.settings.late_free_seats
             raise TournamentError(
                 "F-3: no seat is free at the tables that play on: every seat is taken (late_registration_free_seats "
                 f"= {reserve}: the seats kept for late entries are filled{'' if reserve else ', none were kept'}); "
-                "the room does not reopen a broken table yet: register again after a bust frees a seat")
+                "no broken table can be reopened (none was broken, or none reported ended and empty in the last "
+                f"{REOPEN_HEARD_SECONDS:g} s: its table process is not running): register again after a bust "
+                "frees a seat")
         fewest = min(counts.values())
         table = rng.choice([t for t in self.tables if counts.get(t) == fewest])
         return table, rng.choice(free[table])
+
+    def _reopenable(self) -> str | None:
+        """Return the broken table a late entry who finds every seat taken reopens, the last
+        broken first, or None: one whose table process still reports (its report taken within
+        :data:`REOPEN_HEARD_SECONDS`, of the process the room knows), saying it carried out the
+        room's last order, its ``end``, and has nobody seated (house policy: the TDA is silent
+        on reopening; TDA 9 seats a late entry in a seat open to new players)."""
+        now = time.monotonic()
+        for t in reversed(self.broken):
+            rep, sent = self.reports.get(t), self.sent.get(t, {})
+            if (rep is not None and rep.get("ended") and not rep["seats"] and sent.get("end")
+                    and int(rep["applied"]) >= int(sent.get("id", 0)) and t not in self._held
+                    and now - self.heard.get(t, float("-inf")) <= REOPEN_HEARD_SECONDS):
+                return t
+        return None
+
+    def _reopen(self, table: str, mid: int) -> None:
+        """Take ``table`` back among the tables that play on: a late entry (move ``mid``, its
+        ``register`` journalled with ``reopen``) is seated there. The next :meth:`step` sends it
+        an order with ``reopen`` (the table takes it after its ``end``; sent again after a
+        restart until the table reports it), then the entry; balancing (TDA 11) fills it."""
+        if table in self.broken:
+            self.broken.remove(table)
+        self._reopened[table] = mid
+        log.info("table %s reopened for a late entry (every other seat is taken)", table)
 
     def _open_seats(self, skip: str = "") -> tuple[dict[str, int], dict[str, list[int]], list[str]]:
         """Return ``(players, free seats, unknown)``: for each table that plays on (not ``skip``,
@@ -1180,7 +1271,8 @@ class RoomTournament:
         free: dict[str, list[int]] = {}
         unknown: list[str] = []
         for t in self._live():
-            if t == skip or t in self._held or self.sent.get(t, {}).get("end"):
+            reopening = t in self._reopened and t not in self.broken  # its reopen order not sent yet
+            if t == skip or t in self._held or (self.sent.get(t, {}).get("end") and not reopening):
                 continue
             rep = self.reports.get(t)
             if rep is None and self._restored:
@@ -1509,7 +1601,8 @@ class RoomTournament:
           journalled (``balance``, ``break``, ``redraw``, ``draw``, ``late``, two joined by
           ``+``), ``why`` in words (``balancing, TDA 11``); ``state`` ``planned`` (ordered) or
           ``out`` (left his seat, chips on the way).
-        - ``broken_order``: the tables broken, in the order they broke (the first first).
+        - ``broken_order``: the tables broken, in the order they broke (the first first); a table
+          reopened for a late entry leaves it (:meth:`_reopen`) until it breaks again.
         - ``busts``: the places so far, best first (the latest bust first; the winner too once
           one is left): ``{player, name, place, tied_to, prize}``, ``tied_to`` > ``place`` a
           tie sharing those places, ``prize`` in money as the prize pool stands now (0 out of

@@ -200,45 +200,54 @@ class MqttAdapter(DeviceAdapter):
         director checks and journals it, then it waits for the dealer's confirm; answered now.
         ``decline_rebuy``: the player busted at the seat does not rebuy at the bust (TFIX 7:
         placed at once, :meth:`TournamentTable.decline_rebuy`)."""
-        from controller.journal import JournalError
         from controller.tournament.errors import TournamentError
 
         director = getattr(self.orch, "tournament_director", None) or getattr(self.orch, "tournament_purchases", None)
-        try:
+
+        def ask() -> None:
             if director is None:
                 raise TournamentError(f"M-2: {kind}: no tournament is played at this table")
             if kind == "decline_rebuy":
                 director.decline_rebuy(e.seat, by=f"seat {e.seat}", reason="declined at the seat")
             else:
                 director.ask_purchase(kind, e.seat)
-        except (TournamentError, JournalError) as exc:
-            if e.action_id:
-                self._answer(e.seat, e.action_id, False, str(exc))
-            return
-        if e.action_id:
-            self._answer(e.seat, e.action_id, True, None)
-        self.orch.publish_all()  # the seat's tablet and the display show it waiting for the dealer
+
+        if self._answered(e, ask):
+            self.orch.publish_all()  # the seat's tablet and the display show it waiting for the dealer
 
     def _deal_answer(self, e: Any) -> None:
         """The seat's answer to the deal offered to the final players (issue 19, TDA deal-making):
         ``deal_accept`` or ``deal_decline`` of offer number ``e.amount``, for the player the
         table has at ``e.seat`` (the topic's seat, never a name from the payload); answered
         once: accepted, or refused with the reason (another seat's offer, an offer over)."""
-        from controller.journal import JournalError
         from controller.tournament.errors import TournamentError
 
         director = getattr(self.orch, "tournament_director", None)
-        try:
+
+        def answer() -> None:
             if director is None:
                 raise TournamentError("F-3: no deal is offered at this table (the director of a single "
                                       "table's tournament offers one)")
             director.answer_deal(e.seat, int(e.amount or 0), e.action == "deal_accept", request_id=e.action_id)
+
+        self._answered(e, answer)
+
+    def _answered(self, e: Any, act: Callable[[], None]) -> bool:
+        """Run a seat's tournament request ``act`` and answer the tablet's ``e.action_id``:
+        accepted, or refused with the error's words (a ``TournamentError`` or ``JournalError``);
+        return whether it was accepted."""
+        from controller.journal import JournalError
+        from controller.tournament.errors import TournamentError
+
+        try:
+            act()
         except (TournamentError, JournalError) as exc:
             if e.action_id:
                 self._answer(e.seat, e.action_id, False, str(exc))
-            return
+            return False
         if e.action_id:
             self._answer(e.seat, e.action_id, True, None)
+        return True
 
     @staticmethod
     def _seat_request(a: str, e: Any, common: dict[str, Any], *, pending: bool = False) -> list[Any]:

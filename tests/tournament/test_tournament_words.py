@@ -105,6 +105,7 @@ def test_the_history_tells_the_tournament_in_sentences(played) -> None:
     journal, summary, _log = played
     first = _history(journal, "--hand", "1")
     assert "Tournament started: 6 entries, seats drawn: Player 1 seat 1, Player 2 seat 2" in first
+    assert re.search(r"; the button at seat (\d) \(drawn by cards: seat 1 [2-9TJQKA][cdhs], .*seat 6 ..\)", first)
     assert "Level 1 (25/50) from hand 1" in first
     assert "Simulated table: no-limit holdem, 6 seats, seed 1" in first
     text = _history(journal, "--hands", "30")
