@@ -734,8 +734,9 @@ class RoomTournamentSeat:
 
     def _end_requests(self) -> None:
         """The room ended this table (broken, or the tournament over): it takes no order after
-        that one, so a request its end left unanswered never will be; each is refused at its
-        seat (the view's ``reentry_answer`` or ``purchase_refused``) and no longer reported.
+        that one but a ``reopen`` (which answers nothing), and the room decides no request of
+        an ended table, so a request its end left unanswered never will be; each is refused at
+        its seat (the view's ``reentry_answer`` or ``purchase_refused``) and no longer reported.
         Worked out from the journalled order alone (replay does the same; breaker: a
         re-entry pressed as the end was on its way said "sent" for good)."""
         why = "F-3: this table's part of the tournament is over: ask the director"
