@@ -1103,10 +1103,11 @@ class TournamentTable:
         the figures with Accept and Decline (:meth:`answer_deal`). Return what was done.
 
         Raises:
-            TournamentError: an offer open already, a hand in play, chips on their way (a
-                seating, a purchase, a rebuy at the bust, a chip race), players left who are
-                not at this table, a unit not 1..the prize pool, or what the deal calculator
-                refuses (:func:`controller.deal_cli.compute_deal`: more than 12 players for ICM).
+            TournamentError: an offer open already, a hand in play or on its way (the pacer's
+                deck or start: pause the table first), chips on their way (a seating, a
+                purchase, a rebuy at the bust, a chip race), players left who are not at this
+                table, a unit not 1..the prize pool, or what the deal calculator refuses
+                (:func:`controller.deal_cli.compute_deal`: more than 12 players for ICM).
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         from controller.deal_cli import DealError, compute_deal
@@ -1119,6 +1120,9 @@ class TournamentTable:
         if self.orch.state.hand is not None:
             raise TournamentError("F-3: a deal is offered between hands (the stacks are then the players' chips): "
                                   "offer it when this hand ends (livetable floor pause holds the next one)")
+        if self._hand_on_its_way():
+            raise TournamentError("F-3: the next hand is being dealt (its deck or start is on its way): pause the "
+                                  "table (livetable floor pause), then offer the deal")
         if self.held is not None or self._seating_pending() or self._race_pending():
             raise TournamentError("F-3: chips are on their way to the table (a seating, a rebuy or add-on, a chip "
                                   "race): offer the deal once they are at the seats")
@@ -1182,9 +1186,7 @@ class TournamentTable:
         if self.deal_agreed():
             raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
                                   "it (or withdraws it)")
-        pacer = self._pacer
-        if accept and self.orch.state.hand is None and pacer is not None and (pacer.waiting_deck
-                                                                             or pacer.start_pending):
+        if accept and self._hand_on_its_way():
             # breaker: the hand asked for is dealt a moment later and ends the offer; an accept
             # taken now could make it agreed over a hand in play (no hand is dealt once agreed)
             raise TournamentError(f"F-3: the next hand is being dealt: deal offer {offer} ends with it "
@@ -1205,6 +1207,13 @@ class TournamentTable:
         log.info("%s", done)
         self._publish()
         return done
+
+    def _hand_on_its_way(self) -> bool:
+        """True between hands while the pacer has asked for the next one (its deck awaited or
+        its start posted): that hand is dealt whatever a deal offer says, and ends it."""
+        pacer = self._pacer
+        return (self.orch.state.hand is None and pacer is not None
+                and bool(pacer.waiting_deck or pacer.start_pending))
 
     def withdraw_deal(self, *, by: str, reason: str | None = None) -> str:
         """The director withdraws the open deal offer (agreed or not): journalled

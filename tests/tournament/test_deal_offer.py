@@ -351,3 +351,21 @@ def test_the_last_accept_while_the_next_hand_is_being_dealt_is_refused_not_overr
     assert [e["reason"] for e in ends] == ["a hand is dealt: the stacks change"]
     assert [e["type"] for e in _deal_events(orch)].count("deal-accept") == len(seats) - 1
     run.close()
+
+
+def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_refused(tmp_path) -> None:
+    """Breaker: offered while the pacer's deck is on its way, the offer went to the tablets
+    and ended a moment later with the hand ("a hand is dealt"). The director is told at once:
+    pause the table, then offer it."""
+    run, director, clock, ask = _table(tmp_path, LATE_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    decks: list[int] = []
+    run.pacer.new_deck = decks.append
+    run.pacer.max_hands = None
+    run.pacer.kick(run.orch)
+    assert run.pacer.waiting_deck
+    ok, why, _detail = ask("deal-offer", method="icm")
+    assert not ok and "being dealt" in why and director.offer is None
+    assert _deal_events(run.orch) == []
+    run.close()
