@@ -316,7 +316,8 @@ def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_
         desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=clock)
         desk.request(FloorRequestReceived("r1", "deal-offer", "Anna", 0.0, method="icm"))
         assert replies[-1][2] is False and replies[-1][3].startswith(
-            "F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's")
+            "F-3: this table plays the room's tournament: the room's director offers the deal at its final table "
+            "(livetable room director deal-offer")
         ports = _Ports()
         _answer(MqttAdapter(run.orch, ports, clock=clock), clock, 3, "deal_accept", 1, "a1")
         assert ports.answers[-1][2] is False and ports.answers[-1][3].startswith("F-3: no deal is offered")
