@@ -15,9 +15,11 @@ import pytest
 from controller.tournament.errors import TournamentError
 from room import director_cli
 from room.console import deal_command
+from room.tournament import StoreJournal
 from room.tournament_sim import ROOM_TOML
+from tests.room.test_room_tournament_console import call
 from tests.room.test_room_tournament_purchases import BuyTable, _close, _order, _table
-from tests.room.test_room_tournament_register import TABLES, Room
+from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - console: the fixture
 
 #: the keys of the single table's ``deal_offer`` view (controller/tournament_run.py deal_offer_view)
 OFFER_KEYS = {"offer", "method", "unit", "total", "prizes", "accepted", "of", "agreed", "players", "words"}
@@ -292,3 +294,55 @@ def test_a_room_table_shows_the_offer_holds_its_go_and_sends_the_seats_answer_on
         assert link.hand_start() is not None  # over: the held go is dealt
     finally:
         _close(run, link)
+
+
+@pytest.fixture
+def deal_console(console: dict[str, Any]) -> dict[str, Any]:  # noqa: F811 - the register tests' fixture
+    """The console fixture's room at its final table (six entries; its director replaced in place)."""
+    r, store = console["room"], console["store"]
+    with store.transaction() as tx:  # the room's journal in its store, started afresh
+        tx.execute("DELETE FROM room_tournament")
+    r.toml, r.journal, r.tables = ROOM_TOML, StoreJournal(store), {t: DealTable(t) for t in TABLES}
+    d = r.director()
+    r.d.__dict__.clear()
+    r.d.__dict__.update(d.__dict__)  # the desk's director object stays the same
+    r.time[0] = 0.0
+    r.d.start(6, 7)
+    r.exchange(*TABLES)
+    r.hand(*TABLES)
+    assert r.d.deal.final_table() == "t1"
+    return console
+
+
+def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_journal(
+        deal_console: dict[str, Any], capsys: Any, monkeypatch: Any) -> None:
+    r, store = deal_console["room"], deal_console["store"]
+    got, answer = call(deal_console, {"command": "deal-offer", "method": "chip-chop", "by": "Anna",
+                                      "reason": "six left"})
+    assert got == 200 and answer["detail"].startswith("deal offer 1 (chip-chop) on the players' tablets at t1")
+    assert answer["status"]["deal"]["words"] == "0 of 6 accepted" and answer["status"]["deal"]["table"] == "t1"
+    got, answer = call(deal_console, {"command": "deal-offer", "by": "Anna"})
+    assert got == 409 and "deal offer 1 is open already" in answer["error"]
+    got, answer = call(deal_console, {"command": "deal-offer", "unit": "5"})
+    assert got == 400 and "a whole amount of money" in answer["error"]
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", deal_console["password"])
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = director_cli.main(["--console", deal_console["url"], *argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = run("status")
+    assert code == 0 and "deal offer 1 (chip-chop) at t1: 0 of 6 accepted" in out, out
+    code, out, _ = run("deal-withdraw", "--by", "Anna", "--reason", "they play on")
+    assert code == 0 and out.startswith("done: deal offer 1 withdrawn (Anna)"), out
+    code, _, err = run("deal-withdraw", "--by", "Anna")
+    assert code == 1 and "F-3: no deal is offered now" in err
+    code, _, err = run("deal-offer", "--method", "coin", "--by", "Anna")
+    assert code == 2
+    rows = store.query("SELECT action, by_name, outcome FROM room_floor_actions ORDER BY id")
+    assert [(a, b, json.loads(o)["accepted"]) for a, b, o in rows] == [
+        ("deal-offer", "Anna", True), ("deal-offer", "Anna", False), ("deal-withdraw", "Anna", True),
+        ("deal-withdraw", "Anna", False)]
+    kinds = [k for k, _ in StoreJournal(store).events() if k.startswith("deal-")]
+    assert kinds == ["deal-offer", "deal-end"]
