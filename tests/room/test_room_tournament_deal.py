@@ -345,4 +345,4 @@ def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_j
         ("deal-offer", "Anna", True), ("deal-offer", "Anna", False), ("deal-withdraw", "Anna", True),
         ("deal-withdraw", "Anna", False)]
     kinds = [k for k, _ in StoreJournal(store).events() if k.startswith("deal-")]
-    assert kinds == ["deal-offer", "deal-end"]
+    assert kinds == ["deal-offer", "deal-end"] and r.d.deal.offer is None and r.d.deal.offers_made == 1
