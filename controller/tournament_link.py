@@ -105,7 +105,8 @@ JOURNAL_KIND = "tournament"
 REPORT_EVERY = 1.0
 #: Test hook: ``"<point>:<n>"``, a real kill -9 the n-th time the table passes ``point``
 #: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet;
-#: ``sat-down``: seated, his chips not bought in yet; ``buy``: a purchase journalled, its chips not brought yet).
+#: ``sat-down``: seated, his chips not bought in yet; ``buy``: a purchase journalled, its chips not brought yet;
+#: ``deal-answer``: a seat's answer to a deal offered journalled, not yet reported).
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
 #: The journal's meta key holding the room's tournament the table plays (its first order's).
 TOURNAMENT_META = "room_tournament"
@@ -726,6 +727,7 @@ class RoomTournamentSeat:
         req = {"kind": "deal", "seat": seat, "player": str(s.player), "by": f"seat {seat}", "reason": None,
                "offer": offer, "accept": accept}
         self._journal({"type": "purchase-request", "request": rid, **req})
+        self._crash_point("deal-answer")
         self.requests[rid] = req
         self._report_due = True
         log.info("table %s: seat %d %s deal offer %d (request %s)", self.table, seat,

@@ -18,7 +18,7 @@ from room.console import deal_command
 from room.tournament import StoreJournal
 from room.tournament_sim import ROOM_TOML
 from tests.room.test_room_tournament_console import call
-from tests.room.test_room_tournament_purchases import BuyTable, _close, _order, _table
+from tests.room.test_room_tournament_purchases import BuyTable, _close, _Killed, _order, _table
 from tests.room.test_room_tournament_register import TABLES, Room, console  # noqa: F401 - console: the fixture
 
 #: the keys of the single table's ``deal_offer`` view (controller/tournament_run.py deal_offer_view)
@@ -346,3 +346,38 @@ def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_j
         ("deal-withdraw", "Anna", False)]
     kinds = [k for k, _ in StoreJournal(store).events() if k.startswith("deal-")]
     assert kinds == ["deal-offer", "deal-end"] and r.d.deal.offer is None and r.d.deal.offers_made == 1
+
+
+def test_a_table_killed_after_journalling_a_seats_answer_sends_it_once_at_the_restart(tmp_path: Any) -> None:
+    from controller.devices.mqtt import MqttAdapter
+    from drivers.mqtt.events import ActionReceived
+    from tests.tournament.test_deal_offer import _Ports
+
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    try:
+        _order(link, run, 1, view=dict(base, deal_offer=_offer_view([("p1", 1, 2000), ("p2", 2, 2000)])),
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+
+        def killed(point: str) -> None:
+            if point == "deal-answer":
+                raise _Killed(point)
+
+        link._crash_point = killed  # the kill -9's place: the answer journalled, not yet reported
+        with pytest.raises(_Killed):
+            link.answer_deal(1, 1, False)
+    finally:
+        _close(run, link)
+    for _ in range(2):  # restarted (twice): the decline is sent, once, and a second tap adds none
+        run, link = _table(path)
+        try:
+            assert link.report()["requests"] == {"1": {"kind": "deal", "seat": 1, "player": "p1", "by": "seat 1",
+                                                       "reason": None, "offer": 1, "accept": False}}
+            ports = _Ports()
+            adapter = MqttAdapter(run.orch, ports, clock=run.orch.clock)
+            assert adapter.translate(ActionReceived(1, "deal_decline", 1, "a9", 0, run.orch.clock())) == []
+            assert ports.answers[-1][2] is True and len(link.report()["requests"]) == 1
+        finally:
+            _close(run, link)
