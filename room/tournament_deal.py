@@ -8,17 +8,19 @@ room's director offers it (``livetable room director deal-offer``, the floor con
 side, one per :class:`room.tournament.RoomTournament` (its ``deal``):
 
 - :meth:`RoomDeal.offer`: only with one table left (the final table; every player left
-  seated there, as its last report shows), between hands (its report waits, every order
-  carried out), nothing on its way (moves, purchases); the deal computed from the report's
+  seated there, as its last report shows), between hands (its last report plays no hand
+  and has taken the room's last order: :meth:`RoomDeal.between`), nothing on its way (moves, purchases); the deal computed from the report's
   stacks (chips) and the prizes of the places left (money, 1st first) by
   :func:`controller.deal_cli.compute_deal`; journalled ``deal-offer`` (``offer``, ``table``,
   ``method``, ``unit``, ``prizes``, ``total``, ``players``: ``player``, ``seat``, ``name``,
   ``stack``, ``share``; ``by``, ``reason``, ``hands``: the table's hands dealt), then sent in
   the table's order's ``view`` (``deal_offer``, the single table's view shape with each
   player's room id, which the table keeps to itself).
-- While it is open the room gives that table no ``go``: the players answer between hands
-  (the room decides when a hand is dealt, so no table ``pause`` is needed as at a single
-  table); the director withdraws it (:meth:`RoomDeal.withdraw`, ``deal-end``) to play on.
+- While it is open the room gives that table no ``go``, and the table holds a ``go`` it was
+  given and has not dealt yet (:meth:`controller.tournament_link.RoomTournamentSeat.hand_start`):
+  the players answer between hands (no table ``pause`` is needed as at a single table); a
+  table that dealt its ``go`` before the offer reached it ends the offer (:meth:`RoomDeal.check`);
+  the director withdraws it (:meth:`RoomDeal.withdraw`, ``deal-end``) to play on.
 - A seat's answer comes in the table's report as a request of kind ``deal`` (``offer``,
   ``accept``, the player the table has at that seat: the table takes the seat from the
   tablet's topic, never a name from its payload): :meth:`RoomDeal.answer` journals an
