@@ -7,13 +7,14 @@ room's director offers it (``livetable room director deal-offer``, the floor con
 ``POST /api/tournament``) and the room decides every answer. :class:`RoomDeal` is the room's
 side, one per :class:`room.tournament.RoomTournament` (its ``deal``):
 
-- :meth:`RoomDeal.offer`: only with one table left (the final table; every player left
+- :meth:`RoomDeal.offer_deal`: only with one table left (the final table; every player left
   seated there, as its last report shows), between hands (its last report plays no hand
-  and has taken the room's last order: :meth:`RoomDeal.between`), nothing on its way (moves, purchases); the deal computed from the report's
-  stacks (chips) and the prizes of the places left (money, 1st first) by
-  :func:`controller.deal_cli.compute_deal`; journalled ``deal-offer`` (``offer``, ``table``,
-  ``method``, ``unit``, ``prizes``, ``total``, ``players``: ``player``, ``seat``, ``name``,
-  ``stack``, ``share``; ``by``, ``reason``, ``hands``: the table's hands dealt), then sent in
+  and has taken the room's last order: :meth:`RoomDeal.between`), nothing on its way
+  (moves, purchases); the deal computed from the report's stacks (chips) and the prizes of
+  the places left (money, 1st first) by :func:`controller.deal_cli.compute_deal`; journalled
+  ``deal-offer`` (``offer``, ``table``, ``method``, ``unit``, ``prizes``, ``total``,
+  ``players``: ``player``, ``seat``, ``name``, ``stack``, ``share``; ``by``, ``reason``,
+  ``hands``: the table's hands dealt), then sent in
   the table's order's ``view`` (``deal_offer``, the single table's view shape with each
   player's room id, which the table keeps to itself).
 - While it is open the room gives that table no ``go``, and the table holds a ``go`` it was
