@@ -404,10 +404,9 @@ class FloorDesk:
         if command == "decline-rebuy":
             return ("F-3: this table plays the room's tournament: a busted player's seat is not kept for a "
                     "rebuy at its tables (the rebuy at the bust is a single table's; docs/tournament.md)")
-        if command in ("deal-offer", "deal-withdraw"):  # issue 19: built at a single table only
-            return ("F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's "
-                    "(not built at the room's tables); livetable floor deal shows the figures, the players agree "
-                    "aloud and the room's director pays it (docs/tournament.md \"Deals\")")
+        if command in ("deal-offer", "deal-withdraw"):  # issue 19: the room holds the prizes and the players left
+            return (f"F-3: this table plays the room's tournament: the room's director offers the deal at its final "
+                    f"table (livetable room director {command} ... --by NAME; docs/tournament.md \"Deals\")")
         how = "register NAME --by NAME" if command == "register" else f"{command} ... --reason TEXT"
         return (f"F-3: this table plays the room's tournament, which its director runs at the room: "
                 f"livetable room director {how} (docs/tournament.md), not livetable floor at a table")

@@ -25,7 +25,8 @@ An order (JSON object, :func:`decode_order`)::
      "reopen": false,                                           # true: an ended table plays again
      "buy": [{"purchase": 4, "seat": 2, "player": "p3", "kind": "rebuy", "chips": 2000}],  # optional
      "answers": {"1": {"purchase": 4}, "2": {"why": "addon: ..."},   # optional: to the table's requests
-                 "3": {"entry": {"table": "t2", "table_name": "Oak", "seat": 4}}}}  # a re-entry's seat
+                 "3": {"entry": {"table": "t2", "table_name": "Oak", "seat": 4}},  # a re-entry's seat
+                 "4": {"deal": 1}}}                  # a seat's answer to deal offer 1, taken
 
 ``tournament`` is the room's tournament's identity (made when the room starts it). The table
 keeps the first one it takes in its journal's meta (:data:`TOURNAMENT_META`, before it
@@ -60,14 +61,16 @@ is taken or the player already sits here; nobody sits, the room reseats him), ``
 (``hand``, ``busted`` ``{player: starting stack}``, ``seats`` ``{player: seat}``: the seat a
 re-entry may be asked from); rebuys and add-ons (issue 19): ``asked``
 (a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, or kind
-``reentry`` asked at a busted player's tablet, :meth:`RoomTournamentSeat.ask_reentry`; sent to
-the room until an order answers it), ``buy`` (``purchase``, ``player``, ``seat``, ``chips``,
-``before``: the player's ``topped_up`` before it; written before the ``ToppedUp``, replayed
-against the ledger so the chips come once), ``buy-refused``. Recovery replays them: an order
-journalled but not carried out to its end is carried out again, idempotently (a player no
-longer seated does not leave twice, a player already seated does not sit twice). So a kill
--9 of the table at any moment loses and doubles nothing: the report after the restart gives
-the room every move's chips from the journal.
+``reentry`` asked at a busted player's tablet, :meth:`RoomTournamentSeat.ask_reentry`, or kind
+``deal`` with ``offer`` and ``accept``, a seat's answer to the deal offered at the room's final
+table, :meth:`RoomTournamentSeat.answer_deal`; sent to the room until an order answers it),
+``buy`` (``purchase``, ``player``, ``seat``, ``chips``, ``before``: the player's ``topped_up``
+before it; written before the ``ToppedUp``, replayed against the ledger so the chips come
+once), ``buy-refused``. Recovery replays them: an order journalled but not carried out to
+its end is carried out again, idempotently (a player no longer seated does not leave twice,
+a player already seated does not sit twice). So a kill -9 of the table at any moment loses
+and doubles nothing: the report after the restart gives the room every move's chips from the
+journal.
 
 A report (``report()``): ``table``, ``tournament`` (the journal's tournament, None before the
 first order), ``applied`` (the last order carried out), ``hands``,
@@ -112,7 +115,8 @@ JOURNAL_KIND = "tournament"
 REPORT_EVERY = 1.0
 #: Test hook: ``"<point>:<n>"``, a real kill -9 the n-th time the table passes ``point``
 #: (``move-out``: journalled, the player still seated; ``move-in``: journalled, not seated yet;
-#: ``sat-down``: seated, his chips not bought in yet; ``buy``: a purchase journalled, its chips not brought yet).
+#: ``sat-down``: seated, his chips not bought in yet; ``buy``: a purchase journalled, its chips not brought yet;
+#: ``deal-answer``: a seat's answer to a deal offered journalled, not yet reported).
 CRASH_ENV = "LIVETABLE_TOURNAMENT_LINK_CRASH"
 #: The journal's meta key holding the room's tournament the table plays (its first order's).
 TOURNAMENT_META = "room_tournament"
@@ -236,6 +240,8 @@ def decode_order(payload: bytes, table: str, seats: int) -> dict[str, Any]:
             out["answers"][int(rid)] = {"entry": {"table": _str(e, "table"),
                                                   "table_name": _str(e, "table_name"),
                                                   "seat": _int(e, "seat", 1, 64)}}
+        elif a.get("deal") is not None:  # a seat's answer to the deal offered, taken (issue 19)
+            out["answers"][int(rid)] = {"deal": _int(a, "deal", 1, 10**6)}
         else:
             out["answers"][int(rid)] = {"purchase": _int(a, "purchase", 1, 10**12)}
     go = obj.get("go")
@@ -340,7 +346,8 @@ class RoomTournamentSeat:
                 self.applied = int(p["id"])
                 self.done.add(int(p["id"]))
                 self._pending = p["order"]
-                self.go = p["order"].get("go")
+                if p["order"].get("go") is not None:  # as when taken: an order without one keeps the go held
+                    self.go = p["order"]["go"]
                 # an ended table stays ended, but for a ``reopen`` (the room reopened it for a late entry)
                 self.ended = bool(p["order"].get("end")) or (self.ended and not p["order"].get("reopen"))
                 self.screen.take(p["order"], entry.at)
@@ -353,7 +360,8 @@ class RoomTournamentSeat:
                 else:
                     self.asked.pop(int(p["seat"]), None)
             elif kind == "purchase-request":
-                self.requests[int(p["request"])] = {k: p[k] for k in ("kind", "seat", "player", "by", "reason")}
+                self.requests[int(p["request"])] = {k: p[k] for k in ("kind", "seat", "player", "by", "reason")
+                                                    + (("offer", "accept") if p["kind"] == "deal" else ())}
                 self._request_seq = max(self._request_seq, int(p["request"]))
                 self.asked.pop(int(p["seat"]), None)
                 if p["kind"] == "reentry":
@@ -411,10 +419,13 @@ class RoomTournamentSeat:
         when the ``go`` carries the button the room drew by cards for this table's start or
         its redrawn final table (the rotation starts afresh there; logged, and said when the
         seat holds no player with chips: :func:`button_seat_words`); None: wait (between
-        hands, the table holds for the room)."""
+        hands, the table holds for the room; while the room's view shows a deal offered, the
+        ``go`` is held until the offer is over)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
+        if (self.screen.view or {}).get("deal_offer") is not None:
+            return None  # a deal offered (the room's final table): the players answer first (issue 19)
         self.go = None
         if go.get("button") is not None:
             kept, words = button_seat_words(self.orch.state.seats, int(go["button"]))
@@ -561,7 +572,7 @@ class RoomTournamentSeat:
         out = self.screen.json(public, self.orch.clock())
         if out is not None:
             asked = {str(n): k for n, k in self.asked.items()}
-            asked.update({str(r["seat"]): str(r["kind"]) for r in self.requests.values()})
+            asked.update({str(r["seat"]): str(r["kind"]) for r in self.requests.values() if r["kind"] != "deal"})
             out["asked"] = asked
             out["purchase_refused"] = {str(n): why for n, (why, who) in self.purchase_refused.items()
                                        if (s := self.orch.state.seat(n)) is not None and s.player == who}
@@ -665,7 +676,7 @@ class RoomTournamentSeat:
             raise TournamentError(f"F-3: seat {seat} has no player in the tournament")
         if seat in self.asked:
             raise TournamentError(f"T-3: seat {seat}'s {self.asked[seat]} waits for the dealer already")
-        if any(r["seat"] == seat and r["kind"] != "reentry" for r in self.requests.values()):
+        if any(r["seat"] == seat and r["kind"] in ("rebuy", "addon") for r in self.requests.values()):
             raise TournamentError(f"F-3: seat {seat}'s purchase waits for the room's director already")
         return str(s.player)
 
@@ -719,6 +730,54 @@ class RoomTournamentSeat:
         self._request_seq = rid
         return rid
 
+    def answer_deal(self, seat: int, offer: int, accept: bool, *, request_id: str | None = None) -> str:
+        """The answer of the player seated at ``seat`` (the seat's own tablet: the seat comes
+        from the topic, never from the payload) to deal offer number ``offer`` at the room's
+        final table (issue 19; the room's offer is in the last order's view,
+        :class:`room.tournament_deal.RoomDeal`). Journalled as a ``purchase-request`` of kind
+        ``deal`` (``offer``, ``accept``, the player the table has at the seat, ``by`` ``seat
+        N``) and sent to the room in every report until an order answers it; the room decides
+        it (an accept recorded once, a decline ends the offer) and its next view shows it. An
+        accept the view already shows, or an answer the same as one still waiting for the
+        room, is answered again without a second request. ``request_id``: the tablet's (only logged).
+        Return what was done, for the tablet's answer.
+
+        Raises:
+            controller.tournament.errors.TournamentError: no offer here, ``offer`` not the one
+                open, the seat's player not in it, the offer agreed by every player already.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        from controller.tournament.errors import TournamentError
+
+        o = (self.screen.view or {}).get("deal_offer")
+        if o is None or self.ended:
+            raise TournamentError("F-3: no deal is offered now")
+        if offer != o["offer"]:
+            raise TournamentError(f"F-3: deal offer {offer} is over: the offer now is number {o['offer']}")
+        entry = next((p for p in o["players"] if p["seat"] == seat), None)
+        s = self.orch.state.seat(seat)
+        if entry is None or s is None or s.player != entry["player"]:
+            raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
+        if accept and entry["accepted"]:
+            return f"{entry['name']} accepted deal offer {offer} already"
+        waiting = next((r for r in self.requests.values() if r["kind"] == "deal" and r["seat"] == seat
+                        and r["offer"] == offer), None)
+        if waiting is not None and waiting["accept"] == accept:
+            return f"{entry['name']}'s answer to deal offer {offer} is with the room already"
+        if o["agreed"]:
+            raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
+                                  "it (or withdraws it)")
+        rid = self._next_request()
+        req = {"kind": "deal", "seat": seat, "player": str(s.player), "by": f"seat {seat}", "reason": None,
+               "offer": offer, "accept": accept}
+        self._journal({"type": "purchase-request", "request": rid, **req})
+        self._crash_point("deal-answer")
+        self.requests[rid] = req
+        self._report_due = True
+        log.info("table %s: seat %d %s deal offer %d (request %s)", self.table, seat,
+                 "accepts" if accept else "declines", offer, request_id)
+        return f"{entry['name']} {'accepts' if accept else 'declines'} deal offer {offer}: sent to the room"
+
     def _answered(self, order: dict[str, Any]) -> None:
         """Take the room's answers to this table's purchase and re-entry requests (an order's ``answers``)."""
         for rid, a in (order.get("answers") or {}).items():
@@ -726,6 +785,9 @@ class RoomTournamentSeat:
             if req is not None and req["kind"] == "reentry":
                 self.reentry_answer[int(req["seat"])] = (dict(a), str(req["player"]))
                 log.info("table %s: seat %s's re-entry: %s", self.table, req["seat"], a)
+                continue
+            if req is not None and req["kind"] == "deal":  # the room's view shows the offer as it stands
+                log.info("table %s: seat %s's answer to deal offer %s: %s", self.table, req["seat"], req["offer"], a)
                 continue
             if req is not None and a.get("why"):
                 self.purchase_refused[int(req["seat"])] = (str(a["why"]), str(req["player"]))

@@ -105,7 +105,68 @@ def decode_view(obj: Any) -> dict[str, Any] | None:
     out["reentry"] = {str(int(n)): {"left": _count(r.get("left"), "view.reentry[].left", 1000),
                                     "until_level": _count(r.get("until_level"), "view.reentry[].until_level", 10**6)}
                       for n, r in reentry.items()}
+    out["deal_offer"] = _deal_offer(obj.get("deal_offer"))
+    ended = obj.get("deal_ended")
+    if ended is not None and not isinstance(ended, dict):
+        raise ValueError("'view.deal_ended' must be {offer, reason} or null")
+    out["deal_ended"] = None if ended is None else {
+        "offer": _count(ended.get("offer"), "view.deal_ended.offer", 10**6),
+        "reason": _reason(ended.get("reason"), "view.deal_ended.reason")}
     return out
+
+
+def _reason(v: Any, what: str) -> str:
+    if not isinstance(v, str) or not 1 <= len(v) <= 300:
+        raise ValueError(f"{what!r} must be a text of 1..300 characters, got {str(v)[:40]!r}")
+    import unicodedata
+
+    from controller.engine.table.seating import HIDDEN_CATEGORIES
+
+    return "".join("\ufffd" if unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in v)
+
+
+def _deal_offer(o: Any) -> dict[str, Any] | None:
+    """Check a view's ``deal_offer`` (the deal offered at the room's final table, issue 19:
+    :meth:`room.tournament_deal.RoomDeal.view`, the single table's shape with each player's
+    room id ``player``); return it with only the known keys, None for none.
+
+    Raises:
+        ValueError: not that shape (shares, stacks, prizes not whole amounts, seats not 1..64,
+            more than 64 players, the counts not the players').
+    """
+    if o is None:
+        return None
+    if not isinstance(o, dict) or o.get("method") not in ("icm", "chip-chop"):
+        raise ValueError("'view.deal_offer' must be an offer object (method icm or chip-chop) or null")
+    players = o.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 64 or not all(isinstance(p, dict) for p in players):
+        raise ValueError("'view.deal_offer.players' must be a list of 2..64 players")
+    prizes = o.get("prizes")
+    if not isinstance(prizes, list) or len(prizes) > 64:
+        raise ValueError("'view.deal_offer.prizes' must be a list of at most 64 prizes")
+    rows = [{"player": _text(p.get("player"), "view.deal_offer.players[].player"),
+             "seat": _count(p.get("seat"), "view.deal_offer.players[].seat", 64),
+             "name": _text(p.get("name"), "view.deal_offer.players[].name"),
+             "stack": _count(p.get("stack"), "view.deal_offer.players[].stack"),
+             "share": _count(p.get("share"), "view.deal_offer.players[].share"),
+             "accepted": bool(p.get("accepted"))} for p in players]
+    n = sum(1 for p in rows if p["accepted"])
+    if _count(o.get("accepted"), "view.deal_offer.accepted", 64) != n or o.get("of") != len(rows):
+        raise ValueError("'view.deal_offer' counts are not its players'")
+    return {"offer": _count(o.get("offer"), "view.deal_offer.offer", 10**6), "method": o["method"],
+            "unit": _count(o.get("unit"), "view.deal_offer.unit"),
+            "total": _count(o.get("total"), "view.deal_offer.total"),
+            "prizes": [_count(a, "view.deal_offer.prizes[]") for a in prizes], "accepted": n, "of": len(rows),
+            "agreed": n == len(rows), "players": rows,
+            "words": "Deal agreed \u2014 the director confirms" if n == len(rows) else f"{n} of {len(rows)} accepted"}
+
+
+def _shown_offer(o: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The public state's ``deal_offer`` of a view's (the single table's shape: its players without room ids)."""
+    if o is None:
+        return None
+    return {**o, "prizes": list(o["prizes"]),
+            "players": [{k: v for k, v in p.items() if k != "player"} for p in o["players"]]}
 
 
 def _text(v: Any, what: str) -> str:
@@ -213,7 +274,8 @@ class LinkView:
         ``rebuy`` / ``addon``: what the room's rules allowed each seated player at the order,
         the tablet's buttons), ``purchase_chips`` (``{"rebuy", "addon"}``: chips) and
         ``reentry`` (seat -> ``{left, until_level}``: the busted player who may re-enter, at an
-        empty seat; issue 19, TDA 9)."""
+        empty seat; issue 19, TDA 9); ``deal_offer`` and ``deal_ended``: the deal offered on
+        the tablets at the room's final table, as a single table shows it (issue 19)."""
         v = self.view
         if v is None:
             return None
@@ -244,4 +306,7 @@ class LinkView:
                 "offers": {n: list(k) for n, k in (v.get("offers") or {}).items() if n in taken},
                 "purchase_chips": dict(v.get("purchase_chips") or {}),
                 # issue 19: the busted player's Re-enter at his empty seat (TDA 9; the room's rules at the order)
-                "reentry": {n: dict(r) for n, r in (v.get("reentry") or {}).items() if n not in taken}}
+                "reentry": {n: dict(r) for n, r in (v.get("reentry") or {}).items() if n not in taken},
+                # issue 19: the deal offered at the room's final table, the single table's shape (no room ids)
+                "deal_offer": _shown_offer(v.get("deal_offer")),
+                "deal_ended": dict(v["deal_ended"]) if v.get("deal_ended") else None}

@@ -40,7 +40,10 @@ re-entry left), recorded the same way. ``{"command": "rebuy" | "addon", player, 
 books a rebuy or an add-on of a seated player (:func:`purchase_command`,
 :meth:`room.tournament.RoomTournament.purchase`): 400 a bad body, 409 refused (the rule:
 past the rebuy levels, stack above the most, none left, not the add-on break), recorded the
-same way.
+same way. ``{"command": "deal-offer", method?, unit?, by?, reason?}`` offers the final table's
+players a deal on their tablets, ``{"command": "deal-withdraw", by?, reason?}`` withdraws it
+(:func:`deal_command`, :class:`room.tournament_deal.RoomDeal`): 409 refused (more than one table
+left, a hand in play, an offer open), recorded the same way.
 """
 
 from __future__ import annotations
@@ -298,6 +301,35 @@ def purchase_command(data: dict[str, Any], login: str) -> dict[str, Any]:
     if reason is not None:
         reason = _one_line(reason, "reason", 200)
     return {"command": command, "player": player, "by": by, "reason": reason}
+
+
+def deal_command(data: dict[str, Any], login: str) -> dict[str, Any]:
+    """Check a ``POST /api/tournament`` ``deal-offer`` or ``deal-withdraw`` body (issue 19: the
+    deal offered on the final table's tablets, :class:`room.tournament_deal.RoomDeal`); return
+    ``{command, method, unit, by, reason}``.
+
+    ``data``: ``{"command": "deal-offer" | "deal-withdraw", "method"`` (``icm``, the default, or
+    ``chip-chop``) ``, "unit"`` (optional: the shares' unit, money, a whole number 1..10^9) ``,
+    "by"`` (optional, the login's name by default; at most 40 characters) ``, "reason"``
+    (optional, one line, at most 200 characters) ``}``.
+
+    Raises:
+        ValueError: what is wrong, in words (the console's 400).
+    """
+    command = data.get("command")
+    if command not in ("deal-offer", "deal-withdraw"):
+        raise ValueError(f"a deal command is deal-offer or deal-withdraw, got {str(command)[:40]!r}")
+    method = data.get("method") or "icm"
+    if method not in ("icm", "chip-chop"):
+        raise ValueError(f"deal-offer's method is icm or chip-chop, got {str(method)[:40]!r}")
+    unit = data.get("unit")
+    if unit is not None and (isinstance(unit, bool) or not isinstance(unit, int) or not 1 <= unit <= 10**9):
+        raise ValueError(f"deal-offer's unit is a whole amount of money 1..10^9, got {str(unit)[:40]!r}")
+    by = _one_line(data.get("by") or login, "by names the director", 40)
+    reason = data.get("reason")
+    if reason is not None:
+        reason = _one_line(reason, "reason", 200)
+    return {"command": command, "method": method, "unit": unit, "by": by, "reason": reason}
 
 
 #: Why the console offers no *Seat player*, *Change stakes* or *Close table* at a tournament table
@@ -616,6 +648,9 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
                 if isinstance(data, dict) and data.get("command") in ("rebuy", "addon"):
                     self._purchase(purchase_command(data, who), who)
                     return
+                if isinstance(data, dict) and data.get("command") in ("deal-offer", "deal-withdraw"):
+                    self._deal(deal_command(data, who), who)
+                    return
                 command, amount, by, reason = tournament_command(data, who)
             except ValueError as exc:
                 self._error(400, str(exc))
@@ -670,6 +705,19 @@ def serve_console(service: Any, logins: Path, *, host: str = "127.0.0.1", port: 
             request = {"command": command, "player": req["player"], "login": who}
             self._booked(command, req, request, lambda d, record: d.purchase(
                 command, req["player"], by=req["by"], reason=req["reason"], record=record))
+
+        def _deal(self, req: dict[str, Any], who: str) -> None:
+            """``deal-offer`` / ``deal-withdraw`` (issue 19): the deal on the final table's tablets
+            (:class:`room.tournament_deal.RoomDeal`), recorded in ``room_floor_actions`` like
+            ``register``; 409 refused (the rule)."""
+            command = req["command"]
+            request = {"command": command, "method": req["method"], "unit": req["unit"], "login": who}
+            if command == "deal-offer":
+                self._booked(command, req, request, lambda d, record: d.deal.offer_deal(
+                    req["method"], by=req["by"], unit=req["unit"], reason=req["reason"], record=record))
+            else:
+                self._booked(command, req, request, lambda d, record: d.deal.withdraw(
+                    by=req["by"], reason=req["reason"], record=record))
 
         def _booked(self, command: str, req: dict[str, Any], request: dict[str, Any],
                     act: Callable[[Any, Callable[[Any, str], None]], str]) -> None:

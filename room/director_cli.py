@@ -12,6 +12,8 @@ the room's tournament (:meth:`room.tournament.RoomTournament.direct`). Commands:
     livetable room director register NAME [--player ID] --by NAME [--reason TEXT]  # late entry, re-entry (TDA 9)
     livetable room director rebuy PLAYER --by NAME [--reason TEXT]   # PLAYER: the room id or the name
     livetable room director addon PLAYER --by NAME [--reason TEXT]
+    livetable room director deal-offer [--method icm|chip-chop] [--unit N] --by NAME [--reason TEXT]
+    livetable room director deal-withdraw --by NAME [--reason TEXT]
 
 Options: ``--console URL`` (default ``$LIVETABLE_ROOM_CONSOLE`` or http://127.0.0.1:8090/,
 ``livetable room serve``'s port; ``room simulate`` prints its console's address), ``--login
@@ -22,7 +24,9 @@ Every clock command needs ``--reason``; ``--by`` defaults to the login's name. `
 needs ``--by`` (who took the buy-in), ``--player`` is the room player id (default: the player
 registered under NAME, else a new one). ``rebuy`` and ``addon`` (a seated player's purchase:
 :meth:`room.tournament.RoomTournament.purchase`; the chips are brought to his seat between
-hands) need ``--by`` (who took the money). Each is recorded by the room (``room_floor_actions``)
+hands) need ``--by`` (who took the money). ``deal-offer`` (the deal on the final table's
+tablets, :meth:`room.tournament_deal.RoomDeal.offer_deal`; ``--unit``: the shares' unit, money)
+and ``deal-withdraw`` need ``--by`` (the director who offers it). Each is recorded by the room (``room_floor_actions``)
 with the name, the reason and the answer.
 
 Exit codes: 0 done (``status``: answered), 1 refused by the room (a paused clock paused
@@ -44,7 +48,8 @@ from typing import Any
 
 __all__ = ["main", "status_lines", "refusal_words"]
 
-COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register", "rebuy", "addon")
+COMMANDS = ("status", "clock-pause", "clock-resume", "clock-add", "clock-level", "register", "rebuy", "addon",
+            "deal-offer", "deal-withdraw")
 
 
 class _Usage(Exception):
@@ -59,10 +64,12 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="livetable room director", description="the tournament director's clock (issue 19)")
     p.add_argument("command", help="status | clock-pause | clock-resume | clock-add SECONDS | clock-level N | "
-                                   "register NAME | rebuy PLAYER | addon PLAYER")
+                                   "register NAME | rebuy PLAYER | addon PLAYER | deal-offer | deal-withdraw")
     p.add_argument("value", nargs="?", help="clock-add: seconds (negative: time off); clock-level: the level; "
                                             "register: the player's name; rebuy, addon: the player (id or name)")
     p.add_argument("--player", default=None, help="register: the room player id (default: by the name)")
+    p.add_argument("--method", default=None, choices=("icm", "chip-chop"), help="deal-offer: how (default icm)")
+    p.add_argument("--unit", type=int, default=None, help="deal-offer: the shares' unit, money (default the payouts')")
     p.add_argument("--console", default=os.environ.get("LIVETABLE_ROOM_CONSOLE", "http://127.0.0.1:8090/"),
                    help="the floor console's address (default $LIVETABLE_ROOM_CONSOLE or %(default)s)")
     p.add_argument("--login", default=os.environ.get("LIVETABLE_ROOM_LOGIN", "floor"), help="the floor login")
@@ -176,6 +183,16 @@ def _moves_and_places(st: dict[str, Any]) -> list[str]:
             prize = b.get("prize")
             lines.append(f"  {where} {b.get('name')} ({b.get('player')})"
                          + (f" {prize:,}" if isinstance(prize, int) and prize else ""))
+    deal = st.get("deal")
+    if isinstance(deal, dict):  # the deal offered on the final table's tablets (room/tournament_deal.py)
+        lines.append(f"deal offer {deal.get('offer')} ({deal.get('method')}) at {table(deal.get('table'))}: "
+                     + ("AGREED by every player: pay it, or deal-withdraw" if deal.get("agreed")
+                        else str(deal.get("words"))))
+        for p in deal.get("players") or []:
+            share = p.get("share")
+            shown = f"{share:,}" if isinstance(share, int) and not isinstance(share, bool) else str(share)
+            lines.append(f"  seat {p.get('seat')} {p.get('name')}: stack {p.get('stack')}, share {shown}"
+                         + (", accepted" if p.get("accepted") else ""))
     return lines
 
 
@@ -226,9 +243,23 @@ def main(argv: list[str]) -> int:
             body.update(player=args.value, by=args.by)
             if args.reason is not None:
                 body["reason"] = args.reason
+        elif args.command in ("deal-offer", "deal-withdraw"):
+            if args.value is not None:
+                raise _Usage(f"{args.command} takes no value, got {args.value!r}")
+            if not (args.by or "").strip():
+                raise _Usage(f"{args.command} needs --by (the director: every offer is recorded with it)")
+            body["by"] = args.by
+            if args.command == "deal-offer":
+                body["method"] = args.method or "icm"
+                if args.unit is not None:
+                    body["unit"] = args.unit
+            if args.reason is not None:
+                body["reason"] = args.reason
         elif args.value is not None:
             raise _Usage(f"{args.command} takes no value, got {args.value!r}")
-        if args.command in ("register", "rebuy", "addon") or args.player is not None:
+        if (args.method is not None or args.unit is not None) and args.command != "deal-offer":
+            raise _Usage("--method and --unit go with deal-offer only")
+        if args.command in ("register", "rebuy", "addon", "deal-offer", "deal-withdraw") or args.player is not None:
             if args.command != "register" and args.player is not None:
                 raise _Usage("--player goes with register only")
         elif args.command != "status":
@@ -250,7 +281,8 @@ def main(argv: list[str]) -> int:
     except _Usage as exc:
         print(f"livetable room director: {exc}", file=sys.stderr)
         print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N|"
-              "register NAME [--player ID] [--reason TEXT] [--by NAME]|rebuy PLAYER --by NAME|addon PLAYER --by NAME\n"
+              "register NAME [--player ID] [--reason TEXT] [--by NAME]|rebuy PLAYER --by NAME|addon PLAYER --by NAME|\n"
+              "       deal-offer [--method icm|chip-chop] [--unit N] --by NAME|deal-withdraw --by NAME\n"
               "       [--console URL] [--login NAME] [--password-file FILE] [--json]",
               file=sys.stderr)
         return 2

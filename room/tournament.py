@@ -67,7 +67,8 @@ by cards at the tables it draws, the start's and the final redraw's),
 chips brought to the seat), ``refund`` (its chips never came: refused by the table, or a bust first),
 ``bust``, ``broken``, ``order`` (the last order per table), ``clock`` (every level and every
 :data:`CLOCK_EVERY` seconds, and every director's command: :meth:`RoomTournament.direct`),
-``payouts``. :meth:`RoomTournament.restore` replays it.
+``payouts``, ``deal-offer``, ``deal-accept``, ``deal-end`` (the deal offered on the final
+table's tablets: room/tournament_deal.py). :meth:`RoomTournament.restore` replays it.
 
 Time: ``now()`` is the room's clock in tournament seconds (monotonic); a simulation runs it
 faster than real time (``speed``), said in its output.
@@ -95,6 +96,7 @@ from controller.tournament.settings import Break, TournamentSettings, load_setti
 from controller.tournament.table import level_stakes
 from controller.tournament.words import ordinal, players_left, stakes_words
 from room.repeats import Repeats
+from room.tournament_deal import DEAL_EVENTS, RoomDeal
 from room.tournament_view import move_notice, order_view, view_changed
 
 __all__ = ["RoomTournament", "StoreJournal", "entry_name"]
@@ -215,11 +217,13 @@ def _check_report(rep: Any, table: str) -> None:
             raise ValueError(f"refused purchase {pid}: {why!r}")
     for rid, req in rep.get("requests", {}).items():
         _nat(int(rid))
-        if not (isinstance(req, dict) and req.get("kind") in ("rebuy", "addon", "reentry")
+        if not (isinstance(req, dict) and req.get("kind") in ("rebuy", "addon", "reentry", "deal")
                 and isinstance(req.get("player"), str) and isinstance(req.get("by"), str)
                 and isinstance(req.get("reason") or "", str)):
             raise ValueError(f"purchase request {rid}: {req!r}")
         _nat(req["seat"])
+        if req["kind"] == "deal" and not (isinstance(req.get("accept"), bool) and _nat(req.get("offer")) >= 1):
+            raise ValueError(f"deal answer {rid}: {req!r}")
     if rep.get("last_big_blind") is not None:
         _nat(rep["last_big_blind"])
     if rep.get("pid") is not None:
@@ -310,6 +314,8 @@ class RoomTournament:
         self._reopened: dict[str, int] = {}
         #: table -> when (``time.monotonic()``) the room last took a report of it
         self.heard: dict[str, float] = {}
+        #: the deal offered on the final table's tablets (room/tournament_deal.py)
+        self.deal = RoomDeal(self)
 
     # ------------------------------------------------------------------ start and restore
     def start(self, entries: int, seed: int, names: dict[str, str] | None = None) -> None:
@@ -419,6 +425,8 @@ class RoomTournament:
                 clock = p["clock"]
             elif kind == "payouts":
                 self.result = {k: p[k] for k in ("places", "payouts", "prize_pool")}
+            elif kind in DEAL_EVENTS:
+                self.deal.apply(kind, p)
         if clock is not None:
             self.clock = TournamentClock.from_json(self.settings, clock, self.now())
         if not self.clock.status(self.now()).started:
@@ -471,6 +479,7 @@ class RoomTournament:
         prev, self.reports[table] = self.reports.get(table), rep
         self._confirm_moves(table, rep, prev)
         self._confirm_purchases(table, rep)
+        self.deal.check()  # a hand dealt, a bust, a stack changed: the deal offered is over
         self.check()
 
     def _where(self) -> dict[str, str]:
@@ -631,12 +640,13 @@ class RoomTournament:
                 continue
             go = None
             if (not involved and players >= 2 and (not h4h or everyone <= ready) and t not in self._held
-                    and t not in short):
+                    and t not in short and not self.deal.holds(t)):  # a deal offered: the players answer first
                 go = self._go(t)
             if outs or ins or go is not None or self._buys(t) or self._answers.get(t):
                 self._order(t, outs, ins, go)
             elif view_changed(self.sent.get(t, {}).get("view"), order_view(self, t)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
+        self.deal.step(ready)  # the deal offered at the final table: its answers, its screens
 
     def halted_short(self) -> set[str]:
         """Return the tables where play halts until balanced (TDA 11D, full-table play: 3 or
@@ -1481,6 +1491,9 @@ class RoomTournament:
                 if answer is not None:  # None: his bust is not taken yet (hand-for-hand): decided later
                     answers[str(rid)] = answer
                 continue
+            if req["kind"] == "deal":  # a seat's answer to the deal offered (room/tournament_deal.py)
+                answers[str(rid)] = self.deal.answer(t, key, req, rep)
+                continue
             if key in self._requested:
                 answers[str(rid)] = self._answer_again(t, int(rid), req, self.purchases[self._requested[key]]["player"],
                                                        self.purchases[self._requested[key]]["kind"],
@@ -1606,7 +1619,9 @@ class RoomTournament:
         - ``busts``: the places so far, best first (the latest bust first; the winner too once
           one is left): ``{player, name, place, tied_to, prize}``, ``tied_to`` > ``place`` a
           tie sharing those places, ``prize`` in money as the prize pool stands now (0 out of
-          the money). A re-entered player's earlier entry has its own row."""
+          the money). A re-entered player's earlier entry has its own row.
+        - ``deal``: the deal offered at the final table (:meth:`room.tournament_deal.RoomDeal.status_lines`:
+          ``table``, ``offer``, ``method``, ``players`` with ``share`` and ``accepted``, ``words``), None."""
         st = self.clock.status(self.now())
         numbers = level_numbers(self.settings)
         tables = []
@@ -1627,4 +1642,4 @@ class RoomTournament:
                   "tied_to": f.tied_to, "prize": paid.get(f.entry_id, 0)} for f in finishes]
         return {**order_view(self), "paused": st.started and not st.running, "levels": [numbers[0], numbers[-1]],
                 "tables": tables, "problems": self.problems[-5:], "moves": moves, "broken_order": list(self.broken),
-                "busts": busts}
+                "busts": busts, "deal": self.deal.status_lines()}

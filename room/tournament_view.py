@@ -17,7 +17,8 @@ from controller.tournament.view import tournament_view
 __all__ = ["order_view", "move_notice", "view_changed"]
 
 #: What a table that waits (no hand to deal: a break, hand-for-hand) is sent again for.
-_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished", "out", "reentry")
+_SHOWN = ("level", "on_break", "running", "players_left", "prize_pool", "hand_for_hand", "finished", "out", "reentry",
+          "deal_offer", "deal_ended")
 
 
 def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
@@ -36,7 +37,9 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
     each seat's player may buy now: :meth:`room.tournament.RoomTournament.offers`, the tablet's
     ``Rebuy`` / ``Add-on`` buttons), ``purchase_chips`` (``{"rebuy", "addon"}``: chips) and
     ``reentry`` (the busted players who may re-enter now, by the seat they left:
-    :meth:`room.tournament.RoomTournament.reentry_offers`, the tablet's ``Re-enter``)."""
+    :meth:`room.tournament.RoomTournament.reentry_offers`, the tablet's ``Re-enter``), ``deal_offer``
+    and ``deal_ended`` (the deal offered on the final table's tablets:
+    :meth:`room.tournament_deal.RoomDeal.view`)."""
     st = director.clock.status(director.now())
     standings = director.standings
     tv = tournament_view(st, standings, {})
@@ -52,6 +55,7 @@ def order_view(director: Any, table: str | None = None) -> dict[str, Any]:
             **({"out": director.out_seats(table)} if table is not None else {}),
             **({"reentry": director.reentry_offers(table)}
                if table is not None and hasattr(director, "reentry_offers") else {}),
+            **(director.deal.view(table) if table is not None and hasattr(director, "deal") else {}),
             **({"offers": director.offers(table), "purchase_chips": {
                 "rebuy": director.settings.rebuy.chips, "addon": director.settings.addon.chips}}
                if table is not None and hasattr(director, "offers") else {})}

@@ -219,10 +219,15 @@ class MqttAdapter(DeviceAdapter):
         """The seat's answer to the deal offered to the final players (issue 19, TDA deal-making):
         ``deal_accept`` or ``deal_decline`` of offer number ``e.amount``, for the player the
         table has at ``e.seat`` (the topic's seat, never a name from the payload); answered
-        once: accepted, or refused with the reason (another seat's offer, an offer over)."""
+        once: accepted, or refused with the reason (another seat's offer, an offer over). At a
+        table of the room's tournament the room offers it (its final table) and decides the
+        answer: :meth:`controller.tournament_link.RoomTournamentSeat.answer_deal` sends it."""
         from controller.tournament.errors import TournamentError
 
         director = getattr(self.orch, "tournament_director", None)
+        room = getattr(self.orch, "tournament_purchases", None)
+        if director is None and room is not None and hasattr(room, "answer_deal"):
+            director = room  # the room's final table: the answer goes to the room in the table's report
 
         def answer() -> None:
             if director is None:

@@ -27,7 +27,7 @@ from tests.tablet.conftest import CHROMIUM, CHROMIUM_FLAGS, SKIP, sync_playwrigh
 
 STATUS_KEYS = {"level", "next_level", "seconds_left", "running", "paused", "on_break", "players_left", "entries",
                "average_stack", "prize_pool", "places_paid", "hand_for_hand", "finished", "clock_speed", "levels",
-               "tables", "prizes_left", "unit", "problems", "moves", "broken_order", "busts"}
+               "tables", "prizes_left", "unit", "problems", "moves", "broken_order", "busts", "deal"}
 
 
 class Service:

@@ -295,8 +295,9 @@ def test_a_kill_9_after_an_accept_keeps_the_offer_and_the_accepts(tmp_path) -> N
 
 
 def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_path) -> None:
-    """The offer on the tablets is built at a single table: at a table of the room's
-    tournament the floor's ``deal-offer`` and a tablet's answer are refused, saying so."""
+    """At a table of the room's tournament the offer is the room's director's: the table's
+    own ``livetable floor deal-offer`` is refused, saying so, and a tablet's answer while the
+    room's view shows no offer is refused (tests/room/test_room_tournament_deal.py: the room's)."""
     from controller.clock import ManualClock
     from controller.composition import TableRun
     from controller.devices import DeviceChoice
@@ -316,7 +317,8 @@ def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_
         desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=clock)
         desk.request(FloorRequestReceived("r1", "deal-offer", "Anna", 0.0, method="icm"))
         assert replies[-1][2] is False and replies[-1][3].startswith(
-            "F-3: this table plays the room's tournament: a deal offered on the tablets is a single table's")
+            "F-3: this table plays the room's tournament: the room's director offers the deal at its final table "
+            "(livetable room director deal-offer")
         ports = _Ports()
         _answer(MqttAdapter(run.orch, ports, clock=clock), clock, 3, "deal_accept", 1, "a1")
         assert ports.answers[-1][2] is False and ports.answers[-1][3].startswith("F-3: no deal is offered")
