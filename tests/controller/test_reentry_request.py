@@ -282,7 +282,8 @@ def test_a_request_the_room_never_answers_before_it_ends_the_table_is_refused_at
     path = tmp_path / "t1.sqlite"
     run, link, adapter, fake = _busted_table(path)
     try:
-        assert _press(adapter, fake, 1, "r1")[0]
+        assert _press(adapter, fake, 1, "r1")[0] and _confirm(run, 1)[0]
+        assert list(link.report()["requests"]) == ["1"]
         _order(link, run, 2, end=True, **{"out": [{"move": 9, "seat": 2, "player": "p2"}]})
         assert link.ended and link.report()["requests"] == {}
         why = link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
@@ -376,5 +377,27 @@ def test_a_re_entry_asked_at_the_tablet_ends_when_late_registration_closes_or_so
         assert link.asked == {}
         ok, reason, _ = _confirm(run, 1)
         assert not ok and link.requests == {}
+    finally:
+        _close(run, link)
+
+
+def test_a_re_entry_asked_but_not_confirmed_when_the_room_ends_the_table_ends_at_the_seat(tmp_path: Path) -> None:
+    """The room's order ending the table (a break, TDA 10) comes while a re-entry asked at the
+    tablet waits for the dealer: the ask ends, journalled and said at the seat, and a confirm
+    after it sends the room nothing; so after a restart."""
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, end=True, **{"out": [{"move": 9, "seat": 2, "player": "p2"}]})
+        assert link.ended and link.asked == {}
+        assert "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+        assert not _confirm(run, 1)[0] and link.requests == {}
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.asked == {} and link.report()["requests"] == {}
+        assert "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
     finally:
         _close(run, link)
