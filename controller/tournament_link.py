@@ -721,7 +721,7 @@ class RoomTournamentSeat:
         if self.orch.state.seat(seat) is not None or player is None:
             raise TournamentError(f"F-3: seat {seat} has no busted player to re-enter: only the player who "
                                   "busted from this seat can ask here")
-        if seat in self.asked:
+        if self.asked.get(seat) == "reentry":
             raise TournamentError(f"T-3: seat {seat}'s re-entry waits for the dealer already: pay the dealer, "
                                   "who confirms it")
         if any(r["seat"] == seat and r["kind"] == "reentry" for r in self.requests.values()):
@@ -734,6 +734,11 @@ class RoomTournamentSeat:
         if not self._reentry_offered(seat):
             raise TournamentError(f"TDA 9: the room offers no re-entry at seat {seat} now (late registration "
                                   "closed, or none left): ask the director")
+        if seat in self.asked:  # a rebuy or add-on its player asked before he busted: over (never sold)
+            self._journal({"type": "asked", "seat": seat, "kind": None, "player": self._asker.get(seat),
+                           "reason": "the player left the seat"})
+            self.asked.pop(seat, None)
+            self._asker.pop(seat, None)
         self._journal({"type": "asked", "seat": seat, "kind": "reentry", "player": player})
         self.asked[seat] = "reentry"
         self._asker[seat] = player

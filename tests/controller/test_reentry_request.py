@@ -401,3 +401,30 @@ def test_a_re_entry_asked_but_not_confirmed_when_the_room_ends_the_table_ends_at
         assert "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
     finally:
         _close(run, link)
+
+
+def test_a_rebuy_asked_before_the_bust_does_not_block_the_re_entry_asked_at_the_empty_seat(tmp_path: Path) -> None:
+    """A rebuy the player asked at his tablet and the dealer never confirmed before he busted
+    stayed asked at the seat: the re-entry press there was refused "waits for the dealer
+    already". The re-entry ends it (journalled: never sold to anyone) and is asked."""
+    path = tmp_path / "t1.sqlite"
+    run, link = _table(path)
+    try:
+        view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+        _order(link, run, 1, view=dict(view, reentry={"1": {"left": 1, "until_level": 4}}),
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Anna", "chips": 500},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Bob", "chips": 2000}]})
+        link.ask_purchase("rebuy", 1)
+        link._bust(1, {"busted": {"p1": 500}, "players": {"1": {"player": "p1", "start": 500},
+                                                           "2": {"player": "p2", "start": 2000}}})
+        run.orch.handle(TournamentOwn(ev.StoodUp(at=run.orch.clock(), seat=1, moved=True)))
+        assert link.asked == {1: "rebuy"}
+        assert "pay the dealer" in link.ask_reentry(1)
+        assert link.asked == {1: "reentry"} and link.requests == {}
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.asked == {1: "reentry"} and link._asker == {1: "p1"}
+    finally:
+        _close(run, link)
