@@ -59,18 +59,19 @@ chips are the stack that leaves), ``move-in`` (before the player sits down), ``o
 (every move of the order carried out), ``move-refused`` (``move``, ``seat``, ``why``: the seat
 is taken or the player already sits here; nobody sits, the room reseats him), ``bust``
 (``hand``, ``busted`` ``{player: starting stack}``, ``seats`` ``{player: seat}``: the seat a
-re-entry may be asked from); rebuys and add-ons (issue 19): ``asked``
-(a tablet's, waiting for the dealer), ``purchase-request`` (confirmed at the table, or kind
-``reentry`` asked at a busted player's tablet, :meth:`RoomTournamentSeat.ask_reentry`, or kind
-``deal`` with ``offer`` and ``accept``, a seat's answer to the deal offered at the room's final
-table, :meth:`RoomTournamentSeat.answer_deal`; sent to the room until an order answers it),
-``buy`` (``purchase``, ``player``, ``seat``, ``chips``, ``before``: the player's ``topped_up``
-before it; written before the ``ToppedUp``, replayed against the ledger so the chips come
-once), ``buy-refused``. Recovery replays them: an order journalled but not carried out to
-its end is carried out again, idempotently (a player no longer seated does not leave twice,
-a player already seated does not sit twice). So a kill -9 of the table at any moment loses
-and doubles nothing: the report after the restart gives the room every move's chips from the
-journal.
+re-entry may be asked from); rebuys, add-ons and re-entries (issue 19): ``asked``
+(a tablet's, waiting for the dealer, who takes the money; a re-entry's at a busted player's
+tablet, :meth:`RoomTournamentSeat.ask_reentry`; with no kind: the ask ended, ``was``
+``reentry`` and ``why`` for a re-entry's), ``purchase-request`` (confirmed at the table by
+the dealer or floor; or kind ``deal`` with ``offer`` and ``accept``, a seat's answer to the
+deal offered at the room's final table, :meth:`RoomTournamentSeat.answer_deal`; sent to the
+room until an order answers it), ``buy`` (``purchase``, ``player``, ``seat``, ``chips``,
+``before``: the player's ``topped_up`` before it; written before the ``ToppedUp``, replayed
+against the ledger so the chips come once), ``buy-refused``. Recovery replays them: an
+order journalled but not carried out to its end is carried out again, idempotently (a
+player no longer seated does not leave twice, a player already seated does not sit twice).
+So a kill -9 of the table at any moment loses and doubles nothing: the report after the
+restart gives the room every move's chips from the journal.
 
 A report (``report()``): ``table``, ``tournament`` (the journal's tournament, None before the
 first order), ``applied`` (the last order carried out), ``hands``,
@@ -293,8 +294,10 @@ class RoomTournamentSeat:
         self.tournament: str | None = None
         self.foreign: str | None = None  # the last other tournament whose orders were refused
         self.screen = LinkView()  # the public state's tournament_view (controller/tournament_link_view.py)
-        #: rebuys and add-ons (issue 19): asked from a seat's tablet, waiting for the dealer (seat -> kind)
+        #: rebuys, add-ons and re-entries (issue 19): asked from a seat's tablet, waiting for the
+        #: dealer, who takes the money and confirms (T-3) (seat -> kind)
         self.asked: dict[int, str] = {}
+        self._asker: dict[int, str] = {}  # seat -> the player an ask is for (a re-entry's: who busted there)
         #: confirmed at the table, sent to the room in every report until its answer comes (id -> request)
         self.requests: dict[int, dict[str, Any]] = {}
         self._request_seq = 0
@@ -357,13 +360,19 @@ class RoomTournamentSeat:
             elif kind == "asked":
                 if p.get("kind"):
                     self.asked[int(p["seat"])] = str(p["kind"])
+                    self._asker[int(p["seat"])] = str(p.get("player"))
                 else:
                     self.asked.pop(int(p["seat"]), None)
+                    self._asker.pop(int(p["seat"]), None)
+                    if p.get("was") == "reentry" and p.get("why"):  # a re-entry asked, ended: said at the seat
+                        self.reentry_answer[int(p["seat"])] = ({"why": str(p["why"])}, str(p.get("player")))
             elif kind == "purchase-request":
                 self.requests[int(p["request"])] = {k: p[k] for k in ("kind", "seat", "player", "by", "reason")
                                                     + (("offer", "accept") if p["kind"] == "deal" else ())}
                 self._request_seq = max(self._request_seq, int(p["request"]))
-                self.asked.pop(int(p["seat"]), None)
+                if p["kind"] != "deal":  # a seat's deal answer leaves its asks as they are (as when made)
+                    self.asked.pop(int(p["seat"]), None)
+                    self._asker.pop(int(p["seat"]), None)
                 if p["kind"] == "reentry":
                     self.reentry_answer.pop(int(p["seat"]), None)
             elif kind == "buy":
@@ -456,7 +465,8 @@ class RoomTournamentSeat:
                 self.reentry_answer.pop(seat, None)
 
     def tick(self, orch: Any) -> None:
-        """The loop's idle turn: take the room's orders, carry one out between hands, report."""
+        """The loop's idle turn: take the room's orders, carry one out between hands, end a
+        re-entry ask that is over (:meth:`_end_reentry_asks`), report."""
         while True:
             try:
                 raw = self._orders.get_nowait()
@@ -476,6 +486,12 @@ class RoomTournamentSeat:
                 return
             self._pending = None
             self._report_due = True
+        if "reentry" in self.asked.values():
+            try:
+                self._end_reentry_asks()
+            except JournalError as exc:  # asked again next turn
+                self.problems.append(f"journal: {exc}")
+                log.error("table %s: the end of a re-entry ask was not journalled: %s", self.table, exc)
         if self._report_due or time.monotonic() - self._reported_at >= REPORT_EVERY:
             self._publish()
 
@@ -567,13 +583,17 @@ class RoomTournamentSeat:
     def view_json(self, public: dict[str, Any]) -> dict[str, Any] | None:
         """Return the public state's ``tournament_view`` (:class:`LinkView`, docs/tournament.md)
         for the ``public`` state being published; None before the room's first order. With
-        ``asked`` (seat -> ``rebuy`` | ``addon``: asked at the tablet or waiting for the room)
-        and ``purchase_refused`` (seat -> the room's reason, while its player is there)."""
+        ``asked`` (seat -> ``rebuy`` | ``addon`` | ``reentry``: asked at the tablet, waiting for
+        the dealer, or sent to the room), ``sent`` (seat -> kind: of those, the ones the dealer
+        or floor confirmed, waiting for the room's director), ``purchase_refused`` (seat -> the
+        room's reason, while its player is there) and ``reentry_answer``."""
         out = self.screen.json(public, self.orch.clock())
         if out is not None:
             asked = {str(n): k for n, k in self.asked.items()}
-            asked.update({str(r["seat"]): str(r["kind"]) for r in self.requests.values() if r["kind"] != "deal"})
+            sent = {str(r["seat"]): str(r["kind"]) for r in self.requests.values() if r["kind"] != "deal"}
+            asked.update(sent)
             out["asked"] = asked
+            out["sent"] = sent
             out["purchase_refused"] = {str(n): why for n, (why, who) in self.purchase_refused.items()
                                        if (s := self.orch.state.seat(n)) is not None and s.player == who}
             out["reentry_answer"] = {str(n): a for n, (a, who) in self.reentry_answer.items()
@@ -626,15 +646,17 @@ class RoomTournamentSeat:
         player = self._purchase_seat(kind, seat)
         self._journal({"type": "asked", "seat": seat, "kind": kind, "player": player})
         self.asked[seat] = kind
+        self._asker[seat] = player
         self.purchase_refused.pop(seat, None)
 
     def confirm_purchase(self, seat: int, *, by: str, kind: str | None = None, reason: str | None = None) -> str:
         """Send the room a rebuy or add-on at ``seat``: the one its tablet asked for, confirmed by
-        the dealer (``kind`` None), or ``kind`` booked by the floor (``livetable floor rebuy|addon
-        SEAT``). The request (``purchase-request``: ``request`` id, ``kind``, ``seat``, the player
-        the table has in the seat, ``by``, ``reason``) is journalled, then carried by every
-        report (``requests``) until the room answers in an order: its chips (``buy``), brought
-        between hands, or its refusal, shown at the seat (the view's ``purchase_refused``).
+        the dealer (``kind`` None; a re-entry asked there: :meth:`_confirm_reentry`), or ``kind``
+        booked by the floor (``livetable floor rebuy|addon SEAT``). The request
+        (``purchase-request``: ``request`` id, ``kind``, ``seat``, the player the table has in the
+        seat, ``by``, ``reason``) is journalled, then carried by every report (``requests``)
+        until the room answers in an order: its chips (``buy``), brought between hands, or its
+        refusal, shown at the seat (the view's ``purchase_refused``).
         Return what was done, for the floor's answer.
 
         Raises:
@@ -644,6 +666,8 @@ class RoomTournamentSeat:
         """
         from controller.tournament.errors import TournamentError
 
+        if kind is None and self.asked.get(seat) == "reentry":
+            return self._confirm_reentry(seat, by=by, reason=reason)
         kind = kind or self.asked.get(seat)
         if kind is None:
             raise TournamentError(f"F-3: seat {seat} has no rebuy or add-on waiting")
@@ -657,6 +681,7 @@ class RoomTournamentSeat:
         self._journal({"type": "purchase-request", "request": rid, **req})
         self.requests[rid] = req
         self.asked.pop(seat, None)
+        self._asker.pop(seat, None)
         self.purchase_refused.pop(seat, None)
         self._report_due = True
         what = "rebuy" if kind == "rebuy" else "add-on"
@@ -683,17 +708,20 @@ class RoomTournamentSeat:
     def ask_reentry(self, seat: int) -> str:
         """A re-entry asked at ``seat``'s tablet (issue 19, TDA 9 late registration): for the
         player this table saw bust from ``seat`` (:attr:`out_at`, never a name the tablet
-        gives), while nobody sits there. Journalled as a ``purchase-request`` of kind
-        ``reentry`` (``by`` ``player via table <t> seat <n>``) and sent to the room in every
-        report until an order answers it: the room's director registers him
-        (:meth:`room.tournament.RoomTournament.register`, late registration and
-        ``reentry.max``) and seats him where it draws, or refuses with its reason; shown at the
-        seat (the view's ``reentry_answer``). Return what was done, for the tablet's answer.
+        gives), while nobody sits there and the room offers it there (the view's ``reentry``).
+        Only journalled (``asked`` of kind ``reentry``, with the player): like a rebuy at the
+        room's tables (T-3) it waits for the dealer, who takes the entry's price and confirms
+        (:meth:`confirm_purchase`, ``livetable floor confirm-buyin SEAT``); the room hears of it
+        only then (breaker: the press went straight to the room, which booked the entry and its
+        price into the prize pool ``by`` the player's tablet: anyone at an empty seat's tablet
+        booked it, nobody took the money). Shown at the seat (the view's ``asked``); ended
+        (:meth:`_end_reentry_asks`) when someone sits there, the table's part is over or the room
+        offers it there no more. Return what was done, for the tablet's answer.
 
         Raises:
             controller.tournament.errors.TournamentError: the table's part over, someone sits
-                at the seat, nobody busted from it here, his re-entry waiting for the room or
-                booked already.
+                at the seat, nobody busted from it here, the room offers no re-entry there, his
+                re-entry asked or waiting for the room or booked already.
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         from controller.tournament.errors import TournamentError
@@ -704,6 +732,9 @@ class RoomTournamentSeat:
         if self.orch.state.seat(seat) is not None or player is None:
             raise TournamentError(f"F-3: seat {seat} has no busted player to re-enter: only the player who "
                                   "busted from this seat can ask here")
+        if self.asked.get(seat) == "reentry":
+            raise TournamentError(f"T-3: seat {seat}'s re-entry waits for the dealer already: pay the dealer, "
+                                  "who confirms it")
         if any(r["seat"] == seat and r["kind"] == "reentry" for r in self.requests.values()):
             raise TournamentError(f"F-3: seat {seat}'s re-entry waits for the room's director already")
         done = self.reentry_answer.get(seat)
@@ -711,14 +742,87 @@ class RoomTournamentSeat:
             to = done[0]["entry"]
             raise TournamentError(f"F-3: the re-entry is booked already: {to.get('table_name') or to.get('table')} "
                                   f"seat {to.get('seat')}")
+        if not self._reentry_offered(seat):
+            raise TournamentError(f"TDA 9: the room offers no re-entry at seat {seat} now (late registration "
+                                  "closed, or none left): ask the director")
+        if seat in self.asked:  # a rebuy or add-on its player asked before he busted: over (never sold)
+            self._journal({"type": "asked", "seat": seat, "kind": None, "player": self._asker.get(seat),
+                           "reason": "the player left the seat"})
+            self.asked.pop(seat, None)
+            self._asker.pop(seat, None)
+        self._journal({"type": "asked", "seat": seat, "kind": "reentry", "player": player})
+        self.asked[seat] = "reentry"
+        self._asker[seat] = player
+        self.reentry_answer.pop(seat, None)
+        return f"seat {seat}'s re-entry is asked: pay the dealer, who confirms it"
+
+    def _reentry_offered(self, seat: int) -> bool:
+        """Whether the room's last view offers a re-entry at ``seat`` (its ``reentry``; True
+        before any view: the room's director decides)."""
+        view = self.screen.view
+        return view is None or str(seat) in (view.get("reentry") or {})
+
+    def _confirm_reentry(self, seat: int, *, by: str, reason: str | None) -> str:
+        """The dealer (or floor) took the price of the re-entry asked at ``seat``'s tablet and
+        confirms it (``livetable floor confirm-buyin SEAT``, T-3): journalled as a
+        ``purchase-request`` of kind ``reentry`` for the player who busted there, ``by`` the
+        confirming dealer, ``reason`` noting the tablet's ask, then sent to the room in every
+        report until an order answers it: the room's director registers him
+        (:meth:`room.tournament.RoomTournament.register`, TDA 9 late registration and
+        ``reentry.max``) and seats him where it draws, or refuses with its reason, shown at
+        the seat (the view's ``reentry_answer``). Return what was done, for the floor's answer.
+
+        Raises:
+            controller.tournament.errors.TournamentError: the ask is over (someone sat there,
+                the table's part over, the room offers it no more: ended and said at the seat).
+            controller.journal.JournalError: it could not be journalled (nothing sent).
+        """
+        from controller.tournament.errors import TournamentError
+
+        why = self._end_reentry_asks().get(seat)
+        if why is not None:
+            raise TournamentError(f"{why} (the re-entry asked at seat {seat} ends: give the money back)")
+        player = self._asker.get(seat) or self.out_at[seat]
+        noted = f"asked at the tablet of table {self.table} seat {seat}"
         rid = self._next_request()
-        req = {"kind": "reentry", "seat": seat, "player": player, "by": f"player via table {self.table} seat {seat}",
-               "reason": None}
+        req = {"kind": "reentry", "seat": seat, "player": player, "by": by,
+               "reason": f"{noted}; {reason}" if reason else noted}
         self._journal({"type": "purchase-request", "request": rid, **req})
         self.requests[rid] = req
+        self.asked.pop(seat, None)
+        self._asker.pop(seat, None)
         self.reentry_answer.pop(seat, None)
         self._report_due = True
-        return f"seat {seat}'s re-entry is sent to the room's director"
+        return (f"seat {seat}'s re-entry is sent to the room's director, who registers it (TDA 9) and seats "
+                f"the player where he draws ({by})")
+
+    def _end_reentry_asks(self) -> dict[int, str]:
+        """End every re-entry asked at a tablet that is over: someone sits at its seat (or
+        another player busted there since), the table's part of the tournament is over, or
+        the room's last view offers no re-entry there (late registration closed, TDA 9, or
+        none left). Each end is journalled (``asked`` with no kind, ``was`` ``reentry`` and
+        ``why``; replayed alike) and said at the seat (the view's ``reentry_answer``), as the
+        room's refusal would be. Return seat -> why of those ended. Raises JournalError."""
+        ended: dict[int, str] = {}
+        for seat in sorted(n for n, k in self.asked.items() if k == "reentry"):
+            who = self._asker.get(seat)
+            if self.ended:
+                why = "F-3: this table's part of the tournament is over: ask the director"
+            elif self.orch.state.seat(seat) is not None or self.out_at.get(seat) != who:
+                why = f"F-3: someone sat down at seat {seat}"
+            elif not self._reentry_offered(seat):
+                why = (f"TDA 9: the room offers no re-entry at seat {seat} now (late registration closed, "
+                       "or none left): ask the director")
+            else:
+                continue
+            self._journal({"type": "asked", "seat": seat, "kind": None, "player": who, "was": "reentry",
+                           "why": why})
+            self.asked.pop(seat, None)
+            self._asker.pop(seat, None)
+            self.reentry_answer[seat] = ({"why": why}, str(who))
+            log.info("table %s: the re-entry asked at seat %d for %s ends: %s", self.table, seat, who, why)
+            ended[seat] = why
+        return ended
 
     def _next_request(self) -> int:
         """Return a new request id (1, 2, ...), never one given before: kept in the journal's

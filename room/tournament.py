@@ -1536,12 +1536,19 @@ class RoomTournament:
         him out of that seat (someone sits there, or he busted elsewhere since). Return the
         answer for ``t``'s next order: ``{"entry": {"table", "seat"}}`` or ``{"why": words}``;
         None while ``t`` reports him busted and the room has not taken that bust yet
-        (hand-for-hand: a hand's busts wait for every table's), decided at a later turn."""
+        (hand-for-hand: a hand's busts wait for every table's), decided at a later turn. A
+        request ``by`` the player's tablet (``player via table ...``: not confirmed by a dealer
+        who took the money, T-3; an older table's) is refused, nothing booked."""
         mid = self._entered.get(key)
         if mid is not None and self.moves[mid]["player"] != req["player"]:
             return self._answer_again(t, int(key.split(":")[-1]), req, str(self.moves[mid]["player"]), "reentry", {})
         if mid is None:
             player, seat = str(req["player"]), int(req["seat"])
+            if str(req["by"]).startswith("player via "):
+                # breaker (money): a table before the dealer's confirm sent the tablet's press as
+                # it came; nobody took the entry's price: never booked into the prize pool
+                return {"why": "T-3: a re-entry is paid to the dealer, who confirms it at the table "
+                               "(livetable floor confirm-buyin SEAT): nothing booked"}
             if player in self.standings.alive and any(
                     (t, int(h)) not in self.busted_seen and player in busted
                     for h, busted in (rep.get("busts") or {}).items()):

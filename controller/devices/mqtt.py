@@ -139,9 +139,10 @@ class MqttAdapter(DeviceAdapter):
         """A tournament re-entry asked at seat ``e.seat``'s tablet (issue 19, TDA 9; ``op``
         reenter on the seat's own lobby topic): at a table of the room's tournament, for the
         player the table saw bust from that seat (the tablet names only its seat), journalled
-        and sent to the room's director with the table's next report
+        as asked: it waits for the dealer, who takes the money and confirms it (``livetable
+        floor confirm-buyin SEAT``, T-3), and only then goes to the room's director
         (:meth:`controller.tournament_link.RoomTournamentSeat.ask_reentry`); the room's answer
-        shows at the seat (the tournament view's ``reentry_answer``). Answered now: sent, or
+        shows at the seat (the tournament view's ``reentry_answer``). Answered now: asked, or
         refused with the reason (no room tournament here: a single table's re-entry is the
         director's, ``livetable floor register``). Never raises."""
         from controller.journal import JournalError
@@ -157,10 +158,10 @@ class MqttAdapter(DeviceAdapter):
             return
         except Exception as exc:  # noqa: BLE001 - the table keeps running whatever the request
             log.warning("seat %s: the re-entry request failed: %s", e.seat, exc)
-            self._answer(e.seat, e.request_id, False, f"F-3: the re-entry could not be sent ({exc})")
+            self._answer(e.seat, e.request_id, False, f"F-3: the re-entry could not be asked ({exc})")
             return
         self._answer(e.seat, e.request_id, True, None)
-        self.orch.publish_all()  # the seat's tablet shows it waiting for the room
+        self.orch.publish_all()  # the seat's tablet shows it waiting for the dealer
 
     def seat_lists(self, e: Any) -> None:
         """Give seat ``e.seat``'s tablet the room's answer about its player (:class:`drivers.

@@ -1075,16 +1075,20 @@ export function dealOffer(state, seat) {
 
 /** A tournament re-entry at `seat` (issue 19, TDA 9 late registration), for the player who
  * busted from it while nobody sits there: from the view's `reentry` (the room's offer:
- * {left, until_level}), `asked` ('reentry': sent, waiting for the room's director) and
- * `reentry_answer` (the room's: {entry: {table, table_name, seat}} or {why}):
+ * {left, until_level}), `asked` ('reentry': asked, waiting for the dealer, who takes the
+ * money and confirms it, T-3), `sent` ('reentry': confirmed, waiting for the room's director)
+ * and `reentry_answer` (the room's: {entry: {table, table_name, seat}} or {why}):
  * {button: {op: 'reenter', label: 'Re-enter (1 left, until end of level 4)'} | null, waiting}
  * (`waiting`: the words while it waits, where the room seats him, or its refusal), or null. */
 export function reentryOffer(state, seat) {
   const tv = tournamentView(state);
   if (!tv) return null;
   const key = String(seat);
-  if (tv.asked && typeof tv.asked === 'object' && tv.asked[key] === 'reentry') {
+  if (tv.sent && typeof tv.sent === 'object' && tv.sent[key] === 'reentry') {
     return { button: null, waiting: t('Re-entry sent: the director registers it') };
+  }
+  if (tv.asked && typeof tv.asked === 'object' && tv.asked[key] === 'reentry') {
+    return { button: null, waiting: t('Re-entry asked: pay the dealer, who confirms it') };
   }
   const answer = tv.reentry_answer && typeof tv.reentry_answer === 'object' ? tv.reentry_answer[key] : undefined;
   const to = answer && answer.entry && typeof answer.entry === 'object' ? answer.entry : null;

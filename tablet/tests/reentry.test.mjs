@@ -1,5 +1,6 @@
 // A tournament re-entry asked at the busted player's seat tablet (issue 19, TDA 9): the
-// Re-enter button from the room's offer, the words while the director decides, his answer;
+// Re-enter button from the room's offer, the words while the dealer has to confirm it (he
+// takes the money, T-3) and while the director decides, his answer;
 // the request on the seat's lobby topic names no player. `node --test tablet/tests/`.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,8 +33,16 @@ test('issue 19: the busted seat is offered a re-entry while the room allows it',
 test('issue 19: the seat says the re-entry waits, where the room seats him, or why it refused', () => {
   L.setLanguage('en');
   const offer = { 3: { left: 1, until_level: 4 } };
+  // pressed: it waits for the dealer, who takes the money (T-3); nothing goes to the room yet
   assert.deepEqual(L.reentryOffer(state({ reentry: offer, asked: { 3: 'reentry' } }), 3),
+    { button: null, waiting: 'Re-entry asked: pay the dealer, who confirms it' });
+  // the dealer confirmed: sent to the room's director
+  assert.deepEqual(L.reentryOffer(state({ reentry: offer, asked: { 3: 'reentry' }, sent: { 3: 'reentry' } }), 3),
     { button: null, waiting: 'Re-entry sent: the director registers it' });
+  L.setLanguage('nl', NL);
+  assert.equal(L.reentryOffer(state({ reentry: offer, asked: { 3: 'reentry' } }), 3).waiting,
+    'Re-entry gevraagd: betaal de dealer, die het bevestigt');
+  L.setLanguage('en');
   assert.deepEqual(L.reentryOffer(state({ reentry_answer: { 3: { entry: { table: 't2', table_name: 'Oak', seat: 4 } } } }), 3),
     { button: null, waiting: 'Re-entry booked: go to Oak seat 4' });
   const why = 'TDA 9: late registration closed at the end of level 4 (level 5 now)';

@@ -1,8 +1,9 @@
 """A tournament re-entry asked at the busted player's seat tablet (issue 19, TDA 9): the
 tablet sends ``op`` reenter on its seat's own lobby topic; the table of the room's tournament
-sends the room a request for the player *it* saw bust from that seat (never a name the tablet
-gives), journalled, once a seat; the room's answer is shown at the seat (the tournament view's
-``reentry_answer``) and survives a restart of the table."""
+journals it asked for the player *it* saw bust from that seat (never a name the tablet gives);
+the dealer takes the money and confirms it (``livetable floor confirm-buyin SEAT``, T-3), which
+sends the room the request, journalled, once a seat; the room's answer is shown at the seat
+(the tournament view's ``reentry_answer``) and survives a restart of the table."""
 
 from __future__ import annotations
 
@@ -42,6 +43,18 @@ def _busted_table(path: Path) -> tuple[Any, Any, MqttAdapter, FakeLink]:
     return run, link, MqttAdapter(run.orch, ports, clock=lambda: NOW), fake
 
 
+def _confirm(run: Any, seat: int, rid: str = "f1") -> tuple[bool, str | None, str | None]:
+    """The dealer took the money: ``livetable floor confirm-buyin SEAT`` (by Dee); return
+    (accepted, reason, detail)."""
+    from controller.floor import FloorDesk
+    from drivers.mqtt.events import FloorRequestReceived
+
+    replies: list[tuple[Any, ...]] = []
+    FloorDesk(run.orch, lambda *a: replies.append(a), clock=run.orch.clock).request(
+        FloorRequestReceived(rid, "confirm-buyin", "Dee", 0.0, seat=seat))
+    return replies[-1][2], replies[-1][3], replies[-1][4]
+
+
 def _press(adapter: MqttAdapter, fake: FakeLink, seat: int, rid: str) -> tuple[bool, str | None]:
     adapter.translate(LobbyRequestReceived(seat, "reenter", None, rid, NOW))
     s, r, ok, why = fake.replies[-1]
@@ -56,9 +69,13 @@ def test_the_table_sends_the_room_a_re_entry_for_the_player_it_saw_bust_there_on
         assert link.view_json(PUBLIC)["reentry"] == {"1": {"left": 1, "until_level": 4}}  # the room's offer
         assert _press(adapter, fake, 1, "r1") == (True, None)
         assert fake.forwarded == []  # not the waiting lists' desk: the room's tournament
-        assert link.report()["requests"] == {
-            "1": {"kind": "reentry", "seat": 1, "player": "p1", "by": "player via table t1 seat 1", "reason": None}}
+        assert link.report()["requests"] == {}  # asked: it waits for the dealer
         assert link.view_json(PUBLIC)["asked"] == {"1": "reentry"}  # the tablet says it waits
+        assert _confirm(run, 1)[0]  # the dealer took the money
+        assert link.report()["requests"] == {
+            "1": {"kind": "reentry", "seat": 1, "player": "p1", "by": "floor:Dee",
+                  "reason": "asked at the tablet of table t1 seat 1"}}
+        assert link.view_json(PUBLIC)["sent"] == {"1": "reentry"}
         ok, why = _press(adapter, fake, 1, "r2")  # a double press: one request
         assert not ok and "waits for the room's director already" in why and len(link.requests) == 1
         ok, why = _press(adapter, fake, 2, "r3")  # Bob plays on: nothing to re-enter
@@ -83,12 +100,14 @@ def test_the_table_sends_the_room_a_re_entry_for_the_player_it_saw_bust_there_on
 def test_a_refusal_is_shown_at_the_seat_and_he_may_ask_again(tmp_path: Path) -> None:
     run, link, adapter, fake = _busted_table(tmp_path / "t1.sqlite")
     try:
-        assert _press(adapter, fake, 1, "r1")[0]
+        assert _press(adapter, fake, 1, "r1")[0] and _confirm(run, 1)[0]
         why = "TDA 9: late registration closed at the end of level 4 (level 5 now)"
         _order(link, run, 2, answers={"1": {"why": why}})
         assert link.view_json(PUBLIC)["reentry_answer"] == {"1": {"why": why}}
-        assert _press(adapter, fake, 1, "r2")[0]  # asked again: sent again, the old answer cleared
-        assert link.view_json(PUBLIC)["reentry_answer"] == {} and list(link.report()["requests"]) == ["2"]
+        assert _press(adapter, fake, 1, "r2")[0]  # asked again, the old answer cleared
+        assert link.view_json(PUBLIC)["reentry_answer"] == {} and link.report()["requests"] == {}
+        assert _confirm(run, 1)[0]  # sent again once the dealer confirms
+        assert list(link.report()["requests"]) == ["2"]
         # someone sits in the seat: the busted player's answer is not shown to him
         _order(link, run, 3, answers={"2": {"why": why}},
                **{"in": [{"move": 3, "seat": 1, "player": "p3", "name": "Cy", "chips": 2000}]})
@@ -193,7 +212,7 @@ def test_a_player_who_re_entered_into_his_own_seat_and_busts_again_may_ask_again
     run, link, adapter, fake = _busted_table(path)
     here = {"table": "t1", "table_name": "Birch", "seat": 1}
     try:
-        assert _press(adapter, fake, 1, "r1")[0]
+        assert _press(adapter, fake, 1, "r1")[0] and _confirm(run, 1)[0]
         _order(link, run, 2, answers={"1": {"entry": here}},
                **{"in": [{"move": 3, "seat": 1, "player": "p1", "name": "Anna", "chips": 2000}]})
         assert run.orch.state.seat(1).player == "p1"
@@ -209,7 +228,7 @@ def test_a_player_who_re_entered_into_his_own_seat_and_busts_again_may_ask_again
         ports, fake = DevicePorts(), FakeLink()
         ports.link = fake
         adapter = MqttAdapter(run.orch, ports, clock=lambda: NOW)
-        assert _press(adapter, fake, 1, "r2") == (True, None)
+        assert _press(adapter, fake, 1, "r2") == (True, None) and _confirm(run, 1)[0]
         assert [r["player"] for r in link.requests.values()] == ["p1"]
     finally:
         _close(run, link)
@@ -263,7 +282,8 @@ def test_a_request_the_room_never_answers_before_it_ends_the_table_is_refused_at
     path = tmp_path / "t1.sqlite"
     run, link, adapter, fake = _busted_table(path)
     try:
-        assert _press(adapter, fake, 1, "r1")[0]
+        assert _press(adapter, fake, 1, "r1")[0] and _confirm(run, 1)[0]
+        assert list(link.report()["requests"]) == ["1"]
         _order(link, run, 2, end=True, **{"out": [{"move": 9, "seat": 2, "player": "p2"}]})
         assert link.ended and link.report()["requests"] == {}
         why = link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
@@ -273,5 +293,138 @@ def test_a_request_the_room_never_answers_before_it_ends_the_table_is_refused_at
     run, link = _table(path)
     try:
         assert link.report()["requests"] == {} and "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+    finally:
+        _close(run, link)
+
+
+def test_a_re_entry_pressed_at_the_tablet_waits_for_the_dealer_who_takes_the_money_before_the_room_books_it(
+        tmp_path: Path) -> None:
+    """Breaker (high, money): a re-entry press at an empty seat's tablet went straight to the
+    room, which registered the busted player and put his entry price in the prize pool with
+    ``by="player via table t1 seat 5"``: anyone at that tablet booked it and nobody took the
+    money. As a rebuy at the room's tables (T-3): the press only journals an ``asked`` of kind
+    ``reentry`` for the player the table saw bust there; the dealer takes the money and
+    confirms (``livetable floor confirm-buyin SEAT``), which sends the room the request, by
+    him. A kill -9 keeps it asked, and never sends it twice."""
+    from controller.floor import FloorDesk
+    from drivers.mqtt.events import FloorRequestReceived
+
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    try:
+        assert _press(adapter, fake, 1, "r1") == (True, None)
+        assert link.report()["requests"] == {}  # nothing goes to the room before the dealer
+        shown = link.view_json(PUBLIC)
+        assert shown["asked"] == {"1": "reentry"} and shown["sent"] == {}
+        ok, why = _press(adapter, fake, 1, "r2")  # a second press while asked
+        assert not ok and "waits for the dealer already" in why
+    finally:
+        _close(run, link)
+    run, link = _table(path)  # killed and restarted: still asked, still nothing sent
+    try:
+        assert link.asked == {1: "reentry"} and link.report()["requests"] == {}
+        replies: list[tuple[Any, ...]] = []
+        desk = FloorDesk(run.orch, lambda *a: replies.append(a), clock=run.orch.clock)
+        assert desk.status()["tournament"]["asked"] == {"1": "reentry"}  # the floor sees it waiting
+        desk.request(FloorRequestReceived("f1", "confirm-buyin", "Dee", 0.0, seat=1))
+        assert replies[-1][2] is True and "sent to the room's director" in str(replies[-1][4]), replies
+        assert link.report()["requests"] == {"1": {"kind": "reentry", "seat": 1, "player": "p1", "by": "floor:Dee",
+                                                   "reason": "asked at the tablet of table t1 seat 1"}}
+        assert link.view_json(PUBLIC)["sent"] == {"1": "reentry"} and link.asked == {}
+        desk.request(FloorRequestReceived("f2", "confirm-buyin", "Dee", 0.0, seat=1))  # confirmed twice: once
+        assert replies[-1][2] is False and len(link.requests) == 1
+    finally:
+        _close(run, link)
+    run, link = _table(path)  # restarted again: the one request, never a second
+    try:
+        assert list(link.report()["requests"]) == ["1"] and link.asked == {}
+    finally:
+        _close(run, link)
+
+
+def test_a_re_entry_asked_at_the_tablet_ends_when_late_registration_closes_or_someone_sits_there(
+        tmp_path: Path) -> None:
+    """An asked re-entry the dealer has not confirmed ends, journalled and said at the seat,
+    as the room would refuse it: the room's view offers it there no more (TDA 9: late
+    registration closed), or someone sits down at the seat; the dealer's confirm then sends
+    nothing (he gives the money back). Over a restart it stays ended."""
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, view=dict(view, reentry={}))  # level 5: the room offers it no more
+        assert link.asked == {} and link.report()["requests"] == {}
+        why = link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+        assert why.startswith("TDA 9: the room offers no re-entry at seat 1")
+        ok, reason, _ = _confirm(run, 1)
+        assert not ok and "no rebuy or add-on waiting" in str(reason) and link.requests == {}
+        ok, why2 = _press(adapter, fake, 1, "r2")  # no offer: not asked
+        assert not ok and why2 is not None and why2.startswith("TDA 9:")
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.asked == {} and link.report()["requests"] == {}
+        assert link.view_json(PUBLIC)["reentry_answer"]["1"]["why"] == why
+    finally:
+        _close(run, link)
+    # someone sits down at the seat while it is asked
+    run, link, adapter, fake = _busted_table(tmp_path / "t2.sqlite")
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, **{"in": [{"move": 3, "seat": 1, "player": "p3", "name": "Cy", "chips": 2000}]})
+        assert link.asked == {}
+        ok, reason, _ = _confirm(run, 1)
+        assert not ok and link.requests == {}
+    finally:
+        _close(run, link)
+
+
+def test_a_re_entry_asked_but_not_confirmed_when_the_room_ends_the_table_ends_at_the_seat(tmp_path: Path) -> None:
+    """The room's order ending the table (a break, TDA 10) comes while a re-entry asked at the
+    tablet waits for the dealer: the ask ends, journalled and said at the seat, and a confirm
+    after it sends the room nothing; so after a restart."""
+    path = tmp_path / "t1.sqlite"
+    run, link, adapter, fake = _busted_table(path)
+    try:
+        assert _press(adapter, fake, 1, "r1")[0]
+        _order(link, run, 2, end=True, **{"out": [{"move": 9, "seat": 2, "player": "p2"}]})
+        assert link.ended and link.asked == {}
+        assert "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+        assert not _confirm(run, 1)[0] and link.requests == {}
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.asked == {} and link.report()["requests"] == {}
+        assert "over" in link.view_json(PUBLIC)["reentry_answer"]["1"]["why"]
+    finally:
+        _close(run, link)
+
+
+def test_a_rebuy_asked_before_the_bust_does_not_block_the_re_entry_asked_at_the_empty_seat(tmp_path: Path) -> None:
+    """A rebuy the player asked at his tablet and the dealer never confirmed before he busted
+    stayed asked at the seat: the re-entry press there was refused "waits for the dealer
+    already". The re-entry ends it (journalled: never sold to anyone) and is asked."""
+    path = tmp_path / "t1.sqlite"
+    run, link = _table(path)
+    try:
+        view = next(o for o in reversed(buy_room().sent) if o["table"] == "t1")["view"]
+        _order(link, run, 1, view=dict(view, reentry={"1": {"left": 1, "until_level": 4}}),
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Anna", "chips": 500},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Bob", "chips": 2000}]})
+        link.ask_purchase("rebuy", 1)
+        link._bust(1, {"busted": {"p1": 500}, "players": {"1": {"player": "p1", "start": 500},
+                                                           "2": {"player": "p2", "start": 2000}}})
+        run.orch.handle(TournamentOwn(ev.StoodUp(at=run.orch.clock(), seat=1, moved=True)))
+        assert link.asked == {1: "rebuy"}
+        assert "pay the dealer" in link.ask_reentry(1)
+        assert link.asked == {1: "reentry"} and link.requests == {}
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.asked == {1: "reentry"} and link._asker == {1: "p1"}
     finally:
         _close(run, link)

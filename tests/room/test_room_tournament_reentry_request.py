@@ -1,9 +1,12 @@
 """A re-entry asked from the busted player's seat tablet at a table of the room's tournament
 (issue 19, TDA 9): the room offers it at the seat he busted from (the view's ``reentry``)
 while late registration is open and he has re-entries left; the table's request (a report's
-``requests`` of kind ``reentry``, for the player the table saw bust there) is taken as
-:meth:`room.tournament.RoomTournament.register` ``by="player via table t seat n"`` once, and
+``requests`` of kind ``reentry``, for the player the table saw bust there, sent once the
+dealer took the money and confirmed the tablet's ask, T-3) is taken as
+:meth:`room.tournament.RoomTournament.register` ``by`` the confirming dealer once, and
 answered in the table's next order (``{"entry": {table, table_name, seat}}`` or ``{"why"}``).
+A request by the player's own tablet (``player via table t seat n``: nobody took the money) is
+refused, nothing booked.
 The harness of test_room_tournament_register.py / test_room_tournament_purchases.py."""
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ def busted_room() -> tuple[Room, str, int]:
 
 
 def ask(r: Room, rid: int, seat: int, player: str, table: str = "t1") -> dict[str, Any]:
-    """``table`` asks a re-entry for ``player`` at ``seat`` (its request ``rid``); the room takes
-    it between hands; return its answer (the order that carries it)."""
+    """``table`` asks a re-entry for ``player`` at ``seat`` (its request ``rid``, the dealer
+    Dee confirmed the tablet's ask); the room takes it between hands; return its answer (the
+    order that carries it)."""
     t = r.tables[table]
-    t.requests[rid] = {"kind": "reentry", "seat": seat, "player": player,
-                       "by": f"player via table {table} seat {seat}", "reason": None}
+    t.requests[rid] = {"kind": "reentry", "seat": seat, "player": player, "by": "floor:Dee",
+                       "reason": f"asked at the tablet of table {table} seat {seat}"}
     n = len(r.sent)
     r.hand(table)
     answer = next(o["answers"][str(rid)] for o in r.sent[n:] if str(rid) in (o.get("answers") or {}))
@@ -55,8 +59,7 @@ def test_tda9_the_busted_seat_is_offered_a_re_entry_and_the_request_books_one_en
     st = r.d.standings
     assert st.entries_of(player) == 2 and len(st.entries) == 22 and player in st.alive
     [reg] = registers(r)
-    assert (reg["player"], reg["by"], reg["request"], reg["reentry"]) == (
-        player, f"player via table t1 seat {seat}", "t1:1", True)
+    assert (reg["player"], reg["by"], reg["request"], reg["reentry"]) == (player, "floor:Dee", "t1:1", True)
     r.hand(*TABLES)  # seated where the room drew, with a full starting stack
     assert [v for v in r.tables[entry["table"]].seats.values() if v[0] == player] == [[player, 2000]]
     assert r.tables[entry["table"]].seats[entry["seat"]][0] == player and not r.d.problems, r.d.problems
@@ -171,8 +174,7 @@ def test_a_request_before_the_room_took_the_bust_waits_for_it_not_refused_still_
     seat, (player, stack) = next(iter(t1.seats.items()))
     for t in ("t1", "t3"):  # t2 is still playing its hand
         r.tables[t].play({player: stack} if t == "t1" else None)
-    t1.requests[1] = {"kind": "reentry", "seat": seat, "player": player,
-                      "by": f"player via table t1 seat {seat}", "reason": None}
+    t1.requests[1] = {"kind": "reentry", "seat": seat, "player": player, "by": "floor:Dee", "reason": None}
     r.exchange("t1", "t3")
     assert player in r.d.standings.alive  # the bust waits for t2's hand
     assert 1 not in t1.answers, t1.answers.get(1)  # not refused: it waits
@@ -181,3 +183,22 @@ def test_a_request_before_the_room_took_the_bust_waits_for_it_not_refused_still_
     assert player in r.d.standings.alive and r.d.standings.entries_of(player) == 2  # out, then in again
     assert "entry" in t1.answers[1], t1.answers[1]
     assert len(registers(r)) == 1 and not r.d.problems, r.d.problems
+
+
+def test_a_re_entry_sent_by_the_players_tablet_itself_is_refused_and_nothing_is_booked() -> None:
+    """Breaker (high, money): a re-entry pressed at an empty seat's tablet reached the room as
+    it came (``by="player via table t1 seat 5"``) and the room registered him, his entry's
+    price in the prize pool, though nobody took the money. The table now sends it only once
+    the dealer confirmed (T-3); a request of the tablet's own (an older table) is refused:
+    no entry, nothing into the prize pool."""
+    r, player, seat = busted_room()
+    t = r.tables["t1"]
+    t.requests[1] = {"kind": "reentry", "seat": seat, "player": player,
+                     "by": f"player via table t1 seat {seat}", "reason": None}
+    n = len(r.sent)
+    r.hand("t1")
+    answer = next(o["answers"]["1"] for o in r.sent[n:] if "1" in (o.get("answers") or {}))
+    assert answer["why"].startswith("T-3: a re-entry is paid to the dealer")
+    # no entry: nothing into the prize pool (the pool is the entries' prices)
+    assert registers(r) == [] and r.d.standings.entries_of(player) == 1 and len(r.d.standings.entries) == 21
+    assert "entry" in ask(r, 2, seat, player)  # confirmed by the dealer: booked

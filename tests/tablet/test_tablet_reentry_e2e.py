@@ -2,7 +2,8 @@
 seat 3's page, logged in with its own seat login on a private broker, shows its finish and
 "Re-enter (1 left, until end of level 4)" while the room's view offers it at the empty seat;
 a tap sends ``op`` reenter on the seat's own lobby topic with no list and no name (the test,
-as the table's controller, reads it there); then the seat says it waits, and where the room
+as the table's controller, reads it there); then the seat says it waits for the dealer, who
+takes the money and confirms it (T-3), then for the room's director, and where the room
 seats him. No controller: the test plays the table's part (its side is
 tests/controller/test_reentry_request.py, the room's tests/room/test_room_tournament_reentry_request.py)."""
 
@@ -74,10 +75,16 @@ def test_the_busted_player_asks_his_re_entry_from_his_seat(browser: Any, rig: Ta
         assert (req["op"], req["seat"], req["list"]) == ("reenter", ss.ME, None)
         pub.publish(f"seat/{ss.ME}/reply", {"schema": 1, "table": TABLE, "seat": ss.ME, "id": req["id"],
                                             "accepted": True, "reason": None, "seq": seq})
-        seq = pub.show(busted_state(asked={str(ss.ME): "reentry"}), None)
+        seq = pub.show(busted_state(asked={str(ss.ME): "reentry"}), None)  # asked: the dealer takes the money
+        wait_js(page, "() => document.querySelector('#hand-words').textContent"
+                      ".includes('Re-entry asked: pay the dealer, who confirms it')", timeout=15_000)
+        assert page.locator("#actions button[data-act=reenter]").count() == 0  # no second press while it waits
+        shot(page, "reentry-asked")
+        # the dealer confirmed (livetable floor confirm-buyin SEAT): sent to the room's director
+        seq = pub.show(busted_state(asked={str(ss.ME): "reentry"}, sent={str(ss.ME): "reentry"}), None)
         wait_js(page, "() => document.querySelector('#hand-words').textContent"
                       ".includes('Re-entry sent: the director registers it')", timeout=15_000)
-        assert page.locator("#actions button[data-act=reenter]").count() == 0  # no second press while it waits
+        assert page.locator("#actions button[data-act=reenter]").count() == 0
         entry = {"entry": {"table": "t2", "table_name": "Oak", "seat": 4}}
         pub.show(busted_state(reentry={}, reentry_answer={str(ss.ME): entry}), None)
         wait_js(page, "() => document.querySelector('#hand-words').textContent"
