@@ -348,6 +348,7 @@ class RoomTournamentSeat:
                 self._pending = p["order"]
                 if p["order"].get("go") is not None:  # as when taken: an order without one keeps the go held
                     self.go = p["order"]["go"]
+                self._drop_go_for_deal(p["order"])
                 # an ended table stays ended, but for a ``reopen`` (the room reopened it for a late entry)
                 self.ended = bool(p["order"].get("end")) or (self.ended and not p["order"].get("reopen"))
                 self.screen.take(p["order"], entry.at)
@@ -420,7 +421,7 @@ class RoomTournamentSeat:
         its redrawn final table (the rotation starts afresh there; logged, and said when the
         seat holds no player with chips: :func:`button_seat_words`); None: wait (between
         hands, the table holds for the room; while the room's view shows a deal offered, the
-        ``go`` is held until the offer is over)."""
+        ``go`` is dropped: the room gives a new one once the offer is over, :meth:`_drop_go_for_deal`)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
@@ -513,6 +514,17 @@ class RoomTournamentSeat:
         self.ended = order["end"]
         if order["go"] is not None:
             self.go = order["go"]
+        self._drop_go_for_deal(order)
+
+    def _drop_go_for_deal(self, order: dict[str, Any]) -> None:
+        """Drop the ``go`` held when ``order``'s view shows a deal offered (the room's final
+        table, issue 19): the offer may stay open past the level's end or into the tournament's
+        break, so the table waits (reports ``waiting``) for the room's next ``go`` after it, at
+        the level then (TDA 23; none on a break), never deals the old one. Worked out from the
+        order alone, live and replayed alike (breaker: a withdrawn offer dealt the held go at
+        the stakes of the level it was given in)."""
+        if (order.get("view") or {}).get("deal_offer") is not None:
+            self.go = None
 
     def _refuse_tournament(self, tid: str) -> None:
         """Refuse an order of tournament ``tid``, not this journal's: said once (log, the
