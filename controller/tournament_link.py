@@ -288,6 +288,9 @@ class RoomTournamentSeat:
         self.busts: dict[int, dict[str, int]] = {}
         self.ended = False
         self.go: dict[str, Any] | None = None
+        #: the button the room drew for the redrawn final table, carried by a ``go`` dropped for a
+        #: deal offered (:meth:`_drop_go_for_deal`): put on the room's next ``go`` (seat number)
+        self._dropped_button: int | None = None
         self.problems: list[str] = []
         #: the room's tournament this table's journal plays (its first order's; None: none yet)
         self.tournament: str | None = None
@@ -346,9 +349,7 @@ class RoomTournamentSeat:
                 self.applied = int(p["id"])
                 self.done.add(int(p["id"]))
                 self._pending = p["order"]
-                if p["order"].get("go") is not None:  # as when taken: an order without one keeps the go held
-                    self.go = p["order"]["go"]
-                self._drop_go_for_deal(p["order"])
+                self._take_go(p["order"])  # as when taken: an order without one keeps the go held
                 # an ended table stays ended, but for a ``reopen`` (the room reopened it for a late entry)
                 self.ended = bool(p["order"].get("end")) or (self.ended and not p["order"].get("reopen"))
                 self.screen.take(p["order"], entry.at)
@@ -512,18 +513,30 @@ class RoomTournamentSeat:
             log.info("table %s: the room reopened this table (a late entry found every other seat taken): it "
                      "takes the room's orders and deals again", self.table)
         self.ended = order["end"]
-        if order["go"] is not None:
-            self.go = order["go"]
+        self._take_go(order)
+
+    def _take_go(self, order: dict[str, Any]) -> None:
+        """Take ``order``'s ``go`` (an order without one keeps the go held), then
+        :meth:`_drop_go_for_deal`; a ``go`` after one dropped with the final table's drawn
+        button gets that button (the room gives it once). Live and replayed alike."""
+        if order.get("go") is not None:
+            go = dict(order["go"])
+            if go.get("button") is None and self._dropped_button is not None:
+                go["button"] = self._dropped_button
+            self.go, self._dropped_button = go, None
         self._drop_go_for_deal(order)
 
     def _drop_go_for_deal(self, order: dict[str, Any]) -> None:
         """Drop the ``go`` held when ``order``'s view shows a deal offered (the room's final
         table, issue 19): the offer may stay open past the level's end or into the tournament's
         break, so the table waits (reports ``waiting``) for the room's next ``go`` after it, at
-        the level then (TDA 23; none on a break), never deals the old one. Worked out from the
-        order alone, live and replayed alike (breaker: a withdrawn offer dealt the held go at
-        the stakes of the level it was given in)."""
-        if (order.get("view") or {}).get("deal_offer") is not None:
+        the level then (TDA 23; none on a break), never deals the old one; its drawn button
+        (the redrawn final table's first hand) is kept for the next ``go``. Worked out from
+        the order alone, live and replayed alike (breaker: a withdrawn offer dealt the held go
+        at the stakes of the level it was given in)."""
+        if (order.get("view") or {}).get("deal_offer") is not None and self.go is not None:
+            if self.go.get("button") is not None:
+                self._dropped_button = int(self.go["button"])
             self.go = None
 
     def _refuse_tournament(self, tid: str) -> None:

@@ -416,3 +416,29 @@ def test_a_go_held_through_a_deal_offer_is_not_dealt_at_its_old_stakes_after_it(
         assert link.hand_start() == {"level": {"small_blind": 50, "big_blind": 100}}
     finally:
         _close(run, link)
+
+
+def test_the_final_tables_drawn_button_of_a_go_dropped_for_a_deal_offer_comes_with_the_next_go(
+        tmp_path: Any) -> None:
+    """The go a table drops when a deal is offered may be the redrawn final table's first, with
+    the button the room drew by cards (the room gives it once): the room's next go after the
+    offer comes without it, and the table puts the drawn button on it (live and after a kill -9)."""
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    players = [("p1", 1, 2000), ("p2", 2, 2000)]
+    try:
+        _order(link, run, 1, view=base, go={"hand": 1, "stakes": {"small_blind": 25, "big_blind": 50}, "button": 2},
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        _order(link, run, 2, view=dict(base, deal_offer=_offer_view(players)))
+        _order(link, run, 3, view=dict(base, deal_ended={"offer": 1, "reason": "Player 1 declined"}))
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.hand_start() is None
+        _order(link, run, 4, go={"hand": 1, "stakes": {"small_blind": 50, "big_blind": 100}})
+        assert link.hand_start() == {"level": {"small_blind": 50, "big_blind": 100}, "button": 2, "redraw": True}
+    finally:
+        _close(run, link)
