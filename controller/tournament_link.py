@@ -764,12 +764,15 @@ class RoomTournamentSeat:
         N``) and sent to the room in every report until an order answers it; the room decides
         it (an accept recorded once, a decline ends the offer) and its next view shows it. An
         accept the view already shows, or an answer the same as one still waiting for the
-        room, is answered again without a second request. ``request_id``: the tablet's (only logged).
+        room, is answered again without a second request; a seat has at most two answers to an
+        offer waiting for the room (it changed its mind once: each tap sent one, and over 64 the
+        room's answers came in an order the table refuses). ``request_id``: the tablet's (only logged).
         Return what was done, for the tablet's answer.
 
         Raises:
             controller.tournament.errors.TournamentError: no offer here, ``offer`` not the one
-                open, the seat's player not in it, the offer agreed by every player already.
+                open, the seat's player not in it, the offer agreed by every player already,
+                two answers of the seat waiting for the room already.
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         from controller.tournament.errors import TournamentError
@@ -785,10 +788,13 @@ class RoomTournamentSeat:
             raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
         if accept and entry["accepted"]:
             return f"{entry['name']} accepted deal offer {offer} already"
-        waiting = next((r for r in self.requests.values() if r["kind"] == "deal" and r["seat"] == seat
-                        and r["offer"] == offer), None)
-        if waiting is not None and waiting["accept"] == accept:
+        waiting = [r for _, r in sorted(self.requests.items()) if r["kind"] == "deal" and r["seat"] == seat
+                   and r["offer"] == offer]
+        if waiting and waiting[-1]["accept"] == accept:  # the seat's last answer sent
             return f"{entry['name']}'s answer to deal offer {offer} is with the room already"
+        if len(waiting) >= 2:  # breaker (high): a new request a tap; over 64 the room's answers stuck the table
+            raise TournamentError(f"F-3: seat {seat}'s answers to deal offer {offer} wait for the room: answer "
+                                  "again once it has answered them")
         if o["agreed"]:
             raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
                                   "it (or withdraws it)")

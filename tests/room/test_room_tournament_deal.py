@@ -442,3 +442,62 @@ def test_the_final_tables_drawn_button_of_a_go_dropped_for_a_deal_offer_comes_wi
         assert link.hand_start() == {"level": {"small_blind": 50, "big_blind": 100}, "button": 2, "redraw": True}
     finally:
         _close(run, link)
+
+
+def test_a_seat_tapping_decline_again_and_again_sends_one_answer_not_one_a_tap(tmp_path: Any) -> None:
+    """Breaker (high): a seat that accepted, then tapped decline again and again while the room
+    did not answer (the room restarting, the network down), sent a new request each tap (only
+    the seat's first request waiting was compared): over 64, the room's answers came in one
+    order the table refuses (``answers``: at most 64), sent again for ever: the table stuck.
+    Each answer of a seat to an offer is sent once while it waits."""
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    try:
+        _order(link, run, 1, view=dict(base, deal_offer=_offer_view([("p1", 1, 2000), ("p2", 2, 2000)])),
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        link.answer_deal(1, 1, True)
+        said: list[str] = []
+        for accept in (False, True, False, False, True, False) * 12:
+            try:
+                said.append(link.answer_deal(1, 1, accept))
+            except TournamentError as exc:
+                said.append(str(exc))
+        reqs = link.report()["requests"]
+        assert [(r["seat"], r["accept"]) for _, r in sorted(reqs.items())] == [(1, True), (1, False)], reqs
+        assert said[:3] == ["Player 1 declines deal offer 1: sent to the room",
+                            "F-3: seat 1's answers to deal offer 1 wait for the room: answer again once it has "
+                            "answered them",
+                            "Player 1's answer to deal offer 1 is with the room already"], said
+        _order(link, run, 2, view=dict(base, deal_ended={"offer": 1, "reason": "Player 1 declined"}),
+               answers={"1": {"deal": 1}, "2": {"deal": 1}})
+        assert link.report()["requests"] == {}
+    finally:
+        _close(run, link)
+
+
+def test_the_room_answers_a_bounded_number_of_requests_an_order_the_rest_in_the_next() -> None:
+    """Breaker (high): a table reporting more than 64 requests (an older table's seats tapping
+    while the room was down) had them all answered in one order, which the table refuses
+    (``answers``: at most 64, :func:`controller.tournament_link.decode_order`) and the room sent
+    again for ever: the table stuck. The room answers ``MAX_ORDER_ANSWERS`` an order, the rest
+    in the next ones."""
+    from controller.tournament_link import decode_order
+    from room.tournament import MAX_ORDER_ANSWERS
+
+    r = final_room()
+    t1 = r.tables["t1"]
+    offer(r)
+    seat = sorted(t1.seats)[0]
+    for rid in range(1, 71):
+        t1.answer(rid, seat, rid % 2 == 1)
+    n = len(r.sent)
+    for _ in range(3):
+        r.hand("t1")
+    for o in r.sent[n:]:  # every order is one the table takes
+        decode_order(json.dumps(o).encode(), o["table"], 10)
+        assert len(o.get("answers") or {}) <= MAX_ORDER_ANSWERS
+    assert t1.requests == {} and sorted(t1.answers) == list(range(1, 71))
+    assert t1.answers[1] == {"deal": 1} and t1.answers[2] == {"deal": 1}  # the accept, then the decline
+    assert t1.answers[3]["why"].startswith("F-3: deal offer 1 is over") and r.d.deal.offer is None
