@@ -289,6 +289,9 @@ class RoomTournamentSeat:
         self.busts: dict[int, dict[str, int]] = {}
         self.ended = False
         self.go: dict[str, Any] | None = None
+        #: the button the room drew for the redrawn final table, carried by a ``go`` dropped for a
+        #: deal offered (:meth:`_drop_go_for_deal`): put on the room's next ``go`` (seat number)
+        self._dropped_button: int | None = None
         self.problems: list[str] = []
         #: the room's tournament this table's journal plays (its first order's; None: none yet)
         self.tournament: str | None = None
@@ -349,8 +352,7 @@ class RoomTournamentSeat:
                 self.applied = int(p["id"])
                 self.done.add(int(p["id"]))
                 self._pending = p["order"]
-                if p["order"].get("go") is not None:  # as when taken: an order without one keeps the go held
-                    self.go = p["order"]["go"]
+                self._take_go(p["order"])  # as when taken: an order without one keeps the go held
                 # an ended table stays ended, but for a ``reopen`` (the room reopened it for a late entry)
                 self.ended = bool(p["order"].get("end")) or (self.ended and not p["order"].get("reopen"))
                 self.screen.take(p["order"], entry.at)
@@ -429,7 +431,7 @@ class RoomTournamentSeat:
         its redrawn final table (the rotation starts afresh there; logged, and said when the
         seat holds no player with chips: :func:`button_seat_words`); None: wait (between
         hands, the table holds for the room; while the room's view shows a deal offered, the
-        ``go`` is held until the offer is over)."""
+        ``go`` is dropped: the room gives a new one once the offer is over, :meth:`_drop_go_for_deal`)."""
         go, hand = self.go, self.orch.state.hands + 1
         if self.ended or self._pending is not None or go is None or go["hand"] != hand:
             return None
@@ -527,8 +529,31 @@ class RoomTournamentSeat:
             log.info("table %s: the room reopened this table (a late entry found every other seat taken): it "
                      "takes the room's orders and deals again", self.table)
         self.ended = order["end"]
-        if order["go"] is not None:
-            self.go = order["go"]
+        self._take_go(order)
+
+    def _take_go(self, order: dict[str, Any]) -> None:
+        """Take ``order``'s ``go`` (an order without one keeps the go held), then
+        :meth:`_drop_go_for_deal`; a ``go`` after one dropped with the final table's drawn
+        button gets that button (the room gives it once). Live and replayed alike."""
+        if order.get("go") is not None:
+            go = dict(order["go"])
+            if go.get("button") is None and self._dropped_button is not None:
+                go["button"] = self._dropped_button
+            self.go, self._dropped_button = go, None
+        self._drop_go_for_deal(order)
+
+    def _drop_go_for_deal(self, order: dict[str, Any]) -> None:
+        """Drop the ``go`` held when ``order``'s view shows a deal offered (the room's final
+        table, issue 19): the offer may stay open past the level's end or into the tournament's
+        break, so the table waits (reports ``waiting``) for the room's next ``go`` after it, at
+        the level then (TDA 23; none on a break), never deals the old one; its drawn button
+        (the redrawn final table's first hand) is kept for the next ``go``. Worked out from
+        the order alone, live and replayed alike (breaker: a withdrawn offer dealt the held go
+        at the stakes of the level it was given in)."""
+        if (order.get("view") or {}).get("deal_offer") is not None and self.go is not None:
+            if self.go.get("button") is not None:
+                self._dropped_button = int(self.go["button"])
+            self.go = None
 
     def _refuse_tournament(self, tid: str) -> None:
         """Refuse an order of tournament ``tid``, not this journal's: said once (log, the
@@ -843,12 +868,15 @@ class RoomTournamentSeat:
         N``) and sent to the room in every report until an order answers it; the room decides
         it (an accept recorded once, a decline ends the offer) and its next view shows it. An
         accept the view already shows, or an answer the same as one still waiting for the
-        room, is answered again without a second request. ``request_id``: the tablet's (only logged).
+        room, is answered again without a second request; a seat has at most two answers to an
+        offer waiting for the room (it changed its mind once: each tap sent one, and over 64 the
+        room's answers came in an order the table refuses). ``request_id``: the tablet's (only logged).
         Return what was done, for the tablet's answer.
 
         Raises:
             controller.tournament.errors.TournamentError: no offer here, ``offer`` not the one
-                open, the seat's player not in it, the offer agreed by every player already.
+                open, the seat's player not in it, the offer agreed by every player already,
+                two answers of the seat waiting for the room already.
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         from controller.tournament.errors import TournamentError
@@ -864,10 +892,13 @@ class RoomTournamentSeat:
             raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
         if accept and entry["accepted"]:
             return f"{entry['name']} accepted deal offer {offer} already"
-        waiting = next((r for r in self.requests.values() if r["kind"] == "deal" and r["seat"] == seat
-                        and r["offer"] == offer), None)
-        if waiting is not None and waiting["accept"] == accept:
+        waiting = [r for _, r in sorted(self.requests.items()) if r["kind"] == "deal" and r["seat"] == seat
+                   and r["offer"] == offer]
+        if waiting and waiting[-1]["accept"] == accept:  # the seat's last answer sent
             return f"{entry['name']}'s answer to deal offer {offer} is with the room already"
+        if len(waiting) >= 2:  # breaker (high): a new request a tap; over 64 the room's answers stuck the table
+            raise TournamentError(f"F-3: seat {seat}'s answers to deal offer {offer} wait for the room: answer "
+                                  "again once it has answered them")
         if o["agreed"]:
             raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
                                   "it (or withdraws it)")

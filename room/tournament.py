@@ -111,6 +111,11 @@ CLOCK_EVERY = 10.0
 #: reopen it (:meth:`RoomTournament._reopenable`): an ended table reports every second
 #: (``controller.tournament_link.REPORT_EVERY``); a table silent longer is not running.
 REOPEN_HEARD_SECONDS = 5.0
+#: The most request answers one order carries (:meth:`RoomTournament._order`; the rest go in the
+#: next orders): a table refuses an order of more than 64 (``controller.tournament_link.decode_order``)
+#: or of more than its 16,384 bytes (an answer's ``why`` is up to 300 characters), and the room
+#: would send it again for ever (breaker, high: the table stuck).
+MAX_ORDER_ANSWERS = 32
 
 
 class StoreJournal:
@@ -960,8 +965,11 @@ class RoomTournament:
             order["buy"] = [{"purchase": b["id"], "seat": b["seat"], "player": b["player"], "kind": b["kind"],
                              "chips": b["chips"]} for b in buys]
         answers = self._answers.pop(t, None)
-        if answers:
-            order["answers"] = answers
+        if answers:  # at most MAX_ORDER_ANSWERS, the first requests first; the rest in the next order
+            keys = sorted(answers, key=int)
+            order["answers"] = {k: answers[k] for k in keys[:MAX_ORDER_ANSWERS]}
+            if len(keys) > MAX_ORDER_ANSWERS:
+                self._answers[t] = {k: answers[k] for k in keys[MAX_ORDER_ANSWERS:]}
         if reopen:  # a broken table opened again for a late entry (the table takes it after its end)
             order["reopen"] = True
         self._send(t, order, journal=True)

@@ -17,10 +17,12 @@ side, one per :class:`room.tournament.RoomTournament` (its ``deal``):
   ``hands``: the table's hands dealt), then sent in
   the table's order's ``view`` (``deal_offer``, the single table's view shape with each
   player's room id, which the table keeps to itself).
-- While it is open the room gives that table no ``go``, and the table holds a ``go`` it was
-  given and has not dealt yet (:meth:`controller.tournament_link.RoomTournamentSeat.hand_start`):
-  the players answer between hands (no table ``pause`` is needed as at a single table); a
-  table that dealt its ``go`` before the offer reached it ends the offer (:meth:`RoomDeal.check`);
+- While it is open the room gives that table no ``go``, and the table drops a ``go`` it was
+  given and has not dealt yet (:meth:`controller.tournament_link.RoomTournamentSeat._drop_go_for_deal`:
+  the room gives a new one at the level then once the offer is over, TDA 23; breaker: the old
+  one was dealt at its old stakes, or in a break): the players answer between hands (no
+  table ``pause`` is needed as at a single table); a table that dealt its ``go`` before the
+  offer reached it ends the offer (:meth:`RoomDeal.check`);
   the director withdraws it (:meth:`RoomDeal.withdraw`, ``deal-end``) to play on.
 - A seat's answer comes in the table's report as a request of kind ``deal`` (``offer``,
   ``accept``, the player the table has at that seat: the table takes the seat from the
@@ -201,8 +203,8 @@ class RoomDeal:
     def between(self, t: str) -> bool:
         """True when ``t``'s last report is between hands (no hand running) with the room's last
         order taken: it may hold a ``go`` it has not dealt yet (the table deals it after its
-        pause between hands), which it holds while its view shows an offer open
-        (:meth:`controller.tournament_link.RoomTournamentSeat.hand_start`)."""
+        pause between hands), which it drops once its view shows an offer open
+        (:meth:`controller.tournament_link.RoomTournamentSeat._drop_go_for_deal`)."""
         d = self.d
         rep = d.reports.get(t)
         return (rep is not None and not rep.get("running") and not d.sent.get(t, {}).get("end")
@@ -215,8 +217,8 @@ class RoomDeal:
 
     def step(self, ready: set[str]) -> None:
         """The room's turn (:meth:`room.tournament.RoomTournament.step`, after its own orders):
-        the offer's table between hands but not waiting (it holds a ``go`` while the offer is
-        open) has its seats' answers taken and its new view sent; a table that waits
+        the offer's table between hands but not waiting (a ``go`` not yet dropped: the offer
+        has not reached it) has its seats' answers taken and its new view sent; a table that waits
         (``ready``) has them through the room's own turn."""
         for t in {x for x in ((self.offer or {}).get("table"), (self.ended or {}).get("table")) if x}:
             if t in ready or not self.between(t):

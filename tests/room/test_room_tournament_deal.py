@@ -28,8 +28,8 @@ PLAYER_KEYS = {"seat", "name", "stack", "share", "accepted"}
 
 class DealTable(BuyTable):
     """A :class:`BuyTable` that keeps the view of the orders it takes and, as the real link does,
-    a ``go`` it has not dealt when an order carries none; it never deals while its view shows a
-    deal offered (the link's ``hand_start`` holds it)."""
+    a ``go`` it has not dealt when an order carries none, dropped when an order's view shows a
+    deal offered; it never deals while its view shows one (the link's ``hand_start``)."""
 
     view: dict[str, Any] | None = None
     held = 0
@@ -43,6 +43,8 @@ class DealTable(BuyTable):
             self.go = go
         if order.get("view") is not None:
             self.view = order["view"]
+        if (order.get("view") or {}).get("deal_offer") is not None:
+            self.go = None  # as the link: the go held is dropped, the room gives one after the offer
 
     def play(self, busts: dict[str, int] | None = None) -> None:
         if (self.view or {}).get("deal_offer"):
@@ -102,7 +104,7 @@ def test_every_player_accepts_at_his_seat_no_hand_is_dealt_until_the_director_wi
     for n, seat in enumerate(seats, 1):
         t1.answer(n, seat, True)
         r.hand(*TABLES)  # the table waits: it is given no hand while the players answer
-        assert t1.answers[n] == {"deal": 1} and t1.hands == 1 and t1.held == n
+        assert t1.answers[n] == {"deal": 1} and t1.hands == 1 and t1.go is None  # no go while an offer is open
     assert t1.view["deal_offer"]["words"] == "Deal agreed \u2014 the director confirms"
     assert t1.view["deal_offer"]["agreed"] and [k for k, _ in deals(r)] == ["deal-offer"] + ["deal-accept"] * 6
     assert [p["request"] for k, p in deals(r)[1:]] == [f"t1:{n}" for n in range(1, 7)]
@@ -120,7 +122,7 @@ def test_every_player_accepts_at_his_seat_no_hand_is_dealt_until_the_director_wi
     assert deals(r)[-1] == ("deal-end", {"offer": 1, "reason": "withdrawn by the director: they play on",
                                          "by": "Anna", "hands": 1})
     assert t1.view["deal_offer"] is None and t1.view["deal_ended"]["offer"] == 1
-    r.hand("t1")  # play goes on: the go the table held is dealt
+    r.hand("t1")  # play goes on: the room gives a new go (the held one was dropped)
     assert t1.hands == 2 and t1.view["deal_ended"] is None and not r.d.problems, r.d.problems
 
 
@@ -173,8 +175,9 @@ def test_refused_before_the_final_table_during_a_hand_and_for_a_bad_unit_nothing
 def test_the_offer_ends_when_a_hand_is_dealt_or_a_stack_changes() -> None:
     r = final_room()
     t1 = r.tables["t1"]
+    go = t1.go
     offer(r)
-    t1.view = None  # a table that dealt the go it held before the offer came (a race)
+    t1.view, t1.go = None, go  # a table that dealt the go it held before the offer came (a race)
     t1.play()
     r.exchange("t1")
     assert deals(r)[-1][1]["reason"] == "a hand is dealt: the stacks change"
@@ -269,7 +272,7 @@ def test_a_room_table_shows_the_offer_holds_its_go_and_sends_the_seats_answer_on
         assert link.hand_start() is not None  # the go: the table would deal
         link.go = {"hand": 1, "stakes": {"small_blind": 25, "big_blind": 50}}
         _order(link, run, 2, view=dict(base, deal_offer=_offer_view(players)))
-        assert link.hand_start() is None  # offered: the go is held
+        assert link.hand_start() is None  # offered: the go is dropped, none dealt
         shown = run.orch.public_view()["tournament_view"]["deal_offer"]
         assert set(shown) == OFFER_KEYS and all(set(p) == PLAYER_KEYS for p in shown["players"])  # no room ids
         ports = _Ports()
@@ -291,7 +294,7 @@ def test_a_room_table_shows_the_offer_holds_its_go_and_sends_the_seats_answer_on
         assert run.orch.public_view()["tournament_view"]["deal_offer"]["words"] == "1 of 2 accepted"
         _order(link, run, 4, view=dict(base, deal_ended={"offer": 1, "reason": "Player 1 declined"}))
         assert run.orch.public_view()["tournament_view"]["deal_ended"] == {"offer": 1, "reason": "Player 1 declined"}
-        assert link.hand_start() is not None  # over: the held go is dealt
+        assert link.hand_start() is None and link.report()["waiting"]  # over: it waits for the room's new go
     finally:
         _close(run, link)
 
@@ -381,3 +384,120 @@ def test_a_table_killed_after_journalling_a_seats_answer_sends_it_once_at_the_re
             assert ports.answers[-1][2] is True and len(link.report()["requests"]) == 1
         finally:
             _close(run, link)
+
+
+def test_a_go_held_through_a_deal_offer_is_not_dealt_at_its_old_stakes_after_it(tmp_path: Any) -> None:
+    """Breaker: the go a table held while a deal was offered was dealt once the offer was over,
+    at the stakes of the level it was given in (the offer may last past a level's end, or into
+    the tournament's break: a hand dealt during the break). The table drops it when the offer
+    comes and waits for the room's go after it (the room's level then, none on a break); the
+    same after a kill -9 (the journal's orders replayed)."""
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    players = [("p1", 1, 2000), ("p2", 2, 2000)]
+    old = {"hand": 1, "stakes": {"small_blind": 25, "big_blind": 50}}
+    try:
+        _order(link, run, 1, view=base, go=old,
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        assert link.report()["waiting"] is False  # it holds the go (its pause between hands)
+        _order(link, run, 2, view=dict(base, deal_offer=_offer_view(players)))
+        assert link.hand_start() is None
+        # an hour later the director withdraws it: the level (or a break) changed meanwhile
+        _order(link, run, 3, view=dict(base, deal_ended={"offer": 1, "reason": "withdrawn by the director"}))
+        assert link.hand_start() is None and link.report()["waiting"] is True  # the room's go, not the old one
+    finally:
+        _close(run, link)
+    run, link = _table(path)  # killed and restarted: the orders replayed, the old go still not dealt
+    try:
+        assert link.hand_start() is None and link.report()["waiting"] is True
+        _order(link, run, 4, go={"hand": 1, "stakes": {"small_blind": 50, "big_blind": 100}})
+        assert link.hand_start() == {"level": {"small_blind": 50, "big_blind": 100}}
+    finally:
+        _close(run, link)
+
+
+def test_the_final_tables_drawn_button_of_a_go_dropped_for_a_deal_offer_comes_with_the_next_go(
+        tmp_path: Any) -> None:
+    """The go a table drops when a deal is offered may be the redrawn final table's first, with
+    the button the room drew by cards (the room gives it once): the room's next go after the
+    offer comes without it, and the table puts the drawn button on it (live and after a kill -9)."""
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    players = [("p1", 1, 2000), ("p2", 2, 2000)]
+    try:
+        _order(link, run, 1, view=base, go={"hand": 1, "stakes": {"small_blind": 25, "big_blind": 50}, "button": 2},
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        _order(link, run, 2, view=dict(base, deal_offer=_offer_view(players)))
+        _order(link, run, 3, view=dict(base, deal_ended={"offer": 1, "reason": "Player 1 declined"}))
+    finally:
+        _close(run, link)
+    run, link = _table(path)
+    try:
+        assert link.hand_start() is None
+        _order(link, run, 4, go={"hand": 1, "stakes": {"small_blind": 50, "big_blind": 100}})
+        assert link.hand_start() == {"level": {"small_blind": 50, "big_blind": 100}, "button": 2, "redraw": True}
+    finally:
+        _close(run, link)
+
+
+def test_a_seat_tapping_decline_again_and_again_sends_one_answer_not_one_a_tap(tmp_path: Any) -> None:
+    """Breaker (high): a seat that accepted, then tapped decline again and again while the room
+    did not answer (the room restarting, the network down), sent a new request each tap (only
+    the seat's first request waiting was compared): over 64, the room's answers came in one
+    order the table refuses (``answers``: at most 64), sent again for ever: the table stuck.
+    Each answer of a seat to an offer is sent once while it waits."""
+    path = tmp_path / "t1.sqlite"
+    base = dict(next(o for o in reversed(final_room().sent) if o["table"] == "t1")["view"])
+    run, link = _table(path)
+    try:
+        _order(link, run, 1, view=dict(base, deal_offer=_offer_view([("p1", 1, 2000), ("p2", 2, 2000)])),
+               **{"in": [{"move": 1, "seat": 1, "player": "p1", "name": "Player 1", "chips": 2000},
+                         {"move": 2, "seat": 2, "player": "p2", "name": "Player 2", "chips": 2000}]})
+        link.answer_deal(1, 1, True)
+        said: list[str] = []
+        for accept in (False, True, False, False, True, False) * 12:
+            try:
+                said.append(link.answer_deal(1, 1, accept))
+            except TournamentError as exc:
+                said.append(str(exc))
+        reqs = link.report()["requests"]
+        assert [(r["seat"], r["accept"]) for _, r in sorted(reqs.items())] == [(1, True), (1, False)], reqs
+        assert said[:3] == ["Player 1 declines deal offer 1: sent to the room",
+                            "F-3: seat 1's answers to deal offer 1 wait for the room: answer again once it has "
+                            "answered them",
+                            "Player 1's answer to deal offer 1 is with the room already"], said
+        _order(link, run, 2, view=dict(base, deal_ended={"offer": 1, "reason": "Player 1 declined"}),
+               answers={"1": {"deal": 1}, "2": {"deal": 1}})
+        assert link.report()["requests"] == {}
+    finally:
+        _close(run, link)
+
+
+def test_the_room_answers_a_bounded_number_of_requests_an_order_the_rest_in_the_next() -> None:
+    """Breaker (high): a table reporting more than 64 requests (an older table's seats tapping
+    while the room was down) had them all answered in one order, which the table refuses
+    (``answers``: at most 64, :func:`controller.tournament_link.decode_order`) and the room sent
+    again for ever: the table stuck. The room answers ``MAX_ORDER_ANSWERS`` an order, the rest
+    in the next ones."""
+    from controller.tournament_link import decode_order
+    from room.tournament import MAX_ORDER_ANSWERS
+
+    r = final_room()
+    t1 = r.tables["t1"]
+    offer(r)
+    seat = sorted(t1.seats)[0]
+    for rid in range(1, 71):
+        t1.answer(rid, seat, rid % 2 == 1)
+    n = len(r.sent)
+    for _ in range(3):
+        r.hand("t1")
+    for o in r.sent[n:]:  # every order is one the table takes
+        decode_order(json.dumps(o).encode(), o["table"], 10)
+        assert len(o.get("answers") or {}) <= MAX_ORDER_ANSWERS
+    assert t1.requests == {} and sorted(t1.answers) == list(range(1, 71))
+    assert t1.answers[1] == {"deal": 1} and t1.answers[2] == {"deal": 1}  # the accept, then the decline
+    assert t1.answers[3]["why"].startswith("F-3: deal offer 1 is over") and r.d.deal.offer is None
