@@ -94,6 +94,17 @@ def refusal_words(why: str) -> str:
     return f"{why} ({code}: {CODE_WORDS[code]})" if code in CODE_WORDS else why
 
 
+def _file_password(text: str, login: str) -> str:
+    """The password in a ``--password-file``'s ``text``: the file's one line (as ``room serve``
+    writes ``<floor-logins>.floor-password``); a line ``LOGIN PASSWORD`` whose first word is
+    ``login`` (such a file written by an older ``room serve``) gives its second word."""
+    text = text.strip()
+    words = text.split()
+    if len(words) == 2 and words[0] == login:
+        return words[1]
+    return text
+
+
 def _mmss(seconds: Any) -> str:
     return "no end" if seconds is None else f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
@@ -271,7 +282,7 @@ def main(argv: list[str]) -> int:
         if args.password_file:
             try:
                 with open(args.password_file) as f:
-                    password = f.read().strip()
+                    password = _file_password(f.read(), args.login)
             except OSError as exc:
                 raise _Usage(f"--password-file: {exc}") from None
         else:

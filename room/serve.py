@@ -319,9 +319,10 @@ def wait_for_broker(service: Any, done: threading.Event, args: argparse.Namespac
 
 def first_floor_login(path: Path) -> str | None:
     """Make the floor's first console login ``floor`` when ``path`` does not exist yet (F1):
-    its password is written to ``<path>.floor-password`` (0600, the file named on stderr; on a
-    terminal the password is printed too). None when done or not needed; what is wrong (a
-    message) when the file cannot be written."""
+    its password alone (one line) is written to ``<path>.floor-password`` (0600, the file and
+    the login named on stderr; on a terminal the password is printed too), so the file is
+    ``livetable room director --password-file FILE`` as it is. None when done or not needed;
+    what is wrong (a message) when the file cannot be written."""
     if path.exists():
         return None
     from room.console import add_login
@@ -331,14 +332,15 @@ def first_floor_login(path: Path) -> str | None:
         password = add_login(path, "floor")
         fd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(f"floor {password}\n")
+            f.write(password + "\n")
         os.chmod(note, 0o600)
     except OSError as exc:
         return (f"--floor-logins: cannot make the floor's first login in {path.absolute()}: {exc.strerror or exc} "
                 "(give --floor-logins FILE in a folder you may write)")
     shown = f" password {password}," if sys.stderr.isatty() else ""
     words = (f"made the floor console's login 'floor' in {path.absolute()}:{shown} its password is in "
-             f"{note.absolute()} (0600; delete it once noted; another login or a new password: "
+             f"{note.absolute()} (0600; the director: livetable room director status --login floor "
+             f"--password-file {note.absolute()}; delete it once noted; another login or a new password: "
              "livetable room serve --add-floor NAME)")
     print(f"livetable room serve: {words}", file=sys.stderr, flush=True)
     log.warning("%s", words)

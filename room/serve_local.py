@@ -28,7 +28,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "director_words"]
 
 #: room serve's options this command sets itself (the rig's room broker and its login).
 OWN = ("--broker-host", "--broker-port", "--user", "--password-file", "--provision-dir", "--tables")
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                "--tournament", args.tournament, "--tables", ",".join(tables), *rest]
         serve = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         serving = threading.Event()
-        threading.Thread(target=_relay, args=(serve.stdout, serving), daemon=True).start()
+        served: dict[str, Any] = {}
+        threading.Thread(target=_relay, args=(serve.stdout, serving, served), daemon=True).start()
         threading.Thread(target=_when_ended, args=(serve, done), daemon=True).start()
         while not done.is_set() and not serving.wait(0.2):
             pass  # room serve says when its broker answered (and the floor's login)
@@ -118,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
                            for t in tables}}}), flush=True)
             print(f"room serve-local: {len(tables)} tables playing; Ctrl-C stops the tables, the room and the "
                   f"brokers (the folder {workdir} is kept)", file=sys.stderr, flush=True)
+            given = argparse.ArgumentParser(add_help=False)
+            given.add_argument("--floor-logins", default=str(workdir / "floor-logins.json"))
+            logins = Path(given.parse_known_args(rest)[0].floor_logins)
+            print(director_words(served.get("console"), logins), file=sys.stderr, flush=True)
             done.wait()
     finally:
         _stop(list(tables_run.values()))
@@ -126,12 +131,34 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _relay(stream: IO[str] | None, serving: threading.Event) -> None:
-    """Copy room serve's stdout to ours; set ``serving`` at its ``{"serving": true}`` line."""
+def director_words(console: str | None, logins: Path) -> str:
+    """The line that tells how to direct this run: ``livetable room director status --console
+    URL --password-file <logins>.floor-password`` (the file ``room serve`` wrote for the first
+    floor login, its password alone), or how to make a login when that file is not there (the
+    logins were made before) or there is no console (``console`` None: ``--http-port 0``)."""
+    if not console:
+        return "room serve-local: no floor console (give --http-port PORT to direct the tournament)"
+    note = logins.with_name(logins.name + ".floor-password").absolute()
+    if note.exists():
+        return (f"room serve-local: the director: livetable room director status --console {console} "
+                f"--password-file {note}  (then clock-pause --reason TEXT, register NAME --by NAME, ...)")
+    return (f"room serve-local: the director: livetable room director status --console {console} --login NAME "
+            f"--password-file FILE  (no {note}: the logins in {logins.absolute()} were made before; a new "
+            f"password: livetable room serve --add-floor NAME --floor-logins {logins.absolute()})")
+
+
+def _relay(stream: IO[str] | None, serving: threading.Event, served: dict[str, Any] | None = None) -> None:
+    """Copy room serve's stdout to ours; set ``serving`` at its ``{"serving": true}`` line (its
+    fields into ``served``: the console's address)."""
     for line in stream or ():
         sys.stdout.write(line)
         sys.stdout.flush()
         if line.startswith('{"serving"'):
+            if served is not None:
+                try:
+                    served.update(json.loads(line))
+                except ValueError:
+                    pass  # not one JSON object: the console's address is then not known
             serving.set()
 
 

@@ -115,3 +115,40 @@ def test_room_simulate_says_one_table_in_the_singular(tmp_path: Any, capsys: Any
 
     assert main(["--tournament", "--tables", "1", "--entries", "20", "--dir", str(tmp_path / "run")]) == 2
     assert "--entries must be 2..8 (1 table of 8 seats)" in capsys.readouterr().err
+
+
+def test_the_floor_password_file_room_serve_writes_logs_the_director_in(tmp_path: Any, capsys: Any,
+                                                                         monkeypatch: Any) -> None:
+    """The file ``room serve`` writes for the first floor login (``first_floor_login``) is the
+    director's ``--password-file`` as it is (it held ``floor PASSWORD``: the login was refused)."""
+    from room.console import serve_console
+    from room.serve import first_floor_login
+
+    logins = tmp_path / "floor-logins.json"
+    assert first_floor_login(logins) is None
+    note = tmp_path / "floor-logins.json.floor-password"
+    assert "director status --login floor --password-file " + str(note) in capsys.readouterr().err
+    from types import SimpleNamespace
+
+    console = serve_console(SimpleNamespace(store=None), logins)  # no tournament here: the status is refused
+    monkeypatch.delenv("LIVETABLE_ROOM_PASSWORD", raising=False)
+    try:
+        code = director_cli.main(["--console", console.url, "--password-file", str(note), "status"])
+    finally:
+        console.stop()
+    err = capsys.readouterr().err
+    assert "refused the login" not in err, err
+    assert code == 1, err
+    assert note.read_text().count(" ") == 0  # the password alone, as docs/room.md says
+
+
+def test_a_password_file_of_login_and_password_still_logs_in(console: dict[str, Any], tmp_path: Any,
+                                                             monkeypatch: Any) -> None:
+    """A ``.floor-password`` file written by an older ``room serve`` (``floor PASSWORD``) is read."""
+    monkeypatch.delenv("LIVETABLE_ROOM_PASSWORD", raising=False)
+    old = tmp_path / "old.floor-password"
+    old.write_text("floor pw\n")
+    assert director_cli.main(["--console", console["url"], "--password-file", str(old), "clock-pause",
+                              "--reason", "x"]) == 1  # logged in; the fixture's console refuses with F-3
+    assert director_cli.main(["--console", console["url"], "--login", "ann", "--password-file", str(old),
+                              "status"]) == 2  # another login: the whole line is its password

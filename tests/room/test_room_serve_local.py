@@ -17,6 +17,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from drivers.mqtt.broker import free_port
+from room.serve import first_floor_login
+from room.serve_local import director_words
 from room.tournament_sim import ROOM_TOML
 from tests.room.conftest import need_mosquitto
 
@@ -39,7 +42,7 @@ def test_serve_local_plays_the_tournament_and_stops_everything_on_sigterm(tmp_pa
     run = tmp_path / "run"
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "room", "serve-local", "--tournament", str(conf),
                              "--tables", "t1,t2", "--entries", "6", "--tournament-speed", "30", "--table-speed", "0",
-                             "--http-port", "0", "--desk-port", "0", "--dir", str(run)],
+                             "--http-port", str(free_port()), "--desk-port", "0", "--dir", str(run)],
                             stdout=subprocess.PIPE, stderr=(tmp_path / "err.log").open("w"), text=True, cwd=REPO,
                             env=ENV)
     lines: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -65,6 +68,9 @@ def test_serve_local_plays_the_tournament_and_stops_everything_on_sigterm(tmp_pa
         assert proc.wait(timeout=90) == 0, (tmp_path / "err.log").read_text()[-3000:]
         assert not [p for p in ports if _listening(p)]  # the brokers are stopped
         assert (run / "room.sqlite").exists() and (run / "t1" / "table.log").exists()
+        err = (tmp_path / "err.log").read_text()
+        assert (f"livetable room director status --console {got['console']} --password-file "
+                f"{run / 'floor-logins.json.floor-password'}") in err, err[-3000:]
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -82,3 +88,16 @@ def test_serve_local_refuses_the_options_it_sets_itself(tmp_path: Path) -> None:
                           str(tmp_path / "none.toml"), "--tables", "t1,t2"], capture_output=True, text=True,
                          cwd=REPO, env=ENV, timeout=30)
     assert out.returncode == 2 and str(tmp_path / "none.toml") in out.stderr, out
+
+
+def test_the_director_line_names_the_password_file_room_serve_wrote(tmp_path: Path) -> None:
+    """The line serve-local prints is the director's command as it is: the file ``room serve``
+    wrote (``first_floor_login``); without it, how to make a login; without a console, the option."""
+    logins = tmp_path / "floor-logins.json"
+    assert first_floor_login(logins) is None
+    line = director_words("http://127.0.0.1:8090/", logins)
+    note = tmp_path / "floor-logins.json.floor-password"
+    assert f"livetable room director status --console http://127.0.0.1:8090/ --password-file {note} " in line
+    note.unlink()
+    assert "--add-floor NAME --floor-logins " + str(logins) in director_words("http://127.0.0.1:8090/", logins)
+    assert "--http-port" in director_words(None, logins)

@@ -107,8 +107,9 @@ def test_the_first_floor_login_is_written_to_a_0600_file_the_message_names(tmp_p
         note = tmp_path / "floor-logins.json.floor-password"
         assert str(note) in line and "--add-floor" in line, line
         assert note.stat().st_mode & 0o777 == 0o600
-        name, password = note.read_text().split()
-        assert name == "floor"
+        password = note.read_text().strip()  # the password alone: the director's --password-file as it is
+        assert password and " " not in password
+        assert f"--password-file {note}" in line
         assert password not in line  # not a terminal: the password is not in the log
         assert check_password(password, json.loads((tmp_path / "floor-logins.json").read_text())["floor"])
     finally:
