@@ -19,7 +19,7 @@ Options: ``--console URL`` (default ``$LIVETABLE_ROOM_CONSOLE`` or http://127.0.
 ``livetable room serve``'s port; ``room simulate`` prints its console's address), ``--login
 NAME`` (default ``$LIVETABLE_ROOM_LOGIN`` or ``floor``), the password from ``--password-file
 FILE`` or ``$LIVETABLE_ROOM_PASSWORD`` (never on the command line), ``--timeout 10``.
-Every clock command needs ``--reason``; ``--by`` defaults to the login's name. ``register``
+Every clock command needs ``--reason``; its ``--by`` defaults to the login's name. ``register``
 (a late entry, or a re-entry of a busted player: :meth:`room.tournament.RoomTournament.register`)
 needs ``--by`` (who took the buy-in), ``--player`` is the room player id (default: the player
 registered under NAME, else a new one). ``rebuy`` and ``addon`` (a seated player's purchase:
@@ -74,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="the floor console's address (default $LIVETABLE_ROOM_CONSOLE or %(default)s)")
     p.add_argument("--login", default=os.environ.get("LIVETABLE_ROOM_LOGIN", "floor"), help="the floor login")
     p.add_argument("--password-file", default=None, help="the login's password (else $LIVETABLE_ROOM_PASSWORD)")
-    p.add_argument("--by", default=None, help="who decides (default: the login's name)")
+    p.add_argument("--by", default=None, help="who decides (clock commands: default the login's name; register, "
+                                              "rebuy, addon, deal-offer, deal-withdraw: needed)")
     p.add_argument("--reason", default=None, help="why (every clock command needs one)")
     p.add_argument("--json", action="store_true", help="print the console's answer as one JSON object")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the console")
@@ -292,7 +293,7 @@ def main(argv: list[str]) -> int:
     except _Usage as exc:
         print(f"livetable room director: {exc}", file=sys.stderr)
         print("usage: livetable room director status|clock-pause|clock-resume|clock-add SECONDS|clock-level N|"
-              "register NAME [--player ID] [--reason TEXT] [--by NAME]|rebuy PLAYER --by NAME|addon PLAYER --by NAME|\n"
+              "register NAME [--player ID] --by NAME [--reason TEXT]|rebuy PLAYER --by NAME|addon PLAYER --by NAME|\n"
               "       deal-offer [--method icm|chip-chop] [--unit N] --by NAME|deal-withdraw --by NAME\n"
               "       [--console URL] [--login NAME] [--password-file FILE] [--json]",
               file=sys.stderr)

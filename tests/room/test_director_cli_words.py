@@ -152,3 +152,13 @@ def test_a_password_file_of_login_and_password_still_logs_in(console: dict[str, 
                               "--reason", "x"]) == 1  # logged in; the fixture's console refuses with F-3
     assert director_cli.main(["--console", console["url"], "--login", "ann", "--password-file", str(old),
                               "status"]) == 2  # another login: the whole line is its password
+
+
+def test_the_usage_line_says_register_needs_by(capsys: Any, monkeypatch: Any) -> None:
+    """``register`` without ``--by`` is refused; the usage line it prints shows ``--by`` as needed."""
+    monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", "pw")
+    assert director_cli.main(["register", "Ann"]) == 2
+    err = capsys.readouterr().err
+    assert "register needs --by" in err
+    assert "register NAME [--player ID] --by NAME [--reason TEXT]" in err, err
+    assert "[--by NAME]|rebuy" not in err
