@@ -23,6 +23,9 @@ def test_the_example_tournament_settings_load() -> None:
     s = load_settings(EXAMPLE.read_text())
     assert s.seats_per_table == 8 and s.starting_stack == 10000
     assert s.payouts.places_paid(2) == 1 and s.payouts.places_paid(16) == 5
+    # the example a newcomer tries `livetable room director register` with (TDA 9): open for
+    # the first levels, one re-entry a player
+    assert s.late_registration_until_level == 3 and s.reentries == 1
 
 
 def test_room_serve_takes_the_example_tournament_settings(tmp_path: Path) -> None:
