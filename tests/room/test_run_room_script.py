@@ -87,3 +87,19 @@ def test_local_without_a_settings_file_is_refused(tree: Path, tmp_path: Path) ->
                          cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "--local goes with --tournament SETTINGS.toml" in out.stderr
     assert not (tree / "calls").exists()  # refused before setting up or running anything
+
+
+def test_help_says_which_files_a_run_without_local_creates_and_points_to_local(tree: Path, tmp_path: Path) -> None:
+    """Newcomer finding: ``--tournament FILE --tables t1,t2`` without ``--local``, as root, makes
+    /etc/livetable/room/floor-logins.json and /var/lib/livetable/room.sqlite; ``--help`` says so
+    before anything is set up or run."""
+    for flag in ("--help", "-h"):
+        out = subprocess.run(["bash", str(tree / "scripts" / "run-room"), "--tournament", "t.toml", flag],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out
+        words = " ".join(out.stdout.split())
+        for said in ("/etc/livetable/room/floor-logins.json", "/var/lib/livetable/room.sqlite", "add --local",
+                     "--floor-logins FILE and --store FILE"):
+            assert said in words, out.stdout
+        assert not out.stdout.startswith("#!") and "set -euo" not in out.stdout
+        assert not (tree / "calls").exists()  # nothing set up or run
