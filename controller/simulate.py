@@ -174,6 +174,17 @@ class Summary:
         }
 
 
+def no_screen_words(speed: float) -> str:
+    """What ``livetable simulate`` logs when it finds no screen (no ``DISPLAY``) and goes on
+    headless at ``speed`` (the players' pace, as ``--speed``: 0 instant): at a live pace, how to
+    get full speed (``--headless``, whose ``--speed`` defaults to 0, or ``--speed 0``); at full
+    speed, just that."""
+    if speed > 0:
+        return ("no screen here (no DISPLAY): no display window; the table plays on at a live pace, "
+                "one line per hand (--headless or --speed 0 for full speed)")
+    return "no screen here (no DISPLAY): no display window; the table plays on at full speed, one line per hand"
+
+
 def pots_line(awards: list[dict[str, Any]], names: dict[int, str] | None = None) -> str:
     """Return the pots of one hand's result for the per-hand log line, main pot first (P-3):
     ``main pot 900, side pot 1 400 to seat 2 (flush, ace high); side pot 2 200 to seat 5 (two
@@ -361,8 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
     if not args.headless and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
                                   or os.environ.get("SDL_VIDEODRIVER")):
-        log.info("no screen here (no DISPLAY): no display window; the table plays on at a live "
-                 "pace, one line per hand (--headless --speed 0 for full speed)")
+        log.info("%s", no_screen_words(speed))
         args.headless = True
     journal = args.journal or os.path.join(tempfile.mkdtemp(prefix="livetable-sim-"), "journal.sqlite")
     clock = system_clock

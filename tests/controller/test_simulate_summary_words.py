@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
 
 from controller.faults import FaultEnding, FaultExit, FaultKind
 from controller.simulate import pots_line, readable_fault
@@ -35,3 +38,24 @@ def test_a_fault_in_the_summary_reads_as_times_and_seconds_into_the_run() -> Non
     assert out["kind"] == ending.kind.value and out["by"] == "dealer"
     assert not any(isinstance(v, float) and v > 1e9 for v in out.values()), out  # no epoch floats
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", readable_fault({"since": 0.0}, None)["since"])
+
+
+def test_no_screen_hint_gives_what_makes_full_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Newcomer finding: at a live pace without a screen the hint said ``--headless --speed 0``
+    though ``--headless`` alone defaults to speed 0; at speed 0 it said "a live pace"."""
+    import logging
+
+    from controller.simulate import main, no_screen_words
+
+    live = no_screen_words(1.0)
+    assert "live pace" in live and "(--headless or --speed 0 for full speed)" in live
+    assert "--headless --speed 0" not in live
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    with caplog.at_level(logging.INFO, logger="livetable.simulate"):
+        assert main(["--hands", "1", "--speed", "0", "--players", "2", "--devices", "none",
+                     "--journal", str(tmp_path / "j.sqlite")]) == 0
+    said = [r.getMessage() for r in caplog.records if "no screen here" in r.getMessage()]
+    assert said == [no_screen_words(0.0)], said
+    assert "full speed" in said[0] and "live pace" not in said[0] and "--headless --speed 0" not in said[0]
