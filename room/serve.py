@@ -231,7 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     done = threading.Event()  # SIGTERM/SIGINT: honoured at once, also while the broker is awaited
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())
-    failed = first_floor_login(Path(args.floor_logins)) if (args.http_port or args.desk_port) else None
+    console_url = None
+    if args.http_port:
+        host = "127.0.0.1" if args.http_host in ("0.0.0.0", "::", "") else args.http_host
+        console_url = f"http://{host}:{args.http_port}/"
+    failed = first_floor_login(Path(args.floor_logins), console_url) if (args.http_port or args.desk_port) else None
     if failed:
         print(f"livetable room serve: {failed}", file=sys.stderr)
         if lock is not None:
@@ -317,12 +321,14 @@ def wait_for_broker(service: Any, done: threading.Event, args: argparse.Namespac
     return False
 
 
-def first_floor_login(path: Path) -> str | None:
+def first_floor_login(path: Path, console: str | None = None) -> str | None:
     """Make the floor's first console login ``floor`` when ``path`` does not exist yet (F1):
     its password alone (one line) is written to ``<path>.floor-password`` (0600, the file and
     the login named on stderr; on a terminal the password is printed too), so the file is
-    ``livetable room director --password-file FILE`` as it is. None when done or not needed;
-    what is wrong (a message) when the file cannot be written."""
+    ``livetable room director --password-file FILE`` as it is; the message gives that command,
+    with ``--console console`` when ``console`` (the console's address) is not the director's
+    default. None when done or not needed; what is wrong (a message) when the file cannot be
+    written."""
     if path.exists():
         return None
     from room.console import add_login
@@ -338,8 +344,9 @@ def first_floor_login(path: Path) -> str | None:
         return (f"--floor-logins: cannot make the floor's first login in {path.absolute()}: {exc.strerror or exc} "
                 "(give --floor-logins FILE in a folder you may write)")
     shown = f" password {password}," if sys.stderr.isatty() else ""
+    where = f" --console {console}" if console and console != "http://127.0.0.1:8090/" else ""
     words = (f"made the floor console's login 'floor' in {path.absolute()}:{shown} its password is in "
-             f"{note.absolute()} (0600; the director: livetable room director status --login floor "
+             f"{note.absolute()} (0600; the director: livetable room director status{where} --login floor "
              f"--password-file {note.absolute()}; delete it once noted; another login or a new password: "
              "livetable room serve --add-floor NAME)")
     print(f"livetable room serve: {words}", file=sys.stderr, flush=True)

@@ -131,6 +131,9 @@ def test_the_floor_password_file_room_serve_writes_logs_the_director_in(tmp_path
     from types import SimpleNamespace
 
     console = serve_console(SimpleNamespace(store=None), logins)  # no tournament here: the status is refused
+    again = tmp_path / "other" / "floor-logins.json"  # another port than the director's default: named
+    assert first_floor_login(again, console.url) is None
+    assert f"director status --console {console.url} --login floor" in capsys.readouterr().err
     monkeypatch.delenv("LIVETABLE_ROOM_PASSWORD", raising=False)
     try:
         code = director_cli.main(["--console", console.url, "--password-file", str(note), "status"])
