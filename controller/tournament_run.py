@@ -1779,7 +1779,8 @@ class TournamentTable:
         ``deal_waits_for_dealer``: the seats (ints, ascending) whose asked rebuy at the bust
         the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none);
         ``deal_offer`` (:meth:`deal_offer_view`) and ``deal_ended`` (``{"offer", "reason"}``:
-        why the last offer ended, until a hand finishes; else None)."""
+        why the last offer ended, until a hand finishes; else None); ``deal_pending``
+        (``{"offer", "method", "hand"}``: a deal offered when hand ``hand`` ends; else None)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
@@ -1803,7 +1804,9 @@ class TournamentTable:
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
                 "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of),
-                "deal_offer": self.deal_offer_view(), "deal_ended": self.offer_ended}
+                "deal_offer": self.deal_offer_view(), "deal_ended": self.offer_ended,
+                "deal_pending": None if self.deal_pending is None else {
+                    k: self.deal_pending[k] for k in ("offer", "method", "hand")}}
 
     def _deal_view(self, left: int, stacks: dict[str, int], seat_of: dict[str, int]) -> dict[str, Any]:
         """What ``livetable floor deal`` shares: ``stacks`` (chips by seat of each live

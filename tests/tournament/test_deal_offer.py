@@ -374,6 +374,11 @@ def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_made_when_it_ends(
     assert [e["type"] for e in _deal_events(run.orch)] == ["deal-pending"] and director.offer is None
     ok, why, _ = ask("deal-offer", method="icm")
     assert not ok and "offered already when hand 1 ends" in why
+    from controller.floor_cli import _deal_offer_lines
+    tv = run.orch.public_view()["tournament_view"]
+    assert tv["deal_pending"] == {"offer": 1, "method": "icm", "hand": 1} and tv["deal_offer"] is None
+    assert _deal_offer_lines(tv) == ["  deal offer 1 (icm): offered when hand 1 ends; no next hand is dealt "
+                                     "meanwhile (deal-withdraw cancels it)"]
     run.pacer.new_deck = None
     run.pacer.deck_ready()  # hand 1 is dealt and played out
     _run_idle(run, clock, 1)
@@ -386,6 +391,7 @@ def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_made_when_it_ends(
         s.seat: s.stack for s in orch.state.occupied() if s.stack > 0}
     assert sum(p["stack"] for p in made["players"]) == 8000
     assert orch.public_view()["tournament_view"]["deal_offer"]["offer"] == 1
+    assert orch.public_view()["tournament_view"]["deal_pending"] is None
     run.close()
     run2, director2 = _reopen(tmp_path, LATE_TOML, clock)  # a restart: the offer open, nothing twice
     assert director2.offer is not None and director2.deal_pending is None
