@@ -569,3 +569,17 @@ def test_a_pending_offer_survives_a_restart_is_withdrawn_or_dropped_when_the_pla
     assert deals(r)[-1][0] == "deal-end" and deals(r)[-1][1]["offer"] == 2
     assert deals(r)[-1][1]["reason"].startswith("the players left changed (5 left)")
     assert r2.d.deal.pending is None and r2.d.deal.offer is None and t1.go is not None  # play goes on
+
+
+def test_a_pending_offer_is_dropped_when_its_hand_ends_the_tournament() -> None:
+    r = final_room()
+    t1 = r.tables["t1"]
+    r.d.deal.offer_deal("icm", by="Anna")
+    winner = sorted(t1.seats)[0]
+    t1.play({p: stack for s, (p, stack) in t1.seats.items() if s != winner})  # hand 2: five bust
+    r.exchange("t1")
+    assert r.d.result is not None and r.d.deal.pending is None and r.d.deal.offer is None
+    kind, end = deals(r, pending=True)[-1]
+    assert kind == "deal-end" and end["offer"] == 1 and end["pending"] and end["by"] == "room"
+    assert end["reason"] == "the tournament is over"
+    assert [k for k, _ in deals(r, pending=True)] == ["deal-pending", "deal-end"]
