@@ -362,9 +362,13 @@ def render(reply: dict[str, Any]) -> str:
 
 def _deal_offer_lines(tv: dict[str, Any]) -> list[str]:
     """The deal offered on the players' tablets (issue 19), as ``floor status`` says it: the
-    offer, each player's share and answer, and what the director does next; the last offer's
-    end while the screens still say it. Never raises on a view of another shape."""
-    d, ended = tv.get("deal_offer"), tv.get("deal_ended")
+    offer, each player's share and answer, and what the director does next; an offer given
+    during a hand, made when it ends (``deal_pending``); the last offer's end while the
+    screens still say it. Never raises on a view of another shape."""
+    d, ended, pending = tv.get("deal_offer"), tv.get("deal_ended"), tv.get("deal_pending")
+    if isinstance(pending, dict):
+        return [f"  deal offer {pending.get('offer')} ({pending.get('method')}): offered when hand "
+                f"{pending.get('hand')} ends; no next hand is dealt meanwhile (deal-withdraw cancels it)"]
     if isinstance(d, dict) and isinstance(d.get("players"), list):
         players = [p for p in d["players"] if isinstance(p, dict)]
         agreed = d.get("agreed") is True

@@ -456,6 +456,9 @@ class TournamentTable:
         self.offer: dict[str, Any] | None = None
         self.offers_made = 0
         self.offer_ended: dict[str, Any] | None = None
+        #: a deal offered during a hand (or with the next one on its way): the ``deal-pending``
+        #: payload, made when that hand ends (:meth:`_deal_due`); no hand is dealt meanwhile
+        self.deal_pending: dict[str, Any] | None = None
         #: the table's hand pacer (set by :meth:`attach`): a hand start on its way refuses a
         #: deal's accept (the hand would end the offer a moment after it was agreed)
         self._pacer: Any = None
@@ -481,6 +484,7 @@ class TournamentTable:
         if len(self.standings.alive) == 1 and self.result is None:
             self._finish()
         self._check_offer()  # a hand a restart resumes, a bust settled: the offer's stacks are gone
+        self._deal_due()  # killed after the hand a deal was offered for ended: made (or dropped) now
         self._seat_entries()
         self._restore_race()  # before the purchases: the chips the table booked for the race count
         self._resume_purchases()
@@ -572,8 +576,8 @@ class TournamentTable:
             self.history, self.busted_hands, self._entered, self.result = [], set(), set(), None
             self.raced, self.last_race, self._raced_chips = set(), None, {}
             self.held, self._bust_rebuy_chips, self._rebought_at = None, {}, {}
-            self.offer, self.offers_made, self.offer_ended = None, 0, None
-        elif kind in ("deal-offer", "deal-accept", "deal-end"):
+            self.offer, self.offers_made, self.offer_ended, self.deal_pending = None, 0, None, None
+        elif kind in ("deal-pending", "deal-offer", "deal-accept", "deal-end"):
             self._deal_event(p)
         elif kind == "entry":
             self.standings.register(p["player"], int(p["level"]))
@@ -729,6 +733,10 @@ class TournamentTable:
         entries still being seated, the tournament over. Journals a clock snapshot."""
         if self.result is not None or self._seating_pending():
             return None
+        if self.deal_pending is not None:  # a deal offered when this hand ends: the next one waits
+            return None
+        if self.offer is not None and not self.deal_agreed():  # the players answer first (issue 19)
+            return None
         if self.offer is not None and self.deal_agreed():  # the director confirms it or withdraws it
             if self._agreed_said != self.offer["offer"]:
                 self._agreed_said = self.offer["offer"]
@@ -822,6 +830,8 @@ class TournamentTable:
             self._refund_lost(refused)
         if self.asked:
             self._drop_stale_asks()
+        if self.deal_pending is not None and self.orch.state.hand is None:
+            self._deal_due()
         if self.offer is not None:
             self._check_offer()
         elif self.offer_ended is not None and any(isinstance(e, fx.HandFinished) for e in effects):
@@ -1100,29 +1110,106 @@ class TournamentTable:
         left (money, 1st first, as the standings give them) by ``method`` (``icm``:
         Malmuth-Harville; ``chip-chop``), in multiples of ``unit`` (money; default the
         payouts' unit); journalled (``deal-offer``) and published: each seat's tablet shows
-        the figures with Accept and Decline (:meth:`answer_deal`). Return what was done.
+        the figures with Accept and Decline (:meth:`answer_deal`); no hand is dealt while it
+        is open (:meth:`hand_start`). Return what was done.
+
+        Given during a hand, or with the next one on its way (the pacer's deck or start), it
+        is taken as "offer it when this hand ends" (:meth:`_offer_at_hand_end`: ``deal-pending``,
+        the next hand held, made with the stacks then; newcomer, issue 19: refused "offer it
+        when this hand ends (livetable floor pause holds the next one)", but a pause freezes
+        the hand in play, and hands run back to back).
 
         Raises:
-            TournamentError: an offer open already, a hand in play or on its way (the pacer's
-                deck or start: pause the table first), chips on their way (a seating, a
+            TournamentError: an offer open or pending already, chips on their way (a seating, a
                 purchase, a rebuy at the bust, a chip race), players left who are not at this
                 table, a unit not 1..the prize pool, or what the deal calculator refuses
                 (:func:`controller.deal_cli.compute_deal`: more than 12 players for ICM).
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
-        from controller.deal_cli import DealError, compute_deal
-
         if self.result is not None:
             raise TournamentError("F-3: the tournament is over: its prizes are paid")
         if self.offer is not None:
             raise TournamentError(f"F-3: deal offer {self.offer['offer']} is open already: withdraw it first "
                                   "(deal-withdraw)")
-        if self.orch.state.hand is not None:
-            raise TournamentError("F-3: a deal is offered between hands (the stacks are then the players' chips): "
-                                  "offer it when this hand ends (livetable floor pause holds the next one)")
-        if self._hand_on_its_way():
-            raise TournamentError("F-3: the next hand is being dealt (its deck or start is on its way): pause the "
-                                  "table (livetable floor pause), then offer the deal")
+        if self.deal_pending is not None:
+            raise TournamentError(f"F-3: deal offer {self.deal_pending['offer']} is offered already when hand "
+                                  f"{self.deal_pending['hand']} ends: withdraw it first (deal-withdraw)")
+        if self.orch.state.hand is not None or self._hand_on_its_way():
+            return self._offer_at_hand_end(method, by=by, unit=unit, reason=reason)
+        payload = self._deal_figures(method, unit)
+        payload.update({"offer": self.offers_made + 1, "by": by, "reason": reason})
+        return self._make_offer(payload)
+
+    def _offer_at_hand_end(self, method: str, *, by: str, unit: int | None, reason: str | None) -> str:
+        """:meth:`offer_deal` during a hand (or with the next one on its way): journalled
+        ``deal-pending`` (``offer``, ``method``, ``unit``, ``by``, ``reason``, ``hand``: the
+        hand it waits for, ``players``: those left); no next hand is dealt (:meth:`hand_start`)
+        and :meth:`_deal_due` makes it when that hand ends. A bad method or unit is refused now.
+
+        Raises:
+            TournamentError: ``F-3``: a method not icm or chip-chop, a unit not 1..the prize pool.
+            controller.journal.JournalError: it could not be journalled (nothing changed).
+        """
+        pool = self.standings.prize_pool()
+        from controller.deal_cli import METHODS
+
+        if method not in METHODS:
+            raise TournamentError(f"F-3: unknown method {method!r}: choose {' or '.join(METHODS)}")
+        if unit is not None and not 1 <= unit <= max(pool, 1):
+            raise TournamentError(f"F-3: the deal's unit must be 1..the prize pool ({pool:,}), got {unit:,}")
+        st = self.orch.state
+        hand = st.hands if st.hand is not None else st.hands + 1
+        payload = {"type": "deal-pending", "offer": self.offers_made + 1, "method": method, "unit": unit,
+                   "by": by, "reason": reason, "hand": hand, "players": sorted(self.standings.alive)}
+        self._journal(payload)
+        self._deal_event(payload)
+        self._crash_point("deal-pending")
+        log.info("deal offer %d (%s) by %s: offered when hand %d ends", payload["offer"], method, by, hand)
+        self._publish()
+        return (f"deal offer {payload['offer']} ({method}): the deal will be offered when hand {hand} ends; "
+                f"no next hand is dealt meanwhile ({by})")
+
+    def _deal_due(self) -> None:
+        """Make the pending deal offer now that its hand has ended, with the stacks then
+        (journalled ``deal-offer``, the same number, shown on the tablets); dropped
+        (``deal-end`` with ``pending``, by the table, said in the log) when it no longer
+        applies: the tournament over, the players left changed (a bust), a player busted who
+        may rebuy, or what the calculator refuses then. Chips on their way (a seating, a
+        purchase, a chip race): it waits for them."""
+        p = self.deal_pending
+        if p is None or self.orch.state.hand is not None or self._hand_on_its_way():
+            return
+        why = None
+        if self.result is not None:
+            why = "the tournament is over"
+        elif set(self.standings.alive) != set(p["players"]) or self.held is not None:
+            why = f"the players left changed ({len(self.standings.alive)} left): offer it again if it still applies"
+        elif self._seating_pending() or self._race_pending():
+            return
+        if why is None:
+            try:
+                payload = self._deal_figures(str(p["method"]), p["unit"])
+            except TournamentError as exc:
+                why = str(exc).removeprefix("F-3: ")
+            else:
+                payload.update({"offer": int(p["offer"]), "by": p["by"], "reason": p["reason"]})
+                self._make_offer(payload)
+                return
+        end = {"type": "deal-end", "offer": int(p["offer"]), "reason": why, "by": "table", "pending": True}
+        self._journal(end)
+        self._deal_event(end)
+        log.info("deal offer %d (offered when hand %d ends) is not offered: %s", p["offer"], p["hand"], why)
+        self._publish()
+
+    def _deal_figures(self, method: str, unit: int | None) -> dict[str, Any]:
+        """The ``deal-offer`` figures (no ``offer``, ``by``, ``reason``) of the stacks now.
+
+        Raises:
+            TournamentError: ``F-3``: chips on their way, players left not seated here, a
+                unit not 1..the prize pool, what the deal calculator refuses.
+        """
+        from controller.deal_cli import DealError, compute_deal
+
         if self.held is not None or self._seating_pending() or self._race_pending():
             raise TournamentError("F-3: chips are on their way to the table (a seating, a rebuy or add-on, a chip "
                                   "race): offer the deal once they are at the seats")
@@ -1140,11 +1227,13 @@ class TournamentTable:
                                 [self.names.get(p, p) for p in order])
         except DealError as exc:
             raise TournamentError(f"F-3: {exc}") from None
-        payload = {"type": "deal-offer", "offer": self.offers_made + 1, "method": method, "unit": unit,
-                   "prizes": deal["prizes"], "total": deal["total"], "by": by, "reason": reason,
-                   "hands": self.orch.state.hands,
-                   "players": [{"player": p, "seat": here[p].seat, "name": d["name"], "stack": d["stack"],
-                                "share": d["share"]} for p, d in zip(order, deal["players"])]}
+        return {"type": "deal-offer", "method": method, "unit": unit,
+                "prizes": deal["prizes"], "total": deal["total"], "hands": self.orch.state.hands,
+                "players": [{"player": p, "seat": here[p].seat, "name": d["name"], "stack": d["stack"],
+                             "share": d["share"]} for p, d in zip(order, deal["players"])]}
+
+    def _make_offer(self, payload: dict[str, Any]) -> str:
+        method, by = payload["method"], payload["by"]
         self._journal(payload)
         self._deal_event(payload)
         self._crash_point("deal-offer")
@@ -1153,7 +1242,8 @@ class TournamentTable:
         self._publish()
         return (f"deal offer {payload['offer']} ({method}) on the players' tablets: "
                 + ", ".join(f"seat {p['seat']} {p['name']} {p['share']:,}" for p in payload["players"])
-                + f" ({by}); every player left accepts it at his seat, then the director confirms it")
+                + f" ({by}); every player left accepts it at his seat (no hand is dealt meanwhile), then the "
+                "director confirms it")
 
     def answer_deal(self, seat: int, offer: int, accept: bool, *, request_id: str) -> str:
         """The answer of the player seated at ``seat`` (the seat's own tablet: the seat comes
@@ -1223,6 +1313,15 @@ class TournamentTable:
             TournamentError: no offer open.
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
+        p = self.deal_pending
+        if p is not None:
+            end = {"type": "deal-end", "offer": int(p["offer"]), "reason": "withdrawn by the director" + (
+                f": {reason}" if reason else ""), "by": by, "pending": True}
+            self._journal(end)
+            self._deal_event(end)
+            log.info("deal offer %d (offered when hand %d ends) withdrawn (%s)", p["offer"], p["hand"], by)
+            self._publish()
+            return f"deal offer {p['offer']} (offered when hand {p['hand']} ends) withdrawn ({by})"
         if self.offer is None:
             raise TournamentError("F-3: no deal is offered now")
         n = self.offer["offer"]
@@ -1259,6 +1358,14 @@ class TournamentTable:
     def _deal_event(self, p: dict[str, Any]) -> None:
         """Apply a journalled deal event (state only: replay and live alike)."""
         kind = p["type"]
+        if kind == "deal-pending":
+            self.offers_made = max(self.offers_made, int(p["offer"]))
+            self.deal_pending = dict(p)
+            return
+        if self.deal_pending is not None and int(p["offer"]) == int(self.deal_pending["offer"]):
+            self.deal_pending = None  # made (deal-offer) or dropped (deal-end)
+            if kind == "deal-end":
+                return
         if kind == "deal-offer":
             self.offers_made = max(self.offers_made, int(p["offer"]))
             self.offer = {**p, "accepted": {}}
@@ -1672,7 +1779,8 @@ class TournamentTable:
         ``deal_waits_for_dealer``: the seats (ints, ascending) whose asked rebuy at the bust
         the next deal waits for (breaker 3 H1; ``[]`` when the deal waits for none);
         ``deal_offer`` (:meth:`deal_offer_view`) and ``deal_ended`` (``{"offer", "reason"}``:
-        why the last offer ended, until a hand finishes; else None)."""
+        why the last offer ended, until a hand finishes; else None); ``deal_pending``
+        (``{"offer", "method", "hand"}``: a deal offered when hand ``hand`` ends; else None)."""
         st = self.clock.status(self.time())
         by_seat = {s.seat: s.player for s in self.orch.state.occupied()}
         alive = set(self.standings.alive)
@@ -1696,7 +1804,9 @@ class TournamentTable:
                 "asked": {str(n): k for n, k in sorted(self.asked.items())},
                 "purchase_chips": {"rebuy": self.settings.rebuy.chips, "addon": self.settings.addon.chips},
                 "chip_race": self._race_view(st), "deal": self._deal_view(tv.players_left, stacks, seat_of),
-                "deal_offer": self.deal_offer_view(), "deal_ended": self.offer_ended}
+                "deal_offer": self.deal_offer_view(), "deal_ended": self.offer_ended,
+                "deal_pending": None if self.deal_pending is None else {
+                    k: self.deal_pending[k] for k in ("offer", "method", "hand")}}
 
     def _deal_view(self, left: int, stacks: dict[str, int], seat_of: dict[str, int]) -> dict[str, Any]:
         """What ``livetable floor deal`` shares: ``stacks`` (chips by seat of each live

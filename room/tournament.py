@@ -612,6 +612,7 @@ class RoomTournament:
         if self.result is None and len(self.standings.alive) == 1:
             self._finish()
         if self.result is not None:
+            self.deal.due(ready)  # a deal offered when a hand ends: dropped, the tournament is over
             for t in self.tables:
                 if self._ready(t) and not self.sent.get(t, {}).get("end"):
                     self._order(t, [], [], None, end=True)
@@ -651,6 +652,7 @@ class RoomTournament:
                 self._order(t, outs, ins, go)
             elif view_changed(self.sent.get(t, {}).get("view"), order_view(self, t)):
                 self._order(t, [], [], None)  # a break began, a bust at another table: the screens hear it
+        self.deal.due(ready)  # a deal offered during a hand: made now that the hand is over (the go held)
         self.deal.step(ready)  # the deal offered at the final table: its answers, its screens
 
     def halted_short(self) -> set[str]:

@@ -8,8 +8,12 @@ room's director offers it (``livetable room director deal-offer``, the floor con
 side, one per :class:`room.tournament.RoomTournament` (its ``deal``):
 
 - :meth:`RoomDeal.offer_deal`: only with one table left (the final table; every player left
-  seated there, as its last report shows), between hands (its last report plays no hand
-  and has taken the room's last order: :meth:`RoomDeal.between`), nothing on its way
+  seated there, as its last report shows). Given while it plays a hand or holds (or is sent)
+  the room's ``go`` for the next one, it is pending (``deal-pending``): the room holds the
+  next ``go`` and :meth:`RoomDeal.due` makes it when that hand ends, with the stacks then
+  (dropped, ``deal-end`` by the room, when it no longer applies: the tournament over, the
+  players left changed); ``deal-withdraw`` cancels it. Made at once when the table waits
+  between hands (:meth:`RoomDeal.settled`), nothing on its way
   (moves, purchases); the deal computed from the report's stacks (chips) and the prizes of
   the places left (money, 1st first) by :func:`controller.deal_cli.compute_deal`; journalled
   ``deal-offer`` (``offer``, ``table``, ``method``, ``unit``, ``prizes``, ``total``,
@@ -57,7 +61,7 @@ __all__ = ["RoomDeal", "DEAL_EVENTS"]
 log = logging.getLogger("livetable.room.tournament")
 
 #: The room journal's deal events (:meth:`RoomDeal.apply` replays them).
-DEAL_EVENTS = ("deal-offer", "deal-accept", "deal-end")
+DEAL_EVENTS = ("deal-pending", "deal-offer", "deal-accept", "deal-end")
 
 
 class RoomDeal:
@@ -76,10 +80,21 @@ class RoomDeal:
         self.ended: dict[str, Any] | None = None
         #: a table's request (``"t1:3"``) -> the answer the journal gave it
         self.answered: dict[str, dict[str, Any]] = {}
+        #: the offer given while the final table plays a hand (or a go is on its way): the
+        #: ``deal-pending`` event, made when that hand ends (:meth:`due`)
+        self.pending: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ the journal
     def apply(self, kind: str, p: dict[str, Any]) -> None:
         """Apply one journalled deal event (``kind`` of :data:`DEAL_EVENTS`; replay and live alike)."""
+        if kind == "deal-pending":
+            self.offers_made = max(self.offers_made, int(p["offer"]))
+            self.pending = dict(p)
+            return
+        if self.pending is not None and int(p["offer"]) == int(self.pending["offer"]):
+            self.pending = None  # made (deal-offer) or dropped (deal-end)
+            if kind == "deal-end":
+                return
         if kind == "deal-offer":
             self.offers_made = max(self.offers_made, int(p["offer"]))
             self.offer, self.ended = {**p, "accepted": {}}, None
@@ -113,18 +128,26 @@ class RoomDeal:
         by ``method`` (``icm``: Malmuth-Harville; ``chip-chop``), shares in multiples of
         ``unit`` (money; default the payouts' unit). Return what was done, ending with the
         figures and ``(by)``. ``record(tx, words)``: the console's floor record, written in
-        the same transaction as the ``deal-offer`` event.
+        the same transaction as the ``deal-offer`` (or ``deal-pending``) event.
+
+        Given while the final table plays a hand or is about to (not :meth:`settled`: a ``go``
+        sent or held, which the table deals at once): taken as "offer it when this hand ends",
+        journalled ``deal-pending`` (``offer``, ``table``, ``method``, ``unit``, ``by``,
+        ``reason``, ``hand``: the hand it waits for, ``hands``, ``players``: the room ids left)
+        and answered "the deal will be offered when hand N ends; no next hand is dealt
+        meanwhile"; the room gives the table no further ``go`` (:meth:`holds`) and
+        :meth:`due` makes it with the stacks after that hand (newcomer, issue 19: the room
+        sends the next ``go`` right after each hand's report, so an offer judged "between
+        hands" from the last report was ended by that hand 4 tries of 4).
 
         Raises:
             controller.tournament.errors.TournamentError: ``F-3: ...``: the tournament over or
-                not started, an offer open already, more than one table left, the final table
-                playing a hand or not yet done with its last order, moves or purchases on their
-                way, players left not all seated there, a unit outside 1..the prize pool, or
-                what the deal calculator refuses (more than 12 players by ICM).
+                not started, an offer open or pending already, more than one table left, the
+                final table not reported yet, moves or purchases on their way, players left
+                not all seated there, a unit outside 1..the prize pool, or what the deal
+                calculator refuses (more than 12 players by ICM).
             room.store.StoreError: it could not be journalled (nothing changed).
         """
-        from controller.deal_cli import DealError, compute_deal
-
         d = self.d
         if d.result is not None:
             raise TournamentError("F-3: the tournament is over: its prizes are paid")
@@ -133,13 +156,44 @@ class RoomDeal:
         if self.offer is not None:
             raise TournamentError(f"F-3: deal offer {self.offer['offer']} is open already: withdraw it first "
                                   "(deal-withdraw)")
+        if self.pending is not None:
+            raise TournamentError(f"F-3: deal offer {self.pending['offer']} is offered already when hand "
+                                  f"{self.pending['hand']} ends: withdraw it first (deal-withdraw)")
         t = self.final_table()
         if t is None:
             raise TournamentError("F-3: a deal is offered at the final table: more than one table still plays")
         rep = d.reports.get(t)
-        if rep is None or not self.between(t):
-            raise TournamentError(f"F-3: a deal is offered between hands: {t} is playing a hand (or has not "
-                                  "carried out the room's last order yet); offer it when the hand ends")
+        if rep is None:
+            raise TournamentError(f"F-3: {t} has not reported yet: offer the deal once it has")
+        n = self.offers_made + 1
+        if not self.settled(t):
+            # a hand is played there, or a go is on its way or held: offered when that hand ends
+            self._figures(t, method, unit)  # refused now for a bad method or unit
+            hand = self.playing(t)
+            payload = {"offer": n, "table": t, "method": method, "unit": unit, "by": by, "reason": reason,
+                       "hand": hand, "hands": int(rep["hands"]), "players": sorted(d.standings.alive)}
+            said = (f"deal offer {n} ({method}) at {t}: the deal will be offered when hand {hand} ends; no "
+                    f"next hand is dealt meanwhile ({by})")
+            self._journal("deal-pending", payload, record, said)
+            log.info("deal offer %d (%s) at %s by %s: offered when hand %d ends", n, method, t, by, hand)
+            return said
+        payload = self._figures(t, method, unit)
+        payload.update({"offer": n, "by": by, "reason": reason})
+        said = self._made(payload, record)
+        self._tell(t)
+        return said
+
+    def _figures(self, t: str, method: str, unit: int | None) -> dict[str, Any]:
+        """The ``deal-offer`` figures of ``t``'s last report (no ``offer``, ``by``, ``reason``).
+
+        Raises:
+            controller.tournament.errors.TournamentError: ``F-3``: moves or purchases on their
+                way, players left not all seated at ``t``, a bad unit, what the calculator refuses.
+        """
+        from controller.deal_cli import DealError, compute_deal
+
+        d = self.d
+        rep = d.reports[t]
         if d._outstanding():
             raise TournamentError("F-3: players or chips are on their way to the final table (a move, a rebuy "
                                   "or add-on): offer the deal once they are at the seats")
@@ -157,19 +211,77 @@ class RoomDeal:
                                 [d.names.get(p, p) for p in order])
         except DealError as exc:
             raise TournamentError(f"F-3: {exc}") from None
-        n = self.offers_made + 1
-        payload = {"offer": n, "table": t, "method": method, "unit": unit, "prizes": deal["prizes"],
-                   "total": deal["total"], "by": by, "reason": reason, "hands": int(rep["hands"]),
-                   "players": [{"player": p, "seat": seats[p][0], "name": x["name"], "stack": x["stack"],
-                                "share": x["share"]} for p, x in zip(order, deal["players"])]}
+        return {"table": t, "method": method, "unit": unit, "prizes": deal["prizes"], "total": deal["total"],
+                "hands": int(rep["hands"]),
+                "players": [{"player": p, "seat": seats[p][0], "name": x["name"], "stack": x["stack"],
+                             "share": x["share"]} for p, x in zip(order, deal["players"])]}
+
+    def _made(self, payload: dict[str, Any], record: Callable[[Any, str], None] | None = None) -> str:
+        n, t, method, by = payload["offer"], payload["table"], payload["method"], payload["by"]
         said = (f"deal offer {n} ({method}) on the players' tablets at {t}: "
                 + ", ".join(f"seat {p['seat']} {p['name']} {p['share']:,}" for p in payload["players"])
                 + f"; no hand is dealt there until every player answers or the offer is withdrawn ({by})")
         self._journal("deal-offer", payload, record, said)
         log.info("deal offer %d (%s) at %s by %s: %s", n, method, t, by,
                  ", ".join(f"{p['name']} {p['share']}" for p in payload["players"]))
-        self._tell(t)
         return said
+
+    def settled(self, t: str) -> bool:
+        """True when ``t`` is between hands with nothing on its way: its last report plays no
+        hand, has taken the room's last order and holds no ``go`` (``waiting``). Else a hand
+        is played there or about to be (a ``go`` sent or held, which the table may deal at
+        once: newcomer, issue 19: every offer made then ended 200 ms later)."""
+        rep = self.d.reports.get(t)
+        return rep is not None and not rep.get("running") and self.d._ready(t)
+
+    def playing(self, t: str) -> int:
+        """The hand ``t`` plays (its last report's ``hands``: a hand is counted when dealt) or
+        is about to play (one more: a ``go`` sent or held, not dealt yet)."""
+        rep = self.d.reports[t]
+        return int(rep["hands"]) + (0 if rep.get("running") else 1)
+
+    def due(self, ready: set[str]) -> None:
+        """The room's turn: make the pending offer once its table has ended the hand (it waits,
+        ``ready``, the room holding its next ``go``: :meth:`holds`), with the stacks then;
+        dropped (``deal-end`` by the room, said) when it no longer applies: the tournament over,
+        the players left changed, more than one table, what the calculator refuses. Moves or
+        purchases on their way: it waits for them."""
+        p = self.pending
+        if p is None:
+            return
+        d, t = self.d, str(p["table"])
+        why = None
+        if d.result is not None:
+            why = "the tournament is over"
+        elif set(d.standings.alive) != set(p["players"]):
+            why = f"the players left changed ({len(d.standings.alive)} left): offer it again if it still applies"
+        elif t not in ready or not self.settled(t):
+            return
+        elif self.final_table() != t:
+            why = "more than one table plays"
+        elif d._outstanding():
+            return
+        if why is None:
+            try:
+                payload = self._figures(t, str(p["method"]), p["unit"])
+            except TournamentError as exc:
+                why = str(exc).removeprefix("F-3: ")
+            else:
+                payload.update({"offer": int(p["offer"]), "by": p["by"], "reason": p["reason"]})
+                self._made(payload)
+                self._tell(t)
+                return
+        self._drop(why, "room")
+
+    def _drop(self, why: str, by: str, *, record: Callable[[Any, str], None] | None = None,
+              words: str = "") -> None:
+        p = self.pending
+        assert p is not None
+        rep = self.d.reports.get(str(p["table"])) or {}
+        said = words or f"deal offer {p['offer']} is not offered: {why}"
+        self._journal("deal-end", {"offer": int(p["offer"]), "reason": why, "by": by,
+                                   "hands": int(rep.get("hands", p["hands"])), "pending": True}, record, said)
+        log.info("deal offer %d (offered when hand %d ends) is dropped: %s", p["offer"], p["hand"], why)
 
     def withdraw(self, *, by: str, reason: str | None = None, record: Callable[[Any, str], None] | None = None) -> str:
         """The director withdraws the open offer (agreed or not): journalled (``deal-end``,
@@ -179,6 +291,12 @@ class RoomDeal:
             controller.tournament.errors.TournamentError: no offer open.
             room.store.StoreError: it could not be journalled (nothing changed).
         """
+        if self.pending is not None:
+            p = self.pending
+            said = f"deal offer {p['offer']} (offered when hand {p['hand']} ends) withdrawn ({by})"
+            self._drop("withdrawn by the director" + (f": {reason}" if reason else ""), by, record=record,
+                       words=said)
+            return said
         o = self.offer
         if o is None:
             raise TournamentError("F-3: no deal is offered now")
@@ -276,8 +394,8 @@ class RoomDeal:
         return o is not None and len(o["accepted"]) == len(o["players"])
 
     def holds(self, t: str) -> bool:
-        """True while an offer is open at ``t``: the room gives it no ``go``."""
-        return self.offer is not None and self.offer["table"] == t
+        """True while an offer is open or pending at ``t``: the room gives it no ``go``."""
+        return any(o is not None and o["table"] == t for o in (self.offer, self.pending))
 
     def check(self) -> None:
         """End the open offer (``deal-end`` by the room) once its figures are no longer its
@@ -329,6 +447,11 @@ class RoomDeal:
     def status_lines(self) -> dict[str, Any] | None:
         """The open offer for the director's status (``GET /api/tournament`` ``deal``): the
         :meth:`view` of its table plus ``table``; None when none is open."""
+        p = self.pending
+        if p is not None:
+            return {"table": p["table"], "offer": p["offer"], "method": p["method"], "pending": True,
+                    "hand": p["hand"], "agreed": False, "players": [],
+                    "words": f"offered when hand {p['hand']} ends; no next hand is dealt meanwhile"}
         o = self.offer
         if o is None:
             return None

@@ -77,21 +77,28 @@ def deliver(r: Room, n: int) -> None:
 
 
 def offer(r: Room, **kw: Any) -> str:
+    """The director offers a deal; the final table holds the room's go, so it is made when that
+    hand ends (played here): return the words of the offer made."""
     n = len(r.sent)
     said = r.d.deal.offer_deal(kw.pop("method", "icm"), by="Anna", **kw)
     deliver(r, n)
+    if r.d.deal.pending is not None:
+        assert "the deal will be offered when hand" in said
+        r.hand("t1")
     return said
 
 
-def deals(r: Room) -> list[tuple[str, dict[str, Any]]]:
-    return [(k, p) for k, p in r.journal.rows if k.startswith("deal-")]
+def deals(r: Room, pending: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """The journal's deal events (``deal-pending`` too when ``pending``)."""
+    return [(k, p) for k, p in r.journal.rows if k.startswith("deal-") and (pending or k != "deal-pending")]
 
 
 def test_every_player_accepts_at_his_seat_no_hand_is_dealt_until_the_director_withdraws() -> None:
     r = final_room()
     t1 = r.tables["t1"]
-    said = offer(r, reason="six left")
-    assert said.startswith("deal offer 1 (icm) on the players' tablets at t1: seat ") and said.endswith("(Anna)")
+    said = offer(r, reason="six left")  # the table held hand 2's go: offered when it ends
+    assert said == ("deal offer 1 (icm) at t1: the deal will be offered when hand 2 ends; no next hand is dealt "
+                    "meanwhile (Anna)")
     [(kind, ev)] = deals(r)
     assert kind == "deal-offer" and (ev["offer"], ev["table"], ev["method"], ev["by"], ev["reason"]) == (
         1, "t1", "icm", "Anna", "six left")
@@ -104,7 +111,7 @@ def test_every_player_accepts_at_his_seat_no_hand_is_dealt_until_the_director_wi
     for n, seat in enumerate(seats, 1):
         t1.answer(n, seat, True)
         r.hand(*TABLES)  # the table waits: it is given no hand while the players answer
-        assert t1.answers[n] == {"deal": 1} and t1.hands == 1 and t1.go is None  # no go while an offer is open
+        assert t1.answers[n] == {"deal": 1} and t1.hands == 2 and t1.go is None  # no go while an offer is open
     assert t1.view["deal_offer"]["words"] == "Deal agreed \u2014 the director confirms"
     assert t1.view["deal_offer"]["agreed"] and [k for k, _ in deals(r)] == ["deal-offer"] + ["deal-accept"] * 6
     assert [p["request"] for k, p in deals(r)[1:]] == [f"t1:{n}" for n in range(1, 7)]
@@ -115,15 +122,15 @@ def test_every_player_accepts_at_his_seat_no_hand_is_dealt_until_the_director_wi
         r.d.deal.offer_deal("icm", by="Anna")
     for _ in range(3):
         r.hand("t1")
-    assert t1.hands == 1  # agreed: still no hand, the director confirms it
+    assert t1.hands == 2  # agreed: still no hand, the director confirms it
     n = len(r.sent)
     assert r.d.deal.withdraw(by="Anna", reason="they play on") == "deal offer 1 withdrawn (Anna)"
     deliver(r, n)
     assert deals(r)[-1] == ("deal-end", {"offer": 1, "reason": "withdrawn by the director: they play on",
-                                         "by": "Anna", "hands": 1})
+                                         "by": "Anna", "hands": 2})
     assert t1.view["deal_offer"] is None and t1.view["deal_ended"]["offer"] == 1
-    r.hand("t1")  # play goes on: the room gives a new go (the held one was dropped)
-    assert t1.hands == 2 and t1.view["deal_ended"] is None and not r.d.problems, r.d.problems
+    r.hand("t1")  # play goes on: the room gives a new go
+    assert t1.hands == 3 and t1.view["deal_ended"] is None and not r.d.problems, r.d.problems
 
 
 def test_a_decline_ends_it_for_everyone_and_play_goes_on() -> None:
@@ -136,12 +143,12 @@ def test_a_decline_ends_it_for_everyone_and_play_goes_on() -> None:
     t1.answer(2, seats[0], False)  # a player who accepted may still decline until all have
     r.hand("t1")
     name = r.d.names[t1.seats[seats[0]][0]]
-    assert deals(r)[-1][1] == {"offer": 1, "reason": f"{name} declined", "by": f"seat {seats[0]}", "hands": 1,
+    assert deals(r)[-1][1] == {"offer": 1, "reason": f"{name} declined", "by": f"seat {seats[0]}", "hands": 2,
                                "request": "t1:2"}
     assert t1.answers[2] == {"deal": 1} and t1.view["deal_offer"] is None
     assert t1.view["deal_ended"] == {"offer": 1, "reason": f"{name} declined"}
     r.hand("t1")
-    assert t1.hands == 2
+    assert t1.hands == 3
     t1.answer(3, seats[1], True)  # an answer to an offer over: refused, nothing journalled
     rows = len(r.journal.rows)
     r.hand("t1")
@@ -160,13 +167,12 @@ def test_refused_before_the_final_table_during_a_hand_and_for_a_bad_unit_nothing
     running = json.loads(f.tables["t1"].report())
     running["running"] = True
     f.d.report("t1", json.dumps(running).encode())
-    with pytest.raises(TournamentError, match="F-3: a deal is offered between hands"):
-        f.d.deal.offer_deal("icm", by="Anna")
-    f.exchange("t1")
+    # during a hand a bad unit or method is refused at once, not when the hand ends
     with pytest.raises(TournamentError, match="unit must be 1..the prize pool"):
         f.d.deal.offer_deal("icm", by="Anna", unit=10**6)
     with pytest.raises(TournamentError, match="F-3: unknown method"):
         f.d.deal.offer_deal("coin", by="Anna")
+    f.exchange("t1")
     with pytest.raises(TournamentError, match="F-3: no deal is offered now"):
         f.d.deal.withdraw(by="Anna")
     assert deals(r) == deals(f) == []
@@ -177,7 +183,8 @@ def test_the_offer_ends_when_a_hand_is_dealt_or_a_stack_changes() -> None:
     t1 = r.tables["t1"]
     go = t1.go
     offer(r)
-    t1.view, t1.go = None, go  # a table that dealt the go it held before the offer came (a race)
+    assert t1.go is None  # made once hand 2 ended: the room holds hand 3's go
+    t1.view, t1.go = None, {**go, "hand": 3}  # a table that deals a hand anyway (a fault)
     t1.play()
     r.exchange("t1")
     assert deals(r)[-1][1]["reason"] == "a hand is dealt: the stacks change"
@@ -220,7 +227,7 @@ def test_a_retry_or_a_room_restart_books_an_accept_once_and_another_seats_player
     t1.answer(3, seats[0], True)
     r.exchange(*TABLES)
     assert t1.answers[3] == {"deal": 1} and [k for k, _ in deals(r)] == ["deal-offer", "deal-accept"]
-    assert t1.view["deal_offer"]["words"] == "1 of 6 accepted" and t1.hands == 1
+    assert t1.view["deal_offer"]["words"] == "1 of 6 accepted" and t1.hands == 2
     n = len(r.sent)
     r.d.deal.withdraw(by="Anna")
     deliver(r, n)
@@ -322,10 +329,12 @@ def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_j
     r, store = deal_console["room"], deal_console["store"]
     got, answer = call(deal_console, {"command": "deal-offer", "method": "chip-chop", "by": "Anna",
                                       "reason": "six left"})
-    assert got == 200 and answer["detail"].startswith("deal offer 1 (chip-chop) on the players' tablets at t1")
-    assert answer["status"]["deal"]["words"] == "0 of 6 accepted" and answer["status"]["deal"]["table"] == "t1"
+    # t1 holds the room's go for hand 2 (sent right after hand 1's report): offered when it ends
+    assert got == 200 and answer["detail"] == ("deal offer 1 (chip-chop) at t1: the deal will be offered when "
+                                               "hand 2 ends; no next hand is dealt meanwhile (Anna)")
+    assert answer["status"]["deal"]["pending"] and answer["status"]["deal"]["table"] == "t1"
     got, answer = call(deal_console, {"command": "deal-offer", "by": "Anna"})
-    assert got == 409 and "deal offer 1 is open already" in answer["error"]
+    assert got == 409 and "deal offer 1 is offered already when hand 2 ends" in answer["error"]
     got, answer = call(deal_console, {"command": "deal-offer", "unit": "5"})
     assert got == 400 and "a whole amount of money" in answer["error"]
     monkeypatch.setenv("LIVETABLE_ROOM_PASSWORD", deal_console["password"])
@@ -336,9 +345,10 @@ def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_j
         return code, out.out, out.err
 
     code, out, _ = run("status")
-    assert code == 0 and "deal offer 1 (chip-chop) at t1: 0 of 6 accepted" in out, out
+    assert code == 0 and ("deal offer 1 (chip-chop) at t1: offered when hand 2 ends; no next hand is dealt "
+                          "meanwhile") in out, out
     code, out, _ = run("deal-withdraw", "--by", "Anna", "--reason", "they play on")
-    assert code == 0 and out.startswith("done: deal offer 1 withdrawn (Anna)"), out
+    assert code == 0 and out.startswith("done: deal offer 1 (offered when hand 2 ends) withdrawn (Anna)"), out
     code, _, err = run("deal-withdraw", "--by", "Anna")
     assert code == 1 and "F-3: no deal is offered now" in err
     code, _, err = run("deal-offer", "--method", "coin", "--by", "Anna")
@@ -348,7 +358,7 @@ def test_the_console_and_the_command_line_offer_and_withdraw_recorded_with_the_j
         ("deal-offer", "Anna", True), ("deal-offer", "Anna", False), ("deal-withdraw", "Anna", True),
         ("deal-withdraw", "Anna", False)]
     kinds = [k for k, _ in StoreJournal(store).events() if k.startswith("deal-")]
-    assert kinds == ["deal-offer", "deal-end"] and r.d.deal.offer is None and r.d.deal.offers_made == 1
+    assert kinds == ["deal-pending", "deal-end"] and r.d.deal.offer is None and r.d.deal.offers_made == 1
 
 
 def test_a_table_killed_after_journalling_a_seats_answer_sends_it_once_at_the_restart(tmp_path: Any) -> None:
@@ -501,3 +511,75 @@ def test_the_room_answers_a_bounded_number_of_requests_an_order_the_rest_in_the_
     assert t1.requests == {} and sorted(t1.answers) == list(range(1, 71))
     assert t1.answers[1] == {"deal": 1} and t1.answers[2] == {"deal": 1}  # the accept, then the decline
     assert t1.answers[3]["why"].startswith("F-3: deal offer 1 is over") and r.d.deal.offer is None
+
+
+def test_an_offer_given_after_the_go_was_sent_and_dealt_is_made_when_that_hand_ends() -> None:
+    """Newcomer, issue 19 (blocker): the room sends the final table its next ``go`` right
+    after each hand's report and the table deals it at once; an offer given then was ended
+    200 ms later ("a hand is dealt"). Now it waits for that hand, the next go held."""
+    r = final_room()
+    t1 = r.tables["t1"]
+    assert t1.go is not None and t1.go["hand"] == 2  # the room's go, carried out by the table
+    n = len(r.sent)
+    said = r.d.deal.offer_deal("icm", by="Anna")
+    assert said == ("deal offer 1 (icm) at t1: the deal will be offered when hand 2 ends; no next hand is "
+                    "dealt meanwhile (Anna)")
+    [(kind, ev)] = deals(r, pending=True)
+    assert kind == "deal-pending" and (ev["offer"], ev["hand"], ev["by"]) == (1, 2, "Anna")
+    assert deals(r, pending=True) == [(kind, ev)]
+    assert r.sent[n:] == []  # nothing told the table: it deals the go it holds
+    assert r.d.director_status()["deal"]["pending"]
+    t1.play()  # the table deals hand 2 (before any order could reach it) and reports it
+    biggest = sorted(t1.seats)[0]
+    t1.seats[biggest][1] += 40  # the hand moved chips: the offer's stacks are the ones after it
+    t1.seats[sorted(t1.seats)[1]][1] -= 40
+    r.exchange("t1")
+    assert [k for k, _ in deals(r, pending=True)] == ["deal-pending", "deal-offer"]
+    made = deals(r)[0][1]
+    assert made["offer"] == 1 and made["hands"] == 2 and made["by"] == "Anna"
+    assert {p["player"]: p["stack"] for p in made["players"]} == {v[0]: v[1] for v in t1.seats.values()}
+    assert t1.view["deal_offer"]["offer"] == 1 and t1.go is None and t1.hands == 2  # no hand 3 meanwhile
+    for _ in range(3):
+        r.hand("t1")
+    assert r.d.deal.offer is not None and t1.hands == 2  # the offer survives: no hand is dealt
+    rows = len(r.journal.rows)
+    r.d = r.director()  # a restart replays it: open, nothing twice
+    assert r.d.restore() and r.d.deal.offer is not None and r.d.deal.pending is None
+    assert r.d.deal.offer["hands"] == 2 and len(r.journal.rows) == rows
+
+
+def test_a_pending_offer_survives_a_restart_is_withdrawn_or_dropped_when_the_players_change() -> None:
+    r = final_room()
+    t1 = r.tables["t1"]
+    r.d.deal.offer_deal("chip-chop", by="Anna")
+    with pytest.raises(TournamentError, match="F-3: deal offer 1 is offered already when hand 2 ends"):
+        r.d.deal.offer_deal("icm", by="Anna")
+    r2 = r
+    r2.d = r.director()  # killed with it pending: pending still
+    assert r2.d.restore() and r2.d.deal.pending is not None and r2.d.deal.holds("t1")
+    n = len(r.sent)
+    assert r2.d.deal.withdraw(by="Anna") == "deal offer 1 (offered when hand 2 ends) withdrawn (Anna)"
+    assert deals(r)[-1][0] == "deal-end" and r2.d.deal.pending is None and r.sent[n:] == []
+    r2.hand("t1")  # the hold is released: play goes on
+    r2.hand("t1")
+    assert t1.hands == 3 and r2.d.deal.offer is None
+    r2.d.deal.offer_deal("icm", by="Anna")  # offer 2, pending for hand 4; a player busts in it
+    loser = t1.seats[sorted(t1.seats)[-1]][0]
+    r2.bust("t1", loser)
+    assert deals(r)[-1][0] == "deal-end" and deals(r)[-1][1]["offer"] == 2
+    assert deals(r)[-1][1]["reason"].startswith("the players left changed (5 left)")
+    assert r2.d.deal.pending is None and r2.d.deal.offer is None and t1.go is not None  # play goes on
+
+
+def test_a_pending_offer_is_dropped_when_its_hand_ends_the_tournament() -> None:
+    r = final_room()
+    t1 = r.tables["t1"]
+    r.d.deal.offer_deal("icm", by="Anna")
+    winner = sorted(t1.seats)[0]
+    t1.play({p: stack for s, (p, stack) in t1.seats.items() if s != winner})  # hand 2: five bust
+    r.exchange("t1")
+    assert r.d.result is not None and r.d.deal.pending is None and r.d.deal.offer is None
+    kind, end = deals(r, pending=True)[-1]
+    assert kind == "deal-end" and end["offer"] == 1 and end["pending"] and end["by"] == "room"
+    assert end["reason"] == "the tournament is over"
+    assert [k for k, _ in deals(r, pending=True)] == ["deal-pending", "deal-end"]

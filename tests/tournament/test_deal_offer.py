@@ -144,26 +144,34 @@ def test_the_seat_is_the_topics_never_the_payloads() -> None:
         assert exc.value.code == "M-2"
 
 
-def test_a_hand_dealt_ends_the_offer(tmp_path) -> None:
-    """The figures are the stacks between hands: a hand dealt (the director did not pause
-    the table) ends the offer, journalled by the table with the reason."""
-    run, director, clock, ask, adapter, ports = _offered(tmp_path)
-    seats = sorted(director.draw.values())
-    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
-    run.pacer.max_hands = 1
-    orch = run.orch
+def _run_idle(run, clock, after_hands: int, idles: int = 30) -> None:
+    """Run the table (the bots play) until ``after_hands`` hands have finished and it then
+    stayed idle for ``idles`` turns with no hand in play (a hand held stays held)."""
+    orch, seen = run.orch, [0]
 
     def idle() -> None:
         clock.advance(1.0)
-        if orch.hands_finished >= 1 and orch.state.hand is None:
-            orch.stop()
+        if orch.hands_finished >= after_hands and orch.state.hand is None:
+            seen[0] += 1
+            if seen[0] >= idles:
+                orch.stop()
 
     run.run(poll=0.001, on_idle=idle)
-    ends = [e for e in _deal_events(orch) if e["type"] == "deal-end"]
-    assert ends == [{"type": "deal-end", "offer": 1, "reason": "a hand is dealt: the stacks change", "by": "table"}]
-    assert director.offer is None
-    _answer(adapter, clock, seats[1], "deal_accept", 1, "a2")
-    assert ports.answers[-1][2] is False
+
+
+def test_no_hand_is_dealt_while_an_offer_is_open(tmp_path) -> None:
+    """Issue 19 (newcomer): hands run back to back (a simulation, a dealer dealing on), and
+    the next hand ended every offer ("a hand is dealt") before the players could answer.
+    While an offer is open the table deals no hand, as at the room's final table."""
+    run, director, clock, ask, adapter, ports = _offered(tmp_path)
+    seats = sorted(director.draw.values())
+    _answer(adapter, clock, seats[0], "deal_accept", 1, "a1")
+    run.pacer.max_hands = None
+    _run_idle(run, clock, 0)
+    assert run.orch.state.hands == 0 and director.offer is not None
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-offer", "deal-accept"]
+    director.withdraw_deal(by="floor:Anna")
+    assert director.hand_start() is not None  # withdrawn: play goes on
     run.close()
 
 
@@ -327,38 +335,31 @@ def test_at_a_table_of_the_rooms_tournament_the_offer_is_refused_saying_why(tmp_
         run.close()
 
 
-def test_the_last_accept_while_the_next_hand_is_being_dealt_is_refused_not_overridden(tmp_path) -> None:
-    """A deal accept racing a hand start (breaker): the pacer asked for the next hand (its
-    deck on the way: a shuffler, the dealer) when the last player accepts. Taken, the deal
-    would be agreed and then ended by the hand dealt a moment later (the players told "Deal
-    agreed" while the stacks change). The accept is refused saying the hand is being dealt;
-    the hand ends the offer as any hand does."""
+def test_the_last_accept_is_taken_no_hand_being_dealt_while_the_offer_is_open(tmp_path) -> None:
+    """A deal accept racing a hand start (breaker): the pacer asked for the next hand while
+    the last player accepted. Now the pacer asks for no hand while an offer is open, so the
+    last accept makes the deal agreed (an accept while a hand is on its way is still refused)."""
     run, director, clock, ask, adapter, ports = _offered(tmp_path)
     seats = sorted(director.draw.values())
     for n, seat in enumerate(seats[:-1]):
         _answer(adapter, clock, seat, "deal_accept", 1, f"a{n}")
     pacer, orch = run.pacer, run.orch
     decks: list[int] = []
-    pacer.new_deck = decks.append  # the deck is on its way: not ready yet
+    pacer.new_deck = decks.append
     pacer.max_hands = None
     pacer.kick(orch)
-    assert pacer.waiting_deck and decks == [1]
+    assert not pacer.waiting_deck and decks == []  # no hand asked for while the offer is open
     _answer(adapter, clock, seats[-1], "deal_accept", 1, "last")
-    assert ports.answers[-1][2] is False and "being dealt" in ports.answers[-1][3]
-    assert not director.deal_agreed()
-    pacer.deck_ready()
-    orch.pump()
-    assert orch.state.hands >= 1  # the hand the pacer asked for is dealt (the bots play it)
-    ends = [e for e in _deal_events(orch) if e["type"] == "deal-end"]
-    assert [e["reason"] for e in ends] == ["a hand is dealt: the stacks change"]
-    assert [e["type"] for e in _deal_events(orch)].count("deal-accept") == len(seats) - 1
+    assert ports.answers[-1][2] is True and director.deal_agreed()
     run.close()
 
 
-def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_refused(tmp_path) -> None:
-    """Breaker: offered while the pacer's deck is on its way, the offer went to the tablets
-    and ended a moment later with the hand ("a hand is dealt"). The director is told at once:
-    pause the table, then offer it."""
+def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_made_when_it_ends(tmp_path) -> None:
+    """Issue 19 (newcomer): offered during a hand (here its deck on the way) the offer was
+    refused "offer it when this hand ends (livetable floor pause holds the next one)", but a
+    pause freezes the hand in play, and hands run back to back: never offered in ~15 hands.
+    Now it is journalled pending, made with the stacks when that hand ends, and the next
+    hand waits for the players' answers."""
     run, director, clock, ask = _table(tmp_path, LATE_TOML)
     run.pacer.max_hands = 0
     run.orch.pump()
@@ -367,7 +368,55 @@ def test_a_deal_offered_while_the_next_hand_is_being_dealt_is_refused(tmp_path) 
     run.pacer.max_hands = None
     run.pacer.kick(run.orch)
     assert run.pacer.waiting_deck
-    ok, why, _detail = ask("deal-offer", method="icm")
-    assert not ok and "being dealt" in why and director.offer is None
-    assert _deal_events(run.orch) == []
+    ok, why, detail = ask("deal-offer", method="icm")
+    assert ok, why
+    assert "deal offer 1 (icm): the deal will be offered when hand 1 ends; no next hand is dealt meanwhile" in detail
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-pending"] and director.offer is None
+    ok, why, _ = ask("deal-offer", method="icm")
+    assert not ok and "offered already when hand 1 ends" in why
+    from controller.floor_cli import _deal_offer_lines
+    tv = run.orch.public_view()["tournament_view"]
+    assert tv["deal_pending"] == {"offer": 1, "method": "icm", "hand": 1} and tv["deal_offer"] is None
+    assert _deal_offer_lines(tv) == ["  deal offer 1 (icm): offered when hand 1 ends; no next hand is dealt "
+                                     "meanwhile (deal-withdraw cancels it)"]
+    run.pacer.new_deck = None
+    run.pacer.deck_ready()  # hand 1 is dealt and played out
+    _run_idle(run, clock, 1)
+    orch = run.orch
+    assert orch.state.hands == 1 and decks == [1]  # no hand 2: the players answer first
+    assert [e["type"] for e in _deal_events(orch)] == ["deal-pending", "deal-offer"]
+    made = _deal_events(orch)[1]
+    assert made["offer"] == 1 and made["hands"] == 1 and made["by"] == "floor:Anna"
+    assert {p["seat"]: p["stack"] for p in made["players"]} == {
+        s.seat: s.stack for s in orch.state.occupied() if s.stack > 0}
+    assert sum(p["stack"] for p in made["players"]) == 8000
+    assert orch.public_view()["tournament_view"]["deal_offer"]["offer"] == 1
+    assert orch.public_view()["tournament_view"]["deal_pending"] is None
     run.close()
+    run2, director2 = _reopen(tmp_path, LATE_TOML, clock)  # a restart: the offer open, nothing twice
+    assert director2.offer is not None and director2.deal_pending is None
+    assert [e["type"] for e in _deal_events(run2.orch)] == ["deal-pending", "deal-offer"]
+    run2.close()
+
+
+def test_a_pending_offer_is_withdrawn_and_after_a_restart_with_no_hand_in_play_made(tmp_path) -> None:
+    run, director, clock, ask = _table(tmp_path, LATE_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    run.pacer.new_deck = [].append
+    run.pacer.max_hands = None
+    run.pacer.kick(run.orch)
+    assert ask("deal-offer", method="chip-chop")[0]
+    assert director.hand_start() is None  # pending: no next hand
+    assert director.withdraw_deal(by="floor:Anna") == "deal offer 1 (offered when hand 1 ends) withdrawn (floor:Anna)"
+    assert director.deal_pending is None and director.offer is None
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-pending", "deal-end"]
+    assert director.hand_start() is not None  # the hold is released
+    assert ask("deal-offer", method="chip-chop")[0]  # offer 2, pending: the deck asked for is on its way
+    assert director.deal_pending is not None and director.deal_pending["offer"] == 2
+    run.close()  # killed before the hand it waits for was dealt: the restart deals none
+    run2, director2 = _reopen(tmp_path, LATE_TOML, clock)
+    assert director2.deal_pending is None and director2.offer is not None and director2.offer["offer"] == 2
+    assert director2.offer["hands"] == 0  # made at once, with the stacks between hands
+    assert [e["type"] for e in _deal_events(run2.orch)] == ["deal-pending", "deal-end", "deal-pending", "deal-offer"]
+    run2.close()
