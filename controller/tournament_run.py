@@ -734,6 +734,9 @@ class TournamentTable:
         if self.result is not None or self._seating_pending():
             return None
         if self.deal_pending is not None:  # a deal offered when this hand ends: the next one waits
+            # breaker: the hand it waited for may never come (its deck failed): the pacer asks
+            # only between hands with nothing on its way, so it is due now (else held for good)
+            self._deal_due()
             return None
         if self.offer is not None and not self.deal_agreed():  # the players answer first (issue 19)
             return None

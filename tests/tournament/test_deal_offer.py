@@ -420,3 +420,26 @@ def test_a_pending_offer_is_withdrawn_and_after_a_restart_with_no_hand_in_play_m
     assert director2.offer["hands"] == 0  # made at once, with the stacks between hands
     assert [e["type"] for e in _deal_events(run2.orch)] == ["deal-pending", "deal-end", "deal-pending", "deal-offer"]
     run2.close()
+
+
+def test_a_deal_pending_on_a_deck_that_never_comes_is_made_at_the_next_idle_turn(tmp_path) -> None:
+    """Breaker (issue 19): offered while the next hand's deck was on its way, the deck then
+    failed (a failed check, a shuffle lost: the pacer asks again later) and no hand was dealt.
+    The pending offer waited for a table event that never came, and held every next hand:
+    the table stuck for good. Now the pacer's next look between hands makes it."""
+    run, director, clock, ask = _table(tmp_path, LATE_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    run.pacer.new_deck = [].append
+    run.pacer.max_hands = None
+    run.pacer.kick(run.orch)
+    assert run.pacer.waiting_deck
+    assert ask("deal-offer", method="icm")[0]
+    assert director.deal_pending is not None
+    run.pacer.deck_failed()  # the deck will not come: no hand 1, no table event
+    run.pacer.kick(run.orch)  # the loop's idle turn
+    assert director.deal_pending is None and director.offer is not None and director.offer["offer"] == 1
+    assert director.offer["hands"] == 0 and run.orch.state.hands == 0
+    assert [e["type"] for e in _deal_events(run.orch)] == ["deal-pending", "deal-offer"]
+    assert not run.pacer.waiting_deck  # and no hand is asked for while the players answer
+    run.close()
