@@ -736,7 +736,12 @@ class TournamentTable:
         if self.deal_pending is not None:  # a deal offered when this hand ends: the next one waits
             # breaker: the hand it waited for may never come (its deck failed): the pacer asks
             # only between hands with nothing on its way, so it is due now (else held for good)
-            self._deal_due()
+            try:
+                self._deal_due()
+            except JournalError as exc:  # as the listener: the table pauses, asked again after it
+                log.error("tournament journal write failed: %s", exc)
+                self.problems.append(f"journal: {exc}")
+                self.orch.post(RaiseFault("journal-error", f"tournament event not journalled: {exc}"))
             return None
         if self.offer is not None and not self.deal_agreed():  # the players answer first (issue 19)
             return None

@@ -443,3 +443,33 @@ def test_a_deal_pending_on_a_deck_that_never_comes_is_made_at_the_next_idle_turn
     assert [e["type"] for e in _deal_events(run.orch)] == ["deal-pending", "deal-offer"]
     assert not run.pacer.waiting_deck  # and no hand is asked for while the players answer
     run.close()
+
+
+def test_a_pending_deal_that_cannot_be_journalled_at_the_pacers_look_pauses_the_table(tmp_path) -> None:
+    """The pacer's look making a pending deal (above) journals it: a journal that cannot be
+    written pauses the table (``journal-error``) as the listener does, the deal still
+    pending and nothing dealt, and the look after the fault makes it."""
+    from controller.journal import JournalError
+
+    run, director, clock, ask = _table(tmp_path, LATE_TOML)
+    run.pacer.max_hands = 0
+    run.orch.pump()
+    run.pacer.new_deck = [].append
+    run.pacer.max_hands = None
+    run.pacer.kick(run.orch)
+    assert ask("deal-offer", method="icm")[0]
+    run.pacer.deck_failed()
+    real = director._journal
+
+    def broken(payload):
+        raise JournalError("disk full")
+
+    director._journal = broken
+    run.pacer.kick(run.orch)  # no exception out of the loop's idle turn
+    run.orch.pump()
+    assert director.deal_pending is not None and director.offer is None and not run.pacer.waiting_deck
+    assert run.orch.faults.paused and any("disk full" in p for p in director.problems)
+    director._journal = real
+    assert director.hand_start() is None  # the next look makes it
+    assert director.deal_pending is None and director.offer is not None
+    run.close()
