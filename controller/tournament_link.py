@@ -103,6 +103,7 @@ from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.journal import JournalError
 from controller.orchestrator import TournamentOwn
+from controller.tournament.deal import offer_entry
 from controller.tournament.table import busts_of, button_seat_words
 from controller.tournament_link_view import LinkView, decode_move_notice, decode_view
 
@@ -701,14 +702,8 @@ class RoomTournamentSeat:
         player = self._purchase_seat(kind, seat)
         if asked:
             self.asked[seat] = kind
-        rid = self._next_request()
-        req = {"kind": kind, "seat": seat, "player": player, "by": by, "reason": reason}
-        self._journal({"type": "purchase-request", "request": rid, **req})
-        self.requests[rid] = req
-        self.asked.pop(seat, None)
-        self._asker.pop(seat, None)
+        self._send_request({"kind": kind, "seat": seat, "player": player, "by": by, "reason": reason})
         self.purchase_refused.pop(seat, None)
-        self._report_due = True
         what = "rebuy" if kind == "rebuy" else "add-on"
         return (f"seat {seat}'s {what} is sent to the room's director, who checks and books it; "
                 f"its chips come between hands ({by})")
@@ -809,15 +804,9 @@ class RoomTournamentSeat:
             raise TournamentError(f"{why} (the re-entry asked at seat {seat} ends: give the money back)")
         player = self._asker.get(seat) or self.out_at[seat]
         noted = f"asked at the tablet of table {self.table} seat {seat}"
-        rid = self._next_request()
-        req = {"kind": "reentry", "seat": seat, "player": player, "by": by,
-               "reason": f"{noted}; {reason}" if reason else noted}
-        self._journal({"type": "purchase-request", "request": rid, **req})
-        self.requests[rid] = req
-        self.asked.pop(seat, None)
-        self._asker.pop(seat, None)
+        self._send_request({"kind": "reentry", "seat": seat, "player": player, "by": by,
+                            "reason": f"{noted}; {reason}" if reason else noted})
         self.reentry_answer.pop(seat, None)
-        self._report_due = True
         return (f"seat {seat}'s re-entry is sent to the room's director, who registers it (TDA 9) and seats "
                 f"the player where he draws ({by})")
 
@@ -848,6 +837,22 @@ class RoomTournamentSeat:
             log.info("table %s: the re-entry asked at seat %d for %s ends: %s", self.table, seat, who, why)
             ended[seat] = why
         return ended
+
+    def _send_request(self, req: dict[str, Any], *, crash: str | None = None) -> int:
+        """Journal ``req`` as a ``purchase-request`` under a new id and carry it in every
+        report until the room answers; a purchase or re-entry ends its seat's ask (as replay
+        does), a seat's deal answer leaves it. ``crash``: a crash point after the journal.
+        Return the id. Raises JournalError: it could not be journalled (nothing sent)."""
+        rid = self._next_request()
+        self._journal({"type": "purchase-request", "request": rid, **req})
+        if crash is not None:
+            self._crash_point(crash)
+        self.requests[rid] = req
+        if req["kind"] != "deal":
+            self.asked.pop(int(req["seat"]), None)
+            self._asker.pop(int(req["seat"]), None)
+        self._report_due = True
+        return rid
 
     def _next_request(self) -> int:
         """Return a new request id (1, 2, ...), never one given before: kept in the journal's
@@ -881,15 +886,10 @@ class RoomTournamentSeat:
         """
         from controller.tournament.errors import TournamentError
 
-        o = (self.screen.view or {}).get("deal_offer")
-        if o is None or self.ended:
-            raise TournamentError("F-3: no deal is offered now")
-        if offer != o["offer"]:
-            raise TournamentError(f"F-3: deal offer {offer} is over: the offer now is number {o['offer']}")
-        entry = next((p for p in o["players"] if p["seat"] == seat), None)
+        o = None if self.ended else (self.screen.view or {}).get("deal_offer")
         s = self.orch.state.seat(seat)
-        if entry is None or s is None or s.player != entry["player"]:
-            raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
+        entry = offer_entry(o, offer, seat, None if s is None else str(s.player))
+        assert o is not None and s is not None
         if accept and entry["accepted"]:
             return f"{entry['name']} accepted deal offer {offer} already"
         waiting = [r for _, r in sorted(self.requests.items()) if r["kind"] == "deal" and r["seat"] == seat
@@ -902,13 +902,8 @@ class RoomTournamentSeat:
         if o["agreed"]:
             raise TournamentError(f"F-3: deal offer {offer} is agreed by every player: the director confirms "
                                   "it (or withdraws it)")
-        rid = self._next_request()
-        req = {"kind": "deal", "seat": seat, "player": str(s.player), "by": f"seat {seat}", "reason": None,
-               "offer": offer, "accept": accept}
-        self._journal({"type": "purchase-request", "request": rid, **req})
-        self._crash_point("deal-answer")
-        self.requests[rid] = req
-        self._report_due = True
+        self._send_request({"kind": "deal", "seat": seat, "player": str(s.player), "by": f"seat {seat}",
+                            "reason": None, "offer": offer, "accept": accept}, crash="deal-answer")
         log.info("table %s: seat %d %s deal offer %d (request %s)", self.table, seat,
                  "accepts" if accept else "declines", offer, request_id)
         return f"{entry['name']} {'accepts' if accept else 'declines'} deal offer {offer}: sent to the room"

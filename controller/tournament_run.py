@@ -82,6 +82,7 @@ from controller.tournament.balancing import random_draw
 from controller.tournament.button import ButtonDraw, button_draw
 from controller.tournament.chiprace import chip_race, race_cards
 from controller.tournament.clock import TournamentClock
+from controller.tournament.deal import offer_entry
 from controller.tournament.director import clock_command
 from controller.tournament.errors import TournamentError
 from controller.tournament.results import Standings, payout_amounts, prizes
@@ -1270,14 +1271,9 @@ class TournamentTable:
             controller.journal.JournalError: it could not be journalled (nothing changed).
         """
         o = self.offer
-        if o is None:
-            raise TournamentError("F-3: no deal is offered now")
-        if offer != o["offer"]:
-            raise TournamentError(f"F-3: deal offer {offer} is over: the offer now is number {o['offer']}")
-        entry = next((p for p in o["players"] if p["seat"] == seat), None)
         s = self.orch.state.seat(seat)
-        if entry is None or s is None or s.player != entry["player"]:
-            raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
+        entry = offer_entry(o, offer, seat, None if s is None else str(s.player))
+        assert o is not None and s is not None
         if seat in o["accepted"]:
             if accept:
                 return f"{entry['name']} accepted deal offer {offer} already"

@@ -136,3 +136,24 @@ def _apportion(exact: Sequence[Fraction], total: int, unit: int, stacks: Sequenc
     if left:
         shares[max(range(len(exact)), key=lambda j: (exact[j] - shares[j], stacks[j], -j))] += left
     return shares
+
+
+def offer_entry(open_offer: dict | None, offer: int, seat: int, seated: str | None) -> dict:
+    """The entry of ``seat`` in the deal offer open now (``open_offer``: ``{"offer": n,
+    "players": [{"seat", "player", "name", ...}]}``, or None), for a seat's answer to offer
+    number ``offer``; ``seated``: the player the table has at that seat (None: nobody). One
+    check for a single table's offer and the room's final table's (issue 19, the TDA's
+    deal-making rule: each player left answers at his own seat).
+
+    Raises:
+        TournamentError: no offer open, ``offer`` not the open one, or the seat's player not
+            in it (F-3).
+    """
+    if open_offer is None:
+        raise TournamentError("F-3: no deal is offered now")
+    if offer != open_offer["offer"]:
+        raise TournamentError(f"F-3: deal offer {offer} is over: the offer now is number {open_offer['offer']}")
+    entry = next((p for p in open_offer["players"] if p["seat"] == seat), None)
+    if entry is None or seated is None or seated != entry["player"]:
+        raise TournamentError(f"F-3: seat {seat} has no player in deal offer {offer}")
+    return entry
