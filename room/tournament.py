@@ -113,9 +113,13 @@ CLOCK_EVERY = 10.0
 REOPEN_HEARD_SECONDS = 5.0
 #: The most request answers one order carries (:meth:`RoomTournament._order`; the rest go in the
 #: next orders): a table refuses an order of more than 64 (``controller.tournament_link.decode_order``)
-#: or of more than its 16,384 bytes (an answer's ``why`` is up to 300 characters), and the room
+#: or of more than its 16,384 bytes (an answer's ``why`` is up to :data:`ANSWER_WHY_CHARS` characters), and the room
 #: would send it again for ever (breaker, high: the table stuck).
 MAX_ORDER_ANSWERS = 32
+#: The most characters of a refusal's ``why`` in an order's answer (:meth:`RoomTournament._take_requests`
+#: cuts every one: a longer one, e.g. many tables named in "wait until ... report", made the
+#: table refuse the whole order).
+ANSWER_WHY_CHARS = 300
 
 
 class StoreJournal:
@@ -1520,6 +1524,9 @@ class RoomTournament:
             except TournamentError as exc:
                 answers[str(rid)] = {"why": str(exc)}
                 log.info("table %s: a %s request for seat %s refused: %s", t, req["kind"], req["seat"], exc)
+        for a in answers.values():  # every refusal, whatever its kind, fits the order the table takes
+            if isinstance(a.get("why"), str):
+                a["why"] = a["why"][:ANSWER_WHY_CHARS]
         if not answers:
             self._answers.pop(t, None)
 
@@ -1570,7 +1577,7 @@ class RoomTournament:
                               reason=req.get("reason"), request=key)
             except TournamentError as exc:
                 log.info("table %s: a re-entry request for seat %s refused: %s", t, seat, exc)
-                return {"why": str(exc)[:300]}  # an order's answer holds 300 characters at most
+                return {"why": str(exc)}  # cut to ANSWER_WHY_CHARS with every answer (_take_requests)
             mid = self._entered[key]
         m = self.moves[mid]
         return {"entry": {"table": m["to"], "table_name": self.table_names.get(m["to"], m["to"]),
