@@ -25,6 +25,7 @@ from room.desk import PlayersDesk, notice_topic, serve_desk
 from room.lobby import LOBBY_TOPIC
 from room.store import open_store
 from room.waitlist import ListKey
+from tests.room.qr import read_qr
 
 KEY = {"game": "no-limit holdem", "stakes": "50/100"}
 
@@ -158,15 +159,11 @@ def test_floor_http(rig: Rig, tmp_path: Path) -> None:
         assert call("/api/lists", {"op": "must-move", "player": "t7", **KEY})[1]["ok"]  # the usual must-move game
         assert rig.desk.lists.feeds == {"t7": ListKey(KEY["game"], KEY["stakes"])}
         assert call("/api/lists", {"op": "must-move", "player": "t9", **KEY})[0] == 400
-        # the TV's QR code reads back as the phone page's address (OpenCV's own detector): the
+        # the TV's QR code reads back as the phone page's address (OpenCV's detectors, tests/room/qr.py): the
         # address served (no --public-url here), never the request's Host header (a client writes it)
-        import cv2
-        import numpy as np
-
         req = urllib.request.Request(srv.url + "phone-qr.png", headers={"Host": "room.local:8091"})
         with urllib.request.urlopen(req, timeout=10) as r:
-            img = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_GRAYSCALE)
-        assert cv2.QRCodeDetector().detectAndDecode(img)[0] == srv.url + "phone"
+            assert read_qr(r.read()) == srv.url + "phone"
         for page in ("/lobby", "/phone"):
             assert b"<!doctype html>" in call(page, auth=False)[1]
     finally:
