@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_mqtt.py [--actions 400] [--seats 10] [--seed 1] [--websockets]
                                          [--native-dir DIR] [--send-yield on|off|alternate]
+                                         [--segments]
 
 Everything real but the shuffler: a private Mosquitto on free loopback ports, configured from
 the repo's ``mosquitto/livetable.conf`` with the logins and ACL of provisioning; the
@@ -43,6 +44,16 @@ bench says so and the paho round trip is the anchor, named so on the last line.
 state, drivers/mqtt/link.py): ``on`` as shipped, ``off`` without it, ``alternate`` with it on
 a random half of the states (drawn by ``seq``), the two halves reported apart from the same
 run (``off`` reports the same halves: the control).
+
+``--segments`` also says where each action's time went, on the machine's monotonic clock
+(``time.perf_counter``, CLOCK_MONOTONIC: one clock for every process of one machine): from the
+tablet's publish to the action's arrival in the controller's MQTT thread; from there to the
+loop taking it; from there to the public state being handed to the MQTT link (the journal's
+commit, the step, the views); that hand-over (encoding, paho's queue, the yield); and from its
+end to the state's arrival at the acting tablet (paho's network thread, the broker's fan-out
+to every tablet, the tablet's read). The controller's timestamps come from wrappers the bench
+puts around ``TableLink._handle``, ``Orchestrator.handle`` and ``TableLink.publish_state`` in
+its own controller process; the table runs unchanged.
 
 The goal is issue 2's for issue 7: p99 under 10 ms from an action to the new state. The last
 line gives the anchor, the goal and the ratio (p99 / goal: <= 1 meets it), with the load
@@ -99,8 +110,47 @@ def yield_half(seq: int) -> bool:
     return random.Random(seq).random() < 0.5
 
 
-def serve_controller(workdir: Path, port: int, seats: int, seed: int, send_yield: str = "on") -> int:
-    """Run the table (``livetable run``'s composition, internal dealer) until SIGTERM."""
+def watch_segments(out: list[Any]) -> None:
+    """``--segments``: wrap the controller's MQTT input, loop step and state hand-over so each
+    appends its times (``time.perf_counter``) to ``out``: ``["in", seat, seq, t]`` for an action
+    read by paho's thread, ``["step", t0, t1]`` for each input the loop handles, ``["state", seq,
+    t0, t1]`` for each public state handed to the link."""
+    from controller.orchestrator import Orchestrator
+    from drivers.mqtt import link
+    from drivers.mqtt.topics import Kind
+
+    handle_input, handle, publish_state = link.TableLink._handle, Orchestrator.handle, link.TableLink.publish_state
+
+    def timed_input(self: Any, kind: Kind, seat: int, payload: bytes, now: float) -> None:
+        if kind is Kind.ACTION:
+            try:
+                seq = json.loads(payload).get("seq")
+            except (ValueError, AttributeError):
+                seq = None
+            out.append(["in", seat, seq, time.perf_counter()])
+        handle_input(self, kind, seat, payload, now)
+
+    def timed_handle(self: Any, item: Any) -> None:
+        t0 = time.perf_counter()
+        try:
+            handle(self, item)
+        finally:
+            out.append(["step", t0, time.perf_counter()])
+
+    def timed_publish(self: Any, view: dict[str, Any]) -> None:
+        t0 = time.perf_counter()
+        publish_state(self, view)
+        out.append(["state", view["seq"], t0, time.perf_counter()])
+
+    link.TableLink._handle = timed_input  # type: ignore[method-assign]
+    Orchestrator.handle = timed_handle  # type: ignore[method-assign]
+    link.TableLink.publish_state = timed_publish  # type: ignore[method-assign]
+
+
+def serve_controller(workdir: Path, port: int, seats: int, seed: int, send_yield: str = "on",
+                     segments: bool = False) -> int:
+    """Run the table (``livetable run``'s composition, internal dealer) until SIGTERM; with
+    ``segments``, its times (:func:`watch_segments`) go to ``workdir/segments.json`` at the end."""
     from controller.composition import TableRun
     from controller.devices import DeviceChoice
     from controller.engine.table import events as ev
@@ -125,6 +175,9 @@ def serve_controller(workdir: Path, port: int, seats: int, seed: int, send_yield
             publish_state(self, view)
 
         link.TableLink.publish_state = switched  # type: ignore[method-assign]
+    times: list[Any] = []
+    if segments:
+        watch_segments(times)
     run = TableRun(settings, workdir / "journal.sqlite", choice, clock=time.time, rebuy=everyone,
                    bots=everyone)
     signal.signal(signal.SIGTERM, lambda *_: run.stop())
@@ -138,6 +191,8 @@ def serve_controller(workdir: Path, port: int, seats: int, seed: int, send_yield
         run.run(poll=0.01)
     finally:
         run.close()
+        if segments:
+            (workdir / "segments.json").write_text(json.dumps(times))
     return 0
 
 
@@ -185,23 +240,44 @@ def serve_tablet(port: int, seat: int, password: str, websockets: bool) -> int:
 
     arrived: dict[int, float] = {}
     inbox: list[dict[str, Any] | None] = []
+    told = -1  # the last seq a turn was announced for
     tab: Tablet
+    # The main thread sleeps on its own event, set only when this seat is to act or the bench
+    # writes a line: not on the Tablet's condition, which paho's thread notifies on every
+    # message. Woken by every state and private view, the ten tablets' main threads cost CPU on
+    # the two cores the controller and the broker run on (a real tablet's work is done on its
+    # own device): the ten tablets' CPU in a 400-action run went from 8.6 and 8.9 s to 7.9 and
+    # 8.2 s (interleaved runs, load 4-7).
+    wake = threading.Event()
+
+    def my_turn() -> bool:  # under tab.cond
+        st, pv = tab.state, tab.private
+        return bool(st is not None and pv is not None and pv.get("to_act") and pv.get("legal")
+                    and pv["seq"] == st["seq"] and st["seq"] > told
+                    and (st.get("turn") or {}).get("seat") == seat)
+
+    def look(*_: Any) -> None:  # paho's thread, after a state or this seat's private view
+        with tab.cond:
+            if my_turn():
+                wake.set()
 
     def record(view: dict[str, Any], at: float) -> None:
         with tab.cond:
             arrived[view["seq"]] = at
+        look()
 
     tab = Tablet(TABLE, seat, host="127.0.0.1", port=port, username=f"{TABLE}-seat{seat}",
-                 password=password, on_state=record, transport="websockets" if websockets else "tcp")
+                 password=password, on_state=record, on_private=look,
+                 transport="websockets" if websockets else "tcp")
 
     def read_stdin() -> None:
         for line in sys.stdin:
             with tab.cond:
                 inbox.append(json.loads(line))
-                tab.cond.notify_all()
+            wake.set()
         with tab.cond:
             inbox.append(None)
-            tab.cond.notify_all()
+        wake.set()
 
     def say(obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj) + "\n")
@@ -213,15 +289,13 @@ def serve_tablet(port: int, seat: int, password: str, websockets: bool) -> int:
         tab.wait_connected(20)
         say({"ready": True})
         threading.Thread(target=read_stdin, daemon=True).start()
-        told = -1  # the last seq a turn was announced for
         while True:
             with tab.cond:
-                def my_turn() -> bool:
-                    st, pv = tab.state, tab.private
-                    return bool(st is not None and pv is not None and pv.get("to_act") and pv.get("legal")
-                                and pv["seq"] == st["seq"] and st["seq"] > told
-                                and (st.get("turn") or {}).get("seat") == seat)
-                tab.cond.wait_for(lambda: inbox or my_turn(), 1.0)
+                pending = bool(inbox) or my_turn()
+            if not pending:
+                wake.wait(1.0)
+            wake.clear()  # then look: what sets it from here on is seen at the next look
+            with tab.cond:
                 cmd = inbox.pop(0) if inbox else False
                 turn = None if cmd is not False else (tab.state, tab.private) if my_turn() else None
             if cmd is None:
@@ -251,7 +325,7 @@ def serve_tablet(port: int, seat: int, password: str, websockets: bool) -> int:
                 tab.messages.clear()  # the bench reads none of them; keep the process small
             if later and min(later)[0] >= t0:
                 at, first = min(later)
-                say({"timed": (at - t0) * 1000, "seq": first})
+                say({"timed": (at - t0) * 1000, "seq": first, "sent": t0, "at": at})
             elif later:  # a newer state came before the action went: the turn moved on
                 say({"refused": f"stale: state {min(later)[1]} arrived before the action on {seq} was sent"})
             else:
@@ -393,13 +467,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--send-yield", choices=("on", "off", "alternate"), default="on",
                     help="the controller's sched_yield after queueing the state: on (as shipped), "
                          "off, or on for even seqs only (both reported)")
+    ap.add_argument("--segments", action="store_true",
+                    help="also say where each action's time went (tablet to controller, the "
+                         "controller's queue and step, the state's hand-over, back to the tablet)")
     ap.add_argument("--serve-controller", nargs=2, metavar=("WORKDIR", "PORT"), help=argparse.SUPPRESS)
     ap.add_argument("--serve-echo", nargs=2, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
     ap.add_argument("--serve-tablet", nargs=2, metavar=("PORT", "SEAT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve_controller:
         return serve_controller(Path(args.serve_controller[0]), int(args.serve_controller[1]),
-                                args.seats, args.seed, args.send_yield)
+                                args.seats, args.seed, args.send_yield, args.segments)
     if args.serve_tablet:
         return serve_tablet(int(args.serve_tablet[0]), int(args.serve_tablet[1]),
                             os.environ["BENCH_PASSWORD"], args.websockets)
@@ -518,6 +595,7 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
     rng = random.Random(args.seed)
     actions: list[float] = []
     seqs: list[int] = []  # the seq of the state each action's time was taken on
+    sent: list[tuple[int, int, float, float]] = []  # (seat, seq acted on, sent, state arrived)
     anchor: list[float] = []
     native: list[float] = []
     hands: set[int] = set()
@@ -537,7 +615,8 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
                 return "the anchor's ping client did not subscribe within 20 s"
         procs.append(subprocess.Popen(here + ["--serve-controller", str(work), str(broker.mqtt_port),
                                               "--seats", str(args.seats), "--seed", str(args.seed),
-                                              "--send-yield", args.send_yield],
+                                              "--send-yield", args.send_yield]
+                                      + (["--segments"] if args.segments else []),
                                       env=env))
         done_seq = 0  # the turns up to this seq are spent
         while len(actions) < args.actions:
@@ -595,6 +674,7 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
                 continue
             actions.append(said["timed"])
             seqs.append(said["seq"])
+            sent.append((n, seq, said["sent"], said["at"]))
             kinds[name] = kinds.get(name, 0) + 1
             hands.add(turn["hand"])
             rt = pinger.round_trip(len(anchor), sizes[0])
@@ -620,8 +700,42 @@ def drive(work: Path, broker: Any, creds: dict[str, Any], extra: dict[str, str],
                 p.kill()
         pinger.stop()
         tablets.stop()
+    segments = work / "segments.json"
     return {"actions": actions, "seqs": seqs, "anchor": anchor, "native": native, "hands": len(hands),
-            "kinds": kinds, "refusals": refusals, "sizes": sizes}
+            "kinds": kinds, "refusals": refusals, "sizes": sizes, "sent": sent,
+            "segments": json.loads(segments.read_text()) if segments.exists() else None}
+
+
+SEGMENTS = ("tablet -> controller's MQTT thread", "-> the loop takes it", "-> state handed to the link "
+            "(journal, step, views)", "the hand-over (encode, paho queue, yield)",
+            "-> arrival at the acting tablet (paho, broker fan-out, tablet)")
+
+
+def split_segments(sent: list[tuple[int, int, float, float]], times: list[Any]) -> list[list[float]]:
+    """Each timed action's five segments (ms, in :data:`SEGMENTS` order), joined from the
+    tablets' ``(seat, seq acted on, sent, arrived)`` and the controller's times
+    (:func:`watch_segments`): the action read for that seat and seq, the loop step during which
+    the first newer state was handed over, and that hand-over. Actions with a part missing are
+    left out."""
+    import bisect
+
+    got = {(seat, seq): t for kind, *rest in times if kind == "in" for seat, seq, t in [rest]}
+    states = sorted((t0, t1, seq) for kind, *rest in times if kind == "state" for seq, t0, t1 in [rest])
+    steps = sorted((t0, t1) for kind, *rest in times if kind == "step" for t0, t1 in [rest])
+    starts = [s[0] for s in steps]
+    out = []
+    for seat, seq, t_sent, t_at in sent:
+        t_in = got.get((seat, seq))
+        first = next((s for s in states if s[2] > seq and t_in is not None and s[0] >= t_in), None)
+        if t_in is None or first is None:
+            continue
+        i = bisect.bisect_right(starts, first[0]) - 1
+        if i < 0 or steps[i][1] < first[0]:
+            continue
+        t_step = steps[i][0]
+        out.append([(t_in - t_sent) * 1e3, (t_step - t_in) * 1e3, (first[0] - t_step) * 1e3,
+                    (first[1] - first[0]) * 1e3, (t_at - first[1]) * 1e3])
+    return out
 
 
 def _figures(values: list[float]) -> str:
@@ -658,6 +772,17 @@ def report(r: dict[str, Any], args: argparse.Namespace, before: str, after: str,
     else:
         print(f"    native: not measured ({native_built[1]})")
     print(f"    bare paho (this process -> broker -> echo process -> broker): {_figures(b)}")
+    if r.get("segments") is not None:
+        parts = split_segments(r["sent"], r["segments"])
+        if parts:
+            worst = sorted(parts, key=sum)[-max(1, len(parts) // 100):]  # the slowest 1 %
+            print(f"  where the time went ({len(parts)} of {len(a)} actions joined; the slowest 1 %: "
+                  f"{len(worst)} actions, their mean per segment):")
+            for k, label in enumerate(SEGMENTS):
+                col = [p[k] for p in parts]
+                print(f"    {label}: {_figures(col)}; slowest 1 % {statistics.mean(p[k] for p in worst):.2f} ms")
+        else:
+            print("  where the time went: no action could be joined with the controller's times")
     if r["refusals"]:
         print(f"  refused, not timed: {len(r['refusals'])} ({r['refusals'][0]})")
     print(f"  journal on disk at the end: {journal / 1024:.0f} KB; load {before} -> {after}")

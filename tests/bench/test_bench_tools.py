@@ -95,10 +95,30 @@ def test_bench_mqtt_times_actions_with_each_tablet_in_a_process_of_its_own(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # issue 21: the tablets are processes of their own (the bench's own process held ten paho
     # threads and timed its GIL); a short real run through the broker, the controller and the
-    # journal times every action, one anchor round trip after each
-    assert bench_mqtt.main(["--actions", "12", "--seats", "3", "--native-dir", str(tmp_path)]) == 0 \
-        or pytest.fail(capsys.readouterr().err)
+    # journal times every action, one anchor round trip after each; with --segments each
+    # action's time is split where it went
+    assert bench_mqtt.main(["--actions", "12", "--seats", "3", "--native-dir", str(tmp_path),
+                            "--segments"]) == 0 or pytest.fail(capsys.readouterr().err)
     out = [ln for ln in capsys.readouterr().out.strip().split("\n") if not ln.startswith("native anchor:")]
     assert out[0].startswith("bench_mqtt: 12 actions in ") and "at 3 seats" in out[0]
     assert "a process per tablet" in out[1]
     assert out[-1].startswith("mqtt: anchor ") and "ratio p99/goal" in out[-1]
+    split = next(i for i, ln in enumerate(out) if ln.startswith("  where the time went ("))
+    assert out[split].startswith("  where the time went (12 of 12 actions joined")
+    medians = [float(ln.split("median ")[1].split(" ms")[0]) for ln in out[split + 1:split + 6]]
+    assert [ln.split(":")[0].strip() for ln in out[split + 1:split + 6]] == list(bench_mqtt.SEGMENTS)
+    assert all(m >= 0 for m in medians), out[split:split + 6]
+
+
+def test_bench_mqtt_splits_an_action_where_its_time_went() -> None:
+    # the tablet's (seat, seq acted on, sent, arrived) joined with the controller's times: the
+    # action read for that seat and seq, the loop step in which the first newer state was
+    # handed over (an older state, another seat's action, and a state handed over before the
+    # action came are not it)
+    times = [["in", 2, 7, 10.0010], ["state", 7, 10.0005, 10.0006], ["step", 10.0000, 10.0007],
+             ["in", 3, 7, 10.0012], ["step", 10.0020, 10.0050], ["state", 8, 10.0040, 10.0043],
+             ["state", 9, 10.0060, 10.0061]]
+    parts = bench_mqtt.split_segments([(3, 7, 10.0000, 10.0070), (4, 7, 10.0, 10.01)], times)
+    assert len(parts) == 1  # seat 4's action never reached the controller: left out
+    assert [round(x, 3) for x in parts[0]] == [1.2, 0.8, 2.0, 0.3, 2.7]
+    assert round(sum(parts[0]), 3) == 7.0  # the whole: sent 10.0000 -> arrived 10.0070
