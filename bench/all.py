@@ -48,7 +48,8 @@ BENCHES = {
 }
 #: benches not run by default (``--also``, ``--update``) that take options all the same
 OPTIONS = {
-    "bench_mqtt.py": (["--native-dir", "{native}"], ["--native-dir", "{native}", "--actions", "100"]),
+    "bench_mqtt.py": (["--native-dir", "{native}", "--segments"],
+                      ["--native-dir", "{native}", "--actions", "100", "--segments"]),
 }
 UPDATED = "Rerun alone since (`bench/all.py --update NAME`): "
 
