@@ -24,7 +24,12 @@ SEED = 5
 
 def _interrupted(path, *, seed_in_journal: bool) -> dict[int, int]:
     """A journal of table ``t`` (3 seats) stopped in the middle of hand 1, dealt by an
-    internal dealer with SEED; return the stacks before the hand."""
+    internal dealer with SEED; return the stacks before the hand.
+
+    The seats hold the simulation's own players (``sim1``..``sim3``, as ``livetable simulate``
+    seats them), so the reopened simulation plays them. Players of other ids are ones who
+    joined from a tablet: the simulation leaves their seats to them (a32e4ca) and the hand
+    would wait for their action timers (A-2: 30 s each, a minute for this hand)."""
     clock = ManualClock()
     journal = Journal(path)
     if seed_in_journal:
@@ -33,7 +38,7 @@ def _interrupted(path, *, seed_in_journal: bool) -> dict[int, int]:
     orch = Orchestrator(TableState.new(settings), journal=journal, clock=clock)
     orch.ports.dealer = InternalDealer(orch.post, clock, seed=SEED)
     for s in (1, 2, 3):
-        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"p{s}", name=f"P{s}"))
+        orch.post(ev.PlayerSatDown(at=clock(), seat=s, player=f"sim{s}", name=f"Player {s}"))
         orch.post(ev.BoughtIn(at=clock(), seat=s, amount=5000))
     orch.pump()
     before = {s: orch.state.seat(s).stack for s in (1, 2, 3)}
@@ -54,6 +59,13 @@ def _open(path, capsys, seed: int) -> dict:
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
+def _timed_out(path) -> list[dict]:
+    """The action timers the journal shows running out (A-2): none when the simulation's
+    players carried the hand on themselves."""
+    with Journal(path) as j:
+        return [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "timer-expired"]
+
+
 def test_the_simulations_own_deck_goes_on(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     _interrupted(path, seed_in_journal=True)
@@ -61,6 +73,7 @@ def test_the_simulations_own_deck_goes_on(tmp_path, capsys):
     assert out["recovery"]["outcome"] == "resumed", out["recovery"]
     assert out["faults"] == [] and out["invariant_errors"] == []
     assert out["hands"] == 1
+    assert _timed_out(path) == []  # the players acted: the hand went on at once
 
 
 def test_a_hand_from_another_deck_is_voided_not_dealt_twice(tmp_path, capsys):
@@ -74,6 +87,7 @@ def test_a_hand_from_another_deck_is_voided_not_dealt_twice(tmp_path, capsys):
     with Journal(path) as j:
         voided = [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "hand-voided"]
     assert len(voided) == 1
+    assert _timed_out(path) == []
 
 
 def test_the_summary_names_the_hand_left_unfinished(tmp_path):
@@ -152,3 +166,10 @@ def test_a_seat_a_tablet_player_holds_stays_theirs_when_the_table_is_opened_agai
 def _open_again(path, capsys, argv: list[str]) -> dict:
     assert simulate.main(argv) == 0
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def _timed_out(path) -> list[dict]:
+    """The action timers the journal shows running out (A-2): none when the simulation's
+    players carried the hand on themselves."""
+    with Journal(path) as j:
+        return [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "timer-expired"]
