@@ -143,7 +143,7 @@ def test_a_seat_a_tablet_player_holds_stays_theirs_when_the_table_is_opened_agai
     again without ``--join-seats``, no simulated player buys in or acts for her there."""
     path = tmp_path / "j.sqlite"
     base = ["--devices", "none", "--headless", "--quiet", "--journal", str(path), "--table", "t",
-            "--seats", "3", "--tablet-join", "confirm"]
+            "--seats", "3", "--tablet-join", "confirm", "--result-seconds", "0"]
     assert simulate.main(base + ["--hands", "1", "--join-seats", "3"]) == 0
     capsys.readouterr()
     clock = ManualClock()
