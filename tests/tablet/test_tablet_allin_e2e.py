@@ -67,8 +67,10 @@ WATCH = """() => {
 
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableRig]:
+    # speed 6 (0.07..0.27 s per decision) and the result held 1 s, not the table's 5 s: the
+    # run-out is dealt as fast at any pace, and the watcher sees every render of it
     r = TableRig(tmp_path_factory.mktemp("tablet-allin"), game="holdem", seats=3, tablet_seats=(2,),
-                 buy_in=10000, seed=15)
+                 buy_in=10000, seed=15, speed=6.0, result_seconds=1.0)
     try:
         yield r.start()
     finally:
@@ -118,7 +120,7 @@ def test_the_page_shows_equity_on_every_street_of_the_runout_and_never_while_a_s
         done = runout_streets(states)
         if len(done) >= 2:
             break
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(200)
     watched = page.evaluate("window.__eq")
     shot(page, "20-all-in-run-out")
     assert watched["renders"] > 20, watched

@@ -42,7 +42,9 @@ def _summary(log: str) -> dict[str, Any]:
 
 
 def test_a_player_joins_from_the_tablet_is_dealt_in_and_acts(browser: Any, tmp_path: Path) -> None:
-    rig = JoinRig(tmp_path, game="holdem", seats=5, tablet_seats=(), speed=2.0)
+    # speed 6 (0.07..0.27 s per decision) and the result held 1 s, not the table's 5 s, while
+    # she waits for the big blind (up to a round of hands)
+    rig = JoinRig(tmp_path, game="holdem", seats=5, tablet_seats=(), speed=6.0, result_seconds=1.0)
     page = None
     try:
         rig.start()
