@@ -65,12 +65,18 @@ def recall(path: str | Path, *, hands: int = 1, hand: int | None = None,
     Returns:
         :class:`Recall` with the hands oldest first.
 
+    The journal is read as it was at one moment (one read transaction over every statement):
+    a running table may compact it meanwhile (issue 21), and its events then start after a
+    newer snapshot than the one the recall began from; read across that moment, the recall
+    replayed those events on the older state and showed no hand, silently.
+
     Raises:
         HistoryError: the journal is missing or unreadable, an event cannot be replayed, or
             hand ``hand`` is not in it.
     """
     db = open_journal(path)
     try:
+        db.execute("BEGIN")  # one moment of the journal for every read below (WAL: the table never waits)
         return _recall(db, hands=hands, hand=hand, settings=settings)
     except sqlite3.Error as exc:
         raise HistoryError(f"journal {path}: {exc}") from None
