@@ -440,7 +440,8 @@ class JournalKeeper:
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
-            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])]
+            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])
+                        and self._same_chips(n, records[n])]
             for n in rewrite:
                 self._write(n, records[n])
         for n in numbers:
@@ -478,6 +479,25 @@ class JournalKeeper:
             return (not phh.exists()) if text is None else _read_text(phh) == text
         except (OSError, ValueError, UnicodeDecodeError):
             return False
+
+    def _same_chips(self, hand: int, record: dict[str, Any]) -> bool:
+        """True when hand ``hand``'s JSON file pays the chips ``record`` (the replay's) pays:
+        every seat's start and end, the stacks, the rake, and each pot's amount, rake and
+        shares (a show after the hand changes none of them). False when they differ: the
+        replay is not what the table did (a journal an older livetable wrote, whose rules
+        paid differently: issue 21's breaker), and the table's own file is kept as it is
+        (logged). A file that cannot be read is no record to keep: True."""
+        js, _ = history_files(self.folder, hand)
+        try:
+            mine = json.loads(_read_text(js))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return True
+        theirs = json.loads(json.dumps(record, sort_keys=True))
+        if _chips(mine) == _chips(theirs):
+            return True
+        log.warning("journal compaction: the journal's replay of hand %d pays other chips than its file %s "
+                    "(a journal an older livetable wrote?): the table's file is kept as it is", hand, js)
+        return False
 
     def _offer_end(self, upto: int, journal: Journal | None = None) -> int:
         """The seq of the first hand start after event ``upto`` (the end of the last hand's
@@ -551,6 +571,19 @@ class JournalReader(Journal):
     def close(self) -> None:
         """Close the reader's connection."""
         self._db.close()
+
+
+def _chips(record: Any) -> Any:
+    """The chips a hand's record pays (:meth:`JournalKeeper._same_chips`): each seat's
+    ``(seat, start, end)``, and the result's ``stacks``, ``rake``, ``returned`` and each
+    award's ``(amount, rake, shares)``; None for a record of another shape."""
+    try:
+        res = record.get("result") or {}
+        return ([(s.get("seat"), s.get("start"), s.get("end")) for s in record.get("seats") or []],
+                res.get("stacks"), res.get("rake"), res.get("returned"),
+                [(a.get("amount"), a.get("rake"), a.get("shares")) for a in res.get("awards") or []])
+    except AttributeError:
+        return None
 
 
 def _phh(record: dict[str, Any]) -> str | None:
