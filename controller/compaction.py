@@ -518,7 +518,13 @@ class JournalKeeper:
     def _records(self, base_upto: int, upto: int, journal: Journal | None = None) -> dict[int, dict[str, Any]]:
         """Replay events ``base_upto+1..upto`` from the snapshot at ``base_upto`` and return
         every finished hand's last record by number (what the table wrote when it finished,
-        or again when its winner showed after it: P-2)."""
+        or again when its winner showed after it: P-2).
+
+        The replay starts again from each between-hands snapshot it passes (the table as it
+        was then, as recovery would start from it): a journal an older livetable wrote (a
+        snapshot every hand, before issue 21) replayed by this one can drift from what the
+        table did (the rake split between pots changed since), and a drifted hand that never
+        finished had no record, so compaction stopped at its missing file for good."""
         journal = journal or self.journal
         snap = journal.snapshot_at(base_upto)
         if snap is None:
@@ -528,9 +534,14 @@ class JournalKeeper:
 
         rejected = set_aside_seqs(journal, base_upto)
         out: dict[int, dict[str, Any]] = {}
+        starts = [u for u, _h, between in journal.snapshot_index() if between and base_upto < u < upto]
         for e in journal.entries(after=base_upto, kinds=("table",)):
             if e.seq > upto:
                 break
+            while starts and starts[0] < e.seq:  # a snapshot before this event: the table then
+                at = journal.snapshot_at(starts.pop(0))
+                if at is not None and isinstance(at.get("table"), dict):
+                    state = TableState.from_json(at["table"])
             if e.seq in rejected:
                 continue  # the live table could not take it either
             state, effects = step(state, event_from_json(e.payload))
