@@ -443,7 +443,7 @@ class JournalKeeper:
             rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])
                         and self._same_chips(n, records[n])]
             for n in rewrite:
-                self._write(n, records[n])
+                self._write(n, self._table_record(n, records[n]))
         for n in numbers:
             for path in history_files(self.folder, n):
                 if path.exists():
@@ -479,6 +479,20 @@ class JournalKeeper:
             return (not phh.exists()) if text is None else _read_text(phh) == text
         except (OSError, ValueError, UnicodeDecodeError):
             return False
+
+    def _table_record(self, hand: int, replayed: dict[str, Any]) -> dict[str, Any]:
+        """The record to write hand ``hand``'s files from: ``replayed`` (the journal's
+        replay), unless the hand's JSON file is a whole record of it whose chips the replay
+        does not pay (:meth:`_same_chips`): that is the table's own record (its PHH file was
+        the one missing or torn), and it is written again as it is."""
+        js, _ = history_files(self.folder, hand)
+        try:
+            mine = json.loads(_read_text(js))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return replayed
+        if isinstance(mine, dict) and mine.get("hand") == hand and not self._same_chips(hand, replayed):
+            return mine
+        return replayed
 
     def _same_chips(self, hand: int, record: dict[str, Any]) -> bool:
         """True when hand ``hand``'s JSON file pays the chips ``record`` (the replay's) pays:

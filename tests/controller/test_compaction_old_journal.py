@@ -54,3 +54,32 @@ def test_a_missing_hand_file_is_rebuilt_from_the_snapshot_before_it_not_a_drifte
         done = JournalKeeper(j, keep_hands=2, history_dir=tmp_path / "hands", every=1).run()
     assert done is not None and done.first <= 4 <= done.last and 4 in done.rewritten, done
     assert json.loads(js.read_text()) == table_wrote  # the hand as the table played it
+
+
+def test_a_missing_phh_file_is_written_from_the_tables_json_when_the_replay_pays_otherwise(tmp_path):
+    """Hand 3's JSON record is whole but its PHH file is gone: the JSON is the table's own
+    record. When the journal's replay pays other chips (an older livetable's rules; here a
+    chip moved in the JSON), both files were written from the replay: the table's JSON was
+    replaced (a run of kills on such a journal left 40 hands whose end stacks were not the
+    next hand's start). The PHH file is now written from the table's JSON, kept as it is."""
+    from controller.history import record_to_phh
+
+    t, _ = _table(tmp_path, writer=True)
+    t.play(6)
+    t.close()
+    js, phh = history_files(tmp_path / "hands", 3)
+    rec = json.loads(js.read_text())
+    stacks = rec["result"]["stacks"]
+    a, b = sorted(stacks)[:2]
+    stacks[a] -= 1
+    stacks[b] += 1
+    for s in rec["seats"]:
+        s["end"] = stacks.get(str(s["seat"]), s["end"])
+    js.write_text(json.dumps(rec, sort_keys=True))
+    table_wrote = js.read_text()
+    phh.unlink()
+    with Journal(tmp_path / "j.sqlite") as j:
+        done = JournalKeeper(j, keep_hands=2, history_dir=tmp_path / "hands", every=1).run()
+    assert done is not None and done.first <= 3 <= done.last and 3 in done.rewritten, done
+    assert json.loads(js.read_text()) == json.loads(table_wrote)
+    assert phh.read_text() == record_to_phh(json.loads(table_wrote))
