@@ -440,9 +440,10 @@ class JournalKeeper:
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
-            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])]
+            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])
+                        and self._same_chips(n, records[n])]
             for n in rewrite:
-                self._write(n, records[n])
+                self._write(n, self._table_record(n, records[n]))
         for n in numbers:
             for path in history_files(self.folder, n):
                 if path.exists():
@@ -479,6 +480,39 @@ class JournalKeeper:
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
+    def _table_record(self, hand: int, replayed: dict[str, Any]) -> dict[str, Any]:
+        """The record to write hand ``hand``'s files from: ``replayed`` (the journal's
+        replay), unless the hand's JSON file is a whole record of it whose chips the replay
+        does not pay (:meth:`_same_chips`): that is the table's own record (its PHH file was
+        the one missing or torn), and it is written again as it is."""
+        js, _ = history_files(self.folder, hand)
+        try:
+            mine = json.loads(_read_text(js))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return replayed
+        if isinstance(mine, dict) and mine.get("hand") == hand and not self._same_chips(hand, replayed):
+            return mine
+        return replayed
+
+    def _same_chips(self, hand: int, record: dict[str, Any]) -> bool:
+        """True when hand ``hand``'s JSON file pays the chips ``record`` (the replay's) pays:
+        every seat's start and end, the stacks, the rake, and each pot's amount, rake and
+        shares (a show after the hand changes none of them). False when they differ: the
+        replay is not what the table did (a journal an older livetable wrote, whose rules
+        paid differently: issue 21's breaker), and the table's own file is kept as it is
+        (logged). A file that cannot be read is no record to keep: True."""
+        js, _ = history_files(self.folder, hand)
+        try:
+            mine = json.loads(_read_text(js))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return True
+        theirs = json.loads(json.dumps(record, sort_keys=True))
+        if _chips(mine) == _chips(theirs):
+            return True
+        log.warning("journal compaction: the journal's replay of hand %d pays other chips than its file %s "
+                    "(a journal an older livetable wrote?): the table's file is kept as it is", hand, js)
+        return False
+
     def _offer_end(self, upto: int, journal: Journal | None = None) -> int:
         """The seq of the first hand start after event ``upto`` (the end of the last hand's
         P-2 show offer), or the journal's last seq."""
@@ -498,7 +532,13 @@ class JournalKeeper:
     def _records(self, base_upto: int, upto: int, journal: Journal | None = None) -> dict[int, dict[str, Any]]:
         """Replay events ``base_upto+1..upto`` from the snapshot at ``base_upto`` and return
         every finished hand's last record by number (what the table wrote when it finished,
-        or again when its winner showed after it: P-2)."""
+        or again when its winner showed after it: P-2).
+
+        The replay starts again from each between-hands snapshot it passes (the table as it
+        was then, as recovery would start from it): a journal an older livetable wrote (a
+        snapshot every hand, before issue 21) replayed by this one can drift from what the
+        table did (the rake split between pots changed since), and a drifted hand that never
+        finished had no record, so compaction stopped at its missing file for good."""
         journal = journal or self.journal
         snap = journal.snapshot_at(base_upto)
         if snap is None:
@@ -508,9 +548,14 @@ class JournalKeeper:
 
         rejected = set_aside_seqs(journal, base_upto)
         out: dict[int, dict[str, Any]] = {}
+        starts = [u for u, _h, between in journal.snapshot_index() if between and base_upto < u < upto]
         for e in journal.entries(after=base_upto, kinds=("table",)):
             if e.seq > upto:
                 break
+            while starts and starts[0] < e.seq:  # a snapshot before this event: the table then
+                at = journal.snapshot_at(starts.pop(0))
+                if at is not None and isinstance(at.get("table"), dict):
+                    state = TableState.from_json(at["table"])
             if e.seq in rejected:
                 continue  # the live table could not take it either
             state, effects = step(state, event_from_json(e.payload))
@@ -551,6 +596,19 @@ class JournalReader(Journal):
     def close(self) -> None:
         """Close the reader's connection."""
         self._db.close()
+
+
+def _chips(record: Any) -> Any:
+    """The chips a hand's record pays (:meth:`JournalKeeper._same_chips`): each seat's
+    ``(seat, start, end)``, and the result's ``stacks``, ``rake``, ``returned`` and each
+    award's ``(amount, rake, shares)``; None for a record of another shape."""
+    try:
+        res = record.get("result") or {}
+        return ([(s.get("seat"), s.get("start"), s.get("end")) for s in record.get("seats") or []],
+                res.get("stacks"), res.get("rake"), res.get("returned"),
+                [(a.get("amount"), a.get("rake"), a.get("shares")) for a in res.get("awards") or []])
+    except AttributeError:
+        return None
 
 
 def _phh(record: dict[str, Any]) -> str | None:

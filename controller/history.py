@@ -37,8 +37,9 @@ from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.codec import to_json as event_to_json
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.step import step
-from controller.history_journal import (HistoryError, _base, _compacted_upto, _set_aside, _snapshot_index,
-                                        open_journal)
+from controller.engine.table.state import TableState
+from controller.history_journal import (HistoryError, _base, _compacted_upto, _load_snapshot, _set_aside,
+                                        _snapshot_index, open_journal)
 from controller.history_phh import _utc, hand_from_record, hand_summary, phh_order, rake_paid, record_to_phh
 from controller.history_seats import _fault_step, _seat_steps, _set_aside_step
 from controller.history_notes import NoteWords
@@ -65,12 +66,18 @@ def recall(path: str | Path, *, hands: int = 1, hand: int | None = None,
     Returns:
         :class:`Recall` with the hands oldest first.
 
+    The journal is read as it was at one moment (one read transaction over every statement):
+    a running table may compact it meanwhile (issue 21), and its events then start after a
+    newer snapshot than the one the recall began from; read across that moment, the recall
+    replayed those events on the older state and showed no hand, silently.
+
     Raises:
         HistoryError: the journal is missing or unreadable, an event cannot be replayed, or
             hand ``hand`` is not in it.
     """
     db = open_journal(path)
     try:
+        db.execute("BEGIN")  # one moment of the journal for every read below (WAL: the table never waits)
         return _recall(db, hands=hands, hand=hand, settings=settings)
     except sqlite3.Error as exc:
         raise HistoryError(f"journal {path}: {exc}") from None
@@ -96,8 +103,19 @@ def _recall(db: sqlite3.Connection, *, hands: int, hand: int | None,
     notes.prime(db, after)
     rows = db.execute("SELECT seq, at, kind, payload FROM events WHERE seq > ? ORDER BY seq", (after,))
     try:
+        # The table as it was at each between-hands snapshot the replay passes (a journal an
+        # older livetable wrote replays with today's rules, which may pay otherwise: a
+        # replay over many hands drifted from the table's chips and lost hands).
+        starts = [u for u, _h, between in index if between and u > after]
         for seq, at, kind, payload in rows:
             last_seq = int(seq)
+            while starts and starts[0] < last_seq:
+                upto = starts.pop(0)
+                if cur is None and state.hand is None:
+                    try:
+                        state = TableState.from_json(_load_snapshot(db, upto)["table"])
+                    except (KeyError, TypeError, ValueError) as exc:
+                        raise HistoryError(f"journal snapshot at event {upto} cannot be read: {exc}") from None
             if last_seq in aside:
                 when = float(at) if isinstance(at, (int, float)) else None
                 (cur.recall.steps if cur is not None else pending).append(

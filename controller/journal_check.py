@@ -261,12 +261,37 @@ def _diff(a: Any, b: Any, where: str = "", out: list[str] | None = None, limit: 
     return out
 
 
+def _empty(value: Any) -> bool:
+    """True for a value a field added since an older livetable has at its default: None,
+    false, 0, "", [] or {} (``info.button_waits`` [], ``settings.big_blind_ante`` 0, a hand
+    record's ``settings.big_blind_first`` false: issue 19)."""
+    return value is None or (isinstance(value, (bool, int, float, str, list, dict)) and not value)
+
+
+def _without_added_fields(snapshot: Any, replay: Any) -> Any:
+    """Return ``replay`` without the keys ``snapshot`` lacks whose value is empty
+    (:func:`_empty`), at every depth: a snapshot an older livetable wrote lacks the fields
+    added since, which this livetable's replay writes at their defaults (a journal written
+    before an upgrade was refused at start for each of them: issue 21's breaker). A key the
+    snapshot lacks with any other value stays, and the comparison reports it."""
+    if isinstance(snapshot, dict) and isinstance(replay, dict):
+        return {k: _without_added_fields(snapshot[k], v) if k in snapshot else v
+                for k, v in replay.items() if k in snapshot or not _empty(v)}
+    if isinstance(snapshot, list) and isinstance(replay, list) and len(snapshot) == len(replay):
+        return [_without_added_fields(a, b) for a, b in zip(snapshot, replay)]
+    return replay
+
+
 def snapshot_problems(journal: Journal) -> list[str]:
     """Return how the newest snapshot disagrees with the journal (empty: it agrees).
 
     The newest snapshot (where recovery starts) must balance (``audit``: stacks + pots +
     rake = chips brought in, the ledger matches the stacks), and when an older snapshot is
-    kept, replaying the events between them must give it exactly (table and open faults).
+    kept, replaying the events between them must give it exactly (table and open faults),
+    both read through this livetable's :class:`TableState` (a snapshot an older livetable
+    wrote lacks the fields added since: read, they take their defaults), and but for the
+    fields of the records it keeps as written (the last hand's) that the snapshot lacks and
+    the replay has at an empty value (:func:`_without_added_fields`).
     At most ``SNAPSHOT_EVERY`` hands' events are replayed (controller.orchestrator).
 
     Raises:
@@ -294,7 +319,12 @@ def snapshot_problems(journal: Journal) -> list[str]:
             found.append(f"the events {prev_upto + 1}..{newest_upto} do not replay from the snapshot "
                          f"at event {prev_upto}: {exc}")
         else:
-            mine = {"table": newest.get("table"), "faults": newest.get("faults", [])}
+            # The newest snapshot as this livetable reads it, as the replay is (the fields added
+            # since an older livetable wrote it at their defaults: ``settings.language`` "en");
+            # then the empty fields of the records kept as written (the last hand's record).
+            table = json.loads(json.dumps(state.to_json(), sort_keys=True))
+            mine = {"table": table, "faults": newest.get("faults", [])}
+            replayed = _without_added_fields(mine, replayed)
             if mine != replayed:
                 where = "; ".join(_diff(mine, replayed))
                 found.append(f"the snapshot at event {newest_upto} disagrees with the replay of events "

@@ -117,3 +117,32 @@ def test_a_new_record_beside_an_old_phh_file_is_rewritten(tmp_path, monkeypatch)
     done = keeper.run()
     assert done is not None and done.first <= 1 <= done.last and 1 in done.rewritten, done
     assert phh.read_text() == shown_phh
+
+
+def test_a_replay_that_pays_other_chips_than_the_tables_file_never_rewrites_it(tmp_path, monkeypatch):
+    """A journal an older livetable wrote (before issue 21: a snapshot every hand), replayed by
+    this one, can pay other chips than the table did (the rake split between pots changed
+    since: 13 chips went to another seat in hand 4 of such a journal). A show after a hand
+    in the range made compaction replay it and rewrite *every* hand file that differed from
+    the replay: the table's own records were replaced with chips it never paid (found by
+    issue 21's breaker, 90 of 150 files). A sound file whose chips differ from the replay is
+    kept as the table wrote it; one that differs only in the show is still rewritten."""
+    orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=False)
+    js, phh = history_files(tmp_path / "hands", 2)
+    rec = json.loads(js.read_text())
+    # hand 2 as the older livetable paid it: a chip of the winner's went to the big blind's stack
+    stacks = rec["result"]["stacks"]
+    won, other = sorted(stacks, key=lambda s: -stacks[s])[:2]
+    stacks[won] -= 1
+    stacks[other] += 1
+    for s in rec["seats"]:
+        s["end"] = stacks.get(str(s["seat"]), s["end"])
+    js.write_text(json.dumps(rec, sort_keys=True))
+    table_wrote, table_phh = js.read_text(), phh.read_text()
+    for p in history_files(tmp_path / "hands", 1):  # hand 1's show: the replay runs
+        p.unlink()
+    keeper = JournalKeeper(orch.journal, keep_hands=2, history_dir=tmp_path / "hands", every=1)
+    done = keeper.run()
+    assert done is not None and done.first <= 2 <= done.last and 1 in done.rewritten, done
+    assert 2 not in done.rewritten and js.read_text() == table_wrote and phh.read_text() == table_phh
+    assert _shown_in_files(tmp_path, seat) == "shown"
