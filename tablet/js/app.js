@@ -67,7 +67,7 @@ async function start() {
   window.addEventListener('resize', () => {
     if (!app.state) return;
     // a tournament's stack lines were fitted to the old size (a tablet turned: fitStacks)
-    if (document.body.classList.contains('tourney')) renderTable(); else layoutFelt();
+    if (document.body.classList.contains('tourney')) renderTable(); else { fitStatuses(); layoutFelt(); }
     fitHeader(); // issue 20: the header's words for the new width
   });
   render();
@@ -717,7 +717,8 @@ function renderTable() {
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
     if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(L.t('missed {blind}', { blind: seat.missed.bb ? 'BB' : 'SB' }));
     if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
-    if (seat.status !== 'empty' && seat.connected === false) extra.push(L.t('tablet offline'));
+    const offline = seat.status !== 'empty' && seat.connected === false;
+    if (offline) extra.push(L.t('tablet offline'));
     const hold = L.seatHold(s, seat.seat, Date.now() / 1000, app.clockOffset || 0); // issue 18
     const said = seat.status === 'folded' ? '' : L.lastActionText(seat);
     const chip = said ? el('span', { class: `said act-${seat.last_action.action}`, text: said })
@@ -727,12 +728,15 @@ function renderTable() {
       : seat.status === 'empty' && L.seatFinish(L.tournamentView(s), seat.seat) // issue 19: "Out — 5th"
         ? L.finishText(L.seatFinish(L.tournamentView(s), seat.seat), isMe) : L.statusWord(seat), ...extra]
       .filter(Boolean).join(' · ');
+    // the same words with "offline" for "tablet offline": a seat too small for the long ones (fitStatuses)
+    const short = offline ? words.replace(L.t('tablet offline'), L.t('offline')) : words;
     // issue 18: a seat held for a called player: the name above, "Held (2:41)" below.
     // Otherwise a space between the chip and the words: the line breaks there, never inside a
     // word ("9,900 Folde/d" at 390 px: the chip and the word were one unbreakable run)
     const status = hold ? el('div', { class: 'status held', dataset: { held: String(seat.seat) }, title: hold.text,
       text: L.t('Held ({time})', { time: hold.clock }) })
-      : el('div', { class: 'status' }, chip, chip && words ? ' ' : null, words);
+      : el('div', { class: 'status', dataset: short !== words ? { long: words, short } : {} },
+        chip, chip && words ? ' ' : null, words);
     const won = winners.has(seat.seat);
     if (won) extra.unshift(L.t('winner'));
     const node = el('div', { class: `seat ${seat.status}${hold ? ' held' : ''}${isMe ? ' me' : ''}${won ? ' winner' : ''}`,
@@ -754,6 +758,7 @@ function renderTable() {
   const sd = L.showdownLines(s);
   $('#showdown').replaceChildren(...sd.map((t) => el('div', { class: 'line', text: t })));
   fitNames();
+  fitStatuses();
   fitStacks();
   layoutFelt();
 }
@@ -782,6 +787,42 @@ function fitStacks() {
         bb.classList.add('sr-only');
         seat.querySelector('.stack').title = bb.textContent;
       }
+    }
+  }
+}
+
+/**
+ * Every seat's status line whole in its seat (the 10" tablet in Dutch cut "Wacht op de button
+ * · SB gemist" after two lines): the line takes the seat's room between the stack and the
+ * cards (style.css), which holds three or four lines in a seat not dealt in; words that still
+ * need more are set closer (line height 1.1), then smaller, down to 12 px; then "tablet
+ * offline" becomes "offline" (a phone's seat with a two-line name, cards and "Raise to
+ * 25,000"). The whole words stay the tooltip of a line so shortened. Fitted again after
+ * a resize (the seat's size depends on the screen): the long words come back where they fit.
+ */
+function fitStatuses() {
+  for (const status of document.querySelectorAll('#seats .seat .status')) {
+    const words = status.lastChild && status.lastChild.nodeType === Node.TEXT_NODE ? status.lastChild : null;
+    const { long, short } = status.dataset;
+    if (words && long) words.textContent = long;
+    status.style.fontSize = '';
+    status.style.lineHeight = '';
+    if (!status.classList.contains('held')) status.removeAttribute('title');
+    const fits = () => status.scrollHeight <= status.clientHeight + 0.5 && status.scrollWidth <= status.clientWidth + 0.5;
+    const shrink = () => {
+      let px = parseFloat(getComputedStyle(status).fontSize);
+      while (!fits() && px > 12) { px = Math.max(12, px - 0.5); status.style.fontSize = `${px}px`; }
+    };
+    if (fits()) continue;
+    status.style.lineHeight = '1.1';
+    shrink();
+    if (fits() || status.classList.contains('held')) continue;
+    const full = status.textContent;
+    status.title = full;
+    if (words && short) { // "Raise to 25,000 tablet offline" in a phone's seat with a two-line name and cards
+      words.textContent = short;
+      status.style.fontSize = '';
+      shrink();
     }
   }
 }

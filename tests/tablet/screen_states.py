@@ -174,11 +174,42 @@ def paused() -> tuple[dict[str, Any], dict[str, Any]]:
     return s, private(s)
 
 
+def waits_missed_sb() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Seen from our busted seat: seat 2 bought in again after missing the small blind, and
+    waits for the button (T-4, T-6): "Waits for the button · missed SB" ("Wacht op de button
+    · SB gemist" needed three lines of the 10" tablet's portrait seat and had two)."""
+    s, _ = busted()
+    s["seats"][1].update(status="waiting", waits_for_button=True, missed={"sb": True, "bb": False},
+                         shown=None, cards=0, stack=10_000)
+    return s, None
+
+
+def longest_statuses() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The longest status lines a seat shows, during a hand: waiting for the button with a
+    missed big blind and its tablet offline (seat 2), sitting out owing the big blind and
+    offline (seat 6), a buy-in waiting for the dealer with a missed big blind and offline
+    (seat 8), and a dealt-in seat whose raise and "tablet offline" share the line (seat 4)."""
+    s, _ = preselect()
+    s["join"] = {"mode": "confirm", "post_now": []}
+    s["seats"][1].update(status="waiting", waits_for_button=True, missed={"sb": True, "bb": True}, bet=0, cards=0,
+                         connected=False, last_action=None)
+    s["seats"][5].update(status="sitting-out", missed={"sb": True, "bb": True}, bet=0, cards=0, connected=False)
+    s["seats"][7].update(status="sitting-out", missed={"sb": False, "bb": True}, bet=0, cards=0, stack=0,
+                         buy_in_pending=10_000, connected=False)
+    s["seats"][3]["connected"] = False
+    return s, private(s)
+
+
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
     "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat,
-    "held": held_seats, "paused": paused,
+    "held": held_seats, "paused": paused, "waits-missed-sb": waits_missed_sb, "longest-statuses": longest_statuses,
 }
+
+#: screens the tournament's screens test leaves out: their seat lines (waiting for the button
+#: and owing a missed blind with a buy-in to confirm, cash-table rules T-3, T-4, T-6) never
+#: show at a tournament, whose seats give a line to the stack in big blinds
+CASH_ONLY = frozenset({"longest-statuses"})
 
 
 def numbered(state: dict[str, Any], seq: int) -> dict[str, Any]:

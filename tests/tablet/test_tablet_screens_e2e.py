@@ -5,7 +5,7 @@ A private broker with provisioned logins and tablet/ over HTTP (conftest.py), no
 the test publishes, as the ``controller`` user, public states and seat 3's private view that
 take the page through what a hand shows (tests/tablet/screen_states.py: our turn with the
 slider, a call that is all-in, pre-selections, the showdown with side pots and rake, busted,
-the free seat, a paused table), and checks each screen in the browser: nothing overlaps,
+the free seat, a paused table, the longest seat status lines), and checks each screen in the browser: nothing overlaps,
 nothing is cut, touch targets and text sizes (layout_checks.py), and no rule id in what a
 player reads. Screenshots: artifacts/tablet/screens-<size>-<screen>.png.
 """
@@ -103,11 +103,12 @@ def _subscribed_page(browser: Any, rig: TableRig, size: str) -> Any:
     return page
 
 
-@pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl"), ("seat-screen", "nl")])
+@pytest.mark.parametrize(("size", "lang"), [(v, lang) for v in VIEWPORTS for lang in ("en", "nl")])
 def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Publisher, size: str, lang: str) -> None:
     """Issue 20: at phone width the seats overlapped each other and the board. Dutch words are
-    longer: the phone and the seat screen are checked in Dutch too (the table's language in
-    the page's address, ``lang=nl``)."""
+    longer: every size is checked in Dutch too (the table's language in the page's address,
+    ``lang=nl``); the 10" tablet in portrait cut "Wacht op de button · SB gemist" (T-4, T-6:
+    screen ``waits-missed-sb``) after two of its three lines."""
     w, h = VIEWPORTS[size]
     page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
     try:
@@ -332,3 +333,29 @@ def test_the_total_pot_before_the_flop_and_the_stakes_in_the_phones_header(
             assert page.errors == []
         finally:
             page.context.close()
+
+
+STATUS_JS = """(n) => { const e = document.querySelector(`#seats .seat[data-seat="${n}"] .status`);
+  return { text: e.textContent, title: e.title, px: parseFloat(getComputedStyle(e).fontSize) }; }"""
+
+
+def test_a_long_status_is_shortened_on_the_phone_and_whole_again_when_turned(
+        browser: Any, rig: TableRig, pub: Publisher) -> None:
+    """The longest status lines (T-4, T-6) fit every seat: a phone's seat with a two-line name,
+    cards and a raise says "offline" for "tablet offline" (the whole words its tooltip); the
+    screen turned to 1080x810, the seat has the room and the whole words come back."""
+    page = _subscribed_page(browser, rig, "phone")
+    try:
+        _show(page, pub, "longest-statuses")
+        seat4 = page.evaluate(STATUS_JS, 4)
+        assert seat4["text"] == "Raise to 25,000 offline" and seat4["px"] >= 12, seat4
+        assert seat4["title"] == "Raise to 25,000 tablet offline", seat4
+        assert page.evaluate(STATUS_JS, 2)["text"] == "Waits for the button · missed BB · tablet offline"
+        assert page.evaluate(LAYOUT_JS) == []
+        page.set_viewport_size({"width": 1080, "height": 810})
+        wait_js(page, "() => !document.querySelector('#seats .seat[data-seat=\"4\"] .status').title", timeout=5_000)
+        assert page.evaluate(STATUS_JS, 4)["text"] == "Raise to 25,000 tablet offline"
+        assert page.evaluate(LAYOUT_JS) == []
+        assert page.errors == []
+    finally:
+        page.context.close()
