@@ -218,11 +218,22 @@ def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
         "1/5/15 min, is given before -> after each bench). Equity, evaluator and hands are "
         "timed in CPU time (of the thread or process): a round of a millisecond on the wall "
         "clock of a shared 2-core machine measures the other users. The table gives both "
-        "clocks. The anchors are the fastest real "
-        "peers: phevaluator's C evaluator in a C loop built at bench time (not its Python "
-        "wrapper), PokerKit on the same decisions, and for MQTT a libmosquitto C client built "
-        "at bench time (not paho). Goals are issue 21's (and issue 2's where "
-        "it set them).",
+        "clocks. Where a peer exists the anchor is the fastest real one: phevaluator's C "
+        "evaluator in a C loop built at bench time (not its Python wrapper), PokerKit on the "
+        "same decisions, and for MQTT a libmosquitto C client built at bench time (not paho). "
+        "`bench_run.py` and `bench_journal.py` compare with main as issue 21 measured it, and "
+        "`bench_table.py`'s goal is absolute (PokerKit has no table session). Goals are issue "
+        "21's (and issue 2's where it set them).",
+        "",
+        "Two goals are absolute times, not ratios to a peer run beside ours: the table step's "
+        "p99 (250 us) and the MQTT action-to-state p99 (10 ms). Their figures hold for the "
+        "machine and load given; on a shared machine they grow with the load, so measure them "
+        "with the load average below 1. The p99 of `bench_mqtt.py` is its 400 actions' fifth "
+        "worst: one stall decides it. `--segments` says where the time went.",
+        "",
+        "Set-up: `bash scripts/setup.sh --bench` (gcc and Debian's libmosquitto-dev for the "
+        "native anchors). `DIR` in the commands below is a folder where the native anchors are "
+        "built once and reused (`bench/all.py` gives them one of its own).",
         "",
         "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "
         "wall-clock runs of 200 hands) and READY on journals of 1k, 10k and 50k hands; "

@@ -263,6 +263,11 @@ def main() -> int:
     from drivers.shuffler.emulator import Emulator
 
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench-journal-"))
+    if a.dir is None:  # its journals take some 250 MB: a folder of its own is removed at the end
+        import atexit
+        import shutil
+
+        atexit.register(shutil.rmtree, tmp, True)
     from controller.orchestrator import SNAPSHOT_EVERY
 
     src = tmp / "built.sqlite"
