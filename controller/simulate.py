@@ -38,7 +38,7 @@ from controller.clock import system_clock
 from controller.config import RESULT_SECONDS
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
-from controller.engine.table.audit import audit
+from controller.engine.table.audit import audit, chips_on_table
 from controller.engine.table.settings import LANGUAGES, SettingsError, TableSettings
 from controller.journal import JournalError
 from controller.orchestrator import Orchestrator
@@ -156,7 +156,9 @@ class Summary:
     def to_json(self, orch: Orchestrator, recovery: Any, seconds: float) -> dict[str, Any]:
         """The summary: ``hands``, ``voided``, ``pots``, ``rake`` of this run; ``unfinished``
         (the hand still being played when the table stopped, or None); ``room``: the table's
-        meters since its journal began (chips in, out, rake); ``recovery``: what became of
+        meters since its journal began (chips in, out, rake) and the chips on the table now
+        (``on_table``: stacks and pots; chips are conserved when ``total_in - total_out ==
+        on_table + rake``, as ``invariant_errors`` checks after every event); ``recovery``: what became of
         a hand left unfinished when the table opened (docs/faults.md); ``faults``: each fault
         of this run (ended, or ``open``) with its times readable (:func:`readable_fault`)."""
         led = orch.state.ledger
@@ -164,7 +166,8 @@ class Summary:
         return {
             "hands": self.hands, "voided": self.voided, "pots": self.pots, "rake": self.rake,
             "unfinished": orch.state.info.number if hand is not None and orch.state.info else None,
-            "room": {"total_in": led.total_in, "total_out": led.total_out, "rake": led.rake},
+            "room": {"total_in": led.total_in, "total_out": led.total_out, "rake": led.rake,
+                     "on_table": chips_on_table(orch.state)},
             "faults": [readable_fault(f.to_json(), self.started) for f in orch.faults.endings]
             + [dict(readable_fault(f.to_json(), self.started), open=True) for f in orch.faults.open],
             "recovery": {"outcome": recovery.outcome, "hand": recovery.hand, "reason": recovery.reason,

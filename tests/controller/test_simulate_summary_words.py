@@ -59,3 +59,19 @@ def test_no_screen_hint_gives_what_makes_full_speed(tmp_path: Path, monkeypatch:
     said = [r.getMessage() for r in caplog.records if "no screen here" in r.getMessage()]
     assert said == [no_screen_words(0.0)], said
     assert "full speed" in said[0] and "live pace" not in said[0] and "--headless --speed 0" not in said[0]
+
+
+def test_the_summary_shows_the_chips_on_the_table_so_a_reader_can_check_they_balance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a newcomer could not see from the summary that chips are conserved: it gave the meters
+    # (in, out, rake) but not the chips on the table
+    import json
+
+    from controller import simulate
+
+    journal = tmp_path / "j.sqlite"
+    assert simulate.main(["--devices", "none", "--headless", "--quiet", "--journal", str(journal),
+                          "--hands", "4", "--seed", "3"]) == 0
+    room = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["room"]
+    assert room["on_table"] > 0 and room["rake"] > 0, room
+    assert room["total_in"] - room["total_out"] == room["on_table"] + room["rake"], room
