@@ -440,10 +440,11 @@ class JournalKeeper:
             if lost:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
+            ends = self._table_ends(base_upto, end, journal)
             rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])
-                        and self._same_chips(n, records[n])]
+                        and not self._kept(n, records[n], ends)]
             for n in rewrite:
-                self._write(n, self._table_record(n, records[n]))
+                self._write(n, records[n] if not self._kept(n, records[n], ends) else self._file(n))
         for n in numbers:
             for path in history_files(self.folder, n):
                 if path.exists():
@@ -480,38 +481,51 @@ class JournalKeeper:
         except (OSError, ValueError, UnicodeDecodeError):
             return False
 
-    def _table_record(self, hand: int, replayed: dict[str, Any]) -> dict[str, Any]:
-        """The record to write hand ``hand``'s files from: ``replayed`` (the journal's
-        replay), unless the hand's JSON file is a whole record of it whose chips the replay
-        does not pay (:meth:`_same_chips`): that is the table's own record (its PHH file was
-        the one missing or torn), and it is written again as it is."""
+    def _file(self, hand: int) -> dict[str, Any]:
+        """Hand ``hand``'s JSON file as a whole record of it, or ``{}`` (missing, torn, not
+        JSON, another hand's)."""
         js, _ = history_files(self.folder, hand)
         try:
             mine = json.loads(_read_text(js))
         except (OSError, ValueError, UnicodeDecodeError):
-            return replayed
-        if isinstance(mine, dict) and mine.get("hand") == hand and not self._same_chips(hand, replayed):
-            return mine
-        return replayed
+            return {}
+        return mine if isinstance(mine, dict) and mine.get("hand") == hand else {}
 
-    def _same_chips(self, hand: int, record: dict[str, Any]) -> bool:
-        """True when hand ``hand``'s JSON file pays the chips ``record`` (the replay's) pays:
-        every seat's start and end, the stacks, the rake, and each pot's amount, rake and
-        shares (a show after the hand changes none of them). False when they differ: the
-        replay is not what the table did (a journal an older livetable wrote, whose rules
-        paid differently: issue 21's breaker), and the table's own file is kept as it is
-        (logged). A file that cannot be read is no record to keep: True."""
+    def _kept(self, hand: int, replayed: dict[str, Any], ends: dict[int, dict[int, int]]) -> bool:
+        """True when hand ``hand``'s JSON file, not ``replayed`` (the journal's replay), is
+        what the table did, and is kept as it is (its PHH file written again from it): it
+        pays other chips than the replay (:func:`_chips`), and the table's own between-hands
+        snapshot at the hand's end (``ends``, :meth:`_table_ends`) has the file's end stacks
+        and not the replay's: a journal an older livetable wrote, whose rules paid
+        differently (issue 21's breaker). On a journal this livetable wrote the replay is
+        what the table did: a file with other chips was edited or damaged, and is written
+        again from the journal (breaker 2: a forged file outlived the journal's events).
+        False with no such snapshot (today's journals snapshot every ``SNAPSHOT_EVERY``
+        hands)."""
+        mine = self._file(hand)
+        if not mine or hand not in ends:
+            return False
+        theirs = json.loads(json.dumps(replayed, sort_keys=True))
+        if _chips(mine) == _chips(theirs) or _ends_at(theirs, ends[hand]) or not _ends_at(mine, ends[hand]):
+            return False
         js, _ = history_files(self.folder, hand)
-        try:
-            mine = json.loads(_read_text(js))
-        except (OSError, ValueError, UnicodeDecodeError):
-            return True
-        theirs = json.loads(json.dumps(record, sort_keys=True))
-        if _chips(mine) == _chips(theirs):
-            return True
-        log.warning("journal compaction: the journal's replay of hand %d pays other chips than its file %s "
-                    "(a journal an older livetable wrote?): the table's file is kept as it is", hand, js)
-        return False
+        log.warning("journal compaction: the journal's replay of hand %d pays other chips than its file %s, "
+                    "whose end stacks the table's snapshot has (a journal an older livetable wrote): "
+                    "the table's file is kept as it is", hand, js)
+        return True
+
+    def _table_ends(self, base_upto: int, upto: int, journal: Journal) -> dict[int, dict[int, int]]:
+        """Every seat's stack by seat number at the end of each hand that has a between-hands
+        snapshot in events ``base_upto+1..upto`` (the oldest one after it), by hand number."""
+        out: dict[int, dict[int, int]] = {}
+        for u, h, between in journal.snapshot_index():
+            if between and base_upto < u <= upto and h not in out:
+                snap = journal.snapshot_at(u) or {}
+                seats = (snap.get("table") or {}).get("seats") if isinstance(snap, dict) else None
+                if isinstance(seats, list):
+                    out[h] = {s["seat"]: s["stack"] for s in seats
+                              if isinstance(s, dict) and "seat" in s and "stack" in s}
+        return out
 
     def _offer_end(self, upto: int, journal: Journal | None = None) -> int:
         """The seq of the first hand start after event ``upto`` (the end of the last hand's
@@ -598,8 +612,20 @@ class JournalReader(Journal):
         self._db.close()
 
 
+def _ends_at(record: Any, table: dict[int, int]) -> bool:
+    """True when every end stack of a hand record (``result.stacks`` and each seat's
+    ``end``, by seat number) is the seat's stack in ``table`` (:meth:`JournalKeeper._table_ends`);
+    False when one is not, or the record has another shape (or no stacks)."""
+    try:
+        ends = [(int(k), v) for k, v in (record["result"]["stacks"] or {}).items()]
+        ends += [(int(s["seat"]), s["end"]) for s in record.get("seats") or []]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    return bool(ends) and all(k in table and table[k] == v for k, v in ends)
+
+
 def _chips(record: Any) -> Any:
-    """The chips a hand's record pays (:meth:`JournalKeeper._same_chips`): each seat's
+    """The chips a hand's record pays (:meth:`JournalKeeper._kept`): each seat's
     ``(seat, start, end)``, and the result's ``stacks``, ``rake``, ``returned`` and each
     award's ``(amount, rake, shares)``; None for a record of another shape."""
     try:

@@ -36,6 +36,27 @@ def _move_a_chip(path, upto: int) -> None:
     db.close()
 
 
+def as_the_table_paid(path, hand: int, stacks: dict[str, int]) -> None:
+    """Give the between-hands snapshot at hand ``hand``'s end the end ``stacks`` (by seat, as
+    a record's ``result.stacks``; the ledger's ``won`` moved with them: it still balances):
+    an older livetable's journal, whose snapshot after every hand has what the table paid,
+    which this livetable's replay does not pay."""
+    db = sqlite3.connect(path)
+    upto, text = db.execute("SELECT upto, state FROM snapshots WHERE json_extract(state, '$.table.hands') = ? "
+                            "AND json_type(state, '$.table.hand') = 'null' ORDER BY upto LIMIT 1",
+                            (hand,)).fetchone()
+    state = json.loads(text)
+    accounts = {a["player"]: a for a in state["table"]["ledger"]["accounts"]}
+    for s in state["table"]["seats"]:
+        if s is not None and str(s["seat"]) in stacks:
+            d = stacks[str(s["seat"])] - s["stack"]
+            s["stack"] += d
+            accounts[s["player"]]["won"] += d
+    with db:
+        db.execute("UPDATE snapshots SET state = ? WHERE upto = ?", (json.dumps(state), upto))
+    db.close()
+
+
 def test_a_missing_hand_file_is_rebuilt_from_the_snapshot_before_it_not_a_drifted_replay(tmp_path):
     t, _ = _table(tmp_path, writer=True)  # a snapshot after every hand, as before issue 21
     t.play(8)
@@ -59,9 +80,11 @@ def test_a_missing_hand_file_is_rebuilt_from_the_snapshot_before_it_not_a_drifte
 def test_a_missing_phh_file_is_written_from_the_tables_json_when_the_replay_pays_otherwise(tmp_path):
     """Hand 3's JSON record is whole but its PHH file is gone: the JSON is the table's own
     record. When the journal's replay pays other chips (an older livetable's rules; here a
-    chip moved in the JSON), both files were written from the replay: the table's JSON was
-    replaced (a run of kills on such a journal left 40 hands whose end stacks were not the
-    next hand's start). The PHH file is now written from the table's JSON, kept as it is."""
+    chip moved in the JSON and in the table's snapshot at the hand's end), both files were
+    written from the replay: the table's JSON was replaced (a run of kills on such a journal
+    left 40 hands whose end stacks were not the next hand's start). The PHH file is now
+    written from the table's JSON, kept as it is (a JSON the snapshot does not back:
+    test_compaction_forged_file)."""
     from controller.history import record_to_phh
 
     t, _ = _table(tmp_path, writer=True)
@@ -76,6 +99,7 @@ def test_a_missing_phh_file_is_written_from_the_tables_json_when_the_replay_pays
     for s in rec["seats"]:
         s["end"] = stacks.get(str(s["seat"]), s["end"])
     js.write_text(json.dumps(rec, sort_keys=True))
+    as_the_table_paid(tmp_path / "j.sqlite", 3, stacks)
     table_wrote = js.read_text()
     phh.unlink()
     with Journal(tmp_path / "j.sqlite") as j:

@@ -14,6 +14,7 @@ import json
 from controller import compaction
 from controller.compaction import JournalKeeper, history_files
 from controller.engine.table import events as ev
+from tests.controller.test_compaction_old_journal import as_the_table_paid
 from tests.controller.test_showdown_flow import _table as showdown_table
 from tests.controller.test_showdown_flow import _tablet
 
@@ -126,7 +127,9 @@ def test_a_replay_that_pays_other_chips_than_the_tables_file_never_rewrites_it(t
     in the range made compaction replay it and rewrite *every* hand file that differed from
     the replay: the table's own records were replaced with chips it never paid (found by
     issue 21's breaker, 90 of 150 files). A sound file whose chips differ from the replay is
-    kept as the table wrote it; one that differs only in the show is still rewritten."""
+    kept as the table wrote it when the table's snapshot at the hand's end has its stacks
+    (else it is written from the journal: test_compaction_forged_file); one that differs
+    only in the show is still rewritten."""
     orch, seat = _hand1_shown_then_more_hands(tmp_path, monkeypatch, fail_rewrite=False)
     js, phh = history_files(tmp_path / "hands", 2)
     rec = json.loads(js.read_text())
@@ -138,6 +141,7 @@ def test_a_replay_that_pays_other_chips_than_the_tables_file_never_rewrites_it(t
     for s in rec["seats"]:
         s["end"] = stacks.get(str(s["seat"]), s["end"])
     js.write_text(json.dumps(rec, sort_keys=True))
+    as_the_table_paid(tmp_path / "j.sqlite", 2, stacks)  # the older table's snapshot after hand 2
     table_wrote, table_phh = js.read_text(), phh.read_text()
     for p in history_files(tmp_path / "hands", 1):  # hand 1's show: the replay runs
         p.unlink()
