@@ -441,10 +441,12 @@ class JournalKeeper:
                 log.error("journal compaction: hands %s have no record in the journal: kept", lost[:5])
                 return None
             ends = self._table_ends(base_upto, end, journal)
-            rewrite += [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])
-                        and not self._kept(n, records[n], ends)]
+            differ = [n for n in numbers if n not in rewrite and n in records and not self._current(n, records[n])]
+            # each hand judged once (a file read, a warning logged): the table's own file, kept
+            kept = {n: self._file(n) for n in rewrite + differ if self._kept(n, records[n], ends)}
+            rewrite += [n for n in differ if n not in kept]
             for n in rewrite:
-                self._write(n, records[n] if not self._kept(n, records[n], ends) else self._file(n))
+                self._write(n, kept.get(n, records[n]))
         for n in numbers:
             for path in history_files(self.folder, n):
                 if path.exists():
