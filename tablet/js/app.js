@@ -791,6 +791,17 @@ function fitStacks() {
   }
 }
 
+/** True when `node`'s content is whole in its box (nothing cut right or below). */
+function fitsWhole(node) {
+  return node.scrollWidth <= node.clientWidth + 0.5 && node.scrollHeight <= node.clientHeight + 0.5;
+}
+
+/** Set `node`'s text smaller, half a pixel at a time, until it fits (fitsWhole) or is 12 px. */
+function shrinkToFit(node) {
+  let px = parseFloat(getComputedStyle(node).fontSize);
+  while (!fitsWhole(node) && px > 12) { px = Math.max(12, px - 0.5); node.style.fontSize = `${px}px`; }
+}
+
 /**
  * Every seat's status line whole in its seat (the 10" tablet in Dutch cut "Wacht op de button
  * · SB gemist" after two lines): the line takes the seat's room between the stack and the
@@ -808,21 +819,17 @@ function fitStatuses() {
     status.style.fontSize = '';
     status.style.lineHeight = '';
     if (!status.classList.contains('held')) status.removeAttribute('title');
-    const fits = () => status.scrollHeight <= status.clientHeight + 0.5 && status.scrollWidth <= status.clientWidth + 0.5;
-    const shrink = () => {
-      let px = parseFloat(getComputedStyle(status).fontSize);
-      while (!fits() && px > 12) { px = Math.max(12, px - 0.5); status.style.fontSize = `${px}px`; }
-    };
+    const fits = () => fitsWhole(status);
     if (fits()) continue;
     status.style.lineHeight = '1.1';
-    shrink();
+    shrinkToFit(status);
     if (fits() || status.classList.contains('held')) continue;
     const full = status.textContent;
     status.title = full;
     if (words && short) { // "Raise to 25,000 tablet offline" in a phone's seat with a two-line name and cards
       words.textContent = short;
       status.style.fontSize = '';
-      shrink();
+      shrinkToFit(status);
     }
   }
 }
@@ -838,12 +845,11 @@ function fitNames() {
   for (const name of document.querySelectorAll('#seats .seat .name')) {
     const seat = name.closest('.seat');
     const who = name.querySelector('.who');
-    const fits = () => name.scrollWidth <= name.clientWidth + 0.5 && name.scrollHeight <= name.clientHeight + 0.5;
+    const fits = () => fitsWhole(name);
     if (fits()) continue;
     const you = name.querySelector('.you');
     if (you) you.classList.add('sr-only');
-    let px = parseFloat(getComputedStyle(name).fontSize);
-    while (!fits() && px > 12) { px = Math.max(12, px - 0.5); name.style.fontSize = `${px}px`; }
+    shrinkToFit(name);
     if (fits()) continue;
     seat.classList.add('name-2');
     if (fits()) continue;
