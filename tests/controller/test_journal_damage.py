@@ -179,7 +179,7 @@ def test_damaged_journal_is_refused_or_complete(case, killed, tmp_path):
         return
     try:  # started: only on every committed event, never on fewer
         assert expect is None, f"{case} started: {rec}"
-        assert rec.events == killed[1]
+        assert rec.upto == killed[1]  # every committed event read (events: those replayed)
     finally:
         orch.journal.close()
 
@@ -195,8 +195,8 @@ def test_matrix_counts_no_silent_start_on_fewer_events(killed, tmp_path):
         except JournalRefused:
             refused += 1
             continue
-        if rec.events < killed[1]:
-            silent.append((case, rec.events))
+        if rec.upto < killed[1]:
+            silent.append((case, rec.upto))
         whole += 1
         orch.journal.close()
     assert silent == [], f"started silently on fewer events: {silent} (refused {refused}, whole {whole})"
@@ -207,7 +207,7 @@ def test_intact_killed_journal_starts_on_every_event(killed, tmp_path):
     path = _copy(killed, tmp_path)
     orch, rec = _open(path)
     try:
-        assert rec.events == killed[1] and rec.outcome in ("clean", "resumed", "voided")
+        assert rec.upto == killed[1] and rec.outcome in ("clean", "resumed", "voided")
         last = orch.journal.last_seq
         assert last > killed[1]  # the recovery entry
     finally:
@@ -233,7 +233,7 @@ def test_floor_accepts_a_journal_with_a_lost_wal_and_the_table_starts(killed, tm
         ("journal-accepted", "floor:Anna", killed[1])]
     orch, rec = _open(path)
     orch.journal.close()
-    assert rec.events == kept + 1
+    assert rec.upto == kept + 1
 
 
 def test_floor_accept_drops_a_snapshot_the_events_do_not_give(killed, tmp_path):
