@@ -28,7 +28,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
-from controller.journal import Journal, JournalError
+from controller.journal import Journal, JournalDamaged, JournalError, damaged_hint
 from controller.journal_check import (HISTORY_HANDS_META, JournalRefused, floor_hint, hands_problems, history_hint,
                                       history_problems, last_hand_file)
 from controller.journal_check import problems as journal_problems
@@ -216,13 +216,22 @@ def open_table(
         raise JournalRefused(journal_path, found, hint=history_hint(journal_path, history_dir or "",
                                                                     last_hand_file(history_dir)))
     # The copy of a doubtful -wal is kept until every check below has passed.
-    journal = Journal(journal_path, keep_evidence=True)
+    try:
+        journal = Journal(journal_path, keep_evidence=True)
+    except JournalDamaged as exc:  # SQLite cannot read the file: no --accept can help, say what can
+        raise JournalRefused(journal_path, [str(exc)], hint=damaged_hint(journal_path, history_dir)) from exc
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
     # The events start-up reads only (full=False): READY does not grow with the hands kept.
     found = journal_problems(journal, full=False)
     if found:
         journal.close()
-        raise JournalRefused(journal_path, found, evidence=journal.evidence, hint=floor_hint(journal_path, history_dir))
+        if journal.file_damaged is not None:  # SQLite's own check: the file is damaged
+            hint = damaged_hint(journal_path, history_dir)
+            found = [str(JournalDamaged(journal_path, journal.file_damaged))] + [
+                p for p in found if not p.startswith("sqlite: ")]
+        else:
+            hint = floor_hint(journal_path, history_dir)
+        raise JournalRefused(journal_path, found, evidence=journal.evidence, hint=hint)
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 
