@@ -267,6 +267,10 @@ class Orchestrator:
         #: set aside by a ``rejected`` event not counted). 0 and 0 for a table not recovered.
         self.recovered_from = 0
         self.replayed = 0
+        #: What the floor's status says of the journal (``FloorDesk.status``'s ``journal``):
+        #: ``f() -> dict | None`` (None: nothing to report), set by the journal's keeper
+        #: (:meth:`controller.compaction.JournalKeeper.health`); None: no keeper.
+        self.journal_status: Callable[[], dict[str, Any] | None] | None = None
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
