@@ -66,7 +66,7 @@ from controller.engine.table.step import step
 from controller.journal import Journal, JournalError, read_regular
 
 __all__ = ["JournalKeeper", "Compacted", "Prepared", "JournalReader", "history_files", "write_hand_files",
-           "DEFAULT_KEEP_HANDS"]
+           "DEFAULT_KEEP_HANDS", "FAILING_AFTER"]
 
 log = logging.getLogger("livetable.compaction")
 HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whatever the umask
@@ -74,6 +74,9 @@ HAND_FILE_MODE = 0o640  # hand files (hole cards): owner and group only, whateve
 #: vacuum step (4 KB each; 128 took 1-37 ms on a loaded 2-core x86).
 STEP_ROWS = (16, 4096)
 STEP_PAGES = (8, 1024)
+#: Compaction failing on this many hands in a row is shown to the floor (:meth:`JournalKeeper.health`):
+#: one failure may be passing (a full disk freed at once); three in a row is the journal growing.
+FAILING_AFTER = 3
 
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
@@ -141,6 +144,15 @@ class JournalKeeper:
         clock: seconds (float, monotonic) to time the loop's steps with (tests inject one).
         step_budget: seconds a step on the loop should take at most (the rows of a purge
             and the pages of a vacuum step are sized from the last step's time).
+        wall: Unix seconds (the table's clock): when a run of failures began (:meth:`health`).
+        failing_after: failed compactions in a row (one try per finished hand) before
+            :meth:`health` tells the floor (:data:`FAILING_AFTER`).
+
+    A compaction that fails (the history files cannot be written, the journal's older pages
+    cannot be read: ``database disk image is malformed``) is logged and tried again at the
+    next hand; the table plays on, never paused (it is no device fault). Failing on
+    ``failing_after`` hands in a row, it is in the floor's status (:meth:`health`, the
+    status's ``journal``) until a try ends without an error (a compaction done, or none due).
 
     Raises:
         ValueError: ``keep_hands``, ``every`` or ``max_hands_per_run`` below 1.
@@ -149,7 +161,8 @@ class JournalKeeper:
     def __init__(self, journal: Journal, *, keep_hands: int, history_dir: str | Path, every: int = 10,
                  max_hands_per_run: int = 50, background: bool = False,
                  acked: Callable[[], int] | None = None, clock: Callable[[], float] = time.perf_counter,
-                 step_budget: float = 0.010) -> None:
+                 step_budget: float = 0.010, wall: Callable[[], float] = time.time,
+                 failing_after: int = FAILING_AFTER) -> None:
         if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
             raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
         self.journal = journal
@@ -182,6 +195,14 @@ class JournalKeeper:
         self._thread: threading.Thread | None = None
         #: background preparations finished (whatever they found): tests wait on it
         self.prepared = 0
+        self.wall = wall
+        self.failing_after = max(1, failing_after)
+        #: compactions failed in a row (0 after one that ended without an error), since when
+        #: (``wall`` seconds) and the last one's error; read with :meth:`health` (any thread)
+        self.failures = 0
+        self._failing_since: float | None = None
+        self._error = ""
+        self._failed_total = 0  # every failure so far: run() tells a failed commit from a success
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
         finished = orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects)
@@ -258,12 +279,56 @@ class JournalKeeper:
                     reader.close()
             except (OSError, JournalError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
                 log.error("journal compaction skipped: %s", exc)
-            except Exception:  # noqa: BLE001 - the keeper's thread must go on
+                self._failed(exc)
+            except Exception as exc:  # noqa: BLE001 - the keeper's thread must go on
                 log.exception("journal compaction skipped")
+                self._failed(exc)
+            else:
+                if prepared is None:  # read without an error: nothing due (the commit judges the rest)
+                    self._succeeded()
             with self._guard:
                 self._ready, self._busy = prepared, False
                 self.prepared += 1
                 self._guard.notify_all()
+
+    def _failed(self, exc: BaseException) -> None:
+        """Count a failed compaction (any thread); the ``failing_after``-th in a row is logged
+        as now shown to the floor."""
+        with self._guard:
+            if self.failures == 0:
+                self._failing_since = self.wall()
+            self.failures += 1
+            self._failed_total += 1
+            self._error = str(exc) or type(exc).__name__
+            shown = self.failures == self.failing_after
+        if shown:
+            log.error("journal compaction has failed on %d hands in a row: the floor's status shows it "
+                      "(the table plays on; the journal is not trimmed and grows): %s", self.failing_after, exc)
+
+    def _succeeded(self) -> None:
+        """A try ended without an error: the failures in a row are over (logged if shown)."""
+        with self._guard:
+            failures, self.failures, self._failing_since, self._error = self.failures, 0, None, ""
+        if failures >= self.failing_after:
+            log.warning("journal compaction works again after %d failures in a row", failures)
+
+    def health(self) -> dict[str, Any] | None:
+        """Return what the floor's status says of the journal (``FloorDesk.status``'s
+        ``journal``, docs/mqtt.md): None while compaction works, or after fewer than
+        :attr:`failing_after` failures in a row; else ``{"compaction": "failing", "since":
+        Unix seconds of the first failure of the run, "failures": failed tries in a row (one a
+        finished hand), "error": the last one's error (``database disk image is malformed``),
+        "message": what it means for the floor and where to read on}``. Any thread."""
+        with self._guard:
+            if self.failures < self.failing_after or self._failing_since is None:
+                return None
+            since, failures, error = self._failing_since, self.failures, self._error
+        return {"compaction": "failing", "since": since, "failures": failures, "error": error,
+                "message": (f"journal compaction has failed on the last {failures} hands: {error}. The table "
+                            "plays on and records every hand, but its journal is no longer trimmed and grows: once "
+                            f"the table is stopped, `livetable history --journal {self.journal.path} --check` "
+                            "says what is wrong "
+                            "(docs/faults.md, 'A journal compaction that keeps failing')")}
 
     def wait_prepared(self, timeout: float) -> bool:
         """Wait until the keeper's thread has nothing under way (:attr:`idle`, or a
@@ -291,7 +356,9 @@ class JournalKeeper:
                 self._purge_all()
         except (JournalError, ValueError) as exc:
             log.error("journal compaction skipped: %s", exc)
+            self._failed(exc)
             return None
+        self._succeeded()
         done = Compacted(prepared.upto, prepared.first, prepared.last, events, prepared.rewritten)
         self.runs.append(done)
         log.info("journal compacted: hands %d..%d left it (%d events; histories in %s)%s",
@@ -361,12 +428,19 @@ class JournalKeeper:
         hand with no record) is logged and the journal kept as it is; the next hand tries
         again. Nothing is deleted whose history is not safely on disk.
         """
+        failed = self._failed_total
         try:
-            return self._run()
-        except (OSError, JournalError, ValueError, KeyError, TypeError) as exc:
+            done = self._run()
+        except (OSError, JournalError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
             log.error("journal compaction skipped: %s", exc)
-        except Exception:  # noqa: BLE001 - a replay bug must not reach the table's loop
+            self._failed(exc)
+        except Exception as exc:  # noqa: BLE001 - a replay bug must not reach the table's loop
             log.exception("journal compaction skipped")
+            self._failed(exc)
+        else:
+            if self._failed_total == failed:  # no failed commit within: a try without an error
+                self._succeeded()
+            return done
         return None
 
     def plan(self, journal: Journal | None = None) -> tuple[tuple[int, int], tuple[int, int]] | None:

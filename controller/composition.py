@@ -231,8 +231,9 @@ class TableRun:
             # histories are safely in history_dir (controller/compaction.py): prepared on the
             # keeper's thread, deleted on the loop a snapshot's hands at a time (issue 21).
             self.keeper = JournalKeeper(orch.journal, keep_hands=self.keep_hands, history_dir=c.history_dir,
-                                        background=True, max_hands_per_run=20)
+                                        background=True, max_hands_per_run=20, wall=self.clock)
             orch.listeners.append(self.keeper)
+            orch.journal_status = self.keeper.health  # compaction failing: the floor's status says so
         for extra in self.extras:
             extra.attach(self)
         mark_journal_plays(orch.journal, self.plays)  # the next start reads it without a scan

@@ -110,8 +110,10 @@ class FloorDesk:
         "read_seat": seat whose hole cards the table waits for (P-2) | None,
         "chips": {"on_table", "rake", "brought", "taken"}, "stakes": {"small_blind", "big_blind",
         "ante"}, "closing": bool (a close waits for the hand's end), "closed": bool, "tournament":
-        the public state's ``tournament_view`` or None}`` (integers:
-        chips; the chip audit holds when ``brought - taken == on_table + rake``).
+        the public state's ``tournament_view`` or None, "journal": None, or what the floor must know
+        of the journal: ``{"compaction": "failing", "since" (Unix s), "failures", "error",
+        "message"}`` (:meth:`controller.compaction.JournalKeeper.health`; no fault: play goes on)}``
+        (integers: chips; the chip audit holds when ``brought - taken == on_table + rake``).
         """
         state = self.orch.state
         public = self.orch.public_view()
@@ -132,7 +134,18 @@ class FloorDesk:
                        "ante": state.settings.ante},
             "closing": self._closing is not None, "closed": self._closed() is not None,
             "tournament": public.get("tournament_view"),
+            "journal": self._journal(),
         }
+
+    def _journal(self) -> dict[str, Any] | None:
+        """The status's ``journal`` (:attr:`Orchestrator.journal_status`), or None; never raises
+        (a status must always be answered)."""
+        health = self.orch.journal_status
+        try:
+            return health() if health is not None else None
+        except Exception:  # noqa: BLE001 - the floor's status must not fail on its extra
+            log.exception("the journal's health could not be read")
+            return None
 
     # ------------------------------------------------------------------ requests
     def request(self, e: Any) -> None:

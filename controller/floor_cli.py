@@ -338,6 +338,14 @@ def render(reply: dict[str, Any]) -> str:
             lines.append(f"      exits: {', '.join(f['exits'])}")
         if not st.get("faults"):
             lines.append("  no fault open")
+        jn = st.get("journal")
+        if isinstance(jn, dict) and jn.get("compaction") == "failing":  # no fault: the table plays on
+            try:
+                since = time.strftime("%H:%M:%S", time.localtime(float(jn["since"])))
+            except (KeyError, TypeError, ValueError, OverflowError, OSError):  # a reply is outside input
+                since = "?"
+            lines.append(f"  JOURNAL: compaction failing since {since} ({jn.get('failures')} hands in a row)")
+            lines.append(f"      {jn.get('message') or jn.get('error')}")
         if st.get("read_seat"):
             lines.append(f"  waiting for seat {st['read_seat']}'s hole cards: livetable floor read "
                          f"{st['read_seat']} CARDS... --by NAME")

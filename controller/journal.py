@@ -85,7 +85,7 @@ log = logging.getLogger("livetable.journal")
 
 __all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
            "payload_of", "read_regular", "NotARegularFile", "JournalRefused", "floor_hint", "found_copies",
-           "evidence_note"]
+           "evidence_note", "JournalDamaged", "damaged_hint"]
 
 #: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
 #: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
@@ -117,6 +117,31 @@ _MARK_META = "mark"
 
 class JournalError(OSError):
     """The journal cannot be opened, written or trusted (fault kind ``journal-error``)."""
+
+
+#: SQLite's primary result codes of a damaged file: SQLITE_CORRUPT ("database disk image is
+#: malformed": a truncated file, overwritten pages) and SQLITE_NOTADB ("file is not a database").
+DAMAGED_CODES = (11, 26)
+
+
+class JournalDamaged(JournalError):
+    """SQLite cannot read the journal file at ``path``: it is damaged (truncated, pages
+    overwritten; ``detail`` is SQLite's words, e.g. ``database disk image is malformed``).
+    Neither the table nor ``livetable history --accept`` can use it: the floor needs a backup
+    or a new journal (:func:`damaged_hint`; the runtime refuses it, exit 3)."""
+
+    def __init__(self, path: str | Path, detail: str) -> None:
+        self.path, self.detail = str(path), detail
+        super().__init__(f"the journal file {path} is damaged: SQLite cannot read it ({detail}; a file "
+                         "truncated or overwritten on the disk?); neither the table nor `livetable history "
+                         "--accept` can use it")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True when ``exc`` (a ``sqlite3.Error``) says the database file is damaged
+    (:data:`DAMAGED_CODES`), not locked, missing or unwritable."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and (code & 0xFF) in DAMAGED_CODES
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +375,10 @@ class Journal:
         #: Where a copy of the journal's files as they were found was kept (a ``-wal`` the mark
         #: doubts, see :meth:`_keep_evidence`); None when none was needed.
         self.evidence: str | None = None
+        #: SQLite's words when :meth:`check` found the file itself damaged (``quick_check``
+        #: failed, or a read said ``database disk image is malformed``); None: not found so.
+        #: The refusal then tells the floor what to do with a damaged file (:func:`damaged_hint`).
+        self.file_damaged: str | None = None
         memory = self.path == ":memory:"
         #: Checkpoints the ``-wal`` off the table's loop (None for ``:memory:``).
         self.checkpointer: _Checkpointer | None = None if memory else _Checkpointer(self.path, durable)
@@ -430,6 +459,10 @@ class Journal:
                     self._drop_evidence()
         except sqlite3.Error as exc:
             self._close_files()
+            with contextlib.suppress(AttributeError, sqlite3.Error):  # the -wal and -shm go with it
+                self._db.close()
+            if is_damage(exc):  # the floor is told what the file is and what to do (damaged_hint)
+                raise JournalDamaged(self.path, str(exc)) from exc
             raise JournalError(f"journal {self.path}: {exc}") from exc
         except OSError as exc:
             self._close_files()
@@ -1154,6 +1187,7 @@ class Journal:
                 res = [r[0] for r in self._db.execute("PRAGMA quick_check(meta)")]
             if res != ["ok"]:
                 problems += [f"sqlite: {r}" for r in res]
+                self.file_damaged = str(res[0])
             if base and self._db.execute("SELECT 1 FROM snapshots WHERE upto = ?", (base,)).fetchone() is None:
                 problems.append(f"compacted up to event {base} but the snapshot there is missing")
             since = base if full else self._window_start()
@@ -1181,6 +1215,8 @@ class Journal:
                 problems.append(f"the snapshot at event {upto} is not a JSON object")
         except sqlite3.Error as exc:
             problems.append(f"sqlite: {exc}")
+            if is_damage(exc):
+                self.file_damaged = str(exc)
         self._checked = (full, list(problems))  # start-up asks twice (journal_check, then recovery)
         return problems
 
@@ -1316,6 +1352,32 @@ def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
             f"recovery skips it; the hands it lost are named and given up): `livetable history "
             f"--journal {path}{hd} --accept --by NAME --reason TEXT`, then start the table again "
             f"(docs/faults.md, 'A journal the table refuses').")
+
+
+def damaged_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
+    """Return what the floor does about a journal file SQLite cannot read (:class:`JournalDamaged`;
+    docs/faults.md, 'A damaged journal file'): keep the damaged files aside, put back a backup,
+    or start a new journal beside the hand files in ``history_dir`` (``livetable history
+    --accept``, numbered after their last hand) once the seats are settled from them."""
+    path = str(path)
+    files = " ".join(n for n in (path, path + "-wal", path + "-shm", mark_path(path)) if os.path.exists(n))
+    aside = f"{path}.damaged"
+    text = (f"The table did not start. The floor: keep the table closed and keep the damaged files for "
+            f"whoever looks into them: move them aside together (`mkdir {aside} && mv {files or path} {aside}/`). "
+            f"Then put back the journal's files from a backup if there is one ({path}, {path}-wal, "
+            f"{mark_path(path)}) and start the table. ")
+    if history_dir:
+        return text + (f"Otherwise the finished hands are in the hand files in {history_dir} "
+                       f"(hand-NNNNNN.phh; the highest number is the last hand the table finished): settle "
+                       f"every seat's chips from the last of them and the players' and dealer's word, start a "
+                       f"new journal beside them, numbered after their last hand: `livetable history --journal "
+                       f"{path} --history-dir {history_dir} --accept --by NAME --reason TEXT`, then start the "
+                       f"table and seat each player with the chips settled (`livetable floor seat SEAT PLAYER "
+                       f"AMOUNT --by NAME`) (docs/faults.md, 'A damaged journal file').")
+    return text + ("Otherwise settle every seat's chips from the players' and dealer's word (this table keeps "
+                   "no hand files), start the table on a new journal (a fresh table) and seat each player with "
+                   "the chips settled (`livetable floor seat SEAT PLAYER AMOUNT --by NAME`) (docs/faults.md, "
+                   "'A damaged journal file').")
 
 
 class JournalRefused(JournalError):

@@ -262,6 +262,15 @@ class Orchestrator:
         #: not wrapped in :class:`TournamentOwn` are refused (:func:`tournament_refusal`).
         self.tournament: str | None = None
         self._own = False  # the event in hand is the tournament's own (a TournamentOwn)
+        #: After :meth:`recover`: the seq of the snapshot recovery started from (0: none, the
+        #: journal's first event) and how many journal events after it were replayed (events
+        #: set aside by a ``rejected`` event not counted). 0 and 0 for a table not recovered.
+        self.recovered_from = 0
+        self.replayed = 0
+        #: What the floor's status says of the journal (``FloorDesk.status``'s ``journal``):
+        #: ``f() -> dict | None`` (None: nothing to report), set by the journal's keeper
+        #: (:meth:`controller.compaction.JournalKeeper.health`); None: no keeper.
+        self.journal_status: Callable[[], dict[str, Any] | None] | None = None
 
     # ------------------------------------------------------------------ inputs
     def post(self, item: Any, *, done: Callable[[], None] | None = None) -> None:
@@ -712,6 +721,7 @@ class Orchestrator:
         check_at = mark.seq if (mark is not None and mark.snap is not None and mark.snap == after
                                 and mark.seq >= after) else None
         untaken: list[tuple[int, str]] = []  # (seq, why) of the table events the replay refused
+        replayed = 0
         if check_at == after:
             _compare_untaken(mark, untaken, after, after)
         for entry in journal.entries(after=after):
@@ -752,6 +762,7 @@ class Orchestrator:
                 raise JournalError(
                     f"journal event {entry.seq} ({entry.kind}) cannot be replayed: {exc}"
                 ) from exc
+            replayed += entry.seq not in rejected
             if entry.seq == check_at:
                 _compare_untaken(mark, untaken, after, entry.seq)
         note = getattr(journal, "note_recovered", None)
@@ -760,6 +771,7 @@ class Orchestrator:
         orch = cls(state, journal=journal, **kwargs)
         orch.faults = book
         orch.pending_void = pending_void
+        orch.recovered_from, orch.replayed = after, replayed
         return orch
 
     def nudge(self) -> None:

@@ -28,7 +28,7 @@ from controller.engine.table.audit import audit
 from controller.engine.table.play import all_in_runout, show_offer
 from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
-from controller.journal import Journal, JournalError
+from controller.journal import Journal, JournalDamaged, JournalError, damaged_hint
 from controller.journal_check import (HISTORY_HANDS_META, JournalRefused, floor_hint, hands_problems, history_hint,
                                       history_problems, last_hand_file)
 from controller.journal_check import problems as journal_problems
@@ -47,19 +47,31 @@ log = logging.getLogger("livetable.runtime")
 
 @dataclass(frozen=True, slots=True)
 class Recovery:
-    """What start-up found: ``events`` replayed, the interrupted ``hand`` (or None), and
-    ``outcome``: ``"fresh"``, ``"clean"`` (between hands), ``"resumed"`` or ``"voided"``."""
+    """What start-up found: ``events``, how many journal events it replayed after the snapshot
+    it started from (the seq ``since``; 0: the journal's first event); ``upto``, the journal's
+    last event it read (its last seq then: with ``since`` and ``events``, every event after the
+    snapshot was read); the interrupted ``hand`` (or None), and ``outcome``: ``"fresh"``,
+    ``"clean"`` (between hands), ``"resumed"`` or ``"voided"``.
+
+    After a compaction the journal's seqs go on (``upto`` 70,798) while recovery replays only
+    the hands since its newest snapshot (``events`` some hundreds): ``events`` is what was
+    replayed, never the journal's last seq."""
 
     events: int
     hand: int | None
     outcome: str
     reason: str = ""
+    since: int = 0
+    upto: int = 0
 
     def __str__(self) -> str:
         """One readable line for the logs (issue 19: start-up logged the dataclass's repr):
         ``a fresh journal``, ``clean, between hands (120 events replayed)``, ``hand 7 resumed
-        (120 events replayed)``, ``hand 7 voided: REASON (120 events replayed)``."""
-        replayed = f"({self.events} events replayed)"
+        (120 events replayed)``, ``hand 7 voided: REASON (120 events replayed)``; with the
+        snapshot it started from when there was one: ``(120 events replayed from the snapshot
+        at event 70,678)``."""
+        replayed = f"({self.events:,} events replayed" + (
+            f" from the snapshot at event {self.since:,})" if self.since else ")")
         if self.outcome == "fresh":
             return "a fresh journal"
         if self.outcome == "clean":
@@ -204,13 +216,22 @@ def open_table(
         raise JournalRefused(journal_path, found, hint=history_hint(journal_path, history_dir or "",
                                                                     last_hand_file(history_dir)))
     # The copy of a doubtful -wal is kept until every check below has passed.
-    journal = Journal(journal_path, keep_evidence=True)
+    try:
+        journal = Journal(journal_path, keep_evidence=True)
+    except JournalDamaged as exc:  # SQLite cannot read the file: no --accept can help, say what can
+        raise JournalRefused(journal_path, [str(exc)], hint=damaged_hint(journal_path, history_dir)) from exc
     # Committed events missing (a lost -wal), a snapshot the events do not give: refuse (exit 3).
     # The events start-up reads only (full=False): READY does not grow with the hands kept.
     found = journal_problems(journal, full=False)
     if found:
         journal.close()
-        raise JournalRefused(journal_path, found, evidence=journal.evidence, hint=floor_hint(journal_path, history_dir))
+        if journal.file_damaged is not None:  # SQLite's own check: the file is damaged
+            hint = damaged_hint(journal_path, history_dir)
+            found = [str(JournalDamaged(journal_path, journal.file_damaged))] + [
+                p for p in found if not p.startswith("sqlite: ")]
+        else:
+            hint = floor_hint(journal_path, history_dir)
+        raise JournalRefused(journal_path, found, evidence=journal.evidence, hint=hint)
     try:  # build the evaluator's tables now, not at the first showdown a player waits on
         from controller.engine import evaluator
 
@@ -241,7 +262,9 @@ def open_table(
                              hint=floor_hint(journal_path, history_dir))
     journal.drop_evidence()
     orch.equity_fn = all_in_equity
-    replayed = journal.last_seq
+    # what recovery replayed, from the snapshot it started at (not the journal's last seq:
+    # after a compaction that is far above the events replayed)
+    replayed, since, upto = orch.replayed, orch.recovered_from, journal.last_seq
     problems = audit(orch.state)
     if problems:
         journal.close()
@@ -256,7 +279,7 @@ def open_table(
         journal.close()  # not this table's: leave it as it was, and unlocked
         raise
     if orch.state.hand is None:
-        rec = Recovery(replayed, None, "clean")
+        rec = Recovery(replayed, None, "clean", since=since, upto=upto)
     else:
         number = orch.state.info.number if orch.state.info else None
         ok, reason = (True, "")
@@ -266,10 +289,10 @@ def open_table(
             ok, reason = False, "a card was on its way when the controller stopped"
         if ok and can_resume is not None:
             ok, reason = can_resume(orch)
-        rec = Recovery(replayed, number, "resumed" if ok else "voided", "" if ok else reason)
+        rec = Recovery(replayed, number, "resumed" if ok else "voided", "" if ok else reason, since=since, upto=upto)
     # The floor sees every restart and what became of the hand in the journal.
     journal.append("recovery", {"outcome": rec.outcome, "hand": rec.hand, "reason": rec.reason,
-                                "events_replayed": rec.events}, clock())
+                                "events_replayed": rec.events, "replayed_from": rec.since}, clock())
     if rec.outcome == "resumed":
         orch.resume_after_recovery()
     elif rec.outcome == "voided":

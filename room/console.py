@@ -7,7 +7,9 @@ floor staff on the room's network, no framework needed). After the floor login
 
 - every table: game and stakes, hands, the meters, who sits where with what (the table's
   live public state through its bridge), its open faults with the exits each allows and the
-  buy-ins waiting for their chips (the table's own floor status, asked every few seconds);
+  buy-ins waiting for their chips (the table's own floor status, asked every few seconds),
+  and a warning when its status says its journal's compaction keeps failing (``journal``; no
+  fault: the table plays on);
 - the floor's decisions: end a fault by one of its exits (resume, correction, misdeal,
   void), confirm a buy-in, pause a table. Each needs a reason; the name is the login's. Each
   is recorded in the store (``room_floor_actions``: when, table, what, who, why, the table's
@@ -378,6 +380,7 @@ def tables_view(service: Any, tournament_tables: Iterable[str] = ()) -> list[dic
             "seats": seats, "status_age": round(time.time() - status["received"], 1) if status else None,
             "closed": bool(status and status.get("closed")), "closing": bool(status and status.get("closing")),
             "live_stakes": status.get("stakes") if status else None,
+            "journal": (status or {}).get("journal"),  # compaction failing: shown, not a fault (no pause)
             "tournament": _cash_refused(t, room_tables, live, status),
         })
     return out

@@ -25,6 +25,7 @@ from controller.engine.table.state import TableState
 from controller.history import HistoryError, recall
 from controller.journal import Journal
 from controller.orchestrator import Orchestrator
+from controller.runtime import open_table
 
 from tests.controller.test_history_support import Table
 
@@ -89,6 +90,31 @@ def test_recovery_from_a_compacted_journal_is_the_live_table(tmp_path):
         orch = Orchestrator.recover(j, lambda: TableState.new(SETTINGS), clock=t.clock)
         assert orch.state.to_json() == live
         assert audit(orch.state) == []
+
+
+def test_start_up_counts_the_events_it_replayed_not_the_journals_last_seq(tmp_path):
+    """After compaction the journal's seqs go on while recovery replays only the events after
+    its newest snapshot: start-up logged "70,798 events replayed" for a few hands' replay."""
+    t, keeper = _table(tmp_path, keep=6, every=3)
+    t.orch.snapshot_every = 5
+    t.play(40)
+    t.play_until(lambda o: o.state.hand is not None and o.state.hand.street.value == "flop")
+    path = t.journal.path
+    t.close()
+    with Journal(path) as j:
+        since, _snap = j.latest_snapshot()
+        after = [e.seq for e in j.entries(after=since)]
+        last = j.last_seq
+    assert keeper.runs and j.compacted_upto > 0
+    orch, rec = open_table(path, SETTINGS, clock=t.clock, history_dir=tmp_path / "hands")
+    try:
+        assert (rec.events, rec.since, rec.upto) == (len(after), since, last)
+        assert 0 < rec.events < last // 4  # a few hands, the journal's last seq far above it
+        assert f"({len(after)} events replayed from the snapshot at event {since:,})" in str(rec)
+        entry = list(orch.journal.entries(after=last))[0]  # the restart's own journal entry
+        assert (entry.kind, entry.payload["events_replayed"]) == ("recovery", len(after))
+    finally:
+        orch.journal.close()
 
 
 def test_histories_the_table_wrote_are_kept_as_they_are_and_torn_ones_rebuilt(tmp_path):

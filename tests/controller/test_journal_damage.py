@@ -179,7 +179,7 @@ def test_damaged_journal_is_refused_or_complete(case, killed, tmp_path):
         return
     try:  # started: only on every committed event, never on fewer
         assert expect is None, f"{case} started: {rec}"
-        assert rec.events == killed[1]
+        assert rec.upto == killed[1]  # every committed event read (events: those replayed)
     finally:
         orch.journal.close()
 
@@ -195,8 +195,8 @@ def test_matrix_counts_no_silent_start_on_fewer_events(killed, tmp_path):
         except JournalRefused:
             refused += 1
             continue
-        if rec.events < killed[1]:
-            silent.append((case, rec.events))
+        if rec.upto < killed[1]:
+            silent.append((case, rec.upto))
         whole += 1
         orch.journal.close()
     assert silent == [], f"started silently on fewer events: {silent} (refused {refused}, whole {whole})"
@@ -207,7 +207,7 @@ def test_intact_killed_journal_starts_on_every_event(killed, tmp_path):
     path = _copy(killed, tmp_path)
     orch, rec = _open(path)
     try:
-        assert rec.events == killed[1] and rec.outcome in ("clean", "resumed", "voided")
+        assert rec.upto == killed[1] and rec.outcome in ("clean", "resumed", "voided")
         last = orch.journal.last_seq
         assert last > killed[1]  # the recovery entry
     finally:
@@ -233,7 +233,7 @@ def test_floor_accepts_a_journal_with_a_lost_wal_and_the_table_starts(killed, tm
         ("journal-accepted", "floor:Anna", killed[1])]
     orch, rec = _open(path)
     orch.journal.close()
-    assert rec.events == kept + 1
+    assert rec.upto == kept + 1
 
 
 def test_floor_accept_drops_a_snapshot_the_events_do_not_give(killed, tmp_path):
@@ -300,6 +300,67 @@ def test_run_refuses_with_exit_3_and_no_traceback(case, killed, tmp_path, emulat
     res = _cli("run", "--config", str(cfg))
     assert res.returncode == 3, res.stderr[-2000:]
     assert "Traceback" not in res.stderr and "livetable history --journal" in res.stderr
+
+
+def test_a_truncated_journal_file_is_refused_with_what_the_floor_does(tmp_path, emulator):
+    """A journal file cut short (a copy that stopped half-way, a card that lost its end): start-up
+    said only "database disk image is malformed". Now, still exit 3: the file named, said to be
+    damaged, and the floor's way on, which works: the damaged files moved aside, a new journal
+    accepted beside the hand files, and the table plays on from the hand after the last."""
+    path, hands = tmp_path / "j.sqlite", tmp_path / "hands"
+    sim = _cli("simulate", *SIM, "--journal", str(path), "--history-dir", str(hands), "--hands", "6")
+    assert sim.returncode == 0, sim.stderr[-2000:]
+    assert not Path(str(path) + "-wal").exists()  # stopped cleanly: every event is in the file
+    os.truncate(path, path.stat().st_size // 2)
+    cut = path.read_bytes()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f'[table]\nid = "sim"\nseats = 4\nbig_blind = 100\n[shuffler]\nport = "{emulator}"\n'
+                   f'[journal]\npath = "{path}"\nhistory_dir = "{hands}"\n')
+    res = _cli("run", "--config", str(cfg))
+    err = res.stderr
+    assert res.returncode == 3, err[-2000:]
+    assert "Traceback" not in err
+    assert f"the journal file {path} is damaged: SQLite cannot read it (database disk image is malformed" in err
+    aside = f"{path}.damaged"
+    assert f"`mkdir {aside} && mv {path} {path}.mark {aside}/`" in err  # the files there, kept
+    accept_cmd = f"livetable history --journal {path} --history-dir {hands} --accept --by NAME --reason TEXT"
+    assert accept_cmd in err and "livetable floor seat SEAT PLAYER AMOUNT" in err
+    assert path.read_bytes() == cut  # the refusal wrote nothing into the damaged file
+    # The floor's way on, as the message says it.
+    os.mkdir(aside)
+    for name in (path, Path(f"{path}.mark")):
+        shutil.move(name, aside)
+    acc = _cli("history", "--journal", str(path), "--history-dir", str(hands), "--accept", "--by", "floor:Anna",
+               "--reason", "journal file damaged")
+    assert acc.returncode == 0, acc.stderr[-2000:]
+    again = _cli("simulate", *SIM, "--journal", str(path), "--history-dir", str(hands), "--hands", "1")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert json.loads((hands / "hand-000007.json").read_text())["hand"] == 7
+    assert (Path(aside) / "j.sqlite").read_bytes() == cut
+
+
+def test_a_journal_whose_newest_pages_are_overwritten_is_refused_as_damaged(tmp_path):
+    """SQLite opens the file but the start-up's check reads a damaged page: the same refusal as
+    a file it cannot open (not the --accept of a journal that lost events, which cannot read it)."""
+    from tests.controller.test_history_support import Table
+
+    settings = TableSettings(id="dmg", seats=4, small_blind=50, big_blind=100)
+    t = Table(tmp_path / "j.sqlite", settings, seats=[1, 2, 3, 4], seed=3)
+    t.orch.snapshot_every = 20
+    t.orch._snapshot(t.clock())  # noqa: SLF001 - as open_table does on a fresh journal
+    t.play(80)
+    t.journal.close()
+    path = tmp_path / "j.sqlite"
+    with open(path, "r+b") as f:  # 64 bytes over a page the start-up reads (its newest events)
+        f.seek(int(path.stat().st_size * 0.9) // 4096 * 4096)
+        f.write(b"\xa5" * 64)
+    Journal(path).close()  # SQLite opens it: the damage is found by the check
+    with pytest.raises(JournalRefused) as refused:
+        open_table(path, settings, clock=lambda: 2e9, history_dir=tmp_path / "hands")
+    text = str(refused.value)
+    assert f"the journal file {path} is damaged: SQLite cannot read it" in text
+    assert f"`mkdir {path}.damaged && mv {path} {path}.mark {path}.damaged/`" in text
+    assert "settle the hands the journal lost" not in text  # not the accept of the journal as it is
 
 
 def test_systemd_does_not_restart_a_refused_journal():

@@ -164,3 +164,46 @@ def test_the_page_reads_chips_pauses_and_resumes_as_the_floor_says(room: dict[st
             assert errors == []
         finally:
             browser.close()
+
+
+JOURNAL_FAILING = {"compaction": "failing", "since": 1_800_000_000.0, "failures": 3,
+                   "error": "database disk image is malformed",
+                   "message": "journal compaction has failed on the last 3 hands: database disk image is malformed. "
+                              "The table plays on and records every hand, but its journal is no longer trimmed"}
+
+
+def test_a_journal_whose_compaction_keeps_failing_is_on_the_tables_row_not_a_fault(room: dict[str, Any]) -> None:
+    """The table's status says its journal's compaction keeps failing (controller/compaction.py
+    ``health``): the console's row carries it; the table is not paused by it."""
+    from room.console import tables_view
+
+    room["service"].floor_status["t1"]["journal"] = JOURNAL_FAILING
+    rows = {r["table"]: r for r in tables_view(room["service"])}
+    assert rows["t1"]["journal"] == JOURNAL_FAILING and rows["t1"]["paused"] is False
+    assert rows["t2"]["journal"] is None  # a table (or an older controller) that says nothing
+
+
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.timeout(120)
+def test_the_page_shows_a_journal_whose_compaction_keeps_failing(room: dict[str, Any]) -> None:
+    room["service"].floor_status["t1"]["journal"] = JOURNAL_FAILING
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(room["console"].url)
+            page.fill("#name", "floor")
+            page.fill("#password", room["password"])
+            page.click("#login button")
+            page.wait_for_selector("#table-t1 .journal-warning", timeout=WAIT_MS)
+            warning = page.text_content("#table-t1 .journal-warning") or ""
+            assert "Journal compaction failing" in warning and "(3 hands in a row)" in warning, warning
+            assert "database disk image is malformed" in warning
+            t1 = page.text_content("#table-t1") or ""
+            assert "PAUSED" not in t1 and page.locator("#table-t1 button.pause").count() == 1  # plays on
+            assert page.locator("#table-t2 .journal-warning").count() == 0
+            assert errors == []
+        finally:
+            browser.close()
