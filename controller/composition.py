@@ -43,7 +43,7 @@ from typing import Any, Callable
 from controller.devices import DevicePorts, DeviceChoice, DriverAdapter, HistoryWriter, ShufflerDealer, build_devices
 from controller.devices.shuffler import Forward, prove_deck_again, shuffler_status
 from controller.engine.table.settings import TableSettings
-from controller.journal import JournalError
+from controller.journal import JournalError, file_damage
 from controller.orchestrator import DeviceBack, Orchestrator
 from controller.runtime import (SHOW_WINDOW_SECONDS, HandPacer, Recovery, cards_dealt_this_hand,
                                 cards_taken_this_hand, open_table)
@@ -52,6 +52,15 @@ __all__ = ["TableRun", "DeviceStartError", "StopAsked", "JournalPlaysRefused", "
 
 log = logging.getLogger("livetable.table")
 
+
+def _cut_short(path: str | Path) -> bool:
+    """True when the journal file at ``path`` is damaged by its shape alone
+    (:func:`controller.journal.file_damage`: cut short, no SQLite header); False when it
+    looks whole or is not there."""
+    try:
+        return Path(path).is_file() and file_damage(path) is not None
+    except OSError:
+        return False
 
 class DeviceStartError(RuntimeError):
     """A device could not start (``livetable run`` exits 2 and names it)."""
@@ -168,7 +177,9 @@ class TableRun:
         """
         from controller.tournament_run import journal_plays_refusal, mark_journal_plays
 
-        refusal = journal_plays_refusal(self.journal_path, self.plays)
+        # A file cut short is refused by the journal's open (exit 3, the floor's steps), and
+        # read here by nobody: SQLite's read-only look would leave a -wal and -shm beside it.
+        refusal = None if _cut_short(self.journal_path) else journal_plays_refusal(self.journal_path, self.plays)
         if refusal:  # issue 19: a journal is played as one thing only
             raise JournalPlaysRefused(refusal)
         c = self.choice

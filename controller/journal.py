@@ -85,7 +85,7 @@ log = logging.getLogger("livetable.journal")
 
 __all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
            "payload_of", "read_regular", "NotARegularFile", "JournalRefused", "floor_hint", "found_copies",
-           "evidence_note", "JournalDamaged", "damaged_hint"]
+           "evidence_note", "JournalDamaged", "damaged_hint", "file_damage"]
 
 #: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
 #: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
@@ -126,15 +126,62 @@ DAMAGED_CODES = (11, 26)
 
 class JournalDamaged(JournalError):
     """SQLite cannot read the journal file at ``path``: it is damaged (truncated, pages
-    overwritten; ``detail`` is SQLite's words, e.g. ``database disk image is malformed``).
+    overwritten; ``detail`` is SQLite's words, e.g. ``database disk image is malformed``, or
+    with ``sqlite=False`` what its shape says, :func:`file_damage`: cut inside a page).
     Neither the table nor ``livetable history --accept`` can use it: the floor needs a backup
     or a new journal (:func:`damaged_hint`; the runtime refuses it, exit 3)."""
 
-    def __init__(self, path: str | Path, detail: str) -> None:
+    def __init__(self, path: str | Path, detail: str, *, sqlite: bool = True) -> None:
         self.path, self.detail = str(path), detail
-        super().__init__(f"the journal file {path} is damaged: SQLite cannot read it ({detail}; a file "
-                         "truncated or overwritten on the disk?); neither the table nor `livetable history "
+        what = (f"SQLite cannot read it ({detail}; a file truncated or overwritten on the disk?)" if sqlite
+                else f"{detail}")
+        super().__init__(f"the journal file {path} is damaged: {what}; neither the table nor `livetable history "
                          "--accept` can use it")
+
+
+#: The first bytes of every SQLite database file (its header, www.sqlite.org/fileformat.html 1.3).
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def file_damage(path: str | Path, *, wal: bool | None = None) -> str | None:
+    """Return why the journal file at ``path`` is damaged by its shape alone, or None.
+
+    Read before SQLite opens it, which would take a file cut to a few bytes for a new, empty
+    database and write a new journal over it. Damaged: an empty file; one with no SQLite
+    header (shorter than its 100 bytes, or not starting with :data:`SQLITE_MAGIC`); a page
+    size that is none; a file that is not a whole number of its pages (cut inside a page:
+    SQLite reads the missing end as zeros, a payload cut short, and says nothing); fewer
+    pages than its header counts (cut on a page boundary). The last two are judged only
+    with no ``-wal`` holding frames (``wal``: None looks at ``path-wal``; True: there is
+    one), which may hold those pages whole (a checkpoint that ran out of disk).
+
+    Raises:
+        OSError: the file cannot be read (missing, unreadable).
+    """
+    path = str(path)
+    size = os.path.getsize(path)
+    if size == 0:
+        return "an empty file (truncated?)"
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return (f"{size} bytes that do not start with SQLite's 100-byte header: a file cut short or "
+                "overwritten from its start")
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        return f"its header gives no page size ({page}): overwritten from its start"
+    if wal is None:
+        name = path + "-wal"
+        wal = os.path.exists(name) and os.path.getsize(name) > 0
+    if wal:
+        return None
+    if size % page:
+        return f"cut short inside a page: {size} bytes, not a whole number of its {page}-byte pages"
+    counted, changed, valid_for = (int.from_bytes(head[a:a + 4], "big") for a in (28, 24, 92))
+    if counted and changed == valid_for and size // page < counted:  # the header's count is current
+        return f"cut short: {size // page} of the {counted} pages its header counts"
+    return None
 
 
 def is_damage(exc: BaseException) -> bool:
@@ -379,6 +426,7 @@ class Journal:
         #: failed, or a read said ``database disk image is malformed``); None: not found so.
         #: The refusal then tells the floor what to do with a damaged file (:func:`damaged_hint`).
         self.file_damaged: str | None = None
+        self._shape_damaged = False  # file_damaged is what the file's shape says, not SQLite's words
         memory = self.path == ":memory:"
         #: Checkpoints the ``-wal`` off the table's loop (None for ``:memory:``).
         self.checkpointer: _Checkpointer | None = None if memory else _Checkpointer(self.path, durable)
@@ -397,11 +445,9 @@ class Journal:
                     if not stat.S_ISREG(mode):
                         raise JournalError(f"journal {name} is {_kind_of(mode)}, not a file: refusing to "
                                            "open it (it could block for ever); move it away")
-                if existed and os.path.getsize(self.path) == 0:
-                    raise JournalError(
-                        f"journal {self.path} is an empty file (truncated?): refusing to start a "
-                        "new table on it; move it away to start afresh"
-                    )
+                damage = file_damage(self.path) if existed else None
+                if damage is not None:  # before SQLite: it would write a new journal over a cut one
+                    raise JournalDamaged(self.path, damage, sqlite=False)
                 if copy_aside:  # False: the file is already a private copy (history --check)
                     self._keep_evidence()
                 wal = self.path + "-wal"
@@ -1217,8 +1263,21 @@ class Journal:
             problems.append(f"sqlite: {exc}")
             if is_damage(exc):
                 self.file_damaged = str(exc)
+        if problems and self.file_damaged is None and self.path != ":memory:":
+            # A -wal beside it kept file_damage from judging the file's length at the open: the
+            # events read wrong, and a file cut inside a page is the why (not a lost -wal).
+            with contextlib.suppress(OSError):
+                self.file_damaged = file_damage(self.path, wal=False)
+                self._shape_damaged = self.file_damaged is not None
         self._checked = (full, list(problems))  # start-up asks twice (journal_check, then recovery)
         return problems
+
+    def damaged(self) -> JournalDamaged | None:
+        """The error saying the file is damaged when :meth:`check` found it so
+        (:attr:`file_damaged`), to refuse it with :func:`damaged_hint`; None: not found so."""
+        if self.file_damaged is None:
+            return None
+        return JournalDamaged(self.path, self.file_damaged, sqlite=not self._shape_damaged)
 
     def startup_window(self) -> int:
         """Return the seq after which start-up reads events (:meth:`check` with ``full=False``)."""

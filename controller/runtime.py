@@ -225,9 +225,10 @@ def open_table(
     found = journal_problems(journal, full=False)
     if found:
         journal.close()
-        if journal.file_damaged is not None:  # SQLite's own check: the file is damaged
+        damaged = journal.damaged()
+        if damaged is not None:  # SQLite's own check, or the file's length: the file is damaged
             hint = damaged_hint(journal_path, history_dir)
-            found = [str(JournalDamaged(journal_path, journal.file_damaged))] + [
+            found = [str(damaged)] + [
                 p for p in found if not p.startswith("sqlite: ")]
         else:
             hint = floor_hint(journal_path, history_dir)
