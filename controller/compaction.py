@@ -77,6 +77,11 @@ STEP_PAGES = (8, 1024)
 #: Compaction failing on this many hands in a row is shown to the floor (:meth:`JournalKeeper.health`):
 #: one failure may be passing (a full disk freed at once); three in a row is the journal growing.
 FAILING_AFTER = 3
+#: A compaction (or its deletion) still failing after that is logged at most once per this
+#: many failed hands or this many seconds (``wall``), whichever comes first, with the count
+#: since the line before: a try per hand logged each time was 800 ERROR lines a session.
+LOG_EVERY_FAILURES = 50
+LOG_EVERY_SECONDS = 30 * 60.0
 
 
 def history_files(folder: str | Path, hand: int) -> tuple[Path, Path]:
@@ -125,6 +130,21 @@ class Prepared:
     rewritten: tuple[int, ...]
 
 
+class _Streak:
+    """The failures in a row of one of the keeper's tries (``what``: ``compaction``, or its
+    ``deletion`` of the compacted rows): how many, since when (``wall`` seconds), the last
+    error, and the count and time of the last line logged. Read and changed under the
+    keeper's guard."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.count = 0
+        self.since: float | None = None
+        self.error = ""
+        self.logged_count = 0
+        self.logged_at = 0.0
+
+
 class JournalKeeper:
     """Keep the live journal to its last ``keep_hands`` hands (see the module docstring).
 
@@ -147,12 +167,20 @@ class JournalKeeper:
         wall: Unix seconds (the table's clock): when a run of failures began (:meth:`health`).
         failing_after: failed compactions in a row (one try per finished hand) before
             :meth:`health` tells the floor (:data:`FAILING_AFTER`).
+        log_every, log_seconds: a failure still going on after ``failing_after`` is logged
+            at most once per ``log_every`` failed hands or ``log_seconds`` ``wall`` seconds,
+            whichever comes first (:data:`LOG_EVERY_FAILURES`, :data:`LOG_EVERY_SECONDS`).
 
     A compaction that fails (the history files cannot be written, the journal's older pages
     cannot be read: ``database disk image is malformed``) is logged and tried again at the
     next hand; the table plays on, never paused (it is no device fault). Failing on
     ``failing_after`` hands in a row, it is in the floor's status (:meth:`health`, the
     status's ``journal``) until a try ends without an error (a compaction done, or none due).
+    The deletion of the compacted rows (:meth:`purge`) is counted the same way, on its own:
+    failing on ``failing_after`` hands in a row (one try per finished hand), it is in the
+    same status until a deletion step ends without an error. The log has the first failure,
+    the floor's status taking it, then a line per ``log_every`` failures or ``log_seconds``
+    at most, and the end (``works again after N failures in a row``).
 
     Raises:
         ValueError: ``keep_hands``, ``every`` or ``max_hands_per_run`` below 1.
@@ -162,7 +190,8 @@ class JournalKeeper:
                  max_hands_per_run: int = 50, background: bool = False,
                  acked: Callable[[], int] | None = None, clock: Callable[[], float] = time.perf_counter,
                  step_budget: float = 0.010, wall: Callable[[], float] = time.time,
-                 failing_after: int = FAILING_AFTER) -> None:
+                 failing_after: int = FAILING_AFTER, log_every: int = LOG_EVERY_FAILURES,
+                 log_seconds: float = LOG_EVERY_SECONDS) -> None:
         if keep_hands < 1 or every < 1 or max_hands_per_run < 1:
             raise ValueError("keep_hands, every and max_hands_per_run must be at least 1")
         self.journal = journal
@@ -197,12 +226,15 @@ class JournalKeeper:
         self.prepared = 0
         self.wall = wall
         self.failing_after = max(1, failing_after)
+        self.log_every = max(1, log_every)
+        self.log_seconds = log_seconds
         #: compactions failed in a row (0 after one that ended without an error), since when
-        #: (``wall`` seconds) and the last one's error; read with :meth:`health` (any thread)
-        self.failures = 0
-        self._failing_since: float | None = None
-        self._error = ""
+        #: and the last one's error; the deletions' (:meth:`purge`) apart; read with :meth:`health`
+        self._compaction = _Streak("compaction")
+        self._deletion = _Streak("compaction's deletion")
         self._failed_total = 0  # every failure so far: run() tells a failed commit from a success
+        self._purge_again = False  # a deletion step failed: tried again at the next finished hand
+        self._deletion_tried = False  # a failed deletion counted for this hand (one per hand)
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
         finished = orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects)
@@ -223,9 +255,16 @@ class JournalKeeper:
         if ready is not None:
             self.commit(ready)
             return
+        if hand_finished:
+            self._purging = self._purging or self._purge_again  # a failed deletion: once a hand
         if self._purging:
             self.purge()
-            return
+            if hand_finished:
+                self._deletion_tried = False  # a failure from now on is the next hand's
+            if not (hand_finished and self._purge_again):  # failed: the hand's own work goes on
+                return
+        elif hand_finished:
+            self._deletion_tried = False
         if not hand_finished:
             return
         self.shrink()
@@ -278,11 +317,9 @@ class JournalKeeper:
                 finally:
                     reader.close()
             except (OSError, JournalError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
-                log.error("journal compaction skipped: %s", exc)
-                self._failed(exc)
+                self._failed(exc)  # logged there: the first, then a line now and then
             except Exception as exc:  # noqa: BLE001 - the keeper's thread must go on
-                log.exception("journal compaction skipped")
-                self._failed(exc)
+                self._failed(exc, trace=True)
             else:
                 if prepared is None:  # read without an error: nothing due (the commit judges the rest)
                     self._succeeded()
@@ -291,44 +328,86 @@ class JournalKeeper:
                 self.prepared += 1
                 self._guard.notify_all()
 
-    def _failed(self, exc: BaseException) -> None:
-        """Count a failed compaction (any thread); the ``failing_after``-th in a row is logged
-        as now shown to the floor."""
-        with self._guard:
-            if self.failures == 0:
-                self._failing_since = self.wall()
-            self.failures += 1
-            self._failed_total += 1
-            self._error = str(exc) or type(exc).__name__
-            shown = self.failures == self.failing_after
-        if shown:
-            log.error("journal compaction has failed on %d hands in a row: the floor's status shows it "
-                      "(the table plays on; the journal is not trimmed and grows): %s", self.failing_after, exc)
+    @property
+    def failures(self) -> int:
+        """Compactions failed in a row (0 after a try that ended without an error)."""
+        return self._compaction.count
 
-    def _succeeded(self) -> None:
-        """A try ended without an error: the failures in a row are over (logged if shown)."""
+    @property
+    def deletion_failures(self) -> int:
+        """Finished hands in a row whose deletion step of the compacted rows failed (:meth:`purge`)."""
+        return self._deletion.count
+
+    def _failed(self, exc: BaseException, *, deletion: bool = False, trace: bool = False) -> None:
+        """Count a failed compaction (``deletion``: a failed deletion step, :meth:`purge`) on
+        any thread, and log it when due: the first of a run (with the traceback when
+        ``trace``: an error no one expected), the ``failing_after``-th (now in the floor's
+        status), then at most one line per :attr:`log_every` failures or :attr:`log_seconds`
+        seconds, with the count since the line before."""
+        streak = self._deletion if deletion else self._compaction
         with self._guard:
-            failures, self.failures, self._failing_since, self._error = self.failures, 0, None, ""
-        if failures >= self.failing_after:
-            log.warning("journal compaction works again after %d failures in a row", failures)
+            now = self.wall()
+            if streak.count == 0:
+                streak.since = now
+            streak.count += 1
+            if not deletion:
+                self._failed_total += 1
+            streak.error = str(exc) or type(exc).__name__
+            n, since_line, since = streak.count, streak.count - streak.logged_count, streak.since
+            due = (n in (1, self.failing_after) or
+                   (n > self.failing_after and (since_line >= self.log_every or
+                                                now - streak.logged_at >= self.log_seconds)))
+            if due:
+                streak.logged_count, streak.logged_at = n, now
+        if not due:
+            return
+        what = streak.what
+        if n == self.failing_after:
+            log.error("journal %s has failed on %d hands in a row: the floor's status shows it (the table plays "
+                      "on; the journal is not trimmed and grows): %s", what, n, exc, exc_info=trace and n == 1)
+        elif n == 1:
+            log.error("journal %s failed: %s (tried again at each hand; the floor's status shows it after %d in a "
+                      "row; logged again at most every %d failures or %d minutes)", what, exc, self.failing_after,
+                      self.log_every, self.log_seconds // 60, exc_info=trace)
+        else:
+            log.error("journal %s still failing: %d hands in a row since %s, %d since the last line: %s", what, n,
+                      time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since or 0)), since_line, exc)
+
+    def _succeeded(self, *, deletion: bool = False) -> None:
+        """A try ended without an error (``deletion``: a deletion step): its failures in a
+        row are over, logged when there were any (``works again after N failures``)."""
+        streak = self._deletion if deletion else self._compaction
+        with self._guard:
+            failures = streak.count
+            if not failures:
+                return
+            streak.count, streak.since, streak.error, streak.logged_count = 0, None, "", 0
+        log.warning("journal %s works again after %d failures in a row", streak.what, failures)
 
     def health(self) -> dict[str, Any] | None:
         """Return what the floor's status says of the journal (``FloorDesk.status``'s
-        ``journal``, docs/mqtt.md): None while compaction works, or after fewer than
-        :attr:`failing_after` failures in a row; else ``{"compaction": "failing", "since":
-        Unix seconds of the first failure of the run, "failures": failed tries in a row (one a
-        finished hand), "error": the last one's error (``database disk image is malformed``),
-        "message": what it means for the floor and where to read on}``. Any thread."""
+        ``journal``, docs/mqtt.md): None while compaction and its deletions work, or after
+        fewer than :attr:`failing_after` failures in a row; else ``{"compaction": "failing",
+        "since": Unix seconds of the first failure of the run, "failures": failed tries in a
+        row (one a finished hand), "error": the last one's error (``database disk image is
+        malformed``), "message": what it means for the floor and where to read on}``, of the
+        compaction's failures, else of its deletions' (:meth:`purge`). Any thread."""
         with self._guard:
-            if self.failures < self.failing_after or self._failing_since is None:
+            streak = next((k for k in (self._compaction, self._deletion)
+                           if k.count >= self.failing_after and k.since is not None), None)
+            if streak is None:
                 return None
-            since, failures, error = self._failing_since, self.failures, self._error
+            since, failures, error = streak.since, streak.count, streak.error
+        if streak is self._compaction:
+            what = (f"journal compaction has failed on the last {failures} hands: {error}. The table plays on and "
+                    "records every hand, but its journal is no longer trimmed and grows")
+        else:
+            what = (f"journal compaction's deletion of the events that left the journal has failed on the last "
+                    f"{failures} hands: {error}. The table plays on and records every hand (the hands that left "
+                    "are in their hand files), but the journal keeps their rows and grows")
         return {"compaction": "failing", "since": since, "failures": failures, "error": error,
-                "message": (f"journal compaction has failed on the last {failures} hands: {error}. The table "
-                            "plays on and records every hand, but its journal is no longer trimmed and grows: once "
-                            f"the table is stopped, `livetable history --journal {self.journal.path} --check` "
-                            "says what is wrong "
-                            "(docs/faults.md, 'A journal compaction that keeps failing')")}
+                "message": (f"{what}: once the table is stopped, `livetable history --journal {self.journal.path} "
+                            "--check` says what is wrong (docs/faults.md, 'A journal compaction that keeps failing')")}
 
     def wait_prepared(self, timeout: float) -> bool:
         """Wait until the keeper's thread has nothing under way (:attr:`idle`, or a
@@ -354,9 +433,8 @@ class JournalKeeper:
             self._purging = True
             if not self.background:
                 self._purge_all()
-        except (JournalError, ValueError) as exc:
-            log.error("journal compaction skipped: %s", exc)
-            self._failed(exc)
+        except (JournalError, ValueError, sqlite3.Error) as exc:
+            self._failed(exc)  # logged there: the first, then a line now and then
             return None
         self._succeeded()
         done = Compacted(prepared.upto, prepared.first, prepared.last, events, prepared.rewritten)
@@ -389,15 +467,20 @@ class JournalKeeper:
     def purge(self) -> int:
         """Delete one step of the rows of compacted events (:meth:`Journal.purge_step`,
         :attr:`purge_rows` rows, then resized to the step's time: :meth:`_resized`); return how
-        many were deleted (0: none was left, and the next steps stop looking). Never raises (a
-        failure is logged; the next compaction tries again)."""
+        many were deleted (0: none was left, and the next steps stop looking). Never raises: a
+        failure stops the steps until the next finished hand, which tries again, and is
+        counted (one a hand) as compaction's are (:meth:`health`, the floor's status)."""
         rows, t0 = self.purge_rows, self.clock()
         try:
             done = self.journal.purge_step(rows)
-        except JournalError as exc:
-            log.error("journal compaction's deletion skipped: %s", exc)
-            self._purging = False
+        except (JournalError, sqlite3.Error) as exc:
+            self._purging, self._purge_again = False, True
+            if not self._deletion_tried:  # a run of compaction's own may purge twice a hand
+                self._deletion_tried = True
+                self._failed(exc, deletion=True)
             return 0
+        self._purge_again = False
+        self._succeeded(deletion=True)
         dt = self.clock() - t0
         if done:
             self.holds.append(("purge", done, dt))
@@ -429,14 +512,14 @@ class JournalKeeper:
         again. Nothing is deleted whose history is not safely on disk.
         """
         failed = self._failed_total
+        self._deletion_tried = False  # one try a finished hand: a failed deletion is counted once
+        self._purging = self._purging or self._purge_again
         try:
             done = self._run()
         except (OSError, JournalError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
-            log.error("journal compaction skipped: %s", exc)
-            self._failed(exc)
+            self._failed(exc)  # logged there: the first, then a line now and then
         except Exception as exc:  # noqa: BLE001 - a replay bug must not reach the table's loop
-            log.exception("journal compaction skipped")
-            self._failed(exc)
+            self._failed(exc, trace=True)
         else:
             if self._failed_total == failed:  # no failed commit within: a try without an error
                 self._succeeded()
