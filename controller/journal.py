@@ -1401,7 +1401,11 @@ class _Checkpointer:
 
 def floor_hint(path: str | Path, history_dir: str | Path | None = None) -> str:
     """Return what the floor does about a refused journal at ``path`` (docs/faults.md);
-    ``history_dir``: the table's hand files, given to the commands."""
+    ``history_dir``: the table's hand files, given to the commands. A file cut short
+    (:func:`file_damage`), which ``--accept`` cannot read, gets :func:`damaged_hint` instead."""
+    with contextlib.suppress(OSError):
+        if os.path.isfile(path) and file_damage(path) is not None:
+            return damaged_hint(path, history_dir)
     hd = f" --history-dir {history_dir}" if history_dir else ""
     return (f"The table did not start. The floor: keep the table closed; "
             f"`livetable history --journal {path}{hd} --check` says what is wrong; put back the "

@@ -96,3 +96,17 @@ def test_the_files_shape_names_the_damage_before_sqlite_opens_it(played, tmp_pat
     with pytest.raises(JournalDamaged, match="do not start with SQLite's 100-byte header"):
         Journal(path)
     assert path.read_bytes() == (played / "j.sqlite").read_bytes()[:1]  # no new journal written over it
+
+
+def test_history_check_of_a_cut_file_gives_the_damaged_files_steps_not_accept(played, tmp_path):
+    """``livetable history --check`` named the cut file damaged, then advised ``--accept``."""
+    shutil.copytree(played, tmp_path / "t")
+    path = tmp_path / "t" / "j.sqlite"
+    os.truncate(path, path.stat().st_size - PAGE + 1000)
+    res = subprocess.run([sys.executable, "-m", "controller", "history", "--journal", str(path),
+                          "--history-dir", str(tmp_path / "t" / "hands"), "--check"],
+                         cwd=REPO, capture_output=True, text=True, timeout=120)
+    out = res.stdout + res.stderr
+    assert res.returncode == 3, out[-2000:]
+    assert "is damaged: cut short inside a page" in out and f"mkdir {path}.damaged" in out
+    assert "settle the hands the journal lost" not in out
