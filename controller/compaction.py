@@ -484,7 +484,7 @@ class JournalKeeper:
         cannot be trusted without the journal's replay, one line each (empty: they can); each
         is logged as a warning. Cheap: the files :meth:`_sound` read, the range's table
         events picked in SQL and its between-hands snapshots, no replay (on the 2-core
-        development machine 0.19 ms a hand against the replay's 2.1 ms).
+        development machine 0.2-0.3 ms a hand against the replay's 2.1-3.6 ms).
 
         - each hand's JSON record pays out what it took in (R-1: the seats' starts = their
           ends + the rake; ``result.stacks`` are the seats' ends) and agrees with its PHH
@@ -792,14 +792,21 @@ def _chain(records: dict[int, dict[str, Any]], base_upto: int, upto: int, journa
     ``base_upto+1..upto``) do not follow each other and the table's between-hands
     snapshots (:meth:`JournalKeeper._doubts`), one line each.
 
-    Walked in the journal's order: each ``hand-start-requested`` starts the next hand of
-    the range when there are as many as hands (a start the table refused makes more: then a
-    stand-up, sit-down or chip race anywhere in the range frees its seats, or every seat,
-    from the whole chain); the snapshots at ``base_upto``, ``upto`` and between are read.
-    A seat is compared only with what the same player (``player`` id) last had there."""
+    Walked in the journal's order: each ``hand-start-requested`` followed by a card (not by
+    another start: one refused, or asked for during a hand) starts the next hand of the
+    range when there are as many as hands; else (a journal edited, a start the floor set
+    aside) the hands by number, a chip race anywhere in the range leaving every seat out, and
+    a player who left and took the same seat again for fewer chips doubted (one replay more).
+    The snapshots at ``base_upto``, ``upto`` and between are read. A seat is compared only
+    with what the same player (``player`` id) last had there."""
     index = [(u, h) for u, h, between in journal.snapshot_index() if between and base_upto <= u <= upto]
-    events = _table_events(journal, base_upto, upto, ("hand-start-requested", *CHAIN_RESETS))
-    starts = [seq for seq, kind, _seat in events if kind == "hand-start-requested"]
+    events = _table_events(journal, base_upto, upto, ("hand-start-requested", "card-dealt", "hand-voided",
+                                                      *CHAIN_RESETS))
+    # a start that made a hand: a card (or the floor's void) comes before the next start (one
+    # asked for during a hand, or refused, is followed by another start: the last one is taken)
+    marks = [(seq, kind) for seq, kind, _seat in events if kind not in CHAIN_RESETS]
+    starts = [seq for (seq, kind), (_n, after) in zip(marks, marks[1:])
+              if kind == "hand-start-requested" and after in ("card-dealt", "hand-voided")]
     resets = [(seq, seat if kind != "chips-raced" else None) for seq, kind, seat in events if kind in CHAIN_RESETS]
     numbers = sorted(records)
     items: list[tuple[tuple[int, int], str, Any]] = []
@@ -808,11 +815,12 @@ def _chain(records: dict[int, dict[str, Any]], base_upto: int, upto: int, journa
         items += [((u, 3), "snapshot", u) for u, _h in index]  # taken after event u
         items += [((seq, 2), "reset", seat) for seq, seat in resets]
         gone: set[Any] = set()
-    else:  # hands in their order, each snapshot after its hand; seats that changed: left out
+    else:  # hands by number, each snapshot after its hand; a seat changing hands is seen by
+        # its player id and a snapshot's empty seat, a chip race frees every seat
         first = numbers[0] - 1 if numbers else 0
         items += [((n, 1), "hand", n) for n in numbers]
         items += [((max(h, first), 2), "snapshot", u) for u, h in index]
-        gone = {seat for _seq, seat in resets}
+        gone = {None} if any(seat is None for _seq, seat in resets) else set()
     last: dict[int, tuple[Any, int, str]] = {}  # seat -> (player, chips, where they were seen)
     out: list[str] = []
 

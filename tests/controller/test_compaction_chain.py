@@ -20,6 +20,7 @@ import re
 
 import pytest
 
+from controller import compaction
 from controller.compaction import JournalKeeper, history_files
 from controller.devices import HistoryWriter
 from controller.engine.table import events as ev
@@ -31,10 +32,18 @@ from tests.controller.test_compaction_forged_file import _forge
 from tests.controller.test_history_support import Table
 
 
-def _played(tmp_path, hands: int = 6):
+def _played(tmp_path, hands: int = 6, *, twice: bool = False):
+    """Play ``hands`` hands with their files written; ``twice``: the first start is asked for
+    three times (two make no hand: the chain tells them from the one that did)."""
     t, _ = _table(tmp_path, writer=True)
+    if twice:
+        for _ in range(2):
+            t.orch.post(ev.HandStartRequested(at=t.clock()))
     t.play(hands)
     t.close()
+    with Journal(tmp_path / "j.sqlite") as j:
+        starts = [e for e in j.entries(kinds=("table",)) if e.payload["kind"] == "hand-start-requested"]
+    assert (len(starts) > hands) == twice
 
 
 def _compact(tmp_path, monkeypatch, keep: int = 2) -> tuple[object, list[int]]:
@@ -79,9 +88,15 @@ def test_a_forged_json_beside_its_intact_phh_is_written_again_from_the_journal(t
     assert any("hand 2: the PHH file's finishing_stacks" in r.getMessage() for r in caplog.records), caplog.text
 
 
+@pytest.mark.parametrize("twice", [False, True])
+@pytest.mark.parametrize("by_number", [False, True])  # the journal's starts not told apart: hands by number
 @pytest.mark.parametrize("hand", [2, 4])  # inside the range (1..4); its last hand (the snapshot after it)
-def test_both_files_forged_alike_break_the_chain_of_stacks(tmp_path, monkeypatch, caplog, hand):
-    _played(tmp_path)
+def test_both_files_forged_alike_break_the_chain_of_stacks(tmp_path, monkeypatch, caplog, hand, twice, by_number):
+    _played(tmp_path, twice=twice)
+    if by_number:
+        real = compaction._table_events
+        monkeypatch.setattr(compaction, "_table_events", lambda *a: [e for e in real(*a)
+                                                                      if e[1] != "hand-start-requested"])
     js, phh = history_files(tmp_path / "hands", hand)
     table_wrote = _forge(js)
     _phh_stacks(phh, json.loads(js.read_text()))
@@ -118,8 +133,9 @@ SETTINGS = TableSettings(id="chain", name="Chain", seats=6, small_blind=50, big_
 def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monkeypatch, caplog, snapshot_every):
     """T-2, T-3, T-7, T-8 between and during hands: chips come (buy-ins, top-ups), leave with
     the player, a seat is taken again by another player and by the one who left it, for
-    fewer chips than they left with; rebuys after busting; a hand voided by the floor. No
-    doubt on any range: no warning, every file stays as the table wrote it."""
+    fewer chips than they left with; rebuys after busting; a hand voided by the floor; a
+    start asked for twice. No doubt on any range: no warning, every file stays as the table
+    wrote it."""
 
     gone: list[tuple[int, str, str, int]] = []  # (seat, player, name, stack) of who left at hand 8
 
@@ -131,6 +147,9 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
         elif hand == 5:
             t.orch.post(ev.PlayerSatDown(at=at, seat=5, player="p9", name="Newcomer"))
             t.orch.post(ev.BoughtIn(at=at, seat=5, amount=2000))
+        elif hand == 6:  # a second start asked for: one of the two makes no hand (the chain then
+            t.orch.post(ev.HandStartRequested(at=at))  # leaves out the range's seats that changed)
+            t.orch.post(ev.HandStartRequested(at=at))
         elif hand == 8:  # the biggest stack the buy-in maximum lets come back for less (T-2)
             s = max((s for s in t.orch.state.seats if s is not None and 2000 < s.stack <= 10000),
                     key=lambda s: s.stack)
@@ -147,16 +166,27 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
     hw = HistoryWriter(tmp_path / "hands")
     t.orch.listeners.insert(0, lambda orch, effects: [hw.write(e.hand, e.record) for e in effects
                                                      if type(e).__name__ == "HandFinished"])
-    during: list[int] = []
+    during: list[int] = []  # the hands something happened during
+    topped: list[int] = []  # the seat topped up during hand 12
 
     def mid_hand(orch, effects) -> None:  # during hands 12, 14, 17: a top-up and a stand-up wait for the end; a void
         n, hand = orch.state.hands, orch.state.hand
-        if hand is not None and n in (12, 14, 17) and n not in during and hand.events[-1:] \
-                and hand.events[-1].get("t") in ("call", "fold", "check"):  # no card on its way
-            during.append(n)
-            at = t.clock()
-            orch.post({12: ev.ToppedUp(at=at, seat=2, amount=700), 14: ev.StoodUp(at=at, seat=3),
-                       17: ev.HandVoided(at=at, reason="misdeal", by="floor:Anna")}[n])
+        if hand is None or n not in (12, 14, 17) or n in during or not hand.events \
+                or hand.events[-1].get("t") not in ("call", "fold", "check"):  # a card on its way: later
+            return
+        at = t.clock()
+        if n == 12:  # a seat that folded this hand, with room under the buy-in maximum (T-7)
+            folded = {e["seat"] for e in hand.events if e.get("t") == "fold"}
+            fits = [s.seat for s in orch.state.seats if s is not None and s.seat in folded and s.stack < 9000]
+            if not fits:
+                return  # no one folded yet: at a later action
+            topped.append(fits[0])
+            orch.post(ev.ToppedUp(at=at, seat=topped[0], amount=700))
+        during.append(n)
+        if n == 14:
+            orch.post(ev.StoodUp(at=at, seat=3))
+        elif n == 17:
+            orch.post(ev.HandVoided(at=at, reason="misdeal", by="floor:Anna"))
 
     t.orch.listeners.append(mid_hand)
     records = t.play(24)
@@ -164,6 +194,9 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
     assert during == [12, 14, 17]
     by_hand = {r["hand"]: r for r in records}
     assert by_hand[17]["voided"] and not any(r["voided"] for n, r in by_hand.items() if n != 17)
+    seat = {n: {s["seat"]: s for s in r["seats"]}.get(topped[0]) for n, r in by_hand.items()}
+    assert seat[13]["start"] == seat[12]["end"] + 700  # the top-up asked during hand 12 came after it (T-7)
+    assert 3 not in {s["seat"] for s in by_hand[15]["seats"]}  # seat 3 stood up during hand 14 (T-8)
     seat, player, _name, left = gone[0]
     back = [s for n, r in sorted(by_hand.items()) if n > 10 for s in r["seats"] if s["seat"] == seat]
     assert back and back[0]["player"] == player and back[0]["start"] == 2000 < left, (gone, back[:1])
@@ -177,6 +210,8 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
             assert all(keeper._sound(n) for n in numbers)  # noqa: SLF001
             assert keeper._doubts(numbers, base_upto, upto, j) == [], (numbers, caplog.text)  # noqa: SLF001
         assert [h for _u, h in ends] == list(range(0, 25, snapshot_every)), ends
+        starts = [e.seq for e in j.entries(kinds=("table",)) if e.payload["kind"] == "hand-start-requested"]
+        assert len(starts) > 24  # a start that made no hand
         done = keeper.run()
     assert done is not None and done.last >= 14 and done.rewritten == (), done
     assert "journal compaction:" not in caplog.text, caplog.text
