@@ -489,11 +489,11 @@ class JournalKeeper:
         - each hand's JSON record pays out what it took in (R-1: the seats' starts = their
           ends + the rake; ``result.stacks`` are the seats' ends) and agrees with its PHH
           file (:func:`_disagreement`: stacks, rake, actions, players);
-        - the chain of stacks (T-2, T-7, T-8): a seat held by the same player cannot start a
-          hand, nor be in a between-hands snapshot (the range's first, its last and any
-          between), with fewer chips than it last had: between hands chips only come (buy-ins,
-          top-ups); they leave with the player (a stand-up, a seat taken again, a
-          tournament's chip race reset the seat's chain; :func:`_chain`).
+        - the chain of stacks (T-2, T-3, T-7, T-8): a seat held by the same player starts a
+          hand, and is in a between-hands snapshot (the range's first, its last and any
+          between), with the chips it last had, more only after a top-up or a confirmed
+          buy-in, never fewer: chips leave with the player (a stand-up, a seat taken again, a
+          buy-in, a tournament's chip race start the seat's chain again; :func:`_chain`).
         """
         records: dict[int, dict[str, Any]] = {}
         out: list[str] = []
@@ -705,9 +705,11 @@ def _ends_at(record: Any, table: dict[int, int]) -> bool:
     return bool(ends) and all(k in table and table[k] == v for k, v in ends)
 
 
-#: table events after which a seat's stack may be lower than it was (the seat changed hands,
-#: or a tournament's colour-up raced its odd chips off): :func:`_chain`
-CHAIN_RESETS = ("stood-up", "player-sat-down", "player-joined", "chips-raced")
+#: table events after which a seat's stack may be anything (the seat changed hands, a buy-in
+#: booked, a tournament's colour-up raced its odd chips off): :func:`_chain`
+CHAIN_RESETS = ("stood-up", "player-sat-down", "player-joined", "bought-in", "chips-raced")
+#: table events after which a seat's stack may be higher than it was (T-7, T-3): :func:`_chain`
+CHAIN_ADDS = ("topped-up", "buy-in-confirmed")
 
 
 def _phh_actions(events: list[dict[str, Any]], pno: dict[int, int]) -> list[str]:
@@ -798,22 +800,27 @@ def _chain(records: dict[int, dict[str, Any]], base_upto: int, upto: int, journa
     aside) the hands by number, a chip race anywhere in the range leaving every seat out, and
     a player who left and took the same seat again for fewer chips doubted (one replay more).
     The snapshots at ``base_upto``, ``upto`` and between are read. A seat is compared only
-    with what the same player (``player`` id) last had there."""
+    with what the same player (``player`` id) last had there: never fewer chips, and in the
+    journal's order exactly as many unless a top-up or a confirmed buy-in came between
+    (:data:`CHAIN_ADDS`); a stand-up, a sit-down, a buy-in or a chip race
+    (:data:`CHAIN_RESETS`) starts the seat's chain again."""
     index = [(u, h) for u, h, between in journal.snapshot_index() if between and base_upto <= u <= upto]
-    events = _table_events(journal, base_upto, upto, ("hand-start-requested", "card-dealt", "hand-voided",
-                                                      *CHAIN_RESETS))
+    marking = ("hand-start-requested", "card-dealt", "hand-voided")
+    events = _table_events(journal, base_upto, upto, (*marking, *CHAIN_RESETS, *CHAIN_ADDS))
     # a start that made a hand: a card (or the floor's void) comes before the next start (one
     # asked for during a hand, or refused, is followed by another start: the last one is taken)
-    marks = [(seq, kind) for seq, kind, _seat in events if kind not in CHAIN_RESETS]
+    marks = [(seq, kind) for seq, kind, _seat in events if kind in marking]
     starts = [seq for (seq, kind), (_n, after) in zip(marks, marks[1:])
               if kind == "hand-start-requested" and after in ("card-dealt", "hand-voided")]
     resets = [(seq, seat if kind != "chips-raced" else None) for seq, kind, seat in events if kind in CHAIN_RESETS]
     numbers = sorted(records)
     items: list[tuple[tuple[int, int], str, Any]] = []
-    if len(starts) == len(numbers):  # each start made the next hand: the journal's order
+    exact = len(starts) == len(numbers)
+    if exact:  # each start made the next hand: the journal's order
         items += [((seq, 1), "hand", n) for seq, n in zip(starts, numbers)]
         items += [((u, 3), "snapshot", u) for u, _h in index]  # taken after event u
         items += [((seq, 2), "reset", seat) for seq, seat in resets]
+        items += [((seq, 2), "add", seat) for seq, kind, seat in events if kind in CHAIN_ADDS]
         gone: set[Any] = set()
     else:  # hands by number, each snapshot after its hand; a seat changing hands is seen by
         # its player id and a snapshot's empty seat, a chip race frees every seat
@@ -822,19 +829,27 @@ def _chain(records: dict[int, dict[str, Any]], base_upto: int, upto: int, journa
         items += [((max(h, first), 2), "snapshot", u) for u, h in index]
         gone = {None} if any(seat is None for _seq, seat in resets) else set()
     last: dict[int, tuple[Any, int, str]] = {}  # seat -> (player, chips, where they were seen)
+    grown: set[Any] = set()  # seats with a top-up or a buy-in confirmed since they were seen
     out: list[str] = []
 
     def see(seat: Any, player: Any, start: Any, end: Any, now: str, then: str) -> None:
         if not isinstance(seat, int) or not isinstance(end, int) or seat in gone or None in gone:
             return
         had = last.get(seat)
-        if had is not None and had[0] == player and isinstance(start, int) and start < had[1]:
-            out.append(f"seat {seat} ({player}) has {start} chips in {now}, {had[1]} in {had[2]}: "
-                       "fewer, and no one left the seat")
+        if had is not None and had[0] == player and isinstance(start, int):
+            if start < had[1]:
+                out.append(f"seat {seat} ({player}) has {start} chips in {now}, {had[1]} in {had[2]}: "
+                           "fewer, and no one left the seat")
+            elif start > had[1] and exact and seat not in grown:
+                out.append(f"seat {seat} ({player}) has {start} chips in {now}, {had[1]} in {had[2]}: "
+                           "more, and no buy-in or top-up came")
         last[seat] = (player, end, then)
+        grown.discard(seat)
 
     for _key, kind, what in sorted(items, key=lambda i: i[0]):
-        if kind == "reset":
+        if kind == "add":
+            grown.add(what)
+        elif kind == "reset":
             if what is None:
                 last.clear()
             else:

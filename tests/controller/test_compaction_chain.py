@@ -125,16 +125,40 @@ def test_a_hand_that_pays_more_than_it_took_in_is_written_again(tmp_path, monkey
     assert "start with" in caplog.text and "+ rake" in caplog.text, caplog.text
 
 
+def test_chips_hidden_in_the_rake_show_as_chips_that_came_from_nowhere(tmp_path, monkeypatch, caplog):
+    """The losing side of a forgery: 500 chips taken from a seat's end and added to the
+    rake, in both files (the hand still balances, the files agree, no seat ends with more):
+    the seat starts the next hand with 500 chips more than it ended with, and no top-up or
+    buy-in came between."""
+    _played(tmp_path)
+    js, phh = history_files(tmp_path / "hands", 2)
+    table_wrote = json.loads(js.read_text())
+    forged = json.loads(js.read_text())
+    seat = max(forged["seats"], key=lambda s: s["end"])
+    seat["end"] -= 500
+    forged["result"]["stacks"][str(seat["seat"])] = seat["end"]
+    forged["result"]["rake"] += 500
+    js.write_text(json.dumps(forged, sort_keys=True))
+    _phh_stacks(phh, forged)
+    phh.write_text(re.sub(r"^_rake = (\d+)$", lambda m: f"_rake = {int(m.group(1)) + 500}", phh.read_text(),
+                          flags=re.M))
+    with caplog.at_level(logging.WARNING, logger="livetable.compaction"):
+        done, replays = _compact(tmp_path, monkeypatch)
+    assert done is not None and 2 in done.rewritten and replays, done
+    assert json.loads(js.read_text()) == table_wrote
+    assert "more, and no buy-in or top-up came" in caplog.text, caplog.text
+
+
 SETTINGS = TableSettings(id="chain", name="Chain", seats=6, small_blind=50, big_blind=100, rake_percent=5,
                          rake_caps=((2, 300),), buy_in_min=2000, buy_in_max=10000)
 
 
 @pytest.mark.parametrize("snapshot_every", [1, 7])  # the tests' tables; a few hands apart, as production (20)
 def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monkeypatch, caplog, snapshot_every):
-    """T-2, T-3, T-7, T-8 between and during hands: chips come (buy-ins, top-ups), leave with
+    """T-2, T-5..T-8 between and during hands: chips come (buy-ins, top-ups), leave with
     the player, a seat is taken again by another player and by the one who left it, for
-    fewer chips than they left with; rebuys after busting; a hand voided by the floor; a
-    start asked for twice. No doubt on any range: no warning, every file stays as the table
+    fewer chips than they left with; rebuys after busting; a player sitting out, back with
+    a post; a hand voided by the floor; a start asked for twice. No doubt on any range: no warning, every file stays as the table
     wrote it."""
 
     gone: list[tuple[int, str, str, int]] = []  # (seat, player, name, stack) of who left at hand 8
@@ -144,9 +168,13 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
         if hand == 3:
             t.orch.post(ev.ToppedUp(at=at, seat=1, amount=1500))
             t.orch.post(ev.StoodUp(at=at, seat=5))
+        elif hand == 4:  # sits out, back with a post (T-5, T-6)
+            t.orch.post(ev.SatOut(at=at, seat=4))
         elif hand == 5:
             t.orch.post(ev.PlayerSatDown(at=at, seat=5, player="p9", name="Newcomer"))
             t.orch.post(ev.BoughtIn(at=at, seat=5, amount=2000))
+        elif hand == 7:
+            t.orch.post(ev.SatIn(at=at, seat=4, post=True))
         elif hand == 6:  # a second start asked for: one of the two makes no hand (the chain then
             t.orch.post(ev.HandStartRequested(at=at))  # leaves out the range's seats that changed)
             t.orch.post(ev.HandStartRequested(at=at))
@@ -197,6 +225,10 @@ def test_buy_ins_top_ups_and_seats_changing_hands_raise_no_doubt(tmp_path, monke
     seat = {n: {s["seat"]: s for s in r["seats"]}.get(topped[0]) for n, r in by_hand.items()}
     assert seat[13]["start"] == seat[12]["end"] + 700  # the top-up asked during hand 12 came after it (T-7)
     assert 3 not in {s["seat"] for s in by_hand[15]["seats"]}  # seat 3 stood up during hand 14 (T-8)
+    played4 = [n for n, r in sorted(by_hand.items()) if 4 in {s["seat"] for s in r["seats"]}]
+    assert 5 not in played4 and 6 not in played4 and any(n > 7 for n in played4), played4  # out, then back
+    assert any(p["live_post"] or p["dead_post"] for n, r in by_hand.items() if n > 7
+               for p in r["hand_record"]["players"] if p["seat"] == 4), "seat 4 came back and never posted"
     seat, player, _name, left = gone[0]
     back = [s for n, r in sorted(by_hand.items()) if n > 10 for s in r["seats"] if s["seat"] == seat]
     assert back and back[0]["player"] == player and back[0]["start"] == 2000 < left, (gone, back[:1])
