@@ -19,7 +19,7 @@ from controller.engine.table.settings import TableSettings
 from controller.engine.table.state import TableState
 from controller.journal import _kind_of
 
-__all__ = ["HistoryError", "open_journal"]
+__all__ = ["HistoryError", "open_journal", "copy_journal"]
 
 
 class HistoryError(Exception):
@@ -52,6 +52,34 @@ def open_journal(path: str | Path) -> sqlite3.Connection:
         db.close()
         raise HistoryError(f"{p} is not a livetable journal (no events/snapshots tables)")
     return db
+
+
+def copy_journal(path: str | Path) -> sqlite3.Connection:
+    """Return the journal at ``path`` as it is now, copied into memory (SQLite's backup API
+    in one step: one read transaction, as short as the copy) on a connection of its own,
+    the journal's file closed again.
+
+    The recall replays the copy: a reader stopped mid-replay (SIGSTOP, a full pipe) holds no
+    read transaction on the journal, so the running table can reset its ``-wal`` file (a
+    read transaction held through the replay kept it growing: 60.7 MB over 300 hands). The
+    copy costs the journal's size in memory and one pass over its pages: on the 2-core
+    development machine 1-3 ms for a journal compacted to 500 hands (2.0 MB), 40-51 ms of
+    CPU (0.12-0.39 s at load 9) for 10,000 hands kept whole (38 MB).
+
+    Raises:
+        HistoryError: as :func:`open_journal`; or the copy fails (SQLite reports the file
+            damaged, or memory runs out).
+    """
+    src = open_journal(path)
+    dst = sqlite3.connect(":memory:")
+    try:
+        src.backup(dst)  # pages=-1: the whole journal in one step, one read transaction
+    except (sqlite3.Error, MemoryError) as exc:
+        dst.close()
+        raise HistoryError(f"{path} cannot be read: {exc}") from None
+    finally:
+        src.close()
+    return dst
 
 
 def _snapshot_index(db: sqlite3.Connection) -> list[tuple[int, int, bool]]:
