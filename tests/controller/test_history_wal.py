@@ -48,3 +48,34 @@ def test_a_reader_paused_mid_replay_lets_the_table_reset_its_wal(tmp_path, monke
     monkeypatch.setattr(history, "step", real)
     assert recall(path, hands=6).hands[-1].steps[-1].data.get("event") == "sat-out"  # the table's event, read after
     t.close()
+
+
+def test_a_journal_over_the_copy_limit_is_read_in_place_as_one_moment(tmp_path, monkeypatch):
+    """Past ``COPY_LIMIT`` bytes (a journal that keeps every event) the recall does not copy
+    the journal into memory; it reads it in place, in one read transaction: an event the table
+    commits mid-replay is not in this recall, and is in the next."""
+    from controller import history_journal
+
+    t, _ = _table(tmp_path)
+    t.play(4)
+    path = tmp_path / "j.sqlite"
+    monkeypatch.setattr(history_journal, "COPY_LIMIT", 1)
+    real, seen = history.step, []
+
+    def paused(state, event):
+        if len(seen) == 20:
+            t.orch.post(ev.SatOut(at=t.clock(), seat=2))
+            t.orch.pump()
+        seen.append(None)
+        return real(state, event)
+
+    monkeypatch.setattr(history, "step", paused)
+    db = history_journal.copy_journal(path)
+    assert db.execute("PRAGMA database_list").fetchone()[2].endswith("j.sqlite")  # the file, not a copy
+    db.close()
+    hands = recall(path, hands=4).hands
+    assert [h.number for h in hands] == [1, 2, 3, 4]
+    assert all(s.data.get("event") != "sat-out" for s in hands[-1].steps)  # committed after the moment
+    monkeypatch.setattr(history, "step", real)
+    assert recall(path, hands=4).hands[-1].steps[-1].data.get("event") == "sat-out"
+    t.close()
