@@ -715,7 +715,8 @@ function renderTable() {
     const equity = L.equityText(s, seat.seat);
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
-    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(L.t('missed {blind}', { blind: seat.missed.bb ? 'BB' : 'SB' }));
+    const missed = L.missedText(seat); // T-6: "missed SB+BB" when both
+    if (missed) extra.push(missed);
     if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
     const offline = seat.status !== 'empty' && seat.connected === false;
     if (offline) extra.push(L.t('tablet offline'));

@@ -611,6 +611,18 @@ export function owesBlinds(me) {
 }
 
 /**
+ * T-6: the seat's missed-blind marks as its status line says them: "missed SB", "missed BB",
+ * or "missed SB+BB" when the seat missed both (it owes both: the big blind live and the small
+ * one dead; before, it read "missed BB"), as the dealer display's "MISSED SB+BB". '' when the
+ * seat (the public state's seat object, docs/state.md `missed: {sb, bb}`) carries no mark.
+ */
+export function missedText(seat) {
+  const m = seat && seat.missed;
+  const blinds = m ? [m.sb && 'SB', m.bb && 'BB'].filter(Boolean).join('+') : '';
+  return blinds ? t('missed {blind}', { blind: blinds }) : '';
+}
+
+/**
  * T-5/A-2 (issue 20): a seat sitting out with chips is offered Sit in where the action
  * buttons are, with why it sits out: null, or {why}. ``out_reason`` (docs/state.md):
  * "timeout" (its action clock ran out), "request" (the player sat out), "busted" (no chips:
