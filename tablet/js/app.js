@@ -710,7 +710,7 @@ function renderTable() {
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
     // issue 19: the stack in big blinds with the cards (beside them on a narrow seat, above
     // them on a wide one: the stack line keeps the chips and the D/SB/BB marks)
-    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
+    const inBB = L.seatBigBlinds(L.tournamentView(s), seat); // none for a seat that is out
     if (inBB) cards.append(el('span', { class: 'in-bb', text: inBB }));
     const equity = L.equityText(s, seat.seat);
     const extra = [];
