@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from controller.bots import STYLES
 from controller.clock import system_clock
 from controller.config import RESULT_SECONDS
 from controller.engine.table import effects as fx
@@ -94,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seats left free for a player to take from the seat's tablet (T-3), e.g. 3,5")
     p.add_argument("--tablet-join", choices=("direct", "confirm"), default="direct",
                    help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
+    p.add_argument("--players-style", choices=STYLES, default="random",
+                   help="how the simulated players play: random (mostly check and call, sometimes bet, raise "
+                        "or fold) or call (check or call every bet, never bet, raise or fold: a tablet "
+                        "player's all-in is always called, so busting and buying in again take seconds)")
     p.add_argument("--leave-chance", type=float, default=0.0,
                    help="after each hand, the chance (0..1) each simulated player stands up, the seat left free "
                         "(the room's waiting lists fill it; default 0)")
@@ -389,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     if stored is not None:
         args.seed = stored
     players = simdevices.SimulatedPlayers(bot_seats, seed=args.seed, clock=clock, speed=speed,
-                                          leave_chance=args.leave_chance)
+                                          leave_chance=args.leave_chance, style=args.players_style)
     try:
         choice = simdevices.device_choice(args, settings, seed=args.seed)
     except OSError as exc:
