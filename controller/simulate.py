@@ -36,6 +36,7 @@ from typing import Any
 
 from controller.clock import system_clock
 from controller.config import RESULT_SECONDS
+from controller.engine.evaluator import describe_hand
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit, chips_on_table
@@ -145,6 +146,7 @@ class Summary:
                     self.hands += 1
                     awards = res.get("awards") or []
                     self.pots += len(awards)
+                    awards = with_kickers(awards, e.record or {})
                     self.rake += int(res.get("rake") or 0)
                     names = {s.seat: s.name for s in orch.state.seats if s is not None}
                     log.info("hand %s: %s%s", e.hand, pots_line(awards, names) or "no pot",
@@ -186,6 +188,30 @@ def no_screen_words(speed: float) -> str:
         return ("no screen here (no DISPLAY): no display window; the table plays on at a live pace, "
                 "one line per hand (--headless or --speed 0 for full speed)")
     return "no screen here (no DISPLAY): no display window; the table plays on at full speed, one line per hand"
+
+
+def with_kickers(awards: list[dict[str, Any]], record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return ``awards`` (a ``HandFinished`` record's ``result.awards``) with each shown
+    winner's ``hand`` in words with its kickers (H-4, as ``livetable history`` gives them):
+    ``"Two pair, queens and threes, king kicker"`` where the bare call (H-6) would make two
+    pots won by different hands read alike. ``record``: the whole record (its ``game``,
+    ``hand_record.board`` and ``result.hole``). An award without words (uncontested, not
+    shown) stays without; one whose winner's cards are not known keeps its words as they
+    were. The awards given are not changed (new dicts are returned)."""
+    res = record.get("result") or {}
+    hole = {str(k): [c for c in v if c and c != "??"] for k, v in (res.get("hole") or {}).items()}
+    board = [c for c in (record.get("hand_record") or {}).get("board") or [] if c]
+    game = str(getattr(record.get("game"), "value", record.get("game") or "holdem"))
+    out = []
+    for a in awards:
+        winners = a.get("winners") or []
+        if a.get("hand") and winners:
+            try:
+                a = dict(a, hand=describe_hand(hole.get(str(winners[0])) or [], board, game=game, kickers=True))
+            except ValueError:  # HandError: the winner's cards are not all known
+                pass
+        out.append(a)
+    return out
 
 
 def pots_line(awards: list[dict[str, Any]], names: dict[int, str] | None = None) -> str:
