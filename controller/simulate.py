@@ -27,6 +27,7 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -177,6 +178,37 @@ class Summary:
             "events": orch.events_handled, "seconds": round(seconds, 3),
             "invariant_errors": self.invariant_errors,
         }
+
+
+#: The options that make the table (its id, game, stakes, devices): a run opened again on its
+#: journal gives them again, or the table changes (a changed setting applies between hands)
+TABLE_OPTIONS = ("devices", "table", "game", "limit", "seats", "sb", "bb", "ante", "rake", "rake_cap",
+                 "tournament", "tournament_config", "tournament_room")
+
+
+def resume_words(args: argparse.Namespace, journal: str) -> str:
+    """Return what the log says, after a run stopped in the middle of a hand, about going on.
+    ``args``: the options as parsed, before any default was filled in (``--sb`` ...):
+    the whole command that opens the table from ``journal`` (``.venv/bin/livetable simulate
+    --journal FILE`` and every option of :data:`TABLE_OPTIONS` this run was given other than
+    its default: ``--devices none`` above all) and what becomes of the hand then. With
+    ``--devices none`` the hand is picked up where it stood (its deck is the journal's seed);
+    with the emulated shuffler (``--devices all``) it is voided, every wager returned (the
+    emulator's deck was in this process; docs/faults.md). A newcomer was told only
+    ``--journal FILE``, and without ``--devices none`` the hand was voided, not resumed."""
+    parser = build_parser()
+    words = [".venv/bin/livetable", "simulate", "--journal", journal]
+    for dest in TABLE_OPTIONS:
+        value = getattr(args, dest, None)
+        if value == parser.get_default(dest):
+            continue
+        flag = "--" + dest.replace("_", "-")
+        words += [flag] if value is True else [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    command = " ".join(shlex.quote(w) for w in words)
+    if getattr(args, "devices", "all") == "none":
+        return f"{command} opens the table from it and picks the hand up where it stood"
+    return (f"{command} opens the table from it with the hand voided, every wager returned (the emulated "
+            "shuffler's deck was in this process: only --devices none picks a hand up where it stood)")
 
 
 def no_screen_words(speed: float) -> str:
@@ -370,6 +402,7 @@ def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: Ta
 def main(argv: list[str] | None = None) -> int:
     """Run ``livetable simulate``; return 0, 1 if an invariant broke, 2 on bad options."""
     args = build_parser().parse_args(argv)
+    given = argparse.Namespace(**vars(args))  # as given: the options below fill in defaults (--sb ...)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     problem = _check(args)
@@ -497,8 +530,8 @@ def main(argv: list[str] | None = None) -> int:
         log.info("hand %s was still being played; the journal goes with try-tablet's temporary folder "
                  "(its --dir keeps both for another run)", out["unfinished"])
     elif out["unfinished"] is not None:
-        log.info("hand %s was still being played: it stays in the journal; "
-                 "--journal %s opens the table from it", out["unfinished"], journal)
+        log.info("hand %s was still being played: it stays in the journal; %s", out["unfinished"],
+                 resume_words(given, journal))
     out["devices"] = run.stats()
     if director is not None:
         out.update(director.summary())
