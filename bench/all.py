@@ -245,7 +245,10 @@ def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
         "",
         "Set-up: `bash scripts/setup.sh --bench` (gcc and Debian's libmosquitto-dev for the "
         "native anchors). `DIR` in the commands below is a folder where the native anchors are "
-        "built once and reused (`bench/all.py` gives them one of its own).",
+        "built once and reused (`bench/all.py` gives them one of its own). The first run builds "
+        "the native anchors: about 65 s and 1.8 GB of memory at the peak, nearly all of it gcc "
+        "on phevaluator's 93 MB of Omaha tables (`tables_plo4.c`, data, already built at -O0: "
+        "the memory is the parse of 15.3 M initialisers); a `DIR` kept between runs skips it.",
         "",
         "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "
         "wall-clock runs of 200 hands) and READY on journals of 1k, 10k and 50k hands; "
