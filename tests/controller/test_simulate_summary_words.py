@@ -105,3 +105,20 @@ def test_the_per_hand_line_names_the_kickers_that_split_pots_between_like_hands(
                     "side pot 1 10380 to seat 6 (Two pair, queens and threes, jack kicker); "
                     "side pot 2 500 to seat 2")
     assert record["result"]["awards"][0]["hand"] == "Two pair, queens and threes"  # the record is not changed
+
+
+def test_every_key_of_the_summary_is_described_in_the_readme(tmp_path, capsys) -> None:
+    """README "Two commands" describes the one-line JSON summary: a newcomer found keys it left
+    out (``events``, ``seconds``, ``invariant_errors``, ``journal``, ``devices``,
+    ``room.on_table``). Every key of a plain run's summary, and of its ``room``, is named there."""
+    import json
+
+    from controller import simulate
+
+    assert simulate.main(["--devices", "none", "--headless", "--quiet", "--hands", "1", "--seats", "3",
+                          "--journal", str(tmp_path / "j.sqlite")]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    part = readme[readme.index("one-line JSON summary"):readme.index("bash scripts/run-table --journal")]
+    missing = [k for k in [*summary, *summary["room"]] if f"`{k}`" not in part]
+    assert not missing, missing
