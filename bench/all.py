@@ -91,7 +91,9 @@ _TABLE_CLOCK = re.compile(r"^ +(wall|cpu) median +([\d.]+) us, p99 +([\d.]+) us,
 def main(argv: list[str] | None = None) -> int:
     """Run the benches, write the document; return 0 (1 when a bench failed)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true",
+                    help="each bench's quick options (fewer rounds): a trial, written into the system's "
+                         "temporary folder unless --out names a file")
     ap.add_argument("--out", default=None,
                     help="the document to write (default docs/performance.md; with --quick a new "
                          "performance-quick-*.md in the system's temporary folder, so a trial never "
