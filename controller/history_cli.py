@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of text (times in Unix seconds)")
     p.add_argument("--utc", action="store_true", help="times in UTC (default: this machine's local time)")
     p.add_argument("--config", default=None,
-                   help="the table's config file, needed only while the journal is in its first hand")
+                   help="the table's config file, needed only for a journal with no snapshot before the "
+                        "hands asked for (begun by an older livetable or another tool; docs/history.md)")
     p.add_argument("--check", action="store_true",
                    help="run the table's start-up check of the journal (the table stopped); exit 3 if refused")
     p.add_argument("--accept", action="store_true",
