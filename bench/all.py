@@ -1,7 +1,7 @@
 """Run the benches and write docs/performance.md: one table of every figure, anchor, goal
 and ratio (issue 21).
 
-Run:  .venv/bin/python bench/all.py [--quick] [--out docs/performance.md] [--only NAME ...]
+Run:  .venv/bin/python bench/all.py [--quick] [--out FILE] [--only NAME ...]
                                     [--also bench_run.py ...] [--update NAME ...]
 
 Each bench runs as its own process, one after the other, with this Python; its last line
@@ -14,10 +14,12 @@ before and after each bench: the ratios are measured interleaved in one run, the
 figures move with the load.
 
 ``--quick`` passes each bench its quick options (fewer rounds): for trying, not for the
-record. ``--also`` adds other bench scripts of bench/ (their last line as they print it).
-``--update NAME ...`` runs only those benches and puts their rows, detail tables and outputs
-into the document that is there, leaving every other bench's as it was (the header then
-names what was rerun alone, and when).
+record, so without ``--out`` it writes a new file in the system's temporary folder (named at
+the end), never docs/performance.md (a newcomer's trial overwrote the record); ``--quick
+--out docs/performance.md`` writes there all the same. ``--also`` adds other bench scripts
+of bench/ (their last line as they print it). ``--update NAME ...`` runs only those benches
+and puts their rows, detail tables and outputs into the document that is there, leaving
+every other bench's as it was (the header then names what was rerun alone, and when).
 """
 
 from __future__ import annotations
@@ -89,8 +91,13 @@ _TABLE_CLOCK = re.compile(r"^ +(wall|cpu) median +([\d.]+) us, p99 +([\d.]+) us,
 def main(argv: list[str] | None = None) -> int:
     """Run the benches, write the document; return 0 (1 when a bench failed)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
+    ap.add_argument("--quick", action="store_true",
+                    help="each bench's quick options (fewer rounds): a trial, written into the system's "
+                         "temporary folder unless --out names a file")
+    ap.add_argument("--out", default=None,
+                    help="the document to write (default docs/performance.md; with --quick a new "
+                         "performance-quick-*.md in the system's temporary folder, so a trial never "
+                         "overwrites the record)")
     ap.add_argument("--only", nargs="*", default=None, help="only these benches")
     ap.add_argument("--also", nargs="*", default=[], help="other bench/ scripts to run too")
     ap.add_argument("--update", nargs="+", default=None, metavar="NAME",
@@ -125,10 +132,17 @@ def main(argv: list[str] | None = None) -> int:
     native.cleanup()
 
     doc = _document(runs, args.quick, args.also)
-    if args.update is not None and Path(args.out).exists():
-        doc = splice(Path(args.out).read_text(), doc, names, args.quick)
-    Path(args.out).write_text(doc)
-    print(f"wrote {args.out}")
+    record = Path(args.out) if args.out else ROOT / "docs" / "performance.md"
+    if args.update is not None and record.exists():
+        doc = splice(record.read_text(), doc, names, args.quick)
+    out = record
+    if args.quick and not args.out:  # a trial: the record stays as it is
+        fd, name = tempfile.mkstemp(prefix="performance-quick-", suffix=".md")
+        os.close(fd)
+        out = Path(name)
+    out.write_text(doc)
+    print(f"wrote {out}" + (f" (--quick: a trial; {record.relative_to(ROOT)} is left as it was, "
+                            "--out names another file)" if out != record else ""))
     return 1 if failed else 0
 
 
@@ -233,7 +247,10 @@ def _document(runs: list[dict], quick: bool, also: Sequence[str] = ()) -> str:
         "",
         "Set-up: `bash scripts/setup.sh --bench` (gcc and Debian's libmosquitto-dev for the "
         "native anchors). `DIR` in the commands below is a folder where the native anchors are "
-        "built once and reused (`bench/all.py` gives them one of its own).",
+        "built once and reused (`bench/all.py` gives them one of its own). The first run builds "
+        "the native anchors: about 65 s and 1.8 GB of memory at the peak, nearly all of it gcc "
+        "on phevaluator's 93 MB of Omaha tables (`tables_plo4.c`, data, already built at -O0: "
+        "the memory is the parse of 15.3 M initialisers); a `DIR` kept between runs skips it.",
         "",
         "`bench_run.py` measures memory as the kernel's peak of each process (VmHWM, "
         "wall-clock runs of 200 hands) and READY on journals of 1k, 10k and 50k hands; "

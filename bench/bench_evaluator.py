@@ -2,6 +2,17 @@
 
 Run:  .venv/bin/python bench/bench_evaluator.py [--hands N] [--rounds R] [--native-dir DIR]
 
+The first run with a fresh (or no) ``--native-dir`` builds the native anchor, and that is
+most of its time: some 65 s of a 79 s run and 1.8 GB of memory at the peak (``/usr/bin/time
+-v``: max RSS 1,794,996 KB), nearly all of it gcc on phevaluator's ``tables_plo4.c`` (93 MB
+of C: two ``const short`` arrays of 15.3 M initialisers in all, the Omaha tables the
+library carries). That file is data and is already built at ``-O0`` (bench/_native.py; its
+evaluator loops at ``-O3``): the memory is gcc's parse of the initialisers, not
+optimisation (alone: 34-38 s of CPU, 57-114 s on the wall of a loaded 2-core machine, 1.79
+GB; ``--param ggc-min-expand=0`` leaves the peak as it is). The other files take under a
+second. A ``--native-dir`` kept between runs reuses the library (it is rebuilt only for
+another phevaluator version or harness).
+
 The anchor is phevaluator's own C ``evaluate_7cards`` in a C loop over the same hands
 (built at bench time from the installed version's C sources, bench/_native.py; timed
 inside C): the native rate, 35-44 M 7-card evaluations/s on this machine when it is

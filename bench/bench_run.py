@@ -12,7 +12,11 @@ journal grows, a full hand's wall time.
   an installed table has it (:func:`ready_times`).
 - a hand's steps with the durable journal (issue 9: no step a player waits on over 50 ms).
 
-    .venv/bin/python bench/bench_run.py [--hands 200] [--ready-sizes 1,10,50] [--skip-ready]
+    .venv/bin/python bench/bench_run.py [--hands 200] [--ready-sizes 1,10,50] [--skip-ready] [--keep]
+
+Its journals go into a new ``/tmp/bench-run-XXXX`` (51 MB in a quick run, more at 50k
+hands), removed at the end unless ``--keep`` keeps it for a look (the last JSON line's
+``dir`` names it then).
 
 The last line: the anchors (issue 21, measured on main: controller 355-395 MB, READY 0.72 s
 at 1k hands, 1.06 s at 10k, 2.83 s at 50k), the goals (controller <= 150 MB, display <= 80
@@ -22,8 +26,10 @@ MB, READY <= 1 s at each size) and the ratios measured/goal (<= 1 meets them).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -131,7 +137,9 @@ def ready_by_size(tmp: Path, sizes: list[int], runs: int) -> dict[int, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def hand_steps(hands: int) -> tuple[list[float], float]:
+def hand_steps(hands: int, tmp: Path) -> tuple[list[float], float]:
+    """Play ``hands`` six-max hands with instant players on a durable journal in ``tmp``;
+    return each step's seconds and the seconds per hand."""
     from controller.bots import SimPlayers
     from controller.clock import ManualClock
     from controller.dealer import InternalDealer
@@ -142,8 +150,8 @@ def hand_steps(hands: int) -> tuple[list[float], float]:
     from controller.orchestrator import Orchestrator, Ports
 
     clock = ManualClock()
-    tmp = tempfile.mkdtemp()
-    orch = Orchestrator(TableState.new(TableSettings(id="b", seats=6)), journal=Journal(f"{tmp}/j.sqlite"),
+    journal = Journal(str(tmp / "steps.sqlite"))
+    orch = Orchestrator(TableState.new(TableSettings(id="b", seats=6)), journal=journal,
                         clock=clock, ports=Ports())
     orch.ports.dealer = InternalDealer(orch.post, clock, seed=1)
     orch.listeners.append(SimPlayers(range(1, 7), orch.post, clock, seed=1))
@@ -172,7 +180,9 @@ def hand_steps(hands: int) -> tuple[list[float], float]:
             orch.handle(item)
             steps.append(time.perf_counter() - t)
         done += 1
-    return steps, (time.perf_counter() - t_all) / hands
+    per_hand = (time.perf_counter() - t_all) / hands
+    journal.close()
+    return steps, per_hand
 
 
 def main() -> int:
@@ -183,8 +193,11 @@ def main() -> int:
     p.add_argument("--step-hands", type=int, default=200, help="hands of the step timing")
     p.add_argument("--skip-memory", action="store_true")
     p.add_argument("--skip-ready", action="store_true")
+    p.add_argument("--keep", action="store_true", help="keep the work folder (its journals) for a look")
     a = p.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-run-"))
+    if not a.keep:  # 51 MB of journals even in a quick run: removed at the end, as bench_journal's
+        atexit.register(shutil.rmtree, tmp, True)
     ctl = disp = float("nan")
     if not a.skip_memory:
         ctl, disp, summary = memory_peaks(tmp, a.hands)
@@ -199,14 +212,14 @@ def main() -> int:
         ready = ready_by_size(tmp, [int(x) for x in a.ready_sizes.split(",")], a.runs)
         for k, v in ready.items():
             print(f"start-up to READY, journal of {k}k hands: median {v:.2f} s (of {a.runs}); ratio to 1 s {v:.2f}")
-    steps, per_hand = hand_steps(a.step_hands)
+    steps, per_hand = hand_steps(a.step_hands, tmp)
     steps.sort()
     p99 = steps[int(0.99 * (len(steps) - 1))]
     print(f"hand step (journal fsync + table + views), {len(steps)} steps: median "
           f"{statistics.median(steps) * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {steps[-1] * 1000:.2f} ms; "
           f"ratio p99 to 50 ms goal {p99 / 0.05:.3f}")
     print(f"full six-max hand with instant players (durable journal): {per_hand * 1000:.1f} ms per hand")
-    print(json.dumps({"load_average": os.getloadavg(), "dir": str(tmp)}))
+    print(json.dumps({"load_average": os.getloadavg(), "dir": str(tmp) if a.keep else None}))
     anchors = {1: 0.72, 10: 1.06, 50: 2.83}
     print("run: anchor main (issue 21) controller 355-395 MB" + "".join(
               f", READY {anchors.get(k, float('nan')):.2f} s at {k}k hands" for k in ready)

@@ -14,7 +14,12 @@ from typing import Any
 from controller import views
 from controller.engine.table import events as ev
 
-__all__ = ["SimPlayers", "choose_action"]
+__all__ = ["SimPlayers", "choose_action", "choose_call", "STYLES"]
+
+#: how simulated players play (``livetable simulate --players-style``): ``random`` (mostly
+#: check and call, sometimes bet, raise or fold: :func:`choose_action`) or ``call`` (check or
+#: call every bet, all-in only to call: :func:`choose_call`)
+STYLES = ("random", "call")
 
 
 def choose_action(legal: dict[str, Any], cards: list[str], rng: random.Random) -> dict[str, Any]:
@@ -55,6 +60,24 @@ def choose_action(legal: dict[str, Any], cards: list[str], rng: random.Random) -
     return {"action": "fold", "amount": None, "discards": ()}
 
 
+def choose_call(legal: dict[str, Any], cards: list[str], rng: random.Random) -> dict[str, Any]:
+    """Return a calling station's legal action ``{"action", "amount", "discards"}`` (A-1):
+    check when it is free, else call whatever is bet (all-in when the call takes every
+    chip and the table offers it as all-in), fold only when neither is legal; never bet or
+    raise. Draw: as :func:`choose_action`. Showdown (P-2, a hand that cannot beat one
+    already shown): muck when allowed, else show. So a player's all-in is always called by
+    every such player still in the hand (``livetable simulate --players-style call``: a
+    tablet's all-in, its bust and its buy-in again in seconds, not minutes of luck)."""
+    if legal.get("show") or legal.get("muck"):
+        return {"action": "muck" if legal.get("muck") else "show", "amount": None, "discards": ()}
+    if legal.get("draw") is not None:
+        return choose_action(legal, cards, rng)
+    for action in ("check", "call", "all_in"):
+        if legal.get(action):
+            return {"action": action, "amount": None, "discards": ()}
+    return {"action": "fold", "amount": None, "discards": ()}
+
+
 class SimPlayers:
     """Random players in ``seats``; attach with ``orchestrator.listeners.append(players)``.
 
@@ -71,11 +94,16 @@ class SimPlayers:
             thread once the table has handled the event, whatever became of it).
         clock: stamps each action.
         seed: the generator's seed (same seed, same decisions for the same states).
+        style: one of :data:`STYLES`: ``random`` (:func:`choose_action`) or ``call``
+            (:func:`choose_call`). ValueError for another.
     """
 
     def __init__(self, seats: Iterable[int], post: Callable[..., None], clock: Callable[[], float],
-                 seed: int = 0) -> None:
+                 seed: int = 0, style: str = "random") -> None:
+        if style not in STYLES:
+            raise ValueError(f"simulated players' style must be one of {', '.join(STYLES)}, got {style!r}")
         self.seats = set(seats)
+        self.choose = choose_call if style == "call" else choose_action
         self.post, self.clock = post, clock
         self.rng = random.Random(f"players:{seed}")
         self._asked: tuple[int, int] | None = None  # (state seq, seat) already answered
@@ -105,7 +133,7 @@ class SimPlayers:
         if view is None or view.get("legal") is None:
             return
         self._asked = (state.seq, seat)
-        choice = choose_action(view["legal"], [c for c in view["cards"] if c != "??"], self.rng)
+        choice = self.choose(view["legal"], [c for c in view["cards"] if c != "??"], self.rng)
         self._in_flight.add(seat)
         self.post(ev.ActionTaken(at=self.clock(), seat=seat, action=choice["action"],
                                  amount=choice["amount"], discards=choice["discards"],

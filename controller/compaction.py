@@ -16,7 +16,9 @@ What is kept, and why:
   as :class:`controller.devices.HistoryWriter` writes them): each is read back and checked;
   one that is missing or torn (a kill while it was written, a full disk then) is rebuilt by
   replaying the journal, written to a temporary file, fsynced and renamed; then every file
-  and the folder are fsynced, and only then are the events deleted.
+  and the folder are fsynced, and only then are the events deleted. Whole files are checked
+  against each other and the chain of stacks without a replay (:meth:`JournalKeeper._doubts`);
+  a doubt replays the range and a file the replay does not give is written again.
 
 Safe against a kill or power cut at any moment: the files are whole before the journal
 forgets anything (rename is atomic, fsync makes it durable), and the deletion is one SQLite
@@ -235,6 +237,8 @@ class JournalKeeper:
         self._failed_total = 0  # every failure so far: run() tells a failed commit from a success
         self._purge_again = False  # a deletion step failed: tried again at the next finished hand
         self._deletion_tried = False  # a failed deletion counted for this hand (one per hand)
+        #: the PHH files :meth:`_sound` read in this preparation, by hand (:meth:`_disagreement`)
+        self._read_phh: dict[int, dict[str, Any]] = {}
 
     def __call__(self, orch: Any, effects: list[Any]) -> None:
         finished = orch.state.hand is None and any(isinstance(e, fx.HandFinished) for e in effects)
@@ -585,11 +589,15 @@ class JournalKeeper:
         (base_upto, base_hands), (upto, hands) = planned
         numbers = range(base_hands + 1, hands + 1)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._read_phh.clear()
         rewrite = [n for n in numbers if not self._sound(n)]
         # The last hand's winner may show after the snapshot that ends the range (P-2): look
         # as far as the next hand's start, where the offer ends.
         end = self._offer_end(upto, journal)
-        if rewrite or self._shown_after(base_upto, end, journal):
+        # Sound files are trusted only when they agree with each other, with the chips of the
+        # hands around them and with the table's snapshots (no replay: :meth:`_doubts`); a
+        # doubt replays the range, and a file the replay does not give is written again.
+        if rewrite or self._shown_after(base_upto, end, journal) or self._doubts(numbers, base_upto, upto, journal):
             # Replay: rebuild what is missing, and, where a winner showed after the hand
             # (P-2: the hand's record was written again), what a failed rewrite left behind.
             records = self._records(base_upto, end, journal)
@@ -621,12 +629,83 @@ class JournalKeeper:
         if not isinstance(record, dict) or record.get("hand") != hand:
             return False
         try:
-            tomllib.loads(_read_text(phh))
+            self._read_phh[hand] = tomllib.loads(_read_text(phh))  # read once: :meth:`_disagreement`
             return True
         except FileNotFoundError:
             return _phh(record) is None  # a hand the PHH writer cannot express: JSON only
         except (OSError, ValueError, UnicodeDecodeError):
             return False
+
+    def _doubts(self, numbers: range, base_upto: int, upto: int, journal: Journal) -> list[str]:
+        """Why the sound history files of hands ``numbers`` (events ``base_upto+1..upto``)
+        cannot be trusted without the journal's replay, one line each (empty: they can); each
+        is logged as a warning. Cheap: the files :meth:`_sound` read, the range's table
+        events picked in SQL and its between-hands snapshots, no replay (on the 2-core
+        development machine 0.2-0.3 ms a hand against the replay's 2.1-3.6 ms).
+
+        - each hand's JSON record pays out what it took in (R-1: the seats' starts = their
+          ends + the rake; ``result.stacks`` are the seats' ends) and agrees with its PHH
+          file (:func:`_disagreement`: stacks, rake, actions, players);
+        - the chain of stacks (T-2, T-3, T-7, T-8): a seat held by the same player starts a
+          hand, and is in a between-hands snapshot (the range's first, its last and any
+          between), with the chips it last had, more only after a top-up or a confirmed
+          buy-in, never fewer: chips leave with the player (a stand-up, a seat taken again, a
+          buy-in, a tournament's chip race start the seat's chain again; :func:`_chain`).
+        """
+        records: dict[int, dict[str, Any]] = {}
+        out: list[str] = []
+        for n in numbers:
+            mine = self._file(n)
+            records[n] = mine
+            why = _unbalanced(mine) or self._disagreement(n, mine)
+            if why:
+                out.append(f"hand {n}: {why}")
+        if not out:
+            out = _chain(records, base_upto, upto, journal)
+        for why in out[:5]:
+            log.warning("journal compaction: %s: the hands %d..%d are replayed from the journal and a "
+                        "file the replay does not give is written again", why, numbers[0], numbers[-1])
+        return out
+
+    def _disagreement(self, hand: int, record: dict[str, Any]) -> str | None:
+        """Why hand ``hand``'s PHH file and its JSON ``record`` do not tell the same hand, or
+        None: by the PHH's ``seats`` (p1..pN: table seats), its ``starting_stacks``,
+        ``finishing_stacks`` (a voided hand's may be left out), ``_rake``, ``_rake_paid``
+        and ``_player_ids`` are the JSON's seats' ``start``/``end``, ``result.rake``, the
+        rake each seat paid (:func:`controller.engine.rake.rake_paid`) and players, and its
+        ``actions`` are the JSON's hand events as the PHH writes them (:func:`_phh_actions`:
+        every card, bet and fold). Nothing is replayed: a TOML read and list compares. None
+        for a hand with no PHH file that the PHH writer cannot express (JSON only)."""
+        _, phh = history_files(self.folder, hand)
+        try:
+            theirs = self._read_phh.pop(hand, None) or tomllib.loads(_read_text(phh))
+        except FileNotFoundError:
+            return None if _phh(record) is None else "no PHH file"
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            return f"its PHH file cannot be read: {exc}"
+        from controller.engine.rake import rake_paid
+
+        try:
+            by_seat = {int(s["seat"]): s for s in record["seats"]}
+            seats = [int(x) for x in theirs["seats"]]
+            paid = rake_paid(record)
+            res = record.get("result") or {}
+            mine: dict[str, Any] = {
+                "starting_stacks": [by_seat[x]["start"] for x in seats],
+                "finishing_stacks": [by_seat[x]["end"] for x in seats],
+                "_rake": int(res.get("rake") or 0),
+                "_rake_paid": [paid.get(x, 0) for x in seats],
+                "_player_ids": [str(by_seat[x].get("player") or "") for x in seats],
+                "actions": _phh_actions(record["hand_record"]["events"], {x: k + 1 for k, x in enumerate(seats)}),
+            }
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return f"its PHH file's seats are not the JSON record's ({type(exc).__name__}: {exc})"
+        if "finishing_stacks" not in theirs and (record.get("voided") or res.get("voided")):
+            del mine["finishing_stacks"]  # a voided hand's PHH stops where it was voided
+        for key, value in mine.items():
+            if theirs.get(key) != value:
+                return f"the PHH file's {key} {theirs.get(key)} are not the JSON record's {value}"
+        return None
 
     def _current(self, hand: int, record: dict[str, Any]) -> bool:
         """True when hand ``hand``'s files hold ``record``: its JSON, and its PHH text (a kill
@@ -781,6 +860,174 @@ def _ends_at(record: Any, table: dict[int, int]) -> bool:
     except (AttributeError, KeyError, TypeError, ValueError):
         return False
     return bool(ends) and all(k in table and table[k] == v for k, v in ends)
+
+
+#: table events after which a seat's stack may be anything (the seat changed hands, a buy-in
+#: booked, a tournament's colour-up raced its odd chips off): :func:`_chain`
+CHAIN_RESETS = ("stood-up", "player-sat-down", "player-joined", "bought-in", "chips-raced")
+#: table events after which a seat's stack may be higher than it was (T-7, T-3): :func:`_chain`
+CHAIN_ADDS = ("topped-up", "buy-in-confirmed")
+
+
+def _phh_actions(events: list[dict[str, Any]], pno: dict[int, int]) -> list[str]:
+    """The PHH ``actions`` of a hand record's events (``hand_record.events``), with the
+    players numbered ``pno`` (table seat -> N of pN), as :func:`controller.engine.phh.dump`
+    writes them (comments left out, as a TOML reader leaves them out); for
+    :meth:`JournalKeeper._disagreement`, without replaying the hand.
+
+    Raises:
+        KeyError, TypeError: an event of another shape (the record is not one the table wrote).
+    """
+    out: list[str] = []
+    for e in events:
+        t = e["t"]
+        p = f"p{pno[e['seat']]}" if "seat" in e else ""
+        cards = str(e.get("cards") or "").replace(" ", "")
+        if t in ("deal_hole", "deal_draw"):
+            out.append(f"d dh {p} {cards}")
+        elif t == "deal_board":
+            out.append(f"d db {cards}")
+        elif t in ("fold", "leave"):
+            out.append(f"{p} f")
+        elif t in ("check", "call"):
+            out.append(f"{p} cc")
+        elif t == "bet" or (t == "all_in" and e.get("raise")):
+            out.append(f"{p} cbr {e['to']}")
+        elif t == "all_in":
+            out.append(f"{p} cc")
+        elif t == "draw":
+            out.append(f"{p} sd {cards}".rstrip())
+        elif t == "show":
+            out.append(f"{p} sm {cards}")
+        elif t == "muck":
+            out.append(f"{p} sm")
+    return out
+
+
+def _unbalanced(record: dict[str, Any]) -> str | None:
+    """Why a hand's JSON ``record`` does not pay out what it took in, or None: every
+    seat's ``end`` is its ``result.stacks``, and the seats' starts add up to their ends
+    plus the hand's rake (R-1; a voided hand's ends are its starts, no rake)."""
+    try:
+        seats = record["seats"]
+        res = record["result"]
+        stacks = {int(k): v for k, v in (res.get("stacks") or {}).items()}
+        starts = sum(int(s["start"]) for s in seats)
+        ends = sum(int(s["end"]) for s in seats)
+        rake = int(res.get("rake") or 0)
+        wrong = [s["seat"] for s in seats if stacks.get(int(s["seat"]), s["end"]) != s["end"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return "its JSON record has no seats' stacks"
+    if wrong:
+        return f"its JSON record's seat {wrong[0]} ends with other chips than its result's stacks"
+    if starts != ends + rake:
+        return f"its JSON record's seats start with {starts} chips and end with {ends} + rake {rake}"
+    return None
+
+
+def _table_events(journal: Journal, after: int, upto: int, kinds: tuple[str, ...]) -> list[tuple[int, str, Any]]:
+    """``(seq, kind, seat)`` of the table events ``after+1..upto`` of ``kinds`` (``seat``
+    None when the event has none), picked by SQLite's JSON functions without reading every
+    payload in Python (a tenth of the time); read through :meth:`Journal.entries` where
+    SQLite cannot (no JSON functions, a payload that is not JSON: ``entries`` names it).
+
+    Raises:
+        JournalError: a payload is not a JSON object (read through ``entries``).
+    """
+    try:
+        rows = journal._db.execute(  # noqa: SLF001 - the journal's own connection, read only
+            "SELECT seq, json_extract(payload, '$.kind'), json_extract(payload, '$.seat') FROM events "
+            f"WHERE kind = 'table' AND seq > ? AND seq <= ? AND json_extract(payload, '$.kind') IN "
+            f"({','.join('?' * len(kinds))}) ORDER BY seq", (max(after, journal.compacted_upto), upto, *kinds))
+        return [(int(seq), str(kind), seat) for seq, kind, seat in rows.fetchall()]
+    except sqlite3.Error:
+        return [(e.seq, str(e.payload.get("kind")), e.payload.get("seat"))
+                for e in journal.entries(after=after, kinds=("table",))
+                if e.seq <= upto and e.payload.get("kind") in kinds]
+
+
+def _chain(records: dict[int, dict[str, Any]], base_upto: int, upto: int, journal: Journal) -> list[str]:
+    """Where the stacks of hand ``records`` (by number: the range of events
+    ``base_upto+1..upto``) do not follow each other and the table's between-hands
+    snapshots (:meth:`JournalKeeper._doubts`), one line each.
+
+    Walked in the journal's order: each ``hand-start-requested`` followed by a card (not by
+    another start: one refused, or asked for during a hand) starts the next hand of the
+    range when there are as many as hands; else (a journal edited, a start the floor set
+    aside) the hands by number, a chip race anywhere in the range leaving every seat out, and
+    a player who left and took the same seat again for fewer chips doubted (one replay more).
+    The snapshots at ``base_upto``, ``upto`` and between are read. A seat is compared only
+    with what the same player (``player`` id) last had there: never fewer chips, and in the
+    journal's order exactly as many unless a top-up or a confirmed buy-in came between
+    (:data:`CHAIN_ADDS`); a stand-up, a sit-down, a buy-in or a chip race
+    (:data:`CHAIN_RESETS`) starts the seat's chain again."""
+    index = [(u, h) for u, h, between in journal.snapshot_index() if between and base_upto <= u <= upto]
+    marking = ("hand-start-requested", "card-dealt", "hand-voided")
+    events = _table_events(journal, base_upto, upto, (*marking, *CHAIN_RESETS, *CHAIN_ADDS))
+    # a start that made a hand: a card (or the floor's void) comes before the next start (one
+    # asked for during a hand, or refused, is followed by another start: the last one is taken)
+    marks = [(seq, kind) for seq, kind, _seat in events if kind in marking]
+    starts = [seq for (seq, kind), (_n, after) in zip(marks, marks[1:])
+              if kind == "hand-start-requested" and after in ("card-dealt", "hand-voided")]
+    resets = [(seq, seat if kind != "chips-raced" else None) for seq, kind, seat in events if kind in CHAIN_RESETS]
+    numbers = sorted(records)
+    items: list[tuple[tuple[int, int], str, Any]] = []
+    exact = len(starts) == len(numbers)
+    if exact:  # each start made the next hand: the journal's order
+        items += [((seq, 1), "hand", n) for seq, n in zip(starts, numbers)]
+        items += [((u, 3), "snapshot", u) for u, _h in index]  # taken after event u
+        items += [((seq, 2), "reset", seat) for seq, seat in resets]
+        items += [((seq, 2), "add", seat) for seq, kind, seat in events if kind in CHAIN_ADDS]
+        gone: set[Any] = set()
+    else:  # hands by number, each snapshot after its hand; a seat changing hands is seen by
+        # its player id and a snapshot's empty seat, a chip race frees every seat
+        first = numbers[0] - 1 if numbers else 0
+        items += [((n, 1), "hand", n) for n in numbers]
+        items += [((max(h, first), 2), "snapshot", u) for u, h in index]
+        gone = {None} if any(seat is None for _seq, seat in resets) else set()
+    last: dict[int, tuple[Any, int, str]] = {}  # seat -> (player, chips, where they were seen)
+    grown: set[Any] = set()  # seats with a top-up or a buy-in confirmed since they were seen
+    out: list[str] = []
+
+    def see(seat: Any, player: Any, start: Any, end: Any, now: str, then: str) -> None:
+        if not isinstance(seat, int) or not isinstance(end, int) or seat in gone or None in gone:
+            return
+        had = last.get(seat)
+        if had is not None and had[0] == player and isinstance(start, int):
+            if start < had[1]:
+                out.append(f"seat {seat} ({player}) has {start} chips in {now}, {had[1]} in {had[2]}: "
+                           "fewer, and no one left the seat")
+            elif start > had[1] and exact and seat not in grown:
+                out.append(f"seat {seat} ({player}) has {start} chips in {now}, {had[1]} in {had[2]}: "
+                           "more, and no buy-in or top-up came")
+        last[seat] = (player, end, then)
+        grown.discard(seat)
+
+    for _key, kind, what in sorted(items, key=lambda i: i[0]):
+        if kind == "add":
+            grown.add(what)
+        elif kind == "reset":
+            if what is None:
+                last.clear()
+            else:
+                last.pop(what, None)
+        elif kind == "snapshot":
+            snap = journal.snapshot_at(what) or {}
+            table = snap.get("table") if isinstance(snap, dict) else None
+            seats = table.get("seats") if isinstance(table, dict) else None
+            held = {s.get("seat") for s in seats or [] if isinstance(s, dict)}
+            for seat in [s for s in last if s not in held]:
+                del last[seat]  # an empty seat in the table's snapshot: the player left
+            for s in seats or []:
+                if isinstance(s, dict):
+                    where = f"the table's snapshot at event {what}"
+                    see(s.get("seat"), s.get("player"), s.get("stack"), s.get("stack"), where, where)
+        else:
+            for s in records[what].get("seats") or []:
+                if isinstance(s, dict):
+                    see(s.get("seat"), s.get("player"), s.get("start"), s.get("end"),
+                        f"hand {what}'s start", f"hand {what}'s end")
+    return out
 
 
 def _chips(record: Any) -> Any:

@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of text (times in Unix seconds)")
     p.add_argument("--utc", action="store_true", help="times in UTC (default: this machine's local time)")
     p.add_argument("--config", default=None,
-                   help="the table's config file, needed only while the journal is in its first hand")
+                   help="the table's config file, needed only for a journal with no snapshot before the "
+                        "hands asked for (begun by an older livetable or another tool; docs/history.md)")
     p.add_argument("--check", action="store_true",
                    help="run the table's start-up check of the journal (the table stopped); exit 3 if refused")
     p.add_argument("--accept", action="store_true",
@@ -132,16 +133,17 @@ def _check(path: str, ns: argparse.Namespace) -> int:
     import stat
     import tempfile
 
-    from controller.journal import Journal, JournalError, _kind_of, mark_path
+    from controller.journal import Journal, JournalDamaged, JournalError, _kind_of, damaged_hint, mark_path
     from controller.journal_check import evidence_note, floor_hint, found_copies, problems, replay_problems
 
-    def say(found: list[str]) -> int:
+    def say(found: list[str], damaged: bool = False) -> int:
         copies = ", ".join(found_copies(path)) or None
         if ns.json:
             print(json.dumps({"journal": path, "ok": not found, "problems": found, "copy": copies}))
-        elif found:
+        elif found:  # a damaged file gets its own steps: --accept cannot read it
             print(f"journal {path}: the table refuses it:\n" + "\n".join(f"- {p}" for p in found)
-                  + "\n\n" + (evidence_note(copies) if copies else "") + floor_hint(path, ns.history_dir))
+                  + "\n\n" + (evidence_note(copies) if copies else "")
+                  + (damaged_hint if damaged else floor_hint)(path, ns.history_dir))
         return 3 if found else 0
 
     names = (path, path + "-wal", mark_path(path))
@@ -201,17 +203,18 @@ def _check(path: str, ns: argparse.Namespace) -> int:
             if "in use by" in str(exc):  # pragma: no cover - the copy is private
                 raise
             # Not a journal SQLite can open (a malformed file): refused, with the floor's steps.
-            return say([str(exc).replace(copy, path)])
+            return say([str(exc).replace(copy, path)], isinstance(exc, JournalDamaged))
         try:
             found = problems(journal) or replay_problems(journal, ns.history_dir)
             last = journal.last_seq
+            damaged = journal.file_damaged is not None
         finally:
             journal.close()
         found = [p.replace(copy, path) for p in found]
         if not found and not ns.json:
             print(f"journal {path}: sound ({last} events; the table starts on it)")
             return 0
-        return say(found)
+        return say(found, damaged)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)

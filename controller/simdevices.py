@@ -79,11 +79,14 @@ class SimulatedPlayers:
             waiting list (issue 18, ``livetable room simulate --players``); never below two
             players seated. Whoever sits in a bot seat later (a player the floor seats) is
             played and may leave the same way. 0: nobody leaves.
+        style: how they play, one of :data:`controller.bots.STYLES` (``random``; ``call``:
+            they check or call every bet, ``livetable simulate --players-style call``).
     """
 
     def __init__(self, bot_seats: list[int], *, seed: int, clock: Any, speed: float,
-                 leave_chance: float = 0.0) -> None:
+                 leave_chance: float = 0.0, style: str = "random") -> None:
         self.bot_seats, self.seed, self.clock, self.speed = bot_seats, seed, clock, speed
+        self.style = style
         self.rng = random.Random(seed)
         self.leave_chance = leave_chance
         self._leave_rng = random.Random(seed * 7919 + 1)  # its own: the players' choices stay as they were
@@ -98,7 +101,7 @@ class SimulatedPlayers:
     def attach(self, run: Any) -> None:
         """Start playing at ``run``'s table (:class:`controller.composition.TableRun`)."""
         self.run, self.orch = run, run.orch
-        self.players = SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.seed)
+        self.players = SimPlayers(self.bot_seats, self._post_later, self.clock, seed=self.seed, style=self.style)
         run.orch.listeners.append(self.players)
 
     def _camera_waiting(self) -> bool:

@@ -27,6 +27,7 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -34,8 +35,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from controller.bots import STYLES
 from controller.clock import system_clock
 from controller.config import RESULT_SECONDS
+from controller.engine.evaluator import describe_hand
 from controller.engine.table import effects as fx
 from controller.engine.table import events as ev
 from controller.engine.table.audit import audit, chips_on_table
@@ -94,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seats left free for a player to take from the seat's tablet (T-3), e.g. 3,5")
     p.add_argument("--tablet-join", choices=("direct", "confirm"), default="direct",
                    help="a tablet's buy-in comes at once, or when the dealer presses confirm (T-3)")
+    p.add_argument("--players-style", choices=STYLES, default="random",
+                   help="how the simulated players play: random (mostly check and call, sometimes bet, raise "
+                        "or fold) or call (check or call every bet, never bet, raise or fold: a tablet "
+                        "player's all-in is always called, so busting and buying in again take seconds)")
     p.add_argument("--leave-chance", type=float, default=0.0,
                    help="after each hand, the chance (0..1) each simulated player stands up, the seat left free "
                         "(the room's waiting lists fill it; default 0)")
@@ -145,6 +152,7 @@ class Summary:
                     self.hands += 1
                     awards = res.get("awards") or []
                     self.pots += len(awards)
+                    awards = with_kickers(awards, e.record or {})
                     self.rake += int(res.get("rake") or 0)
                     names = {s.seat: s.name for s in orch.state.seats if s is not None}
                     log.info("hand %s: %s%s", e.hand, pots_line(awards, names) or "no pot",
@@ -177,6 +185,37 @@ class Summary:
         }
 
 
+#: The options that make the table (its id, game, stakes, devices): a run opened again on its
+#: journal gives them again, or the table changes (a changed setting applies between hands)
+TABLE_OPTIONS = ("devices", "table", "game", "limit", "seats", "sb", "bb", "ante", "rake", "rake_cap",
+                 "tournament", "tournament_config", "tournament_room")
+
+
+def resume_words(args: argparse.Namespace, journal: str) -> str:
+    """Return what the log says, after a run stopped in the middle of a hand, about going on.
+    ``args``: the options as parsed, before any default was filled in (``--sb`` ...):
+    the whole command that opens the table from ``journal`` (``.venv/bin/livetable simulate
+    --journal FILE`` and every option of :data:`TABLE_OPTIONS` this run was given other than
+    its default: ``--devices none`` above all) and what becomes of the hand then. With
+    ``--devices none`` the hand is picked up where it stood (its deck is the journal's seed);
+    with the emulated shuffler (``--devices all``) it is voided, every wager returned (the
+    emulator's deck was in this process; docs/faults.md). A newcomer was told only
+    ``--journal FILE``, and without ``--devices none`` the hand was voided, not resumed."""
+    parser = build_parser()
+    words = [".venv/bin/livetable", "simulate", "--journal", journal]
+    for dest in TABLE_OPTIONS:
+        value = getattr(args, dest, None)
+        if value == parser.get_default(dest):
+            continue
+        flag = "--" + dest.replace("_", "-")
+        words += [flag] if value is True else [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    command = " ".join(shlex.quote(w) for w in words)
+    if getattr(args, "devices", "all") == "none":
+        return f"{command} opens the table from it and picks the hand up where it stood"
+    return (f"{command} opens the table from it with the hand voided, every wager returned (the emulated "
+            "shuffler's deck was in this process: only --devices none picks a hand up where it stood)")
+
+
 def no_screen_words(speed: float) -> str:
     """What ``livetable simulate`` logs when it finds no screen (no ``DISPLAY``) and goes on
     headless at ``speed`` (the players' pace, as ``--speed``: 0 instant): at a live pace, how to
@@ -186,6 +225,30 @@ def no_screen_words(speed: float) -> str:
         return ("no screen here (no DISPLAY): no display window; the table plays on at a live pace, "
                 "one line per hand (--headless or --speed 0 for full speed)")
     return "no screen here (no DISPLAY): no display window; the table plays on at full speed, one line per hand"
+
+
+def with_kickers(awards: list[dict[str, Any]], record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return ``awards`` (a ``HandFinished`` record's ``result.awards``) with each shown
+    winner's ``hand`` in words with its kickers (H-4, as ``livetable history`` gives them):
+    ``"Two pair, queens and threes, king kicker"`` where the bare call (H-6) would make two
+    pots won by different hands read alike. ``record``: the whole record (its ``game``,
+    ``hand_record.board`` and ``result.hole``). An award without words (uncontested, not
+    shown) stays without; one whose winner's cards are not known keeps its words as they
+    were. The awards given are not changed (new dicts are returned)."""
+    res = record.get("result") or {}
+    hole = {str(k): [c for c in v if c and c != "??"] for k, v in (res.get("hole") or {}).items()}
+    board = [c for c in (record.get("hand_record") or {}).get("board") or [] if c]
+    game = str(getattr(record.get("game"), "value", record.get("game") or "holdem"))
+    out = []
+    for a in awards:
+        winners = a.get("winners") or []
+        if a.get("hand") and winners:
+            try:
+                a = dict(a, hand=describe_hand(hole.get(str(winners[0])) or [], board, game=game, kickers=True))
+            except ValueError:  # HandError: the winner's cards are not all known
+                pass
+        out.append(a)
+    return out
 
 
 def pots_line(awards: list[dict[str, Any]], names: dict[int, str] | None = None) -> str:
@@ -344,6 +407,7 @@ def _seat_players(orch: Orchestrator, seats: list[int], clock: Any, settings: Ta
 def main(argv: list[str] | None = None) -> int:
     """Run ``livetable simulate``; return 0, 1 if an invariant broke, 2 on bad options."""
     args = build_parser().parse_args(argv)
+    given = argparse.Namespace(**vars(args))  # as given: the options below fill in defaults (--sb ...)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     problem = _check(args)
@@ -389,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     if stored is not None:
         args.seed = stored
     players = simdevices.SimulatedPlayers(bot_seats, seed=args.seed, clock=clock, speed=speed,
-                                          leave_chance=args.leave_chance)
+                                          leave_chance=args.leave_chance, style=args.players_style)
     try:
         choice = simdevices.device_choice(args, settings, seed=args.seed)
     except OSError as exc:
@@ -471,8 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         log.info("hand %s was still being played; the journal goes with try-tablet's temporary folder "
                  "(its --dir keeps both for another run)", out["unfinished"])
     elif out["unfinished"] is not None:
-        log.info("hand %s was still being played: it stays in the journal; "
-                 "--journal %s opens the table from it", out["unfinished"], journal)
+        log.info("hand %s was still being played: it stays in the journal; %s", out["unfinished"],
+                 resume_words(given, journal))
     out["devices"] = run.stats()
     if director is not None:
         out.update(director.summary())

@@ -710,12 +710,13 @@ function renderTable() {
     else if (!isMe) for (let i = 0; i < (seat.cards || 0); i += 1) cards.append(cardEl('??'));
     // issue 19: the stack in big blinds with the cards (beside them on a narrow seat, above
     // them on a wide one: the stack line keeps the chips and the D/SB/BB marks)
-    const inBB = seat.status === 'empty' ? null : L.seatBigBlinds(L.tournamentView(s), seat.seat);
+    const inBB = L.seatBigBlinds(L.tournamentView(s), seat); // none for a seat that is out
     if (inBB) cards.append(el('span', { class: 'in-bb', text: inBB }));
     const equity = L.equityText(s, seat.seat);
     const extra = [];
     if (seat.drew !== null && seat.drew !== undefined) extra.push(seat.drew === 0 ? L.t('stood pat') : L.t('drew {n}', { n: seat.drew }));
-    if (seat.missed && (seat.missed.bb || seat.missed.sb)) extra.push(L.t('missed {blind}', { blind: seat.missed.bb ? 'BB' : 'SB' }));
+    const missed = L.missedText(seat); // T-6: "missed SB+BB" when both
+    if (missed) extra.push(missed);
     if (seat.buy_in_pending > 0) extra.push(L.t('buy-in {chips} to confirm', { chips: L.chips(seat.buy_in_pending) }));
     const offline = seat.status !== 'empty' && seat.connected === false;
     if (offline) extra.push(L.t('tablet offline'));

@@ -611,6 +611,18 @@ export function owesBlinds(me) {
 }
 
 /**
+ * T-6: the seat's missed-blind marks as its status line says them: "missed SB", "missed BB",
+ * or "missed SB+BB" when the seat missed both (it owes both: the big blind live and the small
+ * one dead; before, it read "missed BB"), as the dealer display's "MISSED SB+BB". '' when the
+ * seat (the public state's seat object, docs/state.md `missed: {sb, bb}`) carries no mark.
+ */
+export function missedText(seat) {
+  const m = seat && seat.missed;
+  const blinds = m ? [m.sb && 'SB', m.bb && 'BB'].filter(Boolean).join('+') : '';
+  return blinds ? t('missed {blind}', { blind: blinds }) : '';
+}
+
+/**
  * T-5/A-2 (issue 20): a seat sitting out with chips is offered Sit in where the action
  * buttons are, with why it sits out: null, or {why}. ``out_reason`` (docs/state.md):
  * "timeout" (its action clock ran out), "request" (the player sat out), "busted" (no chips:
@@ -1142,10 +1154,29 @@ export function finishText(finish, mine) {
     : t('You finished {place}', { place });
 }
 
+/** Whether the seat (the public state's seat object) is out of the tournament view `tv`'s
+ * play: an empty seat, a seat the view lists as busted (`out`, "Out — 5th") or kept for its
+ * busted player's rebuy (`rebuy_pending`), or a player with no chips left who is not all-in
+ * (busted in the hand just played: the stack is 0 and nothing of it is in a pot). */
+export function seatIsOut(tv, seat) {
+  if (!seat || seat.status === 'empty') return true;
+  const key = String(seat.seat);
+  if (tv && ((tv.out && typeof tv.out === 'object' && tv.out[key])
+    || (tv.rebuy_pending && typeof tv.rebuy_pending === 'object' && tv.rebuy_pending[key]))) return true;
+  return seat.stack === 0 && seat.status !== 'all-in';
+}
+
 /** A seat's stack in big blinds from the view's tenths (125 -> "12.5 BB", Dutch "12,5 BB");
  * from 100 big blinds whole ones (1234 -> "123 BB": the tenth matters to a short stack, and
- * the figure fits beside the cards on a phone's seat); null when the view has none for the seat. */
+ * the figure fits beside the cards on a phone's seat); null when the view has none for the seat.
+ * `seat`: the public state's seat object, or a bare seat number (the view's figure alone). A
+ * seat that is out (seatIsOut: busted, finished, empty) has none: a busted seat read "0 BB"
+ * beside "Out — 5th" or "Sitting out". */
 export function seatBigBlinds(tv, seat) {
+  if (seat !== null && typeof seat === 'object') {
+    if (seatIsOut(tv, seat)) return null;
+    seat = seat.seat;
+  }
   const tenths = tv && tv.seats_bb ? tv.seats_bb[String(seat)] : undefined;
   if (!Number.isInteger(tenths)) return null;
   const whole = Math.floor(tenths / 10); const tenth = whole >= 100 ? 0 : tenths % 10;

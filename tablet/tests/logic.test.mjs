@@ -392,6 +392,23 @@ test('T-4/T-6: post now or wait for the big blind only for a seat that owes a bl
   assert.equal(L.owesBlinds(null), false);
 });
 
+test('T-6: a seat that missed both blinds says it owes both, "missed SB+BB" (it read "missed BB")', () => {
+  const s = state();
+  L.setLanguage('en');
+  assert.equal(L.missedText({ ...s.seats[2], missed: { sb: true, bb: true } }), 'missed SB+BB');
+  assert.equal(L.missedText({ ...s.seats[2], missed: { sb: false, bb: true } }), 'missed BB');
+  assert.equal(L.missedText({ ...s.seats[2], missed: { sb: true, bb: false } }), 'missed SB');
+  assert.equal(L.missedText(s.seats[2]), '');
+  assert.equal(L.missedText({ seat: 3, status: 'empty' }), '');
+  assert.equal(L.missedText(null), '');
+  L.setLanguage('nl', { 'missed {blind}': '{blind} gemist' });
+  try {
+    assert.equal(L.missedText({ ...s.seats[2], missed: { sb: true, bb: true } }), 'SB+BB gemist');
+  } finally {
+    L.setLanguage('en');
+  }
+});
+
 test('T-2: a busted seat is offered the buy-in again, in the range; the dealer confirms it at a confirm table', () => {
   const s = state({ street: 'waiting', buy_in: { min: 2000, max: 10000 }, join: { mode: 'direct', post_now: [] } });
   s.seats[2] = { ...s.seats[2], stack: 0, bet: 0, status: 'sitting-out' };

@@ -51,6 +51,23 @@ test('issue 19: each seat\'s stack in big blinds, none for a seat the view does 
   assert.equal(L.tournamentView({ tournament_view: { level: null } }), null);
 });
 
+test('issue 19: a seat that is out shows no stack in big blinds (a busted seat read "0 BB")', () => {
+  L.setLanguage('en');
+  const seat = (n, over = {}) => ({ seat: n, name: `P${n}`, stack: 2500, bet: 0, status: 'active', ...over });
+  const tv = view({ seats_bb: { 1: 125, 2: 0, 3: 0, 4: 0, 5: 0 }, out: { 4: { name: 'P4', place: 5, prize: 0 } },
+    rebuy_pending: { 5: { name: 'P5', asked: false } } });
+  assert.equal(L.seatBigBlinds(tv, seat(1)), '12.5 BB'); // a live seat: its figure, as by number
+  assert.equal(L.seatBigBlinds(tv, seat(2, { stack: 0, status: 'sitting-out' })), null); // busted this hand
+  assert.equal(L.seatBigBlinds(tv, seat(2, { stack: 0, status: 'active' })), null); // lost it all at the showdown
+  assert.equal(L.seatBigBlinds(tv, seat(3, { stack: 0, status: 'all-in', bet: 2500 })), '0 BB'); // still in the hand
+  assert.equal(L.seatBigBlinds(tv, seat(4, { stack: 0, status: 'empty', name: null })), null); // Out — 5th
+  assert.equal(L.seatBigBlinds(tv, seat(5, { stack: 0, status: 'empty' })), null); // kept for a rebuy
+  assert.equal(L.seatIsOut(tv, seat(1)), false);
+  assert.equal(L.seatIsOut(tv, seat(2, { stack: 0, status: 'sitting-out' })), true);
+  assert.equal(L.seatIsOut(null, seat(1, { stack: 0, status: 'all-in' })), false);
+  assert.equal(L.seatIsOut(tv, null), true);
+});
+
 test('issue 19: the tournament in Dutch', () => {
   L.setLanguage('nl', NL);
   try {

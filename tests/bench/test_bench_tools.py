@@ -54,6 +54,51 @@ def test_update_replaces_one_bench_and_keeps_the_others() -> None:
     assert again.count("| bench_hands.py |") == 1 and "hands output" in again and "new mqtt output" in again
 
 
+def test_a_quick_run_leaves_the_record_alone_and_says_where_it_wrote(tmp_path: Path, monkeypatch, capsys) -> None:
+    """``all.py --quick`` is a trial: without ``--out`` it wrote its quick figures over the
+    tracked docs/performance.md (a newcomer's report). It writes a file of the system's
+    temporary folder instead and names it; ``--out`` still chooses. No bench runs here
+    (``--only`` with none): the repo's own record is a copy in ``tmp_path``."""
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    record = root / "docs" / "performance.md"
+    record.write_text("the record\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(bench_all, "ROOT", root)
+    monkeypatch.setattr(bench_all.tempfile, "tempdir", str(temp))
+    assert bench_all.main(["--quick", "--only"]) == 0
+    assert record.read_text() == "the record\n"
+    written = list(temp.glob("performance-quick-*.md"))
+    assert len(written) == 1 and "bench/all.py --quick" in written[0].read_text()
+    assert f"wrote {written[0]} (--quick: a trial" in capsys.readouterr().out
+    mine = tmp_path / "mine.md"
+    assert bench_all.main(["--quick", "--only", "--out", str(mine)]) == 0
+    assert "bench/all.py --quick" in mine.read_text() and record.read_text() == "the record\n"
+    assert bench_all.main(["--only"]) == 0  # not quick: the record itself
+    assert "bench/all.py`" in record.read_text()
+
+
+def test_bench_run_removes_its_work_folder_unless_kept(tmp_path: Path) -> None:
+    """bench_run.py left /tmp/bench-run-XXXX behind (51 MB even in a quick run; a newcomer's
+    report): it is removed at the end, as bench_journal's, and ``--keep`` keeps it and names
+    it. Only the hand steps run here (two hands), in a temporary folder of the test's."""
+    import json
+
+    def run(*extra: str) -> dict:
+        out = subprocess.run([sys.executable, str(REPO / "bench" / "bench_run.py"), "--skip-memory",
+                              "--skip-ready", "--step-hands", "2", *extra], cwd=REPO, capture_output=True,
+                             text=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)})
+        assert out.returncode == 0, out.stderr[-2000:]
+        return json.loads(next(ln for ln in out.stdout.splitlines() if ln.startswith("{")))
+
+    assert run()["dir"] is None
+    assert list(tmp_path.iterdir()) == []  # nothing left: neither its folder nor the steps' journal
+    kept = run("--keep")["dir"]
+    assert Path(kept).parent == tmp_path and Path(kept).name.startswith("bench-run-")
+    assert [p.name for p in tmp_path.iterdir()] == [Path(kept).name] and (Path(kept) / "steps.sqlite").exists()
+
+
 @pytest.mark.broker
 def test_native_anchor_round_trips_through_the_tables_broker(tmp_path: Path) -> None:
     if not Path("/usr/include/mosquitto.h").exists():

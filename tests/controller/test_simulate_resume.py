@@ -124,6 +124,8 @@ def test_the_summary_names_the_hand_left_unfinished(tmp_path):
     assert summary["unfinished"] == (number if _rec.hand is not None else None), (summary, _rec)
     if summary["unfinished"] is not None:
         assert f"hand {summary['unfinished']} was still being played" in err
+        # the whole command that goes on, with the run's --devices none (without it: voided)
+        assert f".venv/bin/livetable simulate --journal {path} --devices none opens the table" in err, err[-2000:]
     orch.journal.close()
 
 
@@ -173,3 +175,47 @@ def _timed_out(path) -> list[dict]:
     players carried the hand on themselves."""
     with Journal(path) as j:
         return [e.payload for e in j.entries(kinds=("table",)) if e.payload.get("kind") == "timer-expired"]
+
+
+def test_a_run_stopped_mid_hand_names_the_whole_command_that_goes_on(tmp_path):
+    """A newcomer was told ``--journal FILE opens the table from it`` after a ``--devices none``
+    run; without ``--devices none`` again the hand is voided, not picked up. The words give
+    the whole command: the run's devices and the options that make its table."""
+    path = str(tmp_path / "j.sqlite")
+    parser = simulate.build_parser()
+    none = simulate.resume_words(parser.parse_args(["--devices", "none", "--journal", path, "--table", "t",
+                                                    "--seats", "3", "--bb", "200", "--hands", "5"]), path)
+    assert none == (f".venv/bin/livetable simulate --journal {path} --devices none --table t --seats 3 --bb 200"
+                    " opens the table from it and picks the hand up where it stood")
+    every = simulate.resume_words(parser.parse_args(["--journal", path, "--game", "omaha", "--rake", "2.5"]), path)
+    assert every.startswith(f".venv/bin/livetable simulate --journal {path} --game omaha --rake 2.5 opens")
+    assert "--devices" not in every.split(" opens")[0] and "voided, every wager returned" in every
+    odd = simulate.resume_words(parser.parse_args(["--devices", "none"]), "/tmp/a b/j.sqlite")
+    assert odd.startswith(".venv/bin/livetable simulate --journal '/tmp/a b/j.sqlite' --devices none ")
+
+
+def test_the_command_logged_after_a_stop_mid_hand_repeats_devices_none(tmp_path, caplog, capsys, monkeypatch):
+    """The table opened on a journal stopped in the middle of hand 1 and stopped again at
+    once (a Ctrl-C while it opened): the hand is still being played, and the log names the
+    command that picks it up, ``--devices none`` and the table's options as given (not the
+    small blind simulate fills in)."""
+    import logging
+
+    from controller.composition import TableRun
+
+    path = tmp_path / "j.sqlite"
+    _interrupted(path, seed_in_journal=True)
+    signals = TableRun.stop_on_signals
+
+    def asked_at_once(self):
+        asked = signals(self)
+        asked.asked = True  # as the handler does when a signal comes
+        return asked
+
+    monkeypatch.setattr(TableRun, "stop_on_signals", asked_at_once)
+    with caplog.at_level(logging.INFO, logger="livetable.simulate"):
+        out = _open(path, capsys, seed=SEED)
+    assert out["unfinished"] == 1 and out["recovery"]["outcome"] == "resumed", out
+    said = next(r.getMessage() for r in caplog.records if "was still being played" in r.getMessage())
+    assert said.endswith(f"; .venv/bin/livetable simulate --journal {path} --devices none --table t --seats 3 "
+                         "opens the table from it and picks the hand up where it stood"), said

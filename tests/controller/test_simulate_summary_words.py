@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.engine.table import effects as fx
 from controller.faults import FaultEnding, FaultExit, FaultKind
 from controller.simulate import pots_line, readable_fault
 
@@ -75,3 +76,49 @@ def test_the_summary_shows_the_chips_on_the_table_so_a_reader_can_check_they_bal
     room = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["room"]
     assert room["on_table"] > 0 and room["rake"] > 0, room
     assert room["total_in"] - room["total_out"] == room["on_table"] + room["rake"], room
+
+
+def test_the_per_hand_line_names_the_kickers_that_split_pots_between_like_hands(caplog) -> None:
+    """A newcomer read ``main pot 12000 to Player 3 (Two pair, queens and threes); side pot 1
+    10380 to Player 6 (Two pair, queens and threes)`` as equal hands taking separate pots: the
+    kickers that decided it (H-4) are in the line, as ``livetable history`` gives them."""
+    import logging
+    from types import SimpleNamespace
+
+    from controller.engine.table.settings import TableSettings
+    from controller.engine.table.state import TableState
+    from controller.simulate import Summary
+
+    record = {"game": "holdem", "hand_record": {"board": ["Qs", "Qd", "3c", "3h", "8s"]},
+              "result": {"rake": 0, "hole": {"3": ["Kh", "2c"], "6": ["Jh", "4c"], "1": ["9h", "5c"],
+                                             "2": [None, None]},
+                         "awards": [{"pot": 0, "amount": 12000, "winners": [3], "eligible": [1, 3, 6],
+                                     "hand": "Two pair, queens and threes"},
+                                    {"pot": 1, "amount": 10380, "winners": [6], "eligible": [1, 6],
+                                     "hand": "Two pair, queens and threes"},
+                                    {"pot": 2, "amount": 500, "winners": [2], "eligible": [2], "hand": None}]}}
+    orch = SimpleNamespace(state=TableState.new(TableSettings(id="t", seats=6)), events_handled=1)
+    with caplog.at_level(logging.INFO, logger="livetable.simulate"):
+        Summary()(orch, [fx.HandFinished(hand=7, record=record)])
+    line = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("hand 7:"))
+    assert line == ("hand 7: main pot 12000 to seat 3 (Two pair, queens and threes, king kicker); "
+                    "side pot 1 10380 to seat 6 (Two pair, queens and threes, jack kicker); "
+                    "side pot 2 500 to seat 2")
+    assert record["result"]["awards"][0]["hand"] == "Two pair, queens and threes"  # the record is not changed
+
+
+def test_every_key_of_the_summary_is_described_in_the_readme(tmp_path, capsys) -> None:
+    """README "Two commands" describes the one-line JSON summary: a newcomer found keys it left
+    out (``events``, ``seconds``, ``invariant_errors``, ``journal``, ``devices``,
+    ``room.on_table``). Every key of a plain run's summary, and of its ``room``, is named there."""
+    import json
+
+    from controller import simulate
+
+    assert simulate.main(["--devices", "none", "--headless", "--quiet", "--hands", "1", "--seats", "3",
+                          "--journal", str(tmp_path / "j.sqlite")]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    part = readme[readme.index("one-line JSON summary"):readme.index("bash scripts/run-table --journal")]
+    missing = [k for k in [*summary, *summary["room"]] if f"`{k}`" not in part]
+    assert not missing, missing

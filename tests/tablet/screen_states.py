@@ -200,16 +200,44 @@ def longest_statuses() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, private(s)
 
 
+def missed_both() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """T-6: we sat out through both blinds and owe both (the big blind live, the small one
+    dead): our seat and seat 6 read "missed SB+BB" ("SB+BB gemist"; it read "missed BB"),
+    seat 9 "missed BB", and My seat offers Post the big blind now / Wait for the big blind."""
+    s, _ = preselect()
+    s["seats"][ME - 1].update(status="sitting-out", bet=0, cards=0, last_action=None, missed={"sb": True, "bb": True})
+    s["seats"][5].update(status="sitting-out", bet=0, cards=0, last_action=None, missed={"sb": True, "bb": True})
+    return s, None
+
+
+def tournament_out() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """At a tournament, after the hand we busted in: our seat has no chips (sitting out until
+    the room stands us up), seat 4 lost every chip at the showdown, and seat 7's player busted
+    earlier, "Out — 5th" (the view's ``out``). None of the three shows a stack in big blinds
+    (each read "0 BB"). ``tournament_view`` holds the view's fields of this screen (``out``);
+    the tournament tests add the level and every seat's ``seats_bb``, 0 for a seat with none."""
+    s, _ = busted()
+    s["seats"][6] = {"seat": 7, "name": None, "stack": 0, "bet": 0, "status": "empty",
+                     "missed": {"sb": False, "bb": False}, "cards": 0, "shown": None, "drew": None,
+                     "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
+    s["tournament_view"] = {"out": {"7": {"name": NAMES[6], "place": 5, "tied_to": None, "prize": 0}}}
+    return s, None
+
+
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
     "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat,
     "held": held_seats, "paused": paused, "waits-missed-sb": waits_missed_sb, "longest-statuses": longest_statuses,
+    "missed-both": missed_both,
 }
+
+#: screens only a tournament shows (test_tablet_tournament_e2e.py, with its level and stacks)
+TOURNAMENT_SCREENS = {"tournament-out": tournament_out}
 
 #: screens the tournament's screens test leaves out: their seat lines (waiting for the button
 #: and owing a missed blind with a buy-in to confirm, cash-table rules T-3, T-4, T-6) never
 #: show at a tournament, whose seats give a line to the stack in big blinds
-CASH_ONLY = frozenset({"longest-statuses"})
+CASH_ONLY = frozenset({"longest-statuses", "missed-both"})
 
 
 def numbered(state: dict[str, Any], seq: int) -> dict[str, Any]:

@@ -12,7 +12,8 @@ is one ``bought-in`` in the journal.
 
 Every run plays the steps up to the end of the page's first all-in hand (join, seated, turn,
 hand over: seconds); the run through the bust and the buy-in again is marked slow (minutes
-when a page wins its first all-ins; see the test's docstring for what covers it meanwhile).
+when a page wins its first all-ins; see the test's docstring for what covers it meanwhile,
+and test_tablet_bust_rebuy_e2e.py for the bust and the buy-in again on every run).
 """
 
 from __future__ import annotations
@@ -177,7 +178,9 @@ def test_a_whole_hand_at_every_tablet_size(browser: Any, tmp_path: Path, through
     layout at all four sizes (English, and Dutch on the phone and the seat screen: its
     ``busted`` and ``rebuy-waits`` screens) and axe-core at the phone and the seat screen;
     the table's side of a busted tablet player's ``buy_in`` by test_tablet_rebuy.py (in
-    process). Only this slow run taps the page's own buy-in again on a live table.
+    process); one page's bust, its own Buy in and the next deal on a live table by
+    test_tablet_bust_rebuy_e2e.py (simulated players that call every bet, 9-17 s). This
+    slow run is the one at every size at once.
     """
     # the result's hold at 1 s (the table's 5 s, while these pages are online, for every hand
     # until each page has busted and bought in again, made the run minutes longer)

@@ -133,6 +133,14 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
                     "Vrijgehouden voor Annemarie (" if lang == "nl" else "Held for Annemarie (")
                 assert page.locator('#seats .seat.held[data-seat="7"]').count() == 1
                 assert "Annemarie" in page.locator("#seat-info").inner_text()
+            if screen == "missed-both":  # T-6: owes both blinds, and says so (it read "missed BB")
+                both, bb = ("SB+BB gemist", "BB gemist") if lang == "nl" else ("missed SB+BB", "missed BB")
+                for n in (ss.ME, 6):
+                    assert both in page.locator(f'#seats .seat[data-seat="{n}"] .status').inner_text()
+                assert bb in page.locator('#seats .seat[data-seat="9"] .status').inner_text()
+                assert both not in page.locator('#seats .seat[data-seat="9"] .status').inner_text()
+                # My seat offers Post the big blind now / Wait (its tab may be closed: offered, not shown)
+                assert page.locator("#bb-choice").get_attribute("hidden") is None
             if lang == "nl" and screen == "turn":
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
@@ -350,7 +358,7 @@ def test_a_long_status_is_shortened_on_the_phone_and_whole_again_when_turned(
         seat4 = page.evaluate(STATUS_JS, 4)
         assert seat4["text"] == "Raise to 25,000 offline" and seat4["px"] >= 12, seat4
         assert seat4["title"] == "Raise to 25,000 tablet offline", seat4
-        assert page.evaluate(STATUS_JS, 2)["text"] == "Waits for the button · missed BB · tablet offline"
+        assert page.evaluate(STATUS_JS, 2)["text"] == "Waits for the button · missed SB+BB · tablet offline"  # T-6: owes both
         assert page.evaluate(LAYOUT_JS) == []
         page.set_viewport_size({"width": 1080, "height": 810})
         wait_js(page, "() => !document.querySelector('#seats .seat[data-seat=\"4\"] .status').title", timeout=5_000)

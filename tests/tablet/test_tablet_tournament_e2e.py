@@ -119,8 +119,11 @@ def as_tournament(state: dict[str, Any], deep: int) -> dict[str, Any]:
     view = tournament_state()[0]["tournament_view"]
     for seat in state["seats"]:
         seat["stack"] *= deep
+    # every seat taken has its figure, 0 for no chips, as the room's view gives (tournament_link_view.py);
+    # the screen's own fields of the view (a tournament screen's ``out``) are kept
     return {**state, "tournament_view": {**view, "seats_bb": {str(s["seat"]): s["stack"] * 10 // 20_000
-                                                                for s in state["seats"] if s["status"] != "empty"}}}
+                                                                for s in state["seats"] if s["status"] != "empty"},
+                                         **state.get("tournament_view", {})}}
 
 
 @pytest.mark.parametrize(("size", "lang"), [(v, "en") for v in VIEWPORTS] + [("phone", "nl")])
@@ -136,12 +139,18 @@ def test_every_screen_of_a_tournament_fits(browser: Any, rig: TableRig, pub: Pub
         wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
                 timeout=10_000)
         found: dict[str, list[str]] = {}
-        for screen, make in ss.SCREENS.items():
+        for screen, make in {**ss.SCREENS, **ss.TOURNAMENT_SCREENS}.items():
             if screen in ss.CASH_ONLY:  # missed blinds and a buy-in to confirm: no tournament shows them
                 continue
             state, private = make()
             _show(page, pub, as_tournament(state, 10), private)
             assert page.locator("#tourney").is_visible()
+            if screen == "tournament-out":  # a seat that is out shows no "0 BB" (it did beside its words)
+                for n in (ss.ME, 4, 7):
+                    assert page.locator(f'.seat[data-seat="{n}"] .in-bb').count() == 0, n
+                assert page.locator('.seat[data-seat="1"] .in-bb').count() == 1
+                out = page.locator('.seat[data-seat="7"] .status').inner_text()
+                assert out == ("Uit — 5e" if lang == "nl" else "Out — 5th"), out
             shot(page, f"tournament-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
             problems = page.evaluate(LAYOUT_JS)
             if problems:
