@@ -639,6 +639,19 @@ function render() {
   renderMe();
   renderSide();
   renderTimers();
+  showMe();
+}
+
+/**
+ * The player's own area (#me) is on the screen only while something in it shows: a form,
+ * cards, words, buttons or the turn's timer. Empty (seated between hands with nothing to do
+ * or read, e.g. just after *Buy in*), it is hidden and keeps no room: in one column #main
+ * gives its row and gaps to the side panels (style.css). The bust/rebuy e2e found an empty bar where the
+ * "Buy in again" form had been. Reads the DOM only (no layout), after renderMe/renderTimers.
+ */
+function showMe() {
+  const box = $('#me');
+  box.hidden = ![...box.children].some((c) => !c.hidden && (c.childElementCount > 0 || c.textContent.trim() !== ''));
 }
 
 function renderHeader() {
