@@ -998,9 +998,11 @@ function renderJoin() {
   const post = $('#join-post');
   post.disabled = !offer.postNow;
   if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
-  $('#join-blind-hint').textContent = offer.postNow
-    ? L.t('Post one big blind and play the next hand, or wait until the big blind comes to you.')
-    : L.t('This seat is between the big blind and the button: you are dealt in once the button has passed.');
+  // T-4: both hints stay in the box, the one that does not apply invisible: the box is as
+  // high as the longer, so Take this seat and the tabs below stay still from hand to hand
+  for (const hint of document.querySelectorAll('#join-blind-hint > span')) {
+    hint.classList.toggle('off', (hint.dataset.when === 'post') !== offer.postNow);
+  }
   const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
   $('#join-button').disabled = busy;
 }

@@ -167,6 +167,15 @@ def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, None
 
 
+def join_between_blinds() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Our seat is free between the big blind and the button: Take this seat without Post the
+    big blind now (T-4), the hint saying why; the next hand may offer it again (the buttons
+    must not move between the two)."""
+    s, _ = join_free_seat()
+    s["join"] = {"mode": "direct", "post_now": []}
+    return s, None
+
+
 def held_seats() -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Issue 18: our seat and seat 7 are free and held by the room for players it called from
     the waiting list (``holds``): "Held for <name> (m:ss)" instead of a free seat."""

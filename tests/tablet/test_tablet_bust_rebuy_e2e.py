@@ -83,9 +83,8 @@ def test_a_player_busts_and_buys_in_again_from_the_page(browser: Any, tmp_path: 
         wait_js(page, "() => !document.querySelector('#join-form').hidden", timeout=STEP_MS)
         mark("page")
         lo, hi = page.evaluate("() => [window.livetable.state.buy_in.min, window.livetable.state.buy_in.max]")
-        # a hand a second or so: the form's hint changes with each (post now or not, T-4) and
-        # moves its buttons, which Playwright waits to see still (seconds, at speed 0); a
-        # player just taps
+        # a hand a second or so: the offer changes with each (post now or not, T-4; the hint
+        # keeps its room, so the buttons stay still: test_tablet_screens_e2e.py)
         page.fill("#join-name", "Ann", force=True)
         page.evaluate(ALL_IN)
         # the page's own controls, tapped in one go (no state between the taps can change the
