@@ -639,6 +639,19 @@ function render() {
   renderMe();
   renderSide();
   renderTimers();
+  showMe();
+}
+
+/**
+ * The player's own area (#me) is on the screen only while something in it shows: a form,
+ * cards, words, buttons or the turn's timer. Empty (seated between hands with nothing to do
+ * or read, e.g. just after *Buy in*), it is hidden and keeps no room: in one column #main
+ * gives its row and gaps to the side panels (style.css). The bust/rebuy e2e found an empty bar where the
+ * "Buy in again" form had been. Reads the DOM only (no layout), after renderMe/renderTimers.
+ */
+function showMe() {
+  const box = $('#me');
+  box.hidden = ![...box.children].some((c) => !c.hidden && (c.childElementCount > 0 || c.textContent.trim() !== ''));
 }
 
 function renderHeader() {
@@ -985,9 +998,11 @@ function renderJoin() {
   const post = $('#join-post');
   post.disabled = !offer.postNow;
   if (!offer.postNow && post.checked) form.querySelector('input[value="wait"]').checked = true;
-  $('#join-blind-hint').textContent = offer.postNow
-    ? L.t('Post one big blind and play the next hand, or wait until the big blind comes to you.')
-    : L.t('This seat is between the big blind and the button: you are dealt in once the button has passed.');
+  // T-4: both hints stay in the box, the one that does not apply invisible: the box is as
+  // high as the longer, so Take this seat and the tabs below stay still from hand to hand
+  for (const hint of document.querySelectorAll('#join-blind-hint > span')) {
+    hint.classList.toggle('off', (hint.dataset.when === 'post') !== offer.postNow);
+  }
   const busy = [...app.pending.values()].some((p) => p.payload.action === 'take_seat');
   $('#join-button').disabled = busy;
 }

@@ -135,3 +135,40 @@ RULE_IDS_JS = r"""
   return out;
 }
 """
+
+#: What a box the page empties leaves behind (the bust/rebuy e2e: after *Buy in*, an empty
+#: bar stayed where the "Buy in again" form was). Returns problems (strings), empty when
+#: nothing is left: ``#me`` (the player's own area) is on the screen only while something in
+#: it shows (a form, cards, words, buttons, the timer), and the boxes of ``#main`` one above
+#: the other (the table, my area, the side panels) are no further apart than the grid's row
+#: gap (a hidden box keeps no room, not even its gaps).
+LEFT_BEHIND_JS = r"""
+() => {
+  const problems = [];
+  const shown = (e) => {
+    if (e.closest('[hidden]')) return false;
+    const st = getComputedStyle(e);
+    if (st.display === 'none' || st.visibility === 'hidden') return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const me = document.querySelector('#me');
+  const content = [...me.querySelectorAll('*')].some((e) => shown(e) && (e.matches('button, input, .card, .timer')
+    || [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())));
+  if (shown(me) && !content) {
+    problems.push(`an empty box: #me, ${Math.round(me.getBoundingClientRect().height)} px high with nothing in it`);
+  }
+  const main = document.querySelector('#main');
+  const gap = parseFloat(getComputedStyle(main).rowGap) || 0;
+  const boxes = [...main.children].filter((e) => shown(e) && getComputedStyle(e).position !== 'fixed')
+    .map((e) => [e, e.getBoundingClientRect()]);
+  for (const [a, p] of boxes) {  // the nearest box below each, in the same column
+    const below = boxes.filter(([b, q]) => b !== a && q.top >= p.bottom - 0.5
+      && Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1).sort((x, y) => x[1].top - y[1].top)[0];
+    if (below && below[1].top - p.bottom > gap + 1) {
+      problems.push(`room kept: ${Math.round(below[1].top - p.bottom)} px between #${a.id} and #${below[0].id} (gap ${gap} px)`);
+    }
+  }
+  return problems;
+}
+"""

@@ -126,6 +126,15 @@ def rebuy_waits() -> tuple[dict[str, Any], dict[str, Any] | None]:
     return s, None
 
 
+def bought_in_again() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """We bought in again after busting (T-2) and are seated with the chips, between hands
+    and not yet dealt in: nothing for us to do or read, so nothing of our area shows (the
+    bust/rebuy e2e: an empty bar stayed where the "Buy in again" form was)."""
+    s, _ = busted()
+    s["seats"][ME - 1].update(stack=10_000, status="active")
+    return s, None
+
+
 def timed_out() -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Our action clock ran out last hand: sat out with chips, owing the small blind (issue
     20: "Sitting out · missed SB" with no word why and Sit in only under My seat)."""
@@ -155,6 +164,15 @@ def join_free_seat() -> tuple[dict[str, Any], dict[str, Any] | None]:
                           "connected": False, "posted_dead": 0, "auto_muck": False, "buy_in_pending": 0}
     s["bb_seat"] = 4
     s["join"] = {"mode": "direct", "post_now": [ME]}
+    return s, None
+
+
+def join_between_blinds() -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Our seat is free between the big blind and the button: Take this seat without Post the
+    big blind now (T-4), the hint saying why; the next hand may offer it again (the buttons
+    must not move between the two)."""
+    s, _ = join_free_seat()
+    s["join"] = {"mode": "direct", "post_now": []}
     return s, None
 
 
@@ -226,7 +244,8 @@ def tournament_out() -> tuple[dict[str, Any], dict[str, Any] | None]:
 
 SCREENS = {
     "turn": my_turn, "call-all-in": call_all_in, "preselect": preselect, "showdown": all_in_showdown,
-    "busted": busted, "rebuy-waits": rebuy_waits, "timed-out": timed_out, "preflop": preflop, "join": join_free_seat,
+    "busted": busted, "bought-in-again": bought_in_again, "rebuy-waits": rebuy_waits, "timed-out": timed_out,
+    "preflop": preflop, "join": join_free_seat,
     "held": held_seats, "paused": paused, "waits-missed-sb": waits_missed_sb, "longest-statuses": longest_statuses,
     "missed-both": missed_both,
 }
@@ -236,8 +255,9 @@ TOURNAMENT_SCREENS = {"tournament-out": tournament_out}
 
 #: screens the tournament's screens test leaves out: their seat lines (waiting for the button
 #: and owing a missed blind with a buy-in to confirm, cash-table rules T-3, T-4, T-6) never
-#: show at a tournament, whose seats give a line to the stack in big blinds
-CASH_ONLY = frozenset({"longest-statuses", "missed-both"})
+#: show at a tournament, whose seats give a line to the stack in big blinds; nor does a
+#: cash table's buy-in again (T-2: a tournament has its rebuys)
+CASH_ONLY = frozenset({"longest-statuses", "missed-both", "bought-in-again"})
 
 
 def numbered(state: dict[str, Any], seq: int) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from .conftest import SKIP, TableRig, open_tablet, shot, wait_js
-from .layout_checks import LAYOUT_JS, RULE_IDS_JS
+from .layout_checks import LAYOUT_JS, LEFT_BEHIND_JS, RULE_IDS_JS
 from .test_tablet_join_e2e import _summary
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -83,9 +83,8 @@ def test_a_player_busts_and_buys_in_again_from_the_page(browser: Any, tmp_path: 
         wait_js(page, "() => !document.querySelector('#join-form').hidden", timeout=STEP_MS)
         mark("page")
         lo, hi = page.evaluate("() => [window.livetable.state.buy_in.min, window.livetable.state.buy_in.max]")
-        # a hand a second or so: the form's hint changes with each (post now or not, T-4) and
-        # moves its buttons, which Playwright waits to see still (seconds, at speed 0); a
-        # player just taps
+        # a hand a second or so: the offer changes with each (post now or not, T-4; the hint
+        # keeps its room, so the buttons stay still: test_tablet_screens_e2e.py)
         page.fill("#join-name", "Ann", force=True)
         page.evaluate(ALL_IN)
         # the page's own controls, tapped in one go (no state between the taps can change the
@@ -136,7 +135,8 @@ def test_a_player_busts_and_buys_in_again_from_the_page(browser: Any, tmp_path: 
         assert page.locator("#rebuy-form").is_hidden()
         mark("bought-in")
         shot(page, "24-bought-in-again")
-        problems = page.evaluate(LAYOUT_JS)
+        # nothing left of the form: no empty bar, no room kept for it (an empty #me stayed)
+        problems = page.evaluate(LAYOUT_JS) + page.evaluate(LEFT_BEHIND_JS)
         assert problems == [], json.dumps(problems, indent=1)
 
         # dealt into a following hand; a seat marked for missed blinds posts them (T-6)

@@ -21,7 +21,7 @@ import pytest
 
 from . import screen_states as ss
 from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
-from .layout_checks import LAYOUT_JS, RULE_IDS_JS
+from .layout_checks import LAYOUT_JS, LEFT_BEHIND_JS, RULE_IDS_JS
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
 
@@ -108,7 +108,8 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
     """Issue 20: at phone width the seats overlapped each other and the board. Dutch words are
     longer: every size is checked in Dutch too (the table's language in the page's address,
     ``lang=nl``); the 10" tablet in portrait cut "Wacht op de button · SB gemist" (T-4, T-6:
-    screen ``waits-missed-sb``) after two of its three lines."""
+    screen ``waits-missed-sb``) after two of its three lines. A box the page empties leaves
+    nothing (LEFT_BEHIND_JS: after buying in again an empty bar stayed where the form was)."""
     w, h = VIEWPORTS[size]
     page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
     try:
@@ -145,11 +146,70 @@ def test_every_screen_fits_without_overlap(browser: Any, rig: TableRig, pub: Pub
                 assert page.locator('#actions button[data-act="fold"]').inner_text() == "Passen"
                 assert page.locator("#pots .pot").first.inner_text() == "Hoofdpot: 123.400"
                 assert page.locator("#hand-words").inner_text() == "Hoge kaart, aas"  # the table's H-6 words
-            problems = page.evaluate(LAYOUT_JS)
+            if screen == "bought-in-again":  # T-2: seated with the chips, the form gone without a trace
+                assert page.locator("#rebuy-form").is_hidden() and page.locator("#me").is_hidden()
+            problems = page.evaluate(LAYOUT_JS) + page.evaluate(LEFT_BEHIND_JS)
             ids = page.evaluate(RULE_IDS_JS)
             if problems or ids:
                 found[screen] = problems + [f"rule id shown: {t}" for t in ids]
         assert found == {}, json.dumps(found, indent=1)
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+#: where every control of the page is: [what it is, left, top, width, height] (px, rounded
+#: to a tenth) of each visible button and input, the radio buttons too
+CONTROLS_JS = """() => [...document.querySelectorAll('button, input')].filter((e) => {
+  if (e.closest('[hidden]')) return false;
+  const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0;
+}).map((e) => { const r = e.getBoundingClientRect();
+  return [e.id || e.value || e.dataset.tab || e.dataset.lang || e.textContent.trim()].concat(
+    [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10)); })"""
+
+
+#: widths between the card room's sizes at which one hint of Take this seat took two lines and
+#: the other one (a tablet in portrait narrower than 810, a screen just wide enough for the
+#: side column): the buttons below moved there, in English and in Dutch
+BETWEEN_SIZES = {"narrow-portrait": (640, 1000), "narrow-landscape": (1001, 800)}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_take_this_seat_keeps_its_buttons_still_when_post_now_comes_and_goes(
+        browser: Any, rig: TableRig, pub: Publisher, lang: str) -> None:
+    """T-4: the free seat's *Post the big blind now* is offered in some hands and not in
+    others, and the hint under it says which (two texts of different length). On a fast
+    table that is every hand: the buttons below the hint (Take this seat, the tabs) moved
+    under the player's finger (the bust/rebuy e2e had to tap them from script). At every
+    size (and at two widths between them where the old page moved them), in English and
+    Dutch, each control is where it was in the other state, and both screens pass the layout
+    checks."""
+    page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
+    try:
+        wait_js(page, "(t) => window.livetable.received.includes(t)", f"livetable/{TABLE}/presence/controller",
+                timeout=10_000)
+        moved = {}
+        for size, (w, h) in {**VIEWPORTS, **BETWEEN_SIZES}.items():
+            page.set_viewport_size({"width": w, "height": h})
+            where = {}
+            for screen, post_now in (("join", True), ("join-between-blinds", False), ("join", True)):
+                state, private = ss.join_free_seat() if post_now else ss.join_between_blinds()
+                seq = pub.show(state, private)
+                wait_js(page, "(seq) => window.livetable.state && window.livetable.state.seq === seq", seq,
+                        timeout=10_000)
+                assert page.locator("#join-post").is_disabled() is not post_now
+                hint = page.locator("#join-blind-hint").inner_text()
+                if size != "phone":  # the phone leaves the hint out: the two choices say it
+                    assert ("Zet" if lang == "nl" else "Post") in hint if post_now else (
+                        "button" in hint and ("Zet" if lang == "nl" else "Post") not in hint), hint
+                shot(page, f"screens-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
+                problems = page.evaluate(LAYOUT_JS) + page.evaluate(LEFT_BEHIND_JS)
+                assert problems == [], f"{size} {screen}: {json.dumps(problems, indent=1)}"
+                where[post_now] = page.evaluate(CONTROLS_JS)
+                assert any(c[0] == "join-button" for c in where[post_now])
+            if where[True] != where[False]:
+                moved[size] = [(a, b) for a, b in zip(where[True], where[False]) if a != b]
+        assert moved == {}, json.dumps(moved, indent=1)
         assert page.errors == []
     finally:
         page.context.close()

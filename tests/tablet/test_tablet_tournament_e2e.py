@@ -15,7 +15,7 @@ import pytest
 
 from . import screen_states as ss
 from .conftest import SKIP, TABLE, TableRig, open_tablet, shot, wait_js
-from .layout_checks import LAYOUT_JS
+from .layout_checks import LAYOUT_JS, LEFT_BEHIND_JS
 from .test_tablet_screens_e2e import AXE, AXE_RUN, VIEWPORTS, Publisher, pub, rig  # noqa: F401 - the screens test's rig and publisher
 
 pytestmark = [pytest.mark.broker, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -131,7 +131,8 @@ def test_every_screen_of_a_tournament_fits(browser: Any, rig: TableRig, pub: Pub
     """Issue 19 in issue 20's screens: each screen of the screens test (our turn, all-in,
     pre-selections, the showdown with its cards shown, busted, the free seat, paused) at a
     tournament with the view's stacks (six and seven digits beside one or two
-    digits in big blinds), in Dutch too on the phone: nothing overlaps, is cut or scrolls."""
+    digits in big blinds), in Dutch too on the phone: nothing overlaps, is cut or scrolls,
+    and an empty player's area leaves no box and no room (the tournament bar's rows too)."""
     w, h = VIEWPORTS[size]
     page = open_tablet(browser, rig.url(ss.ME) + ("&lang=nl" if lang == "nl" else ""))
     try:
@@ -152,7 +153,7 @@ def test_every_screen_of_a_tournament_fits(browser: Any, rig: TableRig, pub: Pub
                 out = page.locator('.seat[data-seat="7"] .status').inner_text()
                 assert out == ("Uit — 5e" if lang == "nl" else "Out — 5th"), out
             shot(page, f"tournament-{size}-{screen}" + ("-nl" if lang == "nl" else ""))
-            problems = page.evaluate(LAYOUT_JS)
+            problems = page.evaluate(LAYOUT_JS) + page.evaluate(LEFT_BEHIND_JS)
             if problems:
                 found[screen] = problems
         assert found == {}, json.dumps(found, indent=1)
