@@ -121,8 +121,9 @@ def prepare_equity() -> bool:
     Without it the first all-in of a session paid the compiled module's set-up (some 20 ms)
     on the loop, or numpy's (0.1-0.3 s) where the module was not built (issue 21). Run on a
     daemon thread (:func:`controller.engine.equity.prepare_default`, thread-safe: an all-in
-    meanwhile waits for the same set-up), not before READY, which it would delay; the
-    evaluator's tables are built before (:func:`open_table`); the thread is named
+    meanwhile waits for the same set-up), started once the journal is replayed and run beside
+    the rest of start-up: READY does not wait for it (some 30 ms of CPU with the compiled
+    module). The evaluator's tables are built before (:func:`open_table`); the thread is named
     ``equity-prepare``. Where the compiled module was not built (a clone whose set-up did not
     run the build, no gcc or python3-dev), one warning says what is slower and the command
     that builds it. Returns False when it was started before (nothing done)."""
