@@ -8,8 +8,9 @@ as ``livetable run`` writes it, non-durable writes to build it quickly), then:
   ``dbstat``);
 - **READY**: ``livetable run`` from exec to systemd's READY=1 (the shuffler emulator on a
   pty; bench_run.py's measure), ``journal.keep_hands = 0`` (every hand stays) on journals
-  of 1k, 10k and 50k hands (Python's bytecode cached as on an installed table:
-  bench_run.ready_times); the bigger ones are the built journal repeated with its seqs
+  of 1k, 10k and 50k hands beside a history folder holding every hand's files, as a real
+  table's does (:func:`ready_journals`; Python's bytecode cached as the installer compiles
+  it: bench_run.ready_times); the bigger ones are the built journal repeated with its seqs
   shifted (:func:`tile`: 50k hands played take some 15 minutes here; what start-up reads
   is the same amount of data), and the journal's own part of start-up in-process
   (open, the start-up check, recovery: less noisy than READY on a loaded machine).
@@ -45,9 +46,13 @@ CONFIG = '[table]\nid = "bench"\nseats = 6\nbig_blind = 100\n[shuffler]\nport = 
          '[journal]\npath = "{journal}"\nhistory_dir = "{hands}"\nkeep_hands = {keep}\n'
 
 
-def build(path: Path, hands: int, history: Path | None) -> float:
+def build(path: Path, hands: int, history: Path | None, first: int = 0) -> float:
     """Write a journal of ``hands`` hands at ``path`` (and their histories in ``history``,
-    fsynced as the table writes them, unless None); return seconds."""
+    fsynced as the table writes them, unless None); return seconds. ``first``: the hands the
+    table had played before (its hands are numbered ``first + 1`` on, as a journal compacted
+    or tiled after that many hands numbers them)."""
+    from dataclasses import replace
+
     from controller.devices import HistoryWriter
     from controller.bots import SimPlayers
     from controller.clock import ManualClock
@@ -69,7 +74,7 @@ def build(path: Path, hands: int, history: Path | None) -> float:
 
     clock = ManualClock()
     journal = Journal(path, durable=False)
-    orch = Orchestrator(TableState.new(settings), journal=journal, clock=clock, ports=P())
+    orch = Orchestrator(replace(TableState.new(settings), hands=first), journal=journal, clock=clock, ports=P())
     orch._snapshot(clock())  # noqa: SLF001 - as open_table does on a fresh journal
     orch.ports.dealer = InternalDealer(orch.post, clock, seed=1)
     pacer = HandPacer(orch.post, clock, rebuy=set(range(1, 7)), max_hands=hands)
@@ -114,6 +119,52 @@ def tile(src: Path, dst: Path, times: int) -> None:
     finally:
         db.close()
     Journal(dst).close()  # its mark brought up to date (a mark behind the journal is, at open)
+
+
+def full_history(folder: Path, built: Path, last: int) -> int:
+    """Fill ``folder`` with the files of hands 1..``last`` of a table (``hand-N.json`` and
+    ``hand-N.phh``), as a real table's history folder holds them after ``last`` hands, from
+    ``built``: the files the build wrote (the newest hands: their own files, copied); each
+    older hand's two names are hard links to one of those (start-up reads none of the older
+    files, only the folder's entries and the files by the newest hands: a folder of as many
+    names, made in seconds, without a gigabyte of copies). Return the files in ``folder``."""
+    import shutil
+
+    folder.mkdir(parents=True, exist_ok=True)
+    own = sorted(int(p.stem.split("-")[1]) for p in built.glob("hand-*.json"))
+    for n in own:
+        for ext in (".json", ".phh"):
+            if (built / f"hand-{n:06d}{ext}").exists() and not (folder / f"hand-{n:06d}{ext}").exists():
+                shutil.copy2(built / f"hand-{n:06d}{ext}", folder / f"hand-{n:06d}{ext}")
+    for n in range(1, min(own) if own else last + 1):
+        src = own[n % len(own)] if own else None
+        for ext in (".json", ".phh"):
+            dst = folder / f"hand-{n:06d}{ext}"
+            if src is not None and not dst.exists() and (built / f"hand-{src:06d}{ext}").exists():
+                os.link(folder / f"hand-{src:06d}{ext}", dst)
+    return sum(1 for _ in os.scandir(folder))
+
+
+def ready_journals(tmp: Path, played: int, sizes: list[int]) -> tuple[dict[int, Path], Path, int]:
+    """Journals for READY beside a full history folder (issue 21: a table's folder after 50k
+    hands holds 100k files, and start-up read it whole): a journal of ``played`` hands built
+    numbered after ``(max(sizes) - 1) * played`` hands played before, tiled ``k`` times for
+    each ``k`` in ``sizes`` (:func:`tile`: the last copy, the one start-up replays, ends on
+    hand ``max(sizes) * played``), and one history folder holding the files of every hand
+    1..``max(sizes) * played`` (:func:`full_history`) beside each of them: a journal of
+    fewer hands is the one a table with ``keep_hands`` set keeps beside that folder. Return
+    ``({k: journal}, folder, files in it)``."""
+    top = max(sizes)
+    src, built = tmp / "ready-built.sqlite", tmp / "ready-built-hands"
+    if not src.exists():
+        build(src, played, built, first=(top - 1) * played)
+    folder = tmp / "ready-hands"
+    files = full_history(folder, built, top * played)
+    journals = {}
+    for k in sizes:
+        journals[k] = tmp / f"ready-j{k}k.sqlite"
+        tile(src, journals[k], k)
+    return journals, folder, files
 
 
 def ready_times(cfg: Path, tmp: Path, runs: int) -> list[float]:
@@ -288,17 +339,19 @@ def main() -> int:
     ready: dict[int, float] = {}
     try:
         cfgs: dict[int, Path] = {}
-        for times in (int(x) for x in a.sizes.split(",")):
+        sizes_k = [int(x) for x in a.sizes.split(",")]
+        # READY beside a history folder holding every hand's files, as a real table's after
+        # that many hands (an empty folder left out start-up's reading of it: issue 21)
+        journals, folder, files = ready_journals(tmp, played, sizes_k)
+        print(f"history folder beside every journal: {files:,} files (hands 1..{max(sizes_k) * played:,})")
+        for times, path in journals.items():
             hands = times * played
-            path = tmp / f"j{hands}.sqlite"
-            if times == 1 or not path.exists():
-                tile(src, path, times)
             inproc, full = recover_seconds(path), full_check_seconds(path)
             print(f"{hands} hands ({path.stat().st_size / 1e6:.0f} MB): open + start-up check + recovery "
                   f"in-process median {inproc * 1000:.0f} ms (the full check, not run at start-up: "
                   f"{full * 1000:.0f} ms)")
             cfgs[hands] = tmp / f"j{hands}.toml"
-            cfgs[hands].write_text(CONFIG.format(port=port, journal=path, hands=tmp / "hands", keep=0))
+            cfgs[hands].write_text(CONFIG.format(port=port, journal=path, hands=folder, keep=0))
         times_of: dict[int, list[float]] = {h: [] for h in cfgs}
         for _ in range(a.runs):  # interleaved: the machine's load falls on every size alike
             for hands, cfg in cfgs.items():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -107,6 +108,50 @@ def cards_dealt_this_hand(hand: Any) -> int:
     """Return how many cards the running ``hand`` has taken from the deck
     (:func:`cards_taken_this_hand`)."""
     return len(cards_taken_this_hand(hand))
+
+
+#: The build command the warning about a missing compiled equity module names.
+EQUITY_BUILD = ".venv/bin/python -m pip install -e ."
+_equity_started = threading.Lock()
+
+
+def prepare_equity() -> bool:
+    """Set up all-in equity (S-8) for the first all-in, off the table's loop; once a process.
+
+    Without it the first all-in of a session paid the compiled module's set-up (some 20 ms)
+    on the loop, or numpy's (0.1-0.3 s) where the module was not built (issue 21). Run on a
+    daemon thread (:func:`controller.engine.equity.prepare_default`, thread-safe: an all-in
+    meanwhile waits for the same set-up), started once the journal is replayed and run beside
+    the rest of start-up: READY does not wait for it (some 30 ms of CPU with the compiled
+    module). The evaluator's tables are built before (:func:`open_table`); the thread is named
+    ``equity-prepare``. Where the compiled module was not built (a clone whose set-up did not
+    run the build, no gcc or python3-dev), one warning says what is slower and the command
+    that builds it. Returns False when it was started before (nothing done)."""
+    if not _equity_started.acquire(blocking=False):
+        return False
+    import importlib.util
+
+    try:
+        built = importlib.util.find_spec("controller.engine._equity_c") is not None
+    except (ImportError, ValueError):
+        built = False
+    if not built:
+        log.warning("the compiled equity module (controller/engine/_equity_c.c) is not built: all-in equity "
+                    "(S-8) is counted with numpy, at 0.1-0.2x the speed of native code (a 10-player or Omaha "
+                    "all-in can take tens of ms on the table's loop) and some 30 MB more memory. Build it "
+                    "from the checkout with `%s` (needs gcc and python3-dev; bash scripts/setup.sh "
+                    "does it) and restart the table", EQUITY_BUILD)
+
+    def run() -> None:
+        try:
+            from controller.engine.equity import prepare_default
+
+            prepare_default()
+        except Exception as exc:  # pragma: no cover - equity computes its set-up again on first use
+            log.warning("equity could not be set up ahead of the first all-in: %s", exc)
+
+    threading.Thread(target=run, name="equity-prepare", daemon=True).start()
+    return True
 
 
 def all_in_equity(state: Any) -> dict[str, float] | None:
@@ -263,6 +308,7 @@ def open_table(
                              hint=floor_hint(journal_path, history_dir))
     journal.drop_evidence()
     orch.equity_fn = all_in_equity
+    prepare_equity()  # on a thread of its own: the first all-in does not wait for it
     # what recovery replayed, from the snapshot it started at (not the journal's last seq:
     # after a compaction that is far above the events replayed)
     replayed, since, upto = orch.replayed, orch.recovered_from, journal.last_seq

@@ -127,12 +127,19 @@ def relocate(text: str, root: Path) -> str:
                 .replace("/etc/", f"{root}/etc/").replace("/var/lib/", f"{root}/var/lib/"))
 
 
+#: The project's packages (pyproject.toml's packages.find): the installer compiles their bytecode.
+PACKAGES = ("controller", "drivers", "display", "vision", "room")
+
+
 def run_installer(root: Path) -> list[list[str]]:
     """Run the installer with its paths under ``root``; return the stubbed commands it ran."""
     here = root / "opt" / "livetable"
     (here / "scripts").mkdir(parents=True)
     (here / "scripts" / "install-pi.sh").write_text(relocate(INSTALLER.read_text(), root))
     (here / "scripts" / "setup.sh").write_text("exit 0\n")
+    for package in PACKAGES:  # a module in each of the project's packages, for its bytecode
+        (here / package).mkdir()
+        (here / package / "__init__.py").write_text(f'"""{package}"""\n')
     (here / "config").mkdir()
     (here / "config" / "table.example.toml").write_bytes((REPO / "config" / "table.example.toml").read_bytes())
     (here / "systemd").mkdir()
@@ -257,3 +264,16 @@ def test_the_installer_keeps_hole_cards_from_other_accounts_and_mosquitto_reache
     assert can("livetable", root / "etc" / "livetable" / "mqtt-password", 4, root, own)
     assert not can("guest", root / "etc" / "livetable" / "mqtt-password", 4, root, own)
     assert oct(stat.S_IMODE((root / "etc" / "livetable" / "mqtt-password").stat().st_mode)) == "0o640"
+
+
+def test_the_installer_compiles_the_projects_bytecode(tmp_path: Path) -> None:
+    """The service runs as `livetable` with /opt read-only (ProtectSystem=strict): Python
+    cannot write its bytecode there, so without the installer's compile every start compiled
+    every module from source (READY 0.78 s instead of 0.50 s at 1k hands, issue 21)."""
+    unit = (REPO / "systemd" / "livetable.service").read_text()
+    assert "ProtectSystem=strict" in unit and "/opt/livetable" in unit  # why it must be done at install
+    run_installer(tmp_path)
+    here = tmp_path / "opt" / "livetable"
+    tag = sys.implementation.cache_tag
+    missing = [p for p in PACKAGES if not (here / p / "__pycache__" / f"__init__.{tag}.pyc").is_file()]
+    assert not missing, f"no bytecode compiled for {missing}"
