@@ -268,3 +268,27 @@ def test_a_full_table_journals_its_hands_in_fewer_bytes(tmp_path):
     assert rows / hands > 60  # ten players in every hand: the test measures a full table
     assert payload / hands < 1800
 
+
+def test_a_new_journal_keeps_its_meta_without_a_page_of_index(tmp_path):
+    """Issue 21: ``meta`` WITHOUT ROWID: a new journal's file is 5 pages, not 6 (the schema,
+    auto_vacuum's pointer map, meta, events, snapshots; a short tournament's journal is a few
+    dozen pages); an older journal's ``meta`` reads as before."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {"i": 1}, 1.0)
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master")]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        db.close()
+    assert "sqlite_autoindex_meta_1" not in names and pages == 5, (names, pages)
+    old = tmp_path / "old.sqlite"
+    db = sqlite3.connect(old)
+    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('format', '2');")
+    db.close()
+    with Journal(old) as j:
+        j.set_meta("x", "1")
+        assert (j.meta("format"), j.meta("x")) == ("3", "1")
