@@ -62,6 +62,7 @@ from typing import Any, Callable
 
 from controller.config import DEFAULT_KEEP_HANDS
 from controller.engine.table import effects as fx
+from controller.engine.table.codec import SHORT_KINDS
 from controller.engine.table.codec import from_json as event_from_json
 from controller.engine.table.state import TableState
 from controller.engine.table.step import step
@@ -935,11 +936,18 @@ def _table_events(journal: Journal, after: int, upto: int, kinds: tuple[str, ...
         JournalError: a payload is not a JSON object (read through ``entries``).
     """
     try:
+        # A format-3 row has the codec's short names ("k", "s"; no kind: an action or a card,
+        # codec.SHORT_UNNAMED), an older one the long ones.
+        short = [SHORT_KINDS.get(k, k) for k in kinds]
         rows = journal._db.execute(  # noqa: SLF001 - the journal's own connection, read only
-            "SELECT seq, json_extract(payload, '$.kind'), json_extract(payload, '$.seat') FROM events "
-            f"WHERE kind = 'table' AND seq > ? AND seq <= ? AND json_extract(payload, '$.kind') IN "
-            f"({','.join('?' * len(kinds))}) ORDER BY seq", (max(after, journal.compacted_upto), upto, *kinds))
-        return [(int(seq), str(kind), seat) for seq, kind, seat in rows.fetchall()]
+            "SELECT seq, ek, COALESCE(json_extract(payload, '$.seat'), json_extract(payload, '$.s')) FROM "
+            "(SELECT seq, COALESCE(json_extract(payload, '$.kind'), json_extract(payload, '$.k'), "
+            "CASE WHEN json_type(payload, '$.a') IS NULL THEN 'card-dealt' ELSE 'action-taken' END) AS ek, payload "
+            "FROM events WHERE kind = 'table' AND seq > ? AND seq <= ?) "
+            f"WHERE ek IN ({','.join('?' * (len(kinds) + len(short)))}) ORDER BY seq",
+            (max(after, journal.compacted_upto), upto, *kinds, *short))
+        long = {v: k for k, v in SHORT_KINDS.items()}
+        return [(int(seq), long.get(str(kind), str(kind)), seat) for seq, kind, seat in rows.fetchall()]
     except sqlite3.Error:
         return [(e.seq, str(e.payload.get("kind")), e.payload.get("seat"))
                 for e in journal.entries(after=after, kinds=("table",))

@@ -10,8 +10,11 @@ Layout (one SQLite file):
 - ``events(seq INTEGER PRIMARY KEY, at REAL, kind TEXT, payload TEXT)``: ``seq`` rises by
   one per event; ``at`` is the event's time (Unix seconds, from the injected clock);
   ``payload`` is JSON. A ``table`` event's payload leaves out its own ``"at"`` when it is the
-  row's ``at`` (format 2: some 20 bytes of every event, issue 21); :meth:`Journal.entries`
-  and :func:`payload_of` put it back, so every reader sees the event as it was appended.
+  row's ``at`` (format 2: some 20 bytes of every event, issue 21) and has short names
+  (format 3: ``{"k": "a", "a": "call", "q": 199, "s": 10}`` for ``{"kind": "action-taken",
+  "action": "call", "seq": 199, "seat": 10}``, :data:`controller.engine.table.codec.SHORT_KEYS`);
+  :meth:`Journal.entries` and :func:`payload_of` put both back, so every reader sees the
+  event as it was appended.
 - ``snapshots(upto INTEGER PRIMARY KEY, at REAL, state TEXT)``: the whole table state as
   JSON after applying every event with ``seq <= upto`` (written between hands).
 - ``meta(key TEXT PRIMARY KEY, value TEXT)``: format version; ``compacted_upto`` (the seq
@@ -55,10 +58,11 @@ it). Around it: the ``-wal`` is written ahead with zeros before the first append
 inside the commit that crosses SQLite's threshold on the table's loop.
 
 **Size and start-up** (issue 21, ``bench/bench_journal.py``): a table event leaves out the
-fields at their default and its own time (format 2), the table snapshots every
-``SNAPSHOT_EVERY`` hands (:mod:`controller.orchestrator`), and start-up checks only what it
-replays (:meth:`Journal.check` with ``full=False``): some 3.8 KB a hand, and start-up does
-not read the older hands.
+fields at their default and its own time (format 2) and has short names (format 3), ``meta``
+has no rowid (one page less), the table snapshots every ``SNAPSHOT_EVERY`` hands
+(:mod:`controller.orchestrator`), and start-up checks only what it replays
+(:meth:`Journal.check` with ``full=False``): some 3.6 KB a hand at 10 seats, every seat in
+the hand (2.4 KB at 6), and start-up does not read the older hands.
 """
 
 from __future__ import annotations
@@ -81,15 +85,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.engine.table.codec import lengthen, shorten
+
 log = logging.getLogger("livetable.journal")
 
 __all__ = ["Journal", "JournalError", "JournalEntry", "FORMAT_VERSION", "Mark", "read_mark", "mark_path",
            "payload_of", "read_regular", "NotARegularFile", "JournalRefused", "floor_hint", "found_copies",
            "evidence_note", "JournalDamaged", "damaged_hint", "file_damage"]
 
-#: 2: a table event's payload may leave out its ``at`` (the row's). A format-1 journal is
-#: read as it is and marked 2 at its first open (a livetable reading 1 refuses it then).
-FORMAT_VERSION = 2
+#: 2: a table event's payload may leave out its ``at`` (the row's). 3: a table event's
+#: payload has the codec's short names (``{"k": "a", "s": 10, ...}``, issue 21). An older
+#: journal is read as it is (its rows keep their long names) and marked 3 at its first open
+#: (a livetable reading only 1 or 2 refuses it then).
+FORMAT_VERSION = 3
 #: Bytes of the ``-wal`` written (zeros, synced) before a durable journal's first append
 #: (issue 21): the commits then write over blocks the file already has, and their syncs flush
 #: the data only, not the file system's metadata of a file that grew (appends to a growing
@@ -346,15 +354,20 @@ def payload_of(kind: str, at: float, text: str) -> Any:
         ValueError: ``text`` is not JSON.
     """
     data = json.loads(text)
-    if kind == "table" and isinstance(data, dict) and "at" not in data:
-        data["at"] = at
+    if kind == "table" and isinstance(data, dict):
+        data = lengthen(data)  # format 3's short names (a format 1 or 2 event has none)
+        if "at" not in data:
+            data["at"] = at
     return data
 
 
 def _stored(kind: str, payload: dict[str, Any], at: float) -> str:
-    """The JSON stored for ``payload``: a ``table`` event without its ``"at"`` when it is ``at``."""
-    if kind == "table" and "at" in payload and payload["at"] == at and type(payload["at"]) is float:
-        payload = {k: v for k, v in payload.items() if k != "at"}
+    """The JSON stored for ``payload``: a ``table`` event without its ``"at"`` when it is ``at``
+    (format 2), with the codec's short names (format 3: :func:`controller.engine.table.codec.shorten`)."""
+    if kind == "table":
+        if "at" in payload and payload["at"] == at and type(payload["at"]) is float:
+            payload = {k: v for k, v in payload.items() if k != "at"}
+        payload = shorten(payload)
     return json.dumps(payload, separators=(",", ":"), sort_keys=True)
 
 
@@ -368,8 +381,11 @@ class JournalEntry:
     payload: dict[str, Any]
 
 
+#: ``meta`` is WITHOUT ROWID (issue 21): its rows live in its key's b-tree, one page of the
+#: file less (4 KB: a tournament of 15 hands journals some 270 bytes a hand less); a journal
+#: made before keeps its ``meta`` as it is.
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -491,7 +507,7 @@ class Journal:
                     f"{FORMAT_VERSION}: upgrade livetable"
                 )
             elif int(row[0]) < FORMAT_VERSION:
-                # What is in it reads as it is; what is appended from now on is format 2.
+                # What is in it reads as it is; what is appended from now on is the current format.
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'format'", (str(FORMAT_VERSION),))
             last = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
             row = self._db.execute("SELECT value FROM meta WHERE key='compacted_upto'").fetchone()

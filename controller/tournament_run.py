@@ -99,6 +99,9 @@ log = logging.getLogger("livetable.tournament")
 
 #: The journal kind of every tournament event.
 JOURNAL_KIND = "tournament"
+#: Hands between two ``clock`` entries that carry the tournament's whole history (issue 21):
+#: the others carry the clock only. As the table's own snapshots (controller/orchestrator.py).
+FULL_STATE_EVERY = 20
 #: Test hook: ``"<point>:<n>"`` makes the process kill itself with SIGKILL (a real kill -9)
 #: the n-th time it passes ``point`` (``entry``, ``level-change``, ``bust``,
 #: ``hand-finished``: a hand's busts not yet journalled, ``payouts``, ``race``: a colour-up
@@ -437,6 +440,12 @@ class TournamentTable:
         self.history: list[dict[str, Any]] = []
         #: the seq of the newest event that holds the whole state (compaction keeps it)
         self.state_seq: int | None = None
+        #: the table's hands when that event was written (the start, or a ``clock`` entry with
+        #: the history); None before the tournament starts
+        self._full_hands: int | None = None
+        #: hands between two ``clock`` entries with the whole history (:data:`FULL_STATE_EVERY`,
+        #: fewer when compaction keeps fewer hands)
+        self.full_every = FULL_STATE_EVERY
         #: a rebuy at the bust (issue 19 TFIX 7): the busts of the last hand not placed yet
         #: because a player of it may still rebuy: ``{"hand", "level", "busted": {player:
         #: starting stack}, "pending": {player: seat}}`` (None: nobody is held)
@@ -499,6 +508,8 @@ class TournamentTable:
         orch.listeners.insert(orch.listeners.index(run.pacer), self)
         if run.keeper is not None:  # compaction keeps the newest event holding the whole state
             run.keeper.keep_from.append(lambda: self.state_seq)
+            # ... written often enough for compaction to keep no more than its hands (issue 21)
+            self.full_every = max(1, min(FULL_STATE_EVERY, int(run.keeper.keep_hands)))
 
     def _replay(self, journal: Any) -> bool:
         clock_data = None
@@ -538,6 +549,9 @@ class TournamentTable:
                 raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
                                       f"cannot be replayed: {exc}") from exc
         started = self._started
+        # The first clock entry after a restart holds the whole state again (the hands at the
+        # newest one are not kept): one entry more per restart.
+        self._full_hands = -self.full_every if started else None
         if clock_data is not None:
             data = dict(clock_data["clock"])
             if data.get("running"):
@@ -804,12 +818,21 @@ class TournamentTable:
         now = self.time()
         clock = clock or self.clock
         st = clock.status(now)
-        payload = {"type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
-                   "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
-                   "stakes": stakes, "clock": clock.to_json(now), "history": self.history}
+        payload: dict[str, Any] = {
+            "type": "clock", "hand": hand, "index": st.index, "level": st.level.number,
+            "seconds_left": st.seconds_left, "paused": not st.running, "on_break": st.on_break,
+            "stakes": stakes, "clock": clock.to_json(now)}
+        hands = self.orch.state.hands
+        # Issue 21: the whole history (the settings' TOML with it) every full_every hands,
+        # not at every deal (13 KB a hand at 10 seats): compaction keeps the newest one.
+        full = self._full_hands is not None and hands - self._full_hands >= self.full_every
+        if full:
+            payload["history"] = self.history
         if director is not None:
             payload["director"] = director
-        self.state_seq = self._journal(payload)
+        seq = self._journal(payload)
+        if full:
+            self.state_seq, self._full_hands = seq, hands
         self._last_index, self._last_level = st.index, st.level.number
 
     # ------------------------------------------------------------------ the table's events
@@ -1903,7 +1926,7 @@ class TournamentTable:
         if payload["type"] != "clock":
             self.history.append(payload)
             if payload["type"] == "start":
-                self.state_seq = seq
+                self.state_seq, self._full_hands = seq, self.orch.state.hands
         return seq
 
     def _crash_point(self, point: str) -> None:

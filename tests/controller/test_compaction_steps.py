@@ -97,13 +97,13 @@ def test_in_the_background_each_purge_deletes_at_most_its_rows_and_sizes_follow_
 
 
 def test_a_slow_vacuum_step_halves_the_next(tmp_path):
-    t = _played(tmp_path, 80)
+    t = _played(tmp_path, 120)  # format 3's smaller events (issue 21): 80 hands free too few pages now
     keeper = JournalKeeper(t.journal, keep_hands=5, history_dir=tmp_path / "hands", max_hands_per_run=1000,
                            clock=StepClock(0.030))
     assert keeper.run() is not None and not keeper.purging  # run(): the rows are all gone when it returns
     assert _rows(t, t.journal.compacted_upto) == 0
     free, _ = t.journal.free_pages()
-    assert free > 40, "compaction freed too few pages to prove anything"
+    assert free > 56, "compaction freed too few pages to prove anything (the three steps take 56)"
     keeper.vacuum_pages = 32
     left = [keeper.shrink() for _ in range(3)]
     steps = [units for kind, units, _dt in keeper.holds if kind == "vacuum"]

@@ -16,7 +16,7 @@ import pytest
 
 from controller.engine.table.audit import audit
 from controller.engine.table.settings import TableSettings
-from controller.journal import Journal
+from controller.journal import Journal, payload_of
 from controller.journal_check import JournalRefused, accept
 from controller.runtime import open_table
 
@@ -60,17 +60,19 @@ def _copy(src: Path, tmp_path: Path) -> Path:
 def _voided_hand_action(path: Path) -> int:
     """The seq of an action inside the voided hand."""
     db = sqlite3.connect(path)
-    rows = db.execute("SELECT seq, payload FROM events WHERE kind = 'table' ORDER BY seq").fetchall()
+    rows = db.execute("SELECT seq, at, payload FROM events WHERE kind = 'table' ORDER BY seq").fetchall()
     db.close()
-    void = max(s for s, p in rows if json.loads(p)["kind"] == "hand-voided")
-    start = max(s for s, p in rows if json.loads(p)["kind"] == "hand-start-requested" and s < void)
-    return max(s for s, p in rows if start < s < void and json.loads(p)["kind"] == "action-taken")
+    kinds = [(s, payload_of("table", a, p)["kind"]) for s, a, p in rows]  # format 3 stores short names
+    void = max(s for s, k in kinds if k == "hand-voided")
+    start = max(s for s, k in kinds if k == "hand-start-requested" and s < void)
+    return max(s for s, k in kinds if start < s < void and k == "action-taken")
 
 
 def _edit(path: Path, seq: int, change) -> None:
     db = sqlite3.connect(path)
-    (text,) = db.execute("SELECT payload FROM events WHERE seq = ?", (seq,)).fetchone()
-    db.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(change(json.loads(text))), seq))
+    at, text = db.execute("SELECT at, payload FROM events WHERE seq = ?", (seq,)).fetchone()
+    # the event as appended, edited, written back with its long names (as a format-2 journal has them)
+    db.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(change(payload_of("table", at, text))), seq))
     db.commit()
     db.close()
 

@@ -51,7 +51,7 @@ def test_a_table_event_is_stored_without_its_time_and_read_with_it(tmp_path):
     assert "at" not in stored[0] and stored[1]["at"] == 3.0 and stored[2]["at"] == 9.0
 
 
-def test_a_format_1_journal_reads_as_it_is_and_becomes_format_2(tmp_path):
+def test_a_format_1_journal_reads_as_it_is_and_becomes_the_current_format(tmp_path):
     path = tmp_path / "j.sqlite"
     with Journal(path) as j:
         j.append("x", {"i": 1}, 1.0)
@@ -62,7 +62,7 @@ def test_a_format_1_journal_reads_as_it_is_and_becomes_format_2(tmp_path):
     db.commit()
     db.close()
     with Journal(path) as j:
-        assert j.meta("format") == str(FORMAT_VERSION) == "2"
+        assert j.meta("format") == str(FORMAT_VERSION) == "3"
         assert [e.payload for e in j.entries(after=1)] == [{"kind": "card-dealt", "card": "As", "at": 2.0}]
 
 
@@ -173,3 +173,122 @@ def test_a_restart_does_not_put_the_next_snapshot_off(tmp_path):
     t.play(15)
     assert t.orch.state.hands >= 30
     assert [h for _u, h, _b in t.journal.snapshot_index()] == [0, 20]
+
+
+def test_every_short_name_of_format_3_is_no_long_name_and_no_two_alike():
+    """Issue 21, format 3: a short key or kind could otherwise be read as another field."""
+    import controller.engine.table.effects  # noqa: F401 - every event and effect registered
+    from controller.engine.table.codec import (_FIELDS, KINDS, SHORT_ACTIONS, SHORT_KEYS, SHORT_KINDS,
+                                               SHORT_UNNAMED)
+
+    names = {n for f in _FIELDS.values() for n in f}
+    assert not set(SHORT_KEYS.values()) & (names | {"kind"}) and len(set(SHORT_KEYS.values())) == len(SHORT_KEYS)
+    assert not set(SHORT_KINDS.values()) & set(KINDS) and len(set(SHORT_KINDS.values())) == len(SHORT_KINDS)
+    assert set(SHORT_KINDS) <= set(KINDS) and set(SHORT_UNNAMED) <= set(KINDS)
+    assert not set(SHORT_UNNAMED) & set(SHORT_KINDS)
+    # each kind stored without "k" has a field only it has among them (how lengthen tells them apart)
+    assert {k: SHORT_KEYS[n] for k, n in (("action-taken", "action"), ("card-dealt", "card"))} == SHORT_UNNAMED
+    assert "card" not in _FIELDS[KINDS["action-taken"]] and "action" not in _FIELDS[KINDS["card-dealt"]]
+    assert set(SHORT_ACTIONS) == set(ev.ACTIONS) and len(set(SHORT_ACTIONS.values())) == len(ev.ACTIONS)
+
+
+EVENTS = [ev.ActionTaken(at=5.5, seat=10, action="call", seq=199),
+          ev.ActionTaken(at=5.5, seat=2, action="draw", discards=("As", "Kd"), seq=3, action_id="t-1"),
+          ev.ActionTaken(at=6.0, seat=3, action="raise", amount=600),
+          ev.CardDealt(at=5.5, card="As"), ev.BoughtIn(at=5.5, seat=1, amount=2000),
+          ev.HandStartRequested(at=5.5), ev.PlayerSatDown(at=5.5, seat=4, player="p4"),
+          ev.TimerExpired(at=5.5, timer="action", seq=9)]
+
+
+def test_a_table_event_is_stored_with_short_names_and_read_with_the_long_ones(tmp_path):
+    """Issue 21, format 3: {"a":"c","q":199,"s":10} for a call (60 bytes in format 2), {"c":"As"}
+    for a card (33)."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        for e in EVENTS:
+            j.append("table", to_json(e, defaults=False), 5.5)
+        got = [from_json(e.payload) for e in j.entries()]
+    assert got == EVENTS
+    stored = [r[3] for r in _rows(path)]
+    assert stored[0] == '{"a":"c","q":199,"s":10}'
+    assert stored[3] == '{"c":"As"}'
+    assert all('"kind"' not in text for text in stored)
+    assert sum(map(len, stored)) < 220  # 408 bytes in format 2
+
+
+def test_a_format_2_journal_reads_as_it_is_beside_format_3_rows_for_recall_and_compaction(tmp_path):
+    """An older journal's rows keep their long names; the rows appended after its first open
+    by this livetable have the short ones: every reader sees the same events (recovery, the
+    compaction's chain check by SQL)."""
+    from controller.compaction import _table_events
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {"i": 1}, 1.0)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '2' WHERE key = 'format'")
+    for seq, e in enumerate(EVENTS, 2):
+        old = to_json(e, defaults=False)
+        if old["at"] == 5.5:  # as format 2 stored it: without the row's time
+            del old["at"]
+        db.execute("INSERT INTO events VALUES (?, 5.5, 'table', ?)", (seq, json.dumps(old)))
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert j.meta("format") == "3"
+        for e in EVENTS:
+            j.append("table", to_json(e, defaults=False), 5.5)
+        got = [from_json(e.payload) for e in j.entries(kinds=("table",))]
+        assert got == EVENTS + EVENTS
+        picked = _table_events(j, 0, j.last_seq, ("action-taken", "bought-in", "player-sat-down"))
+    n = len(EVENTS)
+    want = [(s, e.kind, getattr(e, "seat", None)) for s, e in enumerate(EVENTS, 2)
+            if e.kind in ("action-taken", "bought-in", "player-sat-down")]
+    assert picked == want + [(s + n, k, seat) for s, k, seat in want]
+
+
+def test_a_full_table_journals_its_hands_in_fewer_bytes(tmp_path):
+    """Issue 21: the table events a hand at 10 seats stores, every seat in every hand (the
+    bench's table, seeded: the same hands every run). Format 2 stored 3,330 bytes of payload a
+    hand here (and some 1,650 bytes of rows around it), format 3 some 1,300."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import bench_journal
+
+    path = tmp_path / "j.sqlite"
+    hands = 30
+    bench_journal.build(path, hands, None, seats=10)
+    db = sqlite3.connect(path)
+    try:
+        rows, payload = db.execute("SELECT COUNT(*), SUM(LENGTH(payload)) FROM events WHERE kind = 'table'").fetchone()
+    finally:
+        db.close()
+    assert rows / hands > 60  # ten players in every hand: the test measures a full table
+    assert payload / hands < 1800
+
+
+def test_a_new_journal_keeps_its_meta_without_a_page_of_index(tmp_path):
+    """Issue 21: ``meta`` WITHOUT ROWID: a new journal's file is 5 pages, not 6 (the schema,
+    auto_vacuum's pointer map, meta, events, snapshots; a short tournament's journal is a few
+    dozen pages); an older journal's ``meta`` reads as before."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.append("x", {"i": 1}, 1.0)
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master")]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        db.close()
+    assert "sqlite_autoindex_meta_1" not in names and pages == 5, (names, pages)
+    old = tmp_path / "old.sqlite"
+    db = sqlite3.connect(old)
+    db.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('format', '2');")
+    db.close()
+    with Journal(old) as j:
+        j.set_meta("x", "1")
+        assert (j.meta("format"), j.meta("x")) == ("3", "1")

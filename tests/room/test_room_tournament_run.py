@@ -245,6 +245,8 @@ def test_livetable_run_is_a_table_of_a_two_table_room_tournament(tmp_path: Path,
     import sqlite3
 
     with sqlite3.connect(rig.journal("t1")) as db:
-        starts = [json.loads(p) for (p,) in db.execute("SELECT payload FROM events WHERE kind = 'table' AND "
-                                                       "payload LIKE '%hand-start-requested%' ORDER BY seq")]
+        from controller.journal import payload_of  # format 3 stores short names (issue 21)
+
+        starts = [e for e in (payload_of("table", at, p) for at, p in db.execute(
+            "SELECT at, payload FROM events WHERE kind = 'table' ORDER BY seq")) if e["kind"] == "hand-start-requested"]
     assert starts and starts[0]["level"] == {"small_blind": 25, "big_blind": 50, "ante": 0, "big_blind_ante": 0}

@@ -14,6 +14,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from controller.journal import payload_of
+
 from controller.tournament.button import ButtonDraw, button_draw, new_deck
 from controller.tournament.errors import TournamentError
 from controller.tournament.table import button_seat_words
@@ -151,7 +153,6 @@ def test_wsop_85_a_kill_9_after_the_start_keeps_the_button_drawn_by_cards(tmp_pa
     """``livetable simulate --tournament`` killed (-9) just after its start and first entry
     were journalled: started again, it deals its first hand with the button of the journal's
     draw (the highest card dealt), never drawing again."""
-    import json
     import sqlite3
 
     from controller.tournament.chiprace import card_order
@@ -167,8 +168,8 @@ def test_wsop_85_a_kill_9_after_the_start_keeps_the_button_drawn_by_cards(tmp_pa
     cards = {int(s): c for s, c in before["button_draw"]["cards"].items()}
     db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
     try:
-        first = next(json.loads(p) for (p,) in db.execute(
-            "SELECT payload FROM events WHERE kind = 'table' AND payload LIKE '%hand-start-requested%' ORDER BY seq"))
+        first = next(e for e in (payload_of("table", at, p) for at, p in db.execute(  # format 3: short names
+            "SELECT at, payload FROM events WHERE kind = 'table' ORDER BY seq")) if e["kind"] == "hand-start-requested")
     finally:
         db.close()
     assert first["button"] == before["button"] == max(cards, key=lambda s: card_order(cards[s]))

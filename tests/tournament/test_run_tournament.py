@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.journal import payload_of
 from controller.tournament_run import SIM_TOML
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,8 +143,8 @@ def test_run_with_a_tournament_draws_seats_and_deals_the_first_level_then_resume
     rows = _tournament_rows(tmp_path / "journal.sqlite")
     assert [r["type"] for r in rows].count("start") == 1 and [r["type"] for r in rows].count("entry") == 4
     db = sqlite3.connect(f"file:{tmp_path / 'journal.sqlite'}?mode=ro", uri=True)
-    sat = [json.loads(p)["player"] for (p,) in db.execute(
-        "SELECT payload FROM events WHERE kind = 'table' AND json_extract(payload, '$.kind') = 'player-sat-down'")]
+    sat = [e["player"] for e in (payload_of("table", at, p) for at, p in db.execute(  # format 3: short names
+        "SELECT at, payload FROM events WHERE kind = 'table'")) if e["kind"] == "player-sat-down"]
     db.close()
     assert sorted(sat) == ["p1", "p2", "p3", "p4"]  # each seated once, by its draw
 

@@ -12,7 +12,8 @@ import re
 from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
-__all__ = ["CodecError", "register", "to_json", "from_json", "KINDS"]
+__all__ = ["CodecError", "register", "to_json", "from_json", "KINDS", "shorten", "lengthen", "SHORT_KEYS",
+           "SHORT_KINDS", "SHORT_UNNAMED", "SHORT_ACTIONS", "unnamed_kind"]
 
 T = TypeVar("T")
 
@@ -105,3 +106,66 @@ def from_json(data: dict[str, Any]) -> Any:
         return cls(**{k: _frozen(v) for k, v in data.items() if k != "kind"})
     except TypeError as exc:
         raise CodecError(f"{kind}: {exc}") from exc
+
+
+#: The journal's short names (format 3, issue 21) of the fields every hand writes many times.
+#: The two commonest events, an action and a card, are stored without their kind (the key
+#: :data:`SHORT_UNNAMED` gives tells which) and an action with its action's short name:
+#: ``{"a": "c", "q": 199, "s": 10}`` rather than ``{"action": "call", "kind": "action-taken",
+#: "seat": 10, "seq": 199}`` (24 bytes, not 60), ``{"c": "As"}`` rather than ``{"card": "As",
+#: "kind": "card-dealt"}``; any other event with ``"k"``, its kind's short name
+#: (:data:`SHORT_KINDS`) or its own. Some 2 KB a hand at 10 seats. Fixed for ever once
+#: written (a journal keeps them): a new entry may be added, none changed. No event or effect
+#: has a field of one letter, so a short name is never a long one
+#: (tests/controller/test_journal_size.py).
+SHORT_KEYS: dict[str, str] = {"kind": "k", "seat": "s", "action": "a", "amount": "m", "seq": "q",
+                              "card": "c", "discards": "d", "action_id": "i"}
+#: The short names of the kinds of table event every hand writes (values of ``"k"``); any
+#: other kind is stored under its own name.
+SHORT_KINDS: dict[str, str] = {"bought-in": "b", "hand-start-requested": "h", "timer-expired": "t"}
+#: The kinds stored without ``"k"``, each by the short key only it has: a short event without
+#: ``"k"`` is an ``action-taken`` when it has ``"a"``, else a ``card-dealt``.
+SHORT_UNNAMED: dict[str, str] = {"action-taken": "a", "card-dealt": "c"}
+#: The short names of an action-taken's ``action`` (A-1).
+SHORT_ACTIONS: dict[str, str] = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r",
+                                 "all_in": "A", "draw": "d", "show": "s", "muck": "m"}
+_LONG_KEYS = {v: k for k, v in SHORT_KEYS.items()}
+_LONG_KINDS = {v: k for k, v in SHORT_KINDS.items()}
+_LONG_ACTIONS = {v: k for k, v in SHORT_ACTIONS.items()}
+
+
+def unnamed_kind(data: dict[str, Any]) -> str:
+    """The kind of a short event stored without ``"k"`` (:data:`SHORT_UNNAMED`)."""
+    return "action-taken" if "a" in data else "card-dealt"
+
+
+def shorten(data: dict[str, Any]) -> dict[str, Any]:
+    """Return :func:`to_json`'s ``data`` with the journal's short names (:data:`SHORT_KEYS`,
+    :data:`SHORT_KINDS`, :data:`SHORT_ACTIONS`; no kind for :data:`SHORT_UNNAMED`); top-level
+    keys only, other values untouched. :func:`lengthen` gives ``data`` back. A ``data``
+    without a ``"kind"`` string is returned as it is."""
+    kind = data.get("kind")
+    if not isinstance(kind, str):
+        return data
+    out = {SHORT_KEYS.get(k, k): v for k, v in data.items() if k != "kind"}
+    if kind not in SHORT_UNNAMED or SHORT_UNNAMED[kind] not in out:
+        out["k"] = SHORT_KINDS.get(kind, kind)
+    elif kind == "action-taken" and isinstance(out["a"], str):
+        out["a"] = SHORT_ACTIONS.get(out["a"], out["a"])
+    return out
+
+
+def lengthen(data: dict[str, Any]) -> dict[str, Any]:
+    """Return the event ``data`` as :func:`to_json` made it from its short form (:func:`shorten`).
+    An object with ``"kind"`` (the long form, format 1 and 2 journals) is returned as it is."""
+    if "kind" in data:
+        return data
+    out = {_LONG_KEYS.get(k, k): v for k, v in data.items() if k != "k"}
+    if "k" in data:
+        kind = data["k"]
+        out["kind"] = _LONG_KINDS.get(kind, kind) if isinstance(kind, str) else kind
+    else:
+        out["kind"] = unnamed_kind(data)
+        if out["kind"] == "action-taken" and isinstance(out.get("action"), str):
+            out["action"] = _LONG_ACTIONS.get(out["action"], out["action"])
+    return out
