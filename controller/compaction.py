@@ -213,6 +213,10 @@ class JournalKeeper:
         #: pages given back per vacuum step (:meth:`shrink`), resized after each step to its
         #: time (:data:`STEP_PAGES`); rows deleted per purge step (:meth:`purge`, :data:`STEP_ROWS`)
         self.vacuum_pages = 128
+        #: free pages the last vacuum step left (None: not known, read before the next step); a
+        #: deletion sets it unknown again. Reading it is a read transaction on the loop, and one
+        #: at every finished hand stalled the loop 4-16 ms beside the keeper's thread (issue 21)
+        self._free_left: int | None = None
         self.purge_rows = 256
         #: the loop's steps, newest last: ``(kind, units, seconds)``, kind ``compact`` (the
         #: commit, units: events), ``purge`` (rows) or ``vacuum`` (pages)
@@ -435,7 +439,7 @@ class JournalKeeper:
             t0 = self.clock()
             events = self.journal.compact(prepared.upto)  # the rows: a bounded step at a time (purge)
             self.holds.append(("compact", events, self.clock() - t0))
-            self._purging = True
+            self._purging, self._free_left = True, None
             if not self.background:
                 self._purge_all()
         except (JournalError, ValueError, sqlite3.Error) as exc:
@@ -455,9 +459,12 @@ class JournalKeeper:
         return the free pages left; called between hands when there was nothing to compact,
         so a compacted journal shrinks over the next hands, a step at a time. Never raises (a
         failure is logged; the next hand tries again)."""
+        if self._free_left == 0:
+            return 0  # none left by the last step, none freed since: nothing to read on the loop
         try:
             free, _size = self.journal.free_pages()
             if not free:
+                self._free_left = 0
                 return 0
             pages, t0 = self.vacuum_pages, self.clock()
             left = self.journal.vacuum_step(pages)
@@ -465,6 +472,7 @@ class JournalKeeper:
         except JournalError as exc:
             log.error("journal vacuum skipped: %s", exc)
             return 0
+        self._free_left = left
         self.holds.append(("vacuum", min(pages, free), dt))
         self.vacuum_pages = self._resized(pages, dt, STEP_PAGES)
         return left
@@ -488,6 +496,7 @@ class JournalKeeper:
         self._succeeded(deletion=True)
         dt = self.clock() - t0
         if done:
+            self._free_left = None  # the rows' pages are free now: the next vacuum step looks
             self.holds.append(("purge", done, dt))
             self.purge_rows = self._resized(rows, dt, STEP_ROWS)
         if done < rows:
