@@ -882,36 +882,16 @@ CHAIN_ADDS = ("topped-up", "buy-in-confirmed")
 def _phh_actions(events: list[dict[str, Any]], pno: dict[int, int]) -> list[str]:
     """The PHH ``actions`` of a hand record's events (``hand_record.events``), with the
     players numbered ``pno`` (table seat -> N of pN), as :func:`controller.engine.phh.dump`
-    writes them (comments left out, as a TOML reader leaves them out); for
-    :meth:`JournalKeeper._disagreement`, without replaying the hand.
+    writes them, comments left out as a TOML reader leaves them out
+    (:func:`controller.engine.phh.actions`); for :meth:`JournalKeeper._disagreement`, without
+    replaying the hand.
 
     Raises:
         KeyError, TypeError: an event of another shape (the record is not one the table wrote).
     """
-    out: list[str] = []
-    for e in events:
-        t = e["t"]
-        p = f"p{pno[e['seat']]}" if "seat" in e else ""
-        cards = str(e.get("cards") or "").replace(" ", "")
-        if t in ("deal_hole", "deal_draw"):
-            out.append(f"d dh {p} {cards}")
-        elif t == "deal_board":
-            out.append(f"d db {cards}")
-        elif t in ("fold", "leave"):
-            out.append(f"{p} f")
-        elif t in ("check", "call"):
-            out.append(f"{p} cc")
-        elif t == "bet" or (t == "all_in" and e.get("raise")):
-            out.append(f"{p} cbr {e['to']}")
-        elif t == "all_in":
-            out.append(f"{p} cc")
-        elif t == "draw":
-            out.append(f"{p} sd {cards}".rstrip())
-        elif t == "show":
-            out.append(f"{p} sm {cards}")
-        elif t == "muck":
-            out.append(f"{p} sm")
-    return out
+    from controller.engine.phh import actions
+
+    return [a for a in actions(events, pno) if not a.startswith("#")]
 
 
 def _unbalanced(record: dict[str, Any]) -> str | None:

@@ -35,7 +35,7 @@ from .hand import Hand
 from .rake import rake_paid
 from .settings import Game, HandSettings, Limit, PlayerSetup, RakeSettings
 
-__all__ = ["PHHError", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
+__all__ = ["PHHError", "actions", "HandHistory", "VARIANTS", "load", "load_file", "new_hand", "play",
            "finishing_stacks", "dump"]
 
 #: PHH variant code -> (game, limit); the ``*5CD`` codes are this project's draw extension
@@ -765,11 +765,31 @@ def dump(hand: Hand, **meta: Any) -> str:
     if not standard:
         lines.append(f"small_blind_player = {pno[hand.sb_seat] if hand.sb_seat is not None else 0}")
         lines.append(f"big_blind_player = {pno[hand.bb_seat]}")
+    acts = actions(hand.events, pno)
+    lines.append("actions = [")
+    lines += [f'  "{a}",' if not a.startswith("#") else f"  {a}" for a in acts]
+    lines.append("]")
+    for k, v in meta.items():
+        lines.append(f"{k} = {_toml(v)}")
+    if hand.is_complete:
+        lines.append("finishing_stacks = [" + ", ".join(str(hand.stack[hand.index[p.seat]]) for p in ps) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def actions(events: list[dict[str, Any]], pno: dict[int, int]) -> list[str]:
+    """Return the PHH ``actions`` of a hand's events (:attr:`Hand.events`, or a hand record's
+    ``hand_record.events``), the players numbered ``pno`` (table seat -> N of ``pN``), as
+    :func:`dump` writes them: one string each, and comment lines (``# T-8: ...``, ``# void:
+    ...``) that a TOML reader leaves out.
+
+    Raises:
+        KeyError, TypeError: an event of another shape (not one the hand engine wrote).
+    """
     acts: list[str] = []
-    for e in hand.events:
+    for e in events:
         t = e["t"]
         p = f"p{pno[e['seat']]}" if "seat" in e else ""
-        cards = e.get("cards", "").replace(" ", "")
+        cards = str(e.get("cards") or "").replace(" ", "")
         if t == "deal_hole" or t == "deal_draw":
             acts.append(f"d dh {p} {cards}")
         elif t == "deal_board":
@@ -793,14 +813,7 @@ def dump(hand: Hand, **meta: Any) -> str:
             acts.append(f"{p} sm")
         elif t == "void":
             acts.append(f"# void: {e.get('reason', '')}")
-    lines.append("actions = [")
-    lines += [f'  "{a}",' if not a.startswith("#") else f"  {a}" for a in acts]
-    lines.append("]")
-    for k, v in meta.items():
-        lines.append(f"{k} = {_toml(v)}")
-    if hand.is_complete:
-        lines.append("finishing_stacks = [" + ", ".join(str(hand.stack[hand.index[p.seat]]) for p in ps) + "]")
-    return "\n".join(lines) + "\n"
+    return acts
 
 
 def _all_in_word(e: dict[str, Any]) -> str:
