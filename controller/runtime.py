@@ -129,18 +129,20 @@ def prepare_equity() -> bool:
     that builds it. Returns False when it was started before (nothing done)."""
     if not _equity_started.acquire(blocking=False):
         return False
-    import importlib.util
+    import importlib
 
-    try:
-        built = importlib.util.find_spec("controller.engine._equity_c") is not None
-    except (ImportError, ValueError):
-        built = False
-    if not built:
-        log.warning("the compiled equity module (controller/engine/_equity_c.c) is not built: all-in equity "
+    try:  # loaded, not only found: a file that is there but will not load (damaged, another Python's) counts
+        importlib.import_module("controller.engine._equity_c")
+        why = ""
+    except ImportError as exc:
+        why = str(exc) or "not built"
+    if why:
+        log.warning("the compiled equity module (controller/engine/_equity_c.c) is not built or cannot be loaded "
+                    "(%s): all-in equity "
                     "(S-8) is counted with numpy, at 0.1-0.2x the speed of native code (a 10-player or Omaha "
                     "all-in can take tens of ms on the table's loop) and some 30 MB more memory. Build it "
                     "from the checkout with `%s` (needs gcc and python3-dev; bash scripts/setup.sh "
-                    "does it) and restart the table", EQUITY_BUILD)
+                    "does it) and restart the table", why, EQUITY_BUILD)
 
     def run() -> None:
         try:

@@ -21,6 +21,22 @@ SCRIPT = textwrap.dedent("""
     import logging, sys
     if sys.argv[2] == "without":  # a clone whose set-up did not build the compiled module
         sys.modules["controller.engine._equity_c"] = None
+    if sys.argv[2] == "damaged":  # the file is there (found) but will not load
+        import importlib.abc, importlib.machinery
+
+        class Damaged(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+            def find_spec(self, name, path=None, target=None):
+                if name == "controller.engine._equity_c":
+                    return importlib.machinery.ModuleSpec(name, self, origin="_equity_c.so")
+                return None
+
+            def create_module(self, spec):
+                raise ImportError("_equity_c.so: invalid ELF header")
+
+            def exec_module(self, module):
+                pass
+
+        sys.meta_path.insert(0, Damaged())
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(name)s: %(message)s")
     from controller.engine.table.settings import TableSettings
     from controller import runtime
@@ -69,3 +85,13 @@ def test_with_the_compiled_module_there_is_no_warning(tmp_path):
         pytest.skip("controller/engine/_equity_c was not built in this checkout (pip install -e .)")
     res = _start(tmp_path, "as-installed")
     assert res.returncode == 0 and "compiled equity module" not in res.stderr, res.stderr
+
+
+def test_a_compiled_module_that_will_not_load_gets_the_warning(tmp_path):
+    """A file that is there but will not load (a damaged or another Python's ``.so``) was
+    found, so nothing was said while equity silently ran on numpy (the second breaker)."""
+    res = _start(tmp_path, "damaged")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "set up: numpy" in res.stdout, res.stdout + res.stderr
+    warnings = [line for line in res.stderr.splitlines() if "compiled equity module" in line]
+    assert len(warnings) == 1 and "invalid ELF header" in warnings[0], res.stderr
