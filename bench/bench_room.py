@@ -48,7 +48,9 @@ def journal(workdir: Path, hands: int, seed: int) -> tuple[dict[str, Any], list[
                    check=True, capture_output=True, cwd=str(REPO))
     db = sqlite3.connect(workdir / "j.sqlite")
     upto, state = db.execute("SELECT upto, state FROM snapshots ORDER BY upto LIMIT 1").fetchone()
-    recs = [{"seq": s, "at": a, "kind": k, "payload": json.loads(p)}
+    from controller.journal import payload_of  # the rows as appended: format 3's short names made long
+
+    recs = [{"seq": s, "at": a, "kind": k, "payload": payload_of(k, a, p)}
             for s, a, k, p in db.execute("SELECT seq, at, kind, payload FROM events ORDER BY seq")]
     return {"upto": upto, "state": json.loads(state)}, recs
 

@@ -168,3 +168,15 @@ def test_bench_mqtt_splits_an_action_where_its_time_went() -> None:
     assert len(parts) == 1  # seat 4's action never reached the controller: left out
     assert [round(x, 3) for x in parts[0]] == [1.2, 0.8, 2.0, 3.0]
     assert round(sum(parts[0]), 3) == 7.0  # the whole: sent 10.0000 -> arrived 10.0070
+
+
+def test_bench_room_feeds_the_room_the_journal_as_appended(tmp_path):
+    """bench_room read the journal's rows raw: since journal format 3 (short names) the room
+    it measured applied no table event ("unknown kind None"), one burst for five hands (the
+    second breaker). It reads them through ``payload_of``, as the room's link does."""
+    import bench_room
+
+    _base, recs = bench_room.journal(tmp_path, 3, 1)
+    table = [r["payload"] for r in recs if r["kind"] == "table"]
+    assert table and all(isinstance(p.get("kind"), str) for p in table)
+    assert len(bench_room.bursts(recs)) == 4  # the seating, then one a hand
