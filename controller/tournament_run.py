@@ -515,6 +515,13 @@ class TournamentTable:
         clock_data = None
         clock_entry: Any = None
         table_after, last_at = 0, None  # table events after the last clock snapshot, the last event's time
+        # A compacted journal whose start left it: the events before the first surviving clock
+        # entry with the history are inside that history (it is written after them, and
+        # compaction never ends past it: keep_from), so they are skipped, not applied to
+        # empty standings; a clock entry without the history there only has clock data, which
+        # the full one overwrites. A journal not compacted has its start first.
+        compacted = int(getattr(journal, "compacted_upto", 0) or 0) > 0
+        skipped: int | None = None  # the first tournament event skipped so
         for entry in journal.entries():
             if entry.kind != JOURNAL_KIND:
                 table_after += entry.kind == "table"
@@ -525,6 +532,10 @@ class TournamentTable:
                 continue
             p = entry.payload
             kind = p.get("type")
+            if compacted and self.state_seq is None and kind != "start" \
+                    and not (kind == "clock" and "history" in p):
+                skipped = entry.seq if skipped is None else skipped
+                continue
             try:
                 if kind == "clock":
                     clock_data, clock_entry, table_after = p, entry, 0
@@ -548,6 +559,9 @@ class TournamentTable:
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise TournamentError(f"journal event {entry.seq}: a tournament {kind!r} event "
                                       f"cannot be replayed: {exc}") from exc
+        if skipped is not None and self.state_seq is None:
+            raise TournamentError(f"journal event {skipped}: the journal was compacted and holds no tournament "
+                                  "start nor clock entry with the history after it: the tournament cannot be replayed")
         started = self._started
         # The first clock entry after a restart holds the whole state again (the hands at the
         # newest one are not kept): one entry more per restart.
