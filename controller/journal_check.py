@@ -35,7 +35,8 @@ from controller.journal import (Journal, JournalEntry, JournalError, JournalRefu
 __all__ = ["JournalRefused", "problems", "snapshot_problems", "accept", "floor_hint", "evidence_note",
            "history_problems", "history_hint", "last_hand_file", "later_hand_file", "journal_missing",
            "accept_beside_history",
-           "HISTORY_HANDS_META", "GIVEN_UP_META", "found_copies", "hands_problems", "replay_problems", "replayed_table"]
+           "HISTORY_HANDS_META", "GIVEN_UP_META", "tournament_problems", "found_copies", "hands_problems",
+           "replay_problems", "replayed_table"]
 
 
 #: A hand file in ``journal.history_dir`` (:func:`controller.compaction.history_files`:
@@ -452,7 +453,8 @@ def problems(journal: Journal, *, full: bool = True) -> list[str]:
     """Return everything that keeps the table from starting on ``journal`` (empty: sound):
     :meth:`Journal.check` (committed events missing, SQLite's check, gaps, non-JSON), then,
     when those pass, the events of the wrong shape (:func:`event_problems`: each event decoded
-    as recovery decodes it, voided hands' too), then :func:`snapshot_problems`. ``full=False`` is start-up's check: the
+    as recovery decodes it, voided hands' too), then :func:`snapshot_problems`, then a
+    tournament's events (:func:`tournament_problems`). ``full=False`` is start-up's check: the
     events start-up reads only (:meth:`Journal.check`), so that READY does not grow with
     the hands the journal keeps (issue 21)."""
     found = journal.check(full=full)
@@ -460,9 +462,29 @@ def problems(journal: Journal, *, full: bool = True) -> list[str]:
         return found
     try:
         found = event_problems(journal, full=full)
-        return found or snapshot_problems(journal)
+        return found or snapshot_problems(journal) or tournament_problems(journal)
     except JournalError as exc:
         return [str(exc)]
+
+
+def tournament_problems(journal: Journal) -> list[str]:
+    """Return why a single-table tournament could not start on ``journal`` (empty: it can,
+    or the journal is not one: its meta ``plays``, or when unmarked its first tournament
+    record as :func:`controller.tournament_run.journal_plays` reads it, says otherwise): its tournament
+    events replayed read-only (:func:`controller.tournament_run.replay_problem`, one pass).
+    A bust naming a player with no entry used to pass as sound and stop the table on a
+    traceback (``TournamentError: journal event N: ...``)."""
+    from controller.tournament_run import JOURNAL_KIND, PLAYS_META, replay_problem
+
+    plays = journal.meta(PLAYS_META)
+    if plays is None:  # not marked yet (a table killed before it marked it): its first record says
+        first = next(journal.entries(kinds=(JOURNAL_KIND,)), None)
+        plays = None if first is None else (
+            "room-tournament" if first.payload.get("type") == "room-order" else "tournament")
+    if plays != "tournament":
+        return []
+    found = replay_problem(journal)
+    return [] if found is None else [found]
 
 
 def accept(journal: Journal, *, by: str, reason: str, at: float,

@@ -91,7 +91,7 @@ from controller.tournament.table import busts_of, button_seat_words, level_json,
 from controller.tournament.view import tournament_view
 from controller.tournament.words import players_left, stakes_words
 
-__all__ = ["SIM_TOML", "SimTime", "TournamentTable", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
+__all__ = ["SIM_TOML", "SimTime", "TournamentTable", "replay_problem", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
            "TournamentConfig", "tournament_config", "tournament_table_settings", "room_tournament_table_settings",
            "PLAYS", "PLAYS_META", "journal_plays", "journal_plays_refusal", "mark_journal_plays"]
 
@@ -373,6 +373,23 @@ def tournament_config(table_config: str, tournament_file: str | None = None) -> 
     return TournamentConfig(ts, text, str(path))
 
 
+def replay_problem(journal: Any) -> str | None:
+    """Why a single-table tournament could not start on ``journal`` (a
+    :class:`controller.journal.Journal`, only read), or None: its tournament events are
+    replayed as :meth:`TournamentTable.attach` does (one pass; the journal's ``start``
+    settings replace :data:`SIM_TOML`'s), writing nothing. The start-up check's
+    (:func:`controller.journal_check.problems`): such a journal used to be called sound,
+    then the table stopped on a traceback. Returns the replay's ``journal event N: ...``."""
+    table = TournamentTable(load_settings(SIM_TOML), SIM_TOML, players=2, seed=0)
+    try:
+        table._replay(journal, write=False)
+    except TournamentError as exc:
+        return str(exc)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # the last clock entry's data
+        return f"the tournament's last clock entry cannot be replayed: {exc!r}"
+    return None
+
+
 class TournamentTable:
     """One single-table tournament at a ``TableRun`` (see the module docstring).
 
@@ -511,7 +528,14 @@ class TournamentTable:
             # ... written often enough for compaction to keep no more than its hands (issue 21)
             self.full_every = max(1, min(FULL_STATE_EVERY, int(run.keeper.keep_hands)))
 
-    def _replay(self, journal: Any) -> bool:
+    def _replay(self, journal: Any, *, write: bool = True) -> bool:
+        """Replay ``journal``'s tournament events (one pass) into this table's state; return
+        whether the tournament had started. ``write=False`` is the start-up check's read-only
+        replay (:func:`replay_problem`): the draw's players not yet entered are not journalled.
+
+        Raises:
+            TournamentError: an event that cannot be replayed (``journal event N: ...``), or a
+                compacted journal with no start nor clock entry with the history."""
         clock_data = None
         clock_entry: Any = None
         table_after, last_at = 0, None  # table events after the last clock snapshot, the last event's time
@@ -581,9 +605,9 @@ class TournamentTable:
                 self._dealt_level = (int(clock_data["hand"]), int(clock_data["level"]))
         elif started:
             self.clock.start(self.time())
-        # Entries of the draw a crash kept from the journal are journalled now.
+        # Entries of the draw a crash kept from the journal are journalled now (not by a check).
         for player in self.draw:
-            if started and player not in self._entered:
+            if write and started and player not in self._entered:
                 self._enter(player)
         return started
 
