@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -476,14 +477,20 @@ def tournament_problems(journal: Journal) -> list[str]:
     traceback (``TournamentError: journal event N: ...``)."""
     from controller.tournament_run import JOURNAL_KIND, PLAYS_META, replay_problem
 
-    plays = journal.meta(PLAYS_META)
-    if plays is None:  # not marked yet (a table killed before it marked it): its first record says
-        first = next(journal.entries(kinds=(JOURNAL_KIND,)), None)
-        plays = None if first is None else (
-            "room-tournament" if first.payload.get("type") == "room-order" else "tournament")
-    if plays != "tournament":
+    try:
+        plays = journal.meta(PLAYS_META)
+        if plays is None:  # not marked yet (a table killed before it marked it): its first record says
+            first = next(journal.entries(kinds=(JOURNAL_KIND,)), None)
+            plays = None if first is None else (
+                "room-tournament" if first.payload.get("type") == "room-order" else "tournament")
+        if plays != "tournament":
+            return []
+        found = replay_problem(journal)
+    except sqlite3.Error:
+        # Older pages SQLite cannot read (beyond what start-up reads): a cash table starts on
+        # them, and compaction's failing is shown to the floor (JournalKeeper.health); a
+        # tournament's replay, which reads them, says so itself.
         return []
-    found = replay_problem(journal)
     return [] if found is None else [found]
 
 
