@@ -475,14 +475,13 @@ def tournament_problems(journal: Journal) -> list[str]:
     events replayed read-only (:func:`controller.tournament_run.replay_problem`, one pass).
     A bust naming a player with no entry used to pass as sound and stop the table on a
     traceback (``TournamentError: journal event N: ...``)."""
-    from controller.tournament_run import JOURNAL_KIND, PLAYS_META, replay_problem
+    from controller.tournament_run import JOURNAL_KIND, PLAYS_META, plays_of_first, replay_problem
 
     try:
         plays = journal.meta(PLAYS_META)
         if plays is None:  # not marked yet (a table killed before it marked it): its first record says
             first = next(journal.entries(kinds=(JOURNAL_KIND,)), None)
-            plays = None if first is None else (
-                "room-tournament" if first.payload.get("type") == "room-order" else "tournament")
+            plays = None if first is None else plays_of_first(first.payload)
         if plays != "tournament":
             return []
         found = replay_problem(journal)

@@ -93,7 +93,7 @@ from controller.tournament.words import players_left, stakes_words
 
 __all__ = ["SIM_TOML", "SimTime", "TournamentTable", "replay_problem", "table_settings", "JOURNAL_KIND", "CRASH_ENV",
            "TournamentConfig", "tournament_config", "tournament_table_settings", "room_tournament_table_settings",
-           "PLAYS", "PLAYS_META", "journal_plays", "journal_plays_refusal", "mark_journal_plays"]
+           "PLAYS", "PLAYS_META", "journal_plays", "plays_of_first", "journal_plays_refusal", "mark_journal_plays"]
 
 log = logging.getLogger("livetable.tournament")
 
@@ -309,6 +309,12 @@ def journal_plays(journal: str | os.PathLike[str]) -> str | None:
         first = json.loads(row[0])
     except (TypeError, ValueError):
         first = None
+    return plays_of_first(first)
+
+
+def plays_of_first(first: Any) -> str:
+    """What a journal whose first ``tournament`` record is ``first`` (its payload) was played
+    as: ``room-tournament`` for the room's order, else ``tournament`` (a single table's)."""
     return "room-tournament" if isinstance(first, dict) and first.get("type") == "room-order" else "tournament"
 
 
