@@ -12,6 +12,7 @@ offers no "Pause table" while paused and ends the pause with "Resume table".
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -130,9 +131,10 @@ def test_a_number_in_the_path_that_is_no_number_is_a_400(room: dict[str, Any], p
     assert _call(room, "api/hands/t1/12")[0] == 404  # a real number still asks the archive
 
 
-@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
-@pytest.mark.timeout(120)
-def test_the_page_reads_chips_pauses_and_resumes_as_the_floor_says(room: dict[str, Any]) -> None:
+@contextlib.contextmanager
+def _console_page(room: dict[str, Any]) -> Iterator[tuple[Any, list[str]]]:
+    """The console's page in Chromium, the floor logged in; yields ``(page, errors)``: the
+    page's uncaught errors, which the tests expect empty."""
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
@@ -143,27 +145,34 @@ def test_the_page_reads_chips_pauses_and_resumes_as_the_floor_says(room: dict[st
             page.fill("#name", "floor")
             page.fill("#password", room["password"])
             page.click("#login button")
-            page.wait_for_selector("#table-t2 .fault[data-fault='paused']", timeout=WAIT_MS)
-            t1, t2 = page.text_content("#table-t1"), page.text_content("#table-t2")
-            # thousands separators on chips; hand numbers stay plain
-            assert "1,250,000" in t1 and "Cy — 25,000" in t1 and "stakes now 2,500/5,000 ante 500" in t1, t1
-            assert "hand 1234" in t1
-            # a paused table: said once, no "Pause table", and its button says what it does
-            assert "paused paused" not in t2.lower() and "Paused by floor:Anna: dealer change" in t2, t2
-            assert page.locator("#table-t2 button.pause").count() == 0
-            assert page.locator("#table-t1 button.pause").count() == 1
-            assert page.text_content("#table-t2 button.end-fault") == "Resume table"
-            page.select_option("#table-t2 .fault select.exit", "void")
-            assert page.text_content("#table-t2 button.end-fault") == "Void the hand"
-            page.select_option("#table-t2 .fault select.exit", "resume")
-            page.fill("#table-t2 .fault input.reason", "new dealer seated")
-            page.click("#table-t2 .fault button.end-fault")
-            page.wait_for_selector("#table-t2 .fault button.end-fault:has-text('Sent')", timeout=WAIT_MS)
-            assert room["service"].sent == [("t2", "resume", {"by": "floor", "reason": "new dealer seated",
-                                                             "fault": "paused", "seat": None})]
-            assert errors == []
+            yield page, errors
         finally:
             browser.close()
+
+
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.timeout(120)
+def test_the_page_reads_chips_pauses_and_resumes_as_the_floor_says(room: dict[str, Any]) -> None:
+    with _console_page(room) as (page, errors):
+        page.wait_for_selector("#table-t2 .fault[data-fault='paused']", timeout=WAIT_MS)
+        t1, t2 = page.text_content("#table-t1"), page.text_content("#table-t2")
+        # thousands separators on chips; hand numbers stay plain
+        assert "1,250,000" in t1 and "Cy — 25,000" in t1 and "stakes now 2,500/5,000 ante 500" in t1, t1
+        assert "hand 1234" in t1
+        # a paused table: said once, no "Pause table", and its button says what it does
+        assert "paused paused" not in t2.lower() and "Paused by floor:Anna: dealer change" in t2, t2
+        assert page.locator("#table-t2 button.pause").count() == 0
+        assert page.locator("#table-t1 button.pause").count() == 1
+        assert page.text_content("#table-t2 button.end-fault") == "Resume table"
+        page.select_option("#table-t2 .fault select.exit", "void")
+        assert page.text_content("#table-t2 button.end-fault") == "Void the hand"
+        page.select_option("#table-t2 .fault select.exit", "resume")
+        page.fill("#table-t2 .fault input.reason", "new dealer seated")
+        page.click("#table-t2 .fault button.end-fault")
+        page.wait_for_selector("#table-t2 .fault button.end-fault:has-text('Sent')", timeout=WAIT_MS)
+        assert room["service"].sent == [("t2", "resume", {"by": "floor", "reason": "new dealer seated",
+                                                         "fault": "paused", "seat": None})]
+        assert errors == []
 
 
 JOURNAL_FAILING = {"compaction": "failing", "since": 1_800_000_000.0, "failures": 3,
@@ -187,23 +196,12 @@ def test_a_journal_whose_compaction_keeps_failing_is_on_the_tables_row_not_a_fau
 @pytest.mark.timeout(120)
 def test_the_page_shows_a_journal_whose_compaction_keeps_failing(room: dict[str, Any]) -> None:
     room["service"].floor_status["t1"]["journal"] = JOURNAL_FAILING
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(room["console"].url)
-            page.fill("#name", "floor")
-            page.fill("#password", room["password"])
-            page.click("#login button")
-            page.wait_for_selector("#table-t1 .journal-warning", timeout=WAIT_MS)
-            warning = page.text_content("#table-t1 .journal-warning") or ""
-            assert "Journal compaction failing" in warning and "(3 hands in a row)" in warning, warning
-            assert "database disk image is malformed" in warning
-            t1 = page.text_content("#table-t1") or ""
-            assert "PAUSED" not in t1 and page.locator("#table-t1 button.pause").count() == 1  # plays on
-            assert page.locator("#table-t2 .journal-warning").count() == 0
-            assert errors == []
-        finally:
-            browser.close()
+    with _console_page(room) as (page, errors):
+        page.wait_for_selector("#table-t1 .journal-warning", timeout=WAIT_MS)
+        warning = page.text_content("#table-t1 .journal-warning") or ""
+        assert "Journal compaction failing" in warning and "(3 hands in a row)" in warning, warning
+        assert "database disk image is malformed" in warning
+        t1 = page.text_content("#table-t1") or ""
+        assert "PAUSED" not in t1 and page.locator("#table-t1 button.pause").count() == 1  # plays on
+        assert page.locator("#table-t2 .journal-warning").count() == 0
+        assert errors == []
